@@ -1,0 +1,111 @@
+# nicref: one entry point.
+#   make                 libnicref (static + shared) and the nicref tool, gcc by default
+#   make check           unit tests + vectors + fuzz smoke under ASan/UBSan + determinism
+#   make conformance     every golden vector, and the conformance summary
+#   make fuzz / afl      libFuzzer (clang) / AFL++ builds of the fuzz targets
+#   make fuzz-smoke      each libFuzzer target for FUZZ_SECONDS under ASan/UBSan
+#   make test T=cmdq     one unit test file (reference/tests/cmdq_test.c)
+# Variants build side by side: make BUILD=build/clang-O2 CC=clang OPT=-O2
+
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
+OPT     ?= -O2 -g
+BUILD   ?= build/$(notdir $(CC))
+SAN     ?=
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS  := -std=c11 $(OPT) $(WARN) $(SAN) -fPIC -D_POSIX_C_SOURCE=200809L
+LDFLAGS := $(SAN)
+FUZZ_SECONDS ?= 60
+
+REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c))
+HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
+REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
+HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o)
+REF_INC  := -Ireference/include -Ireference
+HAR_INC  := $(REF_INC) -Iharness
+LIB_A    := $(BUILD)/libnicref.a
+LIB_SO   := $(BUILD)/libnicref.so
+TOOL     := $(BUILD)/nicref
+REF_TESTS := $(sort $(wildcard reference/tests/*_test.c))
+HAR_TESTS := $(sort $(wildcard harness/tests/*_test.c))
+TEST_BINS := $(REF_TESTS:%.c=$(BUILD)/%) $(HAR_TESTS:%.c=$(BUILD)/%)
+FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
+
+.PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
+	schema-check test bench clean
+all: $(LIB_A) $(LIB_SO) $(TOOL)
+
+deps:
+	@ci/deps.sh --check >/dev/null 2>&1 || ci/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HAR_INC) -MMD -MP -c $< -o $@
+
+$(LIB_A): $(REF_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIB_SO): $(REF_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $^
+
+$(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson
+
+# Unit tests: Criterion, one binary per *_test.c, linked against the library and harness.
+$(BUILD)/reference/tests/%_test $(BUILD)/harness/tests/%_test: $(BUILD)/%_test.o
+$(BUILD)/reference/tests/%: reference/tests/%.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(LIB_A) $(LDFLAGS) -lcriterion
+$(BUILD)/harness/tests/%: harness/tests/%.c $(HAR_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(LDFLAGS) -lcriterion -ljansson
+
+# make check runs everything under ASan+UBSan in its own build tree.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check: deps
+	@$(MAKE) --no-print-directory unit vectors BUILD=build/san CC=clang OPT="-O1 -g" \
+		SAN="$(SAN_FLAGS)"
+	@$(MAKE) --no-print-directory schema-check docs-check
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),20)
+	@$(MAKE) --no-print-directory determinism
+
+unit: $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do $$t --jobs 2; done
+
+test: $(BUILD)/reference/tests/$(T)_test
+	$(BUILD)/reference/tests/$(T)_test
+
+vectors: $(TOOL)
+	$(TOOL) vectors vectors/
+
+conformance: deps
+	@$(MAKE) --no-print-directory all
+	$(TOOL) vectors --summary vectors/
+
+schema-check:
+	/usr/bin/python3 ci/validate_vectors.py
+
+docs-check: $(TOOL)
+	ci/check_conformance_doc.sh $(TOOL)
+
+determinism:
+	ci/determinism.sh
+
+fuzz:
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk fuzz
+
+afl:
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk afl
+
+fuzz-smoke:
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+bench: $(LIB_A)
+	@$(MAKE) --no-print-directory -f ci/bench.mk
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Install every Debian package nicref needs. Quick (no apt at all) when they are present.
+# Usage: ci/deps.sh        install what is missing (needs root or sudo)
+#        ci/deps.sh --check exit 1 if something is missing, install nothing
+set -euo pipefail
+
+pkgs=(
+  make gcc clang llvm            # build; llvm gives llvm-cov / llvm-profdata
+  libclang-rt-14-dev             # libFuzzer, ASan, UBSan runtimes for clang
+  libcriterion-dev               # unit tests
+  libjansson-dev                 # vectors and reports (JSON)
+  libpcap-dev                    # capture replay
+  afl++                          # AFL++ builds of the fuzz targets
+  python3-jsonschema             # vector files validated against vectors/schemas
+  python3-scapy                  # generated packet corpora
+  gcovr                          # coverage reports
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "${1:-}" = "--check" ]; then
+  echo "missing packages: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "ci/deps.sh: installing ${missing[*]}" >&2
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

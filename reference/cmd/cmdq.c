@@ -1,0 +1,280 @@
+/* Command queue transport: PRM §7.14.1 (entries, T95/T96), §7.14.1.1 (mailboxes, T97/T98),
+ * §7.14.1.1.1 (signatures). A doorbell executes its commands synchronously, lowest bit first,
+ * so the trace is the same on every run. */
+#include <string.h>
+
+#include "core/dev.h"
+#include "prm/layouts.h"
+
+#define ENTRY_SIZE PRM_SIZE_cmdq_entry /* 64 */
+#define MBOX_SIZE PRM_SIZE_cmd_mailbox /* 0x240 */
+#define MBOX_DATA 512u                 /* T98: mailbox data 00h-1FFh */
+#define MBOX_CTRL 0x200u               /* D-CMD-3: the control part is 200h-23Fh */
+#define INLINE_LEN 16u                 /* T96: command_input/output_inline_data */
+
+static uint8_t xor8(const uint8_t *p, size_t n)
+{
+	uint8_t x = 0;
+	while (n--)
+		x ^= *p++;
+	return x;
+}
+
+static int nonzero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 1;
+	return 0;
+}
+
+#define ENTRY_GET(field, e) PRM_GET(cmdq_entry, field, (e), ENTRY_SIZE)
+#define MBOX_GET(field, b) PRM_GET(cmd_mailbox, field, (b), MBOX_SIZE)
+
+static uint64_t blocks_for(uint32_t length)
+{
+	/* T96: the first 16 bytes are inline, the rest fills 512-byte mailbox data fields. */
+	return length > INLINE_LEN ? ((uint64_t)length - INLINE_LEN + MBOX_DATA - 1) / MBOX_DATA : 0;
+}
+
+static int checking(const struct nicref_dev *dev)
+{
+	return dev->cfg.profile.cmdif_checksum == 3; /* PRM T145 cmdif_checksum */
+}
+
+static int generating(const struct nicref_dev *dev)
+{
+	return dev->cfg.profile.cmdif_checksum != 0;
+}
+
+struct chain_dir {
+	bool output;
+	enum nicref_delivery_status bad_pointer;
+	enum nicref_violation pointer_rule;
+};
+
+static const struct chain_dir DIR_IN = { false, NICREF_DELIVERY_BAD_INPUT_POINTER,
+					 NICREF_VIO_INPUT_POINTER };
+static const struct chain_dir DIR_OUT = { true, NICREF_DELIVERY_BAD_OUTPUT_POINTER,
+					  NICREF_VIO_OUTPUT_POINTER };
+
+/* Fails a delivery: the violation that caused it, then the status. */
+static enum nicref_delivery_status refuse(struct nicref_dev *dev, enum nicref_violation rule,
+					  uint64_t arg, enum nicref_delivery_status st)
+{
+	dev_violation(dev, rule, arg);
+	return st;
+}
+
+/* Walks one mailbox chain of `blocks` blocks from `addr`, checking each block as T98 and
+ * §7.14.1.1.1 say (decisions.md D-CMD-9 gives the order). Input data is gathered into
+ * dev->cmd_in + 16; output block addresses and control parts are kept for the scatter. */
+static enum nicref_delivery_status walk_chain(struct nicref_dev *dev, const struct chain_dir *d,
+					      uint64_t addr, uint64_t blocks, uint8_t token)
+{
+	uint8_t blk[MBOX_SIZE];
+
+	for (uint64_t k = 0; k < blocks; k++) {
+		if (dev_dma_read(dev, addr, blk, sizeof blk) != 0)
+			return NICREF_DELIVERY_INTERNAL;
+		if (checking(dev)) {
+			/* §7.14.1.1.1: ctrl_signature makes the control part XOR to 0xFF with the
+			 * signature byte taken as 0; SW computes it for output blocks too, "to
+			 * protect the output mailbox pointers and token fields". */
+			if (xor8(blk + MBOX_CTRL, MBOX_SIZE - MBOX_CTRL - 1) != 0xFF)
+				return refuse(dev, NICREF_VIO_MAILBOX_CTRL_SIGNATURE, k,
+					      NICREF_DELIVERY_SIGNATURE);
+			/* T98: the whole input block XORs to 0xFF. SW does not sign output blocks. */
+			if (!d->output && xor8(blk, MBOX_SIZE) != 0xFF)
+				return refuse(dev, NICREF_VIO_MAILBOX_SIGNATURE, k,
+					      NICREF_DELIVERY_SIGNATURE);
+		}
+		if (MBOX_GET(token, blk) != token) /* T96/T98 */
+			return refuse(dev, NICREF_VIO_MAILBOX_TOKEN, k, NICREF_DELIVERY_TOKEN);
+		if (MBOX_GET(block_number, blk) != k) /* T98: 0, 1, 2, ... */
+			return refuse(dev, NICREF_VIO_MAILBOX_BLOCK_NUMBER, k,
+				      NICREF_DELIVERY_BAD_BLOCK_NUMBER);
+		/* T97: 200h-22Fh and 23Ch[31:24] are reserved. */
+		if (nonzero(blk + MBOX_CTRL, 0x30) || blk[0x23C] != 0)
+			return refuse(dev, NICREF_VIO_MAILBOX_RESERVED, k,
+				      NICREF_DELIVERY_RESERVED_NOT_ZERO);
+		uint64_t next = MBOX_GET(next_pointer_63_32, blk) << 32 |
+				MBOX_GET(next_pointer_31_10, blk) << 10;
+		uint32_t next_low = (uint32_t)(blk[0x236] & 3u) << 8 | blk[0x237];
+		if (d->output) {
+			dev->out_block_addr[k] = addr;
+			memcpy(dev->out_block_ctrl + k * 0x40, blk + MBOX_CTRL, 0x40);
+		} else {
+			memcpy(dev->cmd_in + INLINE_LEN + k * MBOX_DATA, blk, MBOX_DATA);
+		}
+		if (k + 1 == blocks) {
+			/* T98: "If no additional block is needed, the pointer should be 0." */
+			if (next != 0 || next_low != 0)
+				dev_violation(dev, NICREF_VIO_MAILBOX_NEXT_NOT_ZERO, k);
+			break;
+		}
+		/* D-CMD-4: next_pointer carries bits 63:10, so a block is 1 KiB aligned. */
+		if (next == 0 || next_low != 0)
+			return refuse(dev, d->pointer_rule, k + 1, d->bad_pointer);
+		addr = next;
+	}
+	return NICREF_DELIVERY_OK;
+}
+
+/* The delivery checks of T96 on the entry itself, in the order of D-CMD-9. */
+static enum nicref_delivery_status check_entry(struct nicref_dev *dev, const uint8_t *e,
+					       uint64_t in_ptr, uint64_t out_ptr)
+{
+	if (ENTRY_GET(type, e) != 0x7) /* T96: 0x7 PCIe_cmd_if_transport */
+		return refuse(dev, NICREF_VIO_ENTRY_BAD_TYPE, ENTRY_GET(type, e),
+			      NICREF_DELIVERY_BAD_TYPE);
+	/* T96: signature over the 64-byte entry, mailboxes excluded (D-CMD-12). */
+	if (checking(dev) && xor8(e, ENTRY_SIZE) != 0xFF)
+		return refuse(dev, NICREF_VIO_ENTRY_SIGNATURE, xor8(e, ENTRY_SIZE),
+			      NICREF_DELIVERY_SIGNATURE);
+	/* T95: 00h[23:0] and 3Ch[15:8] are reserved; SW sets them to zero (§7.14.1). */
+	if (nonzero(e + 1, 3) || e[0x3E] != 0)
+		return refuse(dev, NICREF_VIO_ENTRY_RESERVED, 0, NICREF_DELIVERY_RESERVED_NOT_ZERO);
+	uint32_t in_len = (uint32_t)ENTRY_GET(input_length, e);
+	uint32_t out_len = (uint32_t)ENTRY_GET(output_length, e);
+	if (in_len < 8)
+		return refuse(dev, NICREF_VIO_INPUT_LENGTH_SHORT, in_len,
+			      NICREF_DELIVERY_INPUT_LEN);
+	if (out_len < 8)
+		return refuse(dev, NICREF_VIO_OUTPUT_LENGTH_SHORT, out_len,
+			      NICREF_DELIVERY_OUTPUT_LEN);
+	/* T96: "pointer not aligned to mailbox size": the fields carry bits 63:9 (D-CMD-4); a
+	 * chain that is needed must have a pointer. */
+	if ((e[0x0F] | (e[0x0E] & 1u)) != 0 || (blocks_for(in_len) && in_ptr == 0))
+		return refuse(dev, NICREF_VIO_INPUT_POINTER, in_ptr | (e[0x0E] & 1u) << 8 | e[0x0F],
+			      NICREF_DELIVERY_BAD_INPUT_POINTER);
+	if ((e[0x37] | (e[0x36] & 1u)) != 0 || (blocks_for(out_len) && out_ptr == 0))
+		return refuse(dev, NICREF_VIO_OUTPUT_POINTER,
+			      out_ptr | (e[0x36] & 1u) << 8 | e[0x37],
+			      NICREF_DELIVERY_BAD_OUTPUT_POINTER);
+	return NICREF_DELIVERY_OK;
+}
+
+static void sign_block(uint8_t *blk)
+{
+	/* §7.14.1.1.1: zero both signatures, sign the control part, then the whole block. */
+	blk[0x23E] = 0;
+	blk[0x23F] = 0;
+	blk[0x23E] = (uint8_t)~xor8(blk + MBOX_CTRL, MBOX_SIZE - MBOX_CTRL);
+	blk[0x23F] = (uint8_t)~xor8(blk, MBOX_SIZE);
+}
+
+static void scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint64_t blocks)
+{
+	uint8_t blk[MBOX_SIZE];
+
+	for (uint64_t k = 0; k < blocks; k++) {
+		size_t from = INLINE_LEN + (size_t)k * MBOX_DATA;
+		size_t n = x->out_len > from ? x->out_len - from : 0;
+		if (n > MBOX_DATA)
+			n = MBOX_DATA;
+		memset(blk, 0, MBOX_DATA);
+		memcpy(blk, x->out + from, n);
+		if (!generating(dev)) {
+			(void)dev_dma_write(dev, dev->out_block_addr[k], blk, MBOX_DATA);
+			continue;
+		}
+		/* §9.2.1 item 6 / D-CMD-5: the device signs the output blocks it writes. */
+		memcpy(blk + MBOX_CTRL, dev->out_block_ctrl + k * 0x40, 0x40);
+		sign_block(blk);
+		(void)dev_dma_write(dev, dev->out_block_addr[k], blk, MBOX_SIZE);
+	}
+}
+
+static void execute_slot(struct nicref_dev *dev, unsigned slot)
+{
+	const struct nicref_profile *p = &dev->cfg.profile;
+	uint64_t addr = dev->iseg.cmdq_addr + ((uint64_t)slot << p->log_cmdq_stride);
+	uint8_t e[ENTRY_SIZE];
+
+	/* Without the entry the device cannot even report; the DMA error is traced. */
+	if (dev_dma_read(dev, addr, e, sizeof e) != 0)
+		return;
+	if (!ENTRY_GET(ownership, e)) {
+		dev_violation(dev, NICREF_VIO_DB_NOT_OWNED, slot);
+		return;
+	}
+	if (ENTRY_GET(status, e) != 0) /* T96: "SW should set this field to 0" */
+		dev_violation(dev, NICREF_VIO_ENTRY_STATUS_NOT_ZERO, ENTRY_GET(status, e));
+
+	uint64_t in_ptr = ENTRY_GET(input_mailbox_pointer_63_32, e) << 32 |
+			  ENTRY_GET(input_mailbox_pointer_31_9, e) << 9;
+	uint64_t out_ptr = ENTRY_GET(output_mailbox_pointer_63_32, e) << 32 |
+			   ENTRY_GET(output_mailbox_pointer_31_9, e) << 9;
+	uint8_t token = (uint8_t)ENTRY_GET(token, e);
+	struct cmd_exec x = {
+		.slot = slot,
+		.input_length = (uint32_t)ENTRY_GET(input_length, e),
+		.output_length = (uint32_t)ENTRY_GET(output_length, e),
+		.in = dev->cmd_in,
+		.out = dev->cmd_out,
+	};
+	uint64_t in_blocks = blocks_for(x.input_length), out_blocks = blocks_for(x.output_length);
+	/* D-CMD-10: chains longer than the device takes are refused with a length status, and
+	 * never walked. */
+	x.in_too_long = in_blocks > p->max_mailbox_blocks;
+	x.out_too_long = out_blocks > p->max_mailbox_blocks;
+	if (x.in_too_long)
+		in_blocks = 0;
+	if (x.out_too_long)
+		out_blocks = 0;
+
+	enum nicref_delivery_status st = check_entry(dev, e, in_ptr, out_ptr);
+	if (st == NICREF_DELIVERY_OK)
+		st = walk_chain(dev, &DIR_IN, in_ptr, in_blocks, token);
+	if (st == NICREF_DELIVERY_OK)
+		st = walk_chain(dev, &DIR_OUT, out_ptr, out_blocks, token);
+
+	uint64_t opcode = (uint64_t)e[0x10] << 8 | e[0x11];
+	uint64_t op_mod = (uint64_t)e[0x16] << 8 | e[0x17];
+	uint64_t status = 0, syndrome = 0;
+	if (st == NICREF_DELIVERY_OK) {
+		memcpy(dev->cmd_in, e + 0x10, INLINE_LEN);
+		x.in_len = INLINE_LEN + (size_t)in_blocks * MBOX_DATA;
+		if (x.in_len > x.input_length)
+			x.in_len = x.input_length;
+		x.out_len = INLINE_LEN + (size_t)out_blocks * MBOX_DATA;
+		if (x.out_len > x.output_length && x.output_length > INLINE_LEN)
+			x.out_len = x.output_length;
+		cmd_execute(dev, &x);
+		memcpy(e + 0x20, x.out, INLINE_LEN);
+		scatter_output(dev, &x, out_blocks);
+		status = x.out[0];
+		syndrome = (uint64_t)x.out[4] << 24 | x.out[5] << 16 | x.out[6] << 8 | x.out[7];
+	}
+
+	/* T96 3Ch: delivery status in bits 7:1, ownership back to SW in bit 0. */
+	e[0x3F] = (uint8_t)(st << 1);
+	if (generating(dev)) {
+		/* D-CMD-12: the entry is signed as it is finally written, ownership 0. */
+		e[0x3D] = 0;
+		e[0x3D] = (uint8_t)~xor8(e, ENTRY_SIZE);
+	}
+	if (st == NICREF_DELIVERY_OK)
+		(void)dev_dma_write(dev, addr + 0x20, e + 0x20, INLINE_LEN);
+	(void)dev_dma_write(dev, addr + 0x3C, e + 0x3C, 4);
+
+	dev->stats.commands++;
+	const uint64_t args[] = { slot, opcode, op_mod, st, status, syndrome };
+	dev_emit(dev, NICREF_EV_CMD_DONE, args, 6);
+}
+
+void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
+{
+	unsigned entries = 1u << dev->cfg.profile.log_cmdq_size;
+	uint32_t valid = entries >= 32 ? 0xFFFFFFFFu : (1u << entries) - 1u;
+
+	/* T8 18h: "The valid bits in this vector are [number of commands-1..0]". */
+	if (vector & ~valid)
+		dev_violation(dev, NICREF_VIO_DB_BIT_OUT_OF_RANGE, vector & ~valid);
+	vector &= valid;
+	/* §7.14.1: one write may ring several entries; they run lowest first (D-CMD-13). */
+	for (unsigned slot = 0; slot < entries; slot++)
+		if (vector & (1u << slot))
+			execute_slot(dev, slot);
+}

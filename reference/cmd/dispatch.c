@@ -1,0 +1,233 @@
+/* Command dispatch: the opcode table of PRM T127, the return statuses of T128 and their fixed
+ * precedence (docs/decisions.md D-CMD-7), and the rules that refuse a command. */
+#include <string.h>
+
+#include "cmd/cmd_table.h"
+#include "prm/layouts.h"
+
+struct opcode_desc {
+	const char *name;
+	const char *section;
+	uint16_t opcode;
+};
+
+static const struct opcode_desc opcodes[] = {
+#define OPCODE_ROW(id, op, sec) { #id, sec, op },
+	NICREF_OPCODES(OPCODE_ROW)
+#undef OPCODE_ROW
+};
+#define NOPCODES (sizeof opcodes / sizeof opcodes[0])
+
+struct modelled_desc {
+	uint16_t opcode;
+	cmd_handler handler;
+	const struct nicref_layout *in, *out;
+	uint64_t op_mods;
+};
+
+static const struct modelled_desc modelled[] = {
+#define MODELLED_ROW(id, fn, lin, lout, mods)                                                   \
+	{ NICREF_OP_##id, fn, &nicref_layout_##lin, &nicref_layout_##lout, mods },
+	NICREF_MODELLED_COMMANDS(MODELLED_ROW)
+#undef MODELLED_ROW
+};
+
+/* Opcodes are sparse below 0x940; a byte per opcode finds its rows in O(1). 0 means absent,
+ * otherwise 1 + the row's index. Both indexes are generated from the tables above. */
+#define OPCODE_SPAN 0x940
+enum {
+#define T127_POS(id, op, sec) T127_POS_##id,
+	NICREF_OPCODES(T127_POS)
+#undef T127_POS
+};
+enum {
+#define MODELLED_POS(id, fn, lin, lout, mods) MODELLED_POS_##id,
+	NICREF_MODELLED_COMMANDS(MODELLED_POS)
+#undef MODELLED_POS
+};
+static const uint8_t t127_index[OPCODE_SPAN] = {
+#define T127_INDEX(id, op, sec) [op] = T127_POS_##id + 1,
+	NICREF_OPCODES(T127_INDEX)
+#undef T127_INDEX
+};
+static const uint8_t modelled_index[OPCODE_SPAN] = {
+#define MODELLED_INDEX(id, fn, lin, lout, mods) [NICREF_OP_##id] = MODELLED_POS_##id + 1,
+	NICREF_MODELLED_COMMANDS(MODELLED_INDEX)
+#undef MODELLED_INDEX
+};
+
+static const struct opcode_desc *t127_row(unsigned opcode)
+{
+	return opcode < OPCODE_SPAN && t127_index[opcode] ? &opcodes[t127_index[opcode] - 1]
+							  : NULL;
+}
+
+static const struct modelled_desc *modelled_row(unsigned opcode)
+{
+	return opcode < OPCODE_SPAN && modelled_index[opcode]
+		       ? &modelled[modelled_index[opcode] - 1]
+		       : NULL;
+}
+
+const char *nicref_opcode_name(unsigned opcode)
+{
+	const struct opcode_desc *d = t127_row(opcode);
+	return d ? d->name : NULL;
+}
+
+const char *nicref_opcode_section(unsigned opcode)
+{
+	const struct opcode_desc *d = t127_row(opcode);
+	return d ? d->section : NULL;
+}
+
+int nicref_opcode_find(const char *name)
+{
+	for (size_t i = 0; i < NOPCODES; i++)
+		if (strcmp(opcodes[i].name, name) == 0)
+			return opcodes[i].opcode;
+	return -1;
+}
+
+int nicref_opcode_modelled(unsigned opcode)
+{
+	return modelled_row(opcode) != NULL;
+}
+
+unsigned nicref_opcode_count(void)
+{
+	return (unsigned)NOPCODES;
+}
+
+unsigned nicref_opcode_at(unsigned i)
+{
+	return i < NOPCODES ? opcodes[i].opcode : 0;
+}
+
+struct status_desc {
+	const char *name;
+	uint8_t value;
+};
+static const struct status_desc statuses[] = {
+#define STATUS_ROW(id, v, d) { #id, v },
+	NICREF_CMD_STATUSES(STATUS_ROW)
+#undef STATUS_ROW
+};
+static const struct status_desc deliveries[] = {
+#define DELIVERY_ROW(id, v, d) { #id, v },
+	NICREF_DELIVERY_STATUSES(DELIVERY_ROW)
+#undef DELIVERY_ROW
+};
+
+static const char *status_lookup(const struct status_desc *t, size_t n, unsigned v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].value == v)
+			return t[i].name;
+	return NULL;
+}
+
+const char *nicref_cmd_status_name(unsigned status)
+{
+	return status_lookup(statuses, sizeof statuses / sizeof statuses[0], status);
+}
+
+const char *nicref_delivery_status_name(unsigned status)
+{
+	return status_lookup(deliveries, sizeof deliveries / sizeof deliveries[0], status);
+}
+
+struct rule_desc {
+	const char *name, *cite;
+	uint8_t status;
+};
+static const struct rule_desc rules[] = {
+#define RULE_ROW(id, st, cite, text) { #id, cite, NICREF_STATUS_##st },
+	NICREF_CMD_RULES(RULE_ROW)
+#undef RULE_ROW
+};
+
+const char *nicref_cmd_rule_name(unsigned rule)
+{
+	return rule < NICREF_RULE_COUNT ? rules[rule].name : NULL;
+}
+
+const char *nicref_cmd_rule_citation(unsigned rule)
+{
+	return rule < NICREF_RULE_COUNT ? rules[rule].cite : NULL;
+}
+
+unsigned nicref_cmd_rule_status(unsigned rule)
+{
+	return rule < NICREF_RULE_COUNT ? rules[rule].status : NICREF_STATUS_INTERNAL_ERR;
+}
+
+uint32_t nicref_cmd_rule_syndrome(unsigned rule)
+{
+	/* D-CMD-6: FNV-1a (32-bit) of the rule name; 0 for success. */
+	if (rule == NICREF_RULE_NONE || rule >= NICREF_RULE_COUNT)
+		return 0;
+	uint32_t h = 2166136261u;
+	for (const char *p = rules[rule].name; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	return h;
+}
+
+int nicref_cmd_rule_find(const char *name)
+{
+	for (unsigned i = 0; i < NICREF_RULE_COUNT; i++)
+		if (strcmp(rules[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The checks every command passes before its handler, in the precedence of D-CMD-7. */
+static enum nicref_cmd_rule precheck(struct nicref_dev *dev, const struct cmd_exec *x,
+				     unsigned opcode, unsigned op_mod,
+				     const struct modelled_desc **out)
+{
+	const struct modelled_desc *m = modelled_row(opcode);
+	*out = m;
+	/* 1. lengths: beyond what the device takes, then below the command's layouts. */
+	if (x->in_too_long)
+		return NICREF_RULE_INPUT_TOO_LONG;
+	if (x->out_too_long)
+		return NICREF_RULE_OUTPUT_TOO_LONG;
+	if (m && x->input_length < m->in->size)
+		return NICREF_RULE_INPUT_TOO_SHORT;
+	if (m && x->output_length < m->out->size)
+		return NICREF_RULE_OUTPUT_TOO_SHORT;
+	/* 2. opcode: not in T127, then not implemented here. */
+	if (!t127_row(opcode))
+		return NICREF_RULE_UNKNOWN_OPCODE;
+	if (!m) {
+		dev_emit2(dev, NICREF_EV_UNMODELLED, x->slot, opcode);
+		return NICREF_RULE_UNMODELLED_OPCODE;
+	}
+	/* 3. op_mod (T100). */
+	if (op_mod >= 64 || !(m->op_mods & OPMOD(op_mod)))
+		return NICREF_RULE_BAD_OP_MOD;
+	return NICREF_RULE_NONE;
+}
+
+void cmd_execute(struct nicref_dev *dev, struct cmd_exec *x)
+{
+	unsigned opcode = (unsigned)PRM_GET(cmd_in, opcode, x->in, x->in_len);
+	unsigned op_mod = (unsigned)PRM_GET(cmd_in, op_mod, x->in, x->in_len);
+	const struct modelled_desc *m;
+
+	memset(x->out, 0, x->out_len);
+	enum nicref_cmd_rule rule = precheck(dev, x, opcode, op_mod, &m);
+	if (rule == NICREF_RULE_NONE) {
+		struct cmd_ctx c = { dev, x->slot, x->in, x->in_len, x->out, x->out_len,
+				     (uint16_t)op_mod };
+		rule = m->handler(&c);
+	}
+	if (rule != NICREF_RULE_NONE) {
+		/* D-CMD-6: a refused command leaves only status and syndrome. */
+		memset(x->out, 0, x->out_len);
+		dev_emit3(dev, NICREF_EV_CMD_FAIL, x->slot, opcode, rule);
+	}
+	PRM_SET(cmd_out, status, x->out, x->out_len, nicref_cmd_rule_status(rule));
+	PRM_SET(cmd_out, syndrome, x->out, x->out_len, nicref_cmd_rule_syndrome(rule));
+}

@@ -1,0 +1,170 @@
+/* Device lifetime, clock, PRNG, DMA routing and invariants. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dev.h"
+
+void nicref_profile_default(struct nicref_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	p->fw_rev_major = 12;
+	p->fw_rev_minor = 0;
+	p->fw_rev_subminor = 0;
+	p->cmd_interface_rev = 5;       /* D-INIT-4 */
+	p->log_cmdq_size = 5;           /* D-CMD-1: 32 entries */
+	p->log_cmdq_stride = 6;         /* D-CMD-1: 64-byte entries */
+	p->nic_interface_supported = 1; /* full_driver only */
+	p->cmdif_checksum = 3;          /* D-CMD-5: checked and generated */
+	p->init_delay_ns = 0;
+	p->health_period_ns = 1000000; /* D-H-1: 1 ms */
+	p->timer_khz = 156250;         /* D-TS-1 */
+	p->max_mailbox_blocks = 512;   /* D-CMD-10 */
+	p->hostmem_max_pages = 16384;  /* 64 MiB of host memory */
+}
+
+void nicref_config_default(struct nicref_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	nicref_profile_default(&cfg->profile);
+}
+
+static int profile_ok(const struct nicref_profile *p)
+{
+	/* PRM §7.14.1: the queue lives in one 4 KiB chunk; an entry is 64 bytes (T95). */
+	if (p->log_cmdq_stride < 6 || p->log_cmdq_size > 5 ||
+	    (1u << p->log_cmdq_size) << p->log_cmdq_stride > 4096u)
+		return 0;
+	if (p->cmdif_checksum == 2 || p->cmdif_checksum > 3)
+		return 0;
+	if (p->nic_interface_supported > 7 || p->max_mailbox_blocks == 0 ||
+	    p->max_mailbox_blocks > 8192 || p->health_period_ns == 0 || p->timer_khz == 0)
+		return 0;
+	return 1;
+}
+
+struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg)
+{
+	if (!profile_ok(&cfg->profile))
+		return NULL;
+	struct nicref_dev *dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return NULL;
+	dev->cfg = *cfg;
+	/* 16 inline bytes plus the mailbox data of the longest chain (PRM §7.14.1). */
+	dev->cmd_buf_len = 16 + (size_t)cfg->profile.max_mailbox_blocks * 512;
+	dev->cmd_in = malloc(dev->cmd_buf_len);
+	dev->cmd_out = malloc(dev->cmd_buf_len);
+	dev->out_block_addr = calloc(cfg->profile.max_mailbox_blocks, sizeof(uint64_t));
+	dev->out_block_ctrl = calloc(cfg->profile.max_mailbox_blocks, 0x40);
+	if (!dev->cmd_in || !dev->cmd_out || !dev->out_block_addr || !dev->out_block_ctrl ||
+	    hostmem_init(&dev->hostmem, cfg->profile.hostmem_max_pages) != 0) {
+		nicref_dev_destroy(dev);
+		return NULL;
+	}
+	nicref_dev_reset(dev);
+	return dev;
+}
+
+void nicref_dev_destroy(struct nicref_dev *dev)
+{
+	if (!dev)
+		return;
+	hostmem_fini(&dev->hostmem);
+	free(dev->cmd_in);
+	free(dev->cmd_out);
+	free(dev->out_block_addr);
+	free(dev->out_block_ctrl);
+	free(dev);
+}
+
+void nicref_dev_reset(struct nicref_dev *dev)
+{
+	dev->now_ns = 0;
+	/* splitmix64 cannot stay at zero, so any seed is a valid state. */
+	dev->prng = dev->cfg.seed;
+	dev->trace_seq = 0;
+	memset(&dev->stats, 0, sizeof dev->stats);
+	init_seg_reset(dev);
+}
+
+void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
+{
+	dev->now_ns = ns > UINT64_MAX - dev->now_ns ? UINT64_MAX : dev->now_ns + ns;
+	init_seg_tick(dev);
+}
+
+uint64_t nicref_clock_now(const struct nicref_dev *dev)
+{
+	return dev->now_ns;
+}
+
+uint64_t nicref_prng_next(struct nicref_dev *dev)
+{
+	/* splitmix64 (a public-domain constant set): fast, seedable, full period 2^64. */
+	uint64_t z = (dev->prng += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+int nicref_hostmem_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len)
+{
+	return hostmem_write(&dev->hostmem, addr, buf, len);
+}
+
+int nicref_hostmem_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
+{
+	return hostmem_read(&dev->hostmem, addr, buf, len);
+}
+
+void nicref_hostmem_clear(struct nicref_dev *dev)
+{
+	hostmem_clear(&dev->hostmem);
+}
+
+size_t nicref_hostmem_pages(const struct nicref_dev *dev)
+{
+	return dev->hostmem.used;
+}
+
+int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
+{
+	int rc = dev->cfg.ops.dma_read ? dev->cfg.ops.dma_read(dev->cfg.ops.ctx, addr, buf, len)
+				       : hostmem_read(&dev->hostmem, addr, buf, len);
+	if (rc != 0) {
+		dev->stats.dma_errors++;
+		dev_emit3(dev, NICREF_EV_DMA_ERROR, addr, len, 0);
+	}
+	return rc;
+}
+
+int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len)
+{
+	int rc = dev->cfg.ops.dma_write
+			 ? dev->cfg.ops.dma_write(dev->cfg.ops.ctx, addr, buf, len)
+			 : hostmem_write(&dev->hostmem, addr, buf, len);
+	if (rc != 0) {
+		dev->stats.dma_errors++;
+		dev_emit3(dev, NICREF_EV_DMA_ERROR, addr, len, 1);
+	}
+	return rc;
+}
+
+void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out)
+{
+	*out = dev->stats;
+}
+
+int nicref_dev_check(const struct nicref_dev *dev)
+{
+	const struct init_seg *s = &dev->iseg;
+	if (s->cmdq_valid && (s->cmdq_addr & 0xFFF) != 0)
+		return -1; /* the latched queue address keeps PRM T8's 4 KiB alignment */
+	if (!s->cmdq_valid && !s->initializing)
+		return -2; /* initializing clears only after an address is latched */
+	if (dev->hostmem.used > dev->hostmem.max_pages)
+		return -3;
+	if (dev->stats.events != dev->trace_seq)
+		return -4;
+	return 0;
+}

@@ -1,0 +1,85 @@
+/* Private to libnicref: the device state and the helpers every part of the model shares. */
+#ifndef NICREF_CORE_DEV_H
+#define NICREF_CORE_DEV_H
+
+#include <stdbool.h>
+
+#include "core/hostmem.h"
+#include "nicref/nicref.h"
+
+/* PRM §4.3 T7/T8: the initialization segment as the device holds it. */
+struct init_seg {
+	uint32_t addr_hi;      /* 10h as last written */
+	uint32_t addr_lo;      /* 14h[31:12] as last written */
+	bool msw_written;      /* 10h written since the last LSW latch */
+	bool cmdq_valid;       /* an address has been latched */
+	uint64_t cmdq_addr;    /* latched at the LSW write (PRM §8.2: MSW first) */
+	uint8_t nic_interface; /* 14h[9:8] */
+	bool initializing;     /* 1FCh[31] */
+	uint64_t ready_at_ns;  /* when initializing clears, once the address is latched */
+	uint8_t health_syndrome;
+	uint32_t health_counter_frozen;
+};
+
+struct nicref_dev {
+	struct nicref_config cfg;
+	uint64_t now_ns;
+	uint64_t prng;
+	uint64_t trace_seq;
+	struct nicref_stats stats;
+	struct init_seg iseg;
+	struct hostmem hostmem;
+	/* Gather/scatter buffers of one command, sized for the longest chain the profile allows,
+	 * so no command allocates. */
+	uint8_t *cmd_in, *cmd_out;
+	size_t cmd_buf_len;
+	/* Address and control part (200h-23Fh) of each output mailbox block, kept from
+	 * validation so the scatter writes back what was checked. */
+	uint64_t *out_block_addr;
+	uint8_t *out_block_ctrl;
+};
+
+/* The one way events leave the device. */
+void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_t *args,
+	      unsigned nargs);
+void dev_emit0(struct nicref_dev *dev, enum nicref_event_kind kind);
+void dev_emit2(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, uint64_t b);
+void dev_emit3(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, uint64_t b,
+	       uint64_t c);
+void dev_violation(struct nicref_dev *dev, enum nicref_violation rule, uint64_t arg);
+
+/* DMA through the injected ops or the built-in host memory. Non-zero on a bus error, which is
+ * also traced. */
+int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
+int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len);
+
+/* Init segment (cmd/init_seg.c). */
+void init_seg_reset(struct nicref_dev *dev);
+void init_seg_tick(struct nicref_dev *dev); /* time moved: clear initializing when due */
+uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset);
+void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value);
+
+/* Command queue (cmd/cmdq.c). */
+void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector);
+
+/* One delivered command, as the transport hands it to dispatch (cmd/dispatch.c). */
+struct cmd_exec {
+	unsigned slot;
+	uint32_t input_length, output_length; /* as the entry states them */
+	const uint8_t *in;                    /* gathered input */
+	size_t in_len;                        /* bytes gathered (less when refused as too long) */
+	uint8_t *out;                         /* output to scatter, zeroed by dispatch */
+	size_t out_len;                       /* bytes the transport will write back */
+	bool in_too_long, out_too_long;       /* beyond profile.max_mailbox_blocks */
+};
+/* Runs the command; fills x->out[0..out_len) with status, syndrome and output. */
+void cmd_execute(struct nicref_dev *dev, struct cmd_exec *x);
+
+/* Model bugs stop the model: fuzzers must see them. Never used for bad input. */
+#define NICREF_ASSERT(c)                                                                        \
+	do {                                                                                    \
+		if (!(c))                                                                       \
+			__builtin_trap();                                                       \
+	} while (0)
+
+#endif

@@ -1,0 +1,96 @@
+/* libnicref: a pure-C reference model of an mlx5-class NIC (ConnectX-4 PRM Rev 0.40).
+ *
+ * The model does no I/O, prints nothing, never exits, reads no real clock and has no globals.
+ * Host memory, wire output and interrupts reach it through nicref_host_ops; everything it
+ * makes visible is an event of the canonical trace (trace.h); time moves only when the
+ * caller advances it. */
+#ifndef NICREF_H
+#define NICREF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nicref/cmd.h"
+#include "nicref/layout.h"
+#include "nicref/trace.h"
+
+struct nicref_dev;
+
+/* How the device reaches the host. Every pointer may be NULL: DMA then goes to the built-in
+ * sparse host memory, wire output and interrupts are dropped (they are in the trace anyway). */
+struct nicref_host_ops {
+	void *ctx;
+	/* Return 0, or non-zero for a bus error (the device sees an internal error). */
+	int (*dma_read)(void *ctx, uint64_t addr, void *buf, size_t len);
+	int (*dma_write)(void *ctx, uint64_t addr, const void *buf, size_t len);
+	void (*wire_tx)(void *ctx, unsigned port, const uint8_t *frame, size_t len);
+	void (*interrupt)(void *ctx, unsigned vector);
+};
+
+/* What the spec leaves open, and the device's fixed identity: one named setting each, with
+ * its default in nicref_profile_default() and its reasoning in docs/decisions.md. */
+struct nicref_profile {
+	uint16_t fw_rev_major, fw_rev_minor, fw_rev_subminor; /* PRM T8 */
+	uint16_t cmd_interface_rev;                            /* PRM T8; D-INIT-4 */
+	uint8_t log_cmdq_size, log_cmdq_stride;                /* PRM T8; D-CMD-1 */
+	uint8_t nic_interface_supported;                       /* PRM T8 bitmask */
+	uint8_t cmdif_checksum;        /* PRM T145 40h[15:14]: 0 off, 1 generate, 3 check+gen */
+	uint64_t init_delay_ns;        /* initializing stays 1 this long after the address LSW */
+	uint64_t health_period_ns;     /* D-H-1: health counter heartbeat */
+	uint32_t timer_khz;            /* internal timer frequency (D-TS-1) */
+	uint32_t max_mailbox_blocks;   /* longest mailbox chain the device accepts, per direction */
+	uint32_t hostmem_max_pages;    /* bound of the built-in host memory (4 KiB pages) */
+};
+
+struct nicref_config {
+	uint64_t seed; /* the PRNG seed; same seed and inputs give the same trace */
+	struct nicref_host_ops ops;
+	void (*trace)(void *ctx, const struct nicref_event *ev);
+	void *trace_ctx;
+	struct nicref_profile profile;
+};
+
+void nicref_profile_default(struct nicref_profile *p);
+/* A config with the default profile, no ops and no trace callback. */
+void nicref_config_default(struct nicref_config *cfg);
+
+/* NULL only when memory is exhausted or the profile is impossible (e.g. a command queue larger
+ * than the 4 KiB the PRM allows). */
+struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg);
+void nicref_dev_destroy(struct nicref_dev *dev);
+/* Power-on state again: registers, queues, clock 0, PRNG reseeded, trace sequence 0. The
+ * built-in host memory is the host's, not the device's: it is kept (see nicref_hostmem_clear). */
+void nicref_dev_reset(struct nicref_dev *dev);
+
+/* BAR0, 32-bit accesses (PRM §4.3). */
+uint32_t nicref_bar_read32(struct nicref_dev *dev, uint32_t offset);
+void nicref_bar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value);
+
+/* Virtual time in nanoseconds; only the caller moves it. */
+void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns);
+uint64_t nicref_clock_now(const struct nicref_dev *dev);
+
+/* The built-in sparse host memory (used when ops.dma_read/dma_write are NULL). Unwritten bytes
+ * read as zero. Writes fail (-1) past profile.hostmem_max_pages distinct pages. */
+int nicref_hostmem_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len);
+int nicref_hostmem_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
+void nicref_hostmem_clear(struct nicref_dev *dev);
+size_t nicref_hostmem_pages(const struct nicref_dev *dev);
+
+/* The device PRNG (seeded; for harnesses that want the device's own stream). */
+uint64_t nicref_prng_next(struct nicref_dev *dev);
+
+/* Counters of the device, for reports and invariants. */
+struct nicref_stats {
+	uint64_t events;      /* trace events emitted */
+	uint64_t commands;    /* command entries completed */
+	uint64_t violations;  /* driver violations */
+	uint64_t dma_errors;
+};
+void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
+
+/* Checks the device's internal invariants; returns 0, or a negative number naming the first
+ * one broken. Fuzzers call it after every step: a failure is a model bug. */
+int nicref_dev_check(const struct nicref_dev *dev);
+
+#endif

@@ -1,0 +1,98 @@
+/* The canonical trace: one ordered stream of everything the device makes visible. Vectors,
+ * capture checks and differential fuzzing all compare this stream, so its text form
+ * (nicref_event_format) is part of the contract and never depends on compiler or platform. */
+#ifndef NICREF_TRACE_H
+#define NICREF_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* X(ID, "name", arg names...) — up to NICREF_EVENT_MAX_ARGS named 64-bit arguments. */
+#define NICREF_EVENT_KINDS(X)                                                                   \
+	/* A command entry completed: ownership returned to SW. PRM §7.14.1 */                \
+	X(CMD_DONE, "cmd_done", "slot", "opcode", "op_mod", "delivery", "status", "syndrome")    \
+	/* The command was checked and refused; names the rule (see nicref_cmd_rule_name). */ \
+	X(CMD_FAIL, "cmd_fail", "slot", "opcode", "rule")                                        \
+	/* An opcode of T127 that the model does not implement yet; it answered BAD_OP. */       \
+	X(UNMODELLED, "unmodelled", "slot", "opcode")                                            \
+	/* A driver broke a PRM rule; names the rule (see nicref_violation_*). */                 \
+	X(VIOLATION, "violation", "rule", "arg")                                                 \
+	/* INIT_SEGMENT.initializing went to 0. PRM §8.2 */                                      \
+	X(READY, "ready")                                                                        \
+	/* A DMA access to host memory failed. */                                                \
+	X(DMA_ERROR, "dma_error", "addr", "len", "write")
+
+enum nicref_event_kind {
+#define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,
+	NICREF_EVENT_KINDS(NICREF_EVENT_ENUM)
+#undef NICREF_EVENT_ENUM
+	NICREF_EV_COUNT
+};
+
+#define NICREF_EVENT_MAX_ARGS 6
+
+struct nicref_event {
+	uint64_t seq;     /* position in the stream since create or reset, from 0 */
+	uint64_t time_ns; /* virtual time */
+	enum nicref_event_kind kind;
+	uint64_t arg[NICREF_EVENT_MAX_ARGS];
+};
+
+const char *nicref_event_name(enum nicref_event_kind kind);
+/* Number of arguments of a kind, and the name of argument i. */
+unsigned nicref_event_nargs(enum nicref_event_kind kind);
+const char *nicref_event_arg_name(enum nicref_event_kind kind, unsigned i);
+/* Event kind by name; -1 if unknown. */
+int nicref_event_kind_find(const char *name);
+/* Argument by name; -1 if the kind has no such argument. */
+int nicref_event_arg_find(enum nicref_event_kind kind, const char *name);
+
+/* One line, no newline: "<time_ns> <name> k=v ...". Rules print by name. Returns the length
+ * snprintf would have written. */
+int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len);
+
+/* Driver violations: X(ID, "citation", "what the driver did wrong"). */
+#define NICREF_VIOLATIONS(X)                                                                    \
+	X(BAR_UNALIGNED, "PRM §4.3 T7", "BAR0 access not on a dword boundary")                    \
+	X(BAR_RO_WRITE, "PRM §4.3 T8", "write to a read-only register")          \
+	X(BAR_RESERVED_WRITE, "PRM §4.3 T7", "write of a non-zero value to a reserved field")     \
+	X(CMDQ_RO_FIELDS_NOT_ZERO, "PRM §8.2",                                                   \
+	  "log_cmdq_size/log_cmdq_stride must be written as zero with the address LSW")           \
+	X(NIC_INTERFACE_UNSUPPORTED, "PRM §4.3 T8",                                              \
+	  "nic_interface mode not in nic_interface_supported")                                    \
+	X(CMDQ_ADDR_LSW_BEFORE_MSW, "PRM §8.2",                                                  \
+	  "command queue address written LSW first; the MSW must be written first")              \
+	X(DB_WHILE_INITIALIZING, "PRM §8.2", "command doorbell rung while initializing = 1")      \
+	X(DB_NO_CMDQ, "PRM §8.2", "command doorbell rung before the queue address was written")   \
+	X(DB_NIC_DISABLED, "PRM §4.3 T8", "command doorbell written with nic_interface disabled") \
+	X(DB_BIT_OUT_OF_RANGE, "PRM §4.3 T8", "doorbell bit beyond the number of entries")        \
+	X(DB_NOT_OWNED, "PRM §7.14.1 T96", "doorbell for an entry whose ownership bit is 0")      \
+	X(ENTRY_STATUS_NOT_ZERO, "PRM §7.14.1 T96", "delivery status not 0 when posted")          \
+	X(ENTRY_BAD_TYPE, "PRM §7.14.1 T96", "entry type is not 0x7 PCIe_cmd_if_transport")        \
+	X(ENTRY_SIGNATURE, "PRM §7.14.1 T96", "command queue entry signature wrong")              \
+	X(ENTRY_RESERVED, "PRM §7.14.1 T95", "reserved field of the entry not zero")              \
+	X(INPUT_LENGTH_SHORT, "PRM §7.14.1 T96", "input_length less than 8")                      \
+	X(OUTPUT_LENGTH_SHORT, "PRM §7.14.1 T96", "output_length less than 8")                    \
+	X(INPUT_POINTER, "PRM §7.14.1 T96", "input mailbox pointer missing or not aligned")       \
+	X(OUTPUT_POINTER, "PRM §7.14.1 T96", "output mailbox pointer missing or not aligned")     \
+	X(MAILBOX_SIGNATURE, "PRM §7.14.1.1.1 T98", "input mailbox block signature wrong")        \
+	X(MAILBOX_CTRL_SIGNATURE, "PRM §7.14.1.1.1 T98", "mailbox block ctrl_signature wrong")    \
+	X(MAILBOX_TOKEN, "PRM §7.14.1 T96/T98", "mailbox block token differs from the entry's")   \
+	X(MAILBOX_BLOCK_NUMBER, "PRM §7.14.1.1 T98", "mailbox block number out of sequence")      \
+	X(MAILBOX_RESERVED, "PRM §7.14.1.1 T97", "reserved field of a mailbox block not zero")    \
+	X(MAILBOX_NEXT_NOT_ZERO, "PRM §7.14.1.1 T98",                                            \
+	  "next_pointer of the last block needed is not 0")
+
+enum nicref_violation {
+#define NICREF_VIOLATION_ENUM(id, cite, what) NICREF_VIO_##id,
+	NICREF_VIOLATIONS(NICREF_VIOLATION_ENUM)
+#undef NICREF_VIOLATION_ENUM
+	NICREF_VIO_COUNT
+};
+
+const char *nicref_violation_name(unsigned rule);
+const char *nicref_violation_citation(unsigned rule);
+const char *nicref_violation_text(unsigned rule);
+int nicref_violation_find(const char *name);
+
+#endif
