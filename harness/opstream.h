@@ -1,0 +1,51 @@
+/* An operation stream: the whole-device stimulus format shared by the cmdq fuzz target, its
+ * seed corpus (recorded from the golden vectors) and `nicref replay`.
+ *
+ * Each op is one opcode byte followed by big-endian operands:
+ *   0x00 BAR_WRITE  offset:u16 value:u32
+ *   0x01 BAR_READ   offset:u16
+ *   0x02 MEM_WRITE  addr:u32 len:u16 data[len]
+ *   0x03 ADVANCE    ns:u32
+ *   0x04 DOORBELL   vector:u32           (a BAR_WRITE of the command doorbell, 18h)
+ * The opcode byte is taken modulo the number of ops, so every byte string is a valid stream; a
+ * truncated last op is dropped. */
+#ifndef NICREF_OPSTREAM_H
+#define NICREF_OPSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nicref/nicref.h"
+
+enum opstream_op {
+	OPS_BAR_WRITE,
+	OPS_BAR_READ,
+	OPS_MEM_WRITE,
+	OPS_ADVANCE,
+	OPS_DOORBELL,
+	OPS_COUNT
+};
+
+/* A growable encoder (harness only; the model never allocates per op). */
+struct opstream {
+	uint8_t *buf;
+	size_t len, cap;
+	int failed; /* an allocation failed; the stream is incomplete */
+};
+
+void opstream_init(struct opstream *s);
+void opstream_free(struct opstream *s);
+void opstream_bar_write(struct opstream *s, uint32_t offset, uint32_t value);
+void opstream_bar_read(struct opstream *s, uint32_t offset);
+void opstream_mem_write(struct opstream *s, uint64_t addr, const void *data, size_t len);
+void opstream_advance(struct opstream *s, uint64_t ns);
+
+/* Called after every op that ran, e.g. to check invariants; non-zero stops the run. */
+typedef int (*opstream_step_fn)(void *ctx, struct nicref_dev *dev);
+
+/* Runs a stream against a device; returns the number of ops run, or -1 if a step callback
+ * stopped it. */
+long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
+		  opstream_step_fn step, void *ctx);
+
+#endif
