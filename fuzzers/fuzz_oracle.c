@@ -1,0 +1,114 @@
+/* Trace and state properties every fuzz target checks (see fuzz_oracle.h). */
+#include <string.h>
+
+#include "fuzz_oracle.h"
+#include "fuzz_target.h"
+
+void fuzz_oracle_reset(struct fuzz_oracle *o)
+{
+	struct nicref_dev *dev = o->dev;
+	memset(o, 0, sizeof *o);
+	o->dev = dev;
+}
+
+/* PRM §7.14.1 T96: the delivery statuses, written out from the table of the PRM rather than
+ * taken from the model, so the model's own table is checked too. */
+static bool t96_delivery(uint64_t d)
+{
+	return d <= 0x9 || d == 0x10;
+}
+
+static void on_cmd_done(struct fuzz_oracle *o, const struct nicref_event *ev)
+{
+	uint64_t slot = ev->arg[0], opcode = ev->arg[1], op_mod = ev->arg[2];
+	uint64_t delivery = ev->arg[3], status = ev->arg[4], syndrome = ev->arg[5];
+
+	/* PRM T8: at most 2^5 entries; opcode and op_mod are 16-bit fields (T99/T100). */
+	NICREF_FUZZ_CHECK(slot < 32 && opcode <= 0xFFFF && op_mod <= 0xFFFF);
+	/* PRM §8.2: the doorbell is refused until initializing clears. */
+	NICREF_FUZZ_CHECK(o->ready);
+	NICREF_FUZZ_CHECK(t96_delivery(delivery));
+	NICREF_FUZZ_CHECK(nicref_delivery_status_name((unsigned)delivery) != NULL);
+	/* PRM §12.2 T128. */
+	NICREF_FUZZ_CHECK(status <= 0xFF && nicref_cmd_status_name((unsigned)status) != NULL);
+	/* A command that was not delivered never ran: there is no output and no status. */
+	if (delivery != 0)
+		NICREF_FUZZ_CHECK(status == 0 && !o->fail_pending);
+	/* Every refusal names its rule first (trace.h CMD_FAIL), and the completion reports
+	 * that rule's status and syndrome (D-CMD-6); a success has no refusal. */
+	if (o->fail_pending) {
+		NICREF_FUZZ_CHECK(o->fail_slot == slot && o->fail_opcode == opcode);
+		NICREF_FUZZ_CHECK(status == nicref_cmd_rule_status((unsigned)o->fail_rule));
+		NICREF_FUZZ_CHECK(syndrome == nicref_cmd_rule_syndrome((unsigned)o->fail_rule));
+	} else {
+		NICREF_FUZZ_CHECK(status == 0);
+	}
+	o->fail_pending = false;
+	o->cmd_done++;
+	o->last_done = *ev;
+}
+
+void fuzz_oracle_event(void *ctx, const struct nicref_event *ev)
+{
+	struct fuzz_oracle *o = ctx;
+
+	NICREF_FUZZ_CHECK((unsigned)ev->kind < NICREF_EV_COUNT);
+	/* trace.h: seq is the position in the stream since create or reset, from 0. */
+	NICREF_FUZZ_CHECK(ev->seq == o->next_seq);
+	o->next_seq++;
+	o->events++;
+	/* Time never goes backwards, and no event is stamped in the future. */
+	NICREF_FUZZ_CHECK(ev->time_ns >= o->last_time_ns);
+	NICREF_FUZZ_CHECK(!o->dev || ev->time_ns <= nicref_clock_now(o->dev));
+	o->last_time_ns = ev->time_ns;
+	/* Arguments past the kind's count stay zero (the text form would drop them). */
+	for (unsigned i = nicref_event_nargs(ev->kind); i < NICREF_EVENT_MAX_ARGS; i++)
+		NICREF_FUZZ_CHECK(ev->arg[i] == 0);
+
+	switch (ev->kind) {
+	case NICREF_EV_CMD_DONE:
+		on_cmd_done(o, ev);
+		break;
+	case NICREF_EV_CMD_FAIL:
+		NICREF_FUZZ_CHECK(!o->fail_pending);
+		NICREF_FUZZ_CHECK(ev->arg[2] != NICREF_RULE_NONE && ev->arg[2] < NICREF_RULE_COUNT);
+		o->fail_pending = true;
+		o->fail_slot = ev->arg[0];
+		o->fail_opcode = ev->arg[1];
+		o->fail_rule = ev->arg[2];
+		break;
+	case NICREF_EV_VIOLATION:
+		NICREF_FUZZ_CHECK(ev->arg[0] < NICREF_VIO_COUNT);
+		o->violations++;
+		break;
+	case NICREF_EV_READY:
+		/* PRM §8.2: initializing clears once; only a reset sets it again. */
+		NICREF_FUZZ_CHECK(!o->ready);
+		o->ready = true;
+		break;
+	case NICREF_EV_DMA_ERROR:
+		NICREF_FUZZ_CHECK(ev->arg[2] <= 1);
+		break;
+	case NICREF_EV_UNMODELLED:
+		NICREF_FUZZ_CHECK(nicref_opcode_name((unsigned)ev->arg[1]) != NULL &&
+				  !nicref_opcode_modelled((unsigned)ev->arg[1]));
+		break;
+	default:
+		break;
+	}
+}
+
+void fuzz_oracle_check_dev(const struct fuzz_oracle *o)
+{
+	struct nicref_stats st;
+
+	NICREF_FUZZ_CHECK(nicref_dev_check(o->dev) == 0);
+	nicref_stats_get(o->dev, &st);
+	NICREF_FUZZ_CHECK(st.events == o->events);
+	NICREF_FUZZ_CHECK(st.commands == o->cmd_done);
+	NICREF_FUZZ_CHECK(st.violations == o->violations);
+	/* Between steps no command is half done. */
+	NICREF_FUZZ_CHECK(!o->fail_pending);
+	/* PRM T8 1FCh[31] reads as the model says it changed (reading it has no side effect). */
+	NICREF_FUZZ_CHECK(((nicref_bar_read32(o->dev, 0x1FC) >> 31) == 0) == o->ready);
+}

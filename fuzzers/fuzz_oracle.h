@@ -1,0 +1,36 @@
+/* Property oracles shared by the fuzz targets: what must hold of the canonical trace and of the
+ * device state whatever the input. A broken property is a model bug and traps.
+ *
+ * A target installs fuzz_oracle_event as the device's trace callback with a struct fuzz_oracle
+ * as its context, calls fuzz_oracle_reset together with nicref_dev_reset at the start of each
+ * input, and fuzz_oracle_check_dev after every step. */
+#ifndef NICREF_FUZZ_ORACLE_H
+#define NICREF_FUZZ_ORACLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nicref/nicref.h"
+
+struct fuzz_oracle {
+	struct nicref_dev *dev;  /* set once the device exists */
+	uint64_t next_seq;       /* the seq the next event must carry */
+	uint64_t last_time_ns;   /* time of the previous event */
+	uint64_t events, cmd_done, violations;
+	bool ready;              /* READY seen since the reset */
+	/* A CMD_FAIL waits for the CMD_DONE of its slot, which must report its rule's status. */
+	bool fail_pending;
+	uint64_t fail_slot, fail_opcode, fail_rule;
+	struct nicref_event last_done; /* the latest CMD_DONE, for targets that check memory */
+};
+
+/* Forget the previous input; call with nicref_dev_reset. */
+void fuzz_oracle_reset(struct fuzz_oracle *o);
+
+/* The trace callback (struct nicref_config.trace); ctx is the struct fuzz_oracle. */
+void fuzz_oracle_event(void *ctx, const struct nicref_event *ev);
+
+/* After a step: nicref_dev_check is 0, and the device's counters agree with the events seen. */
+void fuzz_oracle_check_dev(const struct fuzz_oracle *o);
+
+#endif

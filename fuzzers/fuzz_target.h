@@ -1,0 +1,50 @@
+/* The one shape of a nicref fuzz target (the idea of s2n's S2N_FUZZ_TARGET).
+ *
+ * A target file defines
+ *   static int  <init>(void);                                  0, or non-zero to give up
+ *   static void <one_input>(const uint8_t *data, size_t len);  __builtin_trap() on a finding
+ * and ends with NICREF_FUZZ_TARGET(<init>, <one_input>). The same object then links with
+ * libFuzzer (clang -fsanitize=fuzzer), with AFL++'s libAFLDriver, or with
+ * fuzzers/standalone_main.c, which replays corpus files as a regression test under gcc.
+ *
+ * Rules every target keeps:
+ * - deterministic: no real clock, no unseeded randomness; the device seed is fixed;
+ * - one device, created once in <init> and kept in a static of the target file; each input
+ *   starts with nicref_dev_reset + nicref_hostmem_clear (cheap reset is the design: a target
+ *   never creates or destroys a device per input);
+ * - it checks properties (invariants, trace properties, agreement of what the trace says with
+ *   what host memory holds), not only crashes; a broken property is __builtin_trap(), which
+ *   every engine reports as a crash with the input saved. */
+#ifndef NICREF_FUZZ_TARGET_H
+#define NICREF_FUZZ_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The libFuzzer entry points (also what libAFLDriver and standalone_main.c call). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A finding: stop at once, so the engine saves the input. */
+#define NICREF_FUZZ_CHECK(cond)                                                                 \
+	do {                                                                                    \
+		if (!(cond))                                                                    \
+			__builtin_trap();                                                       \
+	} while (0)
+
+#define NICREF_FUZZ_TARGET(init_fn, one_input_fn)                                               \
+	int LLVMFuzzerInitialize(int *argc, char ***argv)                                       \
+	{                                                                                       \
+		(void)argc;                                                                     \
+		(void)argv;                                                                     \
+		/* A target that cannot set up has nothing to fuzz; that is a harness bug. */ \
+		NICREF_FUZZ_CHECK(init_fn() == 0);                                              \
+		return 0;                                                                       \
+	}                                                                                       \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                            \
+	{                                                                                       \
+		one_input_fn(data, size);                                                       \
+		return 0;                                                                       \
+	}
+
+#endif

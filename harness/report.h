@@ -1,0 +1,37 @@
+/* Test results and their reports: the closing line, JSON and JUnit XML. */
+#ifndef NICREF_REPORT_H
+#define NICREF_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum test_outcome { TEST_PASS, TEST_FAIL, TEST_SKIP };
+
+struct test_result {
+	char *file;    /* vector file, relative as given */
+	char *feature; /* the file's "feature" */
+	long tc_id;
+	char *comment;
+	char *cite;
+	char *result; /* valid / invalid / acceptable */
+	enum test_outcome outcome;
+	char *failures; /* newline-separated messages; NULL when passed */
+	unsigned opcodes[8]; /* distinct opcodes the test posted (conformance counts) */
+	unsigned nopcodes;
+};
+
+struct report {
+	struct test_result *tests;
+	size_t n, cap;
+	size_t passed, failed, skipped;
+};
+
+void report_init(struct report *r);
+void report_free(struct report *r);
+/* Takes ownership of the strings in t. */
+int report_add(struct report *r, const struct test_result *t);
+void report_closing_line(const struct report *r, FILE *out);
+int report_write_json(const struct report *r, const char *path);
+int report_write_junit(const struct report *r, const char *path);
+
+#endif
