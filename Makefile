@@ -33,7 +33,7 @@ TEST_BINS := $(REF_TESTS:%.c=$(BUILD)/%) $(HAR_TESTS:%.c=$(BUILD)/%)
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check test bench clean
+	schema-check test bench corpora clean
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
 deps:
@@ -102,8 +102,19 @@ afl:
 fuzz-smoke:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-bench: $(LIB_A)
-	@$(MAKE) --no-print-directory -f ci/bench.mk
+# Seed corpora exported from the golden vectors (op streams and command inputs).
+corpora: $(TOOL)
+	@mkdir -p corpora/cmdq corpora/cmd
+	rm -f corpora/cmdq/vec-* corpora/cmd/vec-*
+	$(TOOL) vectors --corpus corpora vectors/
+
+# Speed figures live here, never in unit tests.
+BENCH := $(BUILD)/harness/bench/cmdq_bench
+$(BENCH): harness/bench/cmdq_bench.c $(BUILD)/harness/cmdbuild.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
+bench: $(BENCH)
+	$(BENCH)
 
 clean:
 	rm -rf build
