@@ -29,7 +29,6 @@ LIB_SO   := $(BUILD)/libnicref.so
 TOOL     := $(BUILD)/nicref
 REF_TESTS := $(sort $(wildcard reference/tests/*_test.c))
 HAR_TESTS := $(sort $(wildcard harness/tests/*_test.c))
-TEST_BINS := $(REF_TESTS:%.c=$(BUILD)/%) $(HAR_TESTS:%.c=$(BUILD)/%)
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
@@ -53,29 +52,34 @@ $(LIB_SO): $(REF_OBJ)
 $(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ -ljansson
 
-# Unit tests: Criterion, one binary per *_test.c, linked against the library and harness.
-$(BUILD)/reference/tests/%_test $(BUILD)/harness/tests/%_test: $(BUILD)/%_test.o
-$(BUILD)/reference/tests/%: reference/tests/%.c $(LIB_A)
+# Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
+# `make test T=cmdq` builds and runs reference/tests/cmdq_test.c alone.
+UNIT_BIN := $(BUILD)/tests/unit_tests
+$(UNIT_BIN): $(REF_TESTS) $(HAR_TESTS) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(LIB_A) $(LDFLAGS) -lcriterion
-$(BUILD)/harness/tests/%: harness/tests/%.c $(HAR_OBJ) $(LIB_A)
+	$(CC) $(CFLAGS) $(HAR_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(HAR_OBJ) $(LIB_A) \
+		$(LDFLAGS) -lcriterion -ljansson
+$(BUILD)/tests/%_test: reference/tests/%_test.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(LDFLAGS) -lcriterion -ljansson
 
-# make check runs everything under ASan+UBSan in its own build tree.
+# make check runs everything under ASan+UBSan (clang) in its own build tree, and ends with the
+# Criterion synthesis and the vectors' closing line.
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
-	@$(MAKE) --no-print-directory unit vectors BUILD=build/san CC=clang OPT="-O1 -g" \
-		SAN="$(SAN_FLAGS)"
+	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check
-	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),20)
 	@$(MAKE) --no-print-directory determinism
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),20)
+	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
+	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
 
-unit: $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do $$t --jobs 2; done
+unit: $(UNIT_BIN)
+	$(UNIT_BIN) --jobs 2
 
-test: $(BUILD)/reference/tests/$(T)_test
-	$(BUILD)/reference/tests/$(T)_test
+test: $(BUILD)/tests/$(T)_test
+	$(BUILD)/tests/$(T)_test
 
 vectors: $(TOOL)
 	$(TOOL) vectors vectors/

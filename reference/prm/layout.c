@@ -6,7 +6,9 @@
 
 static int in_bounds(size_t len, uint64_t bit_offset, uint64_t width)
 {
-	return width > 0 && bit_offset + width <= (uint64_t)len * 8u;
+	uint64_t bits = (uint64_t)len * 8u;
+	/* Written so that no sum can wrap, whatever offset a caller passes. */
+	return width > 0 && bit_offset <= bits && width <= bits - bit_offset;
 }
 
 int nicref_bits_get(const void *buf, size_t len, uint64_t bit_offset, uint32_t width,
@@ -101,7 +103,9 @@ int nicref_field_set_bytes(void *buf, size_t len, const struct nicref_field *f, 
 struct nicref_field nicref_field_element(const struct nicref_field *f, uint32_t i)
 {
 	struct nicref_field e = *f;
-	e.bit_offset = f->bit_offset + i * f->bit_width;
+	uint64_t off = f->bit_offset + (uint64_t)i * f->bit_width;
+	/* An element beyond 2^32 bits lies outside any buffer: keep it there, never wrap. */
+	e.bit_offset = off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
 	e.flags = (uint8_t)(f->flags & ~NICREF_FIELD_ARRAY);
 	return e;
 }
