@@ -1,0 +1,181 @@
+/* The built-in sparse host memory (reference/core/hostmem.c) through its public API in
+ * nicref.h: unwritten bytes read as zero; writes fail (-1) past profile.hostmem_max_pages
+ * distinct 4 KiB pages; clear forgets everything; the device's reset keeps it. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nicref/nicref.h"
+
+static struct nicref_dev *make_dev(uint32_t max_pages)
+{
+	struct nicref_config cfg;
+	nicref_config_default(&cfg);
+	if (max_pages)
+		cfg.profile.hostmem_max_pages = max_pages;
+	struct nicref_dev *dev = nicref_dev_create(&cfg);
+	cr_assert_not_null(dev);
+	return dev;
+}
+
+static void expect_zero(struct nicref_dev *dev, uint64_t addr, size_t len)
+{
+	uint8_t buf[256];
+	cr_assert_leq(len, sizeof buf);
+	memset(buf, 0xEE, sizeof buf);
+	cr_assert_eq(nicref_hostmem_read(dev, addr, buf, len), 0);
+	for (size_t i = 0; i < len; i++)
+		cr_assert_eq(buf[i], 0, "byte at 0x%llx is 0x%02x",
+			     (unsigned long long)(addr + i), buf[i]);
+}
+
+Test(hostmem, unwritten_reads_zero)
+{
+	struct nicref_dev *dev = make_dev(0);
+	expect_zero(dev, 0, 64);
+	expect_zero(dev, 0x123456789000ull, 200);
+	expect_zero(dev, 0xFFF0, 32); /* across a page boundary */
+	expect_zero(dev, UINT64_MAX - 15, 16); /* the last bytes of the address space */
+	cr_assert_eq(nicref_hostmem_pages(dev), 0, "a read allocated pages");
+	nicref_dev_destroy(dev);
+}
+
+Test(hostmem, write_read_back)
+{
+	struct nicref_dev *dev = make_dev(0);
+	uint8_t in[40], out[40];
+	for (size_t i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)(i * 7 + 1);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x5000 + 100, in, sizeof in), 0);
+	memset(out, 0, sizeof out);
+	cr_assert_eq(nicref_hostmem_read(dev, 0x5000 + 100, out, sizeof out), 0);
+	cr_assert_eq(memcmp(in, out, sizeof in), 0);
+	/* Neighbours are still zero. */
+	expect_zero(dev, 0x5000, 100);
+	expect_zero(dev, 0x5000 + 140, 100);
+	cr_assert_eq(nicref_hostmem_pages(dev), 1);
+	/* A partial read inside the written range. */
+	uint8_t mid[3];
+	cr_assert_eq(nicref_hostmem_read(dev, 0x5000 + 110, mid, sizeof mid), 0);
+	cr_assert_eq(mid[0], in[10]);
+	cr_assert_eq(mid[2], in[12]);
+	nicref_dev_destroy(dev);
+}
+
+Test(hostmem, write_across_page_boundary)
+{
+	struct nicref_dev *dev = make_dev(0);
+	uint8_t in[32], out[32];
+	for (size_t i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)(0xA0 + i);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x1FF0, in, sizeof in), 0);
+	cr_assert_eq(nicref_hostmem_pages(dev), 2, "pages %zu", nicref_hostmem_pages(dev));
+	memset(out, 0, sizeof out);
+	cr_assert_eq(nicref_hostmem_read(dev, 0x1FF0, out, sizeof out), 0);
+	cr_assert_eq(memcmp(in, out, sizeof in), 0);
+	/* Each half, read alone from its own page. */
+	cr_assert_eq(nicref_hostmem_read(dev, 0x2000, out, 16), 0);
+	cr_assert_eq(memcmp(in + 16, out, 16), 0);
+	cr_assert_eq(nicref_hostmem_read(dev, 0x1FF0, out, 16), 0);
+	cr_assert_eq(memcmp(in, out, 16), 0);
+	nicref_dev_destroy(dev);
+}
+
+Test(hostmem, write_across_several_pages)
+{
+	struct nicref_dev *dev = make_dev(0);
+	static uint8_t in[3 * 4096 + 10], out[3 * 4096 + 10];
+	for (size_t i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)(i ^ (i >> 8));
+	cr_assert_eq(nicref_hostmem_write(dev, 0x10000 - 5, in, sizeof in), 0);
+	/* 0xFFFB..0x1C004: pages 0xF, 0x10, 0x11, 0x12, 0x13. */
+	cr_assert_eq(nicref_hostmem_pages(dev), 5, "pages %zu", nicref_hostmem_pages(dev));
+	cr_assert_eq(nicref_hostmem_read(dev, 0x10000 - 5, out, sizeof out), 0);
+	cr_assert_eq(memcmp(in, out, sizeof in), 0);
+	nicref_dev_destroy(dev);
+}
+
+Test(hostmem, page_bound)
+{
+	struct nicref_dev *dev = make_dev(2);
+	uint8_t v = 0x42, out = 0;
+	cr_assert_eq(nicref_hostmem_write(dev, 0x0000, &v, 1), 0);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x7FFF, &v, 1), 0); /* page 7 */
+	cr_assert_eq(nicref_hostmem_pages(dev), 2);
+	/* Pages already held take more writes. */
+	cr_assert_eq(nicref_hostmem_write(dev, 0x0FFF, &v, 1), 0);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x7000, &v, 1), 0);
+	/* A third distinct page does not. */
+	cr_assert_eq(nicref_hostmem_write(dev, 0x1000, &v, 1), -1);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x123456789000ull, &v, 1), -1);
+	cr_assert_eq(nicref_hostmem_pages(dev), 2);
+	cr_assert_eq(nicref_hostmem_read(dev, 0x1000, &out, 1), 0);
+	cr_assert_eq(out, 0, "a refused write landed");
+	cr_assert_eq(nicref_hostmem_read(dev, 0x7FFF, &out, 1), 0);
+	cr_assert_eq(out, 0x42);
+	nicref_dev_destroy(dev);
+}
+
+Test(hostmem, clear)
+{
+	struct nicref_dev *dev = make_dev(2);
+	uint8_t in[16];
+	memset(in, 0x99, sizeof in);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x3000, in, sizeof in), 0);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x9000, in, sizeof in), 0);
+	cr_assert_eq(nicref_hostmem_pages(dev), 2);
+	nicref_hostmem_clear(dev);
+	cr_assert_eq(nicref_hostmem_pages(dev), 0);
+	expect_zero(dev, 0x3000, 16);
+	expect_zero(dev, 0x9000, 16);
+	/* The pages are free again: two new distinct pages fit, and read back; the old
+	 * contents do not reappear through a reused page. */
+	cr_assert_eq(nicref_hostmem_write(dev, 0xA000, in, 1), 0);
+	cr_assert_eq(nicref_hostmem_write(dev, 0xB000, in, 1), 0);
+	cr_assert_eq(nicref_hostmem_pages(dev), 2);
+	expect_zero(dev, 0xA001, 15);
+	expect_zero(dev, 0xB001, 15);
+	expect_zero(dev, 0x3000, 16);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x3000, in, 1), -1);
+	/* Clearing an empty memory is harmless. */
+	nicref_hostmem_clear(dev);
+	nicref_hostmem_clear(dev);
+	cr_assert_eq(nicref_hostmem_pages(dev), 0);
+	nicref_dev_destroy(dev);
+}
+
+/* nicref.h: "The built-in host memory is the host's, not the device's: it is kept" by reset. */
+Test(hostmem, kept_by_device_reset)
+{
+	struct nicref_dev *dev = make_dev(0);
+	uint8_t v = 0x5C, out = 0;
+	cr_assert_eq(nicref_hostmem_write(dev, 0x4242, &v, 1), 0);
+	nicref_dev_reset(dev);
+	cr_assert_eq(nicref_hostmem_pages(dev), 1);
+	cr_assert_eq(nicref_hostmem_read(dev, 0x4242, &out, 1), 0);
+	cr_assert_eq(out, 0x5C);
+	nicref_dev_destroy(dev);
+}
+
+/* Many distinct pages up to the bound, then one more: the table holds them all. */
+Test(hostmem, fill_to_the_bound)
+{
+	const uint32_t max = 64;
+	struct nicref_dev *dev = make_dev(max);
+	for (uint32_t i = 0; i < max; i++) {
+		uint8_t v = (uint8_t)(i + 1);
+		/* Spread over the address space so the page table hashes collide and probe. */
+		uint64_t addr = (uint64_t)i * 0x10000000ull + (i % 7) * 4096u;
+		cr_assert_eq(nicref_hostmem_write(dev, addr, &v, 1), 0, "page %u", i);
+	}
+	cr_assert_eq(nicref_hostmem_pages(dev), max);
+	uint8_t v = 0xFF;
+	cr_assert_eq(nicref_hostmem_write(dev, 0x7777000ull, &v, 1), -1);
+	for (uint32_t i = 0; i < max; i++) {
+		uint8_t out = 0;
+		uint64_t addr = (uint64_t)i * 0x10000000ull + (i % 7) * 4096u;
+		cr_assert_eq(nicref_hostmem_read(dev, addr, &out, 1), 0);
+		cr_assert_eq(out, (uint8_t)(i + 1), "page %u", i);
+	}
+	nicref_dev_destroy(dev);
+}
