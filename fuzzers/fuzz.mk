@@ -1,0 +1,108 @@
+# Fuzz builds of nicref (the main Makefile delegates `make fuzz`, `make afl`, `make fuzz-smoke`).
+#
+#   make -f fuzzers/fuzz.mk fuzz        libFuzzer + ASan + UBSan   build/fuzz/<t>_fuzz
+#   make -f fuzzers/fuzz.mk replay      gcc + ASan + UBSan + standalone_main.c   build/replay/<t>_fuzz
+#   make -f fuzzers/fuzz.mk afl         AFL++ (afl-clang-fast, libAFLDriver)   build/afl/<t>_fuzz
+#   make -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=60
+#                                       each target FUZZ_SECONDS under libFuzzer on a temporary
+#                                       copy of corpora/<t>/, then the committed corpora replayed
+#                                       through the gcc build; any finding fails
+#   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
+#   make -f fuzzers/fuzz.mk afl-start   afl-fuzz on each AFL build for ~10 s (proves they start)
+#   make -f fuzzers/fuzz.mk seeds       regenerate corpora/*/seed-* and fuzzers/*.dict
+#
+# A target is a file fuzzers/<t>_fuzz.c ending in NICREF_FUZZ_TARGET (fuzzers/fuzz_target.h);
+# adding one needs no edit here. Its corpus is corpora/<t>/, its dictionary fuzzers/<t>.dict.
+# Other fuzzers/*.c files (except standalone_main.c and make_seeds.c) are shared by all targets.
+# The library is compiled into each variant from source, in its own object tree.
+
+FUZZ_SECONDS ?= 60
+# Targets fuzzed side by side in the smoke (one libFuzzer process each).
+FUZZ_JOBS ?= 2
+AFL_SECONDS ?= 10
+AFL_CC ?= afl-clang-fast
+# AFL builds carry no sanitizer unless asked (e.g. AFL_SAN="-fsanitize=address,undefined").
+AFL_SAN ?=
+
+FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
+LIB_SRC := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c)) \
+	harness/opstream.c harness/cmdbuild.c
+COMMON_SRC := $(filter-out fuzzers/%_fuzz.c fuzzers/standalone_main.c fuzzers/make_seeds.c, \
+	$(wildcard fuzzers/*.c))
+
+INC := -Ireference/include -Ireference -Iharness -Ifuzzers
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+BASE := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -fno-omit-frame-pointer
+
+FUZZ_CC := clang
+FUZZ_FLAGS := $(BASE) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+REPLAY_CC := gcc
+REPLAY_FLAGS := $(BASE) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+AFL_FLAGS := $(BASE) -O2 $(AFL_SAN)
+SEEDS_CC := gcc
+SEEDS_FLAGS := $(BASE) -O1
+
+.PHONY: fuzz replay afl afl-check smoke replay-corpus afl-start seeds clean
+.DEFAULT_GOAL := fuzz
+
+# $(call variant,name,cc,flags,compile-only flags,extra objects of the link)
+define variant
+$(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(LIB_SRC) $$(COMMON_SRC))
+build/$(1)/obj/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(2) $(3) $(4) $$(INC) -MMD -MP -c $$< -o $$@
+build/$(1)/%_fuzz: build/$(1)/obj/fuzzers/%_fuzz.o $$($(1)_OBJ) $(5)
+	$(2) $(3) -o $$@ $$^
+endef
+
+$(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),,))
+$(eval $(call variant,replay,$(REPLAY_CC),$(REPLAY_FLAGS),,build/replay/obj/fuzzers/standalone_main.o))
+# afl-clang-fast turns -fsanitize=fuzzer into a link of libAFLDriver, which runs
+# LLVMFuzzerTestOneInput in AFL's persistent, shared-memory mode.
+$(eval $(call variant,afl,$(AFL_CC),$(AFL_FLAGS) -fsanitize=fuzzer,,))
+
+# The object files are only ever wanted by the binaries; keep them between runs.
+.SECONDARY:
+
+fuzz: $(FUZZ_TARGETS:%=build/fuzz/%_fuzz)
+replay: $(FUZZ_TARGETS:%=build/replay/%_fuzz)
+
+afl-check:
+	@command -v $(AFL_CC) >/dev/null 2>&1 || { \
+		echo "fuzz.mk: $(AFL_CC) not found: install AFL++ (ci/deps.sh installs afl++)" >&2; \
+		exit 1; }
+afl: afl-check
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk $(FUZZ_TARGETS:%=build/afl/%_fuzz)
+
+smoke:
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk fuzz replay
+	@echo "fuzz smoke: $(FUZZ_TARGETS) for $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
+	@printf '%s\n' $(FUZZ_TARGETS) | \
+		xargs -P $(FUZZ_JOBS) -I{} fuzzers/smoke.sh libfuzzer {} $(FUZZ_SECONDS) || { \
+		echo "fuzz smoke: FAILED (see the report above)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk replay-corpus
+	@echo "fuzz smoke: passed"
+
+replay-corpus: replay
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p corpora/$$t; \
+		printf 'replay %s: ' "$$t"; build/replay/$${t}_fuzz corpora/$$t; \
+	done
+
+afl-start: afl
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		fuzzers/smoke.sh afl $$t $(AFL_SECONDS); \
+	done
+
+build/seeds/make_seeds: fuzzers/make_seeds.c $(LIB_SRC) $(wildcard fuzzers/*.h)
+	@mkdir -p $(dir $@)
+	$(SEEDS_CC) $(SEEDS_FLAGS) $(INC) -o $@ fuzzers/make_seeds.c $(LIB_SRC)
+
+seeds: build/seeds/make_seeds
+	@mkdir -p corpora/cmdq corpora/cmd
+	build/seeds/make_seeds corpora fuzzers
+
+clean:
+	rm -rf build/fuzz build/replay build/afl build/seeds
+
+-include $(shell find build/fuzz build/replay build/afl -name '*.d' 2>/dev/null)

@@ -1,0 +1,439 @@
+/* Writes the hand-made seed corpora and the dictionaries of the fuzz targets:
+ *
+ *   make -f fuzzers/fuzz.mk seeds      (runs: make_seeds corpora fuzzers)
+ *
+ * corpora/cmdq/seed-*   operation streams (harness/opstream.h): bring-up and commands as a
+ *                       driver posts them, and the driver mistakes the model must survive;
+ * corpora/cmd/seed-*    inputs of the cmd target: output_length:u16, then command input bytes;
+ *                       one per opcode of PRM T127, sized from the command's layouts;
+ * fuzzers/cmdq.dict, fuzzers/cmd.dict   tokens, generated from the same tables as the model
+ *                       (T127 opcodes, T8 offsets), so they cannot drift from them.
+ *
+ * Rerunnable: it rewrites only files named seed-* and the two dictionaries. Names other than
+ * seed-* in corpora/ belong to other exporters (the golden-vector runner). Each cmdq seed is
+ * also run once on a device here, and its expected outcome checked, so a seed that stopped
+ * meaning what its name says fails the build. */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdbuild.h"
+#include "nicref/nicref.h"
+#include "opstream.h"
+
+#define CMDQ_ADDR 0x10000u
+#define IN_MBOX 0x20000u
+#define OUT_MBOX 0x40000u
+#define CMD_OUT_MAX (CMD_INLINE + 4u * CMD_MBOX_DATA) /* cmd_fuzz.c's output clamp */
+
+static const char *corpora_dir, *fuzzers_dir;
+static int failures;
+
+static void write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		fprintf(stderr, "make_seeds: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+/* ---- cmdq: operation streams ---------------------------------------------------------- */
+
+static int ops_write(void *ctx, uint64_t addr, const void *buf, size_t len)
+{
+	opstream_mem_write(ctx, addr, buf, len);
+	return 0;
+}
+
+/* PRM §8.2: address MSW then LSW (nic_interface 0, log fields 0), poll initializing. */
+static void bring_up(struct opstream *s)
+{
+	opstream_bar_write(s, 0x10, 0);
+	opstream_bar_write(s, 0x14, CMDQ_ADDR);
+	opstream_bar_read(s, 0x1FC);
+	opstream_advance(s, 1000);
+	opstream_bar_read(s, 0x1FC);
+}
+
+static void post(struct opstream *s, unsigned slot, const uint8_t *in, size_t in_len,
+		 uint32_t output_length, uint8_t token, bool sign)
+{
+	struct cmd_post p = {
+		.entry_addr = CMDQ_ADDR + 64u * slot,
+		.in = in,
+		.in_len = in_len,
+		.input_length = (uint32_t)in_len,
+		.output_length = output_length,
+		.in_mbox = IN_MBOX + 0x4000u * slot,
+		.out_mbox = OUT_MBOX + 0x4000u * slot,
+		.token = token,
+		.sign = sign,
+	};
+	if (cmd_post_write(&p, ops_write, s) != 0) {
+		fprintf(stderr, "make_seeds: cmd_post_write failed\n");
+		exit(1);
+	}
+}
+
+static void cmd_header(uint8_t *in, size_t len, unsigned opcode, unsigned op_mod)
+{
+	memset(in, 0, len);
+	in[0] = (uint8_t)(opcode >> 8);
+	in[1] = (uint8_t)opcode;
+	in[6] = (uint8_t)(op_mod >> 8);
+	in[7] = (uint8_t)op_mod;
+}
+
+/* What a seed must produce when run: cmd_done events by delivery and status, violations. */
+struct outcome {
+	unsigned done, done_ok, delivery_err, status_err, violations, ready;
+};
+
+static void count_event(void *ctx, const struct nicref_event *ev)
+{
+	struct outcome *o = ctx;
+	switch (ev->kind) {
+	case NICREF_EV_CMD_DONE:
+		o->done++;
+		if (ev->arg[3] != 0)
+			o->delivery_err++;
+		else if (ev->arg[4] != 0)
+			o->status_err++;
+		else
+			o->done_ok++;
+		break;
+	case NICREF_EV_VIOLATION:
+		o->violations++;
+		break;
+	case NICREF_EV_READY:
+		o->ready++;
+		break;
+	default:
+		break;
+	}
+}
+
+static void cmdq_seed(const char *name, struct opstream *s, struct outcome want)
+{
+	struct outcome got = { 0 };
+	struct nicref_config cfg;
+
+	if (s->failed) {
+		fprintf(stderr, "make_seeds: out of memory building %s\n", name);
+		exit(1);
+	}
+	nicref_config_default(&cfg);
+	cfg.trace = count_event;
+	cfg.trace_ctx = &got;
+	struct nicref_dev *dev = nicref_dev_create(&cfg);
+	if (!dev) {
+		fprintf(stderr, "make_seeds: nicref_dev_create failed\n");
+		exit(1);
+	}
+	(void)opstream_run(dev, s->buf, s->len, NULL, NULL);
+	nicref_dev_destroy(dev);
+	if (memcmp(&got, &want, sizeof got) != 0) {
+		fprintf(stderr,
+			"make_seeds: %s: got done=%u ok=%u delivery_err=%u status_err=%u "
+			"violations=%u ready=%u, want %u/%u/%u/%u/%u/%u\n",
+			name, got.done, got.done_ok, got.delivery_err, got.status_err,
+			got.violations, got.ready, want.done, want.done_ok, want.delivery_err,
+			want.status_err, want.violations, want.ready);
+		failures++;
+	}
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/cmdq", corpora_dir);
+	write_file(dir, name, s->buf, s->len);
+	opstream_free(s);
+	opstream_init(s);
+}
+
+static void cmdq_seeds(void)
+{
+	struct opstream s;
+	uint8_t in[16 + 2 * CMD_MBOX_DATA];
+	opstream_init(&s);
+
+	/* The driver's first command: bring-up, a signed NOP in slot 0, doorbell bit 0. */
+	bring_up(&s);
+	cmd_header(in, 16, NICREF_OP_NOP, 0);
+	post(&s, 0, in, 16, 16, 0, true);
+	opstream_bar_write(&s, 0x18, 1);
+	cmdq_seed("seed-bringup-nop", &s, (struct outcome){ 1, 1, 0, 0, 0, 1 });
+
+	/* A NOP whose input and output spill into mailbox chains (2 input, 1 output block). */
+	bring_up(&s);
+	cmd_header(in, sizeof in, NICREF_OP_NOP, 0);
+	post(&s, 0, in, sizeof in, 16 + CMD_MBOX_DATA, 0x5A, true);
+	opstream_bar_write(&s, 0x18, 1);
+	cmdq_seed("seed-nop-mailboxes", &s, (struct outcome){ 1, 1, 0, 0, 0, 1 });
+
+	/* Two slots rung by one doorbell: a NOP, then a T127 command not modelled yet. */
+	bring_up(&s);
+	cmd_header(in, 16, NICREF_OP_NOP, 0);
+	post(&s, 0, in, 16, 16, 1, true);
+	cmd_header(in, 16, NICREF_OP_QUERY_HCA_CAP, 1);
+	post(&s, 1, in, 16, 16 + 8 * CMD_MBOX_DATA, 2, true);
+	opstream_bar_write(&s, 0x18, 3);
+	cmdq_seed("seed-two-slots", &s, (struct outcome){ 2, 1, 0, 1, 0, 1 });
+
+	/* Refusals: op_mod not described (BAD_OP), then an opcode outside T127. */
+	bring_up(&s);
+	cmd_header(in, 16, NICREF_OP_NOP, 1);
+	post(&s, 0, in, 16, 16, 0, true);
+	opstream_bar_write(&s, 0x18, 1);
+	cmd_header(in, 16, 0x0FFF, 0);
+	post(&s, 0, in, 16, 16, 0, true);
+	opstream_bar_write(&s, 0x18, 1);
+	cmdq_seed("seed-refused", &s, (struct outcome){ 2, 0, 0, 2, 0, 1 });
+
+	/* Delivery errors: an unsigned entry, then a good entry rung again after completion
+	 * (ownership 0: a violation, no completion). */
+	bring_up(&s);
+	cmd_header(in, 16, NICREF_OP_NOP, 0);
+	post(&s, 0, in, 16, 16, 0, false);
+	opstream_bar_write(&s, 0x18, 1);
+	post(&s, 0, in, 16, 16, 0, true);
+	opstream_bar_write(&s, 0x18, 1);
+	opstream_bar_write(&s, 0x18, 1);
+	cmdq_seed("seed-delivery-errors", &s, (struct outcome){ 2, 1, 1, 0, 2, 1 });
+
+	/* Driver mistakes around bring-up (PRM §8.2, T8), one violation each except the LSW
+	 * write (two): doorbell with no queue, address LSW first with the log fields set, an
+	 * unaligned read, a read-only write, reserved bits of clear_int, a reserved dword. */
+	opstream_bar_write(&s, 0x18, 1);
+	opstream_bar_write(&s, 0x14, CMDQ_ADDR | 0x56);
+	opstream_bar_read(&s, 0x1FE);
+	opstream_bar_write(&s, 0x1FC, 0);
+	opstream_bar_write(&s, 0x100C, 0x2);
+	opstream_bar_write(&s, 0x20, 1);
+	opstream_advance(&s, 10);
+	opstream_bar_read(&s, 0x1FC);
+	cmdq_seed("seed-bringup-mistakes", &s, (struct outcome){ 0, 0, 0, 0, 7, 1 });
+
+	/* Time: the free-running timer and the health counter move only with ADVANCE. */
+	bring_up(&s);
+	opstream_bar_read(&s, 0x1000);
+	opstream_bar_read(&s, 0x1004);
+	opstream_advance(&s, 5000000);
+	opstream_bar_read(&s, 0x1000);
+	opstream_bar_read(&s, 0x1004);
+	opstream_bar_read(&s, 0x1010);
+	opstream_bar_write(&s, 0x100C, 1);
+	opstream_advance(&s, 0xFFFFFFFFu);
+	opstream_bar_read(&s, 0x1010);
+	cmdq_seed("seed-time", &s, (struct outcome){ 0, 0, 0, 0, 0, 1 });
+
+	opstream_free(&s);
+}
+
+/* ---- cmd: one command's input ---------------------------------------------------------- */
+
+static uint32_t layout_size(const char *opname, const char *suffix, uint32_t dflt)
+{
+	char name[96];
+	size_t n = 0;
+	for (const char *p = opname; *p && n + 1 < sizeof name; p++)
+		name[n++] = (char)tolower((unsigned char)*p);
+	name[n] = '\0';
+	strncat(name, suffix, sizeof name - n - 1);
+	const struct nicref_layout *l = nicref_layout_find(name);
+	return l && l->size >= 8 ? l->size : dflt;
+}
+
+static void cmd_seed(const char *name, uint32_t output_length, const uint8_t *in, size_t in_len)
+{
+	uint8_t buf[2 + 0x2000];
+	char dir[512];
+	if (in_len > sizeof buf - 2) {
+		fprintf(stderr, "make_seeds: %s too long\n", name);
+		exit(1);
+	}
+	buf[0] = (uint8_t)(output_length >> 8);
+	buf[1] = (uint8_t)output_length;
+	memcpy(buf + 2, in, in_len);
+	snprintf(dir, sizeof dir, "%s/cmd", corpora_dir);
+	write_file(dir, name, buf, 2 + in_len);
+}
+
+static void cmd_seeds(void)
+{
+	uint8_t in[0x2000];
+
+	/* The NOP of PRM §12.18.1: 16 bytes in, 16 out. */
+	cmd_header(in, 16, NICREF_OP_NOP, 0);
+	cmd_seed("seed-nop", 16, in, 16);
+	cmd_seed("seed-nop-output-short", 8, in, 16);
+	cmd_seed("seed-nop-input-short", 16, in, 8);
+	cmd_header(in, 16 + 600, NICREF_OP_NOP, 0);
+	cmd_seed("seed-nop-mailboxes", CMD_OUT_MAX, in, 16 + 600);
+	cmd_header(in, 16, NICREF_OP_NOP, 1);
+	cmd_seed("seed-nop-op-mod", 16, in, 16);
+	cmd_header(in, 16, 0x0000, 0);
+	cmd_seed("seed-opcode-zero", 16, in, 16);
+
+	/* One per opcode of T127, sized from its layouts when the model has them. */
+	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
+		unsigned op = nicref_opcode_at(i);
+		const char *opname = nicref_opcode_name(op);
+		char name[128];
+		uint32_t il = layout_size(opname, "_in", 16), ol = layout_size(opname, "_out", 16);
+		if (il > sizeof in)
+			il = sizeof in;
+		if (ol > CMD_OUT_MAX)
+			ol = CMD_OUT_MAX;
+		cmd_header(in, il, op, 0);
+		snprintf(name, sizeof name, "seed-op-%s", opname);
+		for (char *p = name; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		cmd_seed(name, ol, in, il);
+	}
+}
+
+/* ---- dictionaries ---------------------------------------------------------------------- */
+
+static void dict_bytes(FILE *f, const char *name, const uint8_t *b, size_t n)
+{
+	fprintf(f, "%s=\"", name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\\x%02x", b[i]);
+	fprintf(f, "\"\n");
+}
+
+static void dict_be(FILE *f, const char *name, uint64_t v, unsigned bytes)
+{
+	uint8_t b[8];
+	for (unsigned i = 0; i < bytes; i++)
+		b[i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
+	dict_bytes(f, name, b, bytes);
+}
+
+static FILE *dict_open(const char *target)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s.dict", fuzzers_dir, target);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "make_seeds: cannot write %s\n", path);
+		exit(1);
+	}
+	fprintf(f, "# Dictionary of the %s fuzz target (libFuzzer -dict= / afl-fuzz -x).\n",
+		target);
+	fprintf(f, "# Generated by fuzzers/make_seeds.c (make -f fuzzers/fuzz.mk seeds); do not "
+		   "edit.\n");
+	return f;
+}
+
+static void dict_close(FILE *f)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "make_seeds: cannot write a dictionary\n");
+		exit(1);
+	}
+}
+
+/* Shared by both targets: PRM T127 opcodes, T100 op_mods, T96 fields, lengths. */
+static void dict_command_tokens(FILE *f)
+{
+	fprintf(f, "\n# PRM §12.1 T127 opcodes, input bytes 0-1 (big-endian)\n");
+	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
+		unsigned op = nicref_opcode_at(i);
+		char name[96];
+		snprintf(name, sizeof name, "op_%s", nicref_opcode_name(op));
+		dict_be(f, name, op, 2);
+	}
+	fprintf(f, "\n# PRM §7.14.1.2 T100 op_mod, input bytes 6-7\n");
+	for (unsigned m = 1; m <= 4; m++) {
+		char name[32];
+		snprintf(name, sizeof name, "op_mod_%u", m);
+		dict_be(f, name, m, 2);
+	}
+	fprintf(f, "\n# lengths: header, inline, one mailbox block, the cmd target's output "
+		   "clamp, HCA caps\n");
+	dict_be(f, "len_header", 8, 2);
+	dict_be(f, "len_inline", CMD_INLINE, 2);
+	dict_be(f, "len_one_block", CMD_INLINE + CMD_MBOX_DATA, 2);
+	dict_be(f, "len_four_blocks", CMD_OUT_MAX, 2);
+	dict_be(f, "len_hca_cap", 0x1010, 2);
+	fprintf(f, "\n# common 32-bit values\n");
+	dict_be(f, "u32_one", 1, 4);
+	dict_be(f, "u32_max", 0xFFFFFFFFu, 4);
+	dict_be(f, "u32_high_bit", 0x80000000u, 4);
+}
+
+static void dicts(void)
+{
+	FILE *f = dict_open("cmd");
+	fprintf(f, "\n# Input: output_length:u16, then the command input bytes.\n");
+	dict_command_tokens(f);
+	dict_close(f);
+
+	f = dict_open("cmdq");
+	fprintf(f, "\n# Op-stream tokens (harness/opstream.h): op byte and leading operands\n");
+	dict_bytes(f, "bar_write_cmdq_msw", (const uint8_t[]){ 0x00, 0x00, 0x10 }, 3);
+	dict_bytes(f, "bar_write_cmdq_lsw", (const uint8_t[]){ 0x00, 0x00, 0x14 }, 3);
+	dict_bytes(f, "bar_write_clear_int", (const uint8_t[]){ 0x00, 0x10, 0x0C }, 3);
+	dict_bytes(f, "bar_read_initializing", (const uint8_t[]){ 0x01, 0x01, 0xFC }, 3);
+	dict_bytes(f, "bar_read_timer_h", (const uint8_t[]){ 0x01, 0x10, 0x00 }, 3);
+	dict_bytes(f, "bar_read_health", (const uint8_t[]){ 0x01, 0x10, 0x10 }, 3);
+	dict_bytes(f, "doorbell_slot0", (const uint8_t[]){ 0x04, 0x00, 0x00, 0x00, 0x01 }, 5);
+	dict_bytes(f, "doorbell_all", (const uint8_t[]){ 0x04, 0xFF, 0xFF, 0xFF, 0xFF }, 5);
+	dict_bytes(f, "advance_1ms", (const uint8_t[]){ 0x03, 0x00, 0x0F, 0x42, 0x40 }, 5);
+	dict_bytes(f, "mem_write_entry",
+		   (const uint8_t[]){ 0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x40 }, 7);
+	dict_bytes(f, "mem_write_mailbox",
+		   (const uint8_t[]){ 0x02, 0x00, 0x02, 0x00, 0x00, 0x02, 0x40 }, 7);
+	fprintf(f, "\n# PRM §4.3 T8 BAR0 offsets (16-bit operands)\n");
+	dict_be(f, "bar_cmdq_addr_h", 0x0010, 2);
+	dict_be(f, "bar_cmdq_addr_l", 0x0014, 2);
+	dict_be(f, "bar_cmdq_doorbell", 0x0018, 2);
+	dict_be(f, "bar_initializing", 0x01FC, 2);
+	dict_be(f, "bar_timer_h", 0x1000, 2);
+	dict_be(f, "bar_timer_l", 0x1004, 2);
+	dict_be(f, "bar_clear_int", 0x100C, 2);
+	dict_be(f, "bar_health", 0x1010, 2);
+	fprintf(f, "\n# PRM §7.14.1 T96 entry: type, the queue address the seeds use, "
+		   "ownership\n");
+	dict_bytes(f, "entry_type", (const uint8_t[]){ 0x07, 0x00, 0x00, 0x00 }, 4);
+	dict_be(f, "cmdq_addr", CMDQ_ADDR, 4);
+	dict_be(f, "entry_owned", 0x01, 1);
+	fprintf(f, "\n# PRM §7.14.1.1 T98 mailbox trailer (200h-23Fh tail: next_pointer, "
+		   "block_number,\n# token 0, ctrl_signature, signature) of a zero block 0x240 "
+		   "bytes long\n");
+	for (unsigned k = 0; k < 2; k++) {
+		uint8_t t[16] = { 0 };
+		char name[32];
+		t[11] = (uint8_t)k;
+		/* ctrl_signature makes 200h-23Eh XOR to 0xFF; signature makes the block do so. */
+		t[14] = (uint8_t)~cmd_xor8(t, sizeof t);
+		t[15] = (uint8_t)~cmd_xor8(t, sizeof t);
+		snprintf(name, sizeof name, "mailbox_trailer_%u", k);
+		dict_bytes(f, name, t, sizeof t);
+	}
+	dict_command_tokens(f);
+	dict_close(f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: make_seeds <corpora dir> <fuzzers dir>\n");
+		return 2;
+	}
+	corpora_dir = argv[1];
+	fuzzers_dir = argv[2];
+	cmdq_seeds();
+	cmd_seeds();
+	dicts();
+	if (failures) {
+		fprintf(stderr, "make_seeds: %d seed(s) no longer do what they say\n", failures);
+		return 1;
+	}
+	printf("make_seeds: wrote corpora/cmdq, corpora/cmd seeds and the dictionaries\n");
+	return 0;
+}
