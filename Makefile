@@ -71,7 +71,7 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check
 	@$(MAKE) --no-print-directory determinism
-	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),20)
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
 	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
 
