@@ -58,17 +58,8 @@ static int host_read(void *ctx, uint64_t addr, void *buf, size_t len)
 
 static int cmd_init(void)
 {
-	struct nicref_config cfg;
-
-	nicref_config_default(&cfg);
-	cfg.seed = 0x6e6963726566ull; /* fixed: a finding must replay */
-	cfg.trace = fuzz_oracle_event;
-	cfg.trace_ctx = &oracle;
-	dev = nicref_dev_create(&cfg);
-	if (!dev)
-		return -1;
-	oracle.dev = dev;
-	return 0;
+	dev = fuzz_oracle_device(&oracle);
+	return dev ? 0 : -1;
 }
 
 /* PRM §8.2: write the queue address, most significant word first, with nic_interface 0 (full

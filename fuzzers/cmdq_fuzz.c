@@ -24,17 +24,8 @@ static long ops_run;
 
 static int cmdq_init(void)
 {
-	struct nicref_config cfg;
-
-	nicref_config_default(&cfg);
-	cfg.seed = 0x6e6963726566ull; /* fixed: a finding must replay */
-	cfg.trace = fuzz_oracle_event;
-	cfg.trace_ctx = &oracle;
-	dev = nicref_dev_create(&cfg);
-	if (!dev)
-		return -1;
-	oracle.dev = dev;
-	return 0;
+	dev = fuzz_oracle_device(&oracle);
+	return dev ? 0 : -1;
 }
 
 static int after_op(void *ctx, struct nicref_dev *d)

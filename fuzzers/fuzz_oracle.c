@@ -112,3 +112,15 @@ void fuzz_oracle_check_dev(const struct fuzz_oracle *o)
 	/* PRM T8 1FCh[31] reads as the model says it changed (reading it has no side effect). */
 	NICREF_FUZZ_CHECK(((nicref_bar_read32(o->dev, 0x1FC) >> 31) == 0) == o->ready);
 }
+
+struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o)
+{
+	struct nicref_config cfg;
+
+	nicref_config_default(&cfg);
+	cfg.seed = 0x6e6963726566ull;
+	cfg.trace = fuzz_oracle_event;
+	cfg.trace_ctx = o;
+	o->dev = nicref_dev_create(&cfg);
+	return o->dev;
+}

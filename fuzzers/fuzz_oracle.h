@@ -27,6 +27,10 @@ struct fuzz_oracle {
 /* Forget the previous input; call with nicref_dev_reset. */
 void fuzz_oracle_reset(struct fuzz_oracle *o);
 
+/* A device with the default profile, a fixed seed (a finding must replay) and this oracle on
+ * its trace; NULL if it cannot be created. */
+struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o);
+
 /* The trace callback (struct nicref_config.trace); ctx is the struct fuzz_oracle. */
 void fuzz_oracle_event(void *ctx, const struct nicref_event *ev);
 
