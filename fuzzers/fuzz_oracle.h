@@ -21,6 +21,7 @@ struct fuzz_oracle {
 	/* A CMD_FAIL waits for the CMD_DONE of its slot, which must report its rule's status. */
 	bool fail_pending;
 	uint64_t fail_slot, fail_opcode, fail_rule;
+	bool write_error; /* a DMA write failed since the last CMD_DONE (D-CMD-15) */
 	struct nicref_event last_done; /* the latest CMD_DONE, for targets that check memory */
 };
 

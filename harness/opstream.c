@@ -98,6 +98,17 @@ void opstream_advance(struct opstream *s, uint64_t ns)
 	}
 }
 
+void opstream_dma_fault(struct opstream *s, uint64_t addr, uint64_t len, unsigned flags)
+{
+	uint8_t *p = reserve(s, 8);
+	if (!p)
+		return;
+	p[0] = OPS_DMA_FAULT;
+	be(p + 1, addr & 0xFFFFFFFFu, 4);
+	be(p + 5, len > 0xFFFF ? 0xFFFF : len, 2);
+	p[7] = (uint8_t)flags;
+}
+
 static uint64_t rd(const uint8_t *p, unsigned bytes)
 {
 	uint64_t v = 0;
@@ -111,7 +122,7 @@ long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
 {
 	static const uint8_t operand_len[OPS_COUNT] = {
 		[OPS_BAR_WRITE] = 6, [OPS_BAR_READ] = 2, [OPS_MEM_WRITE] = 6,
-		[OPS_ADVANCE] = 4,   [OPS_DOORBELL] = 4,
+		[OPS_ADVANCE] = 4,   [OPS_DOORBELL] = 4,	 [OPS_DMA_FAULT] = 7,
 	};
 	size_t at = 0;
 	long ops = 0;
@@ -144,6 +155,10 @@ long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
 			break;
 		case OPS_DOORBELL:
 			nicref_bar_write32(dev, 0x18, (uint32_t)rd(a, 4));
+			break;
+		case OPS_DMA_FAULT:
+			/* Full after 8 ranges: later faults are dropped. */
+			(void)nicref_hostmem_fault(dev, rd(a, 4), rd(a + 4, 2), a[6] & 3u);
 			break;
 		default:
 			break;

@@ -7,6 +7,7 @@
  *   0x02 MEM_WRITE  addr:u32 len:u16 data[len]
  *   0x03 ADVANCE    ns:u32
  *   0x04 DOORBELL   vector:u32           (a BAR_WRITE of the command doorbell, 18h)
+ *   0x05 DMA_FAULT  addr:u32 len:u16 flags:u8  (host error injection, nicref_hostmem_fault)
  * The opcode byte is taken modulo the number of ops, so every byte string is a valid stream; a
  * truncated last op is dropped. */
 #ifndef NICREF_OPSTREAM_H
@@ -23,6 +24,7 @@ enum opstream_op {
 	OPS_MEM_WRITE,
 	OPS_ADVANCE,
 	OPS_DOORBELL,
+	OPS_DMA_FAULT,
 	OPS_COUNT
 };
 
@@ -39,6 +41,7 @@ void opstream_bar_write(struct opstream *s, uint32_t offset, uint32_t value);
 void opstream_bar_read(struct opstream *s, uint32_t offset);
 void opstream_mem_write(struct opstream *s, uint64_t addr, const void *data, size_t len);
 void opstream_advance(struct opstream *s, uint64_t ns);
+void opstream_dma_fault(struct opstream *s, uint64_t addr, uint64_t len, unsigned flags);
 
 /* Called after every op that ran, e.g. to check invariants; non-zero stops the run. */
 typedef int (*opstream_step_fn)(void *ctx, struct nicref_dev *dev);

@@ -307,6 +307,22 @@ static void step_mem_expect(struct run *r, const json_t *s)
 		}
 }
 
+/* Host-side error injection: device DMA touching the range fails like a bus error. */
+static void step_dma_fault(struct run *r, const json_t *s)
+{
+	uint64_t addr, len;
+	unsigned flags = (json_is_true(json_object_get(s, "read")) ? NICREF_FAULT_READ : 0) |
+			 (json_is_true(json_object_get(s, "write")) ? NICREF_FAULT_WRITE : 0);
+	if (get_u64(r, s, "addr", NS_NONE, 0, &addr) != 0 ||
+	    get_u64(r, s, "len", NS_NONE, 0, &len) != 0)
+		return;
+	if (flags == 0 || nicref_hostmem_fault(r->dev, addr, len, flags) != 0) {
+		failf(r, "dma_fault: needs read and/or write, a length, and at most 8 ranges");
+		return;
+	}
+	opstream_dma_fault(&r->rec, addr, len, flags);
+}
+
 /* The §8.2 steps up to a queue that takes commands: address MSW, LSW, poll initializing. */
 static void step_bring_up(struct run *r, const json_t *s)
 {
@@ -695,6 +711,8 @@ static void run_step(struct run *r, const json_t *step, size_t index)
 			step_bar_read(r, v);
 		} else if (strcmp(key, "mem_write") == 0) {
 			step_mem_write(r, v);
+		} else if (strcmp(key, "dma_fault") == 0) {
+			step_dma_fault(r, v);
 		} else if (strcmp(key, "mem_expect") == 0) {
 			step_mem_expect(r, v);
 		} else if (strcmp(key, "advance_ns") == 0) {

@@ -75,6 +75,9 @@ static enum nicref_delivery_status walk_chain(struct nicref_dev *dev, const stru
 	uint8_t blk[MBOX_SIZE];
 
 	for (uint64_t k = 0; k < blocks; k++) {
+		/* D-CMD-18: a block that would run past 2^64 has no address: a bad pointer. */
+		if (addr > UINT64_MAX - (MBOX_SIZE - 1))
+			return refuse(dev, d->pointer_rule, k, d->bad_pointer);
 		if (dev_dma_read(dev, addr, blk, sizeof blk) != 0)
 			return NICREF_DELIVERY_INTERNAL;
 		if (checking(dev)) {
@@ -164,9 +167,11 @@ static void sign_block(uint8_t *blk)
 	blk[0x23F] = (uint8_t)~xor8(blk, MBOX_SIZE);
 }
 
-static void scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint64_t blocks)
+/* Returns non-zero if a block could not be written (the DMA error is traced). */
+static int scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint64_t blocks)
 {
 	uint8_t blk[MBOX_SIZE];
+	int failed = 0;
 
 	for (uint64_t k = 0; k < blocks; k++) {
 		size_t from = INLINE_LEN + (size_t)k * MBOX_DATA;
@@ -176,14 +181,15 @@ static void scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uin
 		memset(blk, 0, MBOX_DATA);
 		memcpy(blk, x->out + from, n);
 		if (!generating(dev)) {
-			(void)dev_dma_write(dev, dev->out_block_addr[k], blk, MBOX_DATA);
+			failed |= dev_dma_write(dev, dev->out_block_addr[k], blk, MBOX_DATA);
 			continue;
 		}
 		/* §9.2.1 item 6 / D-CMD-5: the device signs the output blocks it writes. */
 		memcpy(blk + MBOX_CTRL, dev->out_block_ctrl + k * 0x40, 0x40);
 		sign_block(blk);
-		(void)dev_dma_write(dev, dev->out_block_addr[k], blk, MBOX_SIZE);
+		failed |= dev_dma_write(dev, dev->out_block_addr[k], blk, MBOX_SIZE);
 	}
+	return failed;
 }
 
 static void execute_slot(struct nicref_dev *dev, unsigned slot)
@@ -243,9 +249,13 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 			x.out_len = x.output_length;
 		cmd_execute(dev, &x);
 		memcpy(e + 0x20, x.out, INLINE_LEN);
-		scatter_output(dev, &x, out_blocks);
 		status = x.out[0];
 		syndrome = (uint64_t)x.out[4] << 24 | x.out[5] << 16 | x.out[6] << 8 | x.out[7];
+		/* D-CMD-15: the command ran, but SW cannot see its output: say so. */
+		int lost = scatter_output(dev, &x, out_blocks);
+		lost |= dev_dma_write(dev, addr + 0x20, e + 0x20, INLINE_LEN);
+		if (lost)
+			st = NICREF_DELIVERY_INTERNAL;
 	}
 
 	/* T96 3Ch: delivery status in bits 7:1, ownership back to SW in bit 0. */
@@ -255,8 +265,6 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 		e[0x3D] = 0;
 		e[0x3D] = (uint8_t)~xor8(e, ENTRY_SIZE);
 	}
-	if (st == NICREF_DELIVERY_OK)
-		(void)dev_dma_write(dev, addr + 0x20, e + 0x20, INLINE_LEN);
 	(void)dev_dma_write(dev, addr + 0x3C, e + 0x3C, 4);
 
 	dev->stats.commands++;

@@ -122,6 +122,11 @@ void nicref_hostmem_clear(struct nicref_dev *dev)
 	hostmem_clear(&dev->hostmem);
 }
 
+int nicref_hostmem_fault(struct nicref_dev *dev, uint64_t addr, uint64_t len, unsigned flags)
+{
+	return hostmem_add_fault(&dev->hostmem, addr, len, flags);
+}
+
 size_t nicref_hostmem_pages(const struct nicref_dev *dev)
 {
 	return dev->hostmem.used;
@@ -129,8 +134,11 @@ size_t nicref_hostmem_pages(const struct nicref_dev *dev)
 
 int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
 {
-	int rc = dev->cfg.ops.dma_read ? dev->cfg.ops.dma_read(dev->cfg.ops.ctx, addr, buf, len)
-				       : hostmem_read(&dev->hostmem, addr, buf, len);
+	int rc = dev->cfg.ops.dma_read
+			 ? dev->cfg.ops.dma_read(dev->cfg.ops.ctx, addr, buf, len)
+		 : hostmem_faulted(&dev->hostmem, addr, len, NICREF_FAULT_READ)
+			 ? -1
+			 : hostmem_read(&dev->hostmem, addr, buf, len);
 	if (rc != 0) {
 		dev->stats.dma_errors++;
 		dev_emit3(dev, NICREF_EV_DMA_ERROR, addr, len, 0);
@@ -142,6 +150,8 @@ int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t
 {
 	int rc = dev->cfg.ops.dma_write
 			 ? dev->cfg.ops.dma_write(dev->cfg.ops.ctx, addr, buf, len)
+		 : hostmem_faulted(&dev->hostmem, addr, len, NICREF_FAULT_WRITE)
+			 ? -1
 			 : hostmem_write(&dev->hostmem, addr, buf, len);
 	if (rc != 0) {
 		dev->stats.dma_errors++;

@@ -44,6 +44,27 @@ void hostmem_clear(struct hostmem *hm)
 	for (size_t i = 0; i < hm->used; i++)
 		hm->slots[hm->used_slot[i]].pfn_plus1 = 0;
 	hm->used = 0;
+	hm->nfault = 0;
+}
+
+int hostmem_add_fault(struct hostmem *hm, uint64_t addr, uint64_t len, unsigned flags)
+{
+	if (len == 0 || hm->nfault == HOSTMEM_MAX_FAULTS)
+		return -1;
+	hm->fault[hm->nfault++] = (struct hostmem_fault){ addr, len, flags };
+	return 0;
+}
+
+int hostmem_faulted(const struct hostmem *hm, uint64_t addr, size_t len, unsigned flag)
+{
+	uint64_t last = addr + (len ? len - 1 : 0);
+	for (unsigned i = 0; i < hm->nfault; i++) {
+		const struct hostmem_fault *f = &hm->fault[i];
+		uint64_t f_last = f->addr + (f->len - 1);
+		if ((f->flags & flag) && addr <= f_last && f->addr <= last)
+			return 1;
+	}
+	return 0;
 }
 
 static uint8_t *page_find(const struct hostmem *hm, uint64_t pfn)
@@ -102,10 +123,25 @@ int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
 	return 0;
 }
 
+/* Pages a write would add: a write that cannot complete writes nothing. */
+static size_t new_pages(const struct hostmem *hm, uint64_t addr, size_t len)
+{
+	size_t n = 0;
+	if (len == 0)
+		return 0;
+	for (uint64_t pfn = addr / HOSTMEM_PAGE; pfn <= (addr + (len - 1)) / HOSTMEM_PAGE; pfn++) {
+		if (!page_find(hm, pfn))
+			n++;
+		if (pfn == UINT64_MAX / HOSTMEM_PAGE || n > hm->max_pages)
+			break;
+	}
+	return n;
+}
+
 int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
 {
 	const uint8_t *in = buf;
-	if (!span_ok(addr, len))
+	if (!span_ok(addr, len) || new_pages(hm, addr, len) > hm->max_pages - hm->used)
 		return -1;
 	while (len > 0) {
 		uint64_t off = addr % HOSTMEM_PAGE;

@@ -1031,3 +1031,65 @@ Test(cmdq_dma, entry_read_fails)
 	nicref_dev_destroy(dev);
 	dev = NULL;
 }
+
+/* ---- Injected faults and impossible pointers (D-CMD-15, D-CMD-18) ---------------------------- */
+
+/* The built-in host memory's error injection: a read fault on the one input block gives 0x6,
+ * not executed, with the dma_error event and no violation (the host failed, not the driver). */
+Test(cmdq, injected_read_fault_is_internal_error)
+{
+	const uint64_t in = 0x20000;
+	uint8_t e[ENTRY], b[MBOX];
+	struct entry_spec s = nop_spec();
+	s.input_length = 16 + MBOX_DATA;
+	s.in_ptr = in;
+	build_entry(e, &s);
+	struct block_spec bs = { 0, 0, 0x5A, 1 };
+	build_block(b, NULL, &bs);
+	put_block(in, b);
+	post(0, e);
+	cr_assert_eq(nicref_hostmem_fault(dev, in + 0x100, 1, NICREF_FAULT_READ), 0);
+	ring(0x1);
+	expect_completed(0, 0x6);
+	cr_assert_eq(count_kind(NICREF_EV_VIOLATION), 0);
+	cr_assert_eq(only(NICREF_EV_DMA_ERROR)->arg[0], in);
+}
+
+/* A write fault on the output block: the NOP ran (status OK) but its output is lost, so the
+ * delivery status says 0x6. The inline output still reaches the entry. */
+Test(cmdq, injected_write_fault_on_output_is_internal_error)
+{
+	const uint64_t out = 0x40000;
+	uint8_t e[ENTRY], b[MBOX];
+	struct entry_spec s = nop_spec();
+	s.output_length = 16 + MBOX_DATA;
+	s.out_ptr = out;
+	build_entry(e, &s);
+	struct block_spec bs = { 0, 0, 0x5A, 0 };
+	build_block(b, NULL, &bs);
+	put_block(out, b);
+	post(0, e);
+	cr_assert_eq(nicref_hostmem_fault(dev, out, MBOX, NICREF_FAULT_WRITE), 0);
+	ring(0x1);
+	expect_completed(0, 0x6);
+	read_entry(0, e);
+	cr_assert_eq(e[0x20], 0x00, "the NOP itself succeeded");
+	const struct nicref_event *d = only(NICREF_EV_DMA_ERROR);
+	cr_assert_eq(d->arg[0], out);
+	cr_assert_eq(d->arg[2], 1, "reported as a write");
+}
+
+/* An entry pointer whose 0x240-byte block would pass 2^64 addresses nothing: 0x5, before any
+ * DMA. */
+Test(cmdq, input_pointer_wrapping_past_2_64)
+{
+	uint8_t e[ENTRY];
+	struct entry_spec s = nop_spec();
+	s.input_length = 16 + MBOX_DATA;
+	s.in_ptr = 0xFFFFFFFFFFFFFE00ull; /* 512-aligned, but +0x240 wraps */
+	build_entry(e, &s);
+	post(0, e);
+	ring(0x1);
+	expect_delivery_error(0x5, NICREF_VIO_INPUT_POINTER);
+	cr_assert_eq(count_kind(NICREF_EV_DMA_ERROR), 0);
+}

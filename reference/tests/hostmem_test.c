@@ -179,3 +179,35 @@ Test(hostmem, fill_to_the_bound)
 	}
 	nicref_dev_destroy(dev);
 }
+
+/* A write that cannot complete writes nothing: two new pages asked for, one left. */
+Test(hostmem, write_past_the_bound_writes_nothing)
+{
+	struct nicref_dev *dev = make_dev(2);
+	uint8_t one = 0x11, two[2] = { 0x22, 0x33 };
+	cr_assert_eq(nicref_hostmem_write(dev, 0x0000, &one, 1), 0);
+	cr_assert_eq(nicref_hostmem_write(dev, 0x1FFF, two, 2), -1); /* pages 1 and 2 */
+	cr_assert_eq(nicref_hostmem_pages(dev), 1);
+	expect_zero(dev, 0x1FFF, 2);
+	nicref_dev_destroy(dev);
+}
+
+/* Error injection: device DMA into a faulted range fails; host access does not; clear ends
+ * it. The device side is seen through a command whose mailbox is faulted. */
+Test(hostmem, fault_ranges)
+{
+	struct nicref_dev *dev = make_dev(0);
+	cr_assert_eq(nicref_hostmem_fault(dev, 0x5000, 0, NICREF_FAULT_READ), -1, "len 0");
+	for (int i = 0; i < 8; i++)
+		cr_assert_eq(nicref_hostmem_fault(dev, 0x100000 * (uint64_t)(i + 1), 16,
+						  NICREF_FAULT_READ),
+			     0);
+	cr_assert_eq(nicref_hostmem_fault(dev, 0x5000, 16, NICREF_FAULT_READ), -1, "ninth range");
+	uint8_t b = 0x5A;
+	cr_assert_eq(nicref_hostmem_write(dev, 0x100000, &b, 1), 0, "host writes are not DMA");
+	cr_assert_eq(nicref_hostmem_read(dev, 0x100000, &b, 1), 0, "host reads are not DMA");
+	nicref_hostmem_clear(dev);
+	cr_assert_eq(nicref_hostmem_fault(dev, 0x5000, 16, NICREF_FAULT_READ), 0,
+		     "clear forgets the ranges");
+	nicref_dev_destroy(dev);
+}

@@ -75,6 +75,11 @@ uint64_t nicref_clock_now(const struct nicref_dev *dev);
 int nicref_hostmem_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len);
 int nicref_hostmem_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
 void nicref_hostmem_clear(struct nicref_dev *dev);
+/* Error injection: device DMA reads (NICREF_FAULT_READ) and/or writes (NICREF_FAULT_WRITE)
+ * touching [addr, addr+len) fail as a bus error would, until nicref_hostmem_clear. At most 8
+ * ranges; -1 when full or len is 0. Host-side nicref_hostmem_read/write are unaffected. */
+enum { NICREF_FAULT_READ = 1, NICREF_FAULT_WRITE = 2 };
+int nicref_hostmem_fault(struct nicref_dev *dev, uint64_t addr, uint64_t len, unsigned flags);
 size_t nicref_hostmem_pages(const struct nicref_dev *dev);
 
 /* The device PRNG (seeded; for harnesses that want the device's own stream). */
