@@ -32,7 +32,7 @@ HAR_TESTS := $(sort $(wildcard harness/tests/*_test.c))
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity test bench corpora clean
+	schema-check purity test bench corpora coverage clean
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
 deps:
@@ -122,6 +122,17 @@ $(BENCH): harness/bench/cmdq_bench.c $(BUILD)/harness/cmdbuild.o $(LIB_A)
 	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
 bench: $(BENCH)
 	$(BENCH)
+
+# Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
+COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"
+coverage: deps
+	@rm -rf build/cov
+	@$(MAKE) --no-print-directory -j2 $(COV_VARS) build/cov/nicref build/cov/tests/unit_tests
+	build/cov/tests/unit_tests --jobs 1 >/dev/null
+	build/cov/nicref vectors vectors/ >/dev/null
+	gcovr --root . --filter reference/ --exclude reference/tests/ --object-directory build/cov \
+		--print-summary --html-details build/cov/coverage.html | tail -n 3
+	@echo "coverage report: build/cov/coverage.html"
 
 clean:
 	rm -rf build
