@@ -236,8 +236,9 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	if (st == NICREF_DELIVERY_OK)
 		st = walk_chain(dev, &DIR_OUT, out_ptr, out_blocks, token);
 
-	uint64_t opcode = (uint64_t)e[0x10] << 8 | e[0x11];
-	uint64_t op_mod = (uint64_t)e[0x16] << 8 | e[0x17];
+	/* The header of the inline input (T99), whatever became of the command. */
+	uint64_t opcode = PRM_GET(cmd_in, opcode, e + 0x10, INLINE_LEN);
+	uint64_t op_mod = PRM_GET(cmd_in, op_mod, e + 0x10, INLINE_LEN);
 	uint64_t status = 0, syndrome = 0;
 	if (st == NICREF_DELIVERY_OK) {
 		memcpy(dev->cmd_in, e + 0x10, INLINE_LEN);
@@ -249,8 +250,8 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 			x.out_len = x.output_length;
 		cmd_execute(dev, &x);
 		memcpy(e + 0x20, x.out, INLINE_LEN);
-		status = x.out[0];
-		syndrome = (uint64_t)x.out[4] << 24 | x.out[5] << 16 | x.out[6] << 8 | x.out[7];
+		status = PRM_GET(cmd_out, status, x.out, x.out_len);
+		syndrome = PRM_GET(cmd_out, syndrome, x.out, x.out_len);
 		/* D-CMD-15: the command ran, but SW cannot see its output: say so. */
 		int lost = scatter_output(dev, &x, out_blocks);
 		lost |= dev_dma_write(dev, addr + 0x20, e + 0x20, INLINE_LEN);
