@@ -1,4 +1,6 @@
-/* Host side of the command queue: PRM §7.14.1, T95-T98, §7.14.1.1.1. */
+/* Host side of the command queue: PRM §7.14.1, T95-T98, §7.14.1.1.1. Written apart from the
+ * model's cmd/cmdq.c on purpose: a driver-side implementation that shared the model's signature
+ * code could not catch the model getting it wrong. */
 #include <string.h>
 
 #include "cmdbuild.h"

@@ -692,6 +692,51 @@ static void step_events(struct run *r, const json_t *s)
 	r->ev_cursor = r->nev;
 }
 
+static void step_bar_write(struct run *r, const json_t *s)
+{
+	uint64_t off, v;
+	if (get_u64(r, s, "offset", NS_NONE, 0, &off) == 0 &&
+	    get_u64(r, s, "value", NS_NONE, 0, &v) == 0)
+		bar_write(r, (uint32_t)off, (uint32_t)v);
+}
+
+/* Steps whose value is a bare number. */
+static int step_number(struct run *r, const json_t *v, const char *what, uint64_t *out)
+{
+	char err[160];
+	if (jv_u64(v, NS_NONE, out, err, sizeof err) == 0)
+		return 0;
+	failf(r, "%s: %s", what, err);
+	return -1;
+}
+
+static void step_advance(struct run *r, const json_t *v)
+{
+	uint64_t ns;
+	if (step_number(r, v, "advance_ns", &ns) == 0)
+		advance(r, ns);
+}
+
+static void step_doorbell(struct run *r, const json_t *v)
+{
+	uint64_t bits;
+	if (step_number(r, v, "doorbell", &bits) == 0)
+		bar_write(r, 0x18, (uint32_t)bits);
+}
+
+/* The step kinds of docs/vectors.md, one row each. */
+static const struct {
+	const char *name;
+	void (*run)(struct run *r, const json_t *v);
+} step_kinds[] = {
+	{ "bring_up", step_bring_up },	     { "bar_write", step_bar_write },
+	{ "bar_read", step_bar_read },	     { "mem_write", step_mem_write },
+	{ "mem_expect", step_mem_expect },   { "dma_fault", step_dma_fault },
+	{ "advance_ns", step_advance },	     { "command", step_command },
+	{ "doorbell", step_doorbell },	     { "completion", step_completion },
+	{ "events", step_events },
+};
+
 static void run_step(struct run *r, const json_t *step, size_t index)
 {
 	const char *key;
@@ -702,42 +747,13 @@ static void run_step(struct run *r, const json_t *step, size_t index)
 	}
 	json_object_foreach((json_t *)step, key, v)
 	{
-		uint64_t a, b;
-		if (strcmp(key, "bar_write") == 0) {
-			if (get_u64(r, v, "offset", NS_NONE, 0, &a) == 0 &&
-			    get_u64(r, v, "value", NS_NONE, 0, &b) == 0)
-				bar_write(r, (uint32_t)a, (uint32_t)b);
-		} else if (strcmp(key, "bar_read") == 0) {
-			step_bar_read(r, v);
-		} else if (strcmp(key, "mem_write") == 0) {
-			step_mem_write(r, v);
-		} else if (strcmp(key, "dma_fault") == 0) {
-			step_dma_fault(r, v);
-		} else if (strcmp(key, "mem_expect") == 0) {
-			step_mem_expect(r, v);
-		} else if (strcmp(key, "advance_ns") == 0) {
-			char err[160];
-			if (jv_u64(v, NS_NONE, &a, err, sizeof err) == 0)
-				advance(r, a);
-			else
-				failf(r, "advance_ns: %s", err);
-		} else if (strcmp(key, "bring_up") == 0) {
-			step_bring_up(r, v);
-		} else if (strcmp(key, "command") == 0) {
-			step_command(r, v);
-		} else if (strcmp(key, "doorbell") == 0) {
-			char err[160];
-			if (jv_u64(v, NS_NONE, &a, err, sizeof err) == 0)
-				bar_write(r, 0x18, (uint32_t)a);
-			else
-				failf(r, "doorbell: %s", err);
-		} else if (strcmp(key, "completion") == 0) {
-			step_completion(r, v);
-		} else if (strcmp(key, "events") == 0) {
-			step_events(r, v);
-		} else {
+		size_t k = 0, n = sizeof step_kinds / sizeof step_kinds[0];
+		while (k < n && strcmp(step_kinds[k].name, key) != 0)
+			k++;
+		if (k == n)
 			failf(r, "step %zu: unknown step '%s'", index, key);
-		}
+		else
+			step_kinds[k].run(r, v);
 	}
 }
 

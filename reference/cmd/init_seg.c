@@ -61,7 +61,7 @@ static uint32_t dword_field(const struct nicref_field *f, uint32_t offset, uint6
 	return (uint32_t)((v & mask) << f->lsb);
 }
 
-uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
+static uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
 {
 	const struct nicref_profile *p = &dev->cfg.profile;
 	const struct init_seg *s = &dev->iseg;
@@ -164,7 +164,7 @@ static void write_doorbell(struct nicref_dev *dev, uint32_t value)
 	cmdq_doorbell(dev, value);
 }
 
-void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
+static void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 {
 	struct init_seg *s = &dev->iseg;
 

@@ -56,8 +56,6 @@ int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t
 /* Init segment (cmd/init_seg.c). */
 void init_seg_reset(struct nicref_dev *dev);
 void init_seg_tick(struct nicref_dev *dev); /* time moved: clear initializing when due */
-uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset);
-void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value);
 
 /* Command queue (cmd/cmdq.c). */
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector);
