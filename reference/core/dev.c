@@ -20,6 +20,14 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->timer_khz = 156250;         /* D-TS-1 */
 	p->max_mailbox_blocks = 512;   /* D-CMD-10 */
 	p->hostmem_max_pages = 16384;  /* 64 MiB of host memory */
+	p->reserved_check = 1;         /* D-CMD-8: strict */
+	p->boot_pages = 2;             /* D-PG-2 */
+	p->init_pages = 6;
+	p->max_icm_pages = 4096;       /* 16 MiB */
+	p->supported_issi = 0x3;       /* D-ISSI-1: ISSI 0 and 1 */
+	p->msix_vectors = 64;
+	p->num_ports = 1;
+	p->uar_base = 5;               /* D-UAR-1 */
 }
 
 void nicref_config_default(struct nicref_config *cfg)

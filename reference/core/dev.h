@@ -4,8 +4,12 @@
 
 #include <stdbool.h>
 
+#include "core/caps.h"
 #include "core/hostmem.h"
+#include "core/pages.h"
 #include "nicref/nicref.h"
+#include "obj/handles.h"
+#include "reg/port.h"
 
 /* PRM §4.3 T7/T8: the initialization segment as the device holds it. */
 struct init_seg {
@@ -19,6 +23,25 @@ struct init_seg {
 	uint64_t ready_at_ns;  /* when initializing clears, once the address is latched */
 	uint8_t health_syndrome;
 	uint32_t health_counter_frozen;
+};
+
+/* The lifecycle of PRM §8.2-§8.3 (D-INIT-2); the values are those of enum nicref_hca_state. */
+enum hca_state {
+	HCA_DISABLED = NICREF_HCA_DISABLED,
+	HCA_ENABLED = NICREF_HCA_ENABLED,
+	HCA_INITIALIZED = NICREF_HCA_INITIALIZED,
+	HCA_TORN_DOWN = NICREF_HCA_TORN_DOWN,
+	HCA_PANIC = NICREF_HCA_PANIC,
+};
+
+/* What the start-up sequence of §8.2 has done so far, for its ordering rules. */
+struct hca {
+	enum hca_state state;
+	uint16_t issi;            /* current ISSI (§7.1): 0 until SET_ISSI */
+	bool issi_set;            /* SET_ISSI succeeded since ENABLE_HCA */
+	bool init_pages_queried;  /* QUERY_PAGES(init) since ENABLE_HCA (D-INIT-1) */
+	bool alloc_failed;        /* MANAGE_PAGES(ALLOCATION_FAIL) since the last give */
+	char driver_version[64];  /* SET_DRIVER_VERSION, as given */
 };
 
 struct nicref_dev {
@@ -37,7 +60,17 @@ struct nicref_dev {
 	 * validation so the scatter writes back what was checked. */
 	uint64_t *out_block_addr;
 	uint8_t *out_block_ctrl;
+
+	struct hca hca;
+	struct caps caps;
+	struct page_pool pages;
+	struct handle_space pd, uar, td;
+	uint16_t *int_min_delay; /* CONFIG_INT_MODERATION, per vector (profile.msix_vectors) */
+	struct port port[NICREF_MAX_PORTS];
 };
+
+/* Pages the device needs now (boot + init + what live objects use; 0 once torn down). */
+uint32_t dev_pages_required(const struct nicref_dev *dev);
 
 /* The one way events leave the device. */
 void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_t *args,

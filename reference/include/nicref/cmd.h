@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 
+#include "nicref/rules_caps.h"
+#include "nicref/rules_reg.h"
+
 /* PRM §12.2 T128: X(ID, value, "description") */
 #define NICREF_CMD_STATUSES(X)                                                                  \
 	X(OK, 0x00, "command execution succeeded")                                              \
@@ -157,7 +160,58 @@ enum nicref_opcode {
 	X(UNMODELLED_OPCODE, BAD_OP, "PRM §12.1 T127",                                          \
 	  "opcode of the PRM that this model does not implement yet")                             \
 	X(BAD_OP_MOD, BAD_OP, "PRM §7.14.1.2 T100",                                             \
-	  "op_mod not described for the command (must be 0)")
+	  "op_mod not described for the command (must be 0)")                                     \
+	NICREF_CMD_RULES_LIFECYCLE(X)                                                           \
+	NICREF_CMD_RULES_INIT(X)                                                                \
+	NICREF_CMD_RULES_CAPS(X)                                                                \
+	NICREF_CMD_RULES_REG(X)
+
+/* The device lifecycle (PRM §8.2-§8.3; the per-state command sets are D-INIT-2) and reserved
+ * input fields (PRM §12.2 T128 "reserved not equal 0"; D-CMD-8). */
+#define NICREF_CMD_RULES_LIFECYCLE(X)                                                           \
+	X(HCA_NOT_ENABLED, BAD_SYS_STATE, "PRM §8.2", "command before ENABLE_HCA")              \
+	X(HCA_ALREADY_ENABLED, BAD_SYS_STATE, "PRM §8.2", "ENABLE_HCA while already enabled")  \
+	X(HCA_NOT_INITIALIZED, BAD_SYS_STATE, "PRM §8.2", "command before INIT_HCA")            \
+	X(HCA_ALREADY_INITIALIZED, BAD_SYS_STATE, "PRM §8.2",                                   \
+	  "start-up command after INIT_HCA")                                                      \
+	X(HCA_NOT_TORN_DOWN, BAD_SYS_STATE, "PRM §8.3", "DISABLE_HCA before TEARDOWN_HCA")      \
+	X(HCA_TORN_DOWN, BAD_SYS_STATE, "PRM §8.3", "command after TEARDOWN_HCA")               \
+	X(RESERVED_NOT_ZERO, BAD_PARAM, "PRM §12.2 T128",                                       \
+	  "reserved input field not zero (profile reserved_check = strict)")
+
+/* The init and general commands of PRM §12.3. */
+#define NICREF_CMD_RULES_INIT(X)                                                                \
+	X(TEARDOWN_BAD_PROFILE, BAD_PARAM, "PRM §12.3.7 T170",                                  \
+	  "TEARDOWN_HCA profile other than 0 graceful or 1 panic")                                \
+	X(INIT_PAGES_MISSING, NO_RESOURCES, "PRM §8.2, §12.3.2",                                \
+	  "INIT_HCA before the boot and init pages were given")                                   \
+	X(ISSI_UNSUPPORTED, BAD_PARAM, "PRM §7.1, §12.3.11 T186",                               \
+	  "SET_ISSI to an ISSI the device does not support")                                      \
+	X(PAGES_ENTRIES_BEYOND_INPUT, BAD_INPUT_LEN, "PRM §12.3.2 T135",                        \
+	  "input_num_entries PAS entries do not fit in the input")                               \
+	X(PAGES_OUTPUT_TOO_SHORT, BAD_OUTPUT_LEN, "PRM §12.3.2 T137",                           \
+	  "the output cannot hold input_num_entries returned pages")                              \
+	X(PAGE_NOT_ALIGNED, BAD_PARAM, "PRM §12.3.2 T139",                                      \
+	  "a page address is not 4 KB aligned")                                                   \
+	X(PAGE_DUPLICATE, BAD_PARAM, "PRM §12.3.2",                                             \
+	  "a page the device already holds, or listed twice")                                     \
+	X(PAGES_BEYOND_LIMIT, EXCEED_LIM, "PRM §12.3.2",                                        \
+	  "more pages than the device can hold (profile max_icm_pages)")                          \
+	X(DRIVER_VERSION_UNSUPPORTED, BAD_OP, "PRM §12.3.12, T145 4Ch[30]",                     \
+	  "SET_DRIVER_VERSION while HCA_CAP.driver_version is 0")                                 \
+	X(PD_EXHAUSTED, EXCEED_LIM, "PRM §12.3.13, T145 64h[20:16]",                            \
+	  "more PDs than 2^log_max_pd")                                                            \
+	X(PD_NOT_ALLOCATED, BAD_RESOURCE, "PRM §12.3.14, T128", "DEALLOC_PD of a PD not allocated") \
+	X(UAR_EXHAUSTED, EXCEED_LIM, "PRM §12.3.15, T145 48h/90h",                              \
+	  "no UAR page left in the UAR area")                                                     \
+	X(UAR_NOT_ALLOCATED, BAD_RESOURCE, "PRM §12.3.16, T128",                                \
+	  "DEALLOC_UAR of a UAR not allocated")                                                   \
+	X(TD_EXHAUSTED, EXCEED_LIM, "PRM §12.3.18, T145 64h[28:24]",                            \
+	  "more transport domains than 2^log_max_transport_domain")                               \
+	X(TD_NOT_ALLOCATED, BAD_RESOURCE, "PRM §12.3.19, T128",                                 \
+	  "DEALLOC_TRANSPORT_DOMAIN of a domain not allocated")                                   \
+	X(INT_VECTOR_OUT_OF_RANGE, BAD_PARAM, "PRM §12.3.17 T210",                              \
+	  "int_vector beyond the device's MSI-X vectors")
 
 enum nicref_cmd_rule {
 #define NICREF_CMD_RULE_ENUM(id, st, cite, text) NICREF_RULE_##id,

@@ -40,6 +40,15 @@ struct nicref_profile {
 	uint32_t timer_khz;            /* internal timer frequency (D-TS-1) */
 	uint32_t max_mailbox_blocks;   /* longest mailbox chain the device accepts, per direction */
 	uint32_t hostmem_max_pages;    /* bound of the built-in host memory (4 KiB pages) */
+	/* Reserved input bits (D-CMD-8): always a driver violation; 1 strict refuses the command
+	 * with BAD_PARAM (PRM T128), 0 permissive runs it. */
+	uint8_t reserved_check;
+	uint32_t boot_pages, init_pages; /* QUERY_PAGES boot / init need (PRM §12.3.1; D-PG-2) */
+	uint32_t max_icm_pages;          /* most pages MANAGE_PAGES may hand the device */
+	uint16_t supported_issi;         /* QUERY_ISSI bitmask, bit N = ISSI N (D-ISSI-1) */
+	uint16_t msix_vectors;           /* interrupt vectors (CONFIG_INT_MODERATION int_vector) */
+	uint8_t num_ports;               /* HCA_CAP.num_ports (T145 34h[7:0]) */
+	uint8_t uar_base;                /* first UAR index ALLOC_UAR hands out (D-UAR-1) */
 };
 
 struct nicref_config {
@@ -93,6 +102,25 @@ struct nicref_stats {
 	uint64_t dma_errors;
 };
 void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
+
+/* The device lifecycle (PRM §8.2-§8.3; D-INIT-2). */
+enum nicref_hca_state {
+	NICREF_HCA_DISABLED,    /* after reset, and after DISABLE_HCA */
+	NICREF_HCA_ENABLED,     /* ENABLE_HCA: the start-up commands of §8.2 */
+	NICREF_HCA_INITIALIZED, /* INIT_HCA: resource commands */
+	NICREF_HCA_TORN_DOWN,   /* TEARDOWN_HCA graceful: page reclaim, then DISABLE_HCA */
+	NICREF_HCA_PANIC,       /* TEARDOWN_HCA panic: doorbells dropped until reset */
+};
+
+/* What the device holds, for reports, invariants and fuzz oracles. */
+struct nicref_hca_info {
+	enum nicref_hca_state state;
+	uint16_t issi;
+	uint32_t pages;                   /* pages the driver has given and not reclaimed */
+	int32_t query_pages[3];           /* what QUERY_PAGES boot/init/regular would answer */
+	uint32_t pds, uars, tds;          /* live handles */
+};
+void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out);
 
 /* Checks the device's internal invariants; returns 0, or a negative number naming the first
  * one broken. Fuzzers call it after every step: a failure is a model bug. */

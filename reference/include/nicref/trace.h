@@ -20,7 +20,10 @@
 	/* INIT_SEGMENT.initializing went to 0. PRM §8.2 */                                      \
 	X(READY, "ready")                                                                        \
 	/* A DMA access to host memory failed. */                                                \
-	X(DMA_ERROR, "dma_error", "addr", "len", "write")
+	X(DMA_ERROR, "dma_error", "addr", "len", "write")                                        \
+	/* A port's operational status changed: the Port State Change event (PRM §7.13.10,      \
+	 * type 09h) the device raises once an EQ takes it; subtype as the EQE would carry it. */ \
+	X(PORT_EVENT, "port_event", "port", "subtype")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,
@@ -81,7 +84,16 @@ int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len);
 	X(MAILBOX_BLOCK_NUMBER, "PRM §7.14.1.1 T98", "mailbox block number out of sequence")      \
 	X(MAILBOX_RESERVED, "PRM §7.14.1.1 T97", "reserved field of a mailbox block not zero")    \
 	X(MAILBOX_NEXT_NOT_ZERO, "PRM §7.14.1.1 T98",                                            \
-	  "next_pointer of the last block needed is not 0")
+	  "next_pointer of the last block needed is not 0")                                        \
+	X(CMD_RESERVED_NOT_ZERO, "PRM §12.2 T128",                                               \
+	  "reserved field of a command input not zero (arg: byte offset << 32 | bits)")          \
+	X(CMDQ_ADDR_WHILE_ENABLED, "PRM §8.2",                                                   \
+	  "command queue address written while the HCA is enabled")                               \
+	X(ISSI_NOT_SET, "PRM §7.1, §8.2", "INIT_HCA without SET_ISSI after ENABLE_HCA")           \
+	X(SET_HCA_CAP_AFTER_INIT_PAGES, "PRM §12.3.4",                                           \
+	  "SET_HCA_CAP after QUERY_PAGES(init) (D-INIT-1)")                                       \
+	X(PAGES_NOT_RECLAIMED, "PRM §8.3",                                                       \
+	  "DISABLE_HCA while the device still holds pages (arg: how many)")
 
 enum nicref_violation {
 #define NICREF_VIOLATION_ENUM(id, cite, what) NICREF_VIO_##id,

@@ -1,0 +1,30 @@
+/* Private to libnicref: the device capabilities of PRM §12.3.3 (T144-T153), held as the PRM
+ * lays them out so QUERY_HCA_CAP copies them and the model reads them through the layouts.
+ * max holds what the device can do (op_mod bit 0 = 0), cur what is in force (bit 0 = 1);
+ * SET_HCA_CAP changes cur before INIT_HCA. */
+#ifndef NICREF_CORE_CAPS_H
+#define NICREF_CORE_CAPS_H
+
+#include <stdint.h>
+
+#include "prm/layouts.h"
+
+struct nicref_dev;
+
+/* The capability types of QUERY_HCA_CAP op_mod[15:1] (T141) this PRM defines. */
+enum cap_type { CAP_GENERAL, CAP_ETH_OFFLOAD, CAP_FLOW_TABLE_NIC, CAP_TYPES };
+#define CAP_BYTES 0x1000 /* T143: capability 10h-100Ch */
+
+struct caps {
+	uint8_t max[CAP_TYPES][CAP_BYTES];
+	uint8_t cur[CAP_TYPES][CAP_BYTES];
+};
+
+/* Power-on: both sets from the device profile (cmd/caps_default.c). */
+void caps_reset(struct nicref_dev *dev);
+
+/* A current capability, e.g. CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd). */
+#define CAPS_CUR(dev, type, L, n) prm_get((dev)->caps.cur[type], CAP_BYTES, PRM_FIELD(L, n))
+#define CAPS_MAX(dev, type, L, n) prm_get((dev)->caps.max[type], CAP_BYTES, PRM_FIELD(L, n))
+
+#endif
