@@ -278,6 +278,11 @@ void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
 	unsigned entries = 1u << dev->cfg.profile.log_cmdq_size;
 	uint32_t valid = entries >= 32 ? 0xFFFFFFFFu : (1u << entries) - 1u;
 
+	/* PRM §12.3.7: after a panic close "DoorBells will still be consumed by the HCA, and
+	 * they will be silently dropped"; the device no longer masters the bus. */
+	if (dev->hca.state == HCA_PANIC)
+		return;
+
 	/* T8 18h: "The valid bits in this vector are [number of commands-1..0]". */
 	if (vector & ~valid)
 		dev_violation(dev, NICREF_VIO_DB_BIT_OUT_OF_RANGE, vector & ~valid);

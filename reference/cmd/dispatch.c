@@ -5,6 +5,9 @@
 #include "cmd/cmd_table.h"
 #include "prm/layouts.h"
 
+/* The largest fixed input layout (SET_HCA_CAP, T154: 1010h bytes). */
+#define CMD_RESERVED_MAX 0x1010
+
 struct opcode_desc {
 	const char *name;
 	const char *section;
@@ -23,11 +26,12 @@ struct modelled_desc {
 	cmd_handler handler;
 	const struct nicref_layout *in, *out;
 	uint64_t op_mods;
+	unsigned states;
 };
 
 static const struct modelled_desc modelled[] = {
-#define MODELLED_ROW(id, fn, lin, lout, mods)                                                   \
-	{ NICREF_OP_##id, fn, &nicref_layout_##lin, &nicref_layout_##lout, mods },
+#define MODELLED_ROW(id, fn, lin, lout, mods, states)                                           \
+	{ NICREF_OP_##id, fn, &nicref_layout_##lin, &nicref_layout_##lout, mods, states },
 	NICREF_MODELLED_COMMANDS(MODELLED_ROW)
 #undef MODELLED_ROW
 };
@@ -41,7 +45,7 @@ enum {
 #undef T127_POS
 };
 enum {
-#define MODELLED_POS(id, fn, lin, lout, mods) MODELLED_POS_##id,
+#define MODELLED_POS(id, fn, lin, lout, mods, states) MODELLED_POS_##id,
 	NICREF_MODELLED_COMMANDS(MODELLED_POS)
 #undef MODELLED_POS
 };
@@ -51,7 +55,7 @@ static const uint8_t t127_index[OPCODE_SPAN] = {
 #undef T127_INDEX
 };
 static const uint8_t modelled_index[OPCODE_SPAN] = {
-#define MODELLED_INDEX(id, fn, lin, lout, mods) [NICREF_OP_##id] = MODELLED_POS_##id + 1,
+#define MODELLED_INDEX(id, fn, lin, lout, mods, states) [NICREF_OP_##id] = MODELLED_POS_##id + 1,
 	NICREF_MODELLED_COMMANDS(MODELLED_INDEX)
 #undef MODELLED_INDEX
 };
@@ -181,6 +185,8 @@ int nicref_cmd_rule_find(const char *name)
 	return -1;
 }
 
+static enum nicref_cmd_rule state_rule(enum hca_state st, unsigned allowed);
+
 /* The checks every command passes before its handler, in the precedence of D-CMD-7. */
 static enum nicref_cmd_rule precheck(struct nicref_dev *dev, const struct cmd_exec *x,
 				     unsigned opcode, unsigned op_mod,
@@ -207,7 +213,77 @@ static enum nicref_cmd_rule precheck(struct nicref_dev *dev, const struct cmd_ex
 	/* 3. op_mod (T100). */
 	if (op_mod >= 64 || !(m->op_mods & OPMOD(op_mod)))
 		return NICREF_RULE_BAD_OP_MOD;
-	return NICREF_RULE_NONE;
+	/* 4. the device state (D-INIT-2). */
+	return state_rule(dev->hca.state, m->states);
+}
+
+/* Why a command is not allowed in the current state (PRM §8.2-§8.3), or NONE. */
+static enum nicref_cmd_rule state_rule(enum hca_state st, unsigned allowed)
+{
+	if (allowed & (1u << st))
+		return NICREF_RULE_NONE;
+	switch (st) {
+	case HCA_DISABLED:
+		return NICREF_RULE_HCA_NOT_ENABLED;
+	case HCA_ENABLED:
+		return allowed & S_INI ? NICREF_RULE_HCA_NOT_INITIALIZED
+				       : NICREF_RULE_HCA_ALREADY_ENABLED;
+	case HCA_INITIALIZED:
+		return allowed & S_TDN ? NICREF_RULE_HCA_NOT_TORN_DOWN
+				       : NICREF_RULE_HCA_ALREADY_INITIALIZED;
+	case HCA_TORN_DOWN:
+	case HCA_PANIC:
+		break;
+	}
+	return NICREF_RULE_HCA_TORN_DOWN;
+}
+
+/* Marks in mask[] (one bit per input bit, big-endian like the input) the bits that fields of l
+ * cover, for the bytes [0, size). */
+static void cover_fields(uint8_t *mask, size_t size, const struct nicref_layout *l)
+{
+	for (uint32_t i = 0; i < l->nfields; i++) {
+		const struct nicref_field *f = &l->fields[i];
+		uint64_t lo = f->bit_offset;
+		uint64_t hi = f->flags & NICREF_FIELD_ARRAY ? (uint64_t)size * 8 : lo + f->bit_width;
+		if (hi > (uint64_t)size * 8)
+			hi = (uint64_t)size * 8;
+		for (uint64_t b = lo; b < hi;) {
+			if (b % 8 == 0 && hi - b >= 8) {
+				mask[b / 8] = 0xFF;
+				b += 8;
+			} else {
+				mask[b / 8] |= (uint8_t)(0x80u >> (b % 8));
+				b++;
+			}
+		}
+	}
+}
+
+enum nicref_cmd_rule cmd_check_reserved(struct cmd_ctx *c, const struct nicref_layout *l,
+					size_t off)
+{
+	/* Bits past the gathered input read as zero: only what the driver sent is checked. */
+	if (off >= c->in_len)
+		return NICREF_RULE_NONE;
+	size_t size = l->size < c->in_len - off ? l->size : c->in_len - off;
+	uint8_t mask[CMD_RESERVED_MAX];
+	NICREF_ASSERT(size <= sizeof mask);
+	memset(mask, 0, size);
+	cover_fields(mask, size, l);
+	bool found = false;
+	for (size_t d = 0; d < size; d += 4) {
+		uint32_t bad = 0;
+		for (size_t b = d; b < d + 4; b++)
+			bad = bad << 8 | (b < size ? (uint8_t)(c->in[off + b] & ~mask[b]) : 0);
+		if (bad) {
+			dev_violation(c->dev, NICREF_VIO_CMD_RESERVED_NOT_ZERO,
+				      (uint64_t)(off + d) << 32 | bad);
+			found = true;
+		}
+	}
+	return found && c->dev->cfg.profile.reserved_check ? NICREF_RULE_RESERVED_NOT_ZERO
+							  : NICREF_RULE_NONE;
 }
 
 void cmd_execute(struct nicref_dev *dev, struct cmd_exec *x)
@@ -219,9 +295,13 @@ void cmd_execute(struct nicref_dev *dev, struct cmd_exec *x)
 	memset(x->out, 0, x->out_len);
 	enum nicref_cmd_rule rule = precheck(dev, x, opcode, op_mod, &m);
 	if (rule == NICREF_RULE_NONE) {
-		struct cmd_ctx c = { dev, x->slot, x->in, x->in_len, x->out, x->out_len,
-				     (uint16_t)op_mod };
-		rule = m->handler(&c);
+		struct cmd_ctx c = { dev,	     x->slot,	     x->in,
+				     x->in_len,	     x->out,	     x->out_len,
+				     (uint16_t)op_mod, x->input_length, x->output_length };
+		/* 5. reserved input bits (D-CMD-8), then the command's own rules. */
+		rule = cmd_check_reserved(&c, m->in, 0);
+		if (rule == NICREF_RULE_NONE)
+			rule = m->handler(&c);
 	}
 	if (rule != NICREF_RULE_NONE) {
 		/* D-CMD-6: a refused command leaves only status and syndrome. */

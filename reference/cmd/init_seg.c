@@ -129,6 +129,10 @@ static void write_addr_lsw(struct nicref_dev *dev, uint32_t value)
 	if (nic_interface > 1 || !(p->nic_interface_supported & (1u << nic_interface)))
 		dev_violation(dev, NICREF_VIO_NIC_INTERFACE_UNSUPPORTED, nic_interface);
 
+	/* PRM §8.2 writes the address before ENABLE_HCA; moving the queue under a running
+	 * device loses the commands in flight. The new address still takes effect. */
+	if (dev->hca.state != HCA_DISABLED)
+		dev_violation(dev, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED, value);
 	s->addr_lo = value & 0xFFFFF000u;
 	s->nic_interface = (uint8_t)nic_interface;
 	s->msw_written = false;

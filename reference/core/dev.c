@@ -4,6 +4,9 @@
 
 #include "core/dev.h"
 
+static int dev_objects_init(struct nicref_dev *dev);
+static void hca_reset(struct nicref_dev *dev);
+
 void nicref_profile_default(struct nicref_profile *p)
 {
 	memset(p, 0, sizeof *p);
@@ -44,6 +47,10 @@ static int profile_ok(const struct nicref_profile *p)
 		return 0;
 	if (p->cmdif_checksum == 2 || p->cmdif_checksum > 3)
 		return 0;
+	if (p->num_ports == 0 || p->num_ports > NICREF_MAX_PORTS || p->msix_vectors == 0 ||
+	    p->msix_vectors > 2048 || p->max_icm_pages > (1u << 24) ||
+	    (uint64_t)p->boot_pages + p->init_pages > p->max_icm_pages || p->uar_base == 0)
+		return 0;
 	if (p->nic_interface_supported > 7 || p->max_mailbox_blocks == 0 ||
 	    p->max_mailbox_blocks > 8192 || p->health_period_ns == 0 || p->timer_khz == 0)
 		return 0;
@@ -65,7 +72,8 @@ struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg)
 	dev->out_block_addr = calloc(cfg->profile.max_mailbox_blocks, sizeof(uint64_t));
 	dev->out_block_ctrl = calloc(cfg->profile.max_mailbox_blocks, 0x40);
 	if (!dev->cmd_in || !dev->cmd_out || !dev->out_block_addr || !dev->out_block_ctrl ||
-	    hostmem_init(&dev->hostmem, cfg->profile.hostmem_max_pages) != 0) {
+	    hostmem_init(&dev->hostmem, cfg->profile.hostmem_max_pages) != 0 ||
+	    dev_objects_init(dev) != 0) {
 		nicref_dev_destroy(dev);
 		return NULL;
 	}
@@ -78,6 +86,11 @@ void nicref_dev_destroy(struct nicref_dev *dev)
 	if (!dev)
 		return;
 	hostmem_fini(&dev->hostmem);
+	page_pool_fini(&dev->pages);
+	handle_space_fini(&dev->pd);
+	handle_space_fini(&dev->uar);
+	handle_space_fini(&dev->td);
+	free(dev->int_min_delay);
 	free(dev->cmd_in);
 	free(dev->cmd_out);
 	free(dev->out_block_addr);
@@ -93,6 +106,66 @@ void nicref_dev_reset(struct nicref_dev *dev)
 	dev->trace_seq = 0;
 	memset(&dev->stats, 0, sizeof dev->stats);
 	init_seg_reset(dev);
+	hca_reset(dev);
+}
+
+/* Handle spaces sized for the largest limits the capabilities allow (T145), so no command
+ * allocates. PD and TD: 2^log_max_pd / 2^log_max_transport_domain; UAR: the UAR area over
+ * the smallest UAR page. */
+static int dev_objects_init(struct nicref_dev *dev)
+{
+	const struct nicref_profile *p = &dev->cfg.profile;
+	return page_pool_init(&dev->pages, p->max_icm_pages) != 0 ||
+			       handle_space_init(&dev->pd, DEV_PD_BASE + (1u << DEV_LOG_MAX_PD)) != 0 ||
+			       handle_space_init(&dev->uar, DEV_MAX_UARS) != 0 ||
+			       handle_space_init(&dev->td, DEV_TD_BASE + (1u << DEV_LOG_MAX_TD)) != 0 ||
+			       !(dev->int_min_delay = calloc(p->msix_vectors, sizeof(uint16_t)))
+		       ? -1
+		       : 0;
+}
+
+/* Power-on state of everything behind the command interface. */
+static void hca_reset(struct nicref_dev *dev)
+{
+	memset(&dev->hca, 0, sizeof dev->hca);
+	dev->hca.state = HCA_DISABLED;
+	page_pool_clear(&dev->pages);
+	caps_reset(dev);
+	hca_release_objects(dev);
+	memset(dev->int_min_delay, 0, dev->cfg.profile.msix_vectors * sizeof(uint16_t));
+	port_reset(dev);
+}
+
+void hca_release_objects(struct nicref_dev *dev)
+{
+	handle_space_reset(&dev->pd, 0, 0);
+	handle_space_reset(&dev->uar, 0, 0);
+	handle_space_reset(&dev->td, 0, 0);
+}
+
+uint32_t dev_pages_required(const struct nicref_dev *dev)
+{
+	switch (dev->hca.state) {
+	case HCA_ENABLED:
+	case HCA_INITIALIZED:
+		/* D-PG-2: boot and init pages; objects cost nothing until they hold contexts. */
+		return dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages;
+	default:
+		return 0;
+	}
+}
+
+void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out)
+{
+	memset(out, 0, sizeof *out);
+	out->state = (enum nicref_hca_state)dev->hca.state;
+	out->issi = dev->hca.issi;
+	out->pages = dev->pages.count;
+	for (unsigned k = 0; k < 3; k++)
+		out->query_pages[k] = pages_query(dev, k + 1);
+	out->pds = dev->pd.nlive;
+	out->uars = dev->uar.nlive;
+	out->tds = dev->td.nlive;
 }
 
 void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)

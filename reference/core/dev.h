@@ -71,6 +71,20 @@ struct nicref_dev {
 
 /* Pages the device needs now (boot + init + what live objects use; 0 once torn down). */
 uint32_t dev_pages_required(const struct nicref_dev *dev);
+/* QUERY_PAGES op_mod 1 boot, 2 init, 3 regular: > 0 pages needed, < 0 pages reclaimable
+ * (PRM T133; D-PG-1). */
+int32_t pages_query(const struct nicref_dev *dev, unsigned op_mod);
+/* Frees every PD, UAR and TD (TEARDOWN_HCA, reset). */
+void hca_release_objects(struct nicref_dev *dev);
+
+/* Handle spaces: PDs and TDs are numbered from 1 (D-OBJ-2), 2^log_max_pd of them; UARs from
+ * profile.uar_base to the end of the UAR area (D-UAR-1). Capacities are the largest the
+ * default capabilities reach (cmd/caps_default.c keeps them in step). */
+#define DEV_PD_BASE 1u
+#define DEV_TD_BASE 1u
+#define DEV_LOG_MAX_PD 16
+#define DEV_LOG_MAX_TD 16
+#define DEV_MAX_UARS 256u /* 1 MB UAR area (uar_sz 0) of 4 KB pages */
 
 /* The one way events leave the device. */
 void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_t *args,

@@ -15,5 +15,7 @@ struct port {
 
 /* Power-on state of every port of the profile. */
 void port_reset(struct nicref_dev *dev);
+/* TEARDOWN_HCA panic close: "Moves the network ports to the Link down state" (PRM §12.3.7). */
+void port_panic(struct nicref_dev *dev);
 
 #endif

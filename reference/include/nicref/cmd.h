@@ -199,6 +199,8 @@ enum nicref_opcode {
 	  "more pages than the device can hold (profile max_icm_pages)")                          \
 	X(DRIVER_VERSION_UNSUPPORTED, BAD_OP, "PRM §12.3.12, T145 4Ch[30]",                     \
 	  "SET_DRIVER_VERSION while HCA_CAP.driver_version is 0")                                 \
+	X(DRIVER_VERSION_UNTERMINATED, BAD_PARAM, "PRM §12.3.12 T190",                          \
+	  "driver_version has no end-of-string symbol within its 64 bytes")                       \
 	X(PD_EXHAUSTED, EXCEED_LIM, "PRM §12.3.13, T145 64h[20:16]",                            \
 	  "more PDs than 2^log_max_pd")                                                            \
 	X(PD_NOT_ALLOCATED, BAD_RESOURCE, "PRM §12.3.14, T128", "DEALLOC_PD of a PD not allocated") \

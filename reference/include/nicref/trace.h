@@ -93,7 +93,9 @@ int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len);
 	X(SET_HCA_CAP_AFTER_INIT_PAGES, "PRM §12.3.4",                                           \
 	  "SET_HCA_CAP after QUERY_PAGES(init) (D-INIT-1)")                                       \
 	X(PAGES_NOT_RECLAIMED, "PRM §8.3",                                                       \
-	  "DISABLE_HCA while the device still holds pages (arg: how many)")
+	  "DISABLE_HCA while the device still holds pages (arg: how many)")                       \
+	X(DRIVER_VERSION_FORMAT, "PRM §12.3.12 T190",                                            \
+	  "driver_version is not \"OS,driver,main.minor.subminor\" (3, 3 and 6 digits)")
 
 enum nicref_violation {
 #define NICREF_VIOLATION_ENUM(id, cite, what) NICREF_VIO_##id,

@@ -1,0 +1,87 @@
+/* The HCA lifecycle commands: ENABLE_HCA, INIT_HCA, TEARDOWN_HCA and DISABLE_HCA (PRM §8.2,
+ * §8.3, §12.3.6-§12.3.9). Dispatch has already checked that each is allowed in the current
+ * state (D-INIT-2); what is left here are their own rules and effects. */
+#include <string.h>
+
+#include "cmd/cmd_table.h"
+
+/* PRM §12.3.8: ENABLE_HCA starts the §8.2 sequence afresh. */
+enum nicref_cmd_rule cmd_enable_hca(struct cmd_ctx *c)
+{
+	struct hca *h = &c->dev->hca;
+	h->state = HCA_ENABLED;
+	h->issi = 0; /* PRM §7.1: ISSI 0 until SET_ISSI */
+	h->issi_set = false;
+	h->init_pages_queried = false;
+	h->alloc_failed = false;
+	return NICREF_RULE_NONE;
+}
+
+/* The handle ranges INIT_HCA opens, from the capabilities in force (T145). */
+static void open_handle_spaces(struct nicref_dev *dev)
+{
+	unsigned log_pd = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd);
+	unsigned log_td = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_transport_domain);
+	/* PRM §7.2, T145: UAR area = 1 MB * 2^uar_sz; a UAR page is 4 KB * 2^log_uar_page_sz. */
+	unsigned uar_sz = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, uar_sz);
+	unsigned log_page = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_uar_page_sz);
+	uint64_t uars = log_page > 8 + uar_sz ? 1 : 1ull << (8 + uar_sz - log_page);
+	handle_space_reset(&dev->pd, DEV_PD_BASE,
+			   DEV_PD_BASE + (1u << (log_pd < DEV_LOG_MAX_PD ? log_pd : DEV_LOG_MAX_PD)));
+	handle_space_reset(&dev->td, DEV_TD_BASE,
+			   DEV_TD_BASE + (1u << (log_td < DEV_LOG_MAX_TD ? log_td : DEV_LOG_MAX_TD)));
+	handle_space_reset(&dev->uar, dev->cfg.profile.uar_base,
+			   uars < DEV_MAX_UARS ? (uint32_t)uars : DEV_MAX_UARS);
+}
+
+/* PRM §12.3.6, §8.2. */
+enum nicref_cmd_rule cmd_init_hca(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	const struct nicref_profile *p = &dev->cfg.profile;
+	/* §8.2: boot pages, then init pages, before INIT_HCA. */
+	if (dev->pages.count < p->boot_pages + p->init_pages)
+		return NICREF_RULE_INIT_PAGES_MISSING;
+	/* §7.1: "SW must perform a query of the supported ISSIs ... and then set the
+	 * actual_issi". The device goes on at ISSI 0, as it would. */
+	if (!dev->hca.issi_set)
+		dev_violation(dev, NICREF_VIO_ISSI_NOT_SET, dev->hca.issi);
+	open_handle_spaces(dev);
+	dev->hca.state = HCA_INITIALIZED;
+	return NICREF_RULE_NONE;
+}
+
+/* PRM §12.3.7 T170: profile 0 graceful close, 1 panic close. */
+enum nicref_cmd_rule cmd_teardown_hca(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	unsigned profile = (unsigned)PRM_GET(teardown_hca_in, profile, c->in, c->in_len);
+	if (profile > 1)
+		return NICREF_RULE_TEARDOWN_BAD_PROFILE;
+	/* "The command releases all HCA allocated resources." */
+	hca_release_objects(dev);
+	if (profile == 1) {
+		/* Panic: bus mastering stops and the ports go down; later doorbells are dropped
+		 * (cmd/cmdq.c). This command's own completion is still written (D-INIT-8). */
+		port_panic(dev);
+		dev->hca.state = HCA_PANIC;
+	} else {
+		dev->hca.state = HCA_TORN_DOWN;
+	}
+	return NICREF_RULE_NONE;
+}
+
+/* PRM §12.3.9, §8.3: after TEARDOWN_HCA and page reclaim (or straight after ENABLE_HCA). */
+enum nicref_cmd_rule cmd_disable_hca(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	/* §8.3 reclaims every page before DISABLE_HCA. The device lets go of the rest: they are
+	 * the host's again (D-INIT-7). */
+	if (dev->pages.count)
+		dev_violation(dev, NICREF_VIO_PAGES_NOT_RECLAIMED, dev->pages.count);
+	page_pool_clear(&dev->pages);
+	hca_release_objects(dev);
+	caps_reset(dev);
+	dev->hca.state = HCA_DISABLED;
+	return NICREF_RULE_NONE;
+}

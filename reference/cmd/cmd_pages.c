@@ -1,0 +1,112 @@
+/* QUERY_PAGES and MANAGE_PAGES (PRM §5.1, §12.3.1-§12.3.2): the pages the driver gives the
+ * device for its contexts, and their return. */
+#include "cmd/cmd_table.h"
+
+enum { PAGES_BOOT = 1, PAGES_INIT = 2, PAGES_REGULAR = 3 };       /* T131 op_mod */
+enum { MP_ALLOCATION_FAIL, MP_ALLOCATION_SUCCESS, MP_RETURN_PAGES }; /* T135 op_mod */
+#define PAS_BYTES 8                                                  /* T138 */
+
+int32_t pages_query(const struct nicref_dev *dev, unsigned op_mod)
+{
+	const struct nicref_profile *p = &dev->cfg.profile;
+	int64_t given = dev->pages.count;
+	int64_t need;
+	switch (op_mod) {
+	case PAGES_BOOT:
+		/* D-PG-1: boot and init answers are what is missing, never negative; the driver
+		 * may give boot and init pages at once (§8.2). */
+		need = (int64_t)p->boot_pages - given;
+		return need > 0 ? (int32_t)need : 0;
+	case PAGES_INIT:
+		if (dev->hca.state != HCA_ENABLED)
+			return 0; /* after INIT_HCA the init pages are held */
+		need = (int64_t)p->boot_pages + p->init_pages - given;
+		return need > 0 ? (int32_t)need : 0;
+	default:
+		/* T133: > 0 pages to give, < 0 spare pages the driver may reclaim. */
+		return (int32_t)((int64_t)dev_pages_required(dev) - given);
+	}
+}
+
+enum nicref_cmd_rule cmd_query_pages(struct cmd_ctx *c)
+{
+	if (c->op_mod == PAGES_INIT)
+		c->dev->hca.init_pages_queried = true; /* D-INIT-1: SET_HCA_CAP comes before */
+	uint32_t n = (uint32_t)pages_query(c->dev, c->op_mod);
+	PRM_SET(query_pages_out, num_pages, c->out, c->out_len, n);
+	return NICREF_RULE_NONE;
+}
+
+static struct nicref_field pas_entry(unsigned i)
+{
+	return nicref_field_element(PRM_FIELD(manage_pages_in, pas), i);
+}
+
+static uint64_t pas_addr(const struct cmd_ctx *c, unsigned i)
+{
+	struct nicref_field e = pas_entry(i);
+	uint64_t v = 0;
+	(void)nicref_field_get(c->in, c->in_len, &e, &v);
+	return v; /* T138: pa_h 00h[31:0], pa_l 04h[31:12]; bits 11:0 reserved */
+}
+
+/* ALLOCATION_SUCCESS: every page aligned, new and distinct, within the device's limit; all or
+ * nothing. */
+static enum nicref_cmd_rule give_pages(struct cmd_ctx *c, uint32_t n)
+{
+	struct nicref_dev *dev = c->dev;
+	if (n > dev->pages.capacity - dev->pages.count)
+		return NICREF_RULE_PAGES_BEYOND_LIMIT;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = pas_addr(c, i);
+		if (a & 0xFFF)
+			return NICREF_RULE_PAGE_NOT_ALIGNED;
+		if (page_pool_has(&dev->pages, a)) {
+			/* undo this command's earlier entries: a refused command changes nothing */
+			while (i--)
+				(void)page_pool_take_last(&dev->pages);
+			return NICREF_RULE_PAGE_DUPLICATE;
+		}
+		NICREF_ASSERT(page_pool_add(&dev->pages, a) == 0);
+	}
+	dev->hca.alloc_failed = false;
+	return NICREF_RULE_NONE;
+}
+
+/* HCA_RETURN_PAGES: up to n spare pages, the latest given first, listed in the output. */
+static enum nicref_cmd_rule return_pages(struct cmd_ctx *c, uint32_t n)
+{
+	struct nicref_dev *dev = c->dev;
+	if ((uint64_t)PRM_SIZE_manage_pages_out + (uint64_t)n * PAS_BYTES > c->output_length)
+		return NICREF_RULE_PAGES_OUTPUT_TOO_SHORT;
+	int64_t spare = (int64_t)dev->pages.count - dev_pages_required(dev);
+	uint32_t k = spare <= 0 ? 0 : spare < n ? (uint32_t)spare : n;
+	for (uint32_t i = 0; i < k; i++) {
+		struct nicref_field e = nicref_field_element(PRM_FIELD(manage_pages_out, pas), i);
+		prm_set(c->out, c->out_len, &e, page_pool_take_last(&dev->pages));
+	}
+	PRM_SET(manage_pages_out, output_num_entries, c->out, c->out_len, k);
+	return NICREF_RULE_NONE;
+}
+
+enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
+{
+	uint32_t n = (uint32_t)PRM_GET(manage_pages_in, input_num_entries, c->in, c->in_len);
+	switch (c->op_mod) {
+	case MP_ALLOCATION_FAIL:
+		if (c->dev->hca.state == HCA_TORN_DOWN)
+			return NICREF_RULE_HCA_TORN_DOWN;
+		/* §12.3.2: the driver could not provide the pages it was asked for. */
+		c->dev->hca.alloc_failed = true;
+		return NICREF_RULE_NONE;
+	case MP_ALLOCATION_SUCCESS:
+		/* §8.3: after TEARDOWN_HCA pages only go back to the host. */
+		if (c->dev->hca.state == HCA_TORN_DOWN)
+			return NICREF_RULE_HCA_TORN_DOWN;
+		if ((uint64_t)PRM_SIZE_manage_pages_in + (uint64_t)n * PAS_BYTES > c->input_length)
+			return NICREF_RULE_PAGES_ENTRIES_BEYOND_INPUT;
+		return give_pages(c, n);
+	default:
+		return return_pages(c, n);
+	}
+}
