@@ -1,0 +1,443 @@
+/* The reference driver (see driver.h). Every step names the PRM clause it follows. Fields are
+ * read and written through the public PRM layouts by name, as a driver author would transcribe
+ * them from the tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdbuild.h"
+#include "driver.h"
+#include "nicref/cmd.h"
+#include "nicref/layout.h"
+#include "nicref/nicref.h"
+
+/* PRM §4.3 T8 init segment offsets. */
+#define ISEG_FW_REV 0x000
+#define ISEG_CMDIF_REV 0x004
+#define ISEG_CMDQ_ADDR_H 0x010
+#define ISEG_CMDQ_ADDR_L 0x014
+#define ISEG_DOORBELL 0x018
+#define ISEG_INITIALIZING 0x1FC
+
+#define CMDIF_REV 5          /* the command interface revision this driver speaks (§8.2) */
+#define PAGE 4096u
+#define OUT_MBOX_OFFSET 0x100000u
+#define POLL_NS 1000u        /* between polls of initializing and of ownership */
+#define POLL_LIMIT 100000u   /* 100 ms of device time */
+#define PAGES_PER_CMD 256u   /* MANAGE_PAGES entries per command */
+
+static void set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
+{
+	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
+	if (f)
+		(void)nicref_field_set(buf, len, f, v);
+}
+
+static uint64_t get(const void *buf, size_t len, const char *layout, const char *field)
+{
+	uint64_t v = 0;
+	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
+	if (f)
+		(void)nicref_field_get(buf, len, f, &v);
+	return v;
+}
+
+static int fail(struct refdrv *d, const char *fmt, const char *what, long v)
+{
+	snprintf(d->error, sizeof d->error, fmt, what, v);
+	return -1;
+}
+
+/* --- ops for a model instance --- */
+
+static uint32_t model_bar_read(void *ctx, uint32_t off)
+{
+	return nicref_bar_read32(ctx, off);
+}
+static void model_bar_write(void *ctx, uint32_t off, uint32_t v)
+{
+	nicref_bar_write32(ctx, off, v);
+}
+static int model_mem_write(void *ctx, uint64_t a, const void *b, size_t n)
+{
+	return nicref_hostmem_write(ctx, a, b, n);
+}
+static int model_mem_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+	return nicref_hostmem_read(ctx, a, b, n);
+}
+static void model_wait(void *ctx, uint64_t ns)
+{
+	nicref_clock_advance(ctx, ns);
+}
+
+struct refdrv_ops refdrv_ops_model(struct nicref_dev *dev)
+{
+	return (struct refdrv_ops){ dev, model_bar_read, model_bar_write, model_mem_write,
+				    model_mem_read, model_wait };
+}
+
+static const char *const stage_names[] = { "queue", "enabled",	   "issi",	  "boot_pages",
+					   "caps",  "init_pages", "initialized" };
+
+int refdrv_stage_find(const char *name)
+{
+	for (unsigned i = 0; i < sizeof stage_names / sizeof stage_names[0]; i++)
+		if (strcmp(stage_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int refdrv_init(struct refdrv *d, const struct refdrv_ops *ops)
+{
+	memset(d, 0, sizeof *d);
+	d->ops = *ops;
+	d->cmdq_addr = 0x10000;
+	d->mbox_addr = 0x20000000;
+	d->page_addr = 0x10000000;
+	d->reached = -1;
+	d->pages_cap = 64;
+	d->pages = malloc(d->pages_cap * sizeof *d->pages);
+	return d->pages ? 0 : -1;
+}
+
+void refdrv_fini(struct refdrv *d)
+{
+	free(d->pages);
+	d->pages = NULL;
+}
+
+/* --- one command (§7.14.1) --- */
+
+int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uint32_t out_len)
+{
+	struct refdrv_ops *o = &d->ops;
+	/* T95/T96: a fresh non-zero token per command ties the entry to its mailboxes. */
+	d->token = (uint8_t)(d->token % 255u + 1u);
+	struct cmd_post p = {
+		.entry_addr = d->cmdq_addr, /* slot 0 */
+		.in = in,
+		.in_len = in_len,
+		.input_length = in_len,
+		.output_length = out_len,
+		.in_mbox = d->mbox_addr,
+		.out_mbox = d->mbox_addr + OUT_MBOX_OFFSET,
+		.token = d->token,
+		/* §7.14.1.1.1: always sign; a device with cmdif_checksum 0 or 1 ignores it. */
+		.sign = true,
+	};
+	if (cmd_post_write(&p, o->mem_write, o->ctx) != 0)
+		return fail(d, "%s: host memory write failed (%ld)", "command", 0);
+	if ((d->mistakes & REFDRV_MISTAKE_MAILBOX_SIGNATURE) && cmd_blocks_for(in_len)) {
+		/* T98 signature of input block 0, off by one bit. */
+		uint64_t sig = d->mbox_addr + nicref_layout_field(nicref_layout_find("cmd_mailbox"),
+								  "signature")->bit_offset / 8;
+		uint8_t b;
+		if (o->mem_read(o->ctx, sig, &b, 1) == 0) {
+			b ^= 1;
+			(void)o->mem_write(o->ctx, sig, &b, 1);
+		}
+	}
+	/* T8 18h: bit 0 rings slot 0. */
+	o->bar_write32(o->ctx, ISEG_DOORBELL, 1u);
+	/* T96 3Ch[0]: ownership returns to software when the command is done. */
+	struct cmd_result r;
+	for (unsigned i = 0;; i++) {
+		if (cmd_result_read(&p, o->mem_read, o->ctx, out, out_len, &r) != 0)
+			return fail(d, "%s: host memory read failed (%ld)", "command", 0);
+		if (r.ownership == 0)
+			break;
+		if (i == POLL_LIMIT)
+			return fail(d, "%s: not completed after %ld polls", "command", POLL_LIMIT);
+		o->wait_ns(o->ctx, POLL_NS);
+	}
+	d->last_delivery = r.delivery;
+	d->last_status = r.status;
+	d->last_syndrome = r.syndrome;
+	if (r.delivery != 0)
+		return fail(d, "%s: delivery status 0x%lx", "command", (long)r.delivery);
+	/* §7.14.1.1.1: the device signs its output unless cmdif_checksum is 0. */
+	if (d->check_out_sigs && (!r.entry_sig_ok || !r.out_sigs_ok))
+		return fail(d, "%s: output signature wrong (%ld)", "command", 0);
+	return r.status;
+}
+
+/* A command with a 16-byte input of opcode and op_mod and a 16-byte output; status or -1. */
+static int simple(struct refdrv *d, const char *opcode, unsigned op_mod, uint8_t out[16])
+{
+	uint8_t in[16] = { 0 };
+	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	set(in, sizeof in, "cmd_in", "op_mod", op_mod);
+	return refdrv_cmd(d, in, sizeof in, out, 16);
+}
+
+static int expect_ok(struct refdrv *d, const char *what, int st)
+{
+	if (st < 0)
+		return -1;
+	if (st != 0)
+		return fail(d, "%s: status 0x%lx", what, st);
+	return 0;
+}
+
+/* --- pages (§12.3.1-§12.3.2) --- */
+
+static int query_pages(struct refdrv *d, unsigned op_mod, int32_t *n)
+{
+	uint8_t out[16];
+	if (expect_ok(d, "QUERY_PAGES", simple(d, "QUERY_PAGES", op_mod, out)) != 0)
+		return -1;
+	*n = (int32_t)get(out, sizeof out, "query_pages_out", "num_pages");
+	return 0;
+}
+
+/* T134/T135, op_mod 1: n pages, PAGES_PER_CMD at a time. */
+static int give_pages(struct refdrv *d, uint32_t n)
+{
+	uint8_t in[16 + 8 * PAGES_PER_CMD], out[16];
+	while (n) {
+		uint32_t k = n < PAGES_PER_CMD ? n : PAGES_PER_CMD;
+		if (d->npages + k > d->pages_cap) {
+			uint32_t cap = (d->npages + k) * 2;
+			uint64_t *p = realloc(d->pages, cap * sizeof *p);
+			if (!p)
+				return fail(d, "%s: out of memory (%ld)", "MANAGE_PAGES", 0);
+			d->pages = p;
+			d->pages_cap = cap;
+		}
+		uint32_t len = 16 + 8 * k;
+		memset(in, 0, len);
+		set(in, len, "manage_pages_in", "opcode", (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+		set(in, len, "manage_pages_in", "op_mod", 1); /* ALLOCATION_SUCCESS */
+		set(in, len, "manage_pages_in", "input_num_entries", k);
+		for (uint32_t i = 0; i < k; i++) {
+			uint64_t a = d->page_addr + (uint64_t)PAGE * d->next_page++;
+			struct nicref_field e = nicref_field_element(
+				nicref_layout_field(nicref_layout_find("manage_pages_in"), "pas"), i);
+			(void)nicref_field_set(in, len, &e, a); /* T138: pa_h, pa_l[31:12] */
+			d->pages[d->npages + i] = a;
+		}
+		if (expect_ok(d, "MANAGE_PAGES", refdrv_cmd(d, in, len, out, sizeof out)) != 0)
+			return -1;
+		d->npages += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* T136/T137, op_mod 2: the device lists the pages it gives back; each must be one we gave. */
+static int reclaim_pages(struct refdrv *d, uint32_t n)
+{
+	uint8_t in[16] = { 0 }, out[16 + 8 * PAGES_PER_CMD];
+	while (n) {
+		uint32_t k = n < PAGES_PER_CMD ? n : PAGES_PER_CMD;
+		uint32_t out_len = 16 + 8 * k;
+		set(in, sizeof in, "manage_pages_in", "opcode",
+		    (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+		set(in, sizeof in, "manage_pages_in", "op_mod", 2); /* HCA_RETURN_PAGES */
+		set(in, sizeof in, "manage_pages_in", "input_num_entries", k);
+		if (expect_ok(d, "MANAGE_PAGES", refdrv_cmd(d, in, sizeof in, out, out_len)) != 0)
+			return -1;
+		uint32_t got = (uint32_t)get(out, out_len, "manage_pages_out", "output_num_entries");
+		if (got == 0 || got > k)
+			return fail(d, "%s: returned %ld pages", "MANAGE_PAGES", got);
+		const struct nicref_field *pas =
+			nicref_layout_field(nicref_layout_find("manage_pages_out"), "pas");
+		for (uint32_t i = 0; i < got; i++) {
+			struct nicref_field e = nicref_field_element(pas, i);
+			uint64_t a = 0;
+			(void)nicref_field_get(out, out_len, &e, &a);
+			uint32_t j = 0;
+			while (j < d->npages && d->pages[j] != a)
+				j++;
+			if (j == d->npages)
+				return fail(d, "%s: returned a page never given (%ld)", "MANAGE_PAGES",
+					    (long)(a >> 12));
+			d->pages[j] = d->pages[--d->npages];
+		}
+		n -= got;
+	}
+	return 0;
+}
+
+static int supply_pages(struct refdrv *d, unsigned op_mod)
+{
+	int32_t n;
+	if (query_pages(d, op_mod, &n) != 0)
+		return -1;
+	return n > 0 ? give_pages(d, (uint32_t)n) : 0;
+}
+
+/* --- the §8.2 stages --- */
+
+static int stage_queue(struct refdrv *d)
+{
+	struct refdrv_ops *o = &d->ops;
+	/* §8.2: "The driver must match the command interface revision number." */
+	uint32_t rev = o->bar_read32(o->ctx, ISEG_CMDIF_REV) >> 16;
+	if (rev != CMDIF_REV)
+		return fail(d, "%s: cmd_interface_rev %ld not supported", "init segment", rev);
+	d->log_cmdq_stride = o->bar_read32(o->ctx, ISEG_CMDQ_ADDR_L) & 0xF;
+	/* §8.2: MSW first; nic_interface, log_cmdq_size and log_cmdq_stride written as 0. */
+	o->bar_write32(o->ctx, ISEG_CMDQ_ADDR_H, (uint32_t)(d->cmdq_addr >> 32));
+	o->bar_write32(o->ctx, ISEG_CMDQ_ADDR_L, (uint32_t)d->cmdq_addr & 0xFFFFF000u);
+	/* §8.2: "Repeat until it is cleared." */
+	for (unsigned i = 0; o->bar_read32(o->ctx, ISEG_INITIALIZING) >> 31; i++) {
+		if (i == POLL_LIMIT)
+			return fail(d, "%s: initializing still 1 after %ld polls", "init segment",
+				    POLL_LIMIT);
+		o->wait_ns(o->ctx, POLL_NS);
+	}
+	return 0;
+}
+
+static int stage_issi(struct refdrv *d)
+{
+	uint8_t in[16] = { 0 }, out[0x70];
+	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_ISSI"));
+	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
+	if (st < 0)
+		return -1;
+	/* §7.1: BAD_OP means only ISSI 0 is supported, "no need to perform SET_ISSI". */
+	if (st == 0x02) {
+		d->issi = 0;
+		return 0;
+	}
+	if (st != 0)
+		return fail(d, "%s: status 0x%lx", "QUERY_ISSI", st);
+	/* T184: bit N of supported_issi (20h-6Ch, big-endian) is ISSI N. */
+	int max = -1;
+	for (unsigned n = 0; n < 640; n++)
+		if (out[0x6F - n / 8] >> (n % 8) & 1)
+			max = (int)n;
+	if (max < 0)
+		return fail(d, "%s: no supported ISSI (%ld)", "QUERY_ISSI", 0);
+	/* §7.1: actual_issi = min(sw_issi, max_supported_issi). */
+	d->issi = (uint16_t)(max < REFDRV_SW_ISSI ? max : REFDRV_SW_ISSI);
+	if (d->mistakes & REFDRV_MISTAKE_SKIP_SET_ISSI)
+		return 0;
+	memset(in, 0, sizeof in);
+	set(in, sizeof in, "set_issi_in", "opcode", (uint64_t)nicref_opcode_find("SET_ISSI"));
+	set(in, sizeof in, "set_issi_in", "current_issi", d->issi);
+	return expect_ok(d, "SET_ISSI", refdrv_cmd(d, in, sizeof in, out, 16));
+}
+
+/* §12.3.3: QUERY_HCA_CAP op_mod bit 0 (0 max, 1 current), bits 15:1 type. */
+static int query_caps(struct refdrv *d, unsigned type, unsigned current, uint8_t caps[0x1000])
+{
+	static const unsigned out_len = 0x1010;
+	uint8_t in[16] = { 0 };
+	uint8_t *out = malloc(out_len);
+	if (!out)
+		return fail(d, "%s: out of memory (%ld)", "QUERY_HCA_CAP", 0);
+	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
+	set(in, sizeof in, "cmd_in", "op_mod", type << 1 | current);
+	int rc = expect_ok(d, "QUERY_HCA_CAP", refdrv_cmd(d, in, sizeof in, out, out_len));
+	if (rc == 0 && caps)
+		memcpy(caps, out + 0x10, 0x1000);
+	free(out);
+	return rc;
+}
+
+static int stage_caps(struct refdrv *d)
+{
+	if (query_caps(d, 0, 0, d->caps_max) != 0 || query_caps(d, 0, 1, d->caps_cur) != 0)
+		return -1;
+	/* T145 40h[15:14]: output signatures are generated unless cmdif_checksum is 0. */
+	d->check_out_sigs = get(d->caps_cur, 0x1000, "hca_cap", "cmdif_checksum") != 0;
+	/* T145: the per-type capabilities exist when the general ones announce them. */
+	if (get(d->caps_cur, 0x1000, "hca_cap", "eth_net_offloads") &&
+	    (query_caps(d, 1, 0, NULL) != 0 || query_caps(d, 1, 1, NULL) != 0))
+		return -1;
+	if (get(d->caps_cur, 0x1000, "hca_cap", "nic_flow_table") &&
+	    (query_caps(d, 7, 0, NULL) != 0 || query_caps(d, 7, 1, NULL) != 0))
+		return -1;
+	/* §12.3.4: write back the current general capabilities. This driver changes none of
+	 * the RW fields: the defaults suit it. */
+	static const unsigned in_len = 0x1010;
+	uint8_t *in = calloc(1, in_len), out[16];
+	if (!in)
+		return fail(d, "%s: out of memory (%ld)", "SET_HCA_CAP", 0);
+	set(in, in_len, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_HCA_CAP"));
+	memcpy(in + 0x10, d->caps_cur, 0x1000);
+	int rc = expect_ok(d, "SET_HCA_CAP", refdrv_cmd(d, in, in_len, out, sizeof out));
+	free(in);
+	return rc;
+}
+
+static int stage_initialized(struct refdrv *d)
+{
+	uint8_t out[16];
+	if (expect_ok(d, "INIT_HCA", simple(d, "INIT_HCA", 0, out)) != 0)
+		return -1;
+	/* §8.2: SET_DRIVER_VERSION "only in case HCA_CAP.driver_version==1"; T190 format. */
+	if (!get(d->caps_cur, 0x1000, "hca_cap", "driver_version"))
+		return 0;
+	uint8_t in[0x50] = { 0 };
+	static const char version[] = "nicref,refdrv,1.000.000000";
+	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_DRIVER_VERSION"));
+	memcpy(in + 0x10, version, sizeof version);
+	return expect_ok(d, "SET_DRIVER_VERSION", refdrv_cmd(d, in, sizeof in, out, sizeof out));
+}
+
+int refdrv_bring_up(struct refdrv *d, enum refdrv_stage to)
+{
+	uint8_t out[16];
+	for (int s = d->reached + 1; s <= (int)to; s++) {
+		int rc = 0;
+		switch ((enum refdrv_stage)s) {
+		case REFDRV_QUEUE:
+			rc = stage_queue(d);
+			break;
+		case REFDRV_ENABLED:
+			rc = expect_ok(d, "ENABLE_HCA", simple(d, "ENABLE_HCA", 0, out));
+			break;
+		case REFDRV_ISSI:
+			rc = stage_issi(d);
+			break;
+		case REFDRV_BOOT_PAGES:
+			rc = supply_pages(d, 1);
+			break;
+		case REFDRV_CAPS:
+			rc = stage_caps(d);
+			break;
+		case REFDRV_INIT_PAGES:
+			rc = supply_pages(d, 2);
+			break;
+		case REFDRV_INITIALIZED:
+			rc = stage_initialized(d);
+			break;
+		}
+		if (rc != 0)
+			return -1;
+		d->reached = s;
+	}
+	return 0;
+}
+
+int refdrv_teardown(struct refdrv *d)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	/* §8.3 / §12.3.7 T170: graceful close (profile 0). */
+	set(in, sizeof in, "teardown_hca_in", "opcode", (uint64_t)nicref_opcode_find("TEARDOWN_HCA"));
+	set(in, sizeof in, "teardown_hca_in", "profile", 0);
+	if (expect_ok(d, "TEARDOWN_HCA", refdrv_cmd(d, in, sizeof in, out, sizeof out)) != 0)
+		return -1;
+	/* §8.3: reclaim pages until the device holds none (T133: negative = reclaimable). */
+	for (;;) {
+		int32_t n;
+		if (query_pages(d, 3, &n) != 0)
+			return -1;
+		if (n >= 0)
+			break;
+		if (reclaim_pages(d, (uint32_t)-(int64_t)n) != 0)
+			return -1;
+	}
+	if (d->npages)
+		return fail(d, "%s: %ld pages never returned", "teardown", d->npages);
+	if (expect_ok(d, "DISABLE_HCA", simple(d, "DISABLE_HCA", 0, out)) != 0)
+		return -1;
+	/* The queue address stays latched; a new §8.2 sequence resumes at ENABLE_HCA. */
+	d->reached = REFDRV_QUEUE;
+	return 0;
+}
