@@ -257,5 +257,23 @@ int nicref_dev_check(const struct nicref_dev *dev)
 		return -3;
 	if (dev->stats.events != dev->trace_seq)
 		return -4;
+	if ((unsigned)dev->hca.state > HCA_PANIC)
+		return -5;
+	/* pages: within the limit, and none held while disabled (D-INIT-7) */
+	if (dev->pages.count > dev->pages.capacity ||
+	    (dev->hca.state == HCA_DISABLED && dev->pages.count))
+		return -6;
+	/* handles live only while INITIALIZED, each space within its range */
+	const struct handle_space *hs[] = { &dev->pd, &dev->uar, &dev->td };
+	for (unsigned i = 0; i < 3; i++) {
+		if (hs[i]->nlive > hs[i]->limit - hs[i]->base)
+			return -7;
+		if (hs[i]->nlive && dev->hca.state != HCA_INITIALIZED)
+			return -8;
+	}
+	/* INIT_HCA needs the boot and init pages, and they stay until TEARDOWN_HCA */
+	if (dev->hca.state == HCA_INITIALIZED &&
+	    dev->pages.count < dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages)
+		return -9;
 	return 0;
 }
