@@ -3,8 +3,8 @@
 
 #include "cmd/cmd_table.h"
 
-/* What the default device reports (T163): the PCI vendor ID of Mellanox as the VSD vendor,
- * its IEEE OUI (given at ISSI >= 1 only), and a PSID naming this model. */
+/* What the default device reports (T163; D-ADP-0): the PCI vendor ID of Mellanox as the VSD
+ * vendor, its IEEE OUI (given at ISSI >= 1 only), and a PSID naming this model. */
 #define ADAPTER_VSD_VENDOR_ID 0x15B3
 #define ADAPTER_IEEE_VENDOR_ID 0x0002C9
 static const char adapter_psid[16] = "NICREF000000001";
@@ -32,7 +32,7 @@ static size_t digits(const char *s, size_t i, size_t end)
 }
 
 /* T190: "OS_name,Driver_name,Main.Minor.Sub_minor" with Main 1-3 digits, Minor 3 and
- * Sub_minor 6 (leading zeros mandatory). */
+ * Sub_minor 6 (leading zeros mandatory); D-DRV-1. */
 static bool version_well_formed(const char *s, size_t len)
 {
 	const char *c1 = memchr(s, ',', len);

@@ -43,7 +43,7 @@ enum nicref_cmd_rule cmd_init_hca(struct cmd_ctx *c)
 	if (dev->pages.count < p->boot_pages + p->init_pages)
 		return NICREF_RULE_INIT_PAGES_MISSING;
 	/* §7.1: "SW must perform a query of the supported ISSIs ... and then set the
-	 * actual_issi". The device goes on at ISSI 0, as it would. */
+	 * actual_issi". The device goes on at ISSI 0, as it would (D-INIT-9). */
 	if (!dev->hca.issi_set)
 		dev_violation(dev, NICREF_VIO_ISSI_NOT_SET, dev->hca.issi);
 	open_handle_spaces(dev);

@@ -7,7 +7,8 @@ enum nicref_cmd_rule cmd_config_int_moderation(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	uint64_t vec = PRM_GET(config_int_moderation_in, int_vector, c->in, c->in_len);
-	/* T210: int_vector "holds the MSI-X vector"; the device has profile.msix_vectors. */
+	/* T210: int_vector "holds the MSI-X vector"; the device has profile.msix_vectors
+	 * (D-INT-1). */
 	if (vec >= dev->cfg.profile.msix_vectors)
 		return NICREF_RULE_INT_VECTOR_OUT_OF_RANGE;
 	if (c->op_mod == INT_MOD_WRITE)

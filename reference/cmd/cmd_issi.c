@@ -1,7 +1,7 @@
 /* QUERY_ISSI and SET_ISSI (PRM §7.1, §12.3.10-§12.3.11). */
 #include "cmd/cmd_table.h"
 
-/* T184: supported_issi (20h-6Ch, 640 bits) is a bitmask, bit N set when ISSI N is supported.
+/* T184 (D-ISSI-1): supported_issi (20h-6Ch, 640 bits) is a bitmask, bit N set when ISSI N is supported.
  * The field is big-endian like every PRM field, so bit 0 is the least significant bit of its
  * last byte (6Fh) (spec-map §1.4.1). */
 #define SUPPORTED_ISSI_LAST_BYTE 0x6F

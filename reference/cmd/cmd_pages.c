@@ -13,7 +13,7 @@ int32_t pages_query(const struct nicref_dev *dev, unsigned op_mod)
 	int64_t need;
 	switch (op_mod) {
 	case PAGES_BOOT:
-		/* D-PG-1: boot and init answers are what is missing, never negative; the driver
+		/* D-PG-2: boot and init answers are what is missing, never negative; the driver
 		 * may give boot and init pages at once (§8.2). */
 		need = (int64_t)p->boot_pages - given;
 		return need > 0 ? (int32_t)need : 0;
@@ -23,7 +23,7 @@ int32_t pages_query(const struct nicref_dev *dev, unsigned op_mod)
 		need = (int64_t)p->boot_pages + p->init_pages - given;
 		return need > 0 ? (int32_t)need : 0;
 	default:
-		/* T133: > 0 pages to give, < 0 spare pages the driver may reclaim. */
+		/* T133 (D-PG-1): > 0 pages to give, < 0 spare pages the driver may reclaim. */
 		return (int32_t)((int64_t)dev_pages_required(dev) - given);
 	}
 }
@@ -51,7 +51,7 @@ static uint64_t pas_addr(const struct cmd_ctx *c, unsigned i)
 }
 
 /* ALLOCATION_SUCCESS: every page aligned, new and distinct, within the device's limit; all or
- * nothing. */
+ * nothing (D-PG-3). */
 static enum nicref_cmd_rule give_pages(struct cmd_ctx *c, uint32_t n)
 {
 	struct nicref_dev *dev = c->dev;

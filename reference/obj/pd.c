@@ -3,7 +3,7 @@
 
 enum nicref_cmd_rule cmd_alloc_pd(struct cmd_ctx *c)
 {
-	/* T145 64h[20:16]: at most 2^log_max_pd PDs. */
+	/* T145 64h[20:16]: at most 2^log_max_pd PDs; beyond is EXCEED_LIM (D-OBJ-2). */
 	int64_t pd = handle_alloc(&c->dev->pd);
 	if (pd < 0)
 		return NICREF_RULE_PD_EXHAUSTED;
