@@ -27,7 +27,12 @@ static int usage(FILE *f)
 	X("cmdq", "command queue transport and delivery status", "PRM §7.14.1 T95-T98",           \
 	  "modelled")                                                                           \
 	X("dispatch", "opcode dispatch and return-status precedence", "PRM §12.1-12.2 T127/T128", \
-	  "modelled")
+	  "modelled")                                                                           \
+	X("init", "bring-up, lifecycle, pages, ISSI and the general commands",                   \
+	  "PRM §8.2-8.3, §12.3, §12.18", "modelled")                                            \
+	X("caps", "device capabilities (QUERY/SET_HCA_CAP)", "PRM §12.3.3-12.3.4 T144-T157",      \
+	  "modelled")                                                                           \
+	X("reg", "ACCESS_REG and the port registers", "PRM §12.4.1, T104-T126", "modelled")
 
 static int cmd_layouts(int argc, char **argv)
 {
@@ -231,17 +236,26 @@ static int cmd_conformance(int argc, char **argv)
 	}
 	FEATURES(FEATURE_ROW)
 #undef FEATURE_ROW
-	printf("\n## Commands (PRM §12.1 T127)\n\n| opcode | command | section | state | vectors "
-	       "|\n|---|---|---|---|---|\n");
+	printf("\n## Commands (PRM §12.1 T127)\n\nA vector is *about* the last command it posts; "
+	       "*posted in* counts every vector that posts the command.\n\n"
+	       "| opcode | command | section | state | valid | invalid | acceptable | posted in |\n"
+	       "|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
 		unsigned op = nicref_opcode_at(i);
-		size_t c = 0;
-		for (size_t t = 0; t < rep.n; t++)
-			for (unsigned k = 0; k < rep.tests[t].nopcodes; k++)
-				c += rep.tests[t].opcodes[k] == op;
-		printf("| 0x%03X | %s | §%s | %s | %zu |\n", op, nicref_opcode_name(op),
-		       nicref_opcode_section(op),
-		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", c);
+		size_t posted = 0, by[3] = { 0 };
+		static const char *const results[3] = { "valid", "invalid", "acceptable" };
+		for (size_t t = 0; t < rep.n; t++) {
+			const struct test_result *tr = &rep.tests[t];
+			for (unsigned k = 0; k < tr->nopcodes; k++)
+				posted += tr->opcodes[k] == op;
+			for (unsigned k = 0; k < 3; k++)
+				by[k] += tr->subject == (int)op && tr->result &&
+					 strcmp(tr->result, results[k]) == 0;
+		}
+		printf("| 0x%03X | %s | §%s | %s | %zu | %zu | %zu | %zu |\n", op,
+		       nicref_opcode_name(op), nicref_opcode_section(op),
+		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", by[0], by[1], by[2],
+		       posted);
 	}
 	int failed = rep.failed > 0;
 	report_free(&rep);

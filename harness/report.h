@@ -18,6 +18,7 @@ struct test_result {
 	char *failures; /* newline-separated messages; NULL when passed */
 	unsigned opcodes[8]; /* distinct opcodes the test posted (conformance counts) */
 	unsigned nopcodes;
+	int subject; /* the last opcode the test posted: the command it is about; -1 none */
 };
 
 struct report {

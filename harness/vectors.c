@@ -44,6 +44,7 @@ struct run {
 	struct posted slot[MAX_SLOTS];
 	struct opstream rec;
 	unsigned opcodes[8], nopcodes;
+	int subject;
 	unsigned ncmd;
 	const char *file;
 	long tc_id;
@@ -371,6 +372,7 @@ static void step_bring_up(struct run *r, const json_t *s)
 
 static void note_opcode(struct run *r, unsigned opcode)
 {
+	r->subject = (int)opcode;
 	for (unsigned i = 0; i < r->nopcodes; i++)
 		if (r->opcodes[i] == opcode)
 			return;
@@ -856,6 +858,7 @@ static void run_test(struct run *r, const json_t *group, const json_t *t, const 
 	r->fail = NULL;
 	r->fail_len = 0;
 	r->nopcodes = 0;
+	r->subject = -1;
 	r->ncmd = 0;
 	opstream_free(&r->rec);
 	opstream_init(&r->rec);
@@ -916,6 +919,7 @@ done:
 	tr.failures = r->fail;
 	memcpy(tr.opcodes, r->opcodes, sizeof tr.opcodes);
 	tr.nopcodes = r->nopcodes;
+	tr.subject = r->subject;
 	if (tr.outcome == TEST_PASS && r->opt->verbose)
 		fprintf(r->out, "ok   %s#%ld %s\n", r->file, r->tc_id, tr.comment ? tr.comment : "");
 	report_add(rep, &tr);
