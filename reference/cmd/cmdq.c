@@ -39,12 +39,14 @@ static uint64_t blocks_for(uint32_t length)
 
 static int checking(const struct nicref_dev *dev)
 {
-	return dev->cfg.profile.cmdif_checksum == 3; /* PRM T145 cmdif_checksum */
+	/* PRM T145 cmdif_checksum, as currently in force (the profile seeds it at reset,
+	 * SET_HCA_CAP may change it). */
+	return CAPS_CUR(dev, CAP_GENERAL, hca_cap, cmdif_checksum) == 3;
 }
 
 static int generating(const struct nicref_dev *dev)
 {
-	return dev->cfg.profile.cmdif_checksum != 0;
+	return CAPS_CUR(dev, CAP_GENERAL, hca_cap, cmdif_checksum) != 0;
 }
 
 struct chain_dir {

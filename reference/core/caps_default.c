@@ -1,22 +1,243 @@
-/* The default device profile's capabilities (PRM T144-T153). */
+/* The default device profile's capabilities (PRM §12.3.3, T144-T153): one row per field of
+ * every capability layout, with the maximum (QUERY_HCA_CAP op_mod bit 0 = 0) and the current
+ * value at reset (bit 0 = 1). They differ only where SET_HCA_CAP may change a field (the RW
+ * fields of T145) or where the profile says so. docs/caps.md lists the same table; the unit
+ * test caps_test.c compares it with what QUERY_HCA_CAP returns.
+ *
+ * The device is a one-function ConnectX-4 Lx class Ethernet NIC (the PRM Rev 0.40 is
+ * Ethernet-only, spec-map §8.1). Counts of objects (CQ, MKey, RQ, SQ, TIR, TIS, RMP, RQT, PD,
+ * TD) are scaled to 2^16, as log_max_pd / log_max_transport_domain already are (DEV_LOG_MAX_PD,
+ * DEV_LOG_MAX_TD in core/dev.h): a real ConnectX-4 Lx reports 2^24 for most, which would only
+ * make this model's handle spaces larger. A feature bit is 1 when the spec-map plans to model
+ * the feature and 0 when it does not (each 0 says why).
+ *
+ * Capabilities the PRM refers to but places nowhere in T144-T153 (spec-map §6.5, D-CAP-1) are
+ * fixed parameters of this profile, not serialised:
+ *   log_max_qp_sz            16  = log_max_wq_sz: the largest SQ/RQ in WQEs (§7.4.1, L2050)
+ *   max_wqe_sz_sq            63  octowords (L2159): the 6-bit ds of the ctrl segment
+ *   max_wqe_sz_rq            32  octowords = 512 B = 2^log_max_stride_sz_rq
+ *   log_max_bf_regs_per_page  2  four BlueFlame registers at 800h-FFFh of a UAR page (spec-map
+ *                                §3.6), 2^log_bf_reg_size = 512 B each
+ *   log_max_bf_pages          8  every UAR page of the 1 MB area (uar_sz 0, 4 KB pages)
+ *   imaicl                    0  spec-map §3.1.5 (UMR) [DEC]
+ *   tunneled offloads         0  no tunnelling in Rev 0.40 (spec-map §4.1) */
 #include <string.h>
 
 #include "core/dev.h"
+
+/* A field of a capability structure: field i of layout l. */
+struct cap_ref {
+	const struct nicref_layout *l;
+	uint16_t i;
+};
+#define CAP_ALL_FIELDS UINT16_MAX /* every field of l */
+
+struct cap_row {
+	enum cap_type type;
+	struct cap_ref at[2]; /* the wide fields holding the sub-structure, outermost first */
+	struct cap_ref f;
+	uint64_t max, cur;
+};
+
+/* Values taken from the profile (struct nicref_profile) rather than fixed here. */
+#define P_NUM_PORTS (UINT64_MAX - 0)      /* profile.num_ports */
+#define P_CMDIF_CHECKSUM (UINT64_MAX - 1) /* profile.cmdif_checksum (D-CMD-5) */
+#define P_TIMER_MHZ (UINT64_MAX - 2)      /* profile.timer_khz in MHz, nearest (D-TS-1) */
+#define P_LOG_MAX_PD (UINT64_MAX - 3)     /* profile.log_max_pd */
+#define P_LOG_MAX_TD (UINT64_MAX - 4)     /* profile.log_max_transport_domain */
+#define P_DRIVER_VERSION (UINT64_MAX - 5) /* profile.driver_version */
+
+#define REF(L, n) { &nicref_layout_##L, PRMF_##L##__##n }
+#define NOREF { NULL, 0 }
+#define GEN(n, max, cur) { CAP_GENERAL, { NOREF, NOREF }, REF(hca_cap, n), max, cur },
+#define ETH(n, max, cur)                                                                        \
+	{ CAP_ETH_OFFLOAD,                                                                      \
+	  { NOREF, NOREF },                                                                     \
+	  REF(per_protocol_networking_offload_caps, n),                                         \
+	  max,                                                                                  \
+	  cur },
+#define FT(n, max, cur)                                                                         \
+	{ CAP_FLOW_TABLE_NIC, { NOREF, NOREF }, REF(flow_table_nic_cap, n), max, cur },
+#define FT_RX_REF REF(flow_table_nic_cap, flow_table_properties_nic_receive)
+#define FT_TX_REF REF(flow_table_nic_cap, flow_table_properties_nic_transmit)
+#define FT_RX(n, v)                                                                             \
+	{ CAP_FLOW_TABLE_NIC, { FT_RX_REF, NOREF }, REF(flow_table_properties, n), v, v },
+#define FT_TX(n, v)                                                                             \
+	{ CAP_FLOW_TABLE_NIC, { FT_TX_REF, NOREF }, REF(flow_table_properties, n), v, v },
+/* Every bit of a T152 block inside a T150 block. */
+#define FT_FIELDS(at, w, v)                                                                     \
+	{ CAP_FLOW_TABLE_NIC,                                                                   \
+	  { at, REF(flow_table_properties, w) },                                                \
+	  { &nicref_layout_flow_table_fields_supported, CAP_ALL_FIELDS },                       \
+	  v,                                                                                    \
+	  v },
+
+static const struct cap_row cap_defaults[] = {
+	/* ---- T145, general device capabilities (op_mod type 0) ---- */
+	GEN(log_max_cq_sz, 22, 22)          /* 4 M CQEs, the CREATE_CQ bound (spec-map §1.4.4) */
+	GEN(log_max_cq, 16, 16)             /* object count, scaled (see above) */
+	GEN(log_max_eq_sz, 22, 22)          /* as log_max_cq_sz */
+	GEN(log_max_mkey, 16, 16)           /* object count, scaled */
+	GEN(log_max_eq, 7, 7)               /* 128: a completion EQ per MSI-X vector (64) plus the
+					       control EQs that share vector 0 */
+	GEN(max_indirection, 4, 4)          /* KLM nesting depth the MKey walk follows */
+	GEN(log_max_mrw_sz, 48, 48)         /* 256 TB: a 48-bit virtual address space */
+	GEN(log_max_klm_list_size, 16, 16)  /* ConnectX-4 Lx value */
+	GEN(end_pad, 1, 1)                  /* §3.3.10 modelled (RQ end_padding_mode) */
+	GEN(start_pad, 1, 1)                /* §3.3.9 modelled (D-RX-1) */
+	GEN(cache_line_128byte, 1, 0)       /* RW. 128-byte lines supported; 64 in force until SET
+					       (§3.3.10: "by default, is 64 bytes") */
+	GEN(vport_counters, 1, 1)           /* QUERY_VPORT_COUNTER (§12.17) */
+	GEN(vport_group_manager, 1, 1)      /* the one function manages its vport group: L2 table */
+	GEN(nic_flow_table, 1, 1)           /* type 7 below */
+	GEN(port_type, 1, 1)                /* T145: 0x1 Ethernet, the only type */
+	GEN(num_ports, P_NUM_PORTS, P_NUM_PORTS)
+	GEN(log_max_msg, 30, 30)            /* 1 GB, ConnectX-4 Lx value */
+	GEN(max_tc, 8, 8)                   /* TCs 0..7, said explicitly (0 would also mean 8) */
+	GEN(temp_warn_event, 0, 0)          /* no temperature sensor is modelled */
+	GEN(cqe_version, 1, 1)              /* §7.1.1.1 (ISSI 1): user_index and flow_tag CQEs */
+	GEN(cmdif_checksum, 3, P_CMDIF_CHECKSUM) /* RW. T145: 0, 1 and 3 defined */
+	GEN(wq_signature, 1, 1)             /* §9.2.3 WQE signatures modelled (D-WQE-2) */
+	GEN(sctr_data_cqe, 0, 0)            /* scatter-to-CQE not modelled (no spec-map rule) */
+	GEN(eth_net_offloads, 1, 1)         /* type 1 below */
+	GEN(cq_oi, 1, 1)                    /* MODIFY_CQ field_select bits, all modelled */
+	GEN(cq_resize, 1, 1)
+	GEN(cq_moderation, 1, 1)
+	GEN(cq_eq_remap, 1, 1)
+	GEN(scqe_break_moderation, 1, 1)
+	GEN(cq_period_start_from_cqe, 1, 1) /* cq_period_mode 1 */
+	GEN(uar_sz, 0, 0)                   /* 1 MB UAR area (DEV_MAX_UARS) */
+	GEN(log_pg_sz, 12, 12)              /* 4 KB, the page of MANAGE_PAGES (T139) */
+	GEN(bf, 1, 1)                       /* BlueFlame modelled (D-DB-3) */
+	GEN(driver_version, P_DRIVER_VERSION, P_DRIVER_VERSION)           /* SET_DRIVER_VERSION supported */
+	GEN(pad_tx_eth_packet, 1, 1)        /* D-PAD-1 */
+	GEN(log_bf_reg_size, 9, 9)          /* spec-map §3.6 [DEC]: 512 B, two 256 B buffers */
+	GEN(log_max_transport_domain, P_LOG_MAX_TD, P_LOG_MAX_TD)
+	GEN(log_max_pd, P_LOG_MAX_PD, P_LOG_MAX_PD)
+	GEN(log_max_flow_counter_bulk, 8, 8) /* 256 counters per query: 4 KB of output */
+	GEN(max_flow_counter, 0xFFFF, 0xFFFF) /* the field's range, one per flow of log_max_flow */
+	GEN(modify_tis, 1, 1)               /* MODIFY_TIS modelled */
+	GEN(log_max_rq, 16, 16)             /* object counts, scaled */
+	GEN(log_max_sq, 16, 16)             /* RW (T145; odd for a count, but so marked) */
+	GEN(log_max_tir, 16, 16)
+	GEN(log_max_tis, 16, 16)
+	GEN(basic_cyclic_rcv_wqe, 1, 1)     /* RMP.basic_cyclic_rcv_wqe modelled (spec-map §2.9) */
+	GEN(log_max_rmp, 16, 16)
+	GEN(log_max_rqt, 16, 16)
+	GEN(log_max_rqt_size, 8, 8)         /* 256 entries = the RSS table, rss_ind_tbl_cap */
+	GEN(log_max_tis_per_sq, 0, 0)       /* one TIS per SQ (SQC tis_num_0) */
+	GEN(log_max_stride_sz_rq, 9, 9)     /* 512 B: 32 scatter entries (max_wqe_sz_rq) */
+	GEN(log_min_stride_sz_rq, 4, 4)     /* 16 B: one scatter entry (§7.4.1.2) */
+	GEN(log_max_stride_sz_sq, 6, 6)     /* SQ stride is the 64 B WQEBB (§7.4.1.1) */
+	GEN(log_min_stride_sz_sq, 6, 6)
+	GEN(log_max_wq_sz, 16, 16)          /* 64 K WQEs, ConnectX-4 Lx value */
+	GEN(log_max_vlan_list, 12, 12)      /* every VLAN id */
+	GEN(log_max_current_mc_list, 10, 10)
+	GEN(log_max_current_uc_list, 7, 7)
+	GEN(log_max_l2_table, 12, 12)
+	GEN(log_uar_page_sz, 0, 0)          /* RW. 4 KB UAR pages (D-UAR-1 assumes them); the max
+					       set is no bound for it, see cmd_caps.c */
+	GEN(device_frequency_mhz, P_TIMER_MHZ, P_TIMER_MHZ) /* 156: 156.25 MHz, as CX4 Lx */
+
+	/* ---- T147, Ethernet offload capabilities (op_mod type 1) ---- */
+	ETH(csum_cap, 1, 1)                 /* §3.3.1 */
+	ETH(vlan_cap, 1, 1)
+	ETH(lro_cap, 1, 1)                  /* §3.3.6 */
+	ETH(lro_psh_flag, 1, 1)
+	ETH(lro_time_stamp, 1, 1)
+	ETH(lro_max_msg_sz_mode, 0, 0)      /* start_from_TCP_header, the mode T48 names
+					       (lro_max_ip_payload_size) */
+	ETH(self_lb_en_modifiable, 1, 1)    /* loopback modelled (spec-map §4.7) */
+	ETH(self_lb_mc, 1, 1)
+	ETH(self_lb_uc, 1, 1)
+	ETH(max_lso_cap, 16, 16)            /* 64 KB LSO payload */
+	ETH(wqe_inline_mode, 1, 1)          /* nic_vport_context: ConnectX-4 Lx behaviour */
+	ETH(rss_ind_tbl_cap, 8, 8)          /* 256, = log_max_rqt_size */
+	ETH(lro_min_mss_size, 1, 1)         /* any payload; pure ACKs never merge (L1332) */
+	ETH(lro_timer_supported_periods_0, 8, 8) /* µs, ascending (T147) */
+	ETH(lro_timer_supported_periods_1, 16, 16)
+	ETH(lro_timer_supported_periods_2, 32, 32)
+	ETH(lro_timer_supported_periods_3, 1024, 1024)
+
+	/* ---- T149/T151/T153, NIC flow table capabilities (op_mod type 7) ---- */
+	FT(nic_rx_multi_path_tirs, 1, 1)    /* §7.11.2.4 modelled in full */
+	FT(nic_rx_multi_path_tirs_fts, 1, 1)
+	FT_RX(ft_support, 1)
+	FT_RX(flow_tag, 1)
+	FT_RX(flow_counter, 1)
+	FT_RX(flow_modify_en, 1)
+	FT_RX(modify_root, 1)
+	FT_RX(identified_miss_table, 1)
+	FT_RX(flow_table_modify, 1)
+	FT_RX(reset_root_to_default, 0)     /* D-FT-1 */
+	FT_RX(log_max_ft_size, 16)
+	FT_RX(max_ft_level, 64)             /* multi-path destinations need level >= 64 */
+	FT_RX(log_max_ft_num, 10)
+	FT_RX(log_max_flow_counter, 0)      /* one counter per flow */
+	FT_RX(log_max_destination, 6)       /* multi-path fan-out of 64 */
+	FT_RX(log_max_flow, 16)
+	FT_FIELDS(FT_RX_REF, ft_field_support, 1)         /* every T153 field matches ... */
+	FT_FIELDS(FT_RX_REF, ft_field_bitmask_support, 1) /* ... under any mask (D-FT-2) */
+	FT_TX(ft_support, 1)
+	FT_TX(flow_tag, 0)                  /* no flow_tag on NIC_TX (spec-map §5.1) */
+	FT_TX(flow_counter, 0)              /* D-FT-4 */
+	FT_TX(flow_modify_en, 1)
+	FT_TX(modify_root, 1)
+	FT_TX(identified_miss_table, 1)
+	FT_TX(flow_table_modify, 1)
+	FT_TX(reset_root_to_default, 0)     /* D-FT-1 */
+	FT_TX(log_max_ft_size, 16)
+	FT_TX(max_ft_level, 64)
+	FT_TX(log_max_ft_num, 10)
+	FT_TX(log_max_flow_counter, 0)
+	FT_TX(log_max_destination, 0)       /* NIC_TX has no multi-path (spec-map §5.1) */
+	FT_TX(log_max_flow, 16)
+	FT_FIELDS(FT_TX_REF, ft_field_support, 1)
+	FT_FIELDS(FT_TX_REF, ft_field_bitmask_support, 1)
+};
+
+static uint64_t resolve(uint64_t v, const struct nicref_profile *p)
+{
+	switch (v) {
+	case P_NUM_PORTS:
+		return p->num_ports;
+	case P_CMDIF_CHECKSUM:
+		return p->cmdif_checksum;
+	case P_TIMER_MHZ:
+		return ((uint64_t)p->timer_khz + 500) / 1000;
+	case P_LOG_MAX_PD:
+		return p->log_max_pd;
+	case P_LOG_MAX_TD:
+		return p->log_max_transport_domain;
+	case P_DRIVER_VERSION:
+		return p->driver_version;
+	default:
+		return v;
+	}
+}
+
+static void put(uint8_t *buf, uint64_t bit, const struct nicref_field *f, uint64_t v)
+{
+	/* A value that does not fit its field is a bug of the table above. */
+	NICREF_ASSERT(nicref_bits_set(buf, CAP_BYTES, bit + f->bit_offset, f->bit_width, v) == 0);
+}
 
 void caps_reset(struct nicref_dev *dev)
 {
 	const struct nicref_profile *p = &dev->cfg.profile;
 	memset(&dev->caps, 0, sizeof dev->caps);
-	for (int cur = 0; cur < 2; cur++) {
-		uint8_t *g = cur ? dev->caps.cur[CAP_GENERAL] : dev->caps.max[CAP_GENERAL];
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, num_ports), p->num_ports);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, cqe_version), 1);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, cmdif_checksum),
-			cur ? p->cmdif_checksum : 3);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, uar_sz), 0);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, driver_version), 1);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, log_max_transport_domain), DEV_LOG_MAX_TD);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, log_max_pd), DEV_LOG_MAX_PD);
-		prm_set(g, CAP_BYTES, PRM_FIELD(hca_cap, log_uar_page_sz), 0);
+	for (size_t r = 0; r < sizeof cap_defaults / sizeof cap_defaults[0]; r++) {
+		const struct cap_row *row = &cap_defaults[r];
+		uint64_t bit = 0;
+		for (unsigned k = 0; k < 2 && row->at[k].l; k++)
+			bit += row->at[k].l->fields[row->at[k].i].bit_offset;
+		uint64_t max = resolve(row->max, p), cur = resolve(row->cur, p);
+		const struct nicref_layout *l = row->f.l;
+		uint32_t from = row->f.i == CAP_ALL_FIELDS ? 0 : row->f.i;
+		uint32_t to = row->f.i == CAP_ALL_FIELDS ? l->nfields : from + 1u;
+		for (uint32_t i = from; i < to; i++) {
+			put(dev->caps.max[row->type], bit, &l->fields[i], max);
+			put(dev->caps.cur[row->type], bit, &l->fields[i], cur);
+		}
 	}
 }
