@@ -797,7 +797,8 @@ static void run_step(struct run *r, const json_t *step, size_t index)
 	X(log_cmdq_size) X(log_cmdq_stride) X(nic_interface_supported) X(cmdif_checksum)        \
 	X(init_delay_ns) X(health_period_ns) X(timer_khz) X(max_mailbox_blocks)                 \
 	X(hostmem_max_pages) X(reserved_check) X(boot_pages) X(init_pages) X(max_icm_pages)     \
-	X(supported_issi) X(msix_vectors) X(num_ports) X(uar_base)
+	X(supported_issi) X(msix_vectors) X(num_ports) X(uar_base) X(log_max_pd)                \
+	X(log_max_transport_domain) X(driver_version)
 
 static int apply_profile(struct run *r, struct nicref_profile *p, const json_t *obj)
 {

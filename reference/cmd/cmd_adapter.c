@@ -7,7 +7,9 @@
  * vendor, its IEEE OUI (given at ISSI >= 1 only), and a PSID naming this model. */
 #define ADAPTER_VSD_VENDOR_ID 0x15B3
 #define ADAPTER_IEEE_VENDOR_ID 0x0002C9
-static const char adapter_psid[16] = "NICREF000000001";
+/* T163/T164: with vsd_vendor_id 15B3h the PSID is 13 characters and R1-R3 (0FDh-0FFh) are
+ * "filled with zeros". */
+static const char adapter_psid[16] = "NICREF0000001";
 
 enum nicref_cmd_rule cmd_query_adapter(struct cmd_ctx *c)
 {

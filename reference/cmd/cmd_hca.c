@@ -30,7 +30,11 @@ static void open_handle_spaces(struct nicref_dev *dev)
 			   DEV_PD_BASE + (1u << (log_pd < DEV_LOG_MAX_PD ? log_pd : DEV_LOG_MAX_PD)));
 	handle_space_reset(&dev->td, DEV_TD_BASE,
 			   DEV_TD_BASE + (1u << (log_td < DEV_LOG_MAX_TD ? log_td : DEV_LOG_MAX_TD)));
-	handle_space_reset(&dev->uar, dev->cfg.profile.uar_base,
+	/* D-UAR-1: the first profile.uar_base 4 KB pages of BAR0 hold the init segment; UARs
+	 * start at the first UAR page past them. */
+	uint64_t page = 4096ull << (log_page < 32 ? log_page : 32);
+	uint64_t base = ((uint64_t)dev->cfg.profile.uar_base * 4096 + page - 1) / page;
+	handle_space_reset(&dev->uar, (uint32_t)(base < DEV_MAX_UARS ? base : DEV_MAX_UARS),
 			   uars < DEV_MAX_UARS ? (uint32_t)uars : DEV_MAX_UARS);
 }
 

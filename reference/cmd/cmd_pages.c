@@ -59,13 +59,14 @@ static enum nicref_cmd_rule give_pages(struct cmd_ctx *c, uint32_t n)
 		return NICREF_RULE_PAGES_BEYOND_LIMIT;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t a = pas_addr(c, i);
-		if (a & 0xFFF)
-			return NICREF_RULE_PAGE_NOT_ALIGNED;
-		if (page_pool_has(&dev->pages, a)) {
+		enum nicref_cmd_rule rule = (a & 0xFFF) ? NICREF_RULE_PAGE_NOT_ALIGNED
+				: page_pool_has(&dev->pages, a) ? NICREF_RULE_PAGE_DUPLICATE
+								 : NICREF_RULE_NONE;
+		if (rule != NICREF_RULE_NONE) {
 			/* undo this command's earlier entries: a refused command changes nothing */
 			while (i--)
 				(void)page_pool_take_last(&dev->pages);
-			return NICREF_RULE_PAGE_DUPLICATE;
+			return rule;
 		}
 		NICREF_ASSERT(page_pool_add(&dev->pages, a) == 0);
 	}

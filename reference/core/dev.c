@@ -31,6 +31,9 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->msix_vectors = 64;
 	p->num_ports = 1;
 	p->uar_base = 5;               /* D-UAR-1 */
+	p->log_max_pd = DEV_LOG_MAX_PD;
+	p->log_max_transport_domain = DEV_LOG_MAX_TD;
+	p->driver_version = 1;
 }
 
 void nicref_config_default(struct nicref_config *cfg)
@@ -49,7 +52,9 @@ static int profile_ok(const struct nicref_profile *p)
 		return 0;
 	if (p->num_ports == 0 || p->num_ports > NICREF_MAX_PORTS || p->msix_vectors == 0 ||
 	    p->msix_vectors > 2048 || p->max_icm_pages > (1u << 24) ||
-	    (uint64_t)p->boot_pages + p->init_pages > p->max_icm_pages || p->uar_base == 0)
+	    (uint64_t)p->boot_pages + p->init_pages > p->max_icm_pages || p->uar_base == 0 ||
+	    p->log_max_pd > DEV_LOG_MAX_PD || p->log_max_transport_domain > DEV_LOG_MAX_TD ||
+	    p->driver_version > 1)
 		return 0;
 	if (p->nic_interface_supported > 7 || p->max_mailbox_blocks == 0 ||
 	    p->max_mailbox_blocks > 8192 || p->health_period_ns == 0 || p->timer_khz == 0)

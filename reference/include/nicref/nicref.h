@@ -48,7 +48,10 @@ struct nicref_profile {
 	uint16_t supported_issi;         /* QUERY_ISSI bitmask, bit N = ISSI N (D-ISSI-1) */
 	uint16_t msix_vectors;           /* interrupt vectors (CONFIG_INT_MODERATION int_vector) */
 	uint8_t num_ports;               /* HCA_CAP.num_ports (T145 34h[7:0]) */
-	uint8_t uar_base;                /* first UAR index ALLOC_UAR hands out (D-UAR-1) */
+	uint8_t uar_base;                /* 4 KB pages of BAR0 before the first UAR (D-UAR-1) */
+	uint8_t log_max_pd;              /* HCA_CAP.log_max_pd (T145 64h[20:16]), at most 16 */
+	uint8_t log_max_transport_domain; /* HCA_CAP 64h[28:24], at most 16 */
+	uint8_t driver_version;          /* HCA_CAP.driver_version (T145 4Ch[30]) */
 };
 
 struct nicref_config {
