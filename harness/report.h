@@ -18,7 +18,10 @@ struct test_result {
 	char *failures; /* newline-separated messages; NULL when passed */
 	unsigned opcodes[8]; /* distinct opcodes the test posted (conformance counts) */
 	unsigned nopcodes;
-	int subject; /* the last opcode the test posted: the command it is about; -1 none */
+	/* distinct opcodes the test saw complete with status OK, and refused (delivery or
+	 * return status not OK): a command is covered both ways when some test does each */
+	unsigned ok_ops[8], nok;
+	unsigned refused_ops[8], nrefused;
 };
 
 struct report {

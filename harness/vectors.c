@@ -44,7 +44,7 @@ struct run {
 	struct posted slot[MAX_SLOTS];
 	struct opstream rec;
 	unsigned opcodes[8], nopcodes;
-	int subject;
+	unsigned ok_ops[8], nok, refused_ops[8], nrefused;
 	unsigned ncmd;
 	const char *file;
 	long tc_id;
@@ -370,14 +370,19 @@ static void step_bring_up(struct run *r, const json_t *s)
 	r->ev_cursor = r->nev;
 }
 
+/* Adds op to a small set of distinct opcodes. */
+static void note_in(unsigned *set, unsigned *n, unsigned op)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (set[i] == op)
+			return;
+	if (*n < 8)
+		set[(*n)++] = op;
+}
+
 static void note_opcode(struct run *r, unsigned opcode)
 {
-	r->subject = (int)opcode;
-	for (unsigned i = 0; i < r->nopcodes; i++)
-		if (r->opcodes[i] == opcode)
-			return;
-	if (r->nopcodes < 8)
-		r->opcodes[r->nopcodes++] = opcode;
+	note_in(r->opcodes, &r->nopcodes, opcode);
 }
 
 static void write_cmd_seed(struct run *r, const struct cmd_post *p)
@@ -547,6 +552,13 @@ static void check_completion(struct run *r, unsigned slot, const json_t *e)
 	if (cmd_result_read(&ps->post, host_read, r, out, sizeof out, &res) != 0) {
 		failf(r, "completion: could not read slot %u back", slot);
 		return;
+	}
+	if (res.ownership == 0 && ps->post.in_len >= 2) {
+		unsigned op = (unsigned)(ps->in[0] << 8 | ps->in[1]);
+		if (res.delivery == 0 && res.status == 0)
+			note_in(r->ok_ops, &r->nok, op);
+		else
+			note_in(r->refused_ops, &r->nrefused, op);
 	}
 	const json_t *v;
 	if ((v = json_object_get(e, "ownership")) ? jv_u64(v, NS_NONE, &want, err, sizeof err) == 0
@@ -859,7 +871,7 @@ static void run_test(struct run *r, const json_t *group, const json_t *t, const 
 	r->fail = NULL;
 	r->fail_len = 0;
 	r->nopcodes = 0;
-	r->subject = -1;
+	r->nok = r->nrefused = 0;
 	r->ncmd = 0;
 	opstream_free(&r->rec);
 	opstream_init(&r->rec);
@@ -920,7 +932,10 @@ done:
 	tr.failures = r->fail;
 	memcpy(tr.opcodes, r->opcodes, sizeof tr.opcodes);
 	tr.nopcodes = r->nopcodes;
-	tr.subject = r->subject;
+	memcpy(tr.ok_ops, r->ok_ops, sizeof tr.ok_ops);
+	tr.nok = r->nok;
+	memcpy(tr.refused_ops, r->refused_ops, sizeof tr.refused_ops);
+	tr.nrefused = r->nrefused;
 	if (tr.outcome == TEST_PASS && r->opt->verbose)
 		fprintf(r->out, "ok   %s#%ld %s\n", r->file, r->tc_id, tr.comment ? tr.comment : "");
 	report_add(rep, &tr);
