@@ -148,6 +148,7 @@ enum nicref_cmd_rule cmd_set_hca_cap(struct cmd_ctx *c)
 
 	if (type == CAP_GENERAL) {
 		uint8_t *cur = dev->caps.cur[CAP_GENERAL];
+		dev->caps.cur_changed = true;
 		/* cmdif_checksum takes effect at once: this command's own completion is signed
 		 * (or not) as the new value says (cmd/cmdq.c reads it after execution). */
 		PRM_SET(hca_cap, cmdif_checksum, cur, CAP_BYTES, v.cmdif_checksum);

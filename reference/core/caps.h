@@ -5,6 +5,7 @@
 #ifndef NICREF_CORE_CAPS_H
 #define NICREF_CORE_CAPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "prm/layouts.h"
@@ -18,9 +19,14 @@ enum cap_type { CAP_GENERAL, CAP_ETH_OFFLOAD, CAP_FLOW_TABLE_NIC, CAP_TYPES };
 struct caps {
 	uint8_t max[CAP_TYPES][CAP_BYTES];
 	uint8_t cur[CAP_TYPES][CAP_BYTES];
+	uint8_t cur_default[CAP_TYPES][CAP_BYTES]; /* cur at power-on */
+	bool cur_changed;                          /* SET_HCA_CAP wrote cur since reset */
 };
 
-/* Power-on: both sets from the device profile (cmd/caps_default.c). */
+/* Once, at device creation: max and the power-on current set from the device profile
+ * (core/caps_default.c). */
+void caps_init(struct nicref_dev *dev);
+/* Power-on: cur back to its defaults; a copy, and only when SET_HCA_CAP changed it. */
 void caps_reset(struct nicref_dev *dev);
 
 /* A current capability, e.g. CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd). */

@@ -224,6 +224,13 @@ static void put(uint8_t *buf, uint64_t bit, const struct nicref_field *f, uint64
 
 void caps_reset(struct nicref_dev *dev)
 {
+	if (dev->caps.cur_changed)
+		memcpy(dev->caps.cur, dev->caps.cur_default, sizeof dev->caps.cur);
+	dev->caps.cur_changed = false;
+}
+
+void caps_init(struct nicref_dev *dev)
+{
 	const struct nicref_profile *p = &dev->cfg.profile;
 	memset(&dev->caps, 0, sizeof dev->caps);
 	for (size_t r = 0; r < sizeof cap_defaults / sizeof cap_defaults[0]; r++) {
@@ -240,4 +247,5 @@ void caps_reset(struct nicref_dev *dev)
 			put(dev->caps.cur[row->type], bit, &l->fields[i], cur);
 		}
 	}
+	memcpy(dev->caps.cur_default, dev->caps.cur, sizeof dev->caps.cur);
 }

@@ -82,6 +82,7 @@ struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg)
 		nicref_dev_destroy(dev);
 		return NULL;
 	}
+	caps_init(dev);
 	nicref_dev_reset(dev);
 	return dev;
 }

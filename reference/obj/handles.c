@@ -9,6 +9,7 @@ int handle_space_init(struct handle_space *hs, uint32_t capacity)
 {
 	memset(hs, 0, sizeof *hs);
 	hs->capacity = capacity;
+	hs->limit = 1; /* differs from any reset range below, so the first reset fills the maps */
 	uint32_t n = capacity ? capacity : 1;
 	do {
 		if (hs->levels == HANDLE_LEVELS)
@@ -42,6 +43,8 @@ void handle_space_reset(struct handle_space *hs, uint32_t base, uint32_t limit)
 		limit = hs->capacity;
 	if (base > limit)
 		base = limit;
+	if (hs->nlive == 0 && hs->base == base && hs->limit == limit)
+		return; /* already so: keeps a device reset cheap */
 	hs->base = base;
 	hs->limit = limit;
 	hs->nlive = 0;
