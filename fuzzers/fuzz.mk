@@ -5,11 +5,14 @@
 #   make -f fuzzers/fuzz.mk afl         AFL++ (afl-clang-fast, libAFLDriver)   build/afl/<t>_fuzz
 #   make -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=60
 #                                       each target FUZZ_SECONDS under libFuzzer on a temporary
-#                                       copy of corpora/<t>/, then the committed corpora replayed
-#                                       through the gcc build; any finding fails
+#                                       copy of corpora/<t>/, FUZZ_JOBS (2) at a time, then the
+#                                       committed corpora replayed through the gcc build; any
+#                                       finding fails. Wall time: ceil(targets / FUZZ_JOBS) *
+#                                       FUZZ_SECONDS plus ~10 s of build (3 targets, 60 s:
+#                                       2 rounds, ~2.2 min for `make check`)
 #   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
 #   make -f fuzzers/fuzz.mk afl-start   afl-fuzz on each AFL build for ~10 s (proves they start)
-#   make -f fuzzers/fuzz.mk seeds       regenerate corpora/*/seed-* and fuzzers/*.dict
+#   make -f fuzzers/fuzz.mk seeds       regenerate corpora/*/seed-* and fuzzers/*.dict (make_seeds.c)
 #
 # A target is a file fuzzers/<t>_fuzz.c ending in NICREF_FUZZ_TARGET (fuzzers/fuzz_target.h);
 # adding one needs no edit here. Its corpus is corpora/<t>/, its dictionary fuzzers/<t>.dict.
@@ -17,8 +20,10 @@
 # The library is compiled into each variant from source, in its own object tree.
 
 FUZZ_SECONDS ?= 60
-# Targets fuzzed side by side in the smoke (one libFuzzer process each).
+# Targets fuzzed side by side in the smoke (one libFuzzer process each, one per core).
 FUZZ_JOBS ?= 2
+# Rounds of the smoke: ceil(targets / FUZZ_JOBS).
+SMOKE_ROUNDS = $(shell echo $$(( ($(words $(FUZZ_TARGETS)) + $(FUZZ_JOBS) - 1) / $(FUZZ_JOBS) )))
 AFL_SECONDS ?= 10
 AFL_CC ?= afl-clang-fast
 # AFL builds carry no sanitizer unless asked (e.g. AFL_SAN="-fsanitize=address,undefined").
@@ -26,7 +31,7 @@ AFL_SAN ?=
 
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 LIB_SRC := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c)) \
-	harness/opstream.c harness/cmdbuild.c
+	harness/opstream.c harness/cmdbuild.c harness/driver.c
 COMMON_SRC := $(filter-out fuzzers/%_fuzz.c fuzzers/standalone_main.c fuzzers/make_seeds.c, \
 	$(wildcard fuzzers/*.c))
 
@@ -75,8 +80,9 @@ afl: afl-check
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk $(FUZZ_TARGETS:%=build/afl/%_fuzz)
 
 smoke:
-	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk fuzz replay
-	@echo "fuzz smoke: $(FUZZ_TARGETS) for $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
+	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) -f fuzzers/fuzz.mk fuzz replay
+	@echo "fuzz smoke: $(FUZZ_TARGETS) for $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time" \
+		"($(SMOKE_ROUNDS) rounds, ~$$(( $(SMOKE_ROUNDS) * $(FUZZ_SECONDS) )) s)"
 	@printf '%s\n' $(FUZZ_TARGETS) | \
 		xargs -P $(FUZZ_JOBS) -I{} fuzzers/smoke.sh libfuzzer {} $(FUZZ_SECONDS) || { \
 		echo "fuzz smoke: FAILED (see the report above)" >&2; exit 1; }
@@ -99,7 +105,7 @@ build/seeds/make_seeds: fuzzers/make_seeds.c $(LIB_SRC) $(wildcard fuzzers/*.h)
 	$(SEEDS_CC) $(SEEDS_FLAGS) $(INC) -o $@ fuzzers/make_seeds.c $(LIB_SRC)
 
 seeds: build/seeds/make_seeds
-	@mkdir -p corpora/cmdq corpora/cmd
+	@mkdir -p $(FUZZ_TARGETS:%=corpora/%)
 	build/seeds/make_seeds corpora fuzzers
 
 clean:

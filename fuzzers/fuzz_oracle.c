@@ -46,6 +46,7 @@ static void on_cmd_done(struct fuzz_oracle *o, const struct nicref_event *ev)
 	} else {
 		NICREF_FUZZ_CHECK(status == 0);
 	}
+	o->last_rule = o->fail_pending ? o->fail_rule : NICREF_RULE_NONE;
 	o->fail_pending = false;
 	o->cmd_done++;
 	o->last_done = *ev;
@@ -83,6 +84,8 @@ void fuzz_oracle_event(void *ctx, const struct nicref_event *ev)
 	case NICREF_EV_VIOLATION:
 		NICREF_FUZZ_CHECK(ev->arg[0] < NICREF_VIO_COUNT);
 		o->violations++;
+		o->vio_by_rule[ev->arg[0]]++;
+		o->transport_violations += fuzz_oracle_transport_violation((unsigned)ev->arg[0]);
 		break;
 	case NICREF_EV_READY:
 		/* PRM §8.2: initializing clears once; only a reset sets it again. */
@@ -115,6 +118,53 @@ void fuzz_oracle_check_dev(const struct fuzz_oracle *o)
 	NICREF_FUZZ_CHECK(!o->fail_pending);
 	/* PRM T8 1FCh[31] reads as the model says it changed (reading it has no side effect). */
 	NICREF_FUZZ_CHECK(((nicref_bar_read32(o->dev, 0x1FC) >> 31) == 0) == o->ready);
+}
+
+bool fuzz_oracle_transport_violation(unsigned rule)
+{
+	switch ((enum nicref_violation)rule) {
+	/* Init segment and doorbell (PRM §4.3 T7/T8, §8.2). Writing the queue address while the
+	 * HCA is enabled is one of them: the queue is the transport, whatever ran on it. */
+	case NICREF_VIO_BAR_UNALIGNED:
+	case NICREF_VIO_BAR_RO_WRITE:
+	case NICREF_VIO_BAR_RESERVED_WRITE:
+	case NICREF_VIO_CMDQ_RO_FIELDS_NOT_ZERO:
+	case NICREF_VIO_NIC_INTERFACE_UNSUPPORTED:
+	case NICREF_VIO_CMDQ_ADDR_LSW_BEFORE_MSW:
+	case NICREF_VIO_DB_WHILE_INITIALIZING:
+	case NICREF_VIO_DB_NO_CMDQ:
+	case NICREF_VIO_DB_NIC_DISABLED:
+	case NICREF_VIO_DB_BIT_OUT_OF_RANGE:
+	case NICREF_VIO_DB_NOT_OWNED:
+	case NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED:
+	/* The queue entry and the mailbox chains (PRM §7.14.1, T95-T98). */
+	case NICREF_VIO_ENTRY_STATUS_NOT_ZERO:
+	case NICREF_VIO_ENTRY_BAD_TYPE:
+	case NICREF_VIO_ENTRY_SIGNATURE:
+	case NICREF_VIO_ENTRY_RESERVED:
+	case NICREF_VIO_INPUT_LENGTH_SHORT:
+	case NICREF_VIO_OUTPUT_LENGTH_SHORT:
+	case NICREF_VIO_INPUT_POINTER:
+	case NICREF_VIO_OUTPUT_POINTER:
+	case NICREF_VIO_MAILBOX_SIGNATURE:
+	case NICREF_VIO_MAILBOX_CTRL_SIGNATURE:
+	case NICREF_VIO_MAILBOX_TOKEN:
+	case NICREF_VIO_MAILBOX_BLOCK_NUMBER:
+	case NICREF_VIO_MAILBOX_RESERVED:
+	case NICREF_VIO_MAILBOX_NEXT_NOT_ZERO:
+		return true;
+	/* Command content (PRM §12.2 T128, §7.1, §8.2-§8.3, §12.3): rules a command's bytes or
+	 * the order of commands break, which a fuzzed command is free to break. */
+	case NICREF_VIO_CMD_RESERVED_NOT_ZERO:
+	case NICREF_VIO_ISSI_NOT_SET:
+	case NICREF_VIO_SET_HCA_CAP_AFTER_INIT_PAGES:
+	case NICREF_VIO_PAGES_NOT_RECLAIMED:
+	case NICREF_VIO_DRIVER_VERSION_FORMAT:
+		return false;
+	case NICREF_VIO_COUNT:
+		break;
+	}
+	return true; /* not a violation of trace.h: treated as the worst case */
 }
 
 struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o)

@@ -23,6 +23,10 @@ struct fuzz_oracle {
 	uint64_t fail_slot, fail_opcode, fail_rule;
 	bool write_error; /* a DMA write failed since the last CMD_DONE (D-CMD-15) */
 	struct nicref_event last_done; /* the latest CMD_DONE, for targets that check memory */
+	uint64_t last_rule;            /* the rule that refused it, NICREF_RULE_NONE if none */
+	/* Violations by rule, and those of the transport (fuzz_oracle_transport_violation). */
+	uint64_t vio_by_rule[NICREF_VIO_COUNT];
+	uint64_t transport_violations;
 };
 
 /* Forget the previous input; call with nicref_dev_reset. */
@@ -37,5 +41,12 @@ void fuzz_oracle_event(void *ctx, const struct nicref_event *ev);
 
 /* After a step: nicref_dev_check is 0, and the device's counters agree with the events seen. */
 void fuzz_oracle_check_dev(const struct fuzz_oracle *o);
+
+/* Whether a driver violation concerns the transport (init segment, doorbell, queue entry,
+ * mailboxes: what cmdbuild.c and a correct bring-up get right whatever the command says) rather
+ * than a command's content (reserved input bits, the order of the start-up commands, a
+ * malformed driver version: what a fuzzed command may legitimately break). Every violation of
+ * trace.h is classified explicitly: a new one fails the fuzz build (-Wswitch) until it is. */
+bool fuzz_oracle_transport_violation(unsigned rule);
 
 #endif

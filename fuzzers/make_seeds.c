@@ -4,22 +4,31 @@
  *
  * corpora/cmdq/seed-*   operation streams (harness/opstream.h): bring-up and commands as a
  *                       driver posts them, and the driver mistakes the model must survive;
- * corpora/cmd/seed-*    inputs of the cmd target: output_length:u16, then command input bytes;
- *                       one per opcode of PRM T127, sized from the command's layouts;
- * fuzzers/cmdq.dict, fuzzers/cmd.dict   tokens, generated from the same tables as the model
- *                       (T127 opcodes, T8 offsets), so they cannot drift from them.
+ * corpora/cmd/seed-*    inputs of the cmd target: stage:4 output_length:12, then command input
+ *                       bytes; one per opcode of PRM T127, sized from the command's layouts, in
+ *                       the automatic stage, and a few in chosen stages;
+ * corpora/bringup/seed-*  op lists of the bringup target (fuzzers/bringup_ops.h): the §8.2
+ *                       sequence by hand and by the reference driver, objects, teardown and
+ *                       reclaim, panic, the driver mistakes, capabilities, registers, pages;
+ * fuzzers/cmdq.dict, fuzzers/cmd.dict, fuzzers/bringup.dict   tokens, generated from the same
+ *                       tables as the model and the targets (T127 opcodes, T8 offsets, op
+ *                       bytes), so they cannot drift from them.
  *
- * Rerunnable: it rewrites only files named seed-* and the two dictionaries. Names other than
+ * Rerunnable: it rewrites only files named seed-* and the three dictionaries. Names other than
  * seed-* in corpora/ belong to other exporters (the golden-vector runner). Each cmdq seed is
  * also run once on a device here, and its expected outcome checked, so a seed that stopped
- * meaning what its name says fails the build. */
+ * meaning what its name says fails the build. The cmd and bringup seeds are property-checked
+ * by `make -f fuzzers/fuzz.mk replay-corpus`, which runs them through their targets. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bringup_ops.h"
 #include "cmdbuild.h"
+#include "driver.h"
 #include "nicref/nicref.h"
 #include "opstream.h"
 
@@ -33,8 +42,11 @@ static int failures;
 
 static void write_file(const char *dir, const char *name, const void *data, size_t len)
 {
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char path[1024];
+	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+		fprintf(stderr, "make_seeds: path too long: %s/%s\n", dir, name);
+		exit(1);
+	}
 	FILE *f = fopen(path, "wb");
 	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
 		fprintf(stderr, "make_seeds: cannot write %s\n", path);
@@ -277,6 +289,24 @@ static void cmd_seeds(void)
 	cmd_header(in, 16, 0x0000, 0);
 	cmd_seed("seed-opcode-zero", 16, in, 16);
 
+	/* Chosen stages (bits 15:12 of the first u16, see cmd_fuzz.c). */
+	cmd_header(in, 16, NICREF_OP_QUERY_ISSI, 0);
+	cmd_seed("seed-stage-queue-query-issi", 1u << 12 | 0x70, in, 16);
+	cmd_header(in, 16, NICREF_OP_INIT_HCA, 0);
+	cmd_seed("seed-stage-enabled-init-hca", 2u << 12 | 16, in, 16);
+	cmd_header(in, 16, NICREF_OP_MANAGE_PAGES, 2);
+	in[15] = 8; /* input_num_entries: every page back */
+	cmd_seed("seed-stage-torn-down-return-pages", 8u << 12 | (16 + 8 * 8), in, 16);
+	cmd_header(in, 16, NICREF_OP_DISABLE_HCA, 0);
+	cmd_seed("seed-stage-reclaimed-disable-hca", 9u << 12 | 16, in, 16);
+	cmd_header(in, 16, NICREF_OP_ENABLE_HCA, 0);
+	cmd_seed("seed-stage-disabled-again-enable-hca", 10u << 12 | 16, in, 16);
+	cmd_header(in, 16, NICREF_OP_NOP, 0);
+	cmd_seed("seed-stage-panic-nop", 11u << 12 | 16, in, 16);
+	cmd_header(in, 16, NICREF_OP_NOP, 0);
+	in[3] = 0x01; /* T99 00h[15:0] reserved */
+	cmd_seed("seed-reserved-bit-nop", 16, in, 16);
+
 	/* One per opcode of T127, sized from its layouts when the model has them. */
 	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
 		unsigned op = nicref_opcode_at(i);
@@ -293,6 +323,242 @@ static void cmd_seeds(void)
 			*p = (char)tolower((unsigned char)*p);
 		cmd_seed(name, ol, in, il);
 	}
+}
+
+/* ---- bringup: op lists (fuzzers/bringup_fuzz.c) ----------------------------------------- */
+
+struct bu {
+	uint8_t b[1024];
+	size_t n;
+};
+
+static void bu_bytes(struct bu *s, const void *p, size_t n)
+{
+	if (s->n + n > sizeof s->b) {
+		fprintf(stderr, "make_seeds: bringup seed too long\n");
+		exit(1);
+	}
+	memcpy(s->b + s->n, p, n);
+	s->n += n;
+}
+
+/* An op byte and its operands, each operand one byte unless given as a string. */
+static void bu(struct bu *s, unsigned op, int nargs, ...)
+{
+	va_list ap;
+	uint8_t b = (uint8_t)op;
+	bu_bytes(s, &b, 1);
+	va_start(ap, nargs);
+	for (int i = 0; i < nargs; i++) {
+		b = (uint8_t)va_arg(ap, unsigned);
+		bu_bytes(s, &b, 1);
+	}
+	va_end(ap);
+}
+
+/* A command op: sel picks the op_mod (bringup_ops.h), flags 0 (no reserved bit). */
+#define BU_CMD(s, op, sel, ...) bu(s, op, 2 + BU_NARGS(__VA_ARGS__), sel, 0, ##__VA_ARGS__)
+#define BU_NARGS(...) ((int)(sizeof((unsigned[]){ 0, ##__VA_ARGS__ }) / sizeof(unsigned)) - 1)
+
+static void bu_seed(const char *name, struct bu *s)
+{
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/bringup", corpora_dir);
+	write_file(dir, name, s->b, s->n);
+	s->n = 0;
+}
+
+/* PRM §8.2 by hand: every start-up command in order, then INIT_HCA and what follows it. */
+static void bu_full_bringup(struct bu *s)
+{
+	BU_CMD(s, BU_ENABLE_HCA, 0);
+	BU_CMD(s, BU_QUERY_ISSI, 0);
+	BU_CMD(s, BU_SET_ISSI, 0, 0x00); /* ISSI 1 */
+	BU_CMD(s, BU_QUERY_PAGES, BU_PAGES_BOOT);
+	BU_CMD(s, BU_MANAGE_PAGES, BU_MP_GIVE, 2, 0x00);
+	BU_CMD(s, BU_QUERY_HCA_CAP, BU_CAP_GEN_MAX);
+	BU_CMD(s, BU_QUERY_HCA_CAP, BU_CAP_GEN_CUR);
+	BU_CMD(s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 0); /* the current values back */
+	BU_CMD(s, BU_QUERY_PAGES, BU_PAGES_INIT);
+	BU_CMD(s, BU_MANAGE_PAGES, BU_MP_GIVE, 6, 0x00);
+	BU_CMD(s, BU_INIT_HCA, 0);
+	BU_CMD(s, BU_SET_DRIVER_VERSION, 0, 0); /* "nicref,bringup,1.000.000000" */
+	BU_CMD(s, BU_QUERY_ADAPTER, 0);
+	BU_CMD(s, BU_QUERY_PAGES, BU_PAGES_REGULAR);
+	BU_CMD(s, BU_NOP, 0);
+}
+
+static void bringup_seeds(void)
+{
+	struct bu s = { .n = 0 };
+
+	bu_full_bringup(&s);
+	bu_seed("seed-full-bringup", &s);
+
+	/* The reference driver: up, down, up again; a partial bring-up aborted (DISABLE_HCA
+	 * with the boot pages held: PAGES_NOT_RECLAIMED) and started afresh. */
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	BU_CMD(&s, BU_NOP, 0);
+	bu(&s, BU_DRV_TEARDOWN, 0);
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	BU_CMD(&s, BU_ALLOC_PD, 0);
+	bu(&s, BU_DRV_TEARDOWN, 0);
+	bu(&s, BU_BRING_UP, 1, REFDRV_BOOT_PAGES);
+	BU_CMD(&s, BU_DISABLE_HCA, 0);
+	bu(&s, BU_BRING_UP, 1, REFDRV_CAPS);
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED); /* not DISABLED: nothing */
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_INIT);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 6, 0x00);
+	BU_CMD(&s, BU_INIT_HCA, 0);
+	bu(&s, BU_DRV_TEARDOWN, 0);
+	bu_seed("seed-driver-cycle", &s);
+
+	/* PD, UAR, TD: allocate, free a live one, free a dead one, reuse the lowest; interrupt
+	 * moderation in and out of range. */
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	BU_CMD(&s, BU_ALLOC_PD, 0);
+	BU_CMD(&s, BU_ALLOC_PD, 0);
+	BU_CMD(&s, BU_ALLOC_PD, 0);
+	BU_CMD(&s, BU_DEALLOC_PD, 0, 0x01);  /* live[1] */
+	BU_CMD(&s, BU_DEALLOC_PD, 0, 0xC0);  /* the one just freed: BAD_RESOURCE */
+	BU_CMD(&s, BU_ALLOC_PD, 0);          /* the lowest free again */
+	BU_CMD(&s, BU_ALLOC_UAR, 0);
+	BU_CMD(&s, BU_ALLOC_UAR, 0);
+	BU_CMD(&s, BU_DEALLOC_UAR, 0, 0x00);
+	BU_CMD(&s, BU_DEALLOC_UAR, 0, 0xE0); /* UAR 0: the init segment, never a UAR */
+	BU_CMD(&s, BU_ALLOC_TD, 0);
+	BU_CMD(&s, BU_DEALLOC_TD, 0, 0xFF, 0xFF, 0xFF, 0xFF); /* handle 0xFFFFFF */
+	BU_CMD(&s, BU_DEALLOC_TD, 0, 0x00);
+	BU_CMD(&s, BU_CONFIG_INT_MODERATION, BU_INTMOD_WRITE, 3, 0x01, 0x23);
+	BU_CMD(&s, BU_CONFIG_INT_MODERATION, BU_INTMOD_READ, 3, 0x00, 0x00);
+	BU_CMD(&s, BU_CONFIG_INT_MODERATION, BU_INTMOD_WRITE, 0xF0, 0x00, 0x40, 0x00, 0x01);
+	BU_CMD(&s, BU_TEARDOWN_HCA, 0, 0x00); /* frees every object */
+	BU_CMD(&s, BU_DEALLOC_PD, 0, 0xE1);
+	bu_seed("seed-alloc-dealloc", &s);
+
+	/* §8.3: extra pages, some back while initialized, teardown, every page back, disable. */
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 10, 0x00);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_RETURN, 4, 0x00);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 1, 0x80); /* a page returned: the host's again */
+	BU_CMD(&s, BU_TEARDOWN_HCA, 0, 0x00);
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_REGULAR);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 1, 0x00); /* after teardown: BAD_SYS_STATE */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_RETURN, 8, 0xC0); /* output too short */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_RETURN, 0xF0, 0x00); /* up to 256: all of them */
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_REGULAR);
+	BU_CMD(&s, BU_DISABLE_HCA, 0);
+	BU_CMD(&s, BU_ENABLE_HCA, 0);
+	BU_CMD(&s, BU_NOP, 0);
+	bu_seed("seed-teardown-reclaim", &s);
+
+	/* Panic close (D-INIT-8): its completion, then every doorbell dropped until reset. */
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	BU_CMD(&s, BU_ALLOC_PD, 0);
+	BU_CMD(&s, BU_ALLOC_UAR, 0);
+	BU_CMD(&s, BU_TEARDOWN_HCA, 0, 0xA0);
+	BU_CMD(&s, BU_NOP, 0);
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_REGULAR);
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	bu(&s, BU_RAW, 4, 0x03, 0x01, 0x00, 0x00);
+	bu(&s, BU_RESET, 0);
+	bu(&s, BU_BRING_UP, 1, REFDRV_ENABLED);
+	BU_CMD(&s, BU_NOP, 0);
+	bu_seed("seed-panic", &s);
+
+	/* What a driver gets wrong, one each. */
+	BU_CMD(&s, BU_ENABLE_HCA, 0);
+	BU_CMD(&s, BU_INIT_HCA, 0);                          /* no pages: NO_RESOURCES */
+	BU_CMD(&s, BU_SET_ISSI, 0, 0xC5);                    /* ISSI 5: BAD_PARAM */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 3, 0xC2, 1); /* entry 1 not aligned */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 3, 0xC1, 2); /* entry 2 = entry 0 */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 3, 0xC3, 0); /* one entry claimed too many */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 8, 0x00);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 2, 0xC0, 5); /* a page the device holds */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_FAIL, 0, 0x00);
+	BU_CMD(&s, BU_INIT_HCA, 0);                          /* without SET_ISSI: ISSI_NOT_SET */
+	BU_CMD(&s, BU_SET_DRIVER_VERSION, 0, 2);             /* malformed: DRIVER_VERSION_FORMAT */
+	BU_CMD(&s, BU_SET_DRIVER_VERSION, 0, 4);             /* unterminated: BAD_PARAM */
+	BU_CMD(&s, BU_SET_DRIVER_VERSION, 0, 1, 5, 0x00, 0x07, 0x30, 0x39);
+	bu(&s, BU_NOP, 2, 0, 0xF0);                          /* a reserved bit: BAD_PARAM */
+	bu(&s, BU_NOP, 2, 0xE1, 0);                          /* op_mod 1: BAD_OP */
+	BU_CMD(&s, BU_ENABLE_HCA, 0);                        /* BAD_SYS_STATE */
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 0);        /* after INIT_HCA: BAD_SYS_STATE */
+	bu(&s, BU_RAW, 4, 0x0F, 0xFF, 0x00, 0x00);           /* not in T127 */
+	BU_CMD(&s, BU_TEARDOWN_HCA, 0, 0xC5);                /* profile 5: BAD_PARAM */
+	BU_CMD(&s, BU_TEARDOWN_HCA, 0, 0x00);
+	BU_CMD(&s, BU_DISABLE_HCA, 0);                       /* pages held: PAGES_NOT_RECLAIMED */
+	bu_seed("seed-mistakes", &s);
+
+	/* Capabilities (§12.3.3-§12.3.4): every type queried, the RW fields set (cmdif_checksum
+	 * 0 turns the signatures off at once), SET_HCA_CAP after QUERY_PAGES(init) (D-INIT-1),
+	 * then a 1 MB UAR page: no UAR left past the init segment (D-UAR-1). */
+	BU_CMD(&s, BU_ENABLE_HCA, 0);
+	for (unsigned t = BU_CAP_GEN_CUR; t <= BU_CAP_FT_MAX; t++)
+		BU_CMD(&s, BU_QUERY_HCA_CAP, t);
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 1, 0, 0);    /* cmdif_checksum 0 */
+	BU_CMD(&s, BU_NOP, 0);
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 1, 0, 3);    /* cmdif_checksum 3 */
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 1, 0, 2);    /* 2 is undefined: BAD_PARAM */
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 1, 0xC0, 0xFF, 0x00, 0x00); /* reserved */
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_ETH, 0);
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_FT, 0);
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 1, 3, 8);    /* log_uar_page_sz 8 */
+	BU_CMD(&s, BU_QUERY_HCA_CAP, BU_CAP_GEN_CUR);
+	BU_CMD(&s, BU_SET_ISSI, 0, 0x00);
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_BOOT);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 2, 0x00);
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_INIT);
+	BU_CMD(&s, BU_SET_HCA_CAP, BU_SETCAP_GEN, 1, 2, 0);    /* SET_HCA_CAP_AFTER_INIT_PAGES */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 6, 0x00);
+	BU_CMD(&s, BU_INIT_HCA, 0);
+	BU_CMD(&s, BU_ALLOC_UAR, 0);                           /* EXCEED_LIM */
+	BU_CMD(&s, BU_ALLOC_PD, 0);
+	BU_CMD(&s, BU_QUERY_HCA_CAP, BU_CAP_GEN_CUR);
+	bu_seed("seed-caps", &s);
+
+	/* ACCESS_REG (§12.4.1): each port register read, enabled and initialized; writes; an
+	 * unknown register, an argument, a short register. */
+	bu(&s, BU_BRING_UP, 1, REFDRV_ISSI);
+	for (unsigned r = 0; r < 5; r++)
+		BU_CMD(&s, BU_ACCESS_REG, BU_REG_READ, r, 0, 0, 0);
+	BU_CMD(&s, BU_DISABLE_HCA, 0); /* no page given yet */
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	for (unsigned r = 0; r < 5; r++)
+		BU_CMD(&s, BU_ACCESS_REG, BU_REG_READ, r, 0, 0, 0);
+	BU_CMD(&s, BU_ACCESS_REG, BU_REG_READ, 1, 0, 0, 4, 0x00, 0x01, 0x00, 0x04); /* PTYS Eth */
+	BU_CMD(&s, BU_ACCESS_REG, BU_REG_WRITE, 2, 0, 0, 4, 0x00, 0x01, 0x02, 0x00); /* PAOS */
+	BU_CMD(&s, BU_ACCESS_REG, BU_REG_WRITE, 0, 0, 0, 0);                         /* PMTU */
+	BU_CMD(&s, BU_ACCESS_REG, BU_REG_READ, 0xF0, 0x12, 0x34, 0, 0, 0);
+	BU_CMD(&s, BU_ACCESS_REG, BU_REG_READ, 1, 0xF0, 0, 0, 0, 1, 0, 0);
+	BU_CMD(&s, BU_ACCESS_REG, BU_REG_READ, 4, 0, 0xC1, 0);
+	bu_seed("seed-access-reg", &s);
+
+	/* Pages up to the device's limit (profile max_icm_pages, D-PG-3), then all back. */
+	bu(&s, BU_BRING_UP, 1, REFDRV_INITIALIZED);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 0xFF, 0x00); /* 4096 more: EXCEED_LIM */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 0xFE, 0x00); /* 3840 */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 0xF0, 0x00); /* 256: EXCEED_LIM */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 0xEF, 0x00); /* 239 */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 9, 0x00);    /* 9: exactly the limit */
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_GIVE, 8, 0x00);    /* EXCEED_LIM */
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_REGULAR);
+	BU_CMD(&s, BU_TEARDOWN_HCA, 0, 0x00);
+	BU_CMD(&s, BU_MANAGE_PAGES, BU_MP_RETURN, 0xFF, 0x00);
+	BU_CMD(&s, BU_DISABLE_HCA, 0);
+	bu_seed("seed-pages-limit", &s);
+
+	/* Time and reset: nothing moves but the clock; a reset is power-on again. */
+	bu(&s, BU_ADVANCE, 2, 0x03, 0xE8);
+	bu(&s, BU_BRING_UP, 1, REFDRV_ISSI);
+	bu(&s, BU_ADVANCE, 2, 0xFF, 0xFF);
+	BU_CMD(&s, BU_QUERY_ISSI, 0);
+	bu(&s, BU_RESET, 0);
+	bu(&s, BU_ADVANCE, 2, 0x00, 0x01);
+	BU_CMD(&s, BU_QUERY_ISSI, 0);
+	BU_CMD(&s, BU_QUERY_PAGES, BU_PAGES_BOOT); /* not enabled: BAD_SYS_STATE */
+	BU_CMD(&s, BU_NOP, 0);
+	bu_seed("seed-time-reset", &s);
 }
 
 /* ---- dictionaries ---------------------------------------------------------------------- */
@@ -417,6 +683,49 @@ static void dicts(void)
 	}
 	dict_command_tokens(f);
 	dict_close(f);
+
+	f = dict_open("bringup");
+	fprintf(f, "\n# Ops (fuzzers/bringup_ops.h): op byte, sel, flags and leading operands\n");
+	dict_bytes(f, "bring_up_initialized", (const uint8_t[]){ BU_BRING_UP, REFDRV_INITIALIZED }, 2);
+	dict_bytes(f, "bring_up_boot_pages", (const uint8_t[]){ BU_BRING_UP, REFDRV_BOOT_PAGES }, 2);
+	dict_bytes(f, "drv_teardown", (const uint8_t[]){ BU_DRV_TEARDOWN }, 1);
+	dict_bytes(f, "reset", (const uint8_t[]){ BU_RESET }, 1);
+	dict_bytes(f, "advance_1ms", (const uint8_t[]){ BU_ADVANCE, 0x03, 0xE8 }, 3);
+	dict_bytes(f, "enable_hca", (const uint8_t[]){ BU_ENABLE_HCA, 0, 0 }, 3);
+	dict_bytes(f, "set_issi_1", (const uint8_t[]){ BU_SET_ISSI, 0, 0, 0x00 }, 4);
+	dict_bytes(f, "query_pages_init", (const uint8_t[]){ BU_QUERY_PAGES, BU_PAGES_INIT, 0 }, 3);
+	dict_bytes(f, "give_8_pages", (const uint8_t[]){ BU_MANAGE_PAGES, BU_MP_GIVE, 0, 8, 0 }, 5);
+	dict_bytes(f, "return_256_pages",
+		   (const uint8_t[]){ BU_MANAGE_PAGES, BU_MP_RETURN, 0, 0xF0, 0 }, 5);
+	dict_bytes(f, "init_hca", (const uint8_t[]){ BU_INIT_HCA, 0, 0 }, 3);
+	dict_bytes(f, "alloc_pd", (const uint8_t[]){ BU_ALLOC_PD, 0, 0 }, 3);
+	dict_bytes(f, "alloc_uar", (const uint8_t[]){ BU_ALLOC_UAR, 0, 0 }, 3);
+	dict_bytes(f, "alloc_td", (const uint8_t[]){ BU_ALLOC_TD, 0, 0 }, 3);
+	dict_bytes(f, "teardown_graceful", (const uint8_t[]){ BU_TEARDOWN_HCA, 0, 0, 0x00 }, 4);
+	dict_bytes(f, "teardown_panic", (const uint8_t[]){ BU_TEARDOWN_HCA, 0, 0, 0xA0 }, 4);
+	dict_bytes(f, "disable_hca", (const uint8_t[]){ BU_DISABLE_HCA, 0, 0 }, 3);
+	dict_bytes(f, "flags_reserved_bit", (const uint8_t[]){ 0xF0 }, 1);
+	dict_bytes(f, "sel_raw_op_mod", (const uint8_t[]){ 0xFF }, 1);
+	fprintf(f, "\n# ACCESS_REG register ids (PRM §11.1 T104), SET_DRIVER_VERSION strings\n");
+	dict_be(f, "reg_pmtu", 0x5003, 2);
+	dict_be(f, "reg_ptys", 0x5004, 2);
+	dict_be(f, "reg_paos", 0x5006, 2);
+	dict_be(f, "reg_pfcc", 0x5007, 2);
+	dict_be(f, "reg_ppcnt", 0x5008, 2);
+	fprintf(f, "version_ok=\"nicref,bringup,1.000.000000\"\n");
+	fprintf(f, "version_linux=\"Linux,mlx5_core,5.000.000000\"\n");
+	fprintf(f, "\n# T145 capability offsets of the RW fields and the limits (raw patches)\n");
+	dict_be(f, "cap_cmdif_checksum", 0x40, 2);
+	dict_be(f, "cap_cache_line", 0x2C, 2);
+	dict_be(f, "cap_log_max_sq", 0x6C, 2);
+	dict_be(f, "cap_log_uar_page_sz", 0x90, 2);
+	dict_be(f, "cap_log_max_pd", 0x64, 2);
+	fprintf(f, "\n# handles (24-bit)\n");
+	dict_be(f, "handle_1", 1, 3);
+	dict_be(f, "handle_uar_5", 5, 3);
+	dict_be(f, "handle_max", 0xFFFFFF, 3);
+	dict_command_tokens(f);
+	dict_close(f);
 }
 
 int main(int argc, char **argv)
@@ -429,11 +738,12 @@ int main(int argc, char **argv)
 	fuzzers_dir = argv[2];
 	cmdq_seeds();
 	cmd_seeds();
+	bringup_seeds();
 	dicts();
 	if (failures) {
 		fprintf(stderr, "make_seeds: %d seed(s) no longer do what they say\n", failures);
 		return 1;
 	}
-	printf("make_seeds: wrote corpora/cmdq, corpora/cmd seeds and the dictionaries\n");
+	printf("make_seeds: wrote corpora/cmdq, corpora/cmd, corpora/bringup seeds and the dictionaries\n");
 	return 0;
 }

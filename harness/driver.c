@@ -247,13 +247,15 @@ static int reclaim_pages(struct refdrv *d, uint32_t n)
 			struct nicref_field e = nicref_field_element(pas, i);
 			uint64_t a = 0;
 			(void)nicref_field_get(out, out_len, &e, &a);
-			uint32_t j = 0;
-			while (j < d->npages && d->pages[j] != a)
-				j++;
-			if (j == d->npages)
+			/* Search from the latest given: a device returning LIFO (as this model
+			 * does) is found at once; any other order is still accepted. */
+			uint32_t j = d->npages;
+			while (j > 0 && d->pages[j - 1] != a)
+				j--;
+			if (j == 0)
 				return fail(d, "%s: returned a page never given (%ld)", "MANAGE_PAGES",
 					    (long)(a >> 12));
-			d->pages[j] = d->pages[--d->npages];
+			d->pages[j - 1] = d->pages[--d->npages];
 		}
 		n -= got;
 	}

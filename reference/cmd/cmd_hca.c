@@ -79,9 +79,10 @@ enum nicref_cmd_rule cmd_teardown_hca(struct cmd_ctx *c)
 enum nicref_cmd_rule cmd_disable_hca(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
-	/* §8.3 reclaims every page before DISABLE_HCA. The device lets go of the rest: they are
-	 * the host's again (D-INIT-7). */
-	if (dev->pages.count)
+	/* §8.3 reclaims every page between TEARDOWN_HCA and DISABLE_HCA. The device lets go of
+	 * the rest: they are the host's again. A start-up abandoned before INIT_HCA could not
+	 * reclaim what the device still needed, so that is no violation (D-INIT-7). */
+	if (dev->pages.count && dev->hca.state == HCA_TORN_DOWN)
 		dev_violation(dev, NICREF_VIO_PAGES_NOT_RECLAIMED, dev->pages.count);
 	page_pool_clear(&dev->pages);
 	hca_release_objects(dev);

@@ -55,6 +55,8 @@ static uint64_t pas_addr(const struct cmd_ctx *c, unsigned i)
 static enum nicref_cmd_rule give_pages(struct cmd_ctx *c, uint32_t n)
 {
 	struct nicref_dev *dev = c->dev;
+	/* D-PG-3: the count is judged before any entry, as a length is (EXCEED_LIM before the
+	 * entries' BAD_PARAM): a list the device cannot take is not read. */
 	if (n > dev->pages.capacity - dev->pages.count)
 		return NICREF_RULE_PAGES_BEYOND_LIMIT;
 	for (uint32_t i = 0; i < n; i++) {
