@@ -13,7 +13,6 @@ enum nicref_cmd_rule cmd_enable_hca(struct cmd_ctx *c)
 	h->issi = 0; /* PRM §7.1: ISSI 0 until SET_ISSI */
 	h->issi_set = false;
 	h->init_pages_queried = false;
-	h->alloc_failed = false;
 	return NICREF_RULE_NONE;
 }
 

@@ -72,7 +72,6 @@ static enum nicref_cmd_rule give_pages(struct cmd_ctx *c, uint32_t n)
 		}
 		NICREF_ASSERT(page_pool_add(&dev->pages, a) == 0);
 	}
-	dev->hca.alloc_failed = false;
 	return NICREF_RULE_NONE;
 }
 
@@ -99,8 +98,8 @@ enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
 	case MP_ALLOCATION_FAIL:
 		if (c->dev->hca.state == HCA_TORN_DOWN)
 			return NICREF_RULE_HCA_TORN_DOWN;
-		/* §12.3.2: the driver could not provide the pages it was asked for. */
-		c->dev->hca.alloc_failed = true;
+		/* §12.3.2: the driver could not provide the pages it was asked for. It changes
+		 * nothing until page-request events exist to be answered (D-PG-3). */
 		return NICREF_RULE_NONE;
 	case MP_ALLOCATION_SUCCESS:
 		/* §8.3: after TEARDOWN_HCA pages only go back to the host. */

@@ -40,7 +40,6 @@ struct hca {
 	uint16_t issi;            /* current ISSI (§7.1): 0 until SET_ISSI */
 	bool issi_set;            /* SET_ISSI succeeded since ENABLE_HCA */
 	bool init_pages_queried;  /* QUERY_PAGES(init) since ENABLE_HCA (D-INIT-1) */
-	bool alloc_failed;        /* MANAGE_PAGES(ALLOCATION_FAIL) since the last give */
 	char driver_version[64];  /* SET_DRIVER_VERSION, as given */
 };
 
