@@ -18,7 +18,7 @@ CFLAGS  := -std=c11 $(OPT) $(WARN) $(SAN) -fPIC -D_POSIX_C_SOURCE=200809L
 LDFLAGS := $(SAN)
 FUZZ_SECONDS ?= 60
 
-REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c))
+REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c reference/adp/*.c))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
 HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o)

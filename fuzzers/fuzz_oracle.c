@@ -160,6 +160,10 @@ bool fuzz_oracle_transport_violation(unsigned rule)
 	case NICREF_VIO_SET_HCA_CAP_AFTER_INIT_PAGES:
 	case NICREF_VIO_PAGES_NOT_RECLAIMED:
 	case NICREF_VIO_DRIVER_VERSION_FORMAT:
+	/* Every control-plane violation (nicref/rules_ctrl.h) is about content. */
+#define CTRL_CONTENT(id, cite, what) case NICREF_VIO_##id:
+	NICREF_VIOLATIONS_CTRL(CTRL_CONTENT)
+#undef CTRL_CONTENT
 		return false;
 	case NICREF_VIO_COUNT:
 		break;

@@ -140,6 +140,30 @@ static int get_u64(struct run *r, const json_t *obj, const char *key, enum name_
 	return 0;
 }
 
+/* A field of l by name; "name[i]" is element i of an array field (pas[3], rq_num[0]), held in
+ * *tmp. NULL when there is no such field. */
+static const struct nicref_field *field_lookup(const struct nicref_layout *l, const char *key,
+					       struct nicref_field *tmp)
+{
+	const char *br = strchr(key, '[');
+	if (!br)
+		return nicref_layout_field(l, key);
+	char base[128];
+	size_t n = (size_t)(br - key);
+	char *end;
+	if (n >= sizeof base)
+		return NULL;
+	memcpy(base, key, n);
+	base[n] = 0;
+	unsigned long i = strtoul(br + 1, &end, 0);
+	const struct nicref_field *f = nicref_layout_field(l, base);
+	if (!f || !(f->flags & NICREF_FIELD_ARRAY) || end == br + 1 || strcmp(end, "]") != 0 ||
+	    i > 1u << 20)
+		return NULL;
+	*tmp = nicref_field_element(f, (uint32_t)i);
+	return tmp;
+}
+
 /* Sets every "name": value of obj into buf through layout l. */
 static int set_fields(struct run *r, const struct nicref_layout *l, const json_t *obj,
 		      uint8_t *buf, size_t len)
@@ -148,7 +172,8 @@ static int set_fields(struct run *r, const struct nicref_layout *l, const json_t
 	json_t *v;
 	json_object_foreach((json_t *)obj, key, v)
 	{
-		const struct nicref_field *f = nicref_layout_field(l, key);
+		struct nicref_field tmp;
+		const struct nicref_field *f = field_lookup(l, key, &tmp);
 		if (!f) {
 			failf(r, "layout %s has no field '%s'", l->name, key);
 			return -1;
@@ -184,7 +209,8 @@ static void expect_fields(struct run *r, const char *what, const struct nicref_l
 	json_t *v;
 	json_object_foreach((json_t *)obj, key, v)
 	{
-		const struct nicref_field *f = nicref_layout_field(l, key);
+		struct nicref_field tmp;
+		const struct nicref_field *f = field_lookup(l, key, &tmp);
 		uint64_t want, got;
 		char err[160];
 		if (!f) {

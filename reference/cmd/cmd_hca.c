@@ -13,28 +13,9 @@ enum nicref_cmd_rule cmd_enable_hca(struct cmd_ctx *c)
 	h->issi = 0; /* PRM §7.1: ISSI 0 until SET_ISSI */
 	h->issi_set = false;
 	h->init_pages_queried = false;
+	h->page_request_armed = true; /* PRM §7.13.10.2: until the first request */
+	h->pages_wanted = 0;
 	return NICREF_RULE_NONE;
-}
-
-/* The handle ranges INIT_HCA opens, from the capabilities in force (T145). */
-static void open_handle_spaces(struct nicref_dev *dev)
-{
-	unsigned log_pd = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd);
-	unsigned log_td = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_transport_domain);
-	/* PRM §7.2, T145: UAR area = 1 MB * 2^uar_sz; a UAR page is 4 KB * 2^log_uar_page_sz. */
-	unsigned uar_sz = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, uar_sz);
-	unsigned log_page = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_uar_page_sz);
-	uint64_t uars = log_page > 8 + uar_sz ? 1 : 1ull << (8 + uar_sz - log_page);
-	handle_space_reset(&dev->pd, DEV_PD_BASE,
-			   DEV_PD_BASE + (1u << (log_pd < DEV_LOG_MAX_PD ? log_pd : DEV_LOG_MAX_PD)));
-	handle_space_reset(&dev->td, DEV_TD_BASE,
-			   DEV_TD_BASE + (1u << (log_td < DEV_LOG_MAX_TD ? log_td : DEV_LOG_MAX_TD)));
-	/* D-UAR-1: the first profile.uar_base 4 KB pages of BAR0 hold the init segment; UARs
-	 * start at the first UAR page past them. */
-	uint64_t page = 4096ull << (log_page < 32 ? log_page : 32);
-	uint64_t base = ((uint64_t)dev->cfg.profile.uar_base * 4096 + page - 1) / page;
-	handle_space_reset(&dev->uar, (uint32_t)(base < DEV_MAX_UARS ? base : DEV_MAX_UARS),
-			   uars < DEV_MAX_UARS ? (uint32_t)uars : DEV_MAX_UARS);
 }
 
 /* PRM §12.3.6, §8.2. */
@@ -49,7 +30,7 @@ enum nicref_cmd_rule cmd_init_hca(struct cmd_ctx *c)
 	 * actual_issi". The device goes on at ISSI 0, as it would (D-INIT-9). */
 	if (!dev->hca.issi_set)
 		dev_violation(dev, NICREF_VIO_ISSI_NOT_SET, dev->hca.issi);
-	open_handle_spaces(dev);
+	obj_open_tables(dev);
 	dev->hca.state = HCA_INITIALIZED;
 	return NICREF_RULE_NONE;
 }
@@ -61,6 +42,12 @@ enum nicref_cmd_rule cmd_teardown_hca(struct cmd_ctx *c)
 	unsigned profile = (unsigned)PRM_GET(teardown_hca_in, profile, c->in, c->in_len);
 	if (profile > 1)
 		return NICREF_RULE_TEARDOWN_BAD_PROFILE;
+	/* §12.3.7 L5983: before a graceful close SW destroys its queues (D-INIT-3); a panic close
+	 * takes them down with the rest. */
+	if (profile == 0 &&
+	    (dev_obj_count(dev, OBJ_EQ) || dev_obj_count(dev, OBJ_CQ) ||
+	     dev_obj_count(dev, OBJ_SQ) || dev_obj_count(dev, OBJ_RQ) || dev_obj_count(dev, OBJ_RMP)))
+		return NICREF_RULE_OBJECTS_LIVE_AT_TEARDOWN;
 	/* "The command releases all HCA allocated resources." */
 	hca_release_objects(dev);
 	if (profile == 1) {

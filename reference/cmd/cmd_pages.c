@@ -91,15 +91,16 @@ static enum nicref_cmd_rule return_pages(struct cmd_ctx *c, uint32_t n)
 	return NICREF_RULE_NONE;
 }
 
-enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
+static enum nicref_cmd_rule manage(struct cmd_ctx *c)
 {
 	uint32_t n = (uint32_t)PRM_GET(manage_pages_in, input_num_entries, c->in, c->in_len);
 	switch (c->op_mod) {
 	case MP_ALLOCATION_FAIL:
 		if (c->dev->hca.state == HCA_TORN_DOWN)
 			return NICREF_RULE_HCA_TORN_DOWN;
-		/* §12.3.2: the driver could not provide the pages it was asked for. It changes
-		 * nothing until page-request events exist to be answered (D-PG-3). */
+		/* §12.3.2: the driver could not provide the pages it was asked for: the request is
+		 * withdrawn; the create that needed them has already failed (D-PG-4). */
+		c->dev->hca.pages_wanted = 0;
 		return NICREF_RULE_NONE;
 	case MP_ALLOCATION_SUCCESS:
 		/* §8.3: after TEARDOWN_HCA pages only go back to the host. */
@@ -111,4 +112,18 @@ enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
 	default:
 		return return_pages(c, n);
 	}
+}
+
+enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
+{
+	enum nicref_cmd_rule r = manage(c);
+	struct hca *h = &c->dev->hca;
+	if (r == NICREF_RULE_NONE) {
+		/* PRM L3969, L5388: each MANAGE_PAGES re-arms the Page Request event; a request the
+		 * pages now held answer is done (D-PG-4). */
+		h->page_request_armed = true;
+		if (c->dev->pages.count >= h->pages_wanted)
+			h->pages_wanted = 0;
+	}
+	return r;
 }

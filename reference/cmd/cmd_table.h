@@ -71,6 +71,14 @@ enum nicref_cmd_rule cmd_alloc_uar(struct cmd_ctx *c);
 enum nicref_cmd_rule cmd_dealloc_uar(struct cmd_ctx *c);
 enum nicref_cmd_rule cmd_alloc_transport_domain(struct cmd_ctx *c);
 enum nicref_cmd_rule cmd_dealloc_transport_domain(struct cmd_ctx *c);
+/* The control-plane objects, one row file per family (issue 4). */
+#include "cmd/rows_cq.h"
+#include "cmd/rows_eq.h"
+#include "cmd/rows_mkey.h"
+#include "cmd/rows_tir.h"
+#include "cmd/rows_vport.h"
+#include "cmd/rows_wq.h"
+
 /* cmd/cmd_int_moderation.c */
 enum nicref_cmd_rule cmd_config_int_moderation(struct cmd_ctx *c);
 /* reg/access_reg.c */
@@ -115,6 +123,12 @@ enum nicref_cmd_rule cmd_access_reg(struct cmd_ctx *c);
 	X(ALLOC_TRANSPORT_DOMAIN, cmd_alloc_transport_domain, alloc_transport_domain_in,        \
 	  alloc_transport_domain_out, OPMOD(0), S_INI)                                          \
 	X(DEALLOC_TRANSPORT_DOMAIN, cmd_dealloc_transport_domain, dealloc_transport_domain_in,  \
-	  dealloc_transport_domain_out, OPMOD(0), S_INI)
+	  dealloc_transport_domain_out, OPMOD(0), S_INI)                                        \
+	NICREF_CMDS_MKEY(X)                                                                     \
+	NICREF_CMDS_EQ(X)                                                                       \
+	NICREF_CMDS_CQ(X)                                                                       \
+	NICREF_CMDS_WQ(X)                                                                       \
+	NICREF_CMDS_TIR(X)                                                                      \
+	NICREF_CMDS_VPORT(X)
 
 #endif

@@ -223,7 +223,11 @@ void nicref_bar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 		init_seg_write(dev, offset, value);
 		return;
 	}
-	/* Beyond the init segment: UAR pages come with the control-plane objects. */
-	if (value != 0)
-		dev_violation(dev, NICREF_VIO_BAR_RESERVED_WRITE, offset);
+	/* D-UAR-1: the pages past the init segment and before the first UAR are reserved. */
+	if (offset < (uint32_t)dev->cfg.profile.uar_base * 4096u) {
+		if (value != 0)
+			dev_violation(dev, NICREF_VIO_BAR_RESERVED_WRITE, offset);
+		return;
+	}
+	uar_write32(dev, offset, value);
 }

@@ -6,9 +6,9 @@
  *
  * The device is a one-function ConnectX-4 Lx class Ethernet NIC (the PRM Rev 0.40 is
  * Ethernet-only, spec-map §8.1). Counts of objects (CQ, MKey, RQ, SQ, TIR, TIS, RMP, RQT, PD,
- * TD) are scaled to 2^16, as log_max_pd / log_max_transport_domain already are (DEV_LOG_MAX_PD,
- * DEV_LOG_MAX_TD in core/dev.h): a real ConnectX-4 Lx reports 2^24 for most, which would only
- * make this model's handle spaces larger. A feature bit is 1 when the spec-map plans to model
+ * TD) are 2^16 in the default profile (profile.log_max_objects, log_max_pd,
+ * log_max_transport_domain); a real ConnectX-4 Lx reports 2^24 for most, and a profile may say
+ * so: the handle spaces are 24 bits wide whatever the count (obj/objtab.h). A feature bit is 1 when the spec-map plans to model
  * the feature and 0 when it does not (each 0 says why).
  *
  * Capabilities the PRM refers to but places nowhere in T144-T153 (spec-map §6.5, D-CAP-1) are
@@ -46,6 +46,7 @@ struct cap_row {
 #define P_LOG_MAX_PD (UINT64_MAX - 3)     /* profile.log_max_pd */
 #define P_LOG_MAX_TD (UINT64_MAX - 4)     /* profile.log_max_transport_domain */
 #define P_DRIVER_VERSION (UINT64_MAX - 5) /* profile.driver_version */
+#define P_LOG_MAX_OBJ (UINT64_MAX - 6)    /* profile.log_max_objects */
 
 #define REF(L, n) { &nicref_layout_##L, PRMF_##L##__##n }
 #define NOREF { NULL, 0 }
@@ -75,9 +76,9 @@ struct cap_row {
 static const struct cap_row cap_defaults[] = {
 	/* ---- T145, general device capabilities (op_mod type 0) ---- */
 	GEN(log_max_cq_sz, 22, 22)          /* 4 M CQEs, the CREATE_CQ bound (spec-map §1.4.4) */
-	GEN(log_max_cq, 16, 16)             /* object count, scaled (see above) */
+	GEN(log_max_cq, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)             /* object count, scaled (see above) */
 	GEN(log_max_eq_sz, 22, 22)          /* as log_max_cq_sz */
-	GEN(log_max_mkey, 16, 16)           /* object count, scaled */
+	GEN(log_max_mkey, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)           /* object count, scaled */
 	GEN(log_max_eq, 7, 7)               /* 128: a completion EQ per MSI-X vector (64) plus the
 					       control EQs that share vector 0 */
 	GEN(max_indirection, 4, 4)          /* KLM nesting depth the MKey walk follows */
@@ -117,13 +118,13 @@ static const struct cap_row cap_defaults[] = {
 	GEN(log_max_flow_counter_bulk, 8, 8) /* 256 counters per query: 4 KB of output */
 	GEN(max_flow_counter, 0xFFFF, 0xFFFF) /* the field's range, one per flow of log_max_flow */
 	GEN(modify_tis, 1, 1)               /* MODIFY_TIS modelled */
-	GEN(log_max_rq, 16, 16)             /* object counts, scaled */
-	GEN(log_max_sq, 16, 16)             /* RW (T145; odd for a count, but so marked) */
-	GEN(log_max_tir, 16, 16)
-	GEN(log_max_tis, 16, 16)
+	GEN(log_max_rq, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)             /* object counts, scaled */
+	GEN(log_max_sq, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)             /* RW (T145; odd for a count, but so marked) */
+	GEN(log_max_tir, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
+	GEN(log_max_tis, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
 	GEN(basic_cyclic_rcv_wqe, 1, 1)     /* RMP.basic_cyclic_rcv_wqe modelled (spec-map §2.9) */
-	GEN(log_max_rmp, 16, 16)
-	GEN(log_max_rqt, 16, 16)
+	GEN(log_max_rmp, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
+	GEN(log_max_rqt, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
 	GEN(log_max_rqt_size, 8, 8)         /* 256 entries = the RSS table, rss_ind_tbl_cap */
 	GEN(log_max_tis_per_sq, 0, 0)       /* one TIS per SQ (SQC tis_num_0) */
 	GEN(log_max_stride_sz_rq, 9, 9)     /* 512 B: 32 scatter entries (max_wqe_sz_rq) */
@@ -209,6 +210,8 @@ static uint64_t resolve(uint64_t v, const struct nicref_profile *p)
 		return p->log_max_pd;
 	case P_LOG_MAX_TD:
 		return p->log_max_transport_domain;
+	case P_LOG_MAX_OBJ:
+		return p->log_max_objects;
 	case P_DRIVER_VERSION:
 		return p->driver_version;
 	default:

@@ -31,9 +31,14 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->msix_vectors = 64;
 	p->num_ports = 1;
 	p->uar_base = 5;               /* D-UAR-1 */
-	p->log_max_pd = DEV_LOG_MAX_PD;
-	p->log_max_transport_domain = DEV_LOG_MAX_TD;
+	p->log_max_pd = 16;
+	p->log_max_transport_domain = 16;
+	p->log_max_objects = 16;
+	p->contexts_per_page = 64; /* D-PG-4 */
 	p->driver_version = 1;
+	p->adp_max_range_num = NICREF_ADP_MAX_RANGES; /* D-ADP-*: docs/decisions.md */
+	p->adp_max_profile_id = 7;
+	p->adp_base_timeout_min_ns = 4000; /* seed 001: 4 us */
 }
 
 void nicref_config_default(struct nicref_config *cfg)
@@ -54,10 +59,17 @@ static int profile_ok(const struct nicref_profile *p)
 	    p->msix_vectors > 2048 || p->max_icm_pages > (1u << 24) ||
 	    (uint64_t)p->boot_pages + p->init_pages > p->max_icm_pages || p->uar_base == 0 ||
 	    p->log_max_pd > DEV_LOG_MAX_PD || p->log_max_transport_domain > DEV_LOG_MAX_TD ||
+	    p->log_max_objects > OBJTAB_MAX_LOG || p->contexts_per_page == 0 ||
 	    p->driver_version > 1)
 		return 0;
 	if (p->nic_interface_supported > 7 || p->max_mailbox_blocks == 0 ||
 	    p->max_mailbox_blocks > 8192 || p->health_period_ns == 0 || p->timer_khz == 0)
+		return 0;
+	/* ROCE_ACCL capabilities (seed 000 L63-87): 1-4 ranges (4 timeout_range[] entries), a
+	 * profile id 1-7 (3 bits), a 20-bit minimum; the ADP options name their readings. */
+	if (p->adp_max_range_num == 0 || p->adp_max_range_num > NICREF_ADP_MAX_RANGES ||
+	    p->adp_max_profile_id == 0 || p->adp_max_profile_id > 7 ||
+	    p->adp_base_timeout_min_ns > 0xFFFFFu || !nicref_adp_options_ok(&p->adp))
 		return 0;
 	return 1;
 }
@@ -93,9 +105,7 @@ void nicref_dev_destroy(struct nicref_dev *dev)
 		return;
 	hostmem_fini(&dev->hostmem);
 	page_pool_fini(&dev->pages);
-	handle_space_fini(&dev->pd);
-	handle_space_fini(&dev->uar);
-	handle_space_fini(&dev->td);
+	obj_dev_fini(dev);
 	free(dev->int_min_delay);
 	free(dev->cmd_in);
 	free(dev->cmd_out);
@@ -121,10 +131,7 @@ void nicref_dev_reset(struct nicref_dev *dev)
 static int dev_objects_init(struct nicref_dev *dev)
 {
 	const struct nicref_profile *p = &dev->cfg.profile;
-	return page_pool_init(&dev->pages, p->max_icm_pages) != 0 ||
-			       handle_space_init(&dev->pd, DEV_PD_BASE + (1u << DEV_LOG_MAX_PD)) != 0 ||
-			       handle_space_init(&dev->uar, DEV_MAX_UARS) != 0 ||
-			       handle_space_init(&dev->td, DEV_TD_BASE + (1u << DEV_LOG_MAX_TD)) != 0 ||
+	return page_pool_init(&dev->pages, p->max_icm_pages) != 0 || obj_dev_init(dev) != 0 ||
 			       !(dev->int_min_delay = calloc(p->msix_vectors, sizeof(uint16_t)))
 		       ? -1
 		       : 0;
@@ -140,22 +147,24 @@ static void hca_reset(struct nicref_dev *dev)
 	hca_release_objects(dev);
 	memset(dev->int_min_delay, 0, dev->cfg.profile.msix_vectors * sizeof(uint16_t));
 	port_reset(dev);
+	roce_accl_reset(dev);
 }
 
-void hca_release_objects(struct nicref_dev *dev)
-{
-	handle_space_reset(&dev->pd, 0, 0);
-	handle_space_reset(&dev->uar, 0, 0);
-	handle_space_reset(&dev->td, 0, 0);
-}
 
 uint32_t dev_pages_required(const struct nicref_dev *dev)
 {
 	switch (dev->hca.state) {
 	case HCA_ENABLED:
 	case HCA_INITIALIZED:
-		/* D-PG-2: boot and init pages; objects cost nothing until they hold contexts. */
-		return dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages;
+	{
+		/* D-PG-2: boot and init pages, and the pages the live contexts take; or more while
+		 * a Page Request is not yet answered (D-PG-4). */
+		uint64_t n = (uint64_t)dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages +
+			     obj_pages_required(dev);
+		if (n < dev->hca.pages_wanted)
+			n = dev->hca.pages_wanted;
+		return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	}
 	default:
 		return 0;
 	}
@@ -169,15 +178,26 @@ void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out)
 	out->pages = dev->pages.count;
 	for (unsigned k = 0; k < 3; k++)
 		out->query_pages[k] = pages_query(dev, k + 1);
-	out->pds = dev->pd.nlive;
-	out->uars = dev->uar.nlive;
-	out->tds = dev->td.nlive;
+	out->pds = dev_obj_count(dev, OBJ_PD);
+	out->uars = dev_obj_count(dev, OBJ_UAR);
+	out->tds = dev_obj_count(dev, OBJ_TD);
+	out->mkeys = dev_obj_count(dev, OBJ_MKEY);
+	out->eqs = dev_obj_count(dev, OBJ_EQ);
+	out->cqs = dev_obj_count(dev, OBJ_CQ);
+	out->tiss = dev_obj_count(dev, OBJ_TIS);
+	out->sqs = dev_obj_count(dev, OBJ_SQ);
+	out->rmps = dev_obj_count(dev, OBJ_RMP);
+	out->rqs = dev_obj_count(dev, OBJ_RQ);
+	out->rqts = dev_obj_count(dev, OBJ_RQT);
+	out->tirs = dev_obj_count(dev, OBJ_TIR);
 }
 
 void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
 {
 	dev->now_ns = ns > UINT64_MAX - dev->now_ns ? UINT64_MAX : dev->now_ns + ns;
 	init_seg_tick(dev);
+	cq_tick(dev);
+	eq_tick(dev);
 }
 
 uint64_t nicref_clock_now(const struct nicref_dev *dev)
@@ -187,11 +207,8 @@ uint64_t nicref_clock_now(const struct nicref_dev *dev)
 
 uint64_t nicref_prng_next(struct nicref_dev *dev)
 {
-	/* splitmix64 (a public-domain constant set): fast, seedable, full period 2^64. */
-	uint64_t z = (dev->prng += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
+	/* splitmix64 (adp/prng.c): fast, seedable, full period 2^64; the ADP tools share it. */
+	return nicref_splitmix64(&dev->prng);
 }
 
 int nicref_hostmem_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len)
@@ -269,14 +286,11 @@ int nicref_dev_check(const struct nicref_dev *dev)
 	if (dev->pages.count > dev->pages.capacity ||
 	    (dev->hca.state == HCA_DISABLED && dev->pages.count))
 		return -6;
-	/* handles live only while INITIALIZED, each space within its range */
-	const struct handle_space *hs[] = { &dev->pd, &dev->uar, &dev->td };
-	for (unsigned i = 0; i < 3; i++) {
-		if (hs[i]->nlive > hs[i]->limit - hs[i]->base)
-			return -7;
-		if (hs[i]->nlive && dev->hca.state != HCA_INITIALIZED)
-			return -8;
-	}
+	/* objects live only while INITIALIZED, each table within its range, and every
+	 * reference count what the objects that hold it say (obj/obj.c) */
+	int rc = obj_dev_check(dev);
+	if (rc)
+		return rc;
 	/* INIT_HCA needs the boot and init pages, and they stay until TEARDOWN_HCA */
 	if (dev->hca.state == HCA_INITIALIZED &&
 	    dev->pages.count < dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages)

@@ -8,8 +8,16 @@
 #include "core/hostmem.h"
 #include "core/pages.h"
 #include "nicref/nicref.h"
-#include "obj/handles.h"
+#include "obj/cq.h"
+#include "obj/eq.h"
+#include "obj/mkey.h"
+#include "obj/obj.h"
+#include "obj/objtab.h"
+#include "obj/tir.h"
+#include "obj/vport.h"
+#include "obj/wq.h"
 #include "reg/port.h"
+#include "reg/roce_accl.h"
 
 /* PRM §4.3 T7/T8: the initialization segment as the device holds it. */
 struct init_seg {
@@ -41,6 +49,10 @@ struct hca {
 	bool issi_set;            /* SET_ISSI succeeded since ENABLE_HCA */
 	bool init_pages_queried;  /* QUERY_PAGES(init) since ENABLE_HCA (D-INIT-1) */
 	char driver_version[64];  /* SET_DRIVER_VERSION, as given */
+	/* Page Request events (PRM §7.13.10.2, §12.3.2): at most one outstanding until the next
+	 * MANAGE_PAGES re-arms it (D-PG-4). */
+	bool page_request_armed;
+	uint32_t pages_wanted; /* total the last request asked for; 0 when answered */
 };
 
 struct nicref_dev {
@@ -63,9 +75,14 @@ struct nicref_dev {
 	struct hca hca;
 	struct caps caps;
 	struct page_pool pages;
-	struct handle_space pd, uar, td;
+	/* Every object, by type (obj/obj.h), and what the live ones cost in ICM pages. */
+	struct objtab obj[OBJ_TYPE_COUNT];
+	uint32_t obj_charged[OBJ_TYPE_COUNT];
+	struct eq_dev eqd;
+	struct vport *vport;
 	uint16_t *int_min_delay; /* CONFIG_INT_MODERATION, per vector (profile.msix_vectors) */
 	struct port port[NICREF_MAX_PORTS];
+	struct roce_accl roce_accl; /* reg/roce_accl.c: ADP register state (issue 5) */
 };
 
 /* Pages the device needs now (boot + init + what live objects use; 0 once torn down). */
@@ -73,16 +90,23 @@ uint32_t dev_pages_required(const struct nicref_dev *dev);
 /* QUERY_PAGES op_mod 1 boot, 2 init, 3 regular: > 0 pages needed, < 0 pages reclaimable
  * (PRM T133; D-PG-1). */
 int32_t pages_query(const struct nicref_dev *dev, unsigned op_mod);
-/* Frees every PD, UAR and TD (TEARDOWN_HCA, reset). */
+/* Destroys every object, the last created first (TEARDOWN_HCA, reset). */
 void hca_release_objects(struct nicref_dev *dev);
+/* Opens each object table's handle range from the capabilities in force (INIT_HCA). */
+void obj_open_tables(struct nicref_dev *dev);
+/* Live objects of a type. */
+static inline uint32_t dev_obj_count(const struct nicref_dev *dev, enum obj_type t)
+{
+	return dev->obj[t].nlive;
+}
 
-/* Handle spaces: PDs and TDs are numbered from 1 (D-OBJ-2), 2^log_max_pd of them; UARs from
- * profile.uar_base to the end of the UAR area (D-UAR-1). Capacities are the largest the
- * default capabilities reach (cmd/caps_default.c keeps them in step). */
+/* Handle spaces (D-OBJ-2): PDs and TDs are numbered from 1, 2^log_max_pd of them; UARs from
+ * profile.uar_base to the end of the UAR area (D-UAR-1); EQs from 0; every other type from 1,
+ * 2^log_max_<type> of them. Capacities are the widest the PRM's handle fields hold. */
 #define DEV_PD_BASE 1u
 #define DEV_TD_BASE 1u
-#define DEV_LOG_MAX_PD 16
-#define DEV_LOG_MAX_TD 16
+#define DEV_LOG_MAX_PD 24
+#define DEV_LOG_MAX_TD 24
 #define DEV_MAX_UARS 256u /* 1 MB UAR area (uar_sz 0) of 4 KB pages */
 
 /* The one way events leave the device. */
@@ -102,6 +126,9 @@ int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t
 /* Init segment (cmd/init_seg.c). */
 void init_seg_reset(struct nicref_dev *dev);
 void init_seg_tick(struct nicref_dev *dev); /* time moved: clear initializing when due */
+
+/* A BAR0 write to the UAR pages (obj/uar.c): routed to the CQ, EQ and send doorbells. */
+void uar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value);
 
 /* Command queue (cmd/cmdq.c). */
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector);

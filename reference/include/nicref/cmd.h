@@ -8,6 +8,7 @@
 
 #include "nicref/rules_caps.h"
 #include "nicref/rules_reg.h"
+#include "nicref/rules_ctrl.h"
 
 /* PRM §12.2 T128: X(ID, value, "description") */
 #define NICREF_CMD_STATUSES(X)                                                                  \
@@ -164,7 +165,8 @@ enum nicref_opcode {
 	NICREF_CMD_RULES_LIFECYCLE(X)                                                           \
 	NICREF_CMD_RULES_INIT(X)                                                                \
 	NICREF_CMD_RULES_CAPS(X)                                                                \
-	NICREF_CMD_RULES_REG(X)
+	NICREF_CMD_RULES_REG(X)                                                                 \
+	NICREF_CMD_RULES_CTRL(X)
 
 /* The device lifecycle (PRM §8.2-§8.3; the per-state command sets are D-INIT-2) and reserved
  * input fields (PRM §12.2 T128 "reserved not equal 0"; D-CMD-8). */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicref/adp.h"
 #include "nicref/cmd.h"
 #include "nicref/layout.h"
 #include "nicref/trace.h"
@@ -52,6 +53,18 @@ struct nicref_profile {
 	uint8_t log_max_pd;              /* HCA_CAP.log_max_pd (T145 64h[20:16]), at most 16 */
 	uint8_t log_max_transport_domain; /* HCA_CAP 64h[28:24], at most 16 */
 	uint8_t driver_version;          /* HCA_CAP.driver_version (T145 4Ch[30]) */
+	/* HCA_CAP log_max_cq, _mkey, _rq, _sq, _tir, _tis, _rmp and _rqt (T145), at most 24: the
+	 * handle spaces are 24 bits wide whatever this says. */
+	uint8_t log_max_objects;
+	/* Contexts of one type per ICM page: each type costs ceil(live / this) regular pages
+	 * (D-PG-4). */
+	uint16_t contexts_per_page;
+	/* Adaptive retransmission (seeds 000/001; D-ADP-*): the ROCE_ACCL read-only
+	 * capabilities and the readings of the seeds' contradictions. */
+	uint8_t adp_max_range_num;        /* adp_retx_profile_max_range_num */
+	uint8_t adp_max_profile_id;       /* adp_retx_profile_max_id */
+	uint32_t adp_base_timeout_min_ns; /* adp_retx_base_timeout_min */
+	struct nicref_adp_options adp;
 };
 
 struct nicref_config {
@@ -122,6 +135,7 @@ struct nicref_hca_info {
 	uint32_t pages;                   /* pages the driver has given and not reclaimed */
 	int32_t query_pages[3];           /* what QUERY_PAGES boot/init/regular would answer */
 	uint32_t pds, uars, tds;          /* live handles */
+	uint32_t mkeys, eqs, cqs, tiss, sqs, rmps, rqs, rqts, tirs; /* live objects */
 };
 void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out);
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicref/rules_ctrl.h"
+
 /* X(ID, "name", arg names...) — up to NICREF_EVENT_MAX_ARGS named 64-bit arguments. */
 #define NICREF_EVENT_KINDS(X)                                                                   \
 	/* A command entry completed: ownership returned to SW. PRM §7.14.1 */                \
@@ -23,7 +25,24 @@
 	X(DMA_ERROR, "dma_error", "addr", "len", "write")                                        \
 	/* A port's operational status changed: the Port State Change event (PRM §7.13.10,      \
 	 * type 09h) the device raises once an EQ takes it; subtype as the EQE would carry it. */ \
-	X(PORT_EVENT, "port_event", "port", "subtype")
+	X(PORT_EVENT, "port_event", "port", "subtype")                                          \
+	/* An EQE was written to EQ eqn at producer counter `index` (PRM §7.13.2, T77/T78). */  \
+	X(EQE, "eqe", "eqn", "index", "type", "sub_type")                                       \
+	/* An event was not written: reason 0 no EQ mapped to its type (PRM §12.6.1 L6787),     \
+	 * 1 EQ overrun (§7.13.3), 2 the EQ is in error; eqn is 0xFFFFFFFF when none. */        \
+	X(EQE_DROPPED, "eqe_dropped", "eqn", "type", "reason")                                   \
+	/* An interrupt was raised on MSI-X vector `vector` for EQ eqn (PRM §7.13.12). */       \
+	X(INTERRUPT, "interrupt", "vector", "eqn")                                               \
+	/* A CQE was written to CQ cqn at producer counter `index` (PRM §7.12, T67/T73). */     \
+	X(CQE, "cqe", "cqn", "index", "opcode", "syndrome", "wqe_counter")                       \
+	/* A UAR send doorbell or Blue Flame write was decoded (PRM §7.2, §7.4.3): the SQ, the  \
+	 * WQE index and opcode, the WQE size in 16-byte units, and 1 when it came through a   \
+	 * Blue Flame buffer. */                                                                \
+	X(SQ_DOORBELL, "sq_doorbell", "sqn", "wqe_index", "opcode", "ds", "bf")                  \
+	/* A work queue changed state (PRM §7.7.2, §7.9.2, §7.10.2): type 0 SQ, 1 RQ, 2 RMP;    \
+	 * states as the contexts encode them (0 RST, 1 RDY, 3 ERR); cause 0 a MODIFY command, \
+	 * 1 a device error. */                                                                 \
+	X(WQ_STATE, "wq_state", "type", "num", "from", "to", "cause")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,
@@ -95,7 +114,8 @@ int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len);
 	X(PAGES_NOT_RECLAIMED, "PRM §8.3",                                                       \
 	  "DISABLE_HCA while the device still holds pages (arg: how many)")                       \
 	X(DRIVER_VERSION_FORMAT, "PRM §12.3.12 T190",                                            \
-	  "driver_version is not \"OS,driver,main.minor.subminor\" (3, 3 and 6 digits)")
+	  "driver_version is not \"OS,driver,main.minor.subminor\" (3, 3 and 6 digits)")      \
+	NICREF_VIOLATIONS_CTRL(X)
 
 enum nicref_violation {
 #define NICREF_VIOLATION_ENUM(id, cite, what) NICREF_VIO_##id,

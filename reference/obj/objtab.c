@@ -1,0 +1,190 @@
+/* Object tables: see objtab.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "obj/objtab.h"
+
+static uint32_t chunk_of(uint32_t h)
+{
+	return h >> OBJTAB_CHUNK_LOG;
+}
+
+static void notfull_set(struct objtab *t, uint32_t c, bool on)
+{
+	uint64_t *w = &t->notfull[c / 64];
+	if (on)
+		*w |= 1ull << (c % 64);
+	else
+		*w &= ~(1ull << (c % 64));
+	if (*w)
+		t->summary |= 1ull << (c / 64);
+	else
+		t->summary &= ~(1ull << (c / 64));
+}
+
+/* Handles of chunk c inside [base, limit). */
+static uint32_t chunk_room(const struct objtab *t, uint32_t c)
+{
+	uint64_t lo = (uint64_t)c * OBJTAB_CHUNK, hi = lo + OBJTAB_CHUNK;
+	if (lo < t->base)
+		lo = t->base;
+	if (hi > t->limit)
+		hi = t->limit;
+	return hi > lo ? (uint32_t)(hi - lo) : 0;
+}
+
+int objtab_init(struct objtab *t, uint32_t capacity)
+{
+	memset(t, 0, sizeof *t);
+	if (capacity == 0 || (capacity & (capacity - 1)) || capacity > (1u << OBJTAB_MAX_LOG))
+		return -1;
+	t->capacity = capacity;
+	t->nchunks = capacity > OBJTAB_CHUNK ? capacity / OBJTAB_CHUNK : 1;
+	t->dir = calloc(t->nchunks, sizeof *t->dir);
+	t->notfull = calloc((t->nchunks + 63) / 64, sizeof *t->notfull);
+	if (!t->dir || !t->notfull) {
+		objtab_fini(t);
+		return -1;
+	}
+	objtab_reset(t, 0, capacity, NULL, NULL);
+	return 0;
+}
+
+void objtab_fini(struct objtab *t)
+{
+	if (t->dir)
+		for (uint32_t c = 0; c < t->nchunks; c++)
+			free(t->dir[c]);
+	free(t->dir);
+	free(t->notfull);
+	memset(t, 0, sizeof *t);
+}
+
+void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
+		  void (*dtor)(void *ctx, void *obj), void *ctx)
+{
+	bool had = t->nlive != 0;
+	if (had) {
+		for (uint32_t c = 0; c < t->nchunks; c++) {
+			struct objtab_chunk *k = t->dir[c];
+			if (!k)
+				continue;
+			for (uint32_t i = 0; dtor && i < OBJTAB_CHUNK; i++)
+				if (k->used[i / 64] >> (i % 64) & 1)
+					dtor(ctx, k->obj[i]);
+			free(k);
+			t->dir[c] = NULL;
+		}
+		t->nlive = 0;
+	}
+	if (limit > t->capacity)
+		limit = t->capacity;
+	if (base > limit)
+		base = limit;
+	if (!had && t->base == base && t->limit == limit && t->summary)
+		return; /* already so: keeps a device reset cheap */
+	t->base = base;
+	t->limit = limit;
+	memset(t->notfull, 0, (t->nchunks + 63) / 64 * sizeof *t->notfull);
+	t->summary = 0;
+	for (uint32_t c = chunk_of(base); c < t->nchunks && chunk_room(t, c); c++)
+		notfull_set(t, c, true);
+}
+
+int64_t objtab_alloc(struct objtab *t, void *obj)
+{
+	if (!t->summary)
+		return -1;
+	uint32_t w = (uint32_t)__builtin_ctzll(t->summary);
+	uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(t->notfull[w]);
+	struct objtab_chunk *k = t->dir[c];
+	if (!k) {
+		k = calloc(1, sizeof *k);
+		if (!k)
+			return -2;
+		t->dir[c] = k;
+	}
+	/* The lowest free handle of the chunk at or above base. */
+	uint32_t first = c * OBJTAB_CHUNK, lo = t->base > first ? t->base - first : 0;
+	for (uint32_t i = lo / 64; i < OBJTAB_CHUNK / 64; i++) {
+		uint64_t free_bits = ~k->used[i];
+		if (i == lo / 64 && lo % 64)
+			free_bits &= ~0ull << (lo % 64);
+		if (!free_bits)
+			continue;
+		uint32_t idx = i * 64 + (uint32_t)__builtin_ctzll(free_bits);
+		uint32_t h = first + idx;
+		if (h >= t->limit)
+			break;
+		k->used[i] |= 1ull << (idx % 64);
+		k->obj[idx] = obj;
+		k->nlive++;
+		t->nlive++;
+		if (k->nlive == chunk_room(t, c))
+			notfull_set(t, c, false);
+		return h;
+	}
+	/* notfull said there was room: a model bug. */
+	__builtin_trap();
+}
+
+void *objtab_get(const struct objtab *t, uint32_t h)
+{
+	if (h < t->base || h >= t->limit)
+		return NULL;
+	const struct objtab_chunk *k = t->dir[chunk_of(h)];
+	uint32_t i = h % OBJTAB_CHUNK;
+	return k && (k->used[i / 64] >> (i % 64) & 1) ? k->obj[i] : NULL;
+}
+
+void *objtab_remove(struct objtab *t, uint32_t h)
+{
+	void *obj = objtab_get(t, h);
+	if (!obj)
+		return NULL;
+	uint32_t c = chunk_of(h), i = h % OBJTAB_CHUNK;
+	struct objtab_chunk *k = t->dir[c];
+	k->used[i / 64] &= ~(1ull << (i % 64));
+	k->obj[i] = NULL;
+	t->nlive--;
+	if (--k->nlive == 0) {
+		/* memory follows the live objects */
+		free(k);
+		t->dir[c] = NULL;
+	}
+	notfull_set(t, c, true);
+	return obj;
+}
+
+int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj)
+{
+	if (h < t->base)
+		h = t->base;
+	while (h < t->limit) {
+		uint32_t c = chunk_of(h);
+		const struct objtab_chunk *k = t->dir[c];
+		if (!k) {
+			h = (c + 1) * OBJTAB_CHUNK;
+			continue;
+		}
+		for (uint32_t i = h % OBJTAB_CHUNK; i < OBJTAB_CHUNK; i++) {
+			if (k->used[i / 64] >> (i % 64) & 1) {
+				if (obj)
+					*obj = k->obj[i];
+				return (int64_t)c * OBJTAB_CHUNK + i;
+			}
+		}
+		h = (c + 1) * OBJTAB_CHUNK;
+	}
+	return -1;
+}
+
+uint64_t objtab_bytes(const struct objtab *t)
+{
+	uint64_t n = sizeof *t + (uint64_t)t->nchunks * sizeof *t->dir +
+		     (t->nchunks + 63) / 64 * sizeof *t->notfull;
+	for (uint32_t c = 0; c < t->nchunks; c++)
+		if (t->dir[c])
+			n += sizeof *t->dir[c];
+	return n;
+}

@@ -1,0 +1,98 @@
+/* Object tables (obj/objtab.h): lowest free handle first (D-OBJ-2), ranges, O(1) lookup and
+ * memory that follows the live objects. */
+#include <criterion/criterion.h>
+
+#include "obj/objtab.h"
+
+static int tag[8];
+
+Test(objtab, lowest_free_first_within_the_range)
+{
+	struct objtab t;
+	cr_assert_eq(objtab_init(&t, 1u << 24), 0);
+	objtab_reset(&t, 1, 1 + 4, NULL, NULL);
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(objtab_alloc(&t, &tag[i]), 1 + i);
+	cr_expect_eq(objtab_alloc(&t, &tag[4]), -1, "range [1, 5) is full");
+	cr_expect_eq(objtab_remove(&t, 3), &tag[2]);
+	cr_expect_null(objtab_remove(&t, 3), "already removed");
+	cr_expect_null(objtab_get(&t, 3));
+	cr_expect_null(objtab_get(&t, 0), "below the base");
+	cr_expect_null(objtab_get(&t, 5), "past the limit");
+	cr_expect_eq(objtab_alloc(&t, &tag[5]), 3, "the freed handle is the lowest free");
+	cr_expect_eq(objtab_get(&t, 3), &tag[5]);
+	cr_expect_eq(t.nlive, 4u);
+	objtab_fini(&t);
+}
+
+static void count_dtor(void *ctx, void *obj)
+{
+	(void)obj;
+	(*(int *)ctx)++;
+}
+
+Test(objtab, reset_calls_the_destructor_once_per_object)
+{
+	struct objtab t;
+	int n = 0;
+	cr_assert_eq(objtab_init(&t, 1u << 24), 0);
+	objtab_reset(&t, 1, 1u << 20, NULL, NULL);
+	for (int i = 0; i < 5000; i++)
+		cr_assert_eq(objtab_alloc(&t, &tag[0]), 1 + i);
+	objtab_reset(&t, 1, 1u << 20, count_dtor, &n);
+	cr_expect_eq(n, 5000);
+	cr_expect_eq(t.nlive, 0u);
+	cr_expect_eq(objtab_alloc(&t, &tag[1]), 1, "numbering starts again at the base");
+	objtab_fini(&t);
+}
+
+Test(objtab, memory_follows_the_live_objects)
+{
+	struct objtab t;
+	cr_assert_eq(objtab_init(&t, 1u << 24), 0);
+	objtab_reset(&t, 0, 1u << 24, NULL, NULL);
+	uint64_t empty = objtab_bytes(&t);
+	/* 2^24 handles cost a directory of 4096 chunk pointers and the bitmaps, nothing more. */
+	cr_expect_lt(empty, 40000u);
+	for (uint32_t i = 0; i < 3 * OBJTAB_CHUNK; i++)
+		cr_assert_eq(objtab_alloc(&t, &tag[0]), (int64_t)i);
+	uint64_t full = objtab_bytes(&t);
+	cr_expect_eq(full - empty, 3 * sizeof(struct objtab_chunk));
+	/* emptying the middle chunk gives its memory back */
+	for (uint32_t i = OBJTAB_CHUNK; i < 2 * OBJTAB_CHUNK; i++)
+		cr_assert_not_null(objtab_remove(&t, i));
+	cr_expect_eq(objtab_bytes(&t), full - sizeof(struct objtab_chunk));
+	/* and the lowest free handle is the first of that chunk again */
+	cr_expect_eq(objtab_alloc(&t, &tag[1]), (int64_t)OBJTAB_CHUNK);
+	objtab_fini(&t);
+}
+
+Test(objtab, the_widest_handles_work)
+{
+	struct objtab t;
+	cr_assert_eq(objtab_init(&t, 1u << 24), 0);
+	uint32_t top = (1u << 24) - 2;
+	objtab_reset(&t, top, 1u << 24, NULL, NULL);
+	cr_expect_eq(objtab_alloc(&t, &tag[0]), top);
+	cr_expect_eq(objtab_alloc(&t, &tag[1]), top + 1);
+	cr_expect_eq(objtab_alloc(&t, &tag[2]), -1);
+	cr_expect_eq(objtab_get(&t, top + 1), &tag[1]);
+	void *o = NULL;
+	cr_expect_eq(objtab_next(&t, 0, &o), top);
+	cr_expect_eq(o, &tag[0]);
+	cr_expect_eq(objtab_next(&t, top + 1, &o), top + 1);
+	cr_expect_eq(objtab_next(&t, top + 2, NULL), -1);
+	objtab_fini(&t);
+}
+
+Test(objtab, capacity_must_be_a_power_of_two_up_to_2_24)
+{
+	struct objtab t;
+	cr_expect_neq(objtab_init(&t, 0), 0);
+	cr_expect_neq(objtab_init(&t, 3000), 0);
+	cr_expect_neq(objtab_init(&t, 1u << 25), 0);
+	cr_expect_eq(objtab_init(&t, 256), 0);
+	objtab_reset(&t, 0, 1000, NULL, NULL);
+	cr_expect_eq(t.limit, 256u, "the limit is clamped to the capacity");
+	objtab_fini(&t);
+}
