@@ -1,0 +1,365 @@
+/* Target: ctrl, the control plane as a stateful stream: commands of PRM §12.3 (PD, UAR, TD,
+ * pages), §12.5-§12.13 and §12.15-§12.17 built field by field from their input layouts, UAR
+ * doorbells, host-memory writes and time steps, on a device the reference driver
+ * (harness/driver.c) brought up to INITIALIZED and gave spare pages.
+ *
+ * Input: a sequence of operations, each a kind byte and its bytes (a short input reads as
+ * zeros, so every prefix of an input is an input):
+ *   kind % 8 in 0..3  a command: opcode selector, op_mod selector, then one selector byte per
+ *                     input field (mode 0: a live handle of the type the field names, or a
+ *                     small number; 1: a small number 0..15; 2: the field's value from the
+ *                     next bytes; 3: zero), then the number of array elements (pas[],
+ *                     rq_num[], ...) and one byte per element (a page of the queue-buffer pool,
+ *                     or a live handle)
+ *   4                 a UAR doorbell: UAR selector, register selector (CQ 20h/24h, EQ 40h/48h,
+ *                     a Blue Flame offset), 4 value bytes with the handle bits biased to live
+ *                     objects
+ *   5                 a host-memory write into the queue-buffer pool: page, offset, 1..64 bytes
+ *   6                 time: 1 ns .. 16 ms
+ *   7                 MANAGE_PAGES giving 1..16 more pages (the answer to a Page Request)
+ * Valid handles are likely: the harness keeps the handles that creates returned (the output's
+ * 08h, PRM T228/T245/T262/... all put the new handle there) until a destroy of them succeeds,
+ * and fields are matched to object types by the PRM's names (cqn, c_eqn, pd, uar_page, ...).
+ *
+ * Properties after every operation: the device's invariants (nicref_dev_check: every
+ * reference names a live object of the right type and the reference counts add up, the state
+ * machines are in legal states, owner bits and counters are consistent, every ICM context is
+ * charged), the trace's (fuzz_oracle: sequence, time, command accounting), no transport
+ * violation (the commands are the reference driver's, correctly posted), every command
+ * delivered with a T128 status, the built-in host memory within its bound and every object
+ * count within 2^log_max of its type. */
+#include <stdio.h>
+#include <string.h>
+
+#include "driver.h"
+#include "fuzz_oracle.h"
+#include "fuzz_target.h"
+
+#define POOL_ADDR 0x40000000ull /* queue buffers and doorbell records the stream points at */
+#define POOL_PAGES 64u
+#define SPARE_ADDR 0x50000000ull /* extra ICM pages given to the device */
+#define MAX_LIVE 64u             /* handles remembered per type */
+#define IN_MAX (0x110u + 8u * 64u)
+#define OUT_MAX (0x110u + 8u * 256u)
+
+enum htype { H_PD, H_UAR, H_TD, H_MKEY, H_EQ, H_CQ, H_TIS, H_SQ, H_RMP, H_RQ, H_RQT, H_TIR, H_N };
+
+static struct nicref_dev *dev;
+static struct fuzz_oracle oracle;
+static struct refdrv drv;
+static uint32_t live[H_N][MAX_LIVE];
+static unsigned nlive[H_N];
+static uint32_t spare_pages;
+static uint8_t in_buf[IN_MAX], out_buf[OUT_MAX];
+
+/* The commands of the stream: those of the control plane the model implements. */
+static unsigned ops[96], nops;
+
+struct reader {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint8_t rd8(struct reader *r)
+{
+	if (!r->n)
+		return 0;
+	r->n--;
+	return *r->p++;
+}
+
+static uint64_t rdn(struct reader *r, unsigned bytes)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < bytes; i++)
+		v = v << 8 | rd8(r);
+	return v;
+}
+
+static int ctrl_init(void)
+{
+	dev = fuzz_oracle_device(&oracle);
+	if (!dev)
+		return -1;
+	for (unsigned i = 0; i < nicref_opcode_count() && nops < sizeof ops / sizeof ops[0]; i++) {
+		unsigned op = nicref_opcode_at(i);
+		const char *sec = nicref_opcode_section(op);
+		const char *name = nicref_opcode_name(op);
+		if (!sec || !name || !nicref_opcode_modelled(op))
+			continue;
+		/* §12.5-§12.13 (12.14, flow steering, comes with the receive path) and §12.15-§12.17,
+		 * plus the PD, UAR, TD and page commands of §12.3 that the objects depend on. */
+		int major = 0, minor = 0;
+		if (sscanf(sec, "%d.%d", &major, &minor) != 2 || major != 12)
+			continue;
+		bool ctrl = (minor >= 5 && minor <= 13) || (minor >= 15 && minor <= 17);
+		bool base = strstr(name, "_PD") || strstr(name, "_UAR") ||
+			    strstr(name, "TRANSPORT_DOMAIN") || strstr(name, "_PAGES");
+		if (ctrl || base)
+			ops[nops++] = op;
+	}
+	return nops ? 0 : -1;
+}
+
+/* The object type a field names, by the PRM's field names (suffix match, so a context field
+ * embedded in a command layout matches too); -1 for none. */
+static int field_type(const char *name)
+{
+	static const struct {
+		const char *suffix;
+		enum htype t;
+	} map[] = {
+		{ "c_eqn", H_EQ },	   { "eq_number", H_EQ },    { "eqn", H_EQ },
+		{ "cqn", H_CQ },	   { "uar_page", H_UAR },    { "uar", H_UAR },
+		{ "transport_domain", H_TD }, { "tis_num_0", H_TIS }, { "tisn", H_TIS },
+		{ "sqn", H_SQ },	   { "rmpn", H_RMP },	     { "inline_rqn", H_RQ },
+		{ "rqn", H_RQ },	   { "indirect_table", H_RQT }, { "rqtn", H_RQT },
+		{ "tirn", H_TIR },	   { "mkey_index", H_MKEY }, { "pd", H_PD },
+		{ "rq_num", H_RQ },
+	};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		size_t k = strlen(map[i].suffix);
+		if (n >= k && strcmp(name + n - k, map[i].suffix) == 0)
+			return (int)map[i].t;
+	}
+	return -1;
+}
+
+/* What a successful command of `name` creates or destroys. */
+static int created_type(const char *name, bool *destroy)
+{
+	static const struct {
+		const char *obj;
+		enum htype t;
+	} objs[] = {
+		{ "_PD", H_PD },   { "_UAR", H_UAR }, { "TRANSPORT_DOMAIN", H_TD }, { "_MKEY", H_MKEY },
+		{ "_EQ", H_EQ },   { "_CQ", H_CQ },   { "_TIS", H_TIS },	    { "_SQ", H_SQ },
+		{ "_RMP", H_RMP }, { "_RQ", H_RQ },   { "_RQT", H_RQT },	    { "_TIR", H_TIR },
+	};
+	bool create = !strncmp(name, "CREATE_", 7) || !strncmp(name, "ALLOC_", 6);
+	*destroy = !strncmp(name, "DESTROY_", 8) || !strncmp(name, "DEALLOC_", 8);
+	if (!create && !*destroy)
+		return -1;
+	const char *us = strchr(name, '_');
+	for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++)
+		if (us && strcmp(us, objs[i].obj) == 0)
+			return (int)objs[i].t;
+	return -1;
+}
+
+static uint32_t pick_handle(int t, uint8_t sel)
+{
+	if (t < 0 || !nlive[t])
+		return sel & 7u;
+	return live[t][sel % nlive[t]];
+}
+
+static void remember(int t, uint32_t h)
+{
+	if (nlive[t] < MAX_LIVE)
+		live[t][nlive[t]++] = h;
+}
+
+static void forget(int t, uint32_t h)
+{
+	for (unsigned i = 0; i < nlive[t]; i++)
+		if (live[t][i] == h) {
+			live[t][i] = live[t][--nlive[t]];
+			return;
+		}
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* One command and its bookkeeping; the status, or -1 when it was not delivered. */
+static int run(const char *name, uint32_t in_len, uint32_t out_len)
+{
+	uint32_t handle_in = get_be32(in_buf + 8) & 0xFFFFFFu;
+	int st = refdrv_cmd(&drv, in_buf, in_len, out_buf, out_len);
+	/* The reference driver posts correctly: every command is delivered (T96 status 0). */
+	NICREF_FUZZ_CHECK(st >= 0);
+	bool destroy;
+	int t = created_type(name, &destroy);
+	if (st == 0 && t >= 0) {
+		if (destroy)
+			forget(t, t == H_EQ ? handle_in & 0xFF : handle_in);
+		else
+			remember(t, get_be32(out_buf + 8) & (t == H_EQ ? 0xFFu : 0xFFFFFFu));
+	}
+	return st;
+}
+
+static void give_pages(unsigned n)
+{
+	const struct nicref_layout *l = nicref_layout_find("manage_pages_in");
+	memset(in_buf, 0, sizeof in_buf);
+	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "opcode"), NICREF_OP_MANAGE_PAGES);
+	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "op_mod"), 1);
+	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "input_num_entries"), n);
+	const struct nicref_field *pas = nicref_layout_field(l, "pas");
+	for (unsigned i = 0; i < n; i++) {
+		struct nicref_field e = nicref_field_element(pas, i);
+		nicref_field_set(in_buf, sizeof in_buf, &e, SPARE_ADDR + 4096ull * spare_pages++);
+	}
+	(void)run("MANAGE_PAGES", l->size + 8 * n, 16);
+}
+
+static void op_command(struct reader *r)
+{
+	unsigned op = ops[rd8(r) % nops];
+	const char *name = nicref_opcode_name(op);
+	char lname[64];
+	size_t k = 0;
+	for (; name[k] && k + 4 < sizeof lname; k++)
+		lname[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
+	memcpy(lname + k, "_in", 4);
+	const struct nicref_layout *l = nicref_layout_find(lname);
+	if (!l || l->size > IN_MAX)
+		return;
+	memset(in_buf, 0, sizeof in_buf);
+	uint8_t opm = rd8(r);
+	const struct nicref_field *array = NULL;
+	for (uint32_t i = 0; i < l->nfields; i++) {
+		const struct nicref_field *f = &l->fields[i];
+		if (!strcmp(f->name, "opcode")) {
+			nicref_field_set(in_buf, sizeof in_buf, f, op);
+			continue;
+		}
+		if (!strcmp(f->name, "op_mod")) {
+			/* mostly the op_mod values T100 describes (0, 1, 2) */
+			nicref_field_set(in_buf, sizeof in_buf, f, opm < 200 ? opm % 3u : opm);
+			continue;
+		}
+		if (f->flags & NICREF_FIELD_ARRAY) {
+			array = f;
+			continue;
+		}
+		uint8_t mode = rd8(r);
+		uint64_t v = 0;
+		unsigned bytes = f->bit_width > 64 ? 0 : (f->bit_width + 7) / 8;
+		switch (mode % 4) {
+		case 0:
+			v = pick_handle(field_type(f->name), mode >> 2);
+			break;
+		case 1:
+			v = (mode >> 2) & 15u;
+			break;
+		case 2:
+			v = rdn(r, bytes);
+			break;
+		default:
+			break;
+		}
+		if (f->bit_width < 64)
+			v &= (1ull << f->bit_width) - 1;
+		if (bytes)
+			nicref_field_set(in_buf, sizeof in_buf, f, v);
+	}
+	uint32_t in_len = l->size < 16 ? 16 : l->size;
+	if (array) {
+		unsigned n = rd8(r) % 9u;
+		int t = field_type(array->name);
+		for (unsigned i = 0; i < n; i++) {
+			struct nicref_field e = nicref_field_element(array, i);
+			uint8_t sel = rd8(r);
+			uint64_t v = t >= 0 ? pick_handle(t, sel)
+				   : POOL_ADDR + 4096ull * (sel % POOL_PAGES);
+			if (e.bit_width < 64)
+				v &= (1ull << e.bit_width) - 1;
+			if (nicref_field_set(in_buf, sizeof in_buf, &e, v) == 0) {
+				uint32_t end = (e.bit_offset + e.bit_width + 7) / 8;
+				if (end > in_len)
+					in_len = end;
+			}
+		}
+	}
+	(void)run(name, in_len, OUT_MAX);
+}
+
+static void op_doorbell(struct reader *r)
+{
+	static const uint32_t regs[] = { 0x20, 0x24, 0x40, 0x48, 0x800, 0x804, 0x900, 0xA00 };
+	/* with no UAR allocated, a page past the init segment (D-UAR-1): a doorbell to a page
+	 * not allocated is the driver's content violation, not a transport one */
+	uint8_t us = rd8(r);
+	uint32_t uar = nlive[H_UAR] ? pick_handle(H_UAR, us) : 5u + (us & 3u);
+	uint8_t sel = rd8(r);
+	uint32_t reg = regs[sel % 8u];
+	uint32_t v = (uint32_t)rdn(r, 4);
+	/* the number the register names: EQ 31:24 (T13), CQ 23:0 of dword 24h, SQ 31:8 of 804h */
+	if (reg == 0x40 || reg == 0x48)
+		v = (v & 0xFFFFFFu) | pick_handle(H_EQ, (uint8_t)(v >> 24)) << 24;
+	else if (reg == 0x24)
+		v = pick_handle(H_CQ, (uint8_t)v);
+	else if (reg == 0x804)
+		v = (v & 0xFFu) | pick_handle(H_SQ, (uint8_t)(v >> 8)) << 8;
+	nicref_bar_write32(dev, uar * 4096u + reg, v);
+}
+
+static void op_memory(struct reader *r)
+{
+	uint8_t buf[64];
+	uint64_t addr = POOL_ADDR + 4096ull * (rd8(r) % POOL_PAGES) + (rdn(r, 2) & 0xFFFu);
+	unsigned n = 1 + rd8(r) % 64u;
+	for (unsigned i = 0; i < n; i++)
+		buf[i] = rd8(r);
+	(void)nicref_hostmem_write(dev, addr, buf, n);
+}
+
+static void ctrl_one_input(const uint8_t *data, size_t len)
+{
+	nicref_dev_reset(dev);
+	nicref_hostmem_clear(dev);
+	fuzz_oracle_reset(&oracle);
+	memset(nlive, 0, sizeof nlive);
+	spare_pages = 0;
+	struct refdrv_ops ro = refdrv_ops_model(dev);
+	refdrv_fini(&drv);
+	NICREF_FUZZ_CHECK(refdrv_init(&drv, &ro) == 0);
+	/* The reference driver's bring-up never breaks a rule. */
+	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
+	NICREF_FUZZ_CHECK(oracle.violations == 0);
+	give_pages(16);
+	fuzz_oracle_check_dev(&oracle);
+
+	struct reader r = { data, len };
+	for (unsigned steps = 0; r.n && steps < 256; steps++) {
+		uint8_t kind = rd8(&r);
+		switch (kind % 8u) {
+		case 4:
+			op_doorbell(&r);
+			break;
+		case 5:
+			op_memory(&r);
+			break;
+		case 6:
+			nicref_clock_advance(dev, 1 + (rdn(&r, 3) << 10 >> 10));
+			break;
+		case 7:
+			give_pages(1 + rd8(&r) % 16u);
+			break;
+		default:
+			op_command(&r);
+			break;
+		}
+		fuzz_oracle_check_dev(&oracle);
+		/* the commands are correctly posted: their transport never breaks a rule */
+		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
+		NICREF_FUZZ_CHECK(nicref_hostmem_pages(dev) <= 16384u);
+		struct nicref_hca_info info;
+		nicref_hca_info(dev, &info);
+		NICREF_FUZZ_CHECK(info.state == NICREF_HCA_INITIALIZED);
+		/* memory within the device's limits: no type past 2^16 (the default counts) */
+		const uint32_t counts[] = { info.pds,  info.uars, info.tds,  info.mkeys,
+					    info.eqs,  info.cqs,  info.tiss, info.sqs,
+					    info.rmps, info.rqs,  info.rqts, info.tirs };
+		for (unsigned t = 0; t < sizeof counts / sizeof counts[0]; t++)
+			NICREF_FUZZ_CHECK(counts[t] <= (1u << 16) + 1u);
+	}
+}
+
+NICREF_FUZZ_TARGET(ctrl_init, ctrl_one_input)
