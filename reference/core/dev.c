@@ -291,6 +291,8 @@ int nicref_dev_check(const struct nicref_dev *dev)
 	int rc = obj_dev_check(dev);
 	if (rc)
 		return rc;
+	if (roce_accl_check(dev) != 0)
+		return -13; /* the ROCE_ACCL register holds what its writes could not store */
 	/* INIT_HCA needs the boot and init pages, and they stay until TEARDOWN_HCA */
 	if (dev->hca.state == HCA_INITIALIZED &&
 	    dev->pages.count < dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages)

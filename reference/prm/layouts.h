@@ -20,13 +20,15 @@
 #include "prm/layouts_init.h"
 #include "prm/layouts_caps.h"
 #include "prm/layouts_regs.h"
+#include "prm/layouts_adp.h"
 
 /* X(layout, size_bytes, "source") */
 #define NICREF_LAYOUT_LIST(X)                                                                   \
 	NICREF_LAYOUTS_CMDIF(X)                                                                 \
 	NICREF_LAYOUTS_INIT(X)                                                                  \
 	NICREF_LAYOUTS_CAPS(X)                                                                  \
-	NICREF_LAYOUTS_REGS(X)
+	NICREF_LAYOUTS_REGS(X)                                                                  \
+	NICREF_LAYOUTS_ADP(X)
 
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
 #define PRM_DECLARE(L, size, src)                                                               \

@@ -15,7 +15,10 @@
 	X(PTYS, 0x5004, ptys, true, reg_ptys_query, reg_ptys_write)                            \
 	X(PAOS, 0x5006, paos, true, reg_paos_query, reg_paos_write)                            \
 	X(PFCC, 0x5007, pfcc, true, reg_pfcc_query, reg_pfcc_write)                            \
-	X(PPCNT, 0x5008, ppcnt, true, reg_ppcnt_query, reg_ppcnt_write)
+	X(PPCNT, 0x5008, ppcnt, true, reg_ppcnt_query, reg_ppcnt_write)                        \
+	/* ROCE_ACCL (seed 000): the seeds give no id; 0x4050 is nicref's choice (docs/adp.md), \
+	 * not NVIDIA's. Per function: no local_port. */                                        \
+	X(ROCE_ACCL, 0x4050, roce_accl, false, reg_roce_accl_query, reg_roce_accl_write)
 
 enum nicref_reg_id {
 #define REG_ID_ENUM(name, id, L, indexed, q, w) REG_ID_##name = id,

@@ -7,12 +7,21 @@
 #include "nicref/adp.h"
 
 struct roce_accl {
-	bool adp_retrans_en;
-	uint8_t active_profile_id; /* 0: none selected (firmware-defined timeouts) */
+	bool adp_retrans_en;       /* roce_adp_retrans_en (seed 000 L55-59) */
+	uint8_t active_profile_id; /* 0: none selected (firmware-defined timeouts, seed 001 L70) */
+	struct nicref_adp_profile profile;  /* the selected profile (when active_profile_id > 0) */
+	struct nicref_adp_counters counters; /* roce_adp_retrans / _to of the function (D-ADP-18) */
 };
 
 struct nicref_dev;
-/* Power-on (firmware reset) state: ADP off, no profile selected. */
+/* Power-on (firmware reset) state: ADP off, no profile selected, counters 0. The only way
+ * back to firmware-defined timeouts once a profile is selected (seed 001 L66). */
 void roce_accl_reset(struct nicref_dev *dev);
+/* What one ADP timer expiry of a QP of this function adds to the counters (RC QPs call it
+ * with the outcome of nicref_adp_on_timeout). */
+void roce_accl_count(struct nicref_dev *dev, const struct nicref_adp_qp *qp, bool retransmitted);
+/* 0, or negative when the register state breaks an invariant (a selected profile that the
+ * write checks would refuse, an id above the capability). */
+int roce_accl_check(const struct nicref_dev *dev);
 
 #endif

@@ -1538,5 +1538,6 @@ Test(reg_layouts, register_table_is_t104)
 	cr_assert_null(nicref_register_name(0x5005));
 	cr_assert_eq(nicref_register_size(0x5005), 0);
 	cr_assert_eq(nicref_register_find("pmtu"), -1);
-	cr_assert_eq(nicref_register_find("ROCE_ACCL"), -1, "issue 5 adds it");
+	/* Issue 5's ROCE_ACCL, under nicref's own id (docs/adp.md; tests/roce_accl_test.c). */
+	cr_assert_eq(nicref_register_find("ROCE_ACCL"), 0x4050);
 }
