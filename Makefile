@@ -120,8 +120,13 @@ BENCH := $(BUILD)/harness/bench/cmdq_bench
 $(BENCH): harness/bench/cmdq_bench.c $(BUILD)/harness/cmdbuild.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
-bench: $(BENCH)
+OBJ_BENCH := $(BUILD)/harness/bench/obj_bench
+$(OBJ_BENCH): harness/bench/obj_bench.c $(BUILD)/harness/driver.o $(BUILD)/harness/cmdbuild.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
+bench: $(BENCH) $(OBJ_BENCH)
 	$(BENCH)
+	$(OBJ_BENCH)
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"
