@@ -50,7 +50,7 @@ $(LIB_SO): $(REF_OBJ)
 	$(CC) -shared $(LDFLAGS) -o $@ $^
 
 $(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
-	$(CC) $(LDFLAGS) -o $@ $^ -ljansson
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lpcap
 
 # Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
 # `make test T=cmdq` builds and runs reference/tests/cmdq_test.c alone.
@@ -58,10 +58,10 @@ UNIT_BIN := $(BUILD)/tests/unit_tests
 $(UNIT_BIN): $(REF_TESTS) $(HAR_TESTS) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(HAR_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(HAR_OBJ) $(LIB_A) \
-		$(LDFLAGS) -lcriterion -ljansson
+		$(LDFLAGS) -lcriterion -ljansson -lpcap
 $(BUILD)/tests/%_test: reference/tests/%_test.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(LDFLAGS) -lcriterion -ljansson
+	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(LDFLAGS) -lcriterion -ljansson -lpcap
 
 # make check runs everything under ASan+UBSan (clang) in its own build tree, and ends with the
 # Criterion synthesis and the vectors' closing line.

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adp_cmd.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
 #include "report.h"
@@ -15,7 +16,8 @@ static int usage(FILE *f)
 	      "                 [--summary] [-v] PATH...   run golden vectors (files or folders)\n"
 	      "  nicref decode LAYOUT HEX|@FILE            print a structure field by field\n"
 	      "  nicref layouts [--tsv]                    every PRM layout the model knows\n"
-	      "  nicref conformance [PATH...]              the conformance matrix (markdown)\n",
+	      "  nicref conformance [PATH...]              the conformance matrix (markdown)\n"
+	      "  nicref adp timeline|check ...             ADP timeline and capture check (docs/adp.md)\n",
 	      f);
 	return 2;
 }
@@ -276,6 +278,8 @@ int main(int argc, char **argv)
 		return cmd_layouts(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "conformance"))
 		return cmd_conformance(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "adp"))
+		return adp_main(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
 		return usage(stdout), 0;
 	return usage(stderr);

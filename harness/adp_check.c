@@ -1,0 +1,449 @@
+/* The decision of `nicref adp check` (rules in adp_check.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adp_check.h"
+
+#define PSN_MASK 0xffffffu
+
+/* PSN order is modulo 2^24 (IBTA §9.7.2): a is before b when b - a is in (0, 2^23). */
+static bool psn_before(uint32_t a, uint32_t b)
+{
+	uint32_t d = (b - a) & PSN_MASK;
+	return d != 0 && d < (1u << 23);
+}
+
+const char *adp_fail_name(enum adp_fail f)
+{
+	switch (f) {
+	case ADP_FAIL_NONE:
+		return "none";
+	case ADP_FAIL_GAP:
+		return "gap";
+	case ADP_FAIL_MISSING:
+		return "missing_retransmission";
+	case ADP_FAIL_EXHAUSTED:
+		return "after_total_timeout";
+	case ADP_FAIL_INFINITE:
+		return "infinite_timer";
+	case ADP_FAIL_ACKED:
+		return "already_acknowledged";
+	}
+	return "?";
+}
+
+void adp_fmt_us(uint64_t ns, char *buf, size_t len)
+{
+	if (ns == UINT64_MAX)
+		snprintf(buf, len, "infinite");
+	else
+		snprintf(buf, len, "%llu.%03llu us", (unsigned long long)(ns / 1000),
+			 (unsigned long long)(ns % 1000));
+}
+
+uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uint32_t cap)
+{
+	/* seed 001 L7 (or seed 000 L175 under the inclusive reading, D-ADP-9), as the engine
+	 * draws them. */
+	unsigned lo, count;
+	nicref_adp_init_bounds(mode, &lo, &count);
+	uint32_t n = 0;
+	for (unsigned k = 0; k < count && lo + k <= 255 && n < cap; k++)
+		e[n++] = (uint8_t)(lo + k);
+	return n;
+}
+
+struct out_psn {
+	uint32_t psn;
+	uint32_t retx;    /* retransmissions so far */
+	uint64_t last_tx; /* time of its latest transmission */
+	uint64_t armed;   /* timer armed with that transmission (0 infinite) */
+};
+
+struct sim {
+	struct out_psn *q; /* outstanding PSNs, oldest first, q[head..tail) */
+	size_t head, tail, cap;
+};
+
+static int push(struct sim *s, struct out_psn o)
+{
+	if (s->tail == s->cap) {
+		if (s->head > 0) {
+			memmove(s->q, s->q + s->head, (s->tail - s->head) * sizeof *s->q);
+			s->tail -= s->head;
+			s->head = 0;
+		} else {
+			size_t nc = s->cap ? s->cap * 2 : 64;
+			struct out_psn *g = realloc(s->q, nc * sizeof *g);
+			if (!g)
+				return -1;
+			s->q = g;
+			s->cap = nc;
+		}
+	}
+	s->q[s->tail++] = o;
+	return 0;
+}
+
+struct fail {
+	size_t rec;
+	uint8_t kind;
+	uint32_t psn, retx;
+	uint64_t gap, expected, total, since;
+};
+
+struct stats {
+	uint32_t data, retransmissions, expiries, progress;
+};
+
+/* A retransmission that no timer decided: the go-back-N followers of a burst, and the
+ * retransmission a NAK PSN-sequence error asks for (IBTA §9.7.5.2.1). */
+static void resend(struct out_psn *o, uint64_t t, uint64_t armed)
+{
+	o->last_tx = t;
+	o->armed = armed;
+}
+
+/* One replay of the flow. With qp == NULL the engine is not consulted (statistics only).
+ * Returns 0 (everything explained), 1 (*f says where it stops) or -1 (no memory). */
+static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
+		  const struct adp_rec *recs, size_t n, uint32_t flow, struct fail *f,
+		  struct stats *st)
+{
+	struct sim s = { 0 };
+	bool have_max = false, prev_retx = false, dead = false, nak_pending = false;
+	uint32_t max_psn = 0, prev_psn = 0;
+	uint64_t burst_armed = 0, dead_total = 0, dead_since = 0;
+	int rc = 0;
+	memset(st, 0, sizeof *st);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct adp_rec *r = &recs[i];
+		if (r->flow != flow)
+			continue;
+		uint64_t t = r->t_ns;
+		bool is_data = r->kind == ADP_REC_DATA;
+		struct out_psn *old = s.head < s.tail ? &s.q[s.head] : NULL;
+		/* A timer that expired without a retransmission: the QP either failed at that
+		 * expiry (no forward progress within the total timeout, seed 001 L47-49) or had
+		 * to retransmit then. */
+		if (qp && !dead && !nak_pending && old && old->armed != 0 &&
+		    t > old->last_tx + old->armed + cfg->tol_ns && !(is_data && r->psn == old->psn)) {
+			struct nicref_adp_qp probe = *qp;
+			enum nicref_adp_reason why;
+			uint64_t at = old->last_tx + old->armed;
+			if (nicref_adp_on_timeout(&probe, at, &why)) {
+				*f = (struct fail){ .rec = i, .kind = ADP_FAIL_MISSING, .psn = old->psn,
+						    .retx = old->retx + 1, .gap = t - old->last_tx,
+						    .expected = old->armed };
+				rc = 1;
+				break;
+			}
+			dead = true;
+			dead_total = nicref_adp_total_timeout_ns(qp);
+			dead_since = at - qp->t_progress;
+		}
+		if (!is_data) {
+			/* ACK: up to psn; NAK sequence error: before psn (IBTA §9.7.5.1). */
+			if (r->kind == ADP_REC_OTHER || !old)
+				continue;
+			uint32_t upto = r->kind == ADP_REC_ACK ? r->psn : (r->psn - 1) & PSN_MASK;
+			bool progress = !psn_before(upto, old->psn);
+			while (s.head < s.tail && !psn_before(upto, s.q[s.head].psn))
+				s.head++;
+			st->progress += progress;
+			/* NAK: the requester resends from the NAK's PSN at once. */
+			nak_pending = nak_pending || r->kind == ADP_REC_NAK_SEQ;
+			if (!qp || dead)
+				continue;
+			enum nicref_adp_reason why;
+			if (r->kind == ADP_REC_NAK_SEQ) {
+				/* The retry counts against retry_cnt (engine: D-ADP-17). */
+				if (!nicref_adp_on_nak(qp, t, progress, &why)) {
+					dead = true;
+					dead_total = nicref_adp_total_timeout_ns(qp);
+					dead_since = t - qp->t_progress;
+				}
+			} else if (progress) {
+				nicref_adp_on_progress(qp, t, &why); /* seed 001 L51-56 */
+			}
+			continue;
+		}
+		st->data++;
+		if (!have_max || psn_before(max_psn, r->psn)) {
+			/* A first transmission, armed with the engine's current value (rule E). */
+			if (qp && dead) {
+				*f = (struct fail){ .rec = i, .kind = ADP_FAIL_EXHAUSTED, .psn = r->psn,
+						    .total = dead_total, .since = dead_since };
+				rc = 1;
+				break;
+			}
+			/* Nothing was outstanding: the QP was idle, and "no forward progress within
+			 * the total timeout" (seed 001 L49) counts from this send, not from the last
+			 * progress before the idle time (an assumption of the checker, docs/adp.md;
+			 * the engine's timeline never idles). */
+			if (qp && !old && have_max && qp->t_progress < t)
+				qp->t_progress = t;
+			have_max = true;
+			max_psn = r->psn;
+			prev_retx = false;
+			prev_psn = r->psn;
+			if (push(&s, (struct out_psn){ .psn = r->psn, .last_tx = t,
+						       .armed = qp ? nicref_adp_armed_ns(qp) : 0 })) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
+		st->retransmissions++;
+		size_t k = s.head;
+		while (k < s.tail && s.q[k].psn != r->psn)
+			k++;
+		if (k == s.tail) {
+			if (qp) {
+				*f = (struct fail){ .rec = i, .kind = ADP_FAIL_ACKED, .psn = r->psn };
+				rc = 1;
+			}
+			prev_retx = false;
+			continue;
+		}
+		struct out_psn *o = &s.q[k];
+		bool follower = prev_retx && r->psn == ((prev_psn + 1) & PSN_MASK);
+		prev_retx = true;
+		prev_psn = r->psn;
+		o->retx++;
+		if (follower) {
+			/* Go-back-N: resent behind the burst's first PSN, under the same timer. */
+			resend(o, t, burst_armed);
+			continue;
+		}
+		if (!qp) {
+			st->expiries += !nak_pending;
+			nak_pending = false;
+			resend(o, t, 0);
+			continue;
+		}
+		uint64_t gap = t - o->last_tx;
+		struct fail here = { .rec = i, .psn = r->psn, .retx = o->retx, .gap = gap,
+				     .expected = o->armed };
+		if (dead) {
+			here.kind = ADP_FAIL_EXHAUSTED;
+			here.total = dead_total;
+			here.since = dead_since;
+		} else if (nak_pending) {
+			/* The NAK's retransmission: no timer decided it. */
+			nak_pending = false;
+			resend(o, t, burst_armed = nicref_adp_armed_ns(qp));
+			continue;
+		} else if (o->armed == 0) {
+			here.kind = ADP_FAIL_INFINITE;
+		} else if (gap + cfg->tol_ns < o->armed || gap > o->armed + cfg->tol_ns) {
+			here.kind = ADP_FAIL_GAP;
+		} else {
+			/* The engine sees the expiry at the armed time, not the observed one. */
+			uint64_t at = o->last_tx + o->armed;
+			struct nicref_adp_qp before = *qp;
+			enum nicref_adp_reason why;
+			if (!nicref_adp_on_timeout(qp, at, &why)) {
+				here.kind = ADP_FAIL_EXHAUSTED;
+				here.total = nicref_adp_total_timeout_ns(&before);
+				here.since = at - before.t_progress;
+			}
+		}
+		if (here.kind != ADP_FAIL_NONE) {
+			*f = here;
+			rc = 1;
+			break;
+		}
+		resend(o, t, burst_armed = nicref_adp_armed_ns(qp));
+	}
+	free(s.q);
+	return rc;
+}
+
+int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, size_t n,
+		   uint32_t flow, struct adp_verdict *v, char *err, size_t errlen)
+{
+	memset(v, 0, sizeof *v);
+	if (cfg->mode.adp) {
+		enum nicref_adp_rule rule = nicref_adp_profile_check(
+			&cfg->mode.profile, cfg->mode.base_timeout_min_ns, NICREF_ADP_MAX_RANGES);
+		if (rule != NICREF_ADP_OK) {
+			snprintf(err, errlen, "profile refused: %s (%s)", nicref_adp_rule_name(rule),
+				 nicref_adp_rule_citation(rule));
+			return -1;
+		}
+	}
+	struct stats st;
+	struct fail none;
+	if (replay(cfg, NULL, recs, n, flow, &none, &st) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	v->data = st.data;
+	v->retransmissions = st.retransmissions;
+	v->expiries = st.expiries;
+	v->progress = st.progress;
+
+	if (cfg->mode.adp) {
+		v->ncand = adp_init_candidates(&cfg->mode, v->cand_e, ADP_CHECK_MAX_CAND);
+	} else {
+		v->ncand = 1; /* classic IB timer: nothing random */
+	}
+	/* The QP enters ready-to-send with the flow's first packet. */
+	uint64_t t0 = 0;
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].flow == flow) {
+			t0 = recs[i].t_ns;
+			break;
+		}
+	struct fail best = { 0 };
+	bool any_fail = false;
+	struct fail *fails = calloc(ADP_CHECK_MAX_CAND, sizeof *fails);
+	if (!fails) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (uint32_t c = 0; c < v->ncand; c++) {
+		struct nicref_adp_qp qp;
+		nicref_adp_qp_init_e(&qp, &cfg->mode, &cfg->attr, t0, v->cand_e[c]);
+		struct fail f;
+		int rc = replay(cfg, &qp, recs, n, flow, &f, &st);
+		if (rc < 0) {
+			free(fails);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		fails[c].rec = SIZE_MAX;
+		if (rc == 0) {
+			v->explain_e[v->nexplain++] = v->cand_e[c];
+			continue;
+		}
+		fails[c] = f;
+		if (!any_fail || f.rec > best.rec)
+			best = f;
+		any_fail = true;
+	}
+	v->conforming = v->nexplain > 0;
+	if (v->conforming) {
+		free(fails);
+		return 0;
+	}
+	/* The first record no candidate explains: the latest failure over the candidates. */
+	v->rec = best.rec;
+	v->frame = recs[best.rec].frame;
+	v->t_ns = recs[best.rec].t_ns;
+	v->psn = best.psn;
+	v->retx = best.retx;
+	v->kind = best.kind;
+	v->gap_ns = best.gap;
+	v->total_ns = best.total;
+	v->since_progress_ns = best.since;
+	for (uint32_t c = 0; c < v->ncand; c++) {
+		if (fails[c].rec != best.rec)
+			continue;
+		v->reach_e[v->nreach++] = v->cand_e[c];
+		if (fails[c].kind != ADP_FAIL_GAP && fails[c].kind != ADP_FAIL_MISSING)
+			continue;
+		uint64_t x = fails[c].expected;
+		uint32_t k = 0;
+		while (k < v->nallowed && v->allowed[k] < x)
+			k++;
+		if (k < v->nallowed && v->allowed[k] == x)
+			continue;
+		memmove(&v->allowed[k + 1], &v->allowed[k], (v->nallowed - k) * sizeof x);
+		v->allowed[k] = x;
+		v->nallowed++;
+	}
+	free(fails);
+	return 0;
+}
+
+__attribute__((format(printf, 4, 5))) static void appendf(char *buf, size_t len, size_t *o,
+							  const char *fmt, ...)
+{
+	if (*o >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *o, len - *o, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*o += (size_t)w;
+}
+
+static void fmt_exps(const uint8_t *e, uint32_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n; i++)
+		appendf(buf, len, &o, "%s%u", i ? "," : "", e[i]);
+}
+
+void adp_verdict_explain(const struct adp_verdict *v, const struct adp_check_cfg *cfg,
+			 uint32_t qp, char *buf, size_t len)
+{
+	char exps[1024], a[48], b[48];
+	size_t o = 0;
+	buf[0] = '\0';
+	if (v->conforming) {
+		fmt_exps(v->explain_e, v->nexplain, exps, sizeof exps);
+		if (cfg->mode.adp)
+			appendf(buf, len, &o, "conforming: every gap explained by initial exponent%s {%s}",
+				v->nexplain > 1 ? "s" : "", exps);
+		else
+			appendf(buf, len, &o, "conforming: every gap explained by the classic IB timer");
+		return;
+	}
+	adp_fmt_us(v->gap_ns, a, sizeof a);
+	appendf(buf, len, &o, "QP 0x%x PSN %u retransmission %u", qp, v->psn, v->retx);
+	switch ((enum adp_fail)v->kind) {
+	case ADP_FAIL_NONE:
+		break;
+	case ADP_FAIL_GAP:
+		appendf(buf, len, &o, ": gap %s; allowed {", a);
+		break;
+	case ADP_FAIL_MISSING:
+		appendf(buf, len, &o, " missing: nothing resent %s after the previous transmission; "
+			"due after {", a);
+		break;
+	case ADP_FAIL_EXHAUSTED:
+		adp_fmt_us(v->since_progress_ns, a, sizeof a);
+		adp_fmt_us(v->total_ns, b, sizeof b);
+		if (cfg->mode.adp)
+			appendf(buf, len, &o, ": not allowed: no forward progress for %s at the expiry, "
+				"total timeout %s (seed 001 L47-49); the QP must fail with "
+				"IBV_WC_RETRY_EXC_ERR", a, b);
+		else
+			appendf(buf, len, &o, ": not allowed: retry_cnt %u exhausted; the QP must fail "
+				"with IBV_WC_RETRY_EXC_ERR", cfg->attr.retry_cnt);
+		break;
+	case ADP_FAIL_INFINITE:
+		appendf(buf, len, &o, ": gap %s; not allowed: QP timeout 0 is an infinite timer", a);
+		break;
+	case ADP_FAIL_ACKED:
+		appendf(buf, len, &o, ": not allowed: the PSN was already acknowledged");
+		break;
+	}
+	if (v->kind == ADP_FAIL_GAP || v->kind == ADP_FAIL_MISSING) {
+		for (uint32_t i = 0; i < v->nallowed; i++) {
+			adp_fmt_us(v->allowed[i], a, sizeof a);
+			appendf(buf, len, &o, "%s%s", i ? ", " : "", a);
+		}
+		appendf(buf, len, &o, "} +- %llu ns", (unsigned long long)cfg->tol_ns);
+	}
+	if (!cfg->mode.adp)
+		return;
+	if (v->nreach == v->ncand) {
+		appendf(buf, len, &o, ", under every initial value");
+	} else {
+		fmt_exps(v->reach_e, v->nreach, exps, sizeof exps);
+		if (v->nreach == 1)
+			appendf(buf, len, &o, " (initial exponent %s is the only one that explains "
+				"the earlier gaps)", exps);
+		else
+			appendf(buf, len, &o, " (initial exponents {%s} are the only ones that "
+				"explain the earlier gaps)", exps);
+	}
+}

@@ -1,0 +1,99 @@
+/* `nicref adp check`: are the retransmissions of a captured RC flow ones the adaptive
+ * retransmission algorithm (seeds 000/001, reference/adp/) allows?
+ *
+ * Pure decision logic over records (adp_pkt.h), testable without a capture. The initial
+ * timeout is random within the profile's init range (seed 001 L7), so the flow conforms when
+ * SOME initial exponent gives an engine timeline that explains every observed gap within the
+ * tolerance. The candidates are finite: every exponent of the init range. Per candidate, the
+ * engine is replayed along the capture:
+ *  - a request with a PSN beyond every PSN sent so far is a first transmission; it is armed
+ *    with the engine's current timer value (nicref_adp_armed_ns);
+ *  - a request with a PSN sent before is a retransmission. The first of a go-back-N burst is a
+ *    timer expiry: its gap from the previous transmission of the same PSN must equal the value
+ *    armed then (within the tolerance); the engine then takes the expiry
+ *    (nicref_adp_on_timeout) and must still allow a retransmission (total timeout / retry
+ *    count). Its followers (PSN + 1, PSN + 2, ... sent right after) take no timer decision;
+ *  - an ACK (or a NAK PSN-sequence error) acknowledging an outstanding PSN is forward progress
+ *    (nicref_adp_on_progress);
+ *  - any packet of the flow later than the oldest outstanding PSN's expiry plus the tolerance,
+ *    while that PSN was not retransmitted, shows a retransmission that should have happened
+ *    and did not.
+ * The capture is taken at the requester's port (what it sends, what it receives). */
+#ifndef NICREF_ADP_CHECK_H
+#define NICREF_ADP_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adp_pkt.h"
+#include "nicref/adp.h"
+
+/* Default tolerance: 1 us. Classic pcap timestamps have microsecond resolution, so a gap read
+ * from them is off by less than 1 us; and two distinct ADP timer values differ by at least
+ * adp_retx_base_timeout_min = 4 us (seed 000/001: values are time_base << e with time_base >=
+ * 4 us), so 1 us never lets one armed value pass for its neighbour. */
+#define ADP_CHECK_DEFAULT_TOL_NS 1000u
+
+struct adp_check_cfg {
+	struct nicref_adp_mode mode;
+	struct nicref_adp_qp_attr attr;
+	uint64_t tol_ns;
+};
+
+enum adp_fail {
+	ADP_FAIL_NONE,
+	ADP_FAIL_GAP,         /* retransmission gap differs from the armed timeout */
+	ADP_FAIL_MISSING,     /* the timer expired and no retransmission followed */
+	ADP_FAIL_EXHAUSTED,   /* retransmission after the total timeout / retry count */
+	ADP_FAIL_INFINITE,    /* retransmission although the timer is infinite (timeout 0) */
+	ADP_FAIL_ACKED,       /* retransmission of a PSN already acknowledged */
+};
+const char *adp_fail_name(enum adp_fail f);
+
+#define ADP_CHECK_MAX_CAND 257
+
+/* One flow's result. */
+struct adp_verdict {
+	bool conforming;
+	/* Statistics (the same under every candidate). */
+	uint32_t data, retransmissions, expiries, progress;
+	/* Candidates: initial exponents (ADP) or one classic run. */
+	uint32_t ncand;
+	uint8_t cand_e[ADP_CHECK_MAX_CAND];
+	/* Conforming: the candidates that explain everything. */
+	uint32_t nexplain;
+	uint8_t explain_e[ADP_CHECK_MAX_CAND];
+	/* Non-conforming: the first record no candidate gets past, and what the candidates that
+	 * reached it expected there. */
+	size_t rec;          /* index into the record array */
+	uint32_t frame;
+	uint64_t t_ns;
+	uint32_t psn;
+	uint32_t retx;       /* 1-based retransmission number of psn */
+	uint8_t kind;        /* enum adp_fail of the candidates that reached it (first one) */
+	uint64_t gap_ns;     /* observed gap from psn's previous transmission */
+	uint32_t nallowed;   /* distinct expected values there, ascending */
+	uint64_t allowed[ADP_CHECK_MAX_CAND];
+	uint32_t nreach;     /* candidates that explained everything before it */
+	uint8_t reach_e[ADP_CHECK_MAX_CAND];
+	uint64_t total_ns;   /* ADP_FAIL_EXHAUSTED: the total timeout (UINT64_MAX none) */
+	uint64_t since_progress_ns; /* ... and the time without progress at the expiry */
+};
+
+/* Decides flow `flow` of recs[0..n) (other flows' records are skipped). 0, or -1 with a
+ * message when the configuration cannot be checked (an invalid profile). */
+int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, size_t n,
+		   uint32_t flow, struct adp_verdict *v, char *err, size_t errlen);
+
+/* The initial exponents a profile can draw (seed 001 L7, D-ADP-9 per options.init_range). */
+uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uint32_t cap);
+
+/* The one-paragraph explanation of a verdict ("QP 0x12 PSN 100 retransmission 3: ..."). */
+void adp_verdict_explain(const struct adp_verdict *v, const struct adp_check_cfg *cfg,
+			 uint32_t qp, char *buf, size_t len);
+
+/* Nanoseconds as microseconds with three decimals ("131.072 us"), exact. */
+void adp_fmt_us(uint64_t ns, char *buf, size_t len);
+
+#endif
