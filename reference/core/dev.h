@@ -80,6 +80,7 @@ struct nicref_dev {
 	uint32_t obj_charged[OBJ_TYPE_COUNT];
 	struct eq_dev eqd;
 	struct vport *vport;
+	struct wq_dev *wqd; /* obj/wq_db.c: the send doorbell latches of the UAR pages */
 	uint16_t *int_min_delay; /* CONFIG_INT_MODERATION, per vector (profile.msix_vectors) */
 	struct port port[NICREF_MAX_PORTS];
 	struct roce_accl roce_accl; /* reg/roce_accl.c: ADP register state (issue 5) */

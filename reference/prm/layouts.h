@@ -22,6 +22,7 @@
 #include "prm/layouts_regs.h"
 #include "prm/layouts_adp.h"
 #include "prm/layouts_vport.h"
+#include "prm/layouts_wq.h"
 
 /* X(layout, size_bytes, "source") */
 #define NICREF_LAYOUT_LIST(X)                                                                   \
@@ -30,7 +31,8 @@
 	NICREF_LAYOUTS_CAPS(X)                                                                  \
 	NICREF_LAYOUTS_REGS(X)                                                                  \
 	NICREF_LAYOUTS_ADP(X)                                                                  \
-	NICREF_LAYOUTS_VPORT(X)
+	NICREF_LAYOUTS_VPORT(X)                                                                \
+	NICREF_LAYOUTS_WQ(X)
 
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
 #define PRM_DECLARE(L, size, src)                                                               \

@@ -1,0 +1,293 @@
+/* Receive queues: CREATE/MODIFY/DESTROY/QUERY_RQ (PRM §7.7, §12.11, T52/T53, T56, T57), the
+ * RQ error semantics and flush (§7.7.2), and how an RQ takes receive WQEs (its own WQ or its
+ * RMP, T57). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd_table.h"
+
+void rq_free(struct rq *rq)
+{
+	wq_free(&rq->wq);
+	free(rq->taken);
+	free(rq);
+}
+
+enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	const uint8_t *in = c->in;
+	size_t n = c->in_len;
+	enum nicref_cmd_rule r;
+
+	/* T53 04h: user_index "Reserved if HCA_CAP.cqe_version==0". */
+	if (CAPS_CUR(dev, CAP_GENERAL, hca_cap, cqe_version) == 0 &&
+	    (r = wq_reserved_field(c, &nicref_layout_create_rq_in,
+				   PRMF_create_rq_in__user_index)) != NICREF_RULE_NONE)
+		return r;
+	/* §7.7 Figure 16, T56: the state is given at CREATE and an RQ starts in RST. */
+	if (PRM_GET(create_rq_in, state, in, n) != WQ_RST)
+		return NICREF_RULE_RQ_STATE_NOT_RST;
+	/* T53 00h[27:24]: 0 MEMORY_RQ_INLINE, 1 MEMORY_RQ_RMP. */
+	unsigned type = (unsigned)PRM_GET(create_rq_in, mem_rq_type, in, n);
+	if (type > 1)
+		return NICREF_RULE_RQ_MEM_TYPE_BAD;
+	bool on_rmp = type == 1;
+	/* T53: rmpn "Reserved for non RMP RQs"; flush_in_error_en "Reserved for mem_rq_type ==
+	 * MEMORY_RQ_RMP". */
+	r = wq_reserved_field(c, &nicref_layout_create_rq_in,
+			      on_rmp ? PRMF_create_rq_in__flush_in_error_en
+				     : PRMF_create_rq_in__rmpn);
+	if (r != NICREF_RULE_NONE)
+		return r;
+	struct wq w;
+	memset(&w, 0, sizeof w);
+	if (!on_rmp) {
+		/* An RMP RQ has no buffer of its own (§7.7): its WQ is not used (D-RQ-4). */
+		struct wq_rules wr = {
+			WQ_KIND_RQ,
+			(unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_min_stride_sz_rq),
+			(unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_stride_sz_rq),
+		};
+		if ((r = wq_parse(c, &wr, &w)) != NICREF_RULE_NONE)
+			return r;
+	}
+	/* §3.2.1 / Figure 3: the CQ and the PD (inline) or the RMP exist before the RQ. */
+	uint32_t cqn = (uint32_t)PRM_GET(create_rq_in, cqn, in, n);
+	uint32_t pd = on_rmp ? 0 : (uint32_t)PRM_GET(create_rq_in, pd, in, n);
+	uint32_t rmpn = on_rmp ? (uint32_t)PRM_GET(create_rq_in, rmpn, in, n) : 0;
+	if (!obj_get(dev, OBJ_CQ, cqn))
+		r = NICREF_RULE_WQ_CQ_MISSING;
+	else if (!on_rmp && !obj_get(dev, OBJ_PD, pd))
+		r = NICREF_RULE_WQ_PD_MISSING;
+	else if (on_rmp && !obj_get(dev, OBJ_RMP, rmpn))
+		r = NICREF_RULE_RQ_RMP_MISSING;
+	else if (obj_charge(dev, OBJ_RQ))
+		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
+	if (r != NICREF_RULE_NONE) {
+		wq_free(&w);
+		return r;
+	}
+	struct rq *rq = calloc(1, sizeof *rq);
+	int64_t h = rq ? objtab_alloc(&dev->obj[OBJ_RQ], rq) : -2;
+	if (h < 0) {
+		obj_uncharge(dev, OBJ_RQ);
+		wq_free(&w);
+		free(rq);
+		return h == -1 ? NICREF_RULE_RQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
+	}
+	rq->hdr.handle = (uint32_t)h;
+	rq->state = WQ_RST;
+	rq->on_rmp = on_rmp;
+	rq->flush_in_error_en = !on_rmp && PRM_GET(create_rq_in, flush_in_error_en, in, n);
+	rq->cqn = cqn;
+	rq->pd = pd;
+	rq->rmpn = rmpn;
+	rq->user_index = (uint32_t)PRM_GET(create_rq_in, user_index, in, n);
+	rq->wq = w;
+	wq_ctx_store(rq->ctx, &nicref_layout_create_rq_in, in, n);
+	wq_ref(dev, OBJ_CQ, cqn);
+	if (on_rmp)
+		wq_ref(dev, OBJ_RMP, rmpn);
+	else
+		wq_ref(dev, OBJ_PD, pd);
+	PRM_SET(create_rq_out, rqn, c->out, c->out_len, (uint64_t)h);
+	return NICREF_RULE_NONE;
+}
+
+/* §7.7.2: entering ERR. catastrophic: the RQ failed to take a WQE from an RMP in ERR (T57). */
+static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause, bool catastrophic)
+{
+	uint32_t rqn = rq->hdr.handle;
+	wq_set_state(dev, WQ_KIND_RQ, rqn, &rq->state, WQ_ERR, cause);
+	if (catastrophic)
+		wq_post_event(dev, 0x05, 1, rqn); /* T57 "RQ Catastrophic Error" (D-EV-1) */
+	if (!rq->on_rmp) {
+		/* §7.7.2.1, T53 00h[18]: with flush_in_error_en, the WQEs posted (hw_counter up to
+		 * the record's counter) are flushed in error; otherwise not forced (D-SQ-4). */
+		uint16_t db;
+		if (!rq->flush_in_error_en || wq_dbr_read(dev, &rq->wq, false, &db))
+			return;
+		rq->wq.sw_counter = db;
+		while (rq->wq.hw_counter != db) {
+			if (wq_flush_cqe(dev, rq->cqn, false, rq->wq.hw_counter, 0, rq->user_index))
+				return; /* the CQ took no CQE (§7.12.1): the rest stays posted */
+			rq->wq.hw_counter++;
+		}
+		return;
+	}
+	/* §7.7.2.2: only the WQEs this RQ took from the RMP are flushed; the RMP is not
+	 * affected. Then the Last WQE Reached event (T79 0x13, T82/T83 type 1 RQ), at once when
+	 * nothing was to be flushed. */
+	for (uint32_t i = 0; i < rq->ntaken; i++)
+		if (wq_flush_cqe(dev, rq->cqn, false, (uint16_t)rq->taken[i], 0, rq->user_index))
+			break;
+	rq->ntaken = 0;
+	wq_post_event(dev, 0x13, 1, rqn);
+}
+
+void rq_enter_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause)
+{
+	rq_error(dev, rq, cause, false);
+}
+
+void rq_hw_error(struct nicref_dev *dev, struct rq *rq)
+{
+	/* §7.12.1 step 2, §4.5: a CQ overrun or a scatter error of a RDY RQ puts it in ERR. */
+	if (rq->state == WQ_RDY)
+		rq_error(dev, rq, WQ_CAUSE_DEVICE, false);
+}
+
+static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *index)
+{
+	struct rmp *rmp = obj_get(dev, OBJ_RMP, rq->rmpn);
+	NICREF_ASSERT(rmp); /* named since create (D-OBJ-1) */
+	uint16_t db = 0;
+	/* §7.7.2.2: "If failure occurs while de-queuing a WQE, the RMP moves to the error
+	 * state" (the record or the linked-list pointer cannot be read). */
+	if (rmp->state == WQ_RDY && wq_dbr_read(dev, &rmp->wq, false, &db))
+		rmp_hw_error(dev, rmp);
+	if (rmp->state == WQ_ERR) {
+		/* T57, RMP in ERR, RQ RDY: "the RQ is placed in the ERR state and RQ Catastrophic
+		 * Error event is generated". */
+		rq_error(dev, rq, WQ_CAUSE_DEVICE, true);
+		return -1;
+	}
+	rmp->wq.sw_counter = db;
+	uint16_t posted = (uint16_t)(db - rmp->wq.hw_counter);
+	if (!posted)
+		return -2;
+	uint32_t idx = rmp->wq.hw_counter;
+	if (rmp->wq.type == 0) {
+		/* T42/T43: a linked-list WQE starts with its next segment, Next_WQE_index in bits
+		 * 15:0 of its first dword (D-RMP-1: the list starts at stride 0). */
+		uint8_t next[4];
+		idx = rmp->head;
+		if (wq_read(dev, &rmp->wq, idx, 0, next, sizeof next)) {
+			rmp_hw_error(dev, rmp);
+			rq_error(dev, rq, WQ_CAUSE_DEVICE, true);
+			return -1;
+		}
+		rmp->head = (uint16_t)(next[2] << 8 | next[3]);
+	}
+	rmp->wq.hw_counter++;
+	if (rq->ntaken == rq->taken_cap) {
+		uint32_t cap = rq->taken_cap ? rq->taken_cap * 2 : 8;
+		uint32_t *t = realloc(rq->taken, cap * sizeof *t);
+		if (t) {
+			rq->taken = t;
+			rq->taken_cap = cap;
+		}
+	}
+	if (rq->ntaken < rq->taken_cap)
+		rq->taken[rq->ntaken++] = idx;
+	/* T55 04h lwm: "when WQE count drops below this limit, an event is fired"; the event
+	 * [PUB 0x14] fires once and disarms the limit (D-WQ-2). */
+	if (rmp->lwm && (uint16_t)(posted - 1) < rmp->lwm) {
+		rmp->lwm = 0;
+		PRM_SET(wq, lwm, rmp->ctx + WQ_IN_CTX, WQ_CTX_BYTES - WQ_IN_CTX, 0);
+		wq_post_event(dev, 0x14, 0, rmp->hdr.handle);
+	}
+	*index = idx;
+	return 0;
+}
+
+int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index)
+{
+	/* T57: only a RDY RQ receives. */
+	if (rq->state != WQ_RDY)
+		return -1;
+	if (rq->on_rmp)
+		return rq_take_from_rmp(dev, rq, index);
+	uint16_t db;
+	if (wq_dbr_read(dev, &rq->wq, false, &db))
+		return -2; /* nothing readable is posted */
+	rq->wq.sw_counter = db;
+	if (db == rq->wq.hw_counter)
+		return -2;
+	*index = rq->wq.hw_counter++; /* §7.4.1.2: WQEs "executed in the order of their appearance" */
+	return 0;
+}
+
+void rq_wqe_done(struct rq *rq, uint32_t index)
+{
+	for (uint32_t i = 0; i < rq->ntaken; i++)
+		if (rq->taken[i] == index) {
+			memmove(&rq->taken[i], &rq->taken[i + 1],
+				(rq->ntaken - i - 1) * sizeof rq->taken[0]);
+			rq->ntaken--;
+			return;
+		}
+}
+
+enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	const uint8_t *in = c->in;
+	size_t n = c->in_len;
+	struct rq *rq = obj_get(dev, OBJ_RQ, (uint32_t)PRM_GET(modify_rq_in, rqn, in, n));
+	if (!rq)
+		return NICREF_RULE_RQ_NOT_FOUND;
+	/* §12.11.2 L7908: the current state must match (BAD_RESOURCE_STATE). */
+	if (PRM_GET(modify_rq_in, rq_state, in, n) != rq->state)
+		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
+	/* T56: bit 1, vsd, is the only bit. */
+	uint64_t mask = PRM_GET(modify_rq_in, modify_bitmask_63_32, in, n) << 32 |
+			PRM_GET(modify_rq_in, modify_bitmask_31_0, in, n);
+	if (mask & ~2ull)
+		return NICREF_RULE_WQ_BITMASK_BAD;
+	unsigned to = (unsigned)PRM_GET(modify_rq_in, state, in, n);
+	if (!wq_transition_ok(WQ_KIND_RQ, rq->state, to))
+		return NICREF_RULE_WQ_TRANSITION_REFUSED; /* D-SQ-1 */
+	/* T56: vsd is "O" in RST2RDY and RDY2RDY, in no other transition. */
+	if (mask & 2 && to != WQ_RDY)
+		return NICREF_RULE_WQ_BITMASK_NOT_IN_TRANSITION;
+	if (mask & 2)
+		PRM_SET(rqc, vlan_strip_disable, rq->ctx, WQ_CTX_BYTES,
+			PRM_GET(modify_rq_in, vlan_strip_disable, in, n));
+	if (to == WQ_ERR) {
+		rq_enter_error(dev, rq, WQ_CAUSE_COMMAND);
+	} else {
+		if (to == WQ_RST) {
+			/* T57: SW zeroes the record before RST2RDY; the queue starts over and WQEs
+			 * taken from an RMP are dropped (D-RQ-5). */
+			rq->wq.hw_counter = rq->wq.sw_counter = 0;
+			rq->ntaken = 0;
+		}
+		wq_set_state(dev, WQ_KIND_RQ, rq->hdr.handle, &rq->state, (uint8_t)to,
+			     WQ_CAUSE_COMMAND);
+	}
+	return NICREF_RULE_NONE;
+}
+
+enum nicref_cmd_rule cmd_destroy_rq(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	uint32_t rqn = (uint32_t)PRM_GET(destroy_rq_in, rqn, c->in, c->in_len);
+	struct rq *rq = obj_get(dev, OBJ_RQ, rqn);
+	if (!rq)
+		return NICREF_RULE_RQ_NOT_FOUND;
+	/* D-RQ-1 (D-OBJ-1): a TIR (inline_rqn) or an RQT (rq_num[]) still names it. */
+	if (rq->hdr.refs)
+		return NICREF_RULE_RQ_IN_USE;
+	wq_unref(dev, OBJ_CQ, rq->cqn);
+	if (rq->on_rmp)
+		wq_unref(dev, OBJ_RMP, rq->rmpn);
+	else
+		wq_unref(dev, OBJ_PD, rq->pd);
+	objtab_remove(&dev->obj[OBJ_RQ], rqn);
+	obj_uncharge(dev, OBJ_RQ);
+	rq_free(rq);
+	return NICREF_RULE_NONE;
+}
+
+enum nicref_cmd_rule cmd_query_rq(struct cmd_ctx *c)
+{
+	struct rq *rq = obj_get(c->dev, OBJ_RQ,
+				(uint32_t)PRM_GET(query_rq_in, rqn, c->in, c->in_len));
+	if (!rq)
+		return NICREF_RULE_RQ_NOT_FOUND;
+	/* §12.11.4: a snapshot. An RMP RQ's WQ is returned as given, its counters 0 (D-RQ-4). */
+	wq_query_out(c, rq->ctx, rq->on_rmp ? NULL : &rq->wq, rq->state);
+	return NICREF_RULE_NONE;
+}

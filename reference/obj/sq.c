@@ -1,0 +1,200 @@
+/* Send queues: CREATE/MODIFY/DESTROY/QUERY_SQ (PRM §7.9, §12.10, T60-T63), the SQ's error
+ * semantics and flush (§7.9.2, §7.12.7). Doorbells are in obj/wq_db.c. */
+#include <stdlib.h>
+
+#include "cmd/cmd_table.h"
+
+void sq_free(struct sq *sq)
+{
+	wq_free(&sq->wq);
+	free(sq);
+}
+
+enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	const uint8_t *in = c->in;
+	size_t n = c->in_len;
+	enum nicref_cmd_rule r;
+
+	/* T61 04h: user_index "Reserved if HCA_CAP.cqe_version==0". */
+	if (CAPS_CUR(dev, CAP_GENERAL, hca_cap, cqe_version) == 0 &&
+	    (r = wq_reserved_field(c, &nicref_layout_create_sq_in,
+				   PRMF_create_sq_in__user_index)) != NICREF_RULE_NONE)
+		return r;
+	/* §7.9 Figure 17, T62: the state is given at CREATE and an SQ starts in RST. */
+	if (PRM_GET(create_sq_in, state, in, n) != WQ_RST)
+		return NICREF_RULE_SQ_STATE_NOT_RST;
+	/* T61 20h/2Ch: "only a single TIS is supported". */
+	if (PRM_GET(create_sq_in, tis_lst_sz, in, n) != 1)
+		return NICREF_RULE_SQ_TIS_LIST_SIZE;
+	/* §7.9.3.1: modes 0-3 and 5-7; 4 is reserved. */
+	unsigned mode = (unsigned)PRM_GET(create_sq_in, min_wqe_inline_mode, in, n);
+	if (mode == 4)
+		return NICREF_RULE_SQ_INLINE_MODE_RESERVED;
+	/* §7.9.3: with HCA_CAP.wqe_inline_mode 1 (T147) the SQ's mode must be at least the NIC
+	 * vport's (T15 00h[26:24]); modes 0 and 2 take no per-SQ mode. */
+	if (CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, wqe_inline_mode) ==
+		    1 &&
+	    mode < vport_min_wqe_inline_mode(dev))
+		return NICREF_RULE_SQ_INLINE_MODE_BELOW_VPORT;
+	struct wq_rules wr = {
+		WQ_KIND_SQ,
+		(unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_min_stride_sz_sq),
+		(unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_stride_sz_sq),
+	};
+	struct wq w;
+	if ((r = wq_parse(c, &wr, &w)) != NICREF_RULE_NONE)
+		return r;
+	/* §3.2.1 / Figure 3: the CQ, PD, TIS and UAR exist before the SQ (T128 BAD_RESOURCE). */
+	uint32_t cqn = (uint32_t)PRM_GET(create_sq_in, cqn, in, n);
+	uint32_t pd = (uint32_t)PRM_GET(create_sq_in, pd, in, n);
+	uint32_t tisn = (uint32_t)PRM_GET(create_sq_in, tis_num_0, in, n);
+	uint32_t uar = (uint32_t)PRM_GET(create_sq_in, uar_page, in, n);
+	if (!obj_get(dev, OBJ_CQ, cqn))
+		r = NICREF_RULE_WQ_CQ_MISSING;
+	else if (!obj_get(dev, OBJ_PD, pd))
+		r = NICREF_RULE_WQ_PD_MISSING;
+	else if (!obj_get(dev, OBJ_TIS, tisn))
+		r = NICREF_RULE_SQ_TIS_MISSING;
+	else if (!obj_get(dev, OBJ_UAR, uar))
+		r = NICREF_RULE_SQ_UAR_MISSING;
+	else if (obj_charge(dev, OBJ_SQ))
+		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
+	if (r != NICREF_RULE_NONE) {
+		wq_free(&w);
+		return r;
+	}
+	struct sq *sq = calloc(1, sizeof *sq);
+	int64_t h = sq ? objtab_alloc(&dev->obj[OBJ_SQ], sq) : -2;
+	if (h < 0) {
+		obj_uncharge(dev, OBJ_SQ);
+		wq_free(&w);
+		free(sq);
+		/* T145 log_max_sq: the count of SQs (EXCEED_LIM, D-OBJ-2). */
+		return h == -1 ? NICREF_RULE_SQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
+	}
+	sq->hdr.handle = (uint32_t)h;
+	sq->state = WQ_RST;
+	sq->flush_in_error_en = PRM_GET(create_sq_in, flush_in_error_en, in, n) != 0;
+	sq->bf_reg = -1;
+	sq->cqn = cqn;
+	sq->pd = pd;
+	sq->tisn = tisn;
+	sq->uar = uar;
+	sq->user_index = (uint32_t)PRM_GET(create_sq_in, user_index, in, n);
+	sq->wq = w;
+	wq_ctx_store(sq->ctx, &nicref_layout_create_sq_in, in, n);
+	wq_ref(dev, OBJ_CQ, cqn);
+	wq_ref(dev, OBJ_PD, pd);
+	wq_ref(dev, OBJ_TIS, tisn);
+	wq_ref(dev, OBJ_UAR, uar);
+	PRM_SET(create_sq_out, sqn, c->out, c->out_len, (uint64_t)h);
+	return NICREF_RULE_NONE;
+}
+
+void sq_flush(struct nicref_dev *dev, struct sq *sq)
+{
+	/* T61 00h[28], §7.9.2: with flush_in_error_en the WQEs posted (hw_counter up to the
+	 * record's sq_wqebb_counter, §7.4.3) complete with a flush error; otherwise HW "is not
+	 * forced to flush" and the model does not (D-SQ-4). */
+	uint16_t db;
+	if (!sq->flush_in_error_en || wq_dbr_read(dev, &sq->wq, true, &db))
+		return;
+	sq->wq.sw_counter = db;
+	while (sq->wq.hw_counter != db) {
+		/* T26: the ctrl segment gives the WQE's opcode, size (ds, 16-byte units: it takes
+		 * ceil(ds/4) WQEBBs, §7.4.1.1) and completion mode (ce). */
+		uint8_t ctrl[16];
+		if (wq_read(dev, &sq->wq, sq->wq.hw_counter, 0, ctrl, sizeof ctrl))
+			return; /* the WQE cannot be read: it stays posted */
+		unsigned ds = (unsigned)PRM_GET(send_wqe_ctrl, ds, ctrl, sizeof ctrl);
+		unsigned ce = (unsigned)PRM_GET(send_wqe_ctrl, ce, ctrl, sizeof ctrl);
+		uint8_t opcode = (uint8_t)PRM_GET(send_wqe_ctrl, opcode, ctrl, sizeof ctrl);
+		uint16_t left = (uint16_t)(db - sq->wq.hw_counter);
+		uint16_t bbs = ds ? (uint16_t)((ds + 3) / 4) : 1; /* D-SQ-5: ds 0 takes one WQEBB */
+		if (bbs > left)
+			bbs = left; /* a WQE beyond the record is not posted: the flush ends there */
+		/* T26 CE 01b: "Generate CQE only on first WQE completion with error (i.e if CQE on
+		 * previous WQE completed in error, no CQE will be generated)". Every other mode
+		 * reports an error completion (00b: only errors; 10b/11b: all). */
+		if (!(ce == 1 && sq->last_wqe_err) &&
+		    wq_flush_cqe(dev, sq->cqn, true, sq->wq.hw_counter, opcode, sq->user_index))
+			return; /* the CQ took no CQE (§7.12.1): the rest stays posted */
+		sq->last_wqe_err = true;
+		sq->wq.hw_counter = (uint16_t)(sq->wq.hw_counter + bbs);
+	}
+}
+
+void sq_enter_error(struct nicref_dev *dev, struct sq *sq, enum wq_cause cause)
+{
+	wq_set_state(dev, WQ_KIND_SQ, sq->hdr.handle, &sq->state, WQ_ERR, cause);
+	sq_flush(dev, sq);
+}
+
+void sq_hw_error(struct nicref_dev *dev, struct sq *sq)
+{
+	/* §7.12.1 step 2, §7.9.2: an error of a RDY SQ's WQE or CQ puts it in ERR. */
+	if (sq->state == WQ_RDY)
+		sq_enter_error(dev, sq, WQ_CAUSE_DEVICE);
+}
+
+enum nicref_cmd_rule cmd_modify_sq(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	struct sq *sq = obj_get(dev, OBJ_SQ, (uint32_t)PRM_GET(modify_sq_in, sqn, c->in, c->in_len));
+	if (!sq)
+		return NICREF_RULE_SQ_NOT_FOUND;
+	/* §12.10.2 L7724: "If the current state from the input does not match the existing SQ
+	 * state, then the command fails (return code BAD_RESOURCE_STATE)". */
+	if (PRM_GET(modify_sq_in, sq_state, c->in, c->in_len) != sq->state)
+		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
+	/* T62: bit 0 (packet_pacing_rate_limit_index, "O" in every transition) is the only one;
+	 * the field has no position in T60, so it is accepted and changes nothing (D-SQ-2). */
+	if (PRM_GET(modify_sq_in, modify_bitmask_63_32, c->in, c->in_len) ||
+	    PRM_GET(modify_sq_in, modify_bitmask_31_0, c->in, c->in_len) & ~1ull)
+		return NICREF_RULE_WQ_BITMASK_BAD;
+	unsigned to = (unsigned)PRM_GET(modify_sq_in, state, c->in, c->in_len);
+	if (!wq_transition_ok(WQ_KIND_SQ, sq->state, to))
+		return NICREF_RULE_WQ_TRANSITION_REFUSED; /* D-SQ-1 */
+	if (to == WQ_ERR) {
+		sq_enter_error(dev, sq, WQ_CAUSE_COMMAND);
+	} else {
+		if (to == WQ_RST) {
+			/* T63: SW zeroes the record before RST2RDY; the queue starts over. */
+			sq->wq.hw_counter = sq->wq.sw_counter = 0;
+			sq->last_wqe_err = false;
+		}
+		wq_set_state(dev, WQ_KIND_SQ, sq->hdr.handle, &sq->state, (uint8_t)to,
+			     WQ_CAUSE_COMMAND);
+	}
+	return NICREF_RULE_NONE;
+}
+
+enum nicref_cmd_rule cmd_destroy_sq(struct cmd_ctx *c)
+{
+	struct nicref_dev *dev = c->dev;
+	uint32_t sqn = (uint32_t)PRM_GET(destroy_sq_in, sqn, c->in, c->in_len);
+	struct sq *sq = obj_get(dev, OBJ_SQ, sqn);
+	if (!sq)
+		return NICREF_RULE_SQ_NOT_FOUND;
+	/* §12.10.3: in any state; nothing names an SQ. */
+	wq_unref(dev, OBJ_CQ, sq->cqn);
+	wq_unref(dev, OBJ_PD, sq->pd);
+	wq_unref(dev, OBJ_TIS, sq->tisn);
+	wq_unref(dev, OBJ_UAR, sq->uar);
+	objtab_remove(&dev->obj[OBJ_SQ], sqn);
+	obj_uncharge(dev, OBJ_SQ);
+	sq_free(sq);
+	return NICREF_RULE_NONE;
+}
+
+enum nicref_cmd_rule cmd_query_sq(struct cmd_ctx *c)
+{
+	struct sq *sq = obj_get(c->dev, OBJ_SQ,
+				(uint32_t)PRM_GET(query_sq_in, sqn, c->in, c->in_len));
+	if (!sq)
+		return NICREF_RULE_SQ_NOT_FOUND;
+	wq_query_out(c, sq->ctx, &sq->wq, sq->state); /* §12.10.4: a snapshot, no side effect */
+	return NICREF_RULE_NONE;
+}
