@@ -34,7 +34,22 @@ static int usage(FILE *f)
 	  "PRM §8.2-8.3, §12.3, §12.18", "modelled")                                            \
 	X("caps", "device capabilities (QUERY/SET_HCA_CAP)", "PRM §12.3.3-12.3.4 T144-T157",      \
 	  "modelled")                                                                           \
-	X("reg", "ACCESS_REG and the port registers", "PRM §12.4.1, T104-T126", "modelled")
+	X("reg", "ACCESS_REG and the port registers", "PRM §12.4.1, T104-T126", "modelled")       \
+	X("adp", "adaptive retransmission: the ROCE_ACCL register and the ADP engine",           \
+	  "seeds 000/001", "modelled")                                                          \
+	X("uar", "UAR pages and their doorbell registers", "PRM §7.2 T13/T14", "modelled")       \
+	X("mkey", "memory keys, translation and protection", "PRM §6, §12.5 T9-T12", "modelled") \
+	X("eq", "event queues, EQEs, arming and interrupts", "PRM §7.13, §12.6 T77-T94",         \
+	  "modelled")                                                                           \
+	X("cq", "completion queues, CQEs, arming, moderation, resize", "PRM §7.12, §12.7 T67-T76", \
+	  "modelled")                                                                           \
+	X("tir", "transport interface receive objects", "PRM §7.5, §12.8 T44-T48", "modelled")   \
+	X("tis", "transport interface send objects", "PRM §7.6, §12.9 T49-T51", "modelled")      \
+	X("wq", "SQs, RQs, RMPs, work queues, doorbells and flush", "PRM §7.4, §7.7-§7.10, "     \
+	  "§12.10, §12.11, §12.13", "modelled")                                                 \
+	X("rqt", "RQ tables", "PRM §7.8, §12.12 T58/T59", "modelled")                            \
+	X("vport", "NIC vport, vport counters and the L2 table", "PRM §7.3, §12.15-§12.17 T15-T20", \
+	  "modelled")
 
 static int cmd_layouts(int argc, char **argv)
 {

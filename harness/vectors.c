@@ -13,6 +13,7 @@
 #include "jsonval.h"
 #include "opstream.h"
 #include "vectors.h"
+#include "vectors_adp.h"
 
 /* Where the runner places things in host memory unless a test says otherwise. */
 #define DEFAULT_CMDQ_ADDR 0x10000ull
@@ -796,6 +797,16 @@ static void step_doorbell(struct run *r, const json_t *v)
 		bar_write(r, 0x18, (uint32_t)bits);
 }
 
+/* adp_timeline (harness/vectors_adp.c): an ADP timeline compared attempt by attempt. */
+static void adp_fail(void *ctx, const char *msg)
+{
+	failf(ctx, "%s", msg);
+}
+static void step_adp_timeline(struct run *r, const json_t *v)
+{
+	vec_adp_timeline(v, r->dev, adp_fail, r);
+}
+
 /* The step kinds of docs/vectors.md, one row each. */
 static const struct {
 	const char *name;
@@ -806,7 +817,7 @@ static const struct {
 	{ "mem_expect", step_mem_expect },   { "dma_fault", step_dma_fault },
 	{ "advance_ns", step_advance },	     { "command", step_command },
 	{ "doorbell", step_doorbell },	     { "completion", step_completion },
-	{ "events", step_events },
+	{ "events", step_events },	     { "adp_timeline", step_adp_timeline },
 };
 
 static void run_step(struct run *r, const json_t *step, size_t index)
@@ -836,7 +847,10 @@ static void run_step(struct run *r, const json_t *step, size_t index)
 	X(init_delay_ns) X(health_period_ns) X(timer_khz) X(max_mailbox_blocks)                 \
 	X(hostmem_max_pages) X(reserved_check) X(boot_pages) X(init_pages) X(max_icm_pages)     \
 	X(supported_issi) X(msix_vectors) X(num_ports) X(uar_base) X(log_max_pd)                \
-	X(log_max_transport_domain) X(driver_version)
+	X(log_max_transport_domain) X(driver_version) X(adp_max_range_num)                      \
+	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \
+	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(log_max_objects)               \
+	X(contexts_per_page)
 
 static int apply_profile(struct run *r, struct nicref_profile *p, const json_t *obj)
 {

@@ -1,9 +1,9 @@
 /* `nicref adp timeline` and `nicref adp check`: the capture checker's decisions on hand-made
  * records, the RoCEv2 frame parser, the pcap reader on the shipped captures (expectations from
- * corpora/adp/captures.json, computed by corpora/adp/gen_captures.py from the seed text, not by
+ * corpora/adp_captures/captures.json, computed by corpora/adp_captures/gen_captures.py from the seed text, not by
  * nicref), and the timeline's text, JSON and SVG for the example profile of docs/adp.md.
  *
- * The example profile (corpora/adp/example_profile.json): time_base 4 us; initial exponents
+ * The example profile (corpora/adp_captures/example_profile.json): time_base 4 us; initial exponents
  * 1..4 (low 1, size 4: seed 001 L7 [low, low + size - 1]); range 0 = exponents 2..4 (16..64 us,
  * retry 2, TO_DIV_2), range 1 = 5..7 (128..512 us, retry 2, TO_DIV_4), range 2 = 8..11
  * (1.024..8.192 ms, retry 1, TO_LOW_BOUND, prev 1); total 4 us << 12 = 16.384 ms. With QP
@@ -21,7 +21,7 @@
 #include "adp_profile.h"
 #include "pcap_read.h"
 
-#define EXAMPLE "corpora/adp/example_profile.json"
+#define EXAMPLE "corpora/adp_captures/example_profile.json"
 #define US 1000u
 
 static struct adp_check_cfg example_cfg(void)
@@ -421,7 +421,7 @@ Test(adp_pkt, acks_join_the_flow_of_the_reverse_direction)
 	cr_expect_eq(adp_flows_build(q, 2, NULL, 0, &fs, err, sizeof err), -1);
 }
 
-/* ---- the shipped captures (expected verdicts from corpora/adp/captures.json) ---- */
+/* ---- the shipped captures (expected verdicts from corpora/adp_captures/captures.json) ---- */
 
 static struct adp_check_cfg cfg_from_args(const json_t *args)
 {
@@ -460,7 +460,7 @@ static void expect_u8s(const json_t *arr, const uint8_t *v, uint32_t n, const ch
 Test(adp_captures, every_capture_as_the_generator_expects)
 {
 	json_error_t je;
-	json_t *m = json_load_file("corpora/adp/captures.json", 0, &je);
+	json_t *m = json_load_file("corpora/adp_captures/captures.json", 0, &je);
 	cr_assert(m, "captures.json: %s", je.text);
 	json_t *caps = json_object_get(m, "captures");
 	cr_assert_geq(json_array_size(caps), 8);
@@ -563,18 +563,18 @@ static char *run(int *rc, const char *const *args, int argc)
 Test(adp_cli, check_exit_status_per_capture)
 {
 	int rc;
-	char *o = RUN(&rc, "check", "corpora/adp/conforming_adp.pcap", "--profile", EXAMPLE,
+	char *o = RUN(&rc, "check", "corpora/adp_captures/conforming_adp.pcap", "--profile", EXAMPLE,
 		      "--timeout", "10");
 	cr_expect_eq(rc, 0, "%s", o);
 	cr_expect(strstr(o, "result: conforming (2 flows)") != NULL, "%s", o);
 	free(o);
-	o = RUN(&rc, "check", "corpora/adp/nonconf_skip_escalation.pcap", "--profile", EXAMPLE,
+	o = RUN(&rc, "check", "corpora/adp_captures/nonconf_skip_escalation.pcap", "--profile", EXAMPLE,
 		"--timeout", "10");
 	cr_expect_eq(rc, 1);
 	cr_expect(strstr(o, "QP 0x12 PSN 100 retransmission 5: gap 128.000 us; allowed {64.000 "
 			    "us} +- 1000 ns") != NULL, "%s", o);
 	free(o);
-	o = RUN(&rc, "check", "corpora/adp/nonconf_classic_retry_cnt.pcap", "--classic",
+	o = RUN(&rc, "check", "corpora/adp_captures/nonconf_classic_retry_cnt.pcap", "--classic",
 		"--timeout", "3", "--retry-cnt", "3", "--json");
 	cr_expect_eq(rc, 1);
 	json_t *j = json_loads(o, 0, NULL);
@@ -586,11 +586,11 @@ Test(adp_cli, check_exit_status_per_capture)
 	json_decref(j);
 	free(o);
 	/* Input errors: no such file, no profile, a profile the register refuses. */
-	free(RUN(&rc, "check", "corpora/adp/no_such.pcap", "--classic"));
+	free(RUN(&rc, "check", "corpora/adp_captures/no_such.pcap", "--classic"));
 	cr_expect_eq(rc, 2);
-	free(RUN(&rc, "check", "corpora/adp/conforming_adp.pcap"));
+	free(RUN(&rc, "check", "corpora/adp_captures/conforming_adp.pcap"));
 	cr_expect_eq(rc, 2);
-	free(RUN(&rc, "check", "corpora/adp/conforming_adp.pcap", "--profile-hex",
+	free(RUN(&rc, "check", "corpora/adp_captures/conforming_adp.pcap", "--profile-hex",
 		 "00000000" "00000000" "00000000" "00000000" "00000000" "00000000" "00000000"
 		 "00000000" "00000000" "00000000" "00000000" "00000000"));
 	cr_expect_eq(rc, 2, "time_unit 0 is refused");
@@ -598,7 +598,7 @@ Test(adp_cli, check_exit_status_per_capture)
 
 Test(adp_cli, exit_status_of_every_capture)
 {
-	json_t *m = json_load_file("corpora/adp/captures.json", 0, NULL);
+	json_t *m = json_load_file("corpora/adp_captures/captures.json", 0, NULL);
 	cr_assert(m);
 	json_t *caps = json_object_get(m, "captures");
 	for (size_t ci = 0; ci < json_array_size(caps); ci++) {

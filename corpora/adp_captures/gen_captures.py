@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes the RoCEv2 captures of `nicref adp check` (corpora/adp/*.pcap) and their expected
-verdicts (corpora/adp/captures.json).
+"""Writes the RoCEv2 captures of `nicref adp check` (corpora/adp_captures/*.pcap) and their expected
+verdicts (corpora/adp_captures/captures.json).
 
-Run from the repository root:  /usr/bin/python3 corpora/adp/gen_captures.py
+Run from the repository root:  /usr/bin/python3 corpora/adp_captures/gen_captures.py
 (Debian python3-scapy; ci/deps.sh installs it). The output is byte-for-byte reproducible.
 
 The timings are computed here from the seed text (seeds 000 and 001, /work/shared/seeds), with
@@ -301,7 +301,7 @@ def main():
         prof = json.load(f)
     adp = dict(adp=True, profile=prof, timeout=10, retry_cnt=7)
     classic = dict(adp=False, profile=None, timeout=3, retry_cnt=3)
-    adp_args = ["--profile", "corpora/adp/example_profile.json", "--timeout", "10",
+    adp_args = ["--profile", "corpora/adp_captures/example_profile.json", "--timeout", "10",
                 "--retry-cnt", "7"]
     classic_args = ["--classic", "--timeout", "3", "--retry-cnt", "3"]
     # A long flow: message 0 climbs through range 0 into range 1 (8 losses), then clean
@@ -324,7 +324,7 @@ def main():
             # The fault this capture was built with must be the first unexplained gap.
             assert len(bad) == 1 and all(bad[0][k] == x for k, x in expect_bad.items()), \
                 (name, bad)
-        cases.append(dict(file="corpora/adp/" + name, what=what, args=args,
+        cases.append(dict(file="corpora/adp_captures/" + name, what=what, args=args,
                           exit=1 if bad else 0, flows=res))
 
     start_b = 5_000
@@ -380,7 +380,7 @@ def main():
          [(FLOW_A, run_flow(classic, 0, 0, 7, [4], {"after_fail": True}))],
          dict(psn=7, retransmission=4, kind="after_total_timeout"))
     with open(os.path.join(HERE, "captures.json"), "w") as f:
-        json.dump(dict(generator="corpora/adp/gen_captures.py", tolerance_ns=TOL_NS,
+        json.dump(dict(generator="corpora/adp_captures/gen_captures.py", tolerance_ns=TOL_NS,
                        captures=cases), f, indent=1)
         f.write("\n")
 
