@@ -7,6 +7,9 @@
 
 enum test_outcome { TEST_PASS, TEST_FAIL, TEST_SKIP };
 
+/* Distinct opcodes a test may post (every command of T127 fits). */
+#define REPORT_MAX_OPS 128
+
 struct test_result {
 	char *file;    /* vector file, relative as given */
 	char *feature; /* the file's "feature" */
@@ -16,12 +19,12 @@ struct test_result {
 	char *result; /* valid / invalid / acceptable */
 	enum test_outcome outcome;
 	char *failures; /* newline-separated messages; NULL when passed */
-	unsigned opcodes[8]; /* distinct opcodes the test posted (conformance counts) */
+	unsigned opcodes[REPORT_MAX_OPS]; /* distinct opcodes the test posted (conformance counts) */
 	unsigned nopcodes;
 	/* distinct opcodes the test saw complete with status OK, and refused (delivery or
 	 * return status not OK): a command is covered both ways when some test does each */
-	unsigned ok_ops[8], nok;
-	unsigned refused_ops[8], nrefused;
+	unsigned ok_ops[REPORT_MAX_OPS], nok;
+	unsigned refused_ops[REPORT_MAX_OPS], nrefused;
 };
 
 struct report {

@@ -44,8 +44,8 @@ struct run {
 	size_t fail_len;
 	struct posted slot[MAX_SLOTS];
 	struct opstream rec;
-	unsigned opcodes[8], nopcodes;
-	unsigned ok_ops[8], nok, refused_ops[8], nrefused;
+	unsigned opcodes[REPORT_MAX_OPS], nopcodes;
+	unsigned ok_ops[REPORT_MAX_OPS], nok, refused_ops[REPORT_MAX_OPS], nrefused;
 	unsigned ncmd;
 	const char *file;
 	long tc_id;
@@ -403,7 +403,7 @@ static void note_in(unsigned *set, unsigned *n, unsigned op)
 	for (unsigned i = 0; i < *n; i++)
 		if (set[i] == op)
 			return;
-	if (*n < 8)
+	if (*n < REPORT_MAX_OPS)
 		set[(*n)++] = op;
 }
 

@@ -23,6 +23,8 @@
 #include "prm/layouts_adp.h"
 #include "prm/layouts_vport.h"
 #include "prm/layouts_wq.h"
+#include "prm/layouts_mkey.h"
+#include "prm/layouts_tir.h"
 
 /* X(layout, size_bytes, "source") */
 #define NICREF_LAYOUT_LIST(X)                                                                   \
@@ -32,7 +34,9 @@
 	NICREF_LAYOUTS_REGS(X)                                                                  \
 	NICREF_LAYOUTS_ADP(X)                                                                  \
 	NICREF_LAYOUTS_VPORT(X)                                                                \
-	NICREF_LAYOUTS_WQ(X)
+	NICREF_LAYOUTS_WQ(X)                                                                   \
+	NICREF_LAYOUTS_MKEY(X)                                                                 \
+	NICREF_LAYOUTS_TIR(X)
 
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
 #define PRM_DECLARE(L, size, src)                                                               \

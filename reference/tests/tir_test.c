@@ -1,0 +1,404 @@
+/* TIR: CREATE/MODIFY/DESTROY/QUERY_TIR (PRM §7.5 T44-T48, §12.8 T281-T296). Decisions:
+ * docs/tir.md (D-TIR-*). */
+#include "mktir_util.h"
+#include "obj/tir.h"
+
+#define ETH_CAP(t, n)                                                                           \
+	(t)->dev->caps.cur[CAP_ETH_OFFLOAD], CAP_BYTES,                                         \
+		PRM_FIELD(per_protocol_networking_offload_caps, n)
+
+struct tir_in {
+	unsigned disp_type, lro_timeout, lro_mask, lro_msg, hash_fn, self_lb;
+	bool symmetric, tunneled;
+	uint32_t inline_rqn, table, td, outer, inner;
+	const uint8_t *key; /* 40 bytes or NULL */
+};
+
+static void put_ctx(struct t_dev *t, const char *L, const struct tir_in *a)
+{
+	t_set(t, L, "disp_type", a->disp_type);
+	t_set(t, L, "lro_timeout_period_usecs", a->lro_timeout);
+	t_set(t, L, "lro_enable_mask", a->lro_mask);
+	t_set(t, L, "lro_max_msg_sz", a->lro_msg);
+	t_set(t, L, "inline_rqn", a->inline_rqn);
+	t_set(t, L, "rx_hash_symmetric", a->symmetric);
+	t_set(t, L, "tunneled_offload_en", a->tunneled);
+	t_set(t, L, "indirect_table", a->table);
+	t_set(t, L, "rx_hash_fn", a->hash_fn);
+	t_set(t, L, "self_lb_en", a->self_lb);
+	t_set(t, L, "transport_domain", a->td);
+	if (a->key)
+		t_set_bytes(t, L, "rx_hash_toeplitz_key", a->key, 40);
+	t_set(t, L, "rx_hash_field_selector_outer", a->outer);
+	t_set(t, L, "rx_hash_field_selector_inner", a->inner);
+}
+
+static int create_tir(struct t_dev *t, const struct tir_in *a)
+{
+	t_begin(t, "create_tir_in", "CREATE_TIR");
+	put_ctx(t, "create_tir_in", a);
+	return t_run(t, 0x110, 16);
+}
+
+static uint32_t tir(struct t_dev *t, const struct tir_in *a)
+{
+	cr_assert_eq(create_tir(t, a), 0, "rule %s", t_rule_of(t->d.last_syndrome));
+	return (uint32_t)t_get(t, "create_tir_out", "tirn");
+}
+
+static int modify_tir(struct t_dev *t, uint32_t tirn, uint64_t mask, const struct tir_in *a)
+{
+	t_begin(t, "modify_tir_in", "MODIFY_TIR");
+	t_set(t, "modify_tir_in", "tirn", tirn);
+	t_set(t, "modify_tir_in", "modify_bitmask_63_32", mask >> 32);
+	t_set(t, "modify_tir_in", "modify_bitmask_31_0", mask & 0xFFFFFFFF);
+	put_ctx(t, "modify_tir_in", a);
+	return t_run(t, 0x110, 16);
+}
+
+static int by_tirn(struct t_dev *t, const char *opcode, const char *layout, uint32_t tirn,
+		   uint32_t out_len)
+{
+	t_begin(t, layout, opcode);
+	t_set(t, layout, "tirn", tirn);
+	return t_run(t, 16, out_len);
+}
+#define query_tir(t, n) by_tirn((t), "QUERY_TIR", "query_tir_in", (n), 0x110)
+#define destroy_tir(t, n) by_tirn((t), "DESTROY_TIR", "destroy_tir_in", (n), 16)
+
+static uint32_t make_rqt(struct t_dev *t, uint32_t rqn)
+{
+	t_begin(t, "create_rqt_in", "CREATE_RQT");
+	t_set(t, "create_rqt_in", "rqt_max_size", 1);
+	t_set(t, "create_rqt_in", "rqt_actual_size", 1);
+	t_set_elem(t, "create_rqt_in", "rq_num", 0, rqn);
+	cr_assert_eq(t_run(t, 0x114, 16), 0);
+	return (uint32_t)t_get(t, "create_rqt_out", "rqtn");
+}
+
+static uint32_t refs(struct t_dev *t, enum obj_type type, uint32_t h)
+{
+	struct obj_hdr *o = obj_get(t->dev, type, h);
+	cr_assert(o);
+	return o->refs;
+}
+
+struct env {
+	struct t_dev *t;
+	uint32_t pd, td, rq, rq2, rqt;
+};
+
+static struct env up(const struct nicref_profile *p)
+{
+	struct env e = { t_up(p), 0, 0, 0, 0, 0 };
+	e.pd = t_alloc_pd(e.t);
+	e.td = t_alloc_td(e.t);
+	e.rq = t_rq(e.t, e.pd);
+	e.rq2 = t_rq(e.t, e.pd);
+	e.rqt = make_rqt(e.t, e.rq2);
+	return e;
+}
+
+static const uint8_t key40[40] = { 0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+				   0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+				   0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+				   0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa };
+
+struct expect {
+	const char *name;
+	uint64_t v;
+};
+
+static void expect_ctx(struct t_dev *t, const struct expect *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(t_get(t, "query_tir_out", x[i].name), x[i].v, "%s: 0x%llx", x[i].name,
+			     (unsigned long long)t_get(t, "query_tir_out", x[i].name));
+}
+
+Test(tir, query_round_trips_every_context_field)
+{
+	struct env e = up(NULL);
+	struct t_dev *t = e.t;
+	/* The default profile's LRO periods (T147 30h-3Ch): 8, 16, 32, 1024 µs. */
+	cr_assert_eq(prm_get(ETH_CAP(t, lro_timer_supported_periods_0)), 8);
+	cr_assert_eq(prm_get(ETH_CAP(t, lro_timer_supported_periods_1)), 16);
+	cr_assert_eq(prm_get(ETH_CAP(t, lro_timer_supported_periods_2)), 32);
+	cr_assert_eq(prm_get(ETH_CAP(t, lro_timer_supported_periods_3)), 1024);
+
+	/* Indirect, Toeplitz, outer selector IPv6 + every field (T47 bits 0-4). */
+	struct tir_in ind = { .disp_type = 1, .lro_timeout = 1024, .lro_mask = 3, .lro_msg = 0xFF,
+			      .hash_fn = 2, .self_lb = 3, .symmetric = true, .table = e.rqt,
+			      .td = e.td, .outer = 0x8000001F, .key = key40 };
+	uint32_t a = tir(t, &ind);
+	cr_assert_eq(query_tir(t, a), 0);
+	struct expect xa[] = {
+		{ "disp_type", 1 },	     { "lro_timeout_period_usecs", 1024 },
+		{ "lro_enable_mask", 3 },   { "lro_max_msg_sz", 0xFF },
+		{ "inline_rqn", 0 },	     { "rx_hash_symmetric", 1 },
+		{ "tunneled_offload_en", 0 }, { "indirect_table", e.rqt },
+		{ "rx_hash_fn", 2 },	     { "self_lb_en", 3 },
+		{ "transport_domain", e.td }, { "rx_hash_field_selector_outer", 0x8000001F },
+		{ "rx_hash_field_selector_inner", 0 },
+	};
+	expect_ctx(t, xa, sizeof xa / sizeof xa[0]);
+	uint8_t key[40];
+	t_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
+	cr_expect_arr_eq(key, key40, 40, "T45 28h-4Ch Toeplitz key");
+
+	/* Indirect, inverted XOR8, inner selector (needs tunneled_offload_en, D-TIR-2). */
+	struct tir_in inner = { .disp_type = 1, .hash_fn = 1, .tunneled = true, .table = e.rqt,
+				.td = e.td, .inner = 0x40000003 };
+	uint32_t b = tir(t, &inner);
+	cr_assert_eq(query_tir(t, b), 0);
+	struct expect xb[] = {
+		{ "tunneled_offload_en", 1 }, { "rx_hash_fn", 1 },
+		{ "rx_hash_field_selector_inner", 0x40000003 },
+		{ "rx_hash_field_selector_outer", 0 }, { "lro_enable_mask", 0 },
+	};
+	expect_ctx(t, xb, sizeof xb / sizeof xb[0]);
+	t_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
+	for (int i = 0; i < 40; i++)
+		cr_expect_eq(key[i], 0, "no key for XOR8");
+
+	/* Direct, IPv4 LRO at a supported period. */
+	struct tir_in dir = { .disp_type = 0, .lro_timeout = 32, .lro_mask = 1, .lro_msg = 0x40,
+			      .self_lb = 2, .inline_rqn = e.rq, .td = e.td };
+	uint32_t c = tir(t, &dir);
+	cr_assert_eq(query_tir(t, c), 0);
+	struct expect xc[] = {
+		{ "disp_type", 0 },	      { "lro_timeout_period_usecs", 32 },
+		{ "lro_enable_mask", 1 },    { "lro_max_msg_sz", 0x40 },
+		{ "inline_rqn", e.rq },      { "indirect_table", 0 },
+		{ "rx_hash_fn", 0 },	      { "self_lb_en", 2 },
+		{ "transport_domain", e.td },
+	};
+	expect_ctx(t, xc, sizeof xc / sizeof xc[0]);
+	/* Every field of T45 was set to a non-default value in one of the three. */
+	const struct nicref_layout *l = nicref_layout_find("tirc");
+	for (uint32_t i = 0; i < l->nfields; i++) {
+		const char *f = l->fields[i].name;
+		bool seen = !strcmp(f, "rx_hash_toeplitz_key") ||
+			    !strcmp(f, "tunneled_offload_en") ||
+			    !strcmp(f, "rx_hash_field_selector_inner");
+		for (size_t k = 0; k < sizeof xa / sizeof xa[0]; k++)
+			seen |= !strcmp(f, xa[k].name) && xa[k].v != 0;
+		for (size_t k = 0; k < sizeof xc / sizeof xc[0]; k++)
+			seen |= !strcmp(f, xc[k].name) && xc[k].v != 0;
+		cr_expect(seen, "T45 field %s round-tripped at a non-default value", f);
+	}
+	/* D-OBJ-1: each names its domain and its RQ or RQT. */
+	cr_expect_eq(refs(t, OBJ_TD, e.td), 3);
+	cr_expect_eq(refs(t, OBJ_RQT, e.rqt), 2);
+	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 1);
+	t_down(t);
+}
+
+Test(tir, lro_period_is_adjusted)
+{
+	struct env e = up(NULL);
+	struct t_dev *t = e.t;
+	/* T45 10h: an unsupported period becomes the nearest supported one below it; below the
+	 * smallest LRO does not work (0); with LRO off the field is reserved (0). D-TIR-4. */
+	static const struct { unsigned mask, want, got; } cases[] = {
+		{ 1, 20, 16 }, { 2, 7, 0 }, { 3, 5000, 1024 }, { 1, 8, 8 }, { 1, 1023, 32 },
+		{ 0, 100, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct tir_in d = { .lro_mask = cases[i].mask, .lro_timeout = cases[i].want,
+				    .lro_msg = 8, .inline_rqn = e.rq, .td = e.td };
+		uint32_t n = tir(t, &d);
+		cr_assert_eq(query_tir(t, n), 0);
+		cr_expect_eq(t_get(t, "query_tir_out", "lro_timeout_period_usecs"), cases[i].got,
+			     "requested %u", cases[i].want);
+		cr_expect_eq(t_get(t, "query_tir_out", "lro_max_msg_sz"), cases[i].mask ? 8 : 0);
+	}
+	t_down(t);
+}
+
+Test(tir, modify_groups)
+{
+	struct env e = up(NULL);
+	struct t_dev *t = e.t;
+	struct tir_in ind = { .disp_type = 1, .hash_fn = 2, .table = e.rqt, .td = e.td,
+			      .outer = 0x3, .key = key40 };
+	uint32_t a = tir(t, &ind);
+	uint32_t rqt2 = make_rqt(t, e.rq);
+
+	/* Bit 0 LRO only: other groups in the context are ignored (T286 "Only fields requested
+	 * by the mask should be valid"). */
+	struct tir_in m = { .lro_mask = 2, .lro_timeout = 40, .lro_msg = 3, .hash_fn = 0,
+			    .table = 0xFFFF, .self_lb = 3 };
+	cr_assert_eq(modify_tir(t, a, 1, &m), 0, "rule %s", t_rule_of(t->d.last_syndrome));
+	cr_assert_eq(query_tir(t, a), 0);
+	struct expect x0[] = { { "lro_enable_mask", 2 }, { "lro_timeout_period_usecs", 32 },
+			       { "lro_max_msg_sz", 3 },	 { "rx_hash_fn", 2 },
+			       { "indirect_table", e.rqt }, { "self_lb_en", 0 },
+			       { "rx_hash_field_selector_outer", 3 } };
+	expect_ctx(t, x0, sizeof x0 / sizeof x0[0]);
+
+	/* Bit 1 indirect_table, bit 2 hash, bit 4 self_lb_en together (atomic). */
+	struct tir_in m2 = { .hash_fn = 1, .symmetric = true, .outer = 0x4000000C, .table = rqt2,
+			     .self_lb = 1 };
+	cr_assert_eq(modify_tir(t, a, 0x16, &m2), 0, "rule %s", t_rule_of(t->d.last_syndrome));
+	cr_assert_eq(query_tir(t, a), 0);
+	struct expect x1[] = { { "indirect_table", rqt2 },
+			       { "rx_hash_fn", 1 },
+			       { "rx_hash_symmetric", 1 },
+			       { "rx_hash_field_selector_outer", 0x4000000C },
+			       { "self_lb_en", 1 },
+			       { "lro_enable_mask", 2 } };
+	expect_ctx(t, x1, sizeof x1 / sizeof x1[0]);
+	uint8_t key[40];
+	t_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
+	for (int i = 0; i < 40; i++)
+		cr_expect_eq(key[i], 0, "the key is reserved for XOR8");
+	/* The reference moved from the first RQT to the second (D-OBJ-1). */
+	cr_expect_eq(refs(t, OBJ_RQT, e.rqt), 0);
+	cr_expect_eq(refs(t, OBJ_RQT, rqt2), 1);
+
+	/* Atomic: a valid LRO change with an invalid hash change changes nothing. */
+	struct tir_in bad = { .lro_mask = 1, .lro_timeout = 8, .hash_fn = 0 };
+	t_refused(t, modify_tir(t, a, 0x5, &bad), TIR_INDIRECT_NO_HASH);
+	cr_assert_eq(query_tir(t, a), 0);
+	expect_ctx(t, x1, sizeof x1 / sizeof x1[0]);
+
+	/* T48: bits 3 and 5-63 are not defined. */
+	t_refused(t, modify_tir(t, a, 0x8, &m), TIR_MODIFY_BITMASK);
+	t_refused(t, modify_tir(t, a, 1ull << 32, &m), TIR_MODIFY_BITMASK);
+	/* Bit 1 on a Direct TIR; bit 2 with a hash function on it. */
+	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
+	uint32_t d = tir(t, &dir);
+	struct tir_in tab = { .table = rqt2 };
+	t_refused(t, modify_tir(t, d, 0x2, &tab), TIR_MODIFY_TABLE_DIRECT);
+	struct tir_in h = { .hash_fn = 2 };
+	t_refused(t, modify_tir(t, d, 0x4, &h), TIR_DIRECT_HASH);
+	/* Bit 1 naming no RQT. */
+	struct tir_in none = { .table = rqt2 + 5 };
+	t_refused(t, modify_tir(t, a, 0x2, &none), TIR_RQT_INVALID);
+	/* Bit 4 needs HCA_CAP.self_lb_en_modifiable (T147 00h[23]; the test clears it). */
+	prm_set(ETH_CAP(t, self_lb_en_modifiable), 0);
+	t_refused(t, modify_tir(t, a, 0x10, &m), TIR_MODIFY_SELF_LB_FIXED);
+	prm_set(ETH_CAP(t, self_lb_en_modifiable), 1);
+	t_refused(t, modify_tir(t, a + 100, 1, &m), TIR_NOT_FOUND);
+	t_refused(t, modify_tir(t, 0, 1, &m), TIR_INDEX_OUT_OF_RANGE);
+	t_down(t);
+}
+
+Test(tir, create_refusals)
+{
+	struct env e = up(NULL);
+	struct t_dev *t = e.t;
+	struct tir_in ok = { .disp_type = 1, .hash_fn = 2, .table = e.rqt, .td = e.td, .outer = 3 };
+	struct tir_in x;
+#define REFUSE(field, value, rule)                                                              \
+	do {                                                                                    \
+		x = ok;                                                                         \
+		x.field = value;                                                                \
+		t_refused(t, create_tir(t, &x), rule);                                          \
+	} while (0)
+	REFUSE(disp_type, 2, TIR_DISP_TYPE);
+	REFUSE(hash_fn, 3, TIR_HASH_FN);
+	REFUSE(hash_fn, 0, TIR_INDIRECT_NO_HASH);
+	REFUSE(inner, 1, TIR_HASH_BOTH_SELECTORS);
+	REFUSE(outer, 0x20, TIR_HASH_FIELDS_RESERVED);
+	REFUSE(outer, 0x20000000, TIR_HASH_FIELDS_RESERVED);
+	REFUSE(lro_mask, 4, TIR_LRO_MASK_RESERVED);
+	REFUSE(td, e.td + 1, TIR_TD_INVALID);
+	REFUSE(td, 0, TIR_TD_OUT_OF_RANGE);
+	REFUSE(table, e.rqt + 1, TIR_RQT_INVALID);
+	REFUSE(table, 0, TIR_RQT_OUT_OF_RANGE);
+	x = ok;
+	x.outer = 0;
+	x.inner = 1;
+	t_refused(t, create_tir(t, &x), TIR_INNER_NOT_TUNNELED);
+	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
+	ok = dir;
+	REFUSE(hash_fn, 1, TIR_DIRECT_HASH);
+	REFUSE(inline_rqn, e.rq2 + 1, TIR_RQ_INVALID);
+	REFUSE(inline_rqn, 0, TIR_RQ_OUT_OF_RANGE);
+	REFUSE(inline_rqn, 0xFFFFFF, TIR_RQ_OUT_OF_RANGE);
+	/* Reserved for Direct: the hash selectors, table and key are ignored (D-TIR-3). */
+	x = dir;
+	x.outer = 0x20;
+	x.table = 0xABCDEF;
+	uint32_t n = tir(t, &x);
+	cr_assert_eq(query_tir(t, n), 0);
+	cr_expect_eq(t_get(t, "query_tir_out", "indirect_table"), 0);
+	cr_expect_eq(t_get(t, "query_tir_out", "rx_hash_field_selector_outer"), 0);
+	/* Capabilities (T147, not writable by SET_HCA_CAP: the test clears them). */
+	prm_set(ETH_CAP(t, lro_cap), 0);
+	REFUSE(lro_mask, 1, TIR_LRO_UNSUPPORTED);
+	prm_set(ETH_CAP(t, lro_cap), 1);
+	prm_set(ETH_CAP(t, self_lb_uc), 0);
+	REFUSE(self_lb, 1, TIR_SELF_LB_UNSUPPORTED);
+	struct tir_in mc_only = { .inline_rqn = e.rq, .td = e.td, .self_lb = 2 };
+	cr_expect_eq(create_tir(t, &mc_only), 0);
+	prm_set(ETH_CAP(t, self_lb_uc), 1);
+	prm_set(ETH_CAP(t, self_lb_mc), 0);
+	REFUSE(self_lb, 2, TIR_SELF_LB_UNSUPPORTED);
+	prm_set(ETH_CAP(t, self_lb_mc), 1);
+#undef REFUSE
+	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 2, "refused creates took no reference");
+	t_down(t);
+}
+
+Test(tir, references_and_destroy)
+{
+	struct env e = up(NULL);
+	struct t_dev *t = e.t;
+	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
+	struct tir_in ind = { .disp_type = 1, .hash_fn = 1, .table = e.rqt, .td = e.td,
+			      .outer = 1 };
+	uint32_t d = tir(t, &dir), i = tir(t, &ind);
+	/* D-OBJ-1 / D-RQ-1: what a TIR names cannot go first. */
+	t_refused(t, refdrv_destroy_rq(&t->d, e.rq), RQ_IN_USE);
+	t_begin(t, "destroy_rqt_in", "DESTROY_RQT");
+	t_set(t, "destroy_rqt_in", "rqtn", e.rqt);
+	t_refused(t, t_run(t, 16, 16), RQT_IN_USE);
+	uint8_t in[16] = { 0 }, out[16];
+	nicref_field_set(in, 16, t_field("dealloc_transport_domain_in", "opcode"),
+			 (uint64_t)nicref_opcode_find("DEALLOC_TRANSPORT_DOMAIN"));
+	nicref_field_set(in, 16, t_field("dealloc_transport_domain_in", "transport_domain"), e.td);
+	t_refused(t, refdrv_cmd(&t->d, in, 16, out, 16), TD_IN_USE);
+	/* D-TIR-1: a TIR a flow table entry names (simulated: flow tables come later). */
+	struct obj_hdr *h = obj_get(t->dev, OBJ_TIR, d);
+	h->refs++;
+	t_refused(t, destroy_tir(t, d), TIR_IN_USE);
+	h->refs--;
+	t_refused(t, destroy_tir(t, i + 1), TIR_NOT_FOUND);
+	t_refused(t, destroy_tir(t, 1u << 22), TIR_INDEX_OUT_OF_RANGE);
+	t_refused(t, query_tir(t, i + 1), TIR_NOT_FOUND);
+	cr_expect_eq(destroy_tir(t, d), 0);
+	cr_expect_eq(destroy_tir(t, i), 0);
+	cr_expect_eq(refdrv_destroy_rq(&t->d, e.rq), 0);
+	t_begin(t, "destroy_rqt_in", "DESTROY_RQT");
+	t_set(t, "destroy_rqt_in", "rqtn", e.rqt);
+	cr_expect_eq(t_run(t, 16, 16), 0);
+	cr_expect_eq(refdrv_cmd(&t->d, in, 16, out, 16), 0);
+	t_down(t);
+}
+
+Test(tir, count_limit_and_reset)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.log_max_objects = 1; /* 2^1 TIRs (T145 log_max_tir follows the profile) */
+	struct env e = up(&p);
+	struct t_dev *t = e.t;
+	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
+	tir(t, &dir);
+	tir(t, &dir);
+	t_refused(t, create_tir(t, &dir), TIR_EXHAUSTED);
+	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 2);
+	/* TEARDOWN/reset destroys TIRs, RQTs and TISs with everything else. */
+	cr_expect_eq(nicref_dev_check(t->dev), 0);
+	nicref_dev_reset(t->dev);
+	struct nicref_hca_info info;
+	nicref_hca_info(t->dev, &info);
+	cr_expect_eq(info.tirs + info.rqts + info.tiss + info.rqs, 0);
+	cr_expect_eq(nicref_dev_check(t->dev), 0);
+	refdrv_fini(&t->d);
+	nicref_dev_destroy(t->dev);
+	free(t);
+}
