@@ -124,9 +124,14 @@ OBJ_BENCH := $(BUILD)/harness/bench/obj_bench
 $(OBJ_BENCH): harness/bench/obj_bench.c $(BUILD)/harness/driver.o $(BUILD)/harness/cmdbuild.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
-bench: $(BENCH) $(OBJ_BENCH)
+CTRL_BENCH := $(BUILD)/harness/bench/ctrl_bench
+$(CTRL_BENCH): harness/bench/ctrl_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
+	$(CTRL_BENCH)
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"

@@ -273,6 +273,9 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	dev->stats.commands++;
 	const uint64_t args[] = { slot, opcode, op_mod, st, status, syndrome };
 	dev_emit(dev, NICREF_EV_CMD_DONE, args, 6);
+	/* §7.14: "Once a command is completed, the ownership bit of the command is updated and
+	 * the event is generated" (command completion EQE, §7.13.10.1, when an EQ takes it). */
+	eq_cmd_completion(dev, slot);
 }
 
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)

@@ -1,45 +1,103 @@
-/* Placeholder until the cq family lands (issue 4). */
+/* Completion queues: the device-level hooks, invariants and references (PRM §7.12; D-OBJ-1). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/dev.h"
 
 int cq_dev_init(struct nicref_dev *dev)
 {
-	(void)dev;
-	return 0;
+	struct cq_dev *d = &dev->eqd.cq;
+	d->timers = NULL;
+	d->ntimers = 0;
+	d->uar_db_low = calloc(DEV_MAX_UARS, sizeof *d->uar_db_low);
+	return d->uar_db_low ? 0 : -1;
 }
 
 void cq_dev_fini(struct nicref_dev *dev)
 {
-	(void)dev;
+	free(dev->eqd.cq.uar_db_low);
+	dev->eqd.cq.uar_db_low = NULL;
 }
 
 void cq_dev_reset(struct nicref_dev *dev)
 {
-	(void)dev;
-}
-
-int cq_dev_check(const struct nicref_dev *dev)
-{
-	(void)dev;
-	return 0;
-}
-
-int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64])
-{
-	(void)dev, (void)cqn, (void)cqe;
-	return -1;
-}
-
-void cq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value)
-{
-	(void)dev, (void)uar, (void)offset, (void)value;
-}
-
-void cq_tick(struct nicref_dev *dev)
-{
-	(void)dev;
+	struct cq_dev *d = &dev->eqd.cq;
+	void *o;
+	/* Every CQ goes (TEARDOWN_HCA, reset); the work queues that named them went first. The
+	 * references the CQs hold are dropped so the EQs and UARs can go next. */
+	for (int64_t h = objtab_next(&dev->obj[OBJ_CQ], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_CQ], (uint32_t)h + 1, &o)) {
+		struct cq *cq = objtab_remove(&dev->obj[OBJ_CQ], (uint32_t)h);
+		struct obj_hdr *eq = obj_get(dev, OBJ_EQ, cq->c_eqn);
+		struct obj_hdr *uar = obj_get(dev, OBJ_UAR, cq->uar);
+		if (eq && eq->refs)
+			eq->refs--;
+		if (uar && uar->refs)
+			uar->refs--;
+		qbuf_free(&cq->buf);
+		free(cq);
+	}
+	d->timers = NULL;
+	d->ntimers = 0;
+	if (d->uar_db_low)
+		memset(d->uar_db_low, 0, DEV_MAX_UARS * sizeof *d->uar_db_low);
 }
 
 void cq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	(void)dev, (void)visit, (void)ctx;
+	void *o;
+	/* A CQ names its EQ (T76 c_eqn) and its UAR (T76 uar_page). */
+	for (int64_t h = objtab_next(&dev->obj[OBJ_CQ], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_CQ], (uint32_t)h + 1, &o)) {
+		const struct cq *cq = o;
+		visit(ctx, OBJ_EQ, cq->c_eqn);
+		visit(ctx, OBJ_UAR, cq->uar);
+	}
+}
+
+static uint64_t cq_pages(const struct cq *cq)
+{
+	uint64_t page = 4096ull << cq->buf.log_page_size;
+	uint64_t bytes = (uint64_t)(cq->cqe_sz ? 128u : 64u) << cq->log_size;
+	return (bytes + page - 1) / page;
+}
+
+int cq_dev_check(const struct nicref_dev *dev)
+{
+	const struct cq_dev *d = &dev->eqd.cq;
+	uint32_t timers = 0;
+	void *o;
+	for (int64_t h = objtab_next(&dev->obj[OBJ_CQ], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_CQ], (uint32_t)h + 1, &o)) {
+		const struct cq *cq = o;
+		if (cq->hdr.handle != (uint32_t)h)
+			return -150;
+		if (cq->st != CQ_ST_FIRED && cq->st != CQ_ST_ARMED && cq->st != CQ_ST_SOL_ARMED)
+			return -151; /* T76 st */
+		if (cq->status != CQ_STATUS_OK && cq->status != CQ_STATUS_OVERFLOW &&
+		    cq->status != CQ_STATUS_WRITE_FAIL)
+			return -152; /* T76 status */
+		if (cq->sn > 3 || cq->cqe_sz > 1 || cq->period_mode > 1)
+			return -153;
+		if (cq->pc > CQ_COUNTER_MASK || cq->cc_seen > CQ_COUNTER_MASK ||
+		    cq->last_notified > CQ_COUNTER_MASK || cq->last_solicit > CQ_COUNTER_MASK)
+			return -154;
+		if (cq->buf.npas != cq_pages(cq) || cq->log_size > 22)
+			return -155;
+		/* A held event exists only while armed; it waits on the timer list iff a period
+		 * can release it (§7.13.14). */
+		if (cq->pending && cq->st == CQ_ST_FIRED)
+			return -156;
+		if (cq->on_timers != (cq->pending && cq->cq_period != 0))
+			return -157;
+		timers += cq->on_timers;
+	}
+	uint32_t listed = 0;
+	for (const struct cq *t = d->timers; t; t = t->tnext) {
+		if (!t->on_timers || (t->tnext && t->tnext->tprev != t) || ++listed > timers)
+			return -158;
+	}
+	if (listed != timers || d->ntimers != timers)
+		return -159;
+	return 0;
 }

@@ -1,49 +1,109 @@
-/* Placeholder until the eq family lands (issue 4). */
+/* Event queues: the device-level hooks, invariants and references (PRM §7.13; D-OBJ-1). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/dev.h"
 
 int eq_dev_init(struct nicref_dev *dev)
 {
-	(void)dev;
-	return 0;
+	struct eq_dev *d = &dev->eqd;
+	memset(d, 0, sizeof *d);
+	/* One moderation timer per interrupt vector (§7.13.15), sized once from the profile. */
+	d->nvec = dev->cfg.profile.msix_vectors;
+	d->vec_last_ns = calloc(d->nvec, sizeof *d->vec_last_ns);
+	d->vec_flags = calloc(d->nvec, 1);
+	d->vec_eqn = calloc(d->nvec, 1);
+	return d->vec_last_ns && d->vec_flags && d->vec_eqn ? 0 : -1;
 }
 
 void eq_dev_fini(struct nicref_dev *dev)
 {
-	(void)dev;
+	struct eq_dev *d = &dev->eqd;
+	free(d->vec_last_ns);
+	free(d->vec_flags);
+	free(d->vec_eqn);
+	d->vec_last_ns = NULL;
+	d->vec_flags = NULL;
+	d->vec_eqn = NULL;
 }
 
 void eq_dev_reset(struct nicref_dev *dev)
 {
-	(void)dev;
-}
-
-int eq_dev_check(const struct nicref_dev *dev)
-{
-	(void)dev;
-	return 0;
-}
-
-void eq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t sub_type, const uint8_t data[28])
-{
-	(void)dev, (void)type, (void)sub_type, (void)data;
-}
-
-void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn)
-{
-	(void)dev, (void)eqn, (void)cqn;
-}
-
-void eq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value)
-{
-	(void)dev, (void)uar, (void)offset, (void)value;
-}
-
-void eq_tick(struct nicref_dev *dev)
-{
-	(void)dev;
+	struct eq_dev *d = &dev->eqd;
+	void *o;
+	/* Every EQ goes (TEARDOWN_HCA, reset); CQs went first (cq_dev_reset). */
+	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o)) {
+		struct eq *eq = objtab_remove(&dev->obj[OBJ_EQ], (uint32_t)h);
+		qbuf_free(&eq->buf);
+		free(eq);
+	}
+	memset(d->type_eq, 0, sizeof d->type_eq);
+	d->cmd_unreported = 0;
+	d->cmd_no_event = false;
+	if (d->nvec) {
+		memset(d->vec_last_ns, 0, d->nvec * sizeof *d->vec_last_ns);
+		memset(d->vec_flags, 0, d->nvec);
+		memset(d->vec_eqn, 0, d->nvec);
+	}
+	d->vec_held = 0;
 }
 
 void eq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	(void)dev, (void)visit, (void)ctx;
+	void *o;
+	/* An EQ names its UAR (T94 uar_page). */
+	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o))
+		visit(ctx, OBJ_UAR, ((const struct eq *)o)->uar);
+}
+
+/* Pages an EQ of 2^log EQEs spans. */
+static uint64_t eq_pages(const struct eq *eq)
+{
+	uint64_t page = 4096ull << eq->buf.log_page_size;
+	return (((uint64_t)EQE_SIZE << eq->log_size) + page - 1) / page;
+}
+
+int eq_dev_check(const struct nicref_dev *dev)
+{
+	const struct eq_dev *d = &dev->eqd;
+	void *o;
+	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o)) {
+		const struct eq *eq = o;
+		if (eq->hdr.handle != (uint32_t)h)
+			return -100;
+		if (eq->st != EQ_ST_ARMED && eq->st != EQ_ST_FIRED)
+			return -101; /* T94 st */
+		if (eq->status != EQ_STATUS_OK && eq->status != EQ_STATUS_WRITE_FAILURE)
+			return -102;
+		if (eq->pc > EQ_COUNTER_MASK || eq->cc > EQ_COUNTER_MASK)
+			return -103;
+		/* Without oi or ec, a working EQ never holds more than its size (D-EQ-4). */
+		if (!eq->oi && !eq->ec && !eq->broken &&
+		    ((eq->pc - eq->cc) & EQ_COUNTER_MASK) > (1u << eq->log_size))
+			return -104;
+		if (eq->buf.npas != eq_pages(eq) || eq->intr >= d->nvec)
+			return -105;
+		if (eq->mapped & 1u)
+			return -106; /* bit 0 is never mapped (T244) */
+		for (unsigned t = 1; t < EQ_EVENT_TYPES; t++)
+			if ((eq->mapped >> t & 1u) != (d->type_eq[t] == (uint32_t)h + 1u))
+				return -107;
+	}
+	for (unsigned t = 0; t < EQ_EVENT_TYPES; t++) {
+		if (!d->type_eq[t])
+			continue;
+		const struct eq *eq = eq_get(dev, d->type_eq[t] - 1u);
+		if (!eq || !(eq->mapped >> t & 1u))
+			return -108; /* a type mapped to an EQ that does not take it */
+	}
+	uint32_t held = 0;
+	for (uint32_t v = 0; v < d->nvec; v++)
+		if (d->vec_flags[v] & EQ_VEC_HELD)
+			held++;
+	if (held != d->vec_held)
+		return -109;
+	return 0;
 }

@@ -1,0 +1,325 @@
+/* Completions: CQE writing with the ownership and signature rules and overrun detection (PRM
+ * §7.12.1, §7.12.3, §7.12.5, T67/T68), the CQ doorbell (§7.2.2 T13/T14) and doorbell record
+ * (§7.12.2 T69/T70), the CQ event state machine (§7.12.4) and completion event moderation
+ * (§7.13.14). Decisions: docs/cq.md. */
+#include <string.h>
+
+#include "core/dev.h"
+
+#define M CQ_COUNTER_MASK
+
+struct cq *cq_get(const struct nicref_dev *dev, uint32_t cqn)
+{
+	return obj_get(dev, OBJ_CQ, cqn);
+}
+
+static uint32_t cqe_bytes(const struct cq *cq)
+{
+	return cq->cqe_sz ? 128u : 64u; /* T76 cqe_sz: 0 BYTES_64, 1 BYTES_128 */
+}
+
+int cq_read_update_ci(struct nicref_dev *dev, struct cq *cq, uint32_t *ci)
+{
+	/* T69/T70: update_ci at record 00h[23:0], "Consumer counter of the last polled CQE"; the
+	 * device monitors overflow with it (§7.12.1, D-CQ-2). */
+	uint8_t b[4];
+	if (dev_dma_read(dev, cq->dbr_addr, b, sizeof b) != 0)
+		return -1;
+	*ci = ((uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]) & M;
+	return 0;
+}
+
+/* ---- The timer list of held events (§7.13.14) --------------------------------------------- */
+
+static void timer_add(struct nicref_dev *dev, struct cq *cq)
+{
+	struct cq_dev *d = &dev->eqd.cq;
+	if (cq->on_timers)
+		return;
+	cq->tprev = NULL;
+	cq->tnext = d->timers;
+	if (d->timers)
+		d->timers->tprev = cq;
+	d->timers = cq;
+	cq->on_timers = true;
+	d->ntimers++;
+}
+
+void cq_timer_drop(struct nicref_dev *dev, struct cq *cq)
+{
+	struct cq_dev *d = &dev->eqd.cq;
+	if (!cq->on_timers)
+		return;
+	if (cq->tprev)
+		cq->tprev->tnext = cq->tnext;
+	else
+		d->timers = cq->tnext;
+	if (cq->tnext)
+		cq->tnext->tprev = cq->tprev;
+	cq->tprev = cq->tnext = NULL;
+	cq->on_timers = false;
+	d->ntimers--;
+}
+
+static uint64_t period_ns(const struct cq *cq)
+{
+	return (uint64_t)cq->cq_period * 1000u; /* T76 cq_period: 1 usec granularity */
+}
+
+/* ---- Events (§7.12.4, §7.13.14) ----------------------------------------------------------- */
+
+static void fire(struct nicref_dev *dev, struct cq *cq)
+{
+	/* §7.12.4: the completion event is an EQE on the CQ's EQ (T80/T81); "CQ is transferred to
+	 * fired state after event has been reported" (§7.13.14). */
+	cq_timer_drop(dev, cq);
+	cq->pending = false;
+	cq->st = CQ_ST_FIRED;
+	cq->sn = (uint8_t)((cq->sn + 1u) & 3u); /* D-CQ-4: events delivered, mod 4 */
+	cq->since_event = 0;                    /* D-CQ-6 */
+	cq->last_notified = (cq->pc - 1u) & M;  /* D-CQ-11: the newest CQE the event covers */
+	if (cq->period_mode == 0)
+		cq->timer_ns = dev->now_ns; /* T76 upon_event: the timer restarts on an event */
+	eq_post_completion(dev, cq->c_eqn, cq->hdr.handle);
+}
+
+void cq_moderate(struct nicref_dev *dev, struct cq *cq)
+{
+	if (cq->st == CQ_ST_FIRED || !cq->pending) {
+		cq->pending = cq->st != CQ_ST_FIRED && cq->pending;
+		cq_timer_drop(dev, cq);
+		return;
+	}
+	/* §7.13.14: an armed CQ with an event pending generates it when the cq_period timer has
+	 * expired, or when the completions since the one that triggered the last event reached
+	 * cq_max_count (D-CQ-6); T76: 0 disables either. With both 0 there is no moderation. */
+	bool go = (cq->cq_period == 0 && cq->cq_max_count == 0) ||
+		  (cq->cq_max_count != 0 && cq->since_event >= cq->cq_max_count) ||
+		  (cq->cq_period != 0 && dev->now_ns - cq->timer_ns >= period_ns(cq));
+	if (go)
+		fire(dev, cq);
+	else if (cq->cq_period != 0)
+		timer_add(dev, cq);
+	else
+		cq_timer_drop(dev, cq);
+}
+
+void cq_tick(struct nicref_dev *dev)
+{
+	struct cq_dev *d = &dev->eqd.cq;
+	/* Held events whose period ran out fire, the earliest deadline first, then the lowest
+	 * cqn, so the order does not depend on how time was advanced. */
+	while (d->ntimers) {
+		struct cq *best = NULL;
+		uint64_t best_due = 0;
+		for (struct cq *cq = d->timers; cq; cq = cq->tnext) {
+			uint64_t due = cq->timer_ns + period_ns(cq);
+			if (due > dev->now_ns)
+				continue;
+			if (!best || due < best_due ||
+			    (due == best_due && cq->hdr.handle < best->hdr.handle)) {
+				best = cq;
+				best_due = due;
+			}
+		}
+		if (!best)
+			return;
+		fire(dev, best);
+	}
+}
+
+/* T84/T85: the CQ error event (type 0x04) with the CQ number and the syndrome, to the EQ that
+ * takes CQ errors (§7.12.5: "Hardware will deliver the auxiliary information ... in an EQE"). */
+static void cq_error(struct nicref_dev *dev, struct cq *cq, uint8_t status, uint8_t syndrome)
+{
+	uint8_t data[28] = { 0 };
+	uint32_t cqn = cq->hdr.handle;
+	cq->status = status;
+	data[1] = (uint8_t)(cqn >> 16);
+	data[2] = (uint8_t)(cqn >> 8);
+	data[3] = (uint8_t)cqn;
+	data[0x0B] = syndrome; /* 08h[7:0] */
+	eq_post_event(dev, EQ_EV_CQ_ERROR, 0, data);
+}
+
+/* Writes one CQE (64 bytes, owner and signature still to be set) at counter `counter` of the
+ * current buffer. D-CQE-2: a 128-byte CQE carries it in its second half, the first half zero.
+ * 0, or -1 on a DMA error. */
+static int write_entry(struct nicref_dev *dev, struct cq *cq, const uint8_t cqe[CQE_SIZE],
+		       uint32_t counter)
+{
+	uint8_t e[128] = { 0 };
+	uint32_t esz = cqe_bytes(cq);
+	uint8_t *c64 = e + esz - CQE_SIZE;
+	memcpy(c64, cqe, CQE_SIZE);
+	/* §7.12.3.1: the owner value flips each time the CQ wraps: (pc >> log_cq_size) & 1
+	 * (SW initialised the buffer to owner 1, opcode 0xF: §12.7.1, D-CQ-8). */
+	c64[0x3F] = (uint8_t)((c64[0x3F] & ~1u) | ((counter >> cq->log_size) & 1u));
+	c64[0x3E] = 0;
+	c64[0x3E] = eq_entry_signature(e, esz, counter); /* T68 signature, D-CQE-1 */
+	/* T76 cc: "all CQEs are written (collapsed) to first CQ entry". */
+	uint32_t index = cq->cc ? 0 : (counter & ((1u << cq->log_size) - 1u));
+	return dev_dma_write(dev, qbuf_addr(&cq->buf, (uint64_t)index * esz), e, esz);
+}
+
+static void trace_cqe(struct nicref_dev *dev, const struct cq *cq, const uint8_t *cqe)
+{
+	unsigned opcode = cqe[0x3F] >> 4; /* T68 3Ch[7:4] */
+	/* T74: error CQEs carry their syndrome at 34h[7:0]. */
+	unsigned syndrome = opcode == CQE_OP_REQ_ERR || opcode == CQE_OP_RESP_ERR ? cqe[0x37] : 0;
+	const uint64_t args[] = { cq->hdr.handle, cq->pc, opcode, syndrome,
+				  (uint64_t)cqe[0x3C] << 8 | cqe[0x3D] };
+	dev_emit(dev, NICREF_EV_CQE, args, 5);
+}
+
+int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64])
+{
+	struct cq *cq = cq_get(dev, cqn);
+	if (!cq || cq->status != CQ_STATUS_OK)
+		return -1; /* §7.12.1: a CQ in error takes no more CQEs */
+
+	/* §7.12.1 / D-CQ-2: full when pc - cc == 2^log_cq_size, cc the record's update_ci. With
+	 * oi "old CQEs may be overwritten"; a collapsed CQ (cc) never fills. */
+	if (!cq->oi && !cq->cc) {
+		uint32_t ci;
+		if (cq_read_update_ci(dev, cq, &ci) != 0) {
+			cq_error(dev, cq, CQ_STATUS_WRITE_FAIL, 0x2); /* D-CQ-12 */
+			return -1;
+		}
+		uint32_t outstanding = (cq->pc - ci) & M;
+		if (outstanding > (1u << cq->log_size)) {
+			/* update_ci ahead of the CQEs written: SW's bug, not an overflow. */
+			dev_violation(dev, NICREF_VIO_CQ_DBR_CI_BEYOND_PC, (uint64_t)cqn << 24 | ci);
+		} else {
+			cq->cc_seen = ci;
+			if (outstanding == (1u << cq->log_size)) {
+				/* §7.12.1 steps 1-3: the CQ to error (T76 status CQ_OVERFLOW), the
+				 * caller's WQ to error (our -1), the event (T85 syndrome 0x1); the CQE
+				 * is not written (§7.12.5). */
+				dev_violation(dev, NICREF_VIO_CQ_OVERRUN, cqn);
+				cq_error(dev, cq, CQ_STATUS_OVERFLOW, 0x1);
+				return -1;
+			}
+		}
+	}
+	if (write_entry(dev, cq, cqe, cq->pc) != 0) {
+		cq_error(dev, cq, CQ_STATUS_WRITE_FAIL, 0x2); /* T76 0xA CQ_WRITE_FAIL, D-CQ-12 */
+		return -1;
+	}
+	trace_cqe(dev, cq, cqe);
+	unsigned opcode = cqe[0x3F] >> 4;
+	/* T68 se: "This CQE cause EQE generation for solicited event"; D-CQ-5: error CQEs too. */
+	bool solicited = (cqe[0x3F] & 2u) || opcode == CQE_OP_REQ_ERR || opcode == CQE_OP_RESP_ERR;
+	if (solicited) {
+		cq->last_solicit = cq->pc; /* T76 last_solicit_index */
+		cq->solicit_seen = true;
+	}
+	cq->pc = (cq->pc + 1u) & M;
+	if (cq->since_event != UINT32_MAX)
+		cq->since_event++;
+	if (cq->period_mode == 1)
+		cq->timer_ns = dev->now_ns; /* T76 upon_cqe: the timer restarts on a completion */
+
+	/* §7.12.4: an event when a CQE arrives on a CQ armed by ARM_NEXT, or by ARM_SOLICITED
+	 * and the CQE is solicited. */
+	if (cq->st == CQ_ST_ARMED || (cq->st == CQ_ST_SOL_ARMED && solicited))
+		cq->pending = true;
+	/* T76 / §7.13.14: with scqe_break_moderation_en a solicited CQE "causes immediate EQE
+	 * generation". */
+	if (cq->pending && cq->scqe_break && solicited)
+		fire(dev, cq);
+	else
+		cq_moderate(dev, cq);
+	return 0;
+}
+
+void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq)
+{
+	/* §7.12.6: "the hardware will report a special CQE called Resize_Cq (CQE.opcode = 5h) to
+	 * the old CQ"; T72 gives only owner and signature (all else 0). D-CQ-7: it takes the
+	 * slot of the producer counter in the old buffer, and the counter does not move. */
+	uint8_t cqe[CQE_SIZE] = { 0 };
+	cqe[0x3F] = CQE_OP_RESIZE << 4;
+	if (write_entry(dev, cq, cqe, cq->pc) != 0) {
+		cq_error(dev, cq, CQ_STATUS_WRITE_FAIL, 0x2);
+		return;
+	}
+	trace_cqe(dev, cq, cqe);
+}
+
+/* ---- The CQ doorbell (§7.2.2 T13/T14) ----------------------------------------------------- */
+
+#define DB_HALF (1ull << 32)
+
+void cq_uar_interrupted(struct nicref_dev *dev, uint32_t uar, uint32_t offset)
+{
+	uint64_t *low = &dev->eqd.cq.uar_db_low[uar];
+	if (*low & DB_HALF) {
+		dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | offset);
+		*low = 0;
+	}
+}
+
+static void arm(struct nicref_dev *dev, uint32_t uar, uint32_t low, uint32_t cqn)
+{
+	/* T13/T14: cmd_sn ("cmds") 20h[29:28], cmd 20h[24], cq_ci 20h[23:0]; cqn 24h[23:0]. */
+	unsigned cmd_sn = (low >> 28) & 3u, cmd = (low >> 24) & 1u;
+	uint32_t ci = low & M;
+	struct cq *cq = cq_get(dev, cqn);
+	if (!cq) {
+		dev_violation(dev, NICREF_VIO_CQ_DB_NO_CQ, cqn);
+		return;
+	}
+	if (cq->uar != uar) { /* §7.2 item 4 */
+		dev_violation(dev, NICREF_VIO_CQ_DB_WRONG_UAR, cqn);
+		return;
+	}
+	if (cq->oi) { /* T76 oi: "Request completion notifications ... should not be rung" */
+		dev_violation(dev, NICREF_VIO_CQ_DB_WITH_OI, cqn);
+		return;
+	}
+	/* T14 cq_ci: the consumer counter at the time of the ring: not ahead of the CQEs written,
+	 * not behind what the device has seen. */
+	if (((cq->pc - ci) & M) > ((cq->pc - cq->cc_seen) & M)) {
+		dev_violation(dev, NICREF_VIO_CQ_ARM_CI_BEYOND_PC, cqn);
+		return;
+	}
+	/* D-CQ-4: an arm whose cmd_sn is not the count of events delivered (mod 4) is stale. */
+	if (cmd_sn != cq->sn)
+		return;
+	cq->cc_seen = ci;
+	/* §7.12.4 Figure 21 (D-CQ-3): FIRED or SOL_ARMED + ARM_NEXT -> ARMED; FIRED + ARM_SOL
+	 * -> SOL_ARMED; an ARMED CQ stays ARMED on ARM_SOL (T71: SW "does not ring" it). */
+	if (cmd == 0)
+		cq->st = CQ_ST_ARMED;
+	else if (cq->st != CQ_ST_ARMED)
+		cq->st = CQ_ST_SOL_ARMED;
+	/* §7.12.4: "If new CQEs are posted ... and these CQEs are not yet consumed, then an event
+	 * will be generated immediately after the request for notification is executed": for
+	 * ARMED any CQE at or after ci, for SOL_ARMED a solicited one (last_solicit_index). */
+	uint32_t unread = (cq->pc - ci) & M;
+	if (cq->st == CQ_ST_ARMED ? unread != 0
+				  : cq->solicit_seen && ((cq->last_solicit - ci) & M) < unread)
+		cq->pending = true;
+	cq_moderate(dev, cq);
+}
+
+void cq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value)
+{
+	uint64_t *low = &dev->eqd.cq.uar_db_low[uar];
+	/* §7.2.2.2: a 64-bit doorbell written as two dwords, the lower address first, nothing
+	 * else on the page in between; the device acts on the second. */
+	if (offset == 0x20) {
+		if (*low & DB_HALF)
+			dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | offset);
+		*low = DB_HALF | value;
+		return;
+	}
+	if (!(*low & DB_HALF)) {
+		dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | offset);
+		return;
+	}
+	uint32_t first = (uint32_t)*low;
+	*low = 0;
+	arm(dev, uar, first, value & M);
+}

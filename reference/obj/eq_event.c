@@ -1,0 +1,298 @@
+/* Events: EQE writing with the ownership and signature rules (PRM §7.13.2, T77/T78), the
+ * mapping of event types to EQs (§7.13.6, §12.6.1), the EQ doorbells (§7.2.2 T13, §7.13.2.3),
+ * the EQ state machine and its interrupts (§7.13.12) with interrupt frequency moderation
+ * (§7.13.15), and command completion events (§7.14, §7.13.10.1). Decisions: docs/eq.md. */
+#include <string.h>
+
+#include "core/dev.h"
+
+#define M EQ_COUNTER_MASK
+
+struct eq *eq_get(const struct nicref_dev *dev, uint32_t eqn)
+{
+	return obj_get(dev, OBJ_EQ, eqn);
+}
+
+uint8_t eq_entry_signature(const uint8_t *entry, size_t len, uint32_t index)
+{
+	/* T68/T78: "valid if byte-wise XOR of entire CQE/EQE (including signature field) and the
+	 * index is 0xff"; the index is the 24-bit counter, 3 bytes (D-CQE-1). */
+	uint8_t x = (uint8_t)(index >> 16) ^ (uint8_t)(index >> 8) ^ (uint8_t)index;
+	for (size_t i = 0; i < len; i++)
+		x ^= entry[i];
+	return (uint8_t)~x;
+}
+
+static void dropped(struct nicref_dev *dev, uint64_t eqn, uint8_t type, unsigned reason)
+{
+	dev_emit3(dev, NICREF_EV_EQE_DROPPED, eqn, type, reason);
+}
+
+/* ---- Interrupts (§7.13.12) and their frequency moderation (§7.13.15) ---------------------- */
+
+static uint64_t vec_delay_ns(const struct nicref_dev *dev, uint32_t vec)
+{
+	/* CONFIG_INT_MODERATION min_delay, 1 us units (T210). */
+	return (uint64_t)dev->int_min_delay[vec] * 1000u;
+}
+
+static void vec_fire(struct nicref_dev *dev, uint32_t vec, uint32_t eqn)
+{
+	struct eq_dev *d = &dev->eqd;
+	dev_emit2(dev, NICREF_EV_INTERRUPT, vec, eqn);
+	if (dev->cfg.ops.interrupt)
+		dev->cfg.ops.interrupt(dev->cfg.ops.ctx, vec);
+	/* §7.13.15: "Every time interrupt is fired ... the timer is re-loaded". */
+	d->vec_last_ns[vec] = dev->now_ns;
+	d->vec_flags[vec] |= EQ_VEC_FIRED;
+}
+
+/* An interrupt request of eq on its vector. §7.13.15: with the vector's timer at zero the
+ * interrupt fires now and reloads the timer; otherwise it waits for the timer, and requests
+ * meanwhile coalesce into that one interrupt (D-EQ-11: it names the first EQ that asked). */
+static void interrupt_request(struct nicref_dev *dev, const struct eq *eq)
+{
+	struct eq_dev *d = &dev->eqd;
+	uint32_t vec = eq->intr;
+	NICREF_ASSERT(vec < d->nvec); /* CREATE_EQ checked intr (D-EQ-8) */
+	if (d->vec_flags[vec] & EQ_VEC_HELD)
+		return;
+	uint64_t delay = vec_delay_ns(dev, vec);
+	if (!(d->vec_flags[vec] & EQ_VEC_FIRED) || delay == 0 ||
+	    dev->now_ns - d->vec_last_ns[vec] >= delay) {
+		vec_fire(dev, vec, eq->hdr.handle);
+		return;
+	}
+	d->vec_flags[vec] |= EQ_VEC_HELD;
+	d->vec_eqn[vec] = (uint8_t)eq->hdr.handle;
+	d->vec_held++;
+}
+
+void eq_tick(struct nicref_dev *dev)
+{
+	struct eq_dev *d = &dev->eqd;
+	/* Held interrupts whose timer has run out fire, the earliest deadline first (then the
+	 * lowest vector), so the trace order does not depend on how time was advanced. */
+	while (d->vec_held) {
+		uint32_t best = d->nvec;
+		uint64_t best_due = 0;
+		for (uint32_t v = 0; v < d->nvec; v++) {
+			if (!(d->vec_flags[v] & EQ_VEC_HELD))
+				continue;
+			uint64_t due = d->vec_last_ns[v] + vec_delay_ns(dev, v);
+			if (due <= dev->now_ns && (best == d->nvec || due < best_due)) {
+				best = v;
+				best_due = due;
+			}
+		}
+		if (best == d->nvec)
+			return;
+		d->vec_flags[best] &= (uint8_t)~EQ_VEC_HELD;
+		d->vec_held--;
+		vec_fire(dev, best, d->vec_eqn[best]);
+	}
+}
+
+/* ---- EQEs ---------------------------------------------------------------------------------- */
+
+/* D-EQ-4: an overrun of an EQ that takes asynchronous events is the device's fatal
+ * ASYNCHRONOUS_EQ_BUF_OVERRUN (T8 health_syndrome 0xC); the health counter freezes as for
+ * every fatal error (D-H-1). */
+static void health_fatal(struct nicref_dev *dev, uint8_t syndrome)
+{
+	struct init_seg *s = &dev->iseg;
+	if (s->health_syndrome)
+		return;
+	s->health_counter_frozen =
+		(uint32_t)(dev->now_ns / dev->cfg.profile.health_period_ns) & 0xFFFFFFu;
+	s->health_syndrome = syndrome;
+}
+
+int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
+{
+	uint32_t eqn = eq->hdr.handle;
+	uint8_t type = eqe[1], sub_type = eqe[3]; /* T78 00h[23:16], 00h[7:0] */
+	uint32_t size = 1u << eq->log_size;
+
+	if (eq->broken) {
+		dropped(dev, eqn, type, 2);
+		return -1;
+	}
+	/* D-EQ-4: full when pc - cc == 2^log_eq_size (§7.12.1 "same as CQ is managed",
+	 * §7.13.2). With oi the device overwrites (T94 "overrun ignore"); with ec every EQE goes
+	 * to entry 0 and nothing is ever full. */
+	if (!eq->oi && !eq->ec && ((eq->pc - eq->cc) & M) >= size) {
+		dev_violation(dev, NICREF_VIO_EQ_OVERRUN, eqn);
+		dropped(dev, eqn, type, 1);
+		eq->broken = true;
+		if (eq->mapped)
+			health_fatal(dev, 0xC);
+		return -1;
+	}
+	/* §7.13.2.1 -> §7.12.3.1: the owner bit HW writes flips at each wrap,
+	 * (pc >> log_eq_size) & 1; SW initialised the buffer to 1 (§12.6.1 L6859), so the first
+	 * pass writes 0. */
+	uint32_t index = eq->ec ? 0 : (eq->pc & (size - 1));
+	eqe[0x3F] = (uint8_t)((eqe[0x3F] & ~1u) | ((eq->pc >> eq->log_size) & 1u));
+	eqe[0x3E] = 0;
+	eqe[0x3E] = eq_entry_signature(eqe, EQE_SIZE, eq->pc); /* T78 signature */
+	if (dev_dma_write(dev, qbuf_addr(&eq->buf, (uint64_t)index * EQE_SIZE), eqe, EQE_SIZE)) {
+		/* T94 status 0xA EQ_WRITE_FAILURE; the EQ writes nothing more (D-EQ-4). */
+		eq->status = EQ_STATUS_WRITE_FAILURE;
+		eq->broken = true;
+		dropped(dev, eqn, type, 2);
+		return -1;
+	}
+	const uint64_t args[] = { eqn, eq->pc, type, sub_type };
+	dev_emit(dev, NICREF_EV_EQE, args, 4);
+	eq->pc = (eq->pc + 1) & M;
+	/* §7.13.12: "While EQ is in Armed state, when an event is generated, hardware disarms
+	 * the EQ" and interrupts; no further interrupts until re-armed. */
+	if (eq->st == EQ_ST_ARMED) {
+		eq->st = EQ_ST_FIRED;
+		interrupt_request(dev, eq);
+	}
+	return 0;
+}
+
+static int post_event(struct nicref_dev *dev, uint8_t type, uint8_t sub_type,
+		      const uint8_t data[28])
+{
+	struct eq *eq = type < EQ_EVENT_TYPES && dev->eqd.type_eq[type]
+				? eq_get(dev, dev->eqd.type_eq[type] - 1u)
+				: NULL;
+	if (!eq) {
+		/* §12.6: "Events that are not mapped to any EQ are not reported by hardware." */
+		dropped(dev, 0xFFFFFFFFu, type, 0);
+		return -1;
+	}
+	uint8_t eqe[EQE_SIZE] = { 0 };
+	eqe[1] = type;
+	eqe[3] = sub_type;
+	memcpy(eqe + 0x20, data, 28); /* T78 event_data 20h-3Bh */
+	return eq_write_eqe(dev, eq, eqe);
+}
+
+void eq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t sub_type, const uint8_t data[28])
+{
+	(void)post_event(dev, type, sub_type, data);
+}
+
+bool eq_event_mapped(const struct nicref_dev *dev, uint8_t type)
+{
+	return type < EQ_EVENT_TYPES && dev->eqd.type_eq[type] != 0;
+}
+
+void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn)
+{
+	struct eq *eq = eq_get(dev, eqn);
+	if (!eq) {
+		/* Cannot happen: a CQ holds a reference on its c_eqn (D-EQ-1). */
+		dropped(dev, eqn, EQ_EV_COMPLETION, 0);
+		return;
+	}
+	/* T80/T81: completion event, CQ number at event data 18h[23:0]. */
+	uint8_t eqe[EQE_SIZE] = { 0 };
+	eqe[1] = EQ_EV_COMPLETION;
+	eqe[0x20 + 0x19] = (uint8_t)(cqn >> 16);
+	eqe[0x20 + 0x1A] = (uint8_t)(cqn >> 8);
+	eqe[0x20 + 0x1B] = (uint8_t)cqn;
+	(void)eq_write_eqe(dev, eq, eqe);
+}
+
+void eq_cmd_completion(struct nicref_dev *dev, unsigned slot)
+{
+	struct eq_dev *d = &dev->eqd;
+	/* §12.6.1 L6810, §12.6.2 L6865: the CREATE_EQ or DESTROY_EQ that (un)maps the command
+	 * completion event has no event of its own. */
+	if (d->cmd_no_event) {
+		d->cmd_no_event = false;
+		return;
+	}
+	/* §7.14: "If EQ is set and mapped to this command queue, SW will be informed on command
+	 * completion by EQE" - without such an EQ there is no event to drop (D-EQ-6). */
+	if (!d->type_eq[EQ_EV_CMD_COMPLETION] || slot >= 32)
+		return;
+	/* T90: "Bits in this vector are set for commands completed and not yet reported by
+	 * event": one event per completed command, carrying any slot whose event was lost. */
+	d->cmd_unreported |= 1u << slot;
+	uint8_t data[28] = { 0 };
+	data[0] = (uint8_t)(d->cmd_unreported >> 24);
+	data[1] = (uint8_t)(d->cmd_unreported >> 16);
+	data[2] = (uint8_t)(d->cmd_unreported >> 8);
+	data[3] = (uint8_t)d->cmd_unreported;
+	if (post_event(dev, EQ_EV_CMD_COMPLETION, 0, data) == 0)
+		d->cmd_unreported = 0;
+}
+
+/* ---- Mapping (§7.13.6, §12.6.1) ----------------------------------------------------------- */
+
+void eq_map(struct nicref_dev *dev, struct eq *eq, uint64_t mask)
+{
+	struct eq_dev *d = &dev->eqd;
+	for (unsigned t = 1; t < EQ_EVENT_TYPES; t++) {
+		if (!(mask >> t & 1u))
+			continue;
+		/* L6806: "If the event group was previously mapped to another EQ, it will be
+		 * remapped to the new EQ." */
+		if (d->type_eq[t]) {
+			struct eq *old = eq_get(dev, d->type_eq[t] - 1u);
+			NICREF_ASSERT(old != NULL);
+			old->mapped &= ~(1ull << t);
+		}
+		if (t == EQ_EV_CMD_COMPLETION)
+			d->cmd_unreported = 0;
+		d->type_eq[t] = (uint16_t)(eq->hdr.handle + 1u);
+		eq->mapped |= 1ull << t;
+	}
+}
+
+void eq_unmap_all(struct nicref_dev *dev, struct eq *eq)
+{
+	struct eq_dev *d = &dev->eqd;
+	/* L6808: "Destroying the EQ will cause all events mapped to this EQ to be unmapped." */
+	for (unsigned t = 1; t < EQ_EVENT_TYPES; t++) {
+		if (!(eq->mapped >> t & 1u))
+			continue;
+		d->type_eq[t] = 0;
+		if (t == EQ_EV_CMD_COMPLETION)
+			d->cmd_unreported = 0;
+	}
+	eq->mapped = 0;
+}
+
+/* ---- Doorbells (§7.2.2 T13) --------------------------------------------------------------- */
+
+void eq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value)
+{
+	/* §7.2.2.2: no other doorbell of the page in the midst of a split CQ doorbell. */
+	cq_uar_interrupted(dev, uar, offset);
+	/* T13: eqn 31:24, consumer index 23:0; 40h updates CI and arms, 48h updates CI only. */
+	uint32_t eqn = value >> 24, ci = value & M;
+	struct eq *eq = eq_get(dev, eqn);
+	if (!eq) {
+		dev_violation(dev, NICREF_VIO_EQ_DB_NO_EQ, eqn);
+		return;
+	}
+	/* §7.2 item 4: the UAR page must be the one the EQ was created with. */
+	if (eq->uar != uar) {
+		dev_violation(dev, NICREF_VIO_EQ_DB_WRONG_UAR, eqn);
+		return;
+	}
+	/* §7.13.2: the consumer counter counts EQEs polled: it moves forward, up to the producer
+	 * counter. */
+	if (((eq->pc - ci) & M) > ((eq->pc - eq->cc) & M)) {
+		dev_violation(dev, NICREF_VIO_EQ_DB_CI_BEYOND_PC, (uint64_t)eqn << 24 | ci);
+		return;
+	}
+	eq->cc = ci;
+	if (offset != 0x40)
+		return;
+	/* §7.13.12 Figure 24: arming moves the EQ to ARMED; D-EQ-3: with EQEs not yet consumed
+	 * the interrupt is raised at once and the EQ fires again. */
+	eq->st = EQ_ST_ARMED;
+	if (eq->pc != eq->cc) {
+		eq->st = EQ_ST_FIRED;
+		interrupt_request(dev, eq);
+	}
+}

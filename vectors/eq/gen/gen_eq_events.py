@@ -1,0 +1,166 @@
+import os
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_common import *
+
+OUT = sys.argv[1]
+
+NOTES = {
+    "Ownership": {"bugType": "FUNCTIONALITY", "description": "EQEs are written at producer counter pc, entry pc mod 2^log_eq_size, owner (pc >> log_eq_size) & 1 (§7.13.2.1 -> §7.12.3.1; SW initialised owner 1), signature so that the EQE and its 24-bit index XOR to FFh (T78; D-CQE-1). Expected bytes are computed from these rules."},
+    "Overrun": {"bugType": "FUNCTIONALITY", "description": "A full EQ (pc - cc == 2^log_eq_size) without oi drops the EQE (eqe_dropped reason 1) and writes nothing more (reason 2); an EQ taking asynchronous events then reports the fatal health syndrome 0Ch (T8). With oi the device overwrites; with ec every EQE goes to entry 0 (T94; D-EQ-4)."},
+    "Arming": {"bugType": "FUNCTIONALITY", "description": "The EQ doorbell at UAR 40h updates CI and arms, 48h updates CI only (T13); an EQE on an armed EQ interrupts once and the EQ fires (§7.13.12); arming with EQEs not consumed interrupts at once (D-EQ-3)."},
+    "Moderation": {"bugType": "FUNCTIONALITY", "description": "Interrupt frequency moderation (§7.13.15, CONFIG_INT_MODERATION min_delay): an interrupt requested while the vector's timer runs waits for it to expire."},
+    "Doorbell": {"bugType": "DRIVER_VIOLATION", "description": "A doorbell naming no EQ, rung on another UAR page than the EQ's (§7.2 item 4) or with a consumer index beyond the EQEs written: a violation, and the doorbell changes nothing."},
+    "Mapping": {"bugType": "FUNCTIONALITY", "description": "CREATE_EQ maps the event types of its bitmask, moving a type already mapped (L6806); DESTROY_EQ unmaps (L6808); an event no EQ takes is not reported (§12.6)."},
+    "Events": {"bugType": "FUNCTIONALITY", "description": "The device's events as EQEs: Port State Change (type 09h, T86-T88), Page Request (0Bh, T91/T92), Command Interface Completion (0Ah, T89/T90; none for the CREATE_EQ/DESTROY_EQ that maps it, L6810/L6865)."},
+    "QueueBusy": {"bugType": "DRIVER_VIOLATION", "description": "§7.14 L4142: the CREATE_EQ mapping command completion events must be posted while the command queue is empty."},
+}
+
+def up(pages=16, eq_entries=4):
+    s = [{"bring_up": {"to": "initialized"}}]
+    if pages:
+        s.append(manage_pages(pages))
+    s += [alloc_uar(), eq_init(EQ_BUF, eq_entries), flush()]
+    return s
+
+tests = []
+tc = [0]
+
+def T(comment, cite, flags, result, steps):
+    tc[0] += 1
+    tests.append({"tcId": tc[0], "comment": comment, "cite": cite, "flags": flags,
+                  "result": result, "steps": steps})
+
+def gen(eqn=0, type_=0x17, sub=0):
+    return cmd("gen_eqe_in", {"opcode": "GEN_EQE", "eq_number": eqn, "event_type": h(type_), "event_sub_type": sub}, ok())
+
+def gen_done(eqn, index, type_=0x17, sub=0, extra=()):
+    return events([ev("eqe", eqn=eqn, index=index, type=type_, sub_type=sub)] + list(extra) + [done("GEN_EQE")])
+
+def query(fields, eqn=0):
+    return cmd("query_eq_in", {"opcode": "QUERY_EQ", "eq_number": eqn}, ok({"layout": "query_eq_out", "fields": fields}), output_length=0x110)
+
+def db(eqn, ci, arm, uar=UAR):
+    return bar_write(uar * 0x1000 + (0x40 if arm else 0x48), (eqn << 24) | ci)
+
+# ---- ownership across a wrap ----
+T("EQ of 2 EQEs: GEN_EQE twice writes entries 0 and 1 with owner 0; software consumes both (48h, CI 2); the third EQE wraps to entry 0 with owner 1 and the signature over index 2",
+  "PRM §7.13.2.1 -> §7.12.3.1 (owner flips at each wrap); T78 owner/signature; §12.6.1 L6859; T13 48h; D-CQE-1", ["Ownership"], "valid",
+  [create_eq(log_size=1), flush(),
+   gen(), gen_done(0, 0), gen(), gen_done(0, 1),
+   mem_expect(EQ_BUF, eqe(0x17, 0, pc=0, log_size=1) + eqe(0x17, 0, pc=1, log_size=1)),
+   db(0, 2, False), events([]),
+   gen(), gen_done(0, 2),
+   mem_expect(EQ_BUF, eqe(0x17, 0, pc=2, log_size=1)),
+   query({"producer_counter": 3, "consumer_counter": 2})])
+
+# ---- overrun ----
+T("EQ of 2 EQEs, nothing consumed: the third EQE finds it full (pc - cc = 2) and is dropped (reason 1, violation EQ_OVERRUN), entry 0 keeps the first; a later one is dropped as the EQ is in error (reason 2); no asynchronous event is mapped: no fatal health syndrome",
+  "PRM §7.13.2 ('managed ... same as CQ', §7.12.1 full = pc - cc == size); T94 oi; D-EQ-4", ["Overrun"], "invalid",
+  [create_eq(log_size=1), gen(), gen(), flush(),
+   gen(), events([ev("violation", rule="EQ_OVERRUN", arg=0), ev("eqe_dropped", eqn=0, type=0x17, reason=1), done("GEN_EQE")]),
+   mem_expect(EQ_BUF, eqe(0x17, 0, pc=0, log_size=1)),
+   db(0, 2, False), gen(), events([ev("eqe_dropped", eqn=0, type=0x17, reason=2), done("GEN_EQE")]),
+   {"bar_read": {"offset": "0x1010", "expect": "0x00000000", "mask": "0xFF000000"}}])
+T("The same overrun on an EQ that takes Port State Change events: health_syndrome 0Ch ASYNCHRONOUS_EQ_BUF_OVERRUN",
+  "PRM §4.3 T8 1010h health_syndrome 0xC; D-EQ-4", ["Overrun"], "acceptable",
+  [create_eq(log_size=1, bitmask=1 << 9), gen(), gen(), flush(),
+   gen(), events([ev("violation", rule="EQ_OVERRUN", arg=0), ev("eqe_dropped", eqn=0, type=0x17, reason=1), done("GEN_EQE")]),
+   {"bar_read": {"offset": "0x1010", "expect": "0x0C000000", "mask": "0xFF000000"}}])
+T("EQ of 2 EQEs with oi (overrun ignore): the third EQE overwrites entry 0, owner 1",
+  "PRM §7.13.11 T94 oi ('overrun ignore is enabled'); §7.12.1 ('old CQEs may be overwritten'); D-EQ-4", ["Overrun"], "valid",
+  [create_eq(log_size=1, extra={"oi": 1}), gen(), gen(), flush(),
+   gen(), gen_done(0, 2),
+   mem_expect(EQ_BUF, eqe(0x17, 0, pc=2, log_size=1))])
+T("EQ of 4 EQEs with ec (collapse): three EQEs all at entry 0, the last one there (owner of pc 2, signature over 2); entry 1 untouched",
+  "PRM §7.13.11 T94 ec ('all EQEs are written (collapsed) to first EQ entry')", ["Overrun"], "valid",
+  [create_eq(log_size=2, extra={"ec": 1}), flush(),
+   gen(sub=1), gen_done(0, 0, sub=1), gen(sub=2), gen_done(0, 1, sub=2), gen(sub=3), gen_done(0, 2, sub=3),
+   mem_expect(EQ_BUF, eqe(0x17, 3, pc=2, log_size=2)),
+   mem_expect(EQ_BUF + 0x40, bytes(63) + b"\x01")])
+
+# ---- arming ----
+T("Arm (40h, CI 0, nothing pending): ARMED, no interrupt; an EQE interrupts on vector 3 once and the EQ fires; the next EQE does not interrupt",
+  "PRM §7.13.12 ('While EQ is in Armed state, when an event is generated, hardware disarms the EQ and no additional interrupts are generated until the EQ is re-armed'); T13 40h; T94 st", ["Arming"], "valid",
+  [create_eq(intr=3), flush(),
+   db(0, 0, True), events([]), query({"st": 0x9}), flush(),
+   gen(), gen_done(0, 0, extra=[ev("interrupt", vector=3, eqn=0)]),
+   gen(), gen_done(0, 1),
+   query({"st": 0xA, "producer_counter": 2, "consumer_counter": 0})])
+T("Arming with an EQE not consumed (CI 0, pc 1) interrupts at once and the EQ fires again",
+  "PRM §7.13.12; D-EQ-3 (as §7.12.4 for CQs)", ["Arming"], "acceptable",
+  [create_eq(intr=3), gen(), flush(),
+   db(0, 0, True), events([ev("interrupt", vector=3, eqn=0)]),
+   query({"st": 0xA})])
+T("48h updates the consumer index without arming: no interrupt at the next EQE; then 40h with CI = pc arms and the next EQE interrupts",
+  "PRM §7.2.2 T13 (48h 'update CI', 40h 'update CI and Arm'); §7.13.12", ["Arming"], "valid",
+  [create_eq(intr=3), gen(), flush(),
+   db(0, 1, False), events([]), query({"st": 0xA, "consumer_counter": 1}), flush(),
+   gen(), gen_done(0, 1),
+   db(0, 2, True), events([]), query({"st": 0x9, "consumer_counter": 2}), flush(),
+   gen(), gen_done(0, 2, extra=[ev("interrupt", vector=3, eqn=0)])])
+T("EQ doorbells breaking the rules change nothing: EQ 9 does not exist; UAR 6 is not the EQ's page; CI 1 with no EQE written",
+  "PRM §7.2 item 4 ('HCA validates that the UAR page used ... matches'); T13; §7.13.2", ["Doorbell"], "invalid",
+  [create_eq(intr=3), alloc_uar(6), flush(),
+   db(9, 0, True), events([ev("violation", rule="EQ_DB_NO_EQ", arg=9)]),
+   db(0, 0, True, uar=6), events([ev("violation", rule="EQ_DB_WRONG_UAR", arg=0)]),
+   db(0, 1, True), events([ev("violation", rule="EQ_DB_CI_BEYOND_PC", arg=1)]),
+   query({"st": 0xA, "consumer_counter": 0})])
+T("Interrupt moderation 10 us on vector 3: the first interrupt fires at once; the next, requested at once, waits until 10 us after the first",
+  "PRM §7.13.15; §12.3.17 T209/T210 (min_delay, 1 us units)", ["Moderation"], "valid",
+  [cmd("config_int_moderation_in", {"opcode": "CONFIG_INT_MODERATION", "op_mod": 0, "min_delay": 10, "int_vector": 3}, ok()),
+   create_eq(intr=3), flush(),
+   db(0, 0, True), gen(), gen_done(0, 0, extra=[ev("interrupt", vector=3, eqn=0)]),
+   db(0, 1, True), gen(), gen_done(0, 1),
+   advance(9999), events([]),
+   advance(1), events([ev("interrupt", vector=3, eqn=0)])])
+
+# ---- mapping and the device's events ----
+PAOS_DOWN = cmd("access_reg_paos_in", {"opcode": "ACCESS_REG", "op_mod": 0, "register_id": "0x5006", "local_port": 1, "admin_status": 2, "ase": 1}, ok(), output_length=0x20)
+T("EQ 0 then EQ 1 both map Port State Change (type 9): the type moves to EQ 1 (QUERY_EQ bitmasks 0 and 200h); a port going down writes the EQE on EQ 1 (sub_type 1, port_num 1 at event data 08h[31:28])",
+  "PRM §12.6.1 L6806 ('it will be remapped to the new EQ'); §7.13.9.2 T86-T88; D-EQ-5; D-REG-23 (sub_type 1 down)", ["Mapping", "Events"], "valid",
+  [create_eq(bitmask=1 << 9), eq_init(EQ_BUF2, 4), create_eq(bitmask=1 << 9, buf=EQ_BUF2, eqn=1), flush(),
+   query({"event_bitmask": 0}, eqn=0), query({"event_bitmask": "0x200"}, eqn=1), flush(),
+   PAOS_DOWN,
+   events([ev("port_event", port=1, subtype=1), ev("eqe", eqn=1, index=0, type=9, sub_type=1), done("ACCESS_REG")]),
+   mem_expect(EQ_BUF2, eqe(9, 1, data=bytes([0, 0, 0, 0, 0, 0, 0, 0, 0x10]), pc=0, log_size=2))])
+T("DESTROY_EQ unmaps its events: the next port change makes no EQE (only the trace's port_event)",
+  "PRM §12.6.1 L6808 ('Destroying the EQ will cause all events mapped to this EQ to be unmapped'); §12.6 L6787; D-EQ-6", ["Mapping"], "valid",
+  [create_eq(bitmask=1 << 9), cmd("destroy_eq_in", {"opcode": "DESTROY_EQ", "eq_number": 0}, ok()), flush(),
+   PAOS_DOWN, events([ev("port_event", port=1, subtype=1), done("ACCESS_REG")])])
+T("Command completion events: the CREATE_EQ mapping type 0Ah has none; a NOP then writes one (vector bit 0: slot 0) after its completion; the DESTROY_EQ unmapping it has none, nor the next NOP",
+  "PRM §7.14 ('If EQ is set and mapped to this command queue, SW will be informed on command completion by EQE'); §7.13.10.1 T89/T90; §12.6.1 L6810; §12.6.2 L6865; §12.18.1; D-EQ-6", ["Events"], "valid",
+  [create_eq(bitmask=1 << 0x0A), events([done("CREATE_EQ")]),
+   cmd("nop_in", {"opcode": "NOP"}, ok()),
+   events([done("NOP"), ev("eqe", eqn=0, index=0, type=0x0A, sub_type=0)]),
+   mem_expect(EQ_BUF, eqe(0x0A, 0, data=be32(1), pc=0, log_size=2)),
+   cmd("destroy_eq_in", {"opcode": "DESTROY_EQ", "eq_number": 0}, ok()), events([done("DESTROY_EQ")]),
+   cmd("nop_in", {"opcode": "NOP"}, ok()), events([done("NOP")])])
+T("CREATE_EQ mapping command completion events while slot 1 is posted (ownership 1): violation (arg: slot bitmap 2); the EQ is created",
+  "PRM §7.14 L4142 ('must be posted to the command queue while it is empty and no other command should be posted')", ["QueueBusy"], "invalid",
+  [mem_write(CMDQ + 0x40 + 0x3F, b"\x01"),
+   create_eq(bitmask=1 << 0x0A),
+   events([ev("violation", rule="EQ_CMD_EVENTS_QUEUE_BUSY", arg=2), done("CREATE_EQ")]),
+   mem_write(CMDQ + 0x40 + 0x3F, b"\x00")])
+
+groups = [{"comment": "HCA initialized, 16 more pages, UAR 5, a 4-entry EQ buffer at 0x31000000 initialised to owner 1",
+           "setup": up(), "tests": tests}]
+
+tests = []
+T("The EQ that takes Page Request (type 0Bh) gets one when a CQ context needs a page the device lacks: num_pages 1 at event data 04h; CREATE_CQ answers NO_RESOURCES; no second request before MANAGE_PAGES",
+  "PRM §7.13.10.2 T91/T92 ('once Page Request Event is generated, it will not be generated again before the driver executes the MANAGE_PAGES command'); §12.2 T128 0x0F; D-PG-4", ["Events"], "valid",
+  [create_eq(bitmask=1 << 0x0B), cq_init(CQ_BUF, 4), flush(),
+   create_cq(expect=refused("NO_RESOURCES", "ICM_PAGES_SHORT")),
+   events([ev("eqe", eqn=0, index=0, type=0x0B, sub_type=0)] + fail("CREATE_CQ", "ICM_PAGES_SHORT", "NO_RESOURCES")),
+   mem_expect(EQ_BUF, eqe(0x0B, 0, data=bytes(4) + be32(1), pc=0, log_size=2)),
+   create_cq(expect=refused("NO_RESOURCES", "ICM_PAGES_SHORT")),
+   events(fail("CREATE_CQ", "ICM_PAGES_SHORT", "NO_RESOURCES")),
+   manage_pages(1, base=0x12000000), create_cq(), flush()])
+groups.append({"comment": "HCA initialized with one page beyond boot and init: room for the EQ context only",
+               "setup": up(pages=1), "tests": tests})
+
+n = write_file(OUT, "eq", [
+    "EQEs and events of PRM §7.13: EQE ownership across a wrap and signatures (T77/T78), overrun, oi and ec (T94), the EQ doorbells and arming (§7.2.2 T13, §7.13.12), interrupt frequency moderation (§7.13.15), event mapping (§12.6.1) and the device's events (Port State Change, Page Request, Command Interface Completion).",
+    "GEN_EQE (§12.6.4) is the EQE source where the PRM gives none. Decisions D-EQ-* in docs/eq.md."],
+    NOTES, groups)
+print(OUT, n)
