@@ -26,14 +26,13 @@
 #define POLL_LIMIT 100000u   /* 100 ms of device time */
 #define PAGES_PER_CMD 256u   /* MANAGE_PAGES entries per command */
 
-static void set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
+int refdrv_field_set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
 {
 	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_set(buf, len, f, v);
+	return f ? nicref_field_set(buf, len, f, v) : -1;
 }
 
-static uint64_t get(const void *buf, size_t len, const char *layout, const char *field)
+uint64_t refdrv_field_get(const void *buf, size_t len, const char *layout, const char *field)
 {
 	uint64_t v = 0;
 	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
@@ -41,6 +40,17 @@ static uint64_t get(const void *buf, size_t len, const char *layout, const char 
 		(void)nicref_field_get(buf, len, f, &v);
 	return v;
 }
+
+int refdrv_field_set_elem(void *buf, size_t len, const char *layout, const char *field,
+			  uint32_t i, uint64_t v)
+{
+	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
+	if (!f)
+		return -1;
+	struct nicref_field e = nicref_field_element(f, i);
+	return nicref_field_set(buf, len, &e, v);
+}
+
 
 static int fail(struct refdrv *d, const char *fmt, const char *what, long v)
 {
@@ -166,8 +176,8 @@ int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uin
 static int simple(struct refdrv *d, const char *opcode, unsigned op_mod, uint8_t out[16])
 {
 	uint8_t in[16] = { 0 };
-	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
-	set(in, sizeof in, "cmd_in", "op_mod", op_mod);
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", op_mod);
 	return refdrv_cmd(d, in, sizeof in, out, 16);
 }
 
@@ -187,7 +197,7 @@ static int query_pages(struct refdrv *d, unsigned op_mod, int32_t *n)
 	uint8_t out[16];
 	if (expect_ok(d, "QUERY_PAGES", simple(d, "QUERY_PAGES", op_mod, out)) != 0)
 		return -1;
-	*n = (int32_t)get(out, sizeof out, "query_pages_out", "num_pages");
+	*n = (int32_t)refdrv_field_get(out, sizeof out, "query_pages_out", "num_pages");
 	return 0;
 }
 
@@ -207,9 +217,9 @@ static int give_pages(struct refdrv *d, uint32_t n)
 		}
 		uint32_t len = 16 + 8 * k;
 		memset(in, 0, len);
-		set(in, len, "manage_pages_in", "opcode", (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
-		set(in, len, "manage_pages_in", "op_mod", 1); /* ALLOCATION_SUCCESS */
-		set(in, len, "manage_pages_in", "input_num_entries", k);
+		refdrv_field_set(in, len, "manage_pages_in", "opcode", (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+		refdrv_field_set(in, len, "manage_pages_in", "op_mod", 1); /* ALLOCATION_SUCCESS */
+		refdrv_field_set(in, len, "manage_pages_in", "input_num_entries", k);
 		for (uint32_t i = 0; i < k; i++) {
 			uint64_t a = d->page_addr + (uint64_t)PAGE * d->next_page++;
 			struct nicref_field e = nicref_field_element(
@@ -232,13 +242,13 @@ static int reclaim_pages(struct refdrv *d, uint32_t n)
 	while (n) {
 		uint32_t k = n < PAGES_PER_CMD ? n : PAGES_PER_CMD;
 		uint32_t out_len = 16 + 8 * k;
-		set(in, sizeof in, "manage_pages_in", "opcode",
+		refdrv_field_set(in, sizeof in, "manage_pages_in", "opcode",
 		    (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
-		set(in, sizeof in, "manage_pages_in", "op_mod", 2); /* HCA_RETURN_PAGES */
-		set(in, sizeof in, "manage_pages_in", "input_num_entries", k);
+		refdrv_field_set(in, sizeof in, "manage_pages_in", "op_mod", 2); /* HCA_RETURN_PAGES */
+		refdrv_field_set(in, sizeof in, "manage_pages_in", "input_num_entries", k);
 		if (expect_ok(d, "MANAGE_PAGES", refdrv_cmd(d, in, sizeof in, out, out_len)) != 0)
 			return -1;
-		uint32_t got = (uint32_t)get(out, out_len, "manage_pages_out", "output_num_entries");
+		uint32_t got = (uint32_t)refdrv_field_get(out, out_len, "manage_pages_out", "output_num_entries");
 		if (got == 0 || got > k)
 			return fail(d, "%s: returned %ld pages", "MANAGE_PAGES", got);
 		const struct nicref_field *pas =
@@ -270,6 +280,24 @@ static int supply_pages(struct refdrv *d, unsigned op_mod)
 	return n > 0 ? give_pages(d, (uint32_t)n) : 0;
 }
 
+int refdrv_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,
+		     uint32_t out_len)
+{
+	int st = refdrv_cmd(d, in, in_len, out, out_len);
+	if (st != 0x0F) /* T128 NO_RESOURCES */
+		return st;
+	/* D-PG-4: the device wants pages for the new context; QUERY_PAGES regular says how
+	 * many (the answer to its Page Request event). */
+	int32_t n;
+	if (query_pages(d, 3, &n) != 0)
+		return -1;
+	if (n <= 0)
+		return st; /* not a page shortage: the refusal stands */
+	if (give_pages(d, (uint32_t)n) != 0)
+		return -1;
+	return refdrv_cmd(d, in, in_len, out, out_len);
+}
+
 /* --- the §8.2 stages --- */
 
 static int stage_queue(struct refdrv *d)
@@ -296,7 +324,7 @@ static int stage_queue(struct refdrv *d)
 static int stage_issi(struct refdrv *d)
 {
 	uint8_t in[16] = { 0 }, out[0x70];
-	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_ISSI"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_ISSI"));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st < 0)
 		return -1;
@@ -319,8 +347,8 @@ static int stage_issi(struct refdrv *d)
 	if (d->mistakes & REFDRV_MISTAKE_SKIP_SET_ISSI)
 		return 0;
 	memset(in, 0, sizeof in);
-	set(in, sizeof in, "set_issi_in", "opcode", (uint64_t)nicref_opcode_find("SET_ISSI"));
-	set(in, sizeof in, "set_issi_in", "current_issi", d->issi);
+	refdrv_field_set(in, sizeof in, "set_issi_in", "opcode", (uint64_t)nicref_opcode_find("SET_ISSI"));
+	refdrv_field_set(in, sizeof in, "set_issi_in", "current_issi", d->issi);
 	return expect_ok(d, "SET_ISSI", refdrv_cmd(d, in, sizeof in, out, 16));
 }
 
@@ -332,8 +360,8 @@ static int query_caps(struct refdrv *d, unsigned type, unsigned current, uint8_t
 	uint8_t *out = malloc(out_len);
 	if (!out)
 		return fail(d, "%s: out of memory (%ld)", "QUERY_HCA_CAP", 0);
-	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
-	set(in, sizeof in, "cmd_in", "op_mod", type << 1 | current);
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", type << 1 | current);
 	int rc = expect_ok(d, "QUERY_HCA_CAP", refdrv_cmd(d, in, sizeof in, out, out_len));
 	if (rc == 0 && caps)
 		memcpy(caps, out + 0x10, 0x1000);
@@ -346,12 +374,12 @@ static int stage_caps(struct refdrv *d)
 	if (query_caps(d, 0, 0, d->caps_max) != 0 || query_caps(d, 0, 1, d->caps_cur) != 0)
 		return -1;
 	/* T145 40h[15:14]: output signatures are generated unless cmdif_checksum is 0. */
-	d->check_out_sigs = get(d->caps_cur, 0x1000, "hca_cap", "cmdif_checksum") != 0;
+	d->check_out_sigs = refdrv_field_get(d->caps_cur, 0x1000, "hca_cap", "cmdif_checksum") != 0;
 	/* T145: the per-type capabilities exist when the general ones announce them. */
-	if (get(d->caps_cur, 0x1000, "hca_cap", "eth_net_offloads") &&
+	if (refdrv_field_get(d->caps_cur, 0x1000, "hca_cap", "eth_net_offloads") &&
 	    (query_caps(d, 1, 0, NULL) != 0 || query_caps(d, 1, 1, NULL) != 0))
 		return -1;
-	if (get(d->caps_cur, 0x1000, "hca_cap", "nic_flow_table") &&
+	if (refdrv_field_get(d->caps_cur, 0x1000, "hca_cap", "nic_flow_table") &&
 	    (query_caps(d, 7, 0, NULL) != 0 || query_caps(d, 7, 1, NULL) != 0))
 		return -1;
 	/* §12.3.4: write back the current general capabilities. This driver changes none of
@@ -360,7 +388,7 @@ static int stage_caps(struct refdrv *d)
 	uint8_t *in = calloc(1, in_len), out[16];
 	if (!in)
 		return fail(d, "%s: out of memory (%ld)", "SET_HCA_CAP", 0);
-	set(in, in_len, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_HCA_CAP"));
+	refdrv_field_set(in, in_len, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_HCA_CAP"));
 	memcpy(in + 0x10, d->caps_cur, 0x1000);
 	int rc = expect_ok(d, "SET_HCA_CAP", refdrv_cmd(d, in, in_len, out, sizeof out));
 	free(in);
@@ -373,11 +401,11 @@ static int stage_initialized(struct refdrv *d)
 	if (expect_ok(d, "INIT_HCA", simple(d, "INIT_HCA", 0, out)) != 0)
 		return -1;
 	/* §8.2: SET_DRIVER_VERSION "only in case HCA_CAP.driver_version==1"; T190 format. */
-	if (!get(d->caps_cur, 0x1000, "hca_cap", "driver_version"))
+	if (!refdrv_field_get(d->caps_cur, 0x1000, "hca_cap", "driver_version"))
 		return 0;
 	uint8_t in[0x50] = { 0 };
 	static const char version[] = "nicref,refdrv,1.000.000000";
-	set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_DRIVER_VERSION"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_DRIVER_VERSION"));
 	memcpy(in + 0x10, version, sizeof version);
 	return expect_ok(d, "SET_DRIVER_VERSION", refdrv_cmd(d, in, sizeof in, out, sizeof out));
 }
@@ -421,8 +449,8 @@ int refdrv_teardown(struct refdrv *d)
 {
 	uint8_t in[16] = { 0 }, out[16];
 	/* §8.3 / §12.3.7 T170: graceful close (profile 0). */
-	set(in, sizeof in, "teardown_hca_in", "opcode", (uint64_t)nicref_opcode_find("TEARDOWN_HCA"));
-	set(in, sizeof in, "teardown_hca_in", "profile", 0);
+	refdrv_field_set(in, sizeof in, "teardown_hca_in", "opcode", (uint64_t)nicref_opcode_find("TEARDOWN_HCA"));
+	refdrv_field_set(in, sizeof in, "teardown_hca_in", "profile", 0);
 	if (expect_ok(d, "TEARDOWN_HCA", refdrv_cmd(d, in, sizeof in, out, sizeof out)) != 0)
 		return -1;
 	/* §8.3: reclaim pages until the device holds none (T133: negative = reclaimable). */

@@ -89,4 +89,17 @@ int refdrv_teardown(struct refdrv *d);
  * delivered (d->error says why). */
 int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uint32_t out_len);
 
+/* refdrv_cmd, and when the device refuses it with NO_RESOURCES for want of ICM pages
+ * (D-PG-4): QUERY_PAGES regular, MANAGE_PAGES with what it asks, the command once more. */
+int refdrv_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,
+		     uint32_t out_len);
+
+/* Field access by layout and field name (nicref layouts), as a driver author transcribes the
+ * PRM tables: set returns 0, or -1 when there is no such field or the value does not fit;
+ * get reads 0 for an unknown field. */
+int refdrv_field_set(void *buf, size_t len, const char *layout, const char *field, uint64_t v);
+uint64_t refdrv_field_get(const void *buf, size_t len, const char *layout, const char *field);
+int refdrv_field_set_elem(void *buf, size_t len, const char *layout, const char *field,
+			  uint32_t i, uint64_t v);
+
 #endif

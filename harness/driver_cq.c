@@ -11,32 +11,6 @@
 #define PAGE 4096u
 #define M 0xFFFFFFu /* T76: 24-bit counters */
 
-static void set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
-{
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_set(buf, len, f, v);
-}
-
-static uint64_t get(const void *buf, size_t len, const char *layout, const char *field)
-{
-	uint64_t v = 0;
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_get(buf, len, f, &v);
-	return v;
-}
-
-static void set_elem(void *buf, size_t len, const char *layout, const char *field, uint32_t i,
-		     uint64_t v)
-{
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f) {
-		struct nicref_field e = nicref_field_element(f, i);
-		(void)nicref_field_set(buf, len, &e, v);
-	}
-}
-
 static int fail(struct refdrv *d, const char *what, long v)
 {
 	snprintf(d->error, sizeof d->error, "%s (%ld)", what, v);
@@ -75,7 +49,7 @@ static uint8_t *with_pas(uint32_t *in_len, uint64_t buf, unsigned log_cq_size, u
 	uint8_t *in = calloc(1, *in_len);
 	if (in)
 		for (uint32_t k = 0; k < npas; k++)
-			set_elem(in, *in_len, layout, "pas", k,
+			refdrv_field_set_elem(in, *in_len, layout, "pas", k,
 				 buf + ((uint64_t)k << (12 + log_page_size)));
 	return in;
 }
@@ -95,24 +69,24 @@ int refdrv_create_cq(struct refdrv *d, const struct refdrv_cq_attr *a, struct re
 	uint8_t out[16] = { 0 };
 	if (!in)
 		return fail(d, "CREATE_CQ: out of memory", 0);
-	set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_CQ"));
-	set(in, in_len, L, "cqe_sz", a->cqe_sz);
-	set(in, in_len, L, "cc", a->cc);
-	set(in, in_len, L, "scqe_break_moderation_en", a->scqe_break_moderation_en);
-	set(in, in_len, L, "oi", a->oi);
-	set(in, in_len, L, "cq_period_mode", a->cq_period_mode);
-	set(in, in_len, L, "log_cq_size", a->log_cq_size);
-	set(in, in_len, L, "uar_page", a->uar);
-	set(in, in_len, L, "cq_period", a->cq_period);
-	set(in, in_len, L, "cq_max_count", a->cq_max_count);
-	set(in, in_len, L, "c_eqn", a->eqn);
-	set(in, in_len, L, "log_page_size", a->log_page_size);
-	set(in, in_len, L, "dbr_addr", a->dbr);
-	int st = refdrv_eqcq_cmd_paged(d, in, in_len, out, sizeof out);
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_CQ"));
+	refdrv_field_set(in, in_len, L, "cqe_sz", a->cqe_sz);
+	refdrv_field_set(in, in_len, L, "cc", a->cc);
+	refdrv_field_set(in, in_len, L, "scqe_break_moderation_en", a->scqe_break_moderation_en);
+	refdrv_field_set(in, in_len, L, "oi", a->oi);
+	refdrv_field_set(in, in_len, L, "cq_period_mode", a->cq_period_mode);
+	refdrv_field_set(in, in_len, L, "log_cq_size", a->log_cq_size);
+	refdrv_field_set(in, in_len, L, "uar_page", a->uar);
+	refdrv_field_set(in, in_len, L, "cq_period", a->cq_period);
+	refdrv_field_set(in, in_len, L, "cq_max_count", a->cq_max_count);
+	refdrv_field_set(in, in_len, L, "c_eqn", a->eqn);
+	refdrv_field_set(in, in_len, L, "log_page_size", a->log_page_size);
+	refdrv_field_set(in, in_len, L, "dbr_addr", a->dbr);
+	int st = refdrv_cmd_paged(d, in, in_len, out, sizeof out);
 	free(in);
 	if (st == 0) {
 		memset(cq, 0, sizeof *cq);
-		cq->cqn = (uint32_t)get(out, sizeof out, "create_cq_out", "cqn");
+		cq->cqn = (uint32_t)refdrv_field_get(out, sizeof out, "create_cq_out", "cqn");
 		cq->a = *a;
 	}
 	return st;
@@ -122,8 +96,8 @@ static int by_cqn(struct refdrv *d, const char *opcode, uint32_t cqn, uint8_t *o
 		  uint32_t out_len)
 {
 	uint8_t in[16] = { 0 }, small[16];
-	set(in, sizeof in, "destroy_cq_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
-	set(in, sizeof in, "destroy_cq_in", "cqn", cqn); /* 08h[23:0] in T265 and T269 */
+	refdrv_field_set(in, sizeof in, "destroy_cq_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, "destroy_cq_in", "cqn", cqn); /* 08h[23:0] in T265 and T269 */
 	return out ? refdrv_cmd(d, in, sizeof in, out, out_len)
 		   : refdrv_cmd(d, in, sizeof in, small, sizeof small);
 }
@@ -145,14 +119,14 @@ int refdrv_modify_cq(struct refdrv *d, struct refdrv_cq *cq, uint32_t select,
 {
 	static const char L[] = "modify_cq_in";
 	uint8_t in[0x110] = { 0 }, out[16];
-	set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find("MODIFY_CQ"));
-	set(in, sizeof in, L, "op_mod", 0); /* modify_cq */
-	set(in, sizeof in, L, "cqn", cq->cqn);
-	set(in, sizeof in, L, "field_select", select); /* T275 */
-	set(in, sizeof in, L, "cq_period", a->cq_period);
-	set(in, sizeof in, L, "cq_max_count", a->cq_max_count);
-	set(in, sizeof in, L, "oi", a->oi);
-	set(in, sizeof in, L, "c_eqn", a->eqn);
+	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find("MODIFY_CQ"));
+	refdrv_field_set(in, sizeof in, L, "op_mod", 0); /* modify_cq */
+	refdrv_field_set(in, sizeof in, L, "cqn", cq->cqn);
+	refdrv_field_set(in, sizeof in, L, "field_select", select); /* T275 */
+	refdrv_field_set(in, sizeof in, L, "cq_period", a->cq_period);
+	refdrv_field_set(in, sizeof in, L, "cq_max_count", a->cq_max_count);
+	refdrv_field_set(in, sizeof in, L, "oi", a->oi);
+	refdrv_field_set(in, sizeof in, L, "c_eqn", a->eqn);
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st == 0) {
 		if (select & 1u)
@@ -183,13 +157,13 @@ int refdrv_resize_cq(struct refdrv *d, struct refdrv_cq *cq, uint64_t buf, unsig
 	uint8_t *in = with_pas(&in_len, buf, log_cq_size, cqe_sz, log_page_size, L), out[16];
 	if (!in)
 		return fail(d, "resize: out of memory", 0);
-	set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("MODIFY_CQ"));
-	set(in, in_len, L, "op_mod", 1); /* resize_cq */
-	set(in, in_len, L, "cqn", cq->cqn);
-	set(in, in_len, L, "field_select", 1u | 2u | 4u); /* T277 */
-	set(in, in_len, L, "log_cq_size", log_cq_size);
-	set(in, in_len, L, "cqe_sz", cqe_sz);
-	set(in, in_len, L, "log_page_size", log_page_size);
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("MODIFY_CQ"));
+	refdrv_field_set(in, in_len, L, "op_mod", 1); /* resize_cq */
+	refdrv_field_set(in, in_len, L, "cqn", cq->cqn);
+	refdrv_field_set(in, in_len, L, "field_select", 1u | 2u | 4u); /* T277 */
+	refdrv_field_set(in, in_len, L, "log_cq_size", log_cq_size);
+	refdrv_field_set(in, in_len, L, "cqe_sz", cqe_sz);
+	refdrv_field_set(in, in_len, L, "log_page_size", log_page_size);
 	int st = refdrv_cmd(d, in, in_len, out, sizeof out);
 	free(in);
 	if (st == 0) {
@@ -239,7 +213,7 @@ consume:
 	cq->cc = (cq->cc + 1) & M;
 	/* T69/T70: update_ci at record 00h[23:0]. */
 	uint8_t rec[4] = { 0 };
-	set(rec, sizeof rec, "cq_dbr", "update_ci", cq->cc);
+	refdrv_field_set(rec, sizeof rec, "cq_dbr", "update_ci", cq->cc);
 	if (d->ops.mem_write(d->ops.ctx, cq->a.dbr, rec, sizeof rec) != 0)
 		return fail(d, "CQ poll: record write", (long)cq->cc);
 	return 1;
@@ -250,9 +224,9 @@ void refdrv_cq_arm(struct refdrv *d, struct refdrv_cq *cq, bool solicited)
 	/* T69/T70 04h and T13/T14 20h: cmd_sn 29:28, cmd 24 (1 solicited), ci 23:0; then the CQ
 	 * number at 24h. */
 	uint8_t rec[8] = { 0 };
-	set(rec, sizeof rec, "cq_dbr", "cmd_sn", cq->arm_sn & 3u);
-	set(rec, sizeof rec, "cq_dbr", "cmd", solicited);
-	set(rec, sizeof rec, "cq_dbr", "arm_ci", cq->cc);
+	refdrv_field_set(rec, sizeof rec, "cq_dbr", "cmd_sn", cq->arm_sn & 3u);
+	refdrv_field_set(rec, sizeof rec, "cq_dbr", "cmd", solicited);
+	refdrv_field_set(rec, sizeof rec, "cq_dbr", "arm_ci", cq->cc);
 	(void)d->ops.mem_write(d->ops.ctx, cq->a.dbr + 4, rec + 4, 4);
 	uint32_t lo = (uint32_t)rec[4] << 24 | (uint32_t)rec[5] << 16 | (uint32_t)rec[6] << 8 | rec[7];
 	uint64_t page = refdrv_uar_offset(d, cq->a.uar);

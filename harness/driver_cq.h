@@ -5,7 +5,7 @@
  * The create initialises the CQ buffer as §12.7.1 and §7.12.3.1 ask: every CQE invalid (opcode
  * 0xF) and in hardware ownership (owner 1), i.e. the op_own byte 3Fh (7Fh for 128-byte CQEs,
  * D-CQE-2) set to 0xF1 (D-CQ-8), and zeroes the doorbell record. It gives ICM pages when the
- * device asks (refdrv_eqcq_cmd_paged). */
+ * device asks (refdrv_cmd_paged). */
 #ifndef NICREF_DRIVER_CQ_H
 #define NICREF_DRIVER_CQ_H
 

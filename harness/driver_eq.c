@@ -9,33 +9,6 @@
 #include "nicref/layout.h"
 
 #define PAGE 4096u
-#define PAGES_PER_CMD 256u
-
-static void set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
-{
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_set(buf, len, f, v);
-}
-
-static uint64_t get(const void *buf, size_t len, const char *layout, const char *field)
-{
-	uint64_t v = 0;
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_get(buf, len, f, &v);
-	return v;
-}
-
-static void set_elem(void *buf, size_t len, const char *layout, const char *field, uint32_t i,
-		     uint64_t v)
-{
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f) {
-		struct nicref_field e = nicref_field_element(f, i);
-		(void)nicref_field_set(buf, len, &e, v);
-	}
-}
 
 static int fail(struct refdrv *d, const char *what, long v)
 {
@@ -43,86 +16,22 @@ static int fail(struct refdrv *d, const char *what, long v)
 	return -1;
 }
 
-/* ---- ICM pages (D-PG-4) -------------------------------------------------------------------- */
-
-/* §12.3.1 T130-T133: pages the device wants now (op_mod 3 regular); < 0 on error. */
-static int64_t regular_pages(struct refdrv *d)
-{
-	uint8_t in[16] = { 0 }, out[16];
-	set(in, sizeof in, "query_pages_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_PAGES"));
-	set(in, sizeof in, "query_pages_in", "op_mod", 3);
-	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
-	if (st != 0)
-		return st < 0 ? -1 : fail(d, "QUERY_PAGES regular: status", st);
-	return (int32_t)get(out, sizeof out, "query_pages_out", "num_pages");
-}
-
-/* §12.3.2 T134/T135 op_mod 1: n more pages after those already given. */
-static int give_pages(struct refdrv *d, uint32_t n)
-{
-	uint8_t in[16 + 8 * PAGES_PER_CMD], out[16];
-	while (n) {
-		uint32_t k = n < PAGES_PER_CMD ? n : PAGES_PER_CMD;
-		if (d->npages + k > d->pages_cap) {
-			uint32_t cap = (d->npages + k) * 2;
-			uint64_t *p = realloc(d->pages, cap * sizeof *p);
-			if (!p)
-				return fail(d, "MANAGE_PAGES: out of memory", 0);
-			d->pages = p;
-			d->pages_cap = cap;
-		}
-		uint32_t len = 16 + 8 * k;
-		memset(in, 0, len);
-		set(in, len, "manage_pages_in", "opcode", (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
-		set(in, len, "manage_pages_in", "op_mod", 1); /* ALLOCATION_SUCCESS */
-		set(in, len, "manage_pages_in", "input_num_entries", k);
-		for (uint32_t i = 0; i < k; i++)
-			set_elem(in, len, "manage_pages_in", "pas", i,
-				 d->page_addr + (uint64_t)PAGE * (d->next_page + i));
-		int st = refdrv_cmd(d, in, len, out, sizeof out);
-		if (st != 0)
-			return st < 0 ? -1 : fail(d, "MANAGE_PAGES: status", st);
-		for (uint32_t i = 0; i < k; i++)
-			d->pages[d->npages + i] = d->page_addr + (uint64_t)PAGE * (d->next_page + i);
-		d->next_page += k;
-		d->npages += k;
-		n -= k;
-	}
-	return 0;
-}
-
-int refdrv_eqcq_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,
-			  uint32_t out_len)
-{
-	int st = refdrv_cmd(d, in, in_len, out, out_len);
-	if (st != 0x0F) /* T128 NO_RESOURCES */
-		return st;
-	int64_t n = regular_pages(d);
-	if (n < 0)
-		return -1;
-	if (n == 0)
-		return st; /* not a page shortage: the refusal stands */
-	if (give_pages(d, (uint32_t)n) != 0)
-		return -1;
-	return refdrv_cmd(d, in, in_len, out, out_len);
-}
-
 /* ---- UARs ---------------------------------------------------------------------------------- */
 
 uint64_t refdrv_uar_offset(const struct refdrv *d, uint32_t uar)
 {
 	/* §7.2, T145 log_uar_page_sz: UAR pages of 4 KB << log_uar_page_sz from BAR0 0. */
-	uint64_t log = get(d->caps_cur, sizeof d->caps_cur, "hca_cap", "log_uar_page_sz");
+	uint64_t log = refdrv_field_get(d->caps_cur, sizeof d->caps_cur, "hca_cap", "log_uar_page_sz");
 	return (uint64_t)uar << (12 + (log < 20 ? log : 20));
 }
 
 int refdrv_alloc_uar(struct refdrv *d, uint32_t *uar)
 {
 	uint8_t in[16] = { 0 }, out[16] = { 0 };
-	set(in, sizeof in, "alloc_uar_in", "opcode", (uint64_t)nicref_opcode_find("ALLOC_UAR"));
+	refdrv_field_set(in, sizeof in, "alloc_uar_in", "opcode", (uint64_t)nicref_opcode_find("ALLOC_UAR"));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st == 0)
-		*uar = (uint32_t)get(out, sizeof out, "alloc_uar_out", "uar");
+		*uar = (uint32_t)refdrv_field_get(out, sizeof out, "alloc_uar_out", "uar");
 	return st;
 }
 
@@ -150,21 +59,21 @@ int refdrv_create_eq(struct refdrv *d, const struct refdrv_eq_attr *a, struct re
 	uint8_t *in = calloc(1, in_len), out[16] = { 0 };
 	if (!in)
 		return fail(d, "CREATE_EQ: out of memory", 0);
-	set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_EQ"));
-	set(in, in_len, L, "ec", a->ec);
-	set(in, in_len, L, "oi", a->oi);
-	set(in, in_len, L, "log_eq_size", a->log_eq_size);
-	set(in, in_len, L, "uar_page", a->uar);
-	set(in, in_len, L, "intr", a->intr);
-	set(in, in_len, L, "log_page_size", a->log_page_size);
-	set(in, in_len, L, "event_bitmask", a->events);
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_EQ"));
+	refdrv_field_set(in, in_len, L, "ec", a->ec);
+	refdrv_field_set(in, in_len, L, "oi", a->oi);
+	refdrv_field_set(in, in_len, L, "log_eq_size", a->log_eq_size);
+	refdrv_field_set(in, in_len, L, "uar_page", a->uar);
+	refdrv_field_set(in, in_len, L, "intr", a->intr);
+	refdrv_field_set(in, in_len, L, "log_page_size", a->log_page_size);
+	refdrv_field_set(in, in_len, L, "event_bitmask", a->events);
 	for (uint32_t k = 0; k < npas; k++) /* T138: pa_h, pa_l[31:12] */
-		set_elem(in, in_len, L, "pas", k, a->buf + ((uint64_t)k << (12 + a->log_page_size)));
-	int st = refdrv_eqcq_cmd_paged(d, in, in_len, out, sizeof out);
+		refdrv_field_set_elem(in, in_len, L, "pas", k, a->buf + ((uint64_t)k << (12 + a->log_page_size)));
+	int st = refdrv_cmd_paged(d, in, in_len, out, sizeof out);
 	free(in);
 	if (st == 0) {
 		memset(eq, 0, sizeof *eq);
-		eq->eqn = (uint32_t)get(out, sizeof out, "create_eq_out", "eq_number");
+		eq->eqn = (uint32_t)refdrv_field_get(out, sizeof out, "create_eq_out", "eq_number");
 		eq->a = *a;
 	}
 	return st;
@@ -174,8 +83,8 @@ static int by_eqn(struct refdrv *d, const char *opcode, uint32_t eqn, uint8_t *o
 		  uint32_t out_len)
 {
 	uint8_t in[16] = { 0 }, small[16];
-	set(in, sizeof in, "destroy_eq_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
-	set(in, sizeof in, "destroy_eq_in", "eq_number", eqn); /* 08h[7:0] in T248 and T252 */
+	refdrv_field_set(in, sizeof in, "destroy_eq_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, "destroy_eq_in", "eq_number", eqn); /* 08h[7:0] in T248 and T252 */
 	return out ? refdrv_cmd(d, in, sizeof in, out, out_len)
 		   : refdrv_cmd(d, in, sizeof in, small, sizeof small);
 }
@@ -195,8 +104,8 @@ int refdrv_query_eq(struct refdrv *d, uint32_t eqn, uint8_t *out, uint32_t out_l
 int refdrv_gen_eqe(struct refdrv *d, uint32_t eqn, const uint8_t eqe[64])
 {
 	uint8_t in[0x50] = { 0 }, out[16];
-	set(in, sizeof in, "gen_eqe_in", "opcode", (uint64_t)nicref_opcode_find("GEN_EQE"));
-	set(in, sizeof in, "gen_eqe_in", "eq_number", eqn);
+	refdrv_field_set(in, sizeof in, "gen_eqe_in", "opcode", (uint64_t)nicref_opcode_find("GEN_EQE"));
+	refdrv_field_set(in, sizeof in, "gen_eqe_in", "eq_number", eqn);
 	memcpy(in + 0x10, eqe, 64); /* T256 eqe 10h-4Ch */
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
 }

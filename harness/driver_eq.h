@@ -13,12 +13,6 @@
 
 #include "driver.h"
 
-/* Runs a command (refdrv_cmd); on NO_RESOURCES (T128 0x0F) asks QUERY_PAGES op_mod 3 (T131),
- * gives what it asks for (MANAGE_PAGES op_mod 1, T135, from d->page_addr onwards) and runs the
- * command once more. The final status, or -1. */
-int refdrv_eqcq_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,
-			  uint32_t out_len);
-
 /* An EQ (T93/T94). The buffer is 2^log_eq_size EQEs of 64 bytes over pages of
  * 4 KB << log_page_size, page k at buf + k * page size. */
 struct refdrv_eq_attr {

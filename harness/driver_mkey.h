@@ -10,12 +10,6 @@
 
 #include "driver.h"
 
-/* Runs a command (refdrv_cmd); when it answers NO_RESOURCES (T128 0x0F) the driver asks
- * QUERY_PAGES op_mod 3 (regular, T131), gives the pages it asks for (MANAGE_PAGES op_mod 1,
- * T135) and runs the command once more. Returns the final status (T128), or -1 (d->error). */
-int refdrv_mkey_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,
-			  uint32_t out_len);
-
 /* One KLM (T36/T37). */
 struct refdrv_klm {
 	uint32_t byte_count;

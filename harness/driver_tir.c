@@ -11,31 +11,15 @@
 
 #define RQT_MAX_ENTRIES 0x8000u /* rqt_max_size is 16 bits; the largest power of two */
 
-static void set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
-{
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_set(buf, len, f, v);
-}
-
-static uint64_t get(const void *buf, size_t len, const char *layout, const char *field)
-{
-	uint64_t v = 0;
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_get(buf, len, f, &v);
-	return v;
-}
-
 static void opcode(void *buf, size_t len, const char *layout, const char *name)
 {
-	set(buf, len, layout, "opcode", (uint64_t)nicref_opcode_find(name));
+	refdrv_field_set(buf, len, layout, "opcode", (uint64_t)nicref_opcode_find(name));
 }
 
 static void bitmask(void *buf, size_t len, const char *layout, uint64_t mask)
 {
-	set(buf, len, layout, "modify_bitmask_63_32", mask >> 32);
-	set(buf, len, layout, "modify_bitmask_31_0", mask & 0xFFFFFFFFu);
+	refdrv_field_set(buf, len, layout, "modify_bitmask_63_32", mask >> 32);
+	refdrv_field_set(buf, len, layout, "modify_bitmask_31_0", mask & 0xFFFFFFFFu);
 }
 
 /* A command naming one object by `field` (DESTROY_*): the status. */
@@ -44,7 +28,7 @@ static int by_handle(struct refdrv *d, const char *name, const char *layout, con
 {
 	uint8_t in[16] = { 0 }, out[16];
 	opcode(in, sizeof in, layout, name);
-	set(in, sizeof in, layout, field, h);
+	refdrv_field_set(in, sizeof in, layout, field, h);
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
 }
 
@@ -55,11 +39,11 @@ int refdrv_create_tis(struct refdrv *d, uint32_t td, unsigned prio, uint32_t *ti
 	static const char L[] = "create_tis_in";
 	uint8_t in[0xC0] = { 0 }, out[16];
 	opcode(in, sizeof in, L, "CREATE_TIS");
-	set(in, sizeof in, L, "prio", prio);
-	set(in, sizeof in, L, "transport_domain", td);
-	int st = refdrv_mkey_cmd_paged(d, in, sizeof in, out, sizeof out);
+	refdrv_field_set(in, sizeof in, L, "prio", prio);
+	refdrv_field_set(in, sizeof in, L, "transport_domain", td);
+	int st = refdrv_cmd_paged(d, in, sizeof in, out, sizeof out);
 	if (st == 0)
-		*tisn = (uint32_t)get(out, sizeof out, "create_tis_out", "tisn");
+		*tisn = (uint32_t)refdrv_field_get(out, sizeof out, "create_tis_out", "tisn");
 	return st;
 }
 
@@ -68,9 +52,9 @@ int refdrv_modify_tis_prio(struct refdrv *d, uint32_t tisn, unsigned prio)
 	static const char L[] = "modify_tis_in";
 	uint8_t in[0xC0] = { 0 }, out[16];
 	opcode(in, sizeof in, L, "MODIFY_TIS");
-	set(in, sizeof in, L, "tisn", tisn);
+	refdrv_field_set(in, sizeof in, L, "tisn", tisn);
 	bitmask(in, sizeof in, L, 1); /* T51 bit 0: prio */
-	set(in, sizeof in, L, "prio", prio);
+	refdrv_field_set(in, sizeof in, L, "prio", prio);
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
 }
 
@@ -86,18 +70,18 @@ static void tir_ctx(uint8_t *in, size_t len, const char *L, uint32_t mask,
 		    const struct refdrv_tir_attr *a)
 {
 	if (mask & 1) { /* LRO: the period and size are reserved with LRO off (T45 10h) */
-		set(in, len, L, "lro_enable_mask", a->lro_enable_mask);
+		refdrv_field_set(in, len, L, "lro_enable_mask", a->lro_enable_mask);
 		if (a->lro_enable_mask) {
-			set(in, len, L, "lro_timeout_period_usecs", a->lro_timeout_usecs);
-			set(in, len, L, "lro_max_msg_sz", a->lro_max_msg_sz);
+			refdrv_field_set(in, len, L, "lro_timeout_period_usecs", a->lro_timeout_usecs);
+			refdrv_field_set(in, len, L, "lro_max_msg_sz", a->lro_max_msg_sz);
 		}
 	}
 	if ((mask & 2) && a->indirect)
-		set(in, len, L, "indirect_table", a->rqt);
+		refdrv_field_set(in, len, L, "indirect_table", a->rqt);
 	if ((mask & 4) && a->indirect) { /* hash: Direct TIRs are HASH_NONE (T45 04h) */
-		set(in, len, L, "rx_hash_fn", a->hash_fn);
-		set(in, len, L, "rx_hash_symmetric", a->symmetric);
-		set(in, len, L, "rx_hash_field_selector_outer", a->sel_outer);
+		refdrv_field_set(in, len, L, "rx_hash_fn", a->hash_fn);
+		refdrv_field_set(in, len, L, "rx_hash_symmetric", a->symmetric);
+		refdrv_field_set(in, len, L, "rx_hash_field_selector_outer", a->sel_outer);
 		if (a->hash_fn == 2 && a->toeplitz_key)
 			(void)nicref_field_set_bytes(
 				in, len,
@@ -105,7 +89,7 @@ static void tir_ctx(uint8_t *in, size_t len, const char *L, uint32_t mask,
 				a->toeplitz_key, 40);
 	}
 	if (mask & 0x10)
-		set(in, len, L, "self_lb_en", a->self_lb_en);
+		refdrv_field_set(in, len, L, "self_lb_en", a->self_lb_en);
 }
 
 int refdrv_create_tir(struct refdrv *d, const struct refdrv_tir_attr *a, uint32_t *tirn)
@@ -113,15 +97,15 @@ int refdrv_create_tir(struct refdrv *d, const struct refdrv_tir_attr *a, uint32_
 	static const char L[] = "create_tir_in";
 	uint8_t in[0x110] = { 0 }, out[16];
 	opcode(in, sizeof in, L, "CREATE_TIR");
-	set(in, sizeof in, L, "disp_type", a->indirect);
+	refdrv_field_set(in, sizeof in, L, "disp_type", a->indirect);
 	if (!a->indirect)
-		set(in, sizeof in, L, "inline_rqn", a->inline_rqn);
-	set(in, sizeof in, L, "transport_domain", a->td);
+		refdrv_field_set(in, sizeof in, L, "inline_rqn", a->inline_rqn);
+	refdrv_field_set(in, sizeof in, L, "transport_domain", a->td);
 	/* T48: every group is required at create. */
 	tir_ctx(in, sizeof in, L, 0x17, a);
-	int st = refdrv_mkey_cmd_paged(d, in, sizeof in, out, sizeof out);
+	int st = refdrv_cmd_paged(d, in, sizeof in, out, sizeof out);
 	if (st == 0)
-		*tirn = (uint32_t)get(out, sizeof out, "create_tir_out", "tirn");
+		*tirn = (uint32_t)refdrv_field_get(out, sizeof out, "create_tir_out", "tirn");
 	return st;
 }
 
@@ -131,7 +115,7 @@ int refdrv_modify_tir(struct refdrv *d, uint32_t tirn, uint32_t mask,
 	static const char L[] = "modify_tir_in";
 	uint8_t in[0x110] = { 0 }, out[16];
 	opcode(in, sizeof in, L, "MODIFY_TIR");
-	set(in, sizeof in, L, "tirn", tirn);
+	refdrv_field_set(in, sizeof in, L, "tirn", tirn);
 	bitmask(in, sizeof in, L, mask);
 	tir_ctx(in, sizeof in, L, mask, a);
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
@@ -159,22 +143,22 @@ static int rqt_cmd(struct refdrv *d, const char *L, const char *name, uint32_t r
 	}
 	opcode(in, len, L, name);
 	if (out_rqtn) {
-		set(in, len, L, "rqt_max_size", max_size);
+		refdrv_field_set(in, len, L, "rqt_max_size", max_size);
 	} else {
-		set(in, len, L, "rqtn", rqtn);
+		refdrv_field_set(in, len, L, "rqtn", rqtn);
 		bitmask(in, len, L, 1); /* T354 bit 0: the size and the list */
 	}
-	set(in, len, L, "rqt_actual_size", n);
+	refdrv_field_set(in, len, L, "rqt_actual_size", n);
 	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(L), "rq_num");
 	for (unsigned i = 0; i < n; i++) {
 		struct nicref_field e = nicref_field_element(f, i);
 		(void)nicref_field_set(in, len, &e, rq[i]);
 	}
-	int st = out_rqtn ? refdrv_mkey_cmd_paged(d, in, len, out, sizeof out)
+	int st = out_rqtn ? refdrv_cmd_paged(d, in, len, out, sizeof out)
 			  : refdrv_cmd(d, in, len, out, sizeof out);
 	free(in);
 	if (st == 0 && out_rqtn)
-		*out_rqtn = (uint32_t)get(out, sizeof out, "create_rqt_out", "rqtn");
+		*out_rqtn = (uint32_t)refdrv_field_get(out, sizeof out, "create_rqt_out", "rqtn");
 	return st;
 }
 

@@ -1,5 +1,5 @@
 /* Reference-driver helpers for TISs, TIRs and RQTs (PRM §7.5-§7.8, §12.8, §12.9, §12.12), on
- * top of harness/driver.h. Each create runs through refdrv_mkey_cmd_paged (driver_mkey.h), so the
+ * top of harness/driver.h. Each create runs through refdrv_cmd_paged (driver.h), so the
  * ICM pages a new context needs are given on demand (D-PG-4). Functions return the command
  * status (T128, 0 = OK) or -1 when the command did not complete (d->error). */
 #ifndef NICREF_DRIVER_TIR_H

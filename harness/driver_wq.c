@@ -10,26 +10,9 @@
 
 #define PAGE 4096u
 #define PAS_AT 0x110u          /* pas[0] in CREATE_SQ/RQ/RMP (T315, T332, T366: context at 20h) */
-#define ICM_PAGES_PER_CMD 64u  /* MANAGE_PAGES entries per command */
-#define NO_RESOURCES 0x0F      /* T128 */
 #define UAR_PAGE 4096u         /* §7.2: UAR n at BAR0 n * page (4 KB pages, log_uar_page_sz 0) */
 #define BF_BASE 0x800u         /* §7.2.2 T13: Blue Flame buffer 0 even */
 #define BF_BUF 256u            /* 2^log_bf_reg_size / 2 with the device's 512-byte registers */
-
-static int set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
-{
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	return f ? nicref_field_set(buf, len, f, v) : -1;
-}
-
-static uint64_t get(const void *buf, size_t len, const char *layout, const char *field)
-{
-	uint64_t v = 0;
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
-	if (f)
-		(void)nicref_field_get(buf, len, f, &v);
-	return v;
-}
 
 static int fail(struct refdrv *d, const char *what)
 {
@@ -45,62 +28,14 @@ uint32_t refdrv_wq_pages(const struct refdrv_wq_attr *a)
 	return (uint32_t)((bytes + page - 1) / page);
 }
 
-/* §12.3.1-§12.3.2: QUERY_PAGES(regular), then MANAGE_PAGES(give) for what it asks. */
-static int supply_pages(struct refdrv *d)
-{
-	uint8_t in[16] = { 0 }, out[16];
-	set(in, sizeof in, "query_pages_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_PAGES"));
-	set(in, sizeof in, "query_pages_in", "op_mod", 3); /* REGULAR_PAGES */
-	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
-	if (st != 0)
-		return st;
-	int32_t n = (int32_t)get(out, sizeof out, "query_pages_out", "num_pages");
-	while (n > 0) {
-		uint32_t k = n < (int32_t)ICM_PAGES_PER_CMD ? (uint32_t)n : ICM_PAGES_PER_CMD;
-		uint8_t mp[16 + 8 * ICM_PAGES_PER_CMD];
-		uint32_t len = 16 + 8 * k;
-		if (d->npages + k > d->pages_cap) {
-			uint32_t cap = (d->npages + k) * 2;
-			uint64_t *p = realloc(d->pages, cap * sizeof *p);
-			if (!p)
-				return fail(d, "MANAGE_PAGES: out of memory");
-			d->pages = p;
-			d->pages_cap = cap;
-		}
-		memset(mp, 0, len);
-		set(mp, len, "manage_pages_in", "opcode", (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
-		set(mp, len, "manage_pages_in", "op_mod", 1); /* ALLOCATION_SUCCESS */
-		set(mp, len, "manage_pages_in", "input_num_entries", k);
-		const struct nicref_field *pas =
-			nicref_layout_field(nicref_layout_find("manage_pages_in"), "pas");
-		for (uint32_t i = 0; i < k; i++) {
-			uint64_t a = d->page_addr + (uint64_t)PAGE * d->next_page++;
-			struct nicref_field e = nicref_field_element(pas, i);
-			(void)nicref_field_set(mp, len, &e, a);
-			d->pages[d->npages + i] = a;
-		}
-		if ((st = refdrv_cmd(d, mp, len, out, sizeof out)) != 0)
-			return st;
-		d->npages += k;
-		n -= (int32_t)k;
-	}
-	return 0;
-}
-
 /* A create, and once more after giving pages when the device lacks ICM (D-PG-4). */
 static int create(struct refdrv *d, const uint8_t *in, uint32_t len, const char *out_layout,
 		  const char *field, uint32_t *num)
 {
 	uint8_t out[16];
-	int st = refdrv_cmd(d, in, len, out, sizeof out);
-	if (st == NO_RESOURCES) {
-		int ps = supply_pages(d);
-		if (ps != 0)
-			return ps;
-		st = refdrv_cmd(d, in, len, out, sizeof out);
-	}
+	int st = refdrv_cmd_paged(d, in, len, out, sizeof out);
 	if (st == 0 && num)
-		*num = (uint32_t)get(out, sizeof out, out_layout, field);
+		*num = (uint32_t)refdrv_field_get(out, sizeof out, out_layout, field);
 	return st;
 }
 
@@ -116,17 +51,17 @@ static int put_wq(struct refdrv *d, uint8_t *in, uint32_t len, const char *L,
 		  const struct refdrv_wq_attr *a, bool pad)
 {
 	int bad = 0;
-	bad |= set(in, len, L, "wq_type", a->wq_type);
-	bad |= set(in, len, L, "wq_signature", a->wq_signature);
+	bad |= refdrv_field_set(in, len, L, "wq_type", a->wq_type);
+	bad |= refdrv_field_set(in, len, L, "wq_signature", a->wq_signature);
 	if (pad)
-		bad |= set(in, len, L, "end_padding_mode", a->end_padding_mode);
-	bad |= set(in, len, L, "page_offset", a->page_offset);
-	bad |= set(in, len, L, "pd", a->pd);
-	bad |= set(in, len, L, "dbr_addr_63_32", a->dbr >> 32);
-	bad |= set(in, len, L, "dbr_addr_31_0", a->dbr & 0xFFFFFFFFu);
-	bad |= set(in, len, L, "log_wq_stride", a->log_wq_stride);
-	bad |= set(in, len, L, "log_wq_pg_sz", a->log_wq_pg_sz);
-	bad |= set(in, len, L, "log_wq_sz", a->log_wq_sz);
+		bad |= refdrv_field_set(in, len, L, "end_padding_mode", a->end_padding_mode);
+	bad |= refdrv_field_set(in, len, L, "page_offset", a->page_offset);
+	bad |= refdrv_field_set(in, len, L, "pd", a->pd);
+	bad |= refdrv_field_set(in, len, L, "dbr_addr_63_32", a->dbr >> 32);
+	bad |= refdrv_field_set(in, len, L, "dbr_addr_31_0", a->dbr & 0xFFFFFFFFu);
+	bad |= refdrv_field_set(in, len, L, "log_wq_stride", a->log_wq_stride);
+	bad |= refdrv_field_set(in, len, L, "log_wq_pg_sz", a->log_wq_pg_sz);
+	bad |= refdrv_field_set(in, len, L, "log_wq_sz", a->log_wq_sz);
 	const struct nicref_field *pas = nicref_layout_field(nicref_layout_find(L), "pas");
 	uint32_t n = refdrv_wq_pages(a);
 	for (uint32_t i = 0; i < n && pas; i++) {
@@ -157,17 +92,17 @@ int refdrv_create_sq(struct refdrv *d, const struct refdrv_sq_attr *a, uint32_t 
 	uint8_t *in = alloc_in(d, &a->wq, true, &len);
 	if (!in)
 		return -1;
-	int bad = set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_SQ"));
-	bad |= set(in, len, L, "rlkey", a->rlkey);
-	bad |= set(in, len, L, "fre", a->fre);
-	bad |= set(in, len, L, "flush_in_error_en", a->flush_in_error_en);
-	bad |= set(in, len, L, "min_wqe_inline_mode", a->min_wqe_inline_mode);
-	bad |= set(in, len, L, "state", 0); /* RST (§7.9 Figure 17) */
-	bad |= set(in, len, L, "user_index", a->user_index);
-	bad |= set(in, len, L, "cqn", a->cqn);
-	bad |= set(in, len, L, "tis_lst_sz", 1); /* T61: a single TIS */
-	bad |= set(in, len, L, "tis_num_0", a->tisn);
-	bad |= set(in, len, L, "uar_page", a->uar);
+	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_SQ"));
+	bad |= refdrv_field_set(in, len, L, "rlkey", a->rlkey);
+	bad |= refdrv_field_set(in, len, L, "fre", a->fre);
+	bad |= refdrv_field_set(in, len, L, "flush_in_error_en", a->flush_in_error_en);
+	bad |= refdrv_field_set(in, len, L, "min_wqe_inline_mode", a->min_wqe_inline_mode);
+	bad |= refdrv_field_set(in, len, L, "state", 0); /* RST (§7.9 Figure 17) */
+	bad |= refdrv_field_set(in, len, L, "user_index", a->user_index);
+	bad |= refdrv_field_set(in, len, L, "cqn", a->cqn);
+	bad |= refdrv_field_set(in, len, L, "tis_lst_sz", 1); /* T61: a single TIS */
+	bad |= refdrv_field_set(in, len, L, "tis_num_0", a->tisn);
+	bad |= refdrv_field_set(in, len, L, "uar_page", a->uar);
 	int st = bad ? fail(d, "CREATE_SQ: a field does not fit") : put_wq(d, in, len, L, &a->wq, false);
 	if (st == 0)
 		st = create(d, in, len, "create_sq_out", "sqn", sqn);
@@ -182,17 +117,17 @@ int refdrv_create_rq(struct refdrv *d, const struct refdrv_rq_attr *a, uint32_t 
 	uint8_t *in = alloc_in(d, &a->wq, !a->on_rmp, &len);
 	if (!in)
 		return -1;
-	int bad = set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_RQ"));
-	bad |= set(in, len, L, "rlkey", a->rlkey);
-	bad |= set(in, len, L, "vlan_strip_disable", a->vlan_strip_disable);
-	bad |= set(in, len, L, "mem_rq_type", a->on_rmp);
-	bad |= set(in, len, L, "state", 0); /* RST (§7.7 Figure 16) */
-	bad |= set(in, len, L, "user_index", a->user_index);
-	bad |= set(in, len, L, "cqn", a->cqn);
+	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_RQ"));
+	bad |= refdrv_field_set(in, len, L, "rlkey", a->rlkey);
+	bad |= refdrv_field_set(in, len, L, "vlan_strip_disable", a->vlan_strip_disable);
+	bad |= refdrv_field_set(in, len, L, "mem_rq_type", a->on_rmp);
+	bad |= refdrv_field_set(in, len, L, "state", 0); /* RST (§7.7 Figure 16) */
+	bad |= refdrv_field_set(in, len, L, "user_index", a->user_index);
+	bad |= refdrv_field_set(in, len, L, "cqn", a->cqn);
 	if (a->on_rmp)
-		bad |= set(in, len, L, "rmpn", a->rmpn); /* T53: reserved for non RMP RQs */
+		bad |= refdrv_field_set(in, len, L, "rmpn", a->rmpn); /* T53: reserved for non RMP RQs */
 	else
-		bad |= set(in, len, L, "flush_in_error_en", a->flush_in_error_en);
+		bad |= refdrv_field_set(in, len, L, "flush_in_error_en", a->flush_in_error_en);
 	int st = bad ? fail(d, "CREATE_RQ: a field does not fit")
 		     : a->on_rmp ? 0 : put_wq(d, in, len, L, &a->wq, true);
 	if (st == 0)
@@ -208,10 +143,10 @@ int refdrv_create_rmp(struct refdrv *d, const struct refdrv_rmp_attr *a, uint32_
 	uint8_t *in = alloc_in(d, &a->wq, true, &len);
 	if (!in)
 		return -1;
-	int bad = set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_RMP"));
-	bad |= set(in, len, L, "state", 1); /* T65: must be RDY */
-	bad |= set(in, len, L, "basic_cyclic_rcv_wqe", a->basic_cyclic_rcv_wqe);
-	bad |= set(in, len, L, "lwm", a->lwm);
+	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_RMP"));
+	bad |= refdrv_field_set(in, len, L, "state", 1); /* T65: must be RDY */
+	bad |= refdrv_field_set(in, len, L, "basic_cyclic_rcv_wqe", a->basic_cyclic_rcv_wqe);
+	bad |= refdrv_field_set(in, len, L, "lwm", a->lwm);
 	int st = bad ? fail(d, "CREATE_RMP: a field does not fit") : put_wq(d, in, len, L, &a->wq, true);
 	if (st == 0)
 		st = create(d, in, len, "create_rmp_out", "rmpn", rmpn);
@@ -224,13 +159,13 @@ static int modify(struct refdrv *d, const char *op, const char *L, const char *c
 		  const char *extra, uint64_t extra_v)
 {
 	uint8_t in[PAS_AT] = { 0 }, out[16];
-	int bad = set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find(op));
-	bad |= set(in, sizeof in, L, cur_f, from);
-	bad |= set(in, sizeof in, L, num_f, num);
-	bad |= set(in, sizeof in, L, "modify_bitmask_31_0", mask);
-	bad |= set(in, sizeof in, L, "state", to);
+	int bad = refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find(op));
+	bad |= refdrv_field_set(in, sizeof in, L, cur_f, from);
+	bad |= refdrv_field_set(in, sizeof in, L, num_f, num);
+	bad |= refdrv_field_set(in, sizeof in, L, "modify_bitmask_31_0", mask);
+	bad |= refdrv_field_set(in, sizeof in, L, "state", to);
 	if (extra)
-		bad |= set(in, sizeof in, L, extra, extra_v);
+		bad |= refdrv_field_set(in, sizeof in, L, extra, extra_v);
 	if (bad)
 		return fail(d, "MODIFY: a field does not fit");
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
@@ -262,8 +197,8 @@ static int by_number(struct refdrv *d, const char *op, const char *L, const char
 		     uint8_t *out, uint32_t out_len)
 {
 	uint8_t in[16] = { 0 };
-	set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find(op));
-	if (set(in, sizeof in, L, f, n))
+	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find(op));
+	if (refdrv_field_set(in, sizeof in, L, f, n))
 		return fail(d, "number does not fit");
 	return refdrv_cmd(d, in, sizeof in, out, out_len);
 }
@@ -292,9 +227,9 @@ static int query(struct refdrv *d, const char *op, const char *L, const char *f,
 	uint8_t out[PAS_AT];
 	int s = by_number(d, op, L, f, n, out, sizeof out);
 	if (s == 0) {
-		st->state = (unsigned)get(out, sizeof out, OL, "state");
-		st->hw_counter = (uint16_t)get(out, sizeof out, OL, "hw_counter");
-		st->sw_counter = (uint16_t)get(out, sizeof out, OL, "sw_counter");
+		st->state = (unsigned)refdrv_field_get(out, sizeof out, OL, "state");
+		st->hw_counter = (uint16_t)refdrv_field_get(out, sizeof out, OL, "hw_counter");
+		st->sw_counter = (uint16_t)refdrv_field_get(out, sizeof out, OL, "sw_counter");
 	}
 	return s;
 }

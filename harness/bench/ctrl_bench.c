@@ -34,10 +34,10 @@ static size_t heap_in_use(void)
 	return mi.uordblks + mi.hblkhd;
 }
 
-static uint32_t simple(struct refdrv *d, const char *layout_in, unsigned opcode)
+/* ALLOC_PD / ALLOC_TRANSPORT_DOMAIN: 16-byte input, the handle at output 08h[23:0]. */
+static uint32_t alloc_handle(struct refdrv *d, unsigned opcode)
 {
 	uint8_t in[16] = { (uint8_t)(opcode >> 8), (uint8_t)opcode }, out[16];
-	(void)layout_in;
 	if (refdrv_cmd(d, in, sizeof in, out, sizeof out) != 0)
 		return 0;
 	return (uint32_t)out[9] << 16 | (uint32_t)out[10] << 8 | out[11]; /* 08h[23:0] */
@@ -115,8 +115,8 @@ static int bench_sq(void)
 	uint32_t uar, eqn, tisn;
 	if (!dev || refdrv_alloc_uar(&d, &uar) != 0 || eq_for(&d, uar, &eqn) != 0)
 		return -1;
-	uint32_t pd = simple(&d, "alloc_pd_in", NICREF_OP_ALLOC_PD);
-	uint32_t td = simple(&d, "alloc_transport_domain_in", NICREF_OP_ALLOC_TRANSPORT_DOMAIN);
+	uint32_t pd = alloc_handle(&d, NICREF_OP_ALLOC_PD);
+	uint32_t td = alloc_handle(&d, NICREF_OP_ALLOC_TRANSPORT_DOMAIN);
 	struct refdrv_cq_attr ca = { .buf = 0x61000000ull, .dbr = 0x62000000ull,
 				     .log_cq_size = 6, .uar = uar, .eqn = eqn };
 	struct refdrv_cq cq;

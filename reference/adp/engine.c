@@ -67,7 +67,7 @@ void nicref_adp_init_bounds(const struct nicref_adp_mode *mode, unsigned *lo, un
 		/* seed 000 L175: the upper bound is base << (low + size). */
 		*count = (unsigned)p->timeout_init_range_size + 1;
 	} else {
-		/* seed 001 L7: rand(low, low + size - 1); size 0 leaves only low (D-ADP-9). */
+		/* seed 001 L7: uniform in [low, low + size - 1]; size 0 leaves only low (D-ADP-9). */
 		*count = p->timeout_init_range_size ? p->timeout_init_range_size : 1u;
 	}
 }

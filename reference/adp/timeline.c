@@ -1,6 +1,6 @@
 /* A whole ADP timeline for one QP: the engine (adp/engine.c) driven by a loss pattern over
  * virtual time, for `nicref adp timeline`, the vectors and the fuzzer. One transmission is
- * outstanding at a time (a message is sent, then retransmitted until acknowledged), which is
+ * outstanding at once (a message is sent, then retransmitted until acknowledged), which is
  * all the timer rules of seeds 000/001 need. */
 #include "adp/adp_int.h"
 

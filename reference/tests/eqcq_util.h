@@ -167,11 +167,11 @@ static inline int e_run(struct e_dev *t, uint32_t in_len, uint32_t out_len)
 	return st;
 }
 
-/* The same with the ICM page dance (refdrv_eqcq_cmd_paged). */
+/* The same with the ICM page dance (refdrv_cmd_paged). */
 static inline int e_run_paged(struct e_dev *t, uint32_t in_len, uint32_t out_len)
 {
 	memset(t->out, 0, sizeof t->out);
-	int st = refdrv_eqcq_cmd_paged(&t->d, t->in, in_len, t->out, out_len);
+	int st = refdrv_cmd_paged(&t->d, t->in, in_len, t->out, out_len);
 	cr_assert_geq(st, 0, "%s", t->d.error);
 	return st;
 }

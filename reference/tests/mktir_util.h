@@ -131,7 +131,7 @@ static inline uint64_t t_get_elem(const struct t_dev *t, const char *layout, con
 static inline int t_run(struct t_dev *t, uint32_t in_len, uint32_t out_len)
 {
 	memset(t->out, 0, sizeof t->out);
-	int st = refdrv_mkey_cmd_paged(&t->d, t->in, in_len, t->out, out_len);
+	int st = refdrv_cmd_paged(&t->d, t->in, in_len, t->out, out_len);
 	cr_assert_geq(st, 0, "%s", t->d.error);
 	return st;
 }
