@@ -191,9 +191,9 @@ static int cmd_vectors(int argc, char **argv)
 	if (opt.trace)
 		fclose(opt.trace);
 	if (json && report_write_json(&rep, json) != 0)
-		fprintf(stderr, "nicref vectors: cannot write %s\n", json), rc = -1;
+		fprintf(stderr, "nicref vectors: cannot write %s\n", json), rc = VEC_BAD_INPUT;
 	if (junit && report_write_junit(&rep, junit) != 0)
-		fprintf(stderr, "nicref vectors: cannot write %s\n", junit), rc = -1;
+		fprintf(stderr, "nicref vectors: cannot write %s\n", junit), rc = VEC_BAD_INPUT;
 	if (summary) {
 		unsigned modelled = 0;
 		for (unsigned i = 0; i < nicref_opcode_count(); i++)
@@ -217,10 +217,9 @@ static int cmd_vectors(int argc, char **argv)
 		       modelled, nicref_opcode_count() - modelled);
 	}
 	report_closing_line(&rep, stdout);
-	int failed = rep.failed > 0 || rc != 0;
 	report_free(&rep);
 	free(paths);
-	return failed ? 1 : 0;
+	return rc;
 }
 
 /* The conformance matrix, generated from the tables and a run of the vectors, so it cannot

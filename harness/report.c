@@ -18,6 +18,7 @@ static void result_free(struct test_result *t)
 	free(t->cite);
 	free(t->result);
 	free(t->failures);
+	free(t->notes);
 }
 
 void report_free(struct report *r)

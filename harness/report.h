@@ -19,6 +19,9 @@ struct test_result {
 	char *result; /* valid / invalid / acceptable */
 	enum test_outcome outcome;
 	char *failures; /* newline-separated messages; NULL when passed */
+	char *notes;    /* newline-separated information that is not a failure (which any_of
+			 * alternative matched, ...); NULL when none */
+	double seconds; /* wall time the test took (reports only; never in the trace) */
 	unsigned opcodes[REPORT_MAX_OPS]; /* distinct opcodes the test posted (conformance counts) */
 	unsigned nopcodes;
 	/* distinct opcodes the test saw complete with status OK, and refused (delivery or

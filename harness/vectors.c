@@ -1080,23 +1080,25 @@ int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 {
 	char **files = NULL;
 	size_t n = 0, cap = 0;
-	int rc = 0;
+	int rc = VEC_PASSED;
 	for (int i = 0; i < npaths; i++)
 		if (collect(paths[i], &files, &n, &cap) != 0) {
 			fprintf(out, "FAIL %s: cannot read\n", paths[i]);
 			struct test_result tr = { .file = strdup(paths[i]), .outcome = TEST_FAIL,
 						  .failures = strdup("cannot read") };
 			report_add(rep, &tr);
-			rc = -1;
+			rc = VEC_BAD_INPUT;
 		}
 	struct run r = { .opt = opt, .out = out };
 	opstream_init(&r.rec);
 	for (size_t i = 0; i < n; i++) {
 		if (run_file(&r, files[i], rep) != 0)
-			rc = -1;
+			rc = VEC_BAD_INPUT;
 		free(files[i]);
 	}
 	free(files);
+	if (rc == VEC_PASSED && rep->failed > 0)
+		rc = VEC_FAILED;
 	free(r.ev);
 	free(r.ev_matched);
 	opstream_free(&r.rec);

@@ -15,9 +15,17 @@ struct vec_options {
 	bool verbose;           /* print passing tests too */
 };
 
+/* What a run of vectors amounts to; the nicref tool exits with this number. */
+enum vec_outcome {
+	VEC_PASSED = 0,    /* every test ran and passed (skips allowed) */
+	VEC_FAILED = 1,    /* a test disagreed with the model */
+	VEC_BAD_INPUT = 2, /* a path, file, vector or step the runner cannot check: nothing is
+			    * taken on trust, and a run that executed no vector is bad input too */
+};
+
 /* Runs every vector file under each path (files, or folders searched recursively for *.json,
  * in sorted order). Results go into rep; failures are printed to `out` as they happen.
- * Returns -1 if a file could not be read or is malformed (reported as a failure too). */
+ * Returns an enum vec_outcome. */
 int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 		      struct report *rep, FILE *out);
 
