@@ -44,6 +44,8 @@ int report_add(struct report *r, const struct test_result *t)
 		r->passed++;
 	else if (t->outcome == TEST_FAIL)
 		r->failed++;
+	else if (t->outcome == TEST_ERROR)
+		r->errors++;
 	else
 		r->skipped++;
 	return 0;
@@ -59,7 +61,7 @@ void report_closing_line(const struct report *r, FILE *out)
 
 static const char *outcome_name(enum test_outcome o)
 {
-	return o == TEST_PASS ? "pass" : o == TEST_FAIL ? "fail" : "skip";
+	return o == TEST_PASS ? "pass" : o == TEST_FAIL ? "fail" : o == TEST_ERROR ? "error" : "skip";
 }
 
 int report_write_json(const struct report *r, const char *path)

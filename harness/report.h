@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum test_outcome { TEST_PASS, TEST_FAIL, TEST_SKIP };
+/* PASS and FAIL are verdicts on the implementation; ERROR is a vector or file the runner refused
+ * to check (malformed, unreadable, names nothing it knows): the run exits 2, never 0. */
+enum test_outcome { TEST_PASS, TEST_FAIL, TEST_SKIP, TEST_ERROR };
 
 /* Distinct opcodes a test may post (every command of T127 fits). */
 #define REPORT_MAX_OPS 128
@@ -33,7 +35,7 @@ struct test_result {
 struct report {
 	struct test_result *tests;
 	size_t n, cap;
-	size_t passed, failed, skipped;
+	size_t passed, failed, skipped, errors;
 };
 
 void report_init(struct report *r);
