@@ -32,7 +32,7 @@ HAR_TESTS := $(sort $(wildcard harness/tests/*_test.c))
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity test bench corpora coverage clean
+	schema-check purity report-check test bench corpora coverage clean
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
 deps:
@@ -69,7 +69,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory schema-check docs-check purity
+	@$(MAKE) --no-print-directory schema-check docs-check purity report-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
@@ -93,6 +93,10 @@ schema-check:
 
 purity:
 	/usr/bin/python3 ci/check_purity.py
+
+# JUnit XML and JSON reports of a real run, against docs/schemas/ (xmllint, jsonschema).
+report-check: $(TOOL)
+	/usr/bin/python3 ci/check_reports.py $(TOOL)
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)

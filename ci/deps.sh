@@ -11,7 +11,8 @@ pkgs=(
   libjansson-dev                 # vectors and reports (JSON)
   libpcap-dev                    # capture replay
   afl++                          # AFL++ builds of the fuzz targets
-  python3-jsonschema             # vector files validated against vectors/schemas
+  python3-jsonschema             # vector files and the JSON report validated against schemas
+  libxml2-utils                  # xmllint: the JUnit report validated against docs/schemas/junit.xsd
   python3-scapy                  # generated packet corpora
   gcovr                          # coverage reports
 )

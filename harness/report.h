@@ -1,9 +1,15 @@
-/* Test results and their reports: the closing line, JSON and JUnit XML. */
+/* Test results and their reports: the closing line, JSON (docs/schemas/report.schema.json) and
+ * JUnit XML (docs/schemas/junit.xsd), described in docs/vectors.md, "Reports". */
 #ifndef NICREF_REPORT_H
 #define NICREF_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
+
+/* The JSON report's "schema_version": raised whenever a change could break a reader (a key
+ * removed or renamed, a type or meaning changed, a new outcome); docs/vectors.md, "Reports". */
+#define REPORT_SCHEMA_VERSION 1
 
 /* PASS and FAIL are verdicts on the implementation; ERROR is a vector or file the runner refused
  * to check (malformed, unreadable, names nothing it knows): the run exits 2, never 0. */
@@ -20,7 +26,8 @@ struct test_result {
 	char *cite;
 	char *result; /* valid / invalid / acceptable */
 	enum test_outcome outcome;
-	char *failures; /* newline-separated messages; NULL when passed */
+	char *failures; /* newline-separated messages, the first difference first; for SKIP, the
+			 * reason; NULL when passed */
 	char *notes;    /* newline-separated information that is not a failure (which any_of
 			 * alternative matched, ...); NULL when none */
 	double seconds; /* wall time the test took (reports only; never in the trace) */
@@ -36,6 +43,7 @@ struct report {
 	struct test_result *tests;
 	size_t n, cap;
 	size_t passed, failed, skipped, errors;
+	time_t started; /* when the run started (report_init), for JUnit timestamps */
 };
 
 void report_init(struct report *r);
