@@ -96,6 +96,7 @@ purity:
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)
+	ci/check_standalone_docs.sh
 
 determinism:
 	ci/determinism.sh
