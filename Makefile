@@ -100,6 +100,7 @@ report-check: $(TOOL)
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)
+	ci/check_standalone_docs.sh
 
 determinism:
 	ci/determinism.sh
