@@ -58,8 +58,9 @@ all: $(LIB_A) $(LIB_SO) $(TOOL)
 deps:
 	@ci/deps.sh --check >/dev/null 2>&1 || ci/deps.sh
 
-# `make -j4 clean all`: with clean among the goals, everything else waits for it (objects and
-# the goals depend on it), so it never deletes what is being built.
+# `make -j4 clean all`: with clean among the goals, everything else waits for it (the goals and
+# the flags stamp every object depends on have it as a prerequisite), so it never deletes what
+# is being built.
 CLEAN_FIRST := $(filter clean,$(MAKECMDGOALS))
 ifneq ($(CLEAN_FIRST),)
 ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
