@@ -1,11 +1,15 @@
 # nicref: one entry point.
 #   make                 libnicref (static + shared) and the nicref tool, gcc by default
-#   make check           unit tests + vectors + fuzz smoke under ASan/UBSan + determinism
+#   make check           unit tests + vectors + fuzz smoke under ASan/UBSan + determinism,
+#                        the command line, the exported symbols and a staged install
 #   make conformance     every golden vector, and the conformance summary
 #   make fuzz / afl      libFuzzer (clang) / AFL++ builds of the fuzz targets
 #   make fuzz-smoke      each libFuzzer target for FUZZ_SECONDS under ASan/UBSan
 #   make test T=cmdq     one unit test file (reference/tests/cmdq_test.c)
+#   make install         libnicref.{so,a}, headers, nicref.pc, the tool and its man page under
+#                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall removes them
 # Variants build side by side: make BUILD=build/clang-O2 CC=clang OPT=-O2
+# CPPFLAGS, CFLAGS and LDFLAGS (environment or command line) are added to the project's flags.
 
 ifeq ($(origin CC),default)
 CC      := gcc
@@ -14,9 +18,22 @@ OPT     ?= -O2 -g
 BUILD   ?= build/$(notdir $(CC))
 SAN     ?=
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
-CFLAGS  := -std=c11 $(OPT) $(WARN) $(SAN) -fPIC -D_POSIX_C_SOURCE=200809L
-LDFLAGS := $(SAN)
+# The user's CFLAGS come after OPT (they may change it) and before the standard and the
+# warnings, which stay on whatever they say.
+ALL_CFLAGS  = $(CPPFLAGS) $(OPT) $(CFLAGS) -std=c11 $(WARN) $(SAN) -fPIC -D_POSIX_C_SOURCE=200809L
+ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 FUZZ_SECONDS ?= 60
+
+# The version is written once, in nicref/version.h; the shared library is
+# libnicref.so.MAJOR.MINOR.PATCH with SONAME libnicref.so.MAJOR.
+VERSION_H     := reference/include/nicref/version.h
+version_part   = $(shell awk '$$2 == "NICREF_VERSION_$(1)" { print $$3 }' $(VERSION_H))
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION       := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+SONAME        := libnicref.so.$(VERSION_MAJOR)
+ifneq ($(words $(subst ., ,$(VERSION))),3)
+$(error cannot read the version from $(VERSION_H))
+endif
 
 REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c reference/adp/*.c))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
@@ -26,42 +43,75 @@ REF_INC  := -Ireference/include -Ireference
 HAR_INC  := $(REF_INC) -Iharness
 LIB_A    := $(BUILD)/libnicref.a
 LIB_SO   := $(BUILD)/libnicref.so
+LIB_SO_FILE := $(BUILD)/libnicref.so.$(VERSION)
+PUB_HDR  := $(sort $(wildcard reference/include/nicref/*.h))
 TOOL     := $(BUILD)/nicref
 REF_TESTS := $(sort $(wildcard reference/tests/*_test.c))
 HAR_TESTS := $(sort $(wildcard harness/tests/*_test.c))
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity report-check test bench corpora coverage clean
+	schema-check purity report-check test bench corpora coverage clean install uninstall \
+	cli-check exports-check install-check flags-check
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
 deps:
 	@ci/deps.sh --check >/dev/null 2>&1 || ci/deps.sh
 
-$(BUILD)/%.o: %.c
+# `make -j4 clean all`: with clean among the goals, everything else waits for it (the goals and
+# the flags stamp every object depends on have it as a prerequisite), so it never deletes what
+# is being built.
+CLEAN_FIRST := $(filter clean,$(MAKECMDGOALS))
+ifneq ($(CLEAN_FIRST),)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+$(filter-out clean,$(MAKECMDGOALS)): clean
+endif
+endif
+
+# Only what nicref/*.h declares with NICREF_API leaves libnicref.so (ci/check_exports.sh).
+LIB_VISIBILITY := -fvisibility=hidden
+$(REF_OBJ): VISIBILITY := $(LIB_VISIBILITY)
+
+# Objects are rebuilt when the compiler or its flags change: the stamp's text is the command
+# line, and the file is rewritten only when that differs.
+FLAGS_STAMP := $(BUILD)/cflags.txt
+FLAGS_TEXT   = $(CC) $(ALL_CFLAGS) $(HAR_INC) [library: $(LIB_VISIBILITY)]
+$(FLAGS_STAMP): FORCE $(CLEAN_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) -MMD -MP -c $< -o $@
+	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' >$@
+FORCE:
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(VISIBILITY) $(HAR_INC) -MMD -MP -c $< -o $@
 
 $(LIB_A): $(REF_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(LIB_SO): $(REF_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^
+# -z defs: the library needs nothing but libc (not checkable under sanitizers, whose runtime
+# the executable brings).
+comma := ,
+$(LIB_SO_FILE): $(REF_OBJ)
+	$(CC) -shared $(ALL_LDFLAGS) -Wl$(comma)-soname$(comma)$(SONAME) \
+		$(if $(SAN),,-Wl$(comma)-z$(comma)defs) -o $@ $^
+$(LIB_SO): $(LIB_SO_FILE)
+	ln -sf $(notdir $<) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
-	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lpcap
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ljansson -lpcap
 
 # Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
 # `make test T=cmdq` builds and runs reference/tests/cmdq_test.c alone.
 UNIT_BIN := $(BUILD)/tests/unit_tests
 $(UNIT_BIN): $(REF_TESTS) $(HAR_TESTS) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(HAR_OBJ) $(LIB_A) \
-		$(LDFLAGS) -lcriterion -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(HAR_OBJ) $(LIB_A) \
+		$(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
 $(BUILD)/tests/%_test: reference/tests/%_test.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(LDFLAGS) -lcriterion -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
 
 # make check runs everything under ASan+UBSan (clang) in its own build tree, and ends with the
 # Criterion synthesis and the vectors' closing line.
@@ -70,6 +120,7 @@ SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity report-check
+	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
@@ -124,15 +175,15 @@ corpora: $(TOOL)
 BENCH := $(BUILD)/harness/bench/cmdq_bench
 $(BENCH): harness/bench/cmdq_bench.c $(BUILD)/harness/cmdbuild.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
 OBJ_BENCH := $(BUILD)/harness/bench/obj_bench
 $(OBJ_BENCH): harness/bench/obj_bench.c $(BUILD)/harness/driver.o $(BUILD)/harness/cmdbuild.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
 CTRL_BENCH := $(BUILD)/harness/bench/ctrl_bench
 $(CTRL_BENCH): harness/bench/ctrl_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HAR_INC) $^ -o $@ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
 bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
@@ -148,6 +199,56 @@ coverage: deps
 	gcovr --root . --filter reference/ --exclude reference/tests/ --object-directory build/cov \
 		--print-summary --html-details build/cov/coverage.html | tail -n 3
 	@echo "coverage report: build/cov/coverage.html"
+
+# The command line: every command's --help, usage errors, --opt=value, --version, the man page.
+cli-check: $(TOOL)
+	ci/check_cli.sh $(TOOL) docs/nicref.1
+
+# libnicref.so exports nicref_* only, and every function its headers declare.
+exports-check: $(LIB_SO)
+	CC="$(CC)" ci/check_exports.sh $(LIB_SO_FILE) $(SONAME) $(PUB_HDR)
+
+# An install staged under $(STAGE), and a program built against it through pkg-config.
+STAGE := $(CURDIR)/$(BUILD)/stage
+install-check: all
+	@rm -rf $(STAGE)
+	@$(MAKE) --no-print-directory -s install DESTDIR=$(STAGE) PREFIX=/usr
+	CC="$(CC)" ci/check_install.sh $(STAGE) /usr $(VERSION)
+
+# The user's CPPFLAGS, CFLAGS and LDFLAGS are added to the project's (a dry run).
+flags-check:
+	ci/check_flags.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=]; LIBDIR and the others may be set one by one.
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# nicref.pc says ${prefix}/... for what lies under the prefix.
+pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/nicref \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/nicref
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libnicref.a
+	install -m 755 $(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/libnicref.so.$(VERSION)
+	ln -sf libnicref.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnicref.so
+	install -m 644 $(PUB_HDR) $(DESTDIR)$(INCLUDEDIR)/nicref/
+	sed -e '/^#/d' -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(call pc_path,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+		nicref.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/nicref.pc
+	install -m 644 docs/nicref.1 $(DESTDIR)$(MANDIR)/man1/nicref.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/nicref $(DESTDIR)$(LIBDIR)/libnicref.a \
+		$(DESTDIR)$(LIBDIR)/libnicref.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libnicref.so $(DESTDIR)$(PKGCONFIGDIR)/nicref.pc \
+		$(DESTDIR)$(MANDIR)/man1/nicref.1 \
+		$(patsubst reference/include/%,$(DESTDIR)$(INCLUDEDIR)/%,$(PUB_HDR))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/nicref
 
 clean:
 	rm -rf build

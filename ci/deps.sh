@@ -6,6 +6,7 @@ set -euo pipefail
 
 pkgs=(
   make gcc clang llvm            # build; llvm gives llvm-cov / llvm-profdata
+  pkg-config groff-base          # make install-check (pkg-config), the man page check (groff)
   libclang-rt-14-dev             # libFuzzer, ASan, UBSan runtimes for clang
   libcriterion-dev               # unit tests
   libjansson-dev                 # vectors and reports (JSON)

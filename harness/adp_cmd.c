@@ -13,25 +13,57 @@
 #include "jsonval.h"
 #include "pcap_read.h"
 
-static int usage(FILE *f)
-{
-	fputs("usage:\n"
-	      "  nicref adp timeline PROFILE [QP] [OPTIONS] [--seed N] [--rtt D] [--messages N]\n"
-	      "                      [--loss LIST | --loss-bits BITS] [--max-attempts N]\n"
-	      "                      [--json] [--plot FILE.svg]\n"
-	      "  nicref adp check CAPTURE.pcap PROFILE [QP] [OPTIONS] [--tolerance-ns N]\n"
-	      "                      [--ack-qp DATA_QP:ACK_QP]... [--json]\n"
-	      "PROFILE: --profile FILE.json | --profile-hex HEX|@FILE (30h bytes adp_retx_profile\n"
-	      "         or 40h bytes ROCE_ACCL data) | --classic (ADP off: IB timer)\n"
-	      "QP:      --timeout T (0-31, default 14) --retry-cnt N (0-7, default 7)\n"
-	      "         --base-min-ns N (adp_retx_base_timeout_min, default 4000)\n"
-	      "OPTIONS: --first-timeout retry-once|escalate  --dec by-name|by-amount|by-factor\n"
-	      "         --init-range exclusive|inclusive  --dec-trigger every-progress|clean-progress\n"
-	      "D: a duration, 5us 1.5ms 4096ns (bare numbers are ns). LIST: transmissions that get\n"
-	      "no ACK, 0,1,2,5 or 0-9; BITS: 1110010 (character k = transmission k).\n",
-	      f);
-	return 2;
-}
+/* PROFILE, QP and OPTIONS: the setup both subcommands share (setup_opt). */
+#define ADP_SETUP_USAGE                                                                         \
+	"\n"                                                                                    \
+	"PROFILE (one of):\n"                                                                   \
+	"  --profile FILE.json          a profile, its fields by name (docs/adp.md)\n"          \
+	"  --profile-hex HEX|@FILE      30h bytes of adp_retx_profile, or 40h bytes of the\n"   \
+	"                               ROCE_ACCL register data\n"                              \
+	"  --classic                    ADP off: the classic IB timer\n"                        \
+	"QP:\n"                                                                                 \
+	"  --timeout T                  local ACK timeout, 0-31 (default 14; 0 = no timer)\n"   \
+	"  --retry-cnt N                retry count, 0-7 (default 7)\n"                         \
+	"  --base-min-ns N              adp_retx_base_timeout_min in ns (default 4000)\n"       \
+	"OPTIONS (readings the ADP documents leave open; the first is the default):\n"          \
+	"  --first-timeout retry-once|escalate   --dec by-name|by-amount|by-factor\n"           \
+	"  --init-range exclusive|inclusive      --dec-trigger every-progress|clean-progress\n"
+
+static const char timeline_usage[] =
+	"usage: nicref adp timeline PROFILE [QP] [OPTIONS] [--seed N] [--rtt D] [--messages N]\n"
+	"                           [--loss LIST | --loss-bits BITS] [--max-attempts N]\n"
+	"                           [--json] [--plot FILE.svg]\n"
+	"The ADP engine's retransmission timeline for a profile and a loss pattern: one row per\n"
+	"transmission, how the run ended, the counters (docs/adp.md, \"Tools\").\n"
+	"\n"
+	"  --seed N          PRNG seed of the initial timeout (default 1)\n"
+	"  --rtt D           ACK delay of a transmission not lost (default 2us); D is a duration,\n"
+	"                    5us 1.5ms 4096ns (a bare number is ns)\n"
+	"  --messages N      messages sent one after the other (default 1)\n"
+	"  --loss LIST       transmissions that get no ACK: 0,1,2,5 or 0-9\n"
+	"  --loss-bits BITS  the same as bits: 1110010 (character k = transmission k)\n"
+	"  --max-attempts N  stop after N transmissions (default 64)\n"
+	"  --json            print the timeline as one JSON object\n"
+	"  --plot FILE.svg   also draw it as an SVG file\n"
+	"  -h, --help        print this usage and exit\n"
+	ADP_SETUP_USAGE
+	"\n"
+	"Exit status: 0 the timeline was computed, 2 bad input or a usage error.\n";
+
+static const char check_usage[] =
+	"usage: nicref adp check CAPTURE.pcap PROFILE [QP] [OPTIONS] [--tolerance-ns N]\n"
+	"                        [--ack-qp DATA_QP:ACK_QP]... [--json]\n"
+	"Checks that every retransmission of the RoCEv2 RC flows in a pcap or pcapng capture is\n"
+	"one the ADP engine allows, and names the first one it does not (docs/adp.md, \"Tools\").\n"
+	"\n"
+	"  --tolerance-ns N          timestamp tolerance of a gap (default 1000)\n"
+	"  --ack-qp DATA_QP:ACK_QP   the requester QP whose ACKs belong to the flow to DATA_QP\n"
+	"                            (when several QPs share an address pair; repeatable)\n"
+	"  --json                    print the verdict as one JSON object\n"
+	"  -h, --help                print this usage and exit\n"
+	ADP_SETUP_USAGE
+	"\n"
+	"Exit status: 0 every flow conforms, 1 a flow does not, 2 bad input or a usage error.\n";
 
 /* What every `nicref adp` run needs: the timer mode and the QP. */
 struct adp_setup {
@@ -63,36 +95,38 @@ static long read_hex(const char *arg, uint8_t *buf, size_t cap)
 	return hex_parse(text, buf, cap);
 }
 
-/* One option of the setup at argv[*i]: 1 taken (and *i advanced past its value), 0 not a
- * setup option, -1 bad. */
-static int setup_opt(struct adp_setup *s, int argc, char **argv, int *i)
+/* The setup options open both subcommands' getopt_long tables, row k with code OPT_SETUP + k,
+ * so the code finds the name setup_opt takes. */
+enum { OPT_SETUP = 0x100, OPT_SETUP_END = OPT_SETUP + 9, OPT_OWN = 0x200 };
+#define ADP_SETUP_OPTIONS                                                                       \
+	{ "classic", no_argument, NULL, OPT_SETUP },                                            \
+	{ "profile", required_argument, NULL, OPT_SETUP + 1 },                                  \
+	{ "profile-hex", required_argument, NULL, OPT_SETUP + 2 },                              \
+	{ "timeout", required_argument, NULL, OPT_SETUP + 3 },                                  \
+	{ "retry-cnt", required_argument, NULL, OPT_SETUP + 4 },                                \
+	{ "base-min-ns", required_argument, NULL, OPT_SETUP + 5 },                              \
+	{ "first-timeout", required_argument, NULL, OPT_SETUP + 6 },                            \
+	{ "dec", required_argument, NULL, OPT_SETUP + 7 },                                      \
+	{ "init-range", required_argument, NULL, OPT_SETUP + 8 },                               \
+	{ "dec-trigger", required_argument, NULL, OPT_SETUP + 9 }
+
+/* One setup option (its name without "--", its value or NULL): 0 taken, -1 bad. */
+static int setup_opt(struct adp_setup *s, const char *name, const char *v)
 {
-	const char *a = argv[*i];
-	if (!strcmp(a, "--classic")) {
+	if (!strcmp(name, "classic")) {
 		s->classic = true;
-		return 1;
-	}
-	static const char *const with_value[] = { "--profile",	     "--profile-hex", "--timeout",
-						  "--retry-cnt",     "--base-min-ns", "--first-timeout",
-						  "--dec",	     "--init-range",  "--dec-trigger" };
-	size_t k = 0;
-	while (k < sizeof with_value / sizeof *with_value && strcmp(with_value[k], a) != 0)
-		k++;
-	if (k == sizeof with_value / sizeof *with_value)
 		return 0;
-	if (*i + 1 >= argc)
-		return bad("missing value", a);
-	const char *v = argv[++*i];
+	}
 	char err[256];
 	uint64_t x;
-	if (!strcmp(a, "--profile")) {
+	if (!strcmp(name, "profile")) {
 		if (s->have_profile)
 			return bad("one profile only", v);
 		if (adp_profile_from_file(v, &s->img.profile, err, sizeof err) != 0)
 			return bad("profile", err);
 		snprintf(s->source, sizeof s->source, "%s", v);
 		s->have_profile = true;
-	} else if (!strcmp(a, "--profile-hex")) {
+	} else if (!strcmp(name, "profile-hex")) {
 		uint8_t b[ADP_ROCE_ACCL_BYTES + 1];
 		if (s->have_profile)
 			return bad("one profile only", v);
@@ -105,23 +139,25 @@ static int setup_opt(struct adp_setup *s, int argc, char **argv, int *i)
 			 s->img.whole_register ? "ROCE_ACCL register" : "adp_retx_profile",
 			 v[0] == '@' ? v + 1 : "hex");
 		s->have_profile = true;
-	} else if (!strcmp(a, "--timeout")) {
+	} else if (!strcmp(name, "timeout")) {
 		if (adp_parse_uint(v, 31, &x))
 			return bad("--timeout takes 0-31 (IB local ACK timeout)", v);
 		s->attr.timeout = (uint8_t)x;
-	} else if (!strcmp(a, "--retry-cnt")) {
+	} else if (!strcmp(name, "retry-cnt")) {
 		if (adp_parse_uint(v, 7, &x))
 			return bad("--retry-cnt takes 0-7", v);
 		s->attr.retry_cnt = (uint8_t)x;
-	} else if (!strcmp(a, "--base-min-ns")) {
+	} else if (!strcmp(name, "base-min-ns")) {
 		if (adp_parse_uint(v, 0xFFFFF, &x)) /* seed 000: a 20-bit field */
 			return bad("--base-min-ns takes 0-1048575", v);
 		s->mode.base_timeout_min_ns = (uint32_t)x;
 		s->base_min_set = true;
-	} else if (adp_option_set(&s->opt, a + 2, v) != 0) {
-		return bad(a, v);
+	} else if (adp_option_set(&s->opt, name, v) != 0) {
+		char opt[32];
+		snprintf(opt, sizeof opt, "--%s", name);
+		return bad(opt, v);
 	}
-	return 1;
+	return 0;
 }
 
 /* Defaults before the options: QP timeout 14 (67.1 ms), retry_cnt 7, the 4 us minimum. */
@@ -270,50 +306,61 @@ static int write_text(const char *path, const char *what)
 	return 2;
 }
 
-static int cmd_timeline(int argc, char **argv)
+static int cmd_timeline(const struct cli_call *call, int argc, char **argv)
 {
+	enum { OPT_JSON = OPT_OWN, OPT_SEED, OPT_RTT, OPT_MESSAGES, OPT_MAX_ATTEMPTS, OPT_LOSS,
+	       OPT_LOSS_BITS, OPT_PLOT };
+	static const struct option longopts[] = {
+		ADP_SETUP_OPTIONS,
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "rtt", required_argument, NULL, OPT_RTT },
+		{ "messages", required_argument, NULL, OPT_MESSAGES },
+		{ "max-attempts", required_argument, NULL, OPT_MAX_ATTEMPTS },
+		{ "loss", required_argument, NULL, OPT_LOSS },
+		{ "loss-bits", required_argument, NULL, OPT_LOSS_BITS },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		CLI_HELP_OPTION,
+		{ 0 }
+	};
 	struct adp_setup s;
 	setup_init(&s);
 	uint64_t seed = 1, rtt = 2000, messages = 1, max_attempts = 64;
 	const char *loss = NULL, *loss_bits = NULL, *plot = NULL;
 	bool json = false;
-	for (int i = 0; i < argc; i++) {
-		int r = setup_opt(&s, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
-			json = true;
-			continue;
-		}
-		if (a[0] != '-' || i + 1 >= argc)
-			return usage(stderr);
-		const char *v = argv[++i];
+	int code;
+	while ((code = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
+		const char *v = optarg;
 		int ok = 0;
-		if (!strcmp(a, "--seed"))
+		if (code >= OPT_SETUP && code <= OPT_SETUP_END)
+			ok = setup_opt(&s, longopts[code - OPT_SETUP].name, v);
+		else if (code == OPT_JSON)
+			json = true;
+		else if (code == OPT_SEED)
 			ok = adp_parse_uint(v, UINT64_MAX, &seed);
-		else if (!strcmp(a, "--rtt"))
+		else if (code == OPT_RTT)
 			ok = adp_parse_duration(v, &rtt);
-		else if (!strcmp(a, "--messages"))
+		else if (code == OPT_MESSAGES)
 			ok = adp_parse_uint(v, 1000000, &messages);
-		else if (!strcmp(a, "--max-attempts"))
+		else if (code == OPT_MAX_ATTEMPTS)
 			ok = adp_parse_uint(v, NICREF_ADP_TIMELINE_MAX, &max_attempts) ||
 			     max_attempts == 0 ? -1 : 0;
-		else if (!strcmp(a, "--loss"))
+		else if (code == OPT_LOSS)
 			loss = v;
-		else if (!strcmp(a, "--loss-bits"))
+		else if (code == OPT_LOSS_BITS)
 			loss_bits = v;
-		else if (!strcmp(a, "--plot"))
+		else if (code == OPT_PLOT)
 			plot = v;
 		else
-			return usage(stderr);
+			return cli_getopt_exit(code);
 		if (ok != 0) {
-			bad("bad value", v);
+			if (code > OPT_SETUP_END) /* setup_opt said what was wrong */
+				bad("bad value", v);
 			return 2;
 		}
 	}
+	if (optind < argc)
+		return cli_usage_error(call, "unexpected operand '%s'", argv[optind]);
 	if (setup_finish(&s) != 0)
 		return 2;
 	if (loss && loss_bits) {
@@ -476,8 +523,17 @@ static json_t *u8_array(const uint8_t *v, uint32_t n)
 	return a;
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_check(const struct cli_call *call, int argc, char **argv)
 {
+	enum { OPT_JSON = OPT_OWN, OPT_TOLERANCE, OPT_ACK_QP };
+	static const struct option longopts[] = {
+		ADP_SETUP_OPTIONS,
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "tolerance-ns", required_argument, NULL, OPT_TOLERANCE },
+		{ "ack-qp", required_argument, NULL, OPT_ACK_QP },
+		CLI_HELP_OPTION,
+		{ 0 }
+	};
 	struct adp_setup s;
 	setup_init(&s);
 	const char *capture = NULL;
@@ -485,22 +541,20 @@ static int cmd_check(int argc, char **argv)
 	bool json = false;
 	struct adp_pair pairs[64];
 	size_t npairs = 0;
-	for (int i = 0; i < argc; i++) {
-		int r = setup_opt(&s, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
+	int o;
+	while ((o = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
+		if (o >= OPT_SETUP && o <= OPT_SETUP_END) {
+			if (setup_opt(&s, longopts[o - OPT_SETUP].name, optarg) != 0)
+				return 2;
+		} else if (o == OPT_JSON) {
 			json = true;
-		} else if (!strcmp(a, "--tolerance-ns") && i + 1 < argc) {
-			if (adp_parse_uint(argv[++i], UINT64_MAX / 4, &tol)) {
-				bad("--tolerance-ns takes a number of ns", argv[i]);
+		} else if (o == OPT_TOLERANCE) {
+			if (adp_parse_uint(optarg, UINT64_MAX / 4, &tol)) {
+				bad("--tolerance-ns takes a number of ns", optarg);
 				return 2;
 			}
-		} else if (!strcmp(a, "--ack-qp") && i + 1 < argc) {
-			const char *v = argv[++i];
+		} else if (o == OPT_ACK_QP) {
+			const char *v = optarg;
 			char d[32];
 			const char *colon = strchr(v, ':');
 			uint64_t dq, aq;
@@ -516,14 +570,15 @@ static int cmd_check(int argc, char **argv)
 			}
 			pairs[npairs++] = (struct adp_pair){ .data_qp = (uint32_t)dq,
 							     .ack_qp = (uint32_t)aq };
-		} else if (a[0] != '-' && !capture) {
-			capture = a;
 		} else {
-			return usage(stderr);
+			return cli_getopt_exit(o);
 		}
 	}
-	if (!capture)
-		return usage(stderr);
+	if (optind == argc)
+		return cli_usage_error(call, "no CAPTURE given");
+	if (argc - optind > 1)
+		return cli_usage_error(call, "unexpected operand '%s'", argv[optind + 1]);
+	capture = argv[optind];
 	if (setup_finish(&s) != 0)
 		return 2;
 	struct roce_pkt *pkts;
@@ -647,15 +702,24 @@ static int cmd_check(int argc, char **argv)
 	return rc;
 }
 
+const struct cli_cmd adp_commands[] = {
+	{ "timeline", "the ADP engine's retransmission timeline for a profile and losses",
+	  timeline_usage, cmd_timeline, NULL },
+	{ "check", "check a capture's retransmissions against the ADP engine", check_usage,
+	  cmd_check, NULL },
+	{ 0 }
+};
+
 int adp_main(int argc, char **argv)
 {
-	if (argc < 1)
-		return usage(stderr);
-	if (!strcmp(argv[0], "timeline"))
-		return cmd_timeline(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "help"))
-		return usage(stdout), 0;
-	return usage(stderr);
+	static const struct cli_cmd adp[] = { ADP_CLI_ROW, { 0 } };
+	char name[] = "adp";
+	char **args = calloc((size_t)argc + 2, sizeof *args);
+	if (!args)
+		return 2;
+	args[0] = name;
+	memcpy(args + 1, argv, (size_t)argc * sizeof *args);
+	int rc = cli_dispatch("", adp, argc + 1, args);
+	free(args);
+	return rc;
 }

@@ -4,23 +4,11 @@
 #include <string.h>
 
 #include "adp_cmd.h"
+#include "cli.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
 #include "report.h"
 #include "vectors.h"
-
-static int usage(FILE *f)
-{
-	fputs("usage:\n"
-	      "  nicref vectors [--json FILE] [--junit FILE] [--trace FILE] [--corpus DIR]\n"
-	      "                 [--summary] [-v] PATH...   run golden vectors (files or folders)\n"
-	      "  nicref decode LAYOUT HEX|@FILE            print a structure field by field\n"
-	      "  nicref layouts [--tsv]                    every PRM layout the model knows\n"
-	      "  nicref conformance [PATH...]              the conformance matrix (markdown)\n"
-	      "  nicref adp timeline|check ...             ADP timeline and capture check (docs/adp.md)\n",
-	      f);
-	return 2;
-}
 
 /* Features other than single opcodes, with their state; one row each in the matrix. The
  * vector count of a feature is the number of tests in vector files whose "feature" is its key. */
@@ -51,9 +39,32 @@ static int usage(FILE *f)
 	X("vport", "NIC vport, vport counters and the L2 table", "PRM §7.3, §12.15-§12.17 T15-T20", \
 	  "modelled")
 
-static int cmd_layouts(int argc, char **argv)
+static const char layouts_usage[] =
+	"usage: nicref layouts [--tsv]\n"
+	"Lists every PRM structure layout the model knows and its fields: byte offset of the\n"
+	"dword and bit range as the PRM prints them, width, name.\n"
+	"\n"
+	"  --tsv       one tab-separated line per field: layout, field, bit_offset, bit_width,\n"
+	"              source (bit_offset counts from the most significant bit of byte 0)\n"
+	"  -h, --help  print this usage and exit\n"
+	"\n"
+	"Exit status: 0 listed, 2 a usage error.\n";
+
+static int cmd_layouts(const struct cli_call *call, int argc, char **argv)
 {
-	int tsv = argc > 0 && strcmp(argv[0], "--tsv") == 0;
+	enum { OPT_TSV = 0x100 };
+	static const struct option longopts[] = { { "tsv", no_argument, NULL, OPT_TSV },
+						  CLI_HELP_OPTION,
+						  { 0 } };
+	int tsv = 0, o;
+	while ((o = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
+		if (o == OPT_TSV)
+			tsv = 1;
+		else
+			return cli_getopt_exit(o);
+	}
+	if (optind < argc)
+		return cli_usage_error(call, "unexpected operand '%s'", argv[optind]);
 	size_t n;
 	const struct nicref_layout *const *all = nicref_layouts(&n);
 	for (size_t i = 0; i < n; i++) {
@@ -88,19 +99,35 @@ static long read_hex_arg(const char *arg, uint8_t *buf, size_t cap)
 	return hex_parse(text, buf, cap);
 }
 
-static int cmd_decode(int argc, char **argv)
+static const char decode_usage[] =
+	"usage: nicref decode LAYOUT HEX|@FILE\n"
+	"Prints a structure field by field: LAYOUT is a name `nicref layouts` lists, the bytes\n"
+	"are hex digits on the command line or in FILE (spaces, newlines and a 0x prefix are\n"
+	"ignored). Fields the bytes do not reach are marked missing.\n"
+	"\n"
+	"  -h, --help  print this usage and exit\n"
+	"\n"
+	"Exit status: 0 decoded, 2 bad input (no such layout, not hex) or a usage error.\n";
+
+static int cmd_decode(const struct cli_call *call, int argc, char **argv)
 {
-	if (argc != 2)
-		return usage(stderr);
-	const struct nicref_layout *l = nicref_layout_find(argv[0]);
+	static const struct option longopts[] = { CLI_HELP_OPTION, { 0 } };
+	int o = cli_getopt(call, argc, argv, "h", longopts, NULL); /* -h is the only option */
+	if (o != -1)
+		return cli_getopt_exit(o);
+	if (argc - optind != 2)
+		return cli_usage_error(call, "takes 2 operands, LAYOUT and HEX|@FILE (%d given)",
+				       argc - optind);
+	const char *layout = argv[optind], *input = argv[optind + 1];
+	const struct nicref_layout *l = nicref_layout_find(layout);
 	if (!l) {
-		fprintf(stderr, "nicref decode: no layout '%s' (see nicref layouts)\n", argv[0]);
+		fprintf(stderr, "nicref decode: no layout '%s' (see nicref layouts)\n", layout);
 		return 2;
 	}
 	static uint8_t buf[1 << 18];
-	long n = read_hex_arg(argv[1], buf, sizeof buf);
+	long n = read_hex_arg(input, buf, sizeof buf);
 	if (n < 0) {
-		fprintf(stderr, "nicref decode: not hex (or too long): %s\n", argv[1]);
+		fprintf(stderr, "nicref decode: not hex (or too long): %s\n", input);
 		return 2;
 	}
 	printf("%s (%s): %ld bytes\n", l->name, l->source, n);
@@ -143,46 +170,63 @@ static int cmd_decode(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_vectors(int argc, char **argv)
+static const char vectors_usage[] =
+	"usage: nicref vectors [OPTIONS] PATH...\n"
+	"Runs the golden vectors of each PATH (a vector file, or a folder searched recursively\n"
+	"for *.json, in sorted order) against the model: one line per failure, then\n"
+	"\"N passed, N failed, ...\". The format is docs/vectors.md.\n"
+	"\n"
+	"  --json FILE     also write the results as JSON (docs/vectors.md, \"Reports\")\n"
+	"  --junit FILE    also write the results as JUnit XML\n"
+	"  --trace FILE    write the canonical event trace of every test to FILE\n"
+	"  --corpus DIR    export fuzzing seed corpora (command queue op streams, command\n"
+	"                  inputs) from the vectors into DIR/cmdq and DIR/cmd\n"
+	"  --summary       then a summary per vector file and the count of modelled commands\n"
+	"  -v, --verbose   print passing tests too\n"
+	"  -h, --help      print this usage and exit\n"
+	"\n"
+	"Exit status: 0 every vector passed, 1 a vector disagreed with the model, 2 bad input\n"
+	"(a path, file, vector or step the runner cannot check, a run that executed no vector,\n"
+	"a report that cannot be written) or a usage error.\n";
+
+static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 {
+	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY };
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "corpus", required_argument, NULL, OPT_CORPUS },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "verbose", no_argument, NULL, 'v' },
+		CLI_HELP_OPTION,
+		{ 0 }
+	};
 	struct vec_options opt = { 0 };
 	const char *json = NULL, *junit = NULL, *trace = NULL;
-	int summary = 0;
-	char **paths = calloc((size_t)argc + 1, sizeof *paths);
-	int npaths = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if ((!strcmp(a, "--json") || !strcmp(a, "--junit") || !strcmp(a, "--trace") ||
-		     !strcmp(a, "--corpus")) &&
-		    i + 1 == argc) {
-			free(paths);
-			return usage(stderr);
-		}
-		if (!strcmp(a, "--json"))
-			json = argv[++i];
-		else if (!strcmp(a, "--junit"))
-			junit = argv[++i];
-		else if (!strcmp(a, "--trace"))
-			trace = argv[++i];
-		else if (!strcmp(a, "--corpus"))
-			opt.corpus_dir = argv[++i];
-		else if (!strcmp(a, "--summary"))
+	int summary = 0, o;
+	while ((o = cli_getopt(call, argc, argv, "hv", longopts, NULL)) != -1) {
+		if (o == OPT_JSON)
+			json = optarg;
+		else if (o == OPT_JUNIT)
+			junit = optarg;
+		else if (o == OPT_TRACE)
+			trace = optarg;
+		else if (o == OPT_CORPUS)
+			opt.corpus_dir = optarg;
+		else if (o == OPT_SUMMARY)
 			summary = 1;
-		else if (!strcmp(a, "-v"))
+		else if (o == 'v')
 			opt.verbose = true;
-		else if (a[0] == '-') {
-			free(paths);
-			return usage(stderr);
-		} else
-			paths[npaths++] = argv[i];
+		else
+			return cli_getopt_exit(o);
 	}
-	if (npaths == 0) {
-		free(paths);
-		return usage(stderr);
-	}
+	char **paths = argv + optind;
+	int npaths = argc - optind;
+	if (npaths == 0)
+		return cli_usage_error(call, "no PATH given");
 	if (trace && !(opt.trace = fopen(trace, "w"))) {
 		fprintf(stderr, "nicref vectors: cannot write %s\n", trace);
-		free(paths);
 		return 2;
 	}
 	struct report rep;
@@ -218,22 +262,41 @@ static int cmd_vectors(int argc, char **argv)
 	}
 	report_closing_line(&rep, stdout);
 	report_free(&rep);
-	free(paths);
 	return rc;
 }
 
 /* The conformance matrix, generated from the tables and a run of the vectors, so it cannot
  * drift from the code: ci/check_conformance_doc.sh compares it with docs/conformance.md. */
-static int cmd_conformance(int argc, char **argv)
+static const char conformance_usage[] =
+	"usage: nicref conformance [PATH...]\n"
+	"Runs the golden vectors of each PATH (default: vectors) and prints the conformance\n"
+	"matrix in Markdown: every feature and every command of PRM T127 with its state and the\n"
+	"vectors that exercise it. docs/conformance.md is this output for vectors/. What the\n"
+	"vectors report (failures, refused input) goes to stderr.\n"
+	"\n"
+	"  -h, --help  print this usage and exit\n"
+	"\n"
+	"Exit status: 0 every vector passed, 1 a vector failed (the matrix is printed), 2 bad\n"
+	"input (no matrix is printed) or a usage error.\n";
+
+static int cmd_conformance(const struct cli_call *call, int argc, char **argv)
 {
+	static const struct option longopts[] = { CLI_HELP_OPTION, { 0 } };
+	int o = cli_getopt(call, argc, argv, "h", longopts, NULL); /* -h is the only option */
+	if (o != -1)
+		return cli_getopt_exit(o);
 	char *dflt[] = { "vectors" };
 	struct vec_options opt = { 0 };
 	struct report rep;
-	FILE *null = fopen("/dev/null", "w");
 	report_init(&rep);
-	vectors_run_paths(argc ? argv : dflt, argc ? argc : 1, &opt, &rep, null ? null : stderr);
-	if (null)
-		fclose(null);
+	int rc = optind < argc ? vectors_run_paths(argv + optind, argc - optind, &opt, &rep, stderr)
+			       : vectors_run_paths(dflt, 1, &opt, &rep, stderr);
+	if (rc == VEC_BAD_INPUT) {
+		fprintf(stderr, "nicref conformance: the vectors could not all be checked (see "
+				"above); no matrix\n");
+		report_free(&rep);
+		return 2;
+	}
 	printf("# Conformance matrix\n\n"
 	       "Generated by `nicref conformance` from the model's tables and a run of the golden\n"
 	       "vectors; `make check` fails when this file differs from what the tool prints.\n"
@@ -275,26 +338,115 @@ static int cmd_conformance(int argc, char **argv)
 		       nicref_opcode_section(op),
 		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", ok, refused, posted);
 	}
-	int failed = rep.failed > 0;
 	report_free(&rep);
-	return failed ? 1 : 0;
+	return rc;
+}
+
+static const char help_usage[] =
+	"usage: nicref help [COMMAND [SUBCOMMAND]]\n"
+	"Prints the overview of the commands, or the usage of COMMAND (the same text as\n"
+	"`nicref COMMAND --help`).\n"
+	"\n"
+	"  -h, --help  print this usage and exit\n"
+	"\n"
+	"Exit status: 0 printed, 2 no such command or a usage error.\n";
+
+static int cmd_help(const struct cli_call *call, int argc, char **argv);
+
+/* Every command: `nicref NAME ...` runs the row's handler. */
+static const struct cli_cmd commands[] = {
+	{ "vectors", "run golden vectors against the model; JSON/JUnit reports, traces",
+	  vectors_usage, cmd_vectors, NULL },
+	{ "decode", "print a structure field by field", decode_usage, cmd_decode, NULL },
+	{ "layouts", "list every PRM layout the model knows", layouts_usage, cmd_layouts, NULL },
+	{ "conformance", "print the conformance matrix (docs/conformance.md)", conformance_usage,
+	  cmd_conformance, NULL },
+	ADP_CLI_ROW,
+	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
+	{ 0 }
+};
+
+static void overview(FILE *f)
+{
+	fprintf(f, "usage: nicref [-h | --help] [-V | --version] COMMAND [ARGS...]\n"
+		   "The nicref tool: golden-vector conformance runs, reports and structure\n"
+		   "decoding for an mlx5-class NIC (ConnectX-4 PRM Rev 0.40), on libnicref, its\n"
+		   "reference model.\n\ncommands:\n");
+	for (const struct cli_cmd *c = commands; c->name; c++) {
+		if (!c->sub) {
+			fprintf(f, "  %-14s %s\n", c->name, c->summary);
+			continue;
+		}
+		for (const struct cli_cmd *s = c->sub; s->name; s++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s %s", c->name, s->name);
+			fprintf(f, "  %-14s %s\n", name, s->summary);
+		}
+	}
+	fprintf(f, "\n`nicref COMMAND --help` or `nicref help COMMAND` prints a command's usage;\n"
+		   "`man nicref` describes them all.\n"
+		   "\n"
+		   "Exit status: 0 ok, 1 a disagreement (a vector fails, a capture does not\n"
+		   "conform), 2 bad input or a usage error.\n");
+}
+
+static const struct cli_cmd *find_command(const char *name)
+{
+	for (const struct cli_cmd *c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+/* `nicref help X Y` is `nicref X Y --help`. */
+static int cmd_help(const struct cli_call *call, int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_HELP_OPTION, { 0 } };
+	int o = cli_getopt(call, argc, argv, "h", longopts, NULL); /* -h is the only option */
+	if (o != -1)
+		return cli_getopt_exit(o);
+	if (optind == argc) {
+		overview(stdout);
+		return 0;
+	}
+	const struct cli_cmd *c = find_command(argv[optind]);
+	int words = argc - optind;
+	if (!c)
+		return cli_usage_error(call, "no command '%s'", argv[optind]);
+	if (words > (c->sub ? 2 : 1))
+		return cli_usage_error(call, "unexpected operand '%s'",
+				       argv[optind + (c->sub ? 2 : 1)]);
+	char help[] = "--help";
+	char *args[3] = { argv[optind], help, NULL };
+	if (words > 1)
+		args[1] = argv[optind + 1], args[2] = help;
+	int n = words + 1;
+	return cli_dispatch("", commands, n, args);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage(stderr);
-	if (!strcmp(argv[1], "vectors"))
-		return cmd_vectors(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "decode"))
-		return cmd_decode(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "layouts"))
-		return cmd_layouts(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "conformance"))
-		return cmd_conformance(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "adp"))
-		return adp_main(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
-		return usage(stdout), 0;
-	return usage(stderr);
+	static const struct option longopts[] = { { "version", no_argument, NULL, 'V' },
+						  { "help", no_argument, NULL, 'h' },
+						  { 0 } };
+	opterr = 0;
+	int o = getopt_long(argc, argv, "+:hV", longopts, NULL);
+	if (o == 'h') {
+		overview(stdout);
+		return 0;
+	}
+	if (o == 'V') {
+		printf("nicref %s\n", nicref_version());
+		return 0;
+	}
+	if (o != -1)
+		fprintf(stderr, "nicref: unrecognized option '%s'\n", argv[optind - 1]);
+	else if (optind == argc)
+		fprintf(stderr, "nicref: missing command\n");
+	else if (!find_command(argv[optind]))
+		fprintf(stderr, "nicref: unknown command '%s'\n", argv[optind]);
+	else
+		return cli_dispatch("", commands, argc - optind, argv + optind);
+	overview(stderr);
+	return 2;
 }

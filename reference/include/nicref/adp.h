@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicref/api.h"
+
 #define NICREF_ADP_MAX_RANGES 4
 
 /* One timeout_range[] entry of a profile (seed 000 range entry). */
@@ -73,7 +75,7 @@ struct nicref_adp_options {
 };
 /* Every option names one of its readings (device profiles are refused otherwise; the engine
  * runs an unknown value as the default reading). */
-bool nicref_adp_options_ok(const struct nicref_adp_options *o);
+NICREF_API bool nicref_adp_options_ok(const struct nicref_adp_options *o);
 
 /* What governs a QP's retransmission timer: ADP off (or no profile selected) is the classic
  * InfiniBand timer; otherwise the selected profile. */
@@ -111,19 +113,19 @@ enum nicref_adp_rule {
 	NICREF_ADP_RULE_COUNT
 };
 /* Checked in the order of this enum (BAD_PROFILE_ID is the register's: reg/roce_accl.c). */
-const char *nicref_adp_rule_name(enum nicref_adp_rule r);
-const char *nicref_adp_rule_citation(enum nicref_adp_rule r);
-enum nicref_adp_rule nicref_adp_profile_check(const struct nicref_adp_profile *p,
-					      uint32_t base_timeout_min_ns,
-					      unsigned max_range_num);
+NICREF_API const char *nicref_adp_rule_name(enum nicref_adp_rule r);
+NICREF_API const char *nicref_adp_rule_citation(enum nicref_adp_rule r);
+NICREF_API enum nicref_adp_rule nicref_adp_profile_check(const struct nicref_adp_profile *p,
+							 uint32_t base_timeout_min_ns,
+							 unsigned max_range_num);
 
 /* adp_retx_profile as ROCE_ACCL carries it at register 10h-3Fh (seed 000 L89-97): 30h bytes,
  * big-endian, 00h-17h defined, 18h-2Fh reserved. decode reads buf[0..len) (len >= 18h; -1
  * otherwise); encode writes 30h bytes (reserved bytes 0), -1 if len < 30h or a value does not
  * fit its field. */
 #define NICREF_ADP_PROFILE_BYTES 0x30
-int nicref_adp_profile_decode(const void *buf, size_t len, struct nicref_adp_profile *p);
-int nicref_adp_profile_encode(const struct nicref_adp_profile *p, void *buf, size_t len);
+NICREF_API int nicref_adp_profile_decode(const void *buf, size_t len, struct nicref_adp_profile *p);
+NICREF_API int nicref_adp_profile_encode(const struct nicref_adp_profile *p, void *buf, size_t len);
 
 /* Per-QP engine state. Callers treat it as opaque except for reading. */
 enum nicref_adp_phase { NICREF_ADP_INITIAL, NICREF_ADP_RANGED, NICREF_ADP_FAILED };
@@ -157,45 +159,50 @@ enum nicref_adp_reason {
 	NICREF_ADP_R_RETRY_EXC,     /* total timeout or retry count exhausted: the QP fails */
 	NICREF_ADP_R_COUNT
 };
-const char *nicref_adp_reason_name(enum nicref_adp_reason r);
+NICREF_API const char *nicref_adp_reason_name(enum nicref_adp_reason r);
 
 /* The initial exponents a QP can draw (seed 001 L7 or seed 000 L175, by opt.init_range):
  * lo .. lo + count - 1. */
-void nicref_adp_init_bounds(const struct nicref_adp_mode *mode, unsigned *lo, unsigned *count);
+NICREF_API void nicref_adp_init_bounds(const struct nicref_adp_mode *mode, unsigned *lo,
+				       unsigned *count);
 /* The QP enters ready-to-send at `now`: draw the initial value from `random` (one 64-bit
  * draw of the caller's seeded PRNG): lo + random % count. A mode whose profile fails
  * nicref_adp_profile_check is run as the classic timer (bad input gets a defined outcome). */
-void nicref_adp_qp_init(struct nicref_adp_qp *qp, const struct nicref_adp_mode *mode,
-			const struct nicref_adp_qp_attr *attr, uint64_t now_ns, uint64_t random);
+NICREF_API void nicref_adp_qp_init(struct nicref_adp_qp *qp, const struct nicref_adp_mode *mode,
+				   const struct nicref_adp_qp_attr *attr, uint64_t now_ns,
+				   uint64_t random);
 /* The same with the initial exponent given (capture checking tries each one); e outside the
  * bounds is taken as given. */
-void nicref_adp_qp_init_e(struct nicref_adp_qp *qp, const struct nicref_adp_mode *mode,
-			  const struct nicref_adp_qp_attr *attr, uint64_t now_ns, uint8_t e);
+NICREF_API void nicref_adp_qp_init_e(struct nicref_adp_qp *qp, const struct nicref_adp_mode *mode,
+				     const struct nicref_adp_qp_attr *attr, uint64_t now_ns,
+				     uint8_t e);
 /* The timer value to arm now, in ns: the current value, capped by the QP's ack timeout and
  * floored at the minimum (the floor wins if it is above the cap); 0 = no timer (classic timer
  * with timeout 0, or the QP failed). */
-uint64_t nicref_adp_armed_ns(const struct nicref_adp_qp *qp);
+NICREF_API uint64_t nicref_adp_armed_ns(const struct nicref_adp_qp *qp);
 /* The timer expired at `now`. Returns true when the QP must retransmit (and re-arm with
  * nicref_adp_armed_ns), false when retries are exhausted (IBV_WC_RETRY_EXC_ERR; the QP goes
  * to error). `why` gets the reason for the new armed value. */
-bool nicref_adp_on_timeout(struct nicref_adp_qp *qp, uint64_t now_ns, enum nicref_adp_reason *why);
+NICREF_API bool nicref_adp_on_timeout(struct nicref_adp_qp *qp, uint64_t now_ns,
+				      enum nicref_adp_reason *why);
 /* Forward progress (an ACK covering unacknowledged PSNs) at `now`. */
-void nicref_adp_on_progress(struct nicref_adp_qp *qp, uint64_t now_ns, enum nicref_adp_reason *why);
+NICREF_API void nicref_adp_on_progress(struct nicref_adp_qp *qp, uint64_t now_ns,
+				       enum nicref_adp_reason *why);
 /* A NAK-sequence-error at `now` (progress: it acknowledged PSNs first): the QP retransmits at
  * the same value; the retry counts against retry_cnt in both modes (D-ADP-17). Returns false
  * when retry_cnt is exhausted (the QP fails). */
-bool nicref_adp_on_nak(struct nicref_adp_qp *qp, uint64_t now_ns, bool progress,
-		       enum nicref_adp_reason *why);
+NICREF_API bool nicref_adp_on_nak(struct nicref_adp_qp *qp, uint64_t now_ns, bool progress,
+				  enum nicref_adp_reason *why);
 /* The profile value of exponent e in ns: time_base us << e (seed 000 L153, seed 001 L9),
  * UINT64_MAX if it does not fit. */
-uint64_t nicref_adp_value_ns(const struct nicref_adp_profile *p, unsigned e);
+NICREF_API uint64_t nicref_adp_value_ns(const struct nicref_adp_profile *p, unsigned e);
 /* The classic IB local ACK timer 4.096 us x 2^t in ns (t: the 5-bit QP timeout; 0 =
  * infinite, returned as 0). */
-uint64_t nicref_adp_ib_timeout_ns(uint8_t timeout);
+NICREF_API uint64_t nicref_adp_ib_timeout_ns(uint8_t timeout);
 /* The total timeout (ns, UINT64_MAX = none) that ends retransmission: judged at each timer
  * expiry, which fails when now - t_progress >= it (D-ADP-11). Classic: none (retry_cnt ends
  * it). */
-uint64_t nicref_adp_total_timeout_ns(const struct nicref_adp_qp *qp);
+NICREF_API uint64_t nicref_adp_total_timeout_ns(const struct nicref_adp_qp *qp);
 
 /* Counters as mlx5 exposes them for RoCE adaptive retransmission. */
 struct nicref_adp_counters {
@@ -205,15 +212,16 @@ struct nicref_adp_counters {
 /* What one nicref_adp_on_timeout outcome adds (D-ADP-18): a retransmission counts
  * roce_adp_retrans, a failure roce_adp_retrans_to, when the QP runs a profile or ADP is
  * enabled (mode.adp || mode.retrans_en); nothing otherwise. */
-void nicref_adp_count_timeout(const struct nicref_adp_qp *qp, bool retransmitted,
-			      struct nicref_adp_counters *c);
+NICREF_API void nicref_adp_count_timeout(const struct nicref_adp_qp *qp, bool retransmitted,
+					 struct nicref_adp_counters *c);
 /* The device's accumulators (the Q counters of the function, D-ADP-18), zero after reset. */
 struct nicref_dev;
-void nicref_adp_dev_counters(const struct nicref_dev *dev, struct nicref_adp_counters *out);
+NICREF_API void nicref_adp_dev_counters(const struct nicref_dev *dev,
+					struct nicref_adp_counters *out);
 /* The mode a QP of the device takes when it enters ready-to-send (D-ADP-2): from ROCE_ACCL
  * (roce_adp_retrans_en, the selected profile) and the device profile (the minimum, the
  * options). */
-void nicref_adp_dev_mode(const struct nicref_dev *dev, struct nicref_adp_mode *out);
+NICREF_API void nicref_adp_dev_mode(const struct nicref_dev *dev, struct nicref_adp_mode *out);
 
 /* A whole timeline, for tools, vectors and the fuzzer: transmission k (0 = the first send,
  * then each retransmission) is lost when bit k of `loss` is set (loss[k / 64] >> (k % 64));
@@ -251,13 +259,13 @@ enum nicref_adp_end {
 /* Fills out[0..n) and returns how the run ended. The run stops with END_LIMIT before an
  * attempt beyond max_attempts, or one that does not fit out[0..cap) (out NULL: nothing is
  * recorded and cap is not a limit). n and counters (added to) may be NULL. */
-enum nicref_adp_end nicref_adp_timeline(const struct nicref_adp_run *run,
-					struct nicref_adp_attempt *out, size_t cap, size_t *n,
-					struct nicref_adp_counters *counters);
+NICREF_API enum nicref_adp_end nicref_adp_timeline(const struct nicref_adp_run *run,
+						   struct nicref_adp_attempt *out, size_t cap,
+						   size_t *n, struct nicref_adp_counters *counters);
 
-const char *nicref_adp_end_name(enum nicref_adp_end e);
+NICREF_API const char *nicref_adp_end_name(enum nicref_adp_end e);
 
 /* splitmix64, the same generator as the device PRNG, for standalone runs. */
-uint64_t nicref_splitmix64(uint64_t *state);
+NICREF_API uint64_t nicref_splitmix64(uint64_t *state);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "nicref/api.h"
 #include "nicref/rules_caps.h"
 #include "nicref/rules_reg.h"
 #include "nicref/rules_ctrl.h"
@@ -224,21 +225,21 @@ enum nicref_cmd_rule {
 	NICREF_RULE_COUNT
 };
 
-const char *nicref_cmd_status_name(unsigned status);      /* NULL if not in T128 */
-const char *nicref_delivery_status_name(unsigned status); /* NULL if not in T96 */
-const char *nicref_opcode_name(unsigned opcode);          /* NULL if not in T127 */
-int nicref_opcode_find(const char *name);                 /* -1 if unknown */
+NICREF_API const char *nicref_cmd_status_name(unsigned status);      /* NULL if not in T128 */
+NICREF_API const char *nicref_delivery_status_name(unsigned status); /* NULL if not in T96 */
+NICREF_API const char *nicref_opcode_name(unsigned opcode);          /* NULL if not in T127 */
+NICREF_API int nicref_opcode_find(const char *name);                 /* -1 if unknown */
 /* Whether the model implements the opcode (0: it answers BAD_OP as unmodelled). */
-int nicref_opcode_modelled(unsigned opcode);
+NICREF_API int nicref_opcode_modelled(unsigned opcode);
 /* Opcodes of T127 in table order. */
-unsigned nicref_opcode_count(void);
-unsigned nicref_opcode_at(unsigned i);
-const char *nicref_opcode_section(unsigned opcode);
+NICREF_API unsigned nicref_opcode_count(void);
+NICREF_API unsigned nicref_opcode_at(unsigned i);
+NICREF_API const char *nicref_opcode_section(unsigned opcode);
 
-const char *nicref_cmd_rule_name(unsigned rule);
-const char *nicref_cmd_rule_citation(unsigned rule);
-unsigned nicref_cmd_rule_status(unsigned rule);
-uint32_t nicref_cmd_rule_syndrome(unsigned rule);
-int nicref_cmd_rule_find(const char *name);
+NICREF_API const char *nicref_cmd_rule_name(unsigned rule);
+NICREF_API const char *nicref_cmd_rule_citation(unsigned rule);
+NICREF_API unsigned nicref_cmd_rule_status(unsigned rule);
+NICREF_API uint32_t nicref_cmd_rule_syndrome(unsigned rule);
+NICREF_API int nicref_cmd_rule_find(const char *name);
 
 #endif

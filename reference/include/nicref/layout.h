@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicref/api.h"
+
 enum nicref_field_flags {
 	/* The field repeats to the end of the buffer (pas[], supported lists): the layout's
 	 * size counts none of its elements; bit_width is one element. */
@@ -38,26 +40,30 @@ struct nicref_layout {
 };
 
 /* Every layout the library knows, in declaration order. */
-const struct nicref_layout *const *nicref_layouts(size_t *count);
-const struct nicref_layout *nicref_layout_find(const char *name);
-const struct nicref_field *nicref_layout_field(const struct nicref_layout *l, const char *name);
+NICREF_API const struct nicref_layout *const *nicref_layouts(size_t *count);
+NICREF_API const struct nicref_layout *nicref_layout_find(const char *name);
+NICREF_API const struct nicref_field *nicref_layout_field(const struct nicref_layout *l,
+							  const char *name);
 
 /* Accessors. Each returns 0, or -1 when the field does not lie inside buf[0..len) or (set)
  * the value does not fit the field. Fields up to 64 bits wide take a value; wider ones (and
  * any field whose offset and width are whole bytes) can be read and written as bytes. */
-int nicref_field_get(const void *buf, size_t len, const struct nicref_field *f, uint64_t *out);
-int nicref_field_set(void *buf, size_t len, const struct nicref_field *f, uint64_t value);
-int nicref_field_get_bytes(const void *buf, size_t len, const struct nicref_field *f, void *out,
-			   size_t out_len);
-int nicref_field_set_bytes(void *buf, size_t len, const struct nicref_field *f, const void *in,
-			   size_t in_len);
+NICREF_API int nicref_field_get(const void *buf, size_t len, const struct nicref_field *f,
+				uint64_t *out);
+NICREF_API int nicref_field_set(void *buf, size_t len, const struct nicref_field *f,
+				uint64_t value);
+NICREF_API int nicref_field_get_bytes(const void *buf, size_t len, const struct nicref_field *f,
+				      void *out, size_t out_len);
+NICREF_API int nicref_field_set_bytes(void *buf, size_t len, const struct nicref_field *f,
+				      const void *in, size_t in_len);
 
 /* Element i of an array field (flags & NICREF_FIELD_ARRAY), as a plain field. */
-struct nicref_field nicref_field_element(const struct nicref_field *f, uint32_t i);
+NICREF_API struct nicref_field nicref_field_element(const struct nicref_field *f, uint32_t i);
 
 /* Raw big-endian bit access underneath the tables; the same bounds rules. */
-int nicref_bits_get(const void *buf, size_t len, uint64_t bit_offset, uint32_t width,
-		    uint64_t *out);
-int nicref_bits_set(void *buf, size_t len, uint64_t bit_offset, uint32_t width, uint64_t value);
+NICREF_API int nicref_bits_get(const void *buf, size_t len, uint64_t bit_offset, uint32_t width,
+			       uint64_t *out);
+NICREF_API int nicref_bits_set(void *buf, size_t len, uint64_t bit_offset, uint32_t width,
+			       uint64_t value);
 
 #endif

@@ -11,9 +11,11 @@
 #include <stdint.h>
 
 #include "nicref/adp.h"
+#include "nicref/api.h"
 #include "nicref/cmd.h"
 #include "nicref/layout.h"
 #include "nicref/trace.h"
+#include "nicref/version.h"
 
 struct nicref_dev;
 
@@ -75,40 +77,42 @@ struct nicref_config {
 	struct nicref_profile profile;
 };
 
-void nicref_profile_default(struct nicref_profile *p);
+NICREF_API void nicref_profile_default(struct nicref_profile *p);
 /* A config with the default profile, no ops and no trace callback. */
-void nicref_config_default(struct nicref_config *cfg);
+NICREF_API void nicref_config_default(struct nicref_config *cfg);
 
 /* NULL only when memory is exhausted or the profile is impossible (e.g. a command queue larger
  * than the 4 KiB the PRM allows). */
-struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg);
-void nicref_dev_destroy(struct nicref_dev *dev);
+NICREF_API struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg);
+NICREF_API void nicref_dev_destroy(struct nicref_dev *dev);
 /* Power-on state again: registers, queues, clock 0, PRNG reseeded, trace sequence 0. The
  * built-in host memory is the host's, not the device's: it is kept (see nicref_hostmem_clear). */
-void nicref_dev_reset(struct nicref_dev *dev);
+NICREF_API void nicref_dev_reset(struct nicref_dev *dev);
 
 /* BAR0, 32-bit accesses (PRM §4.3). */
-uint32_t nicref_bar_read32(struct nicref_dev *dev, uint32_t offset);
-void nicref_bar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value);
+NICREF_API uint32_t nicref_bar_read32(struct nicref_dev *dev, uint32_t offset);
+NICREF_API void nicref_bar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value);
 
 /* Virtual time in nanoseconds; only the caller moves it. */
-void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns);
-uint64_t nicref_clock_now(const struct nicref_dev *dev);
+NICREF_API void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns);
+NICREF_API uint64_t nicref_clock_now(const struct nicref_dev *dev);
 
 /* The built-in sparse host memory (used when ops.dma_read/dma_write are NULL). Unwritten bytes
  * read as zero. Writes fail (-1) past profile.hostmem_max_pages distinct pages. */
-int nicref_hostmem_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len);
-int nicref_hostmem_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
-void nicref_hostmem_clear(struct nicref_dev *dev);
+NICREF_API int nicref_hostmem_write(struct nicref_dev *dev, uint64_t addr, const void *buf,
+				    size_t len);
+NICREF_API int nicref_hostmem_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
+NICREF_API void nicref_hostmem_clear(struct nicref_dev *dev);
 /* Error injection: device DMA reads (NICREF_FAULT_READ) and/or writes (NICREF_FAULT_WRITE)
  * touching [addr, addr+len) fail as a bus error would, until nicref_hostmem_clear. At most 8
  * ranges; -1 when full or len is 0. Host-side nicref_hostmem_read/write are unaffected. */
 enum { NICREF_FAULT_READ = 1, NICREF_FAULT_WRITE = 2 };
-int nicref_hostmem_fault(struct nicref_dev *dev, uint64_t addr, uint64_t len, unsigned flags);
-size_t nicref_hostmem_pages(const struct nicref_dev *dev);
+NICREF_API int nicref_hostmem_fault(struct nicref_dev *dev, uint64_t addr, uint64_t len,
+				    unsigned flags);
+NICREF_API size_t nicref_hostmem_pages(const struct nicref_dev *dev);
 
 /* The device PRNG (seeded; for harnesses that want the device's own stream). */
-uint64_t nicref_prng_next(struct nicref_dev *dev);
+NICREF_API uint64_t nicref_prng_next(struct nicref_dev *dev);
 
 /* Counters of the device, for reports and invariants. */
 struct nicref_stats {
@@ -117,7 +121,7 @@ struct nicref_stats {
 	uint64_t violations;  /* driver violations */
 	uint64_t dma_errors;
 };
-void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
+NICREF_API void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
 
 /* The device lifecycle (PRM §8.2-§8.3; D-INIT-2). */
 enum nicref_hca_state {
@@ -137,10 +141,10 @@ struct nicref_hca_info {
 	uint32_t pds, uars, tds;          /* live handles */
 	uint32_t mkeys, eqs, cqs, tiss, sqs, rmps, rqs, rqts, tirs; /* live objects */
 };
-void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out);
+NICREF_API void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out);
 
 /* Checks the device's internal invariants; returns 0, or a negative number naming the first
  * one broken. Fuzzers call it after every step: a failure is a model bug. */
-int nicref_dev_check(const struct nicref_dev *dev);
+NICREF_API int nicref_dev_check(const struct nicref_dev *dev);
 
 #endif

@@ -5,6 +5,8 @@
 #ifndef NICREF_RULES_REG_H
 #define NICREF_RULES_REG_H
 
+#include "nicref/api.h"
+
 #define NICREF_CMD_RULES_REG(X)                                                                 \
 	X(REG_UNKNOWN, BAD_PARAM, "PRM §12.4.1 T222, §11.1 T104",                               \
 	  "register_id is not a register of the device")                                          \
@@ -73,8 +75,8 @@
 /* The registers ACCESS_REGISTER reaches (reference/reg/reg.h NICREF_REGISTERS), for harnesses
  * that name them ("PMTU"): the name and size (bytes) of a register_id, NULL / 0 if the device
  * has none; the register_id of a name, -1 if unknown. */
-const char *nicref_register_name(unsigned register_id);
-unsigned nicref_register_size(unsigned register_id);
-int nicref_register_find(const char *name);
+NICREF_API const char *nicref_register_name(unsigned register_id);
+NICREF_API unsigned nicref_register_size(unsigned register_id);
+NICREF_API int nicref_register_find(const char *name);
 
 #endif

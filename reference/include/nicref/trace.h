@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicref/api.h"
+
 #include "nicref/rules_ctrl.h"
 
 /* X(ID, "name", arg names...) — up to NICREF_EVENT_MAX_ARGS named 64-bit arguments. */
@@ -60,18 +62,18 @@ struct nicref_event {
 	uint64_t arg[NICREF_EVENT_MAX_ARGS];
 };
 
-const char *nicref_event_name(enum nicref_event_kind kind);
+NICREF_API const char *nicref_event_name(enum nicref_event_kind kind);
 /* Number of arguments of a kind, and the name of argument i. */
-unsigned nicref_event_nargs(enum nicref_event_kind kind);
-const char *nicref_event_arg_name(enum nicref_event_kind kind, unsigned i);
+NICREF_API unsigned nicref_event_nargs(enum nicref_event_kind kind);
+NICREF_API const char *nicref_event_arg_name(enum nicref_event_kind kind, unsigned i);
 /* Event kind by name; -1 if unknown. */
-int nicref_event_kind_find(const char *name);
+NICREF_API int nicref_event_kind_find(const char *name);
 /* Argument by name; -1 if the kind has no such argument. */
-int nicref_event_arg_find(enum nicref_event_kind kind, const char *name);
+NICREF_API int nicref_event_arg_find(enum nicref_event_kind kind, const char *name);
 
 /* One line, no newline: "<time_ns> <name> k=v ...". Rules print by name. Returns the length
  * snprintf would have written. */
-int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len);
+NICREF_API int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len);
 
 /* Driver violations: X(ID, "citation", "what the driver did wrong"). */
 #define NICREF_VIOLATIONS(X)                                                                    \
@@ -124,9 +126,9 @@ enum nicref_violation {
 	NICREF_VIO_COUNT
 };
 
-const char *nicref_violation_name(unsigned rule);
-const char *nicref_violation_citation(unsigned rule);
-const char *nicref_violation_text(unsigned rule);
-int nicref_violation_find(const char *name);
+NICREF_API const char *nicref_violation_name(unsigned rule);
+NICREF_API const char *nicref_violation_citation(unsigned rule);
+NICREF_API const char *nicref_violation_text(unsigned rule);
+NICREF_API int nicref_violation_find(const char *name);
 
 #endif
