@@ -14,7 +14,7 @@
  * - T44 prints the 20h row's fields without bit positions; T45 (rx_hash_symmetric 20h[31],
  *   indirect_table 20h[23:0]) is followed.
  * - tunneled_offload_en, which T45 54h requires for the inner selector, is placed nowhere in
- *   T44; [PUB] mlx5 puts it at 20h[30] (D-TIR-2).
+ *   T44; [PUB] mlx5 puts it at 20h[29], with 20h[30] reserved (D-TIR-2, D-TIR-8).
  * - T45 names the LRO size lro_max_msg_sz; T48 calls it lro_max_ip_payload_size.
  * The selectors are RX_HASH_FIELD_SELECT structures (T46/T47, layout rx_hash_field_select). */
 #define PRM_R_tirc(F, W, A, L, B)                                                               \
@@ -24,7 +24,7 @@
 	F(L, lro_max_msg_sz, B + 0x10, 7, 0)                                                    \
 	F(L, inline_rqn, B + 0x1C, 23, 0)                                                       \
 	F(L, rx_hash_symmetric, B + 0x20, 31, 31)                                               \
-	F(L, tunneled_offload_en, B + 0x20, 30, 30)                                             \
+	F(L, tunneled_offload_en, B + 0x20, 29, 29)                                             \
 	F(L, indirect_table, B + 0x20, 23, 0)                                                   \
 	F(L, rx_hash_fn, B + 0x24, 31, 28)                                                      \
 	F(L, self_lb_en, B + 0x24, 25, 24)                                                      \

@@ -402,3 +402,58 @@ Test(tir, count_limit_and_reset)
 	nicref_dev_destroy(t->dev);
 	free(t);
 }
+
+/* Every field of the TIR, TIS and RQT contexts at the coordinates of its PRM row (T45, T47,
+ * T50, T59; tunneled_offload_en, which T44 does not place, at the public mlx5 interface
+ * layout's 20h[29], D-TIR-2, D-TIR-8), and no other field. */
+Test(tir, layouts_at_prm_coordinates)
+{
+	static const struct {
+		const char *layout, *name;
+		unsigned off, msb, lsb, bits;
+	} rows[] = {
+		{ "tirc", "disp_type", 0x04, 31, 28, 4 },
+		{ "tirc", "lro_timeout_period_usecs", 0x10, 27, 12, 16 },
+		{ "tirc", "lro_enable_mask", 0x10, 11, 8, 4 },
+		{ "tirc", "lro_max_msg_sz", 0x10, 7, 0, 8 },
+		{ "tirc", "inline_rqn", 0x1C, 23, 0, 24 },
+		{ "tirc", "rx_hash_symmetric", 0x20, 31, 31, 1 },
+		{ "tirc", "tunneled_offload_en", 0x20, 29, 29, 1 },
+		{ "tirc", "indirect_table", 0x20, 23, 0, 24 },
+		{ "tirc", "rx_hash_fn", 0x24, 31, 28, 4 },
+		{ "tirc", "self_lb_en", 0x24, 25, 24, 2 },
+		{ "tirc", "transport_domain", 0x24, 23, 0, 24 },
+		{ "tirc", "rx_hash_toeplitz_key", 0x28, 31, 0, 320 },
+		{ "tirc", "rx_hash_field_selector_outer", 0x50, 31, 0, 32 },
+		{ "tirc", "rx_hash_field_selector_inner", 0x54, 31, 0, 32 },
+		{ "rx_hash_field_select", "l3_prot_type", 0x00, 31, 31, 1 },
+		{ "rx_hash_field_select", "l4_prot_type", 0x00, 30, 30, 1 },
+		{ "rx_hash_field_select", "selected_fields", 0x00, 29, 0, 30 },
+		{ "tisc", "prio", 0x00, 19, 16, 4 },
+		{ "tisc", "transport_domain", 0x24, 23, 0, 24 },
+		{ "rqtc", "rqt_max_size", 0x14, 15, 0, 16 },
+		{ "rqtc", "rqt_actual_size", 0x18, 15, 0, 16 },
+		{ "rqtc", "rq_num", 0xF0, 31, 0, 32 },
+	};
+	const char *layouts[] = { "tirc", "rx_hash_field_select", "tisc", "rqtc" };
+	unsigned n[4] = { 0 };
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct nicref_field *f = t_field(rows[i].layout, rows[i].name);
+		cr_expect_eq(f->prm_offset, rows[i].off, "%s.%s offset", rows[i].layout,
+			     rows[i].name);
+		cr_expect_eq(f->msb, rows[i].msb, "%s.%s msb", rows[i].layout, rows[i].name);
+		cr_expect_eq(f->lsb, rows[i].lsb, "%s.%s lsb", rows[i].layout, rows[i].name);
+		cr_expect_eq(f->bit_width, rows[i].bits, "%s.%s width", rows[i].layout,
+			     rows[i].name);
+		for (unsigned k = 0; k < 4; k++)
+			n[k] += !strcmp(rows[i].layout, layouts[k]);
+	}
+	for (unsigned k = 0; k < 4; k++)
+		cr_expect_eq(nicref_layout_find(layouts[k])->nfields, n[k], "%s: no other field",
+			     layouts[k]);
+	/* The sizes: T44 to ECh (F0h bytes), T46 one dword, T49 to 9Ch, T58 F0h fixed. */
+	cr_expect_eq(nicref_layout_find("tirc")->size, 0xF0);
+	cr_expect_eq(nicref_layout_find("rx_hash_field_select")->size, 4);
+	cr_expect_eq(nicref_layout_find("tisc")->size, 0xA0);
+	cr_expect_eq(nicref_layout_find("rqtc")->size, 0xF0);
+}
