@@ -57,6 +57,10 @@
 	F(L, rqt_actual_size, B + 0x18, 15, 0)                                                  \
 	A(L, rq_num, B + 0xF0, 32)
 #define PRM_L_rqtc(F, W, A, L) PRM_R_rqtc(F, W, A, L, 0x00)
+/* One rq_num[] entry of T59 F0h: the RQN in bits 23:0, bits 31:24 reserved (the public mlx5
+ * layout agrees: reserved_at_0[0x8], rq_num[0x18]). The handlers check each entry of a list
+ * against it (D-RQT-4). */
+#define PRM_L_rqt_entry(F, W, A, L) F(L, rq_num, 0x00, 23, 0)
 
 /* Common command parts (T99-T102): input opcode/op_mod, output status/syndrome, and the
  * MODIFY bitmask 10h = modify_bitmask[63:32], 14h = modify_bitmask[31:0]. */
@@ -136,6 +140,7 @@
 	X(rx_hash_field_select, 0x04, "PRM §7.5 T46/T47")                                       \
 	X(tisc, 0xA0, "PRM §7.6 T49/T50")                                                       \
 	X(rqtc, 0xF0, "PRM §7.8 T58/T59")                                                       \
+	X(rqt_entry, 0x04, "PRM §7.8 T59 F0h")                                                  \
 	X(create_tir_in, 0x110, "PRM §12.8.1 T281/T282 + §7.5 T45 at 20h")                      \
 	X(create_tir_out, 0x10, "PRM §12.8.1 T283/T284")                                        \
 	X(modify_tir_in, 0x110, "PRM §12.8.2 T285/T286 + §7.5 T45 at 20h")                      \
