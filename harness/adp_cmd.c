@@ -570,7 +570,7 @@ static int cmd_check(int argc, char **argv)
 	int rc = 0;
 	for (size_t f = 0; f < fs.nflows; f++) {
 		const struct adp_flow *fl = &fs.flows[f];
-		if (adp_check_flow_indexed(&cfg, fs.recs, &ix, (uint32_t)f, v, err, sizeof err) != 0) {
+		if (adp_check_flow_indexed(&cfg, fs.recs, &ix, (uint32_t)f, v, err, sizeof err)) {
 			fprintf(stderr, "nicref adp check: %s\n", err);
 			rc = 2;
 			break;

@@ -346,7 +346,8 @@ int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair
 		const struct roce_pkt *k = &pkts[i];
 		struct adp_rec r = { .psn = k->psn, .t_ns = k->t_ns, .frame = k->frame };
 		if (roce_opcode_is_rc_request(k->opcode)) {
-			uint32_t f = *flow_slot(&ix, out->flows, k->dqp, k->ipver, k->src, k->dst) - 1;
+			uint32_t f =
+				*flow_slot(&ix, out->flows, k->dqp, k->ipver, k->src, k->dst) - 1;
 			r.flow = f;
 			r.kind = ADP_REC_DATA;
 			out->flows[f].ndata++;
@@ -359,7 +360,8 @@ int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair
 					want = pairs[p].data_qp;
 			size_t found = 0, f = 0;
 			if (want != none) {
-				uint32_t s = *flow_slot(&ix, out->flows, want, k->ipver, k->dst, k->src);
+				uint32_t s =
+					*flow_slot(&ix, out->flows, want, k->ipver, k->dst, k->src);
 				found = s != 0;
 				f = s ? s - 1 : 0;
 			} else {

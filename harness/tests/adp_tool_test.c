@@ -900,8 +900,8 @@ Test(adp_pkt, many_flows_grouped_by_key)
 	}
 	for (size_t i = 0; i < np; i++)
 		cr_expect_eq(fs.flows[fs.recs[i].flow].dqp,
-			     p[i].opcode == 0x11 ? p[i].dqp - 0x800000u + 1 : p[i].dqp, "record %zu",
-			     i);
+			     p[i].opcode == 0x11 ? p[i].dqp - 0x800000u + 1 : p[i].dqp,
+			     "record %zu", i);
 	free(p);
 
 	/* The index gives each flow its records in capture order, and the same verdict as the

@@ -10,7 +10,8 @@ static int selected(uint32_t field, const struct modify_sel *sel, size_t nsel, u
 {
 	for (size_t i = 0; i < nsel; i++)
 		if (sel[i].field == field)
-			return sel[i].bit == MODIFY_ALWAYS || (sel[i].bit < 64 && (mask >> sel[i].bit & 1));
+			return sel[i].bit == MODIFY_ALWAYS ||
+			       (sel[i].bit < 64 && (mask >> sel[i].bit & 1));
 	return 0; /* a field no bitmask bit names is not modifiable */
 }
 

@@ -258,9 +258,9 @@ enum nicref_cmd_rule cmd_modify_tir(struct cmd_ctx *c)
 			PRM_GET(modify_tir_in, modify_bitmask_31_0, c->in, c->in_len);
 	/* T286 20h: "Only fields requested by the mask should be valid. Other fields are
 	 * reserved" (D-MOD-1). */
-	enum nicref_cmd_rule rule =
-		modify_check_unselected(c, &nicref_layout_modify_tir_in, TIR_CTX_OFF, tir_modify_sel,
-					sizeof tir_modify_sel / sizeof tir_modify_sel[0], mask);
+	enum nicref_cmd_rule rule = modify_check_unselected(
+		c, &nicref_layout_modify_tir_in, TIR_CTX_OFF, tir_modify_sel,
+		sizeof tir_modify_sel / sizeof tir_modify_sel[0], mask);
 	if (rule != NICREF_RULE_NONE)
 		return rule;
 	/* T48: bits 0 LRO, 1 indirect_table, 2 hash, 4 self_lb_en; bit 4 only with

@@ -509,10 +509,12 @@ Test(tir, modify_unselected_fields_are_reserved)
 			}
 			/* The unselected fields were not taken. */
 			cr_assert_eq(query_tir(t, a), 0);
-			struct expect x[] = { { "disp_type", 1 },	  { "inline_rqn", 0 },
-					      { "tunneled_offload_en", 0 }, { "indirect_table", e.rqt },
-					      { "transport_domain", e.td }, { "self_lb_en", 0 },
-					      { "lro_enable_mask", 0 } };
+			struct expect x[] = {
+				{ "disp_type", 1 },	      { "inline_rqn", 0 },
+				{ "tunneled_offload_en", 0 }, { "indirect_table", e.rqt },
+				{ "transport_domain", e.td }, { "self_lb_en", 0 },
+				{ "lro_enable_mask", 0 },
+			};
 			expect_ctx(t, x, sizeof x / sizeof x[0]);
 		}
 		t_down(t);
