@@ -106,11 +106,17 @@ static void resend(struct out_psn *o, uint64_t t, uint64_t armed)
 	o->armed = armed;
 }
 
+/* The records of one flow: recs[list[0]], ..., recs[list[n - 1]], in capture order. */
+struct flow_recs {
+	const struct adp_rec *recs;
+	const size_t *list;
+	size_t n;
+};
+
 /* One replay of the flow. With qp == NULL the engine is not consulted (statistics only).
  * Returns 0 (everything explained), 1 (*f says where it stops) or -1 (no memory). */
 static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
-		  const struct adp_rec *recs, size_t n, uint32_t flow, struct fail *f,
-		  struct stats *st)
+		  const struct flow_recs *fr, struct fail *f, struct stats *st)
 {
 	struct sim s = { 0 };
 	bool have_max = false, prev_retx = false, dead = false, nak_pending = false;
@@ -118,10 +124,9 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 	uint64_t burst_armed = 0, dead_total = 0, dead_since = 0;
 	int rc = 0;
 	memset(st, 0, sizeof *st);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		const struct adp_rec *r = &recs[i];
-		if (r->flow != flow)
-			continue;
+	for (size_t j = 0; j < fr->n && rc == 0; j++) {
+		size_t i = fr->list[j]; /* the index into the record array, for the verdict */
+		const struct adp_rec *r = &fr->recs[i];
 		uint64_t t = r->t_ns;
 		bool is_data = r->kind == ADP_REC_DATA;
 		struct out_psn *old = s.head < s.tail ? &s.q[s.head] : NULL;
@@ -262,9 +267,11 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 	return rc;
 }
 
-int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, size_t n,
-		   uint32_t flow, struct adp_verdict *v, char *err, size_t errlen)
+/* Decides one flow from its own records. */
+static int check_recs(const struct adp_check_cfg *cfg, const struct flow_recs *fr,
+		      struct adp_verdict *v, char *err, size_t errlen)
 {
+	const struct adp_rec *recs = fr->recs;
 	memset(v, 0, sizeof *v);
 	if (cfg->mode.adp) {
 		enum nicref_adp_rule rule = nicref_adp_profile_check(
@@ -277,7 +284,7 @@ int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, 
 	}
 	struct stats st;
 	struct fail none;
-	if (replay(cfg, NULL, recs, n, flow, &none, &st) < 0) {
+	if (replay(cfg, NULL, fr, &none, &st) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -292,12 +299,8 @@ int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, 
 		v->ncand = 1; /* classic IB timer: nothing random */
 	}
 	/* The QP enters ready-to-send with the flow's first packet. */
-	uint64_t t0 = 0;
-	for (size_t i = 0; i < n; i++)
-		if (recs[i].flow == flow) {
-			t0 = recs[i].t_ns;
-			break;
-		}
+	uint64_t t0 = fr->n ? recs[fr->list[0]].t_ns : 0;
+	v->t0_ns = t0;
 	struct fail best = { 0 };
 	bool any_fail = false;
 	struct fail *fails = calloc(ADP_CHECK_MAX_CAND, sizeof *fails);
@@ -309,7 +312,7 @@ int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, 
 		struct nicref_adp_qp qp;
 		nicref_adp_qp_init_e(&qp, &cfg->mode, &cfg->attr, t0, v->cand_e[c]);
 		struct fail f;
-		int rc = replay(cfg, &qp, recs, n, flow, &f, &st);
+		int rc = replay(cfg, &qp, fr, &f, &st);
 		if (rc < 0) {
 			free(fails);
 			snprintf(err, errlen, "out of memory");
@@ -358,6 +361,76 @@ int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, 
 	}
 	free(fails);
 	return 0;
+}
+
+int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, size_t n,
+		   uint32_t flow, struct adp_verdict *v, char *err, size_t errlen)
+{
+	size_t *list = malloc((n ? n : 1) * sizeof *list), k = 0;
+	if (!list) {
+		memset(v, 0, sizeof *v);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].flow == flow)
+			list[k++] = i;
+	struct flow_recs fr = { recs, list, k };
+	int rc = check_recs(cfg, &fr, v, err, errlen);
+	free(list);
+	return rc;
+}
+
+int adp_flow_index_build(const struct adp_rec *recs, size_t n, size_t nflows,
+			 struct adp_flow_index *ix)
+{
+	ix->nflows = nflows;
+	ix->start = calloc(nflows + 1, sizeof *ix->start);
+	ix->rec = malloc((n ? n : 1) * sizeof *ix->rec);
+	if (!ix->start || !ix->rec) {
+		adp_flow_index_free(ix);
+		return -1;
+	}
+	/* Counting sort by flow, stable: start[f + 1] counts flow f, then the prefix sums. */
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].flow >= nflows) {
+			adp_flow_index_free(ix);
+			return -1;
+		}
+		ix->start[recs[i].flow + 1]++;
+	}
+	for (size_t f = 0; f < nflows; f++)
+		ix->start[f + 1] += ix->start[f];
+	for (size_t i = 0; i < n; i++)
+		ix->rec[ix->start[recs[i].flow]++] = i;
+	/* The fill moved each start to the next flow's: shift back. */
+	for (size_t f = nflows; f > 0; f--)
+		ix->start[f] = ix->start[f - 1];
+	ix->start[0] = 0;
+	return 0;
+}
+
+void adp_flow_index_free(struct adp_flow_index *ix)
+{
+	free(ix->start);
+	free(ix->rec);
+	ix->start = NULL;
+	ix->rec = NULL;
+	ix->nflows = 0;
+}
+
+int adp_check_flow_indexed(const struct adp_check_cfg *cfg, const struct adp_rec *recs,
+			   const struct adp_flow_index *ix, uint32_t flow, struct adp_verdict *v,
+			   char *err, size_t errlen)
+{
+	if (flow >= ix->nflows) {
+		memset(v, 0, sizeof *v);
+		snprintf(err, errlen, "flow %u: not in the index", flow);
+		return -1;
+	}
+	struct flow_recs fr = { recs, ix->rec + ix->start[flow],
+				ix->start[flow + 1] - ix->start[flow] };
+	return check_recs(cfg, &fr, v, err, errlen);
 }
 
 __attribute__((format(printf, 4, 5))) static void appendf(char *buf, size_t len, size_t *o,

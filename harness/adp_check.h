@@ -79,12 +79,32 @@ struct adp_verdict {
 	uint8_t reach_e[ADP_CHECK_MAX_CAND];
 	uint64_t total_ns;   /* ADP_FAIL_EXHAUSTED: the total timeout (UINT64_MAX none) */
 	uint64_t since_progress_ns; /* ... and the time without progress at the expiry */
+	uint64_t t0_ns;      /* the flow's first packet (its QP enters ready-to-send) */
 };
 
 /* Decides flow `flow` of recs[0..n) (other flows' records are skipped). 0, or -1 with a
- * message when the configuration cannot be checked (an invalid profile). */
+ * message when the configuration cannot be checked (an invalid profile). It walks all n
+ * records: to decide every flow of a capture, index them once (adp_flow_index_build) and use
+ * adp_check_flow_indexed, whose cost is that flow's records. */
 int adp_check_flow(const struct adp_check_cfg *cfg, const struct adp_rec *recs, size_t n,
 		   uint32_t flow, struct adp_verdict *v, char *err, size_t errlen);
+
+/* The records of each flow in capture order: flow f's are recs[rec[start[f]]],
+ * ..., recs[rec[start[f + 1] - 1]]. Built in two passes over the records (a counting sort by
+ * flow), two allocations in all. */
+struct adp_flow_index {
+	size_t nflows;
+	size_t *start; /* nflows + 1 */
+	size_t *rec;   /* one per record */
+};
+/* 0, or -1 (no memory, or a record naming a flow >= nflows). */
+int adp_flow_index_build(const struct adp_rec *recs, size_t n, size_t nflows,
+			 struct adp_flow_index *ix);
+void adp_flow_index_free(struct adp_flow_index *ix);
+/* adp_check_flow over the flow's own records. */
+int adp_check_flow_indexed(const struct adp_check_cfg *cfg, const struct adp_rec *recs,
+			   const struct adp_flow_index *ix, uint32_t flow, struct adp_verdict *v,
+			   char *err, size_t errlen);
 
 /* The initial exponents a profile can draw (seed 001 L7, D-ADP-9 per options.init_range). */
 uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uint32_t cap);

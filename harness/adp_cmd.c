@@ -596,9 +596,20 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 		return 2;
 	}
 	free(pkts);
+	if (fs.nflows == 0) {
+		/* Nothing to check is bad input, not a pass (exit 2, one message, nothing on
+		 * stdout): a gate must not pass on an empty or unrelated capture. */
+		fprintf(stderr, "nicref adp check: %s: no RoCEv2 RC request among %zu frames (%zu "
+			"RoCEv2 packets): nothing to check\n", capture, st.frames, st.roce);
+		adp_flows_free(&fs);
+		return 2;
+	}
 	struct adp_check_cfg cfg = { .mode = s.mode, .attr = s.attr, .tol_ns = tol };
 	struct adp_verdict *v = malloc(sizeof *v);
-	if (!v) {
+	struct adp_flow_index ix;
+	if (!v || adp_flow_index_build(fs.recs, fs.nrecs, fs.nflows, &ix) != 0) {
+		fprintf(stderr, "nicref adp check: out of memory\n");
+		free(v);
 		adp_flows_free(&fs);
 		return 2;
 	}
@@ -614,17 +625,12 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	int rc = 0;
 	for (size_t f = 0; f < fs.nflows; f++) {
 		const struct adp_flow *fl = &fs.flows[f];
-		if (adp_check_flow(&cfg, fs.recs, fs.nrecs, (uint32_t)f, v, err, sizeof err) != 0) {
+		if (adp_check_flow_indexed(&cfg, fs.recs, &ix, (uint32_t)f, v, err, sizeof err)) {
 			fprintf(stderr, "nicref adp check: %s\n", err);
 			rc = 2;
 			break;
 		}
-		uint64_t t0 = 0;
-		for (size_t i = 0; i < fs.nrecs; i++)
-			if (fs.recs[i].flow == f) {
-				t0 = fs.recs[i].t_ns;
-				break;
-			}
+		uint64_t t0 = v->t0_ns;
 		char name[160], why[2048], rel[48];
 		flow_name(fl, name, sizeof name);
 		adp_verdict_explain(v, &cfg, fl->dqp, why, sizeof why);
@@ -690,13 +696,10 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 			printf("result: non-conforming (%zu of %zu flows)\n", bad_flows, fs.nflows);
 		}
 		rc = bad_flows ? 1 : 0;
-		if (fs.nflows == 0) {
-			fprintf(stderr, "nicref adp check: %s: no RoCEv2 RC requests\n", capture);
-			rc = 2;
-		}
 	}
 	json_decref(jflows);
 	json_decref(jo);
+	adp_flow_index_free(&ix);
 	free(v);
 	adp_flows_free(&fs);
 	return rc;

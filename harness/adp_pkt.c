@@ -215,13 +215,99 @@ static enum adp_rec_kind aeth_kind(uint8_t syndrome)
 	}
 }
 
+/* Flows by key, so that grouping a capture costs one probe per packet (a linear search of the
+ * flows made it quadratic in their number). Open addressing with linear probing in tables sized
+ * once from the capture (a power of two at least twice the packets, so never more than half
+ * full), FNV-1a over the key bytes: no allocation per packet. Slots hold a flow index + 1.
+ *  - by_flow: (dqp, ipver, src, dst) -> the data flow;
+ *  - by_addr: (ipver, src, dst) -> the first flow between these addresses, with the number of
+ *    flows between them and the last one in pair_n[] / pair_last[] (an acknowledgement B->A
+ *    matches every flow A->B). */
+struct flow_index {
+	uint32_t *by_flow, *by_addr;
+	size_t mask;
+	uint32_t *pair_n, *pair_last; /* per first flow of an address pair */
+};
+
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t addr_hash(uint8_t ipver, const uint8_t *src, const uint8_t *dst)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ull, &ipver, 1);
+	return fnv(fnv(h, src, 16), dst, 16);
+}
+
+static uint64_t flow_hash(uint32_t dqp, uint8_t ipver, const uint8_t *src, const uint8_t *dst)
+{
+	const uint8_t q[4] = { (uint8_t)(dqp >> 24), (uint8_t)(dqp >> 16), (uint8_t)(dqp >> 8),
+			       (uint8_t)dqp };
+	return fnv(addr_hash(ipver, src, dst), q, 4);
+}
+
+static int index_init(struct flow_index *ix, size_t npkts)
+{
+	size_t slots = 16;
+	while (slots < 2 * npkts + 2)
+		slots *= 2;
+	ix->mask = slots - 1;
+	ix->by_flow = calloc(slots, sizeof *ix->by_flow);
+	ix->by_addr = calloc(slots, sizeof *ix->by_addr);
+	ix->pair_n = calloc(npkts ? npkts : 1, sizeof *ix->pair_n);
+	ix->pair_last = calloc(npkts ? npkts : 1, sizeof *ix->pair_last);
+	return ix->by_flow && ix->by_addr && ix->pair_n && ix->pair_last ? 0 : -1;
+}
+
+static void index_free(struct flow_index *ix)
+{
+	free(ix->by_flow);
+	free(ix->by_addr);
+	free(ix->pair_n);
+	free(ix->pair_last);
+}
+
+/* The slot of flow (dqp, ipver, src, dst): holding it, or the empty one where it goes. */
+static uint32_t *flow_slot(const struct flow_index *ix, const struct adp_flow *flows, uint32_t dqp,
+			   uint8_t ipver, const uint8_t *src, const uint8_t *dst)
+{
+	for (size_t i = flow_hash(dqp, ipver, src, dst) & ix->mask;; i = (i + 1) & ix->mask) {
+		uint32_t *s = &ix->by_flow[i];
+		if (!*s)
+			return s;
+		const struct adp_flow *f = &flows[*s - 1];
+		if (f->dqp == dqp && f->ipver == ipver && same_addr(f->src, src) &&
+		    same_addr(f->dst, dst))
+			return s;
+	}
+}
+
+/* The slot of the address pair (ipver, src, dst), likewise. */
+static uint32_t *addr_slot(const struct flow_index *ix, const struct adp_flow *flows,
+			   uint8_t ipver, const uint8_t *src, const uint8_t *dst)
+{
+	for (size_t i = addr_hash(ipver, src, dst) & ix->mask;; i = (i + 1) & ix->mask) {
+		uint32_t *s = &ix->by_addr[i];
+		if (!*s)
+			return s;
+		const struct adp_flow *f = &flows[*s - 1];
+		if (f->ipver == ipver && same_addr(f->src, src) && same_addr(f->dst, dst))
+			return s;
+	}
+}
+
 int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair *pairs,
 		    size_t npairs, struct adp_flowset *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
+	struct flow_index ix = { 0 };
 	out->flows = calloc(n ? n : 1, sizeof *out->flows);
 	out->recs = calloc(n ? n : 1, sizeof *out->recs);
-	if (!out->flows || !out->recs) {
+	if (!out->flows || !out->recs || index_init(&ix, n) != 0) {
+		index_free(&ix);
 		adp_flows_free(out);
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -232,52 +318,56 @@ int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair
 		if (i > 0 && k->t_ns < pkts[i - 1].t_ns) {
 			snprintf(err, errlen, "frame %u: timestamp earlier than frame %u's",
 				 k->frame, pkts[i - 1].frame);
+			index_free(&ix);
 			adp_flows_free(out);
 			return -1;
 		}
 		if (!roce_opcode_is_rc_request(k->opcode))
 			continue;
-		size_t f = 0;
-		while (f < out->nflows &&
-		       !(out->flows[f].dqp == k->dqp && out->flows[f].ipver == k->ipver &&
-			 same_addr(out->flows[f].src, k->src) && same_addr(out->flows[f].dst, k->dst)))
-			f++;
-		if (f == out->nflows) {
-			struct adp_flow *nf = &out->flows[out->nflows++];
-			nf->dqp = k->dqp;
-			nf->ipver = k->ipver;
-			memcpy(nf->src, k->src, 16);
-			memcpy(nf->dst, k->dst, 16);
-			nf->ack_qp = ~0u;
-		}
+		uint32_t *s = flow_slot(&ix, out->flows, k->dqp, k->ipver, k->src, k->dst);
+		if (*s)
+			continue;
+		uint32_t f = (uint32_t)out->nflows++;
+		struct adp_flow *nf = &out->flows[f];
+		nf->dqp = k->dqp;
+		nf->ipver = k->ipver;
+		memcpy(nf->src, k->src, 16);
+		memcpy(nf->dst, k->dst, 16);
+		nf->ack_qp = ~0u;
+		*s = f + 1;
+		uint32_t *a = addr_slot(&ix, out->flows, k->ipver, k->src, k->dst);
+		if (!*a)
+			*a = f + 1;
+		ix.pair_n[*a - 1]++;
+		ix.pair_last[*a - 1] = f;
 	}
 	/* Pass 2: records in capture order, acknowledgements assigned to their flow. */
 	for (size_t i = 0; i < n; i++) {
 		const struct roce_pkt *k = &pkts[i];
 		struct adp_rec r = { .psn = k->psn, .t_ns = k->t_ns, .frame = k->frame };
 		if (roce_opcode_is_rc_request(k->opcode)) {
-			size_t f = 0;
-			while (!(out->flows[f].dqp == k->dqp && out->flows[f].ipver == k->ipver &&
-				 same_addr(out->flows[f].src, k->src) &&
-				 same_addr(out->flows[f].dst, k->dst)))
-				f++;
-			r.flow = (uint32_t)f;
+			uint32_t f =
+				*flow_slot(&ix, out->flows, k->dqp, k->ipver, k->src, k->dst) - 1;
+			r.flow = f;
 			r.kind = ADP_REC_DATA;
 			out->flows[f].ndata++;
 		} else if (k->has_aeth) {
+			/* It travels B->A: the flows A->B, or the one a pair names. */
 			const uint32_t none = ~0u;
 			uint32_t want = none;
 			for (size_t p = 0; p < npairs; p++)
 				if (pairs[p].ack_qp == k->dqp)
 					want = pairs[p].data_qp;
 			size_t found = 0, f = 0;
-			for (size_t c = 0; c < out->nflows; c++) {
-				const struct adp_flow *fl = &out->flows[c];
-				if (fl->ipver == k->ipver && same_addr(fl->src, k->dst) &&
-				    same_addr(fl->dst, k->src) && (want == none || fl->dqp == want)) {
-					found++;
-					f = c;
-				}
+			if (want != none) {
+				uint32_t s =
+					*flow_slot(&ix, out->flows, want, k->ipver, k->dst, k->src);
+				found = s != 0;
+				f = s ? s - 1 : 0;
+			} else {
+				uint32_t s = *addr_slot(&ix, out->flows, k->ipver, k->dst, k->src);
+				found = s ? ix.pair_n[s - 1] : 0;
+				f = s ? ix.pair_last[s - 1] : 0;
 			}
 			if (found == 0) {
 				out->ignored_acks++;
@@ -291,6 +381,7 @@ int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair
 					 "frame %u: acknowledgement %s -> %s to QP 0x%06x matches %zu "
 					 "request flows; name its flow with --ack-qp DATA_QP:ACK_QP",
 					 k->frame, a, b, k->dqp, found);
+				index_free(&ix);
 				adp_flows_free(out);
 				return -1;
 			}
@@ -303,6 +394,7 @@ int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair
 		}
 		out->recs[out->nrecs++] = r;
 	}
+	index_free(&ix);
 	return 0;
 }
 

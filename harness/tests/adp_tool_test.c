@@ -834,3 +834,190 @@ Test(adp_inputs, durations_and_loss_patterns)
 	cr_expect_eq(adp_option_set(&o, "first-timeout", "maybe"), -1);
 	cr_expect_eq(adp_option_set(&o, "colour", "red"), 1);
 }
+
+/* ---- many flows: grouped by key and decided from their own records ---- */
+
+/* Flow i of n: requester 10.x.y.z (10.0.0.0 + i + 1) to 11.0.0.1, responder QP i + 1, one
+ * request of PSN 0 at i us (every 7th resent after the classic timer 4.096 us << 3), its ACK
+ * (to requester QP 0x800000 + i) 3 us after the last transmission; in time order. */
+static size_t many_flows(struct roce_pkt *p, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t a = 0x0a000000u + (uint32_t)i + 1;
+		struct roce_pkt req = { .ipver = 4, .opcode = 0x04, .dqp = (uint32_t)i + 1 };
+		req.src[0] = (uint8_t)(a >> 24);
+		req.src[1] = (uint8_t)(a >> 16);
+		req.src[2] = (uint8_t)(a >> 8);
+		req.src[3] = (uint8_t)a;
+		req.dst[0] = 11;
+		req.dst[3] = 1;
+		struct roce_pkt ack = { .ipver = 4, .opcode = 0x11, .dqp = 0x800000u + (uint32_t)i,
+					.has_aeth = 1 };
+		memcpy(ack.src, req.dst, 16);
+		memcpy(ack.dst, req.src, 16);
+		uint64_t t = (uint64_t)i * US;
+		req.t_ns = t;
+		p[k++] = req;
+		if (i % 7 == 0) {
+			req.t_ns = t + (4096u << 3);
+			p[k++] = req;
+			t += 4096u << 3;
+		}
+		ack.t_ns = t + 3 * US;
+		p[k++] = ack;
+	}
+	/* Insertion by time (stable: a request before an ACK of the same time). */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && p[j - 1].t_ns > p[j].t_ns; j--) {
+			struct roce_pkt x = p[j];
+			p[j] = p[j - 1];
+			p[j - 1] = x;
+		}
+	for (size_t i = 0; i < k; i++)
+		p[i].frame = (uint32_t)i + 1;
+	return k;
+}
+
+Test(adp_pkt, many_flows_grouped_by_key)
+{
+	enum { N = 3000 };
+	struct roce_pkt *p = calloc(3 * N, sizeof *p);
+	cr_assert(p);
+	size_t np = many_flows(p, N);
+	struct adp_flowset fs;
+	char err[256];
+	cr_assert_eq(adp_flows_build(p, np, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(fs.nflows, N);
+	cr_assert_eq(fs.nrecs, np);
+	cr_expect_eq(fs.ignored_acks, 0);
+	for (size_t f = 0; f < N; f++) {
+		/* Flows in the order of their first request: flow f is responder QP f + 1. */
+		cr_expect_eq(fs.flows[f].dqp, f + 1);
+		cr_expect_eq(fs.flows[f].ndata, f % 7 == 0 ? 2u : 1u, "flow %zu", f);
+		cr_expect_eq(fs.flows[f].nack, 1, "flow %zu", f);
+		cr_expect_eq(fs.flows[f].ack_qp, 0x800000u + f, "flow %zu", f);
+	}
+	for (size_t i = 0; i < np; i++)
+		cr_expect_eq(fs.flows[fs.recs[i].flow].dqp,
+			     p[i].opcode == 0x11 ? p[i].dqp - 0x800000u + 1 : p[i].dqp,
+			     "record %zu", i);
+	free(p);
+
+	/* The index gives each flow its records in capture order, and the same verdict as the
+	 * walk over every record. */
+	struct adp_flow_index ix;
+	cr_assert_eq(adp_flow_index_build(fs.recs, fs.nrecs, fs.nflows, &ix), 0);
+	cr_expect_eq(ix.start[0], 0);
+	cr_expect_eq(ix.start[N], fs.nrecs);
+	struct adp_check_cfg c = classic_cfg(3, 7);
+	static struct adp_verdict a, b;
+	for (uint32_t f = 0; f < N; f += 97) {
+		for (size_t k = ix.start[f]; k < ix.start[f + 1]; k++) {
+			cr_expect_eq(fs.recs[ix.rec[k]].flow, f);
+			cr_expect(k == ix.start[f] || ix.rec[k] > ix.rec[k - 1], "capture order");
+		}
+		cr_assert_eq(adp_check_flow(&c, fs.recs, fs.nrecs, f, &a, err, sizeof err), 0);
+		cr_assert_eq(adp_check_flow_indexed(&c, fs.recs, &ix, f, &b, err, sizeof err), 0);
+		cr_expect(a.conforming && b.conforming, "flow %u", f);
+		cr_expect_eq(a.data, b.data);
+		cr_expect_eq(a.retransmissions, b.retransmissions);
+		cr_expect_eq(a.expiries, b.expiries);
+		cr_expect_eq(a.progress, b.progress);
+		cr_expect_eq(a.t0_ns, b.t0_ns);
+		cr_expect_eq(b.t0_ns, (uint64_t)f * US, "the flow's first packet");
+		cr_expect_eq(b.retransmissions, f % 7 == 0);
+	}
+	/* A flow beyond the index is an error, not a read past it. */
+	cr_expect_eq(adp_check_flow_indexed(&c, fs.recs, &ix, N, &b, err, sizeof err), -1);
+	adp_flow_index_free(&ix);
+	adp_flows_free(&fs);
+}
+
+/* Runs `nicref adp ARGS...` keeping stdout and stderr apart (caller frees both). */
+static void run_split(int *rc, const char *const *args, int argc, char **out, char **errs)
+{
+	char po[] = "/tmp/nicref_adp_o_XXXXXX", pe[] = "/tmp/nicref_adp_e_XXXXXX";
+	int fo = mkstemp(po), fe = mkstemp(pe);
+	cr_assert(fo >= 0 && fe >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	*rc = adp_main(argc, (char **)args);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	close(fo);
+	close(fe);
+	const char *paths[2] = { po, pe };
+	char **bufs[2] = { out, errs };
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(paths[i], "r");
+		cr_assert(f);
+		*bufs[i] = calloc(1, 1 << 16);
+		size_t n = fread(*bufs[i], 1, (1 << 16) - 1, f);
+		(*bufs[i])[n] = '\0';
+		fclose(f);
+		unlink(paths[i]);
+	}
+}
+
+/* A classic pcap (microsecond timestamps, Ethernet) holding the given frames. */
+static void write_pcap(const char *path, const uint8_t *const *frames, const size_t *lens,
+		       size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f);
+	const uint32_t hdr[6] = { 0xa1b2c3d4, 2 | 4u << 16, 0, 0, 65535, 1 };
+	cr_assert_eq(fwrite(hdr, sizeof hdr, 1, f), 1);
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t rec[4] = { 1700000000u, (uint32_t)i, (uint32_t)lens[i],
+					  (uint32_t)lens[i] };
+		cr_assert_eq(fwrite(rec, sizeof rec, 1, f), 1);
+		cr_assert_eq(fwrite(frames[i], lens[i], 1, f), 1);
+	}
+	fclose(f);
+}
+
+/* A capture with no RoCEv2 RC request has nothing to check: exit 2 (bad input, as the tool's
+ * convention for what it cannot judge), one line on stderr naming the file, nothing on stdout,
+ * in text and in JSON. Before issue 11 stdout said "result: conforming (0 flows)" while stderr
+ * said "no RoCEv2 RC requests". */
+Test(adp_cli, capture_with_nothing_to_check)
+{
+	char empty[] = "/tmp/nicref_adp_empty_XXXXXX", arp[] = "/tmp/nicref_adp_arp_XXXXXX";
+	close(mkstemp(empty));
+	close(mkstemp(arp));
+	write_pcap(empty, NULL, NULL, 0);
+	/* One Ethernet frame of another protocol (ARP, 0806h). */
+	static const uint8_t frame[42] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1,
+					   0x08, 0x06 };
+	const uint8_t *frames[1] = { frame };
+	const size_t lens[1] = { sizeof frame };
+	write_pcap(arp, frames, lens, 1);
+	const char *files[2] = { empty, arp };
+	const char *counts[2] = { "among 0 frames (0 RoCEv2 packets)",
+				  "among 1 frames (0 RoCEv2 packets)" };
+	for (int i = 0; i < 2; i++)
+		for (int json = 0; json < 2; json++) {
+			int rc;
+			char *o, *e;
+			const char *args[] = { "check", files[i], "--classic", "--json" };
+			run_split(&rc, args, json ? 4 : 3, &o, &e);
+			cr_expect_eq(rc, 2, "%s: exit 2", files[i]);
+			cr_expect_str_eq(o, "", "%s: nothing on stdout", files[i]);
+			cr_expect(strstr(e, files[i]) && strstr(e, counts[i]) &&
+					  strstr(e, "nothing to check"),
+				  "stderr: %s", e);
+			cr_expect_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
+			free(o);
+			free(e);
+		}
+	unlink(empty);
+	unlink(arp);
+}

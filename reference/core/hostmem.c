@@ -1,15 +1,18 @@
-/* The built-in sparse host memory. Pages come from one pool reserved at creation (the OS
- * commits it only as pages are touched), so a write never allocates and a clear costs only
- * the pages used. */
+/* The built-in sparse host memory. Its pages, its slot table and the list of used slots all
+ * grow as pages are first written, up to the profile's bound, and are kept across a clear: the
+ * first inputs of a fuzzing campaign allocate, the later ones reuse (hostmem.h). A write that
+ * needs room prepares all of it first, so a write that cannot complete writes nothing. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hostmem.h"
 
-static size_t slot_of(const struct hostmem *hm, uint64_t pfn)
+#define FIRST_SLOTS 64u
+
+static size_t slot_of(size_t nslots, uint64_t pfn)
 {
 	/* Fibonacci hashing; nslots is a power of two. */
-	return (size_t)((pfn * 0x9E3779B97F4A7C15ull) >> 20) & (hm->nslots - 1);
+	return (size_t)((pfn * 0x9E3779B97F4A7C15ull) >> 20) & (nslots - 1);
 }
 
 int hostmem_init(struct hostmem *hm, size_t max_pages)
@@ -18,23 +21,18 @@ int hostmem_init(struct hostmem *hm, size_t max_pages)
 	if (max_pages == 0 || max_pages > ((size_t)1 << 24))
 		return -1;
 	hm->max_pages = max_pages;
-	hm->nslots = 16;
-	while (hm->nslots < 2 * max_pages)
-		hm->nslots <<= 1;
-	hm->slots = calloc(hm->nslots, sizeof *hm->slots);
-	hm->pool = malloc(max_pages * HOSTMEM_PAGE);
-	hm->used_slot = malloc(max_pages * sizeof *hm->used_slot);
-	if (!hm->slots || !hm->pool || !hm->used_slot) {
-		hostmem_fini(hm);
-		return -1;
-	}
+	hm->max_slots = FIRST_SLOTS;
+	while (hm->max_slots < 2 * max_pages)
+		hm->max_slots <<= 1;
 	return 0;
 }
 
 void hostmem_fini(struct hostmem *hm)
 {
+	for (size_t c = 0; c < hm->nchunks; c++)
+		free(hm->chunk[c]);
+	free(hm->chunk);
 	free(hm->slots);
-	free(hm->pool);
 	free(hm->used_slot);
 	memset(hm, 0, sizeof *hm);
 }
@@ -67,30 +65,83 @@ int hostmem_faulted(const struct hostmem *hm, uint64_t addr, size_t len, unsigne
 	return 0;
 }
 
-static uint8_t *page_find(const struct hostmem *hm, uint64_t pfn)
+/* The slot holding pfn in a table of nslots, or the empty slot where it goes. */
+static size_t probe(const struct hostmem_slot *slots, size_t nslots, uint64_t pfn)
 {
-	for (size_t i = slot_of(hm, pfn);; i = (i + 1) & (hm->nslots - 1)) {
-		const struct hostmem_slot *s = &hm->slots[i];
-		if (s->pfn_plus1 == 0)
-			return NULL;
-		if (s->pfn_plus1 == pfn + 1)
-			return s->data;
-	}
+	size_t i = slot_of(nslots, pfn);
+	while (slots[i].pfn_plus1 != 0 && slots[i].pfn_plus1 != pfn + 1)
+		i = (i + 1) & (nslots - 1);
+	return i;
 }
 
+static uint8_t *page_find(const struct hostmem *hm, uint64_t pfn)
+{
+	if (hm->nslots == 0)
+		return NULL;
+	const struct hostmem_slot *s = &hm->slots[probe(hm->slots, hm->nslots, pfn)];
+	return s->pfn_plus1 ? s->data : NULL;
+}
+
+/* A slot table of nslots holding the used pages (rehashed in their hand-out order). */
+static int grow_slots(struct hostmem *hm, size_t nslots)
+{
+	struct hostmem_slot *ns = calloc(nslots, sizeof *ns);
+	uint32_t *nu = malloc(nslots / 2 * sizeof *nu);
+	if (!ns || !nu) {
+		free(ns);
+		free(nu);
+		return -1;
+	}
+	for (size_t i = 0; i < hm->used; i++) {
+		const struct hostmem_slot *o = &hm->slots[hm->used_slot[i]];
+		size_t k = probe(ns, nslots, o->pfn_plus1 - 1);
+		ns[k] = *o;
+		nu[i] = (uint32_t)k;
+	}
+	free(hm->slots);
+	free(hm->used_slot);
+	hm->slots = ns;
+	hm->used_slot = nu;
+	hm->nslots = nslots;
+	return 0;
+}
+
+/* Room for `pages` pages in all: the slot table at most half full, and the chunks. */
+static int reserve(struct hostmem *hm, size_t pages)
+{
+	size_t want = hm->nslots ? hm->nslots : FIRST_SLOTS;
+	while (want < 2 * pages && want < hm->max_slots)
+		want <<= 1;
+	if (want != hm->nslots && grow_slots(hm, want) != 0)
+		return -1;
+	size_t chunks = (pages + HOSTMEM_CHUNK_PAGES - 1) / HOSTMEM_CHUNK_PAGES;
+	if (chunks > hm->chunk_cap) {
+		size_t cap = hm->chunk_cap ? hm->chunk_cap : 4;
+		while (cap < chunks)
+			cap <<= 1;
+		uint8_t **nc = realloc(hm->chunk, cap * sizeof *nc);
+		if (!nc)
+			return -1;
+		hm->chunk = nc;
+		hm->chunk_cap = cap;
+	}
+	while (hm->nchunks < chunks) {
+		uint8_t *c = malloc((size_t)HOSTMEM_CHUNK_PAGES * HOSTMEM_PAGE);
+		if (!c)
+			return -1;
+		hm->chunk[hm->nchunks++] = c;
+	}
+	return 0;
+}
+
+/* The page pfn, handing out the next page if it has none; reserve() made the room. */
 static uint8_t *page_get(struct hostmem *hm, uint64_t pfn)
 {
-	size_t i = slot_of(hm, pfn);
-	for (;; i = (i + 1) & (hm->nslots - 1)) {
-		struct hostmem_slot *s = &hm->slots[i];
-		if (s->pfn_plus1 == pfn + 1)
-			return s->data;
-		if (s->pfn_plus1 == 0)
-			break;
-	}
-	if (hm->used == hm->max_pages)
-		return NULL;
-	uint8_t *page = hm->pool + hm->used * HOSTMEM_PAGE;
+	size_t i = probe(hm->slots, hm->nslots, pfn);
+	if (hm->slots[i].pfn_plus1)
+		return hm->slots[i].data;
+	size_t n = hm->used;
+	uint8_t *page = hm->chunk[n / HOSTMEM_CHUNK_PAGES] + n % HOSTMEM_CHUNK_PAGES * HOSTMEM_PAGE;
 	memset(page, 0, HOSTMEM_PAGE);
 	hm->slots[i].pfn_plus1 = pfn + 1;
 	hm->slots[i].data = page;
@@ -123,7 +174,7 @@ int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
 	return 0;
 }
 
-/* Pages a write would add: a write that cannot complete writes nothing. */
+/* Pages a write would add (counted up to one past the room left). */
 static size_t new_pages(const struct hostmem *hm, uint64_t addr, size_t len)
 {
 	size_t n = 0;
@@ -132,7 +183,7 @@ static size_t new_pages(const struct hostmem *hm, uint64_t addr, size_t len)
 	for (uint64_t pfn = addr / HOSTMEM_PAGE; pfn <= (addr + (len - 1)) / HOSTMEM_PAGE; pfn++) {
 		if (!page_find(hm, pfn))
 			n++;
-		if (pfn == UINT64_MAX / HOSTMEM_PAGE || n > hm->max_pages)
+		if (pfn == UINT64_MAX / HOSTMEM_PAGE || n > hm->max_pages - hm->used)
 			break;
 	}
 	return n;
@@ -141,15 +192,15 @@ static size_t new_pages(const struct hostmem *hm, uint64_t addr, size_t len)
 int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
 {
 	const uint8_t *in = buf;
-	if (!span_ok(addr, len) || new_pages(hm, addr, len) > hm->max_pages - hm->used)
+	if (!span_ok(addr, len))
+		return -1;
+	size_t add = new_pages(hm, addr, len);
+	if (add > hm->max_pages - hm->used || (add && reserve(hm, hm->used + add) != 0))
 		return -1;
 	while (len > 0) {
 		uint64_t off = addr % HOSTMEM_PAGE;
 		size_t n = HOSTMEM_PAGE - off < len ? (size_t)(HOSTMEM_PAGE - off) : len;
-		uint8_t *page = page_get(hm, addr / HOSTMEM_PAGE);
-		if (!page)
-			return -1;
-		memcpy(page + off, in, n);
+		memcpy(page_get(hm, addr / HOSTMEM_PAGE) + off, in, n);
 		in += n;
 		addr += n;
 		len -= n;

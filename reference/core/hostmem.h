@@ -20,13 +20,23 @@ struct hostmem_fault {
 	unsigned flags; /* NICREF_FAULT_READ | NICREF_FAULT_WRITE */
 };
 
+/* Pages are handed out in the order first written and live in chunks of HOSTMEM_CHUNK_PAGES,
+ * allocated as the pages are first touched and kept across hostmem_clear (and device reset),
+ * so a fuzzer's per-input clear never allocates again; the slot table likewise grows (doubling,
+ * at most half full) as pages are used. A device reserves almost nothing at creation and at
+ * most max_pages pages in all (profile.hostmem_max_pages). */
+#define HOSTMEM_CHUNK_PAGES 16u /* 64 KiB */
+
 struct hostmem {
 	struct hostmem_slot *slots;
-	size_t nslots; /* power of two, at least twice the page bound */
-	size_t used;
+	size_t nslots;    /* power of two, at least twice the pages used (0 before any) */
+	size_t max_slots; /* the table's bound: a power of two, at least twice max_pages */
+	size_t used;      /* pages handed out since the last clear */
 	size_t max_pages;
-	uint8_t *pool; /* max_pages pages, handed out in order, reused after clear */
-	uint32_t *used_slot; /* slot index of page i, so a clear touches only used slots */
+	uint8_t **chunk;  /* chunk[c]: pages c * HOSTMEM_CHUNK_PAGES ... of the hand-out order */
+	size_t nchunks, chunk_cap; /* allocated chunks; room in chunk[] */
+	uint32_t *used_slot; /* slot index of page i (nslots / 2 entries), so a clear touches
+			      * only the used slots */
 	struct hostmem_fault fault[HOSTMEM_MAX_FAULTS];
 	unsigned nfault;
 };

@@ -6,22 +6,35 @@
 
 /* Handle width of each type: EQ numbers are 8 bits (T244 eq_number 08h[7:0]), UAR indices
  * those of the UAR area, every other handle 24 bits (T194 pd, T261 cqn, ...). */
-static uint32_t table_capacity(enum obj_type t)
+/* A table as wide as the handles the profile lets INIT_HCA open ([base, base + 2^log), D-OBJ-2;
+ * the capabilities never exceed the profile's), so a device's directories follow its
+ * capabilities: 2^(log + 1) handles, at most 2^24. EQs: 8-bit eqn; UARs: the UAR area. */
+static uint32_t table_capacity(const struct nicref_profile *p, enum obj_type t)
 {
+	unsigned log;
 	switch (t) {
 	case OBJ_EQ:
 		return 1u << 8;
 	case OBJ_UAR:
 		return DEV_MAX_UARS;
+	case OBJ_PD:
+		log = p->log_max_pd;
+		break;
+	case OBJ_TD:
+		log = p->log_max_transport_domain;
+		break;
 	default:
-		return 1u << OBJTAB_MAX_LOG;
+		log = p->log_max_objects;
+		break;
 	}
+	return log + 1 < OBJTAB_MAX_LOG ? 1u << (log + 1) : 1u << OBJTAB_MAX_LOG;
 }
 
 int obj_dev_init(struct nicref_dev *dev)
 {
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++)
-		if (objtab_init(&dev->obj[t], table_capacity((enum obj_type)t)) != 0)
+		if (objtab_init(&dev->obj[t],
+				table_capacity(&dev->cfg.profile, (enum obj_type)t)) != 0)
 			return -1;
 	if (eq_dev_init(dev) || cq_dev_init(dev) || wq_dev_init(dev) || mkey_dev_init(dev) ||
 	    tir_dev_init(dev) || vport_dev_init(dev))

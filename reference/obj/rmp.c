@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/modify_mask.h"
 
 void rmp_free(struct rmp *rmp)
 {
@@ -72,11 +73,27 @@ void rmp_hw_error(struct nicref_dev *dev, struct rmp *rmp)
 	wq_post_event(dev, 0x12, 0, rmp->hdr.handle);
 }
 
+/* T66: state is required, lwm is bit 0; every other field, and lwm with bit 0 clear, is
+ * reserved in a MODIFY_RMP input (D-MOD-1). */
+static const struct modify_sel rmp_modify_sel[] = {
+	{ PRMF_modify_rmp_in__state, MODIFY_ALWAYS },
+	{ PRMF_modify_rmp_in__lwm, 0 },
+};
+
 enum nicref_cmd_rule cmd_modify_rmp(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	const uint8_t *in = c->in;
 	size_t n = c->in_len;
+	uint64_t mask = PRM_GET(modify_rmp_in, modify_bitmask_63_32, in, n) << 32 |
+			PRM_GET(modify_rmp_in, modify_bitmask_31_0, in, n);
+	/* T371 20h: "Only fields requested by the mask should be valid, other fields are
+	 * reserved." */
+	enum nicref_cmd_rule r = modify_check_unselected(
+		c, &nicref_layout_modify_rmp_in, WQ_CTX_OFF, rmp_modify_sel,
+		sizeof rmp_modify_sel / sizeof rmp_modify_sel[0], mask);
+	if (r != NICREF_RULE_NONE)
+		return r;
 	struct rmp *rmp = obj_get(dev, OBJ_RMP, (uint32_t)PRM_GET(modify_rmp_in, rmpn, in, n));
 	if (!rmp)
 		return NICREF_RULE_RMP_NOT_FOUND;
@@ -84,8 +101,6 @@ enum nicref_cmd_rule cmd_modify_rmp(struct cmd_ctx *c)
 	if (PRM_GET(modify_rmp_in, rmp_state, in, n) != rmp->state)
 		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
 	/* T66: bit 0, lwm, is the only bit. */
-	uint64_t mask = PRM_GET(modify_rmp_in, modify_bitmask_63_32, in, n) << 32 |
-			PRM_GET(modify_rmp_in, modify_bitmask_31_0, in, n);
 	if (mask & ~1ull)
 		return NICREF_RULE_WQ_BITMASK_BAD;
 	/* T66: RDY2RDY is the one command transition (an RMP in ERR is recovered by destroying

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/modify_mask.h"
 
 void rq_free(struct rq *rq)
 {
@@ -220,11 +221,27 @@ void rq_wqe_done(struct rq *rq, uint32_t index)
 		}
 }
 
+/* T56: state is required in every transition, vsd (vlan_strip_disable) is bit 1; every other
+ * field, and vsd with bit 1 clear, is reserved in a MODIFY_RQ input (D-MOD-1). */
+static const struct modify_sel rq_modify_sel[] = {
+	{ PRMF_modify_rq_in__state, MODIFY_ALWAYS },
+	{ PRMF_modify_rq_in__vlan_strip_disable, 1 },
+};
+
 enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	const uint8_t *in = c->in;
 	size_t n = c->in_len;
+	uint64_t mask = PRM_GET(modify_rq_in, modify_bitmask_63_32, in, n) << 32 |
+			PRM_GET(modify_rq_in, modify_bitmask_31_0, in, n);
+	/* T337 20h: "Only fields requested by the mask should be valid Other fields are
+	 * reserved." */
+	enum nicref_cmd_rule r = modify_check_unselected(
+		c, &nicref_layout_modify_rq_in, WQ_CTX_OFF, rq_modify_sel,
+		sizeof rq_modify_sel / sizeof rq_modify_sel[0], mask);
+	if (r != NICREF_RULE_NONE)
+		return r;
 	struct rq *rq = obj_get(dev, OBJ_RQ, (uint32_t)PRM_GET(modify_rq_in, rqn, in, n));
 	if (!rq)
 		return NICREF_RULE_RQ_NOT_FOUND;
@@ -232,8 +249,6 @@ enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
 	if (PRM_GET(modify_rq_in, rq_state, in, n) != rq->state)
 		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
 	/* T56: bit 1, vsd, is the only bit. */
-	uint64_t mask = PRM_GET(modify_rq_in, modify_bitmask_63_32, in, n) << 32 |
-			PRM_GET(modify_rq_in, modify_bitmask_31_0, in, n);
 	if (mask & ~2ull)
 		return NICREF_RULE_WQ_BITMASK_BAD;
 	unsigned to = (unsigned)PRM_GET(modify_rq_in, state, in, n);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/modify_mask.h"
 
 #define RQT_CTX_OFF 0x20   /* T349/T353/T363: the context at 20h */
 #define RQT_LIST_OFF 0x110 /* rq_num[] at context F0h */
@@ -15,6 +16,10 @@ static bool pow2(uint32_t v)
 {
 	return v && !(v & (v - 1));
 }
+
+/* T354 14h: bit 0 selects "rqt_acual_size and the rq_num list"; rqt_max_size is not
+ * modifiable. The fields it does not select are reserved in a MODIFY_RQT input (D-MOD-1). */
+static const struct modify_sel rqt_modify_sel[] = { { PRMF_modify_rqt_in__rqt_actual_size, 0 } };
 
 /* rq_num[i] of the input list (T59 F0h + 4i, bits 23:0; D-RQT-4). */
 static uint32_t list_entry(const struct cmd_ctx *c, uint32_t i)
@@ -55,6 +60,20 @@ static bool list_fits(const struct cmd_ctx *c, uint32_t actual)
 	return need <= c->input_length && need <= c->in_len;
 }
 
+/* T59 F0h: each entry's bits 31:24 are reserved, as any reserved bit of a command input
+ * (D-CMD-8): a violation per entry, and refused under the strict profile. The entries are the
+ * command's own input (D-RQT-4); the reserved check precedes the command's rules (D-CMD-7). */
+static enum nicref_cmd_rule list_reserved(struct cmd_ctx *c, uint32_t actual)
+{
+	enum nicref_cmd_rule r, first = NICREF_RULE_NONE;
+	for (uint32_t i = 0; i < actual; i++)
+		if ((r = cmd_check_reserved(c, &nicref_layout_rqt_entry,
+					    RQT_LIST_OFF + (size_t)i * 4)) != NICREF_RULE_NONE &&
+		    first == NICREF_RULE_NONE)
+			first = r;
+	return first;
+}
+
 static void take_list(struct nicref_dev *dev, struct rqt *t, const struct cmd_ctx *c,
 		      uint32_t actual)
 {
@@ -83,11 +102,13 @@ enum nicref_cmd_rule cmd_create_rqt(struct cmd_ctx *c)
 	uint32_t actual = (uint32_t)PRM_GET(create_rqt_in, rqt_actual_size, c->in, c->in_len);
 	if (!list_fits(c, actual))
 		return NICREF_RULE_RQT_ENTRIES_BEYOND_INPUT;
+	enum nicref_cmd_rule rule = list_reserved(c, actual);
+	if (rule != NICREF_RULE_NONE)
+		return rule;
 	/* T59 14h: "rqt_max_size must be power of two". */
 	if (!pow2(max))
 		return NICREF_RULE_RQT_MAX_SIZE_NOT_POW2;
-	enum nicref_cmd_rule rule = check_list(c, actual, max);
-	if (rule != NICREF_RULE_NONE)
+	if ((rule = check_list(c, actual, max)) != NICREF_RULE_NONE)
 		return rule;
 	/* T59 14h: "set according to HCA_CAP.log_max_rqt_size limitation, otherwise the command
 	 * fails" (T145 70h[12:8]; D-RQT-1). */
@@ -127,15 +148,25 @@ enum nicref_cmd_rule cmd_modify_rqt(struct cmd_ctx *c)
 {
 	uint64_t mask = PRM_GET(modify_rqt_in, modify_bitmask_63_32, c->in, c->in_len) << 32 |
 			PRM_GET(modify_rqt_in, modify_bitmask_31_0, c->in, c->in_len);
+	/* T354 20h: "Only fields requested by the mask should be valid, other fields are
+	 * reserved" (D-MOD-1). */
+	enum nicref_cmd_rule rule = modify_check_unselected(
+		c, &nicref_layout_modify_rqt_in, RQT_CTX_OFF, rqt_modify_sel,
+		sizeof rqt_modify_sel / sizeof rqt_modify_sel[0], mask);
+	if (rule != NICREF_RULE_NONE)
+		return rule;
 	/* T354 14h: "Bit 0: rqt_acual_size and the rq_num list. others: reserved". */
 	if (mask & ~1ull)
 		return NICREF_RULE_RQT_MODIFY_BITMASK;
 	uint32_t actual = (uint32_t)PRM_GET(modify_rqt_in, rqt_actual_size, c->in, c->in_len);
-	if ((mask & 1) && !list_fits(c, actual))
-		return NICREF_RULE_RQT_ENTRIES_BEYOND_INPUT;
+	if (mask & 1) {
+		if (!list_fits(c, actual))
+			return NICREF_RULE_RQT_ENTRIES_BEYOND_INPUT;
+		if ((rule = list_reserved(c, actual)) != NICREF_RULE_NONE)
+			return rule;
+	}
 	struct rqt *t;
-	enum nicref_cmd_rule rule =
-		lookup(c, (uint32_t)PRM_GET(modify_rqt_in, rqtn, c->in, c->in_len), &t);
+	rule = lookup(c, (uint32_t)PRM_GET(modify_rqt_in, rqtn, c->in, c->in_len), &t);
 	if (rule != NICREF_RULE_NONE || !(mask & 1))
 		return rule;
 	/* rqt_max_size is not modifiable: the new size is held against the RQT's own. */

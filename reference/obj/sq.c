@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/modify_mask.h"
 
 void sq_free(struct sq *sq)
 {
@@ -139,9 +140,23 @@ void sq_hw_error(struct nicref_dev *dev, struct sq *sq)
 		sq_enter_error(dev, sq, WQ_CAUSE_DEVICE);
 }
 
+/* T62: state is required in every transition; bit 0 (packet_pacing_rate_limit_index) has no
+ * position in T60 (D-SQ-2). Every other field is reserved in a MODIFY_SQ input (D-MOD-1): the
+ * layout has no row for them, and a row added later is reserved unless listed here. */
+static const struct modify_sel sq_modify_sel[] = { { PRMF_modify_sq_in__state, MODIFY_ALWAYS } };
+
 enum nicref_cmd_rule cmd_modify_sq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
+	uint64_t mask = PRM_GET(modify_sq_in, modify_bitmask_63_32, c->in, c->in_len) << 32 |
+			PRM_GET(modify_sq_in, modify_bitmask_31_0, c->in, c->in_len);
+	/* T320 20h: "Only fields requested by the mask should be valid. Other fields are
+	 * reserved." */
+	enum nicref_cmd_rule r = modify_check_unselected(
+		c, &nicref_layout_modify_sq_in, WQ_CTX_OFF, sq_modify_sel,
+		sizeof sq_modify_sel / sizeof sq_modify_sel[0], mask);
+	if (r != NICREF_RULE_NONE)
+		return r;
 	struct sq *sq = obj_get(dev, OBJ_SQ, (uint32_t)PRM_GET(modify_sq_in, sqn, c->in, c->in_len));
 	if (!sq)
 		return NICREF_RULE_SQ_NOT_FOUND;
@@ -151,8 +166,7 @@ enum nicref_cmd_rule cmd_modify_sq(struct cmd_ctx *c)
 		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
 	/* T62: bit 0 (packet_pacing_rate_limit_index, "O" in every transition) is the only one;
 	 * the field has no position in T60, so it is accepted and changes nothing (D-SQ-2). */
-	if (PRM_GET(modify_sq_in, modify_bitmask_63_32, c->in, c->in_len) ||
-	    PRM_GET(modify_sq_in, modify_bitmask_31_0, c->in, c->in_len) & ~1ull)
+	if (mask & ~1ull)
 		return NICREF_RULE_WQ_BITMASK_BAD;
 	unsigned to = (unsigned)PRM_GET(modify_sq_in, state, c->in, c->in_len);
 	if (!wq_transition_ok(WQ_KIND_SQ, sq->state, to))

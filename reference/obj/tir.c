@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/modify_mask.h"
 
 #define TIR_CTX_OFF 0x20 /* T281/T285/T295: the context at 20h */
 
@@ -21,6 +22,23 @@ enum {
 	TIR_MOD_HASH = 1u << 2,
 	TIR_MOD_SELF_LB = 1u << 4,
 };
+/* T48: the context fields MODIFY_TIR can select, by bitmask bit; the others (disp_type,
+ * inline_rqn, tunneled_offload_en, transport_domain) are not modifiable and reserved in its
+ * input, as are the selectable ones whose bit is clear (D-MOD-1). */
+#define TIR_MODIFY_FIELDS(X)                                                                    \
+	X(lro_enable_mask, 0)                                                                   \
+	X(lro_timeout_period_usecs, 0)                                                          \
+	X(lro_max_msg_sz, 0)                                                                    \
+	X(indirect_table, 1)                                                                    \
+	X(rx_hash_fn, 2)                                                                        \
+	X(rx_hash_symmetric, 2)                                                                 \
+	X(rx_hash_toeplitz_key, 2)                                                              \
+	X(rx_hash_field_selector_outer, 2)                                                      \
+	X(rx_hash_field_selector_inner, 2)                                                      \
+	X(self_lb_en, 4)
+#define TIR_SEL_ROW(n, bit) { PRMF_modify_tir_in__##n, bit },
+static const struct modify_sel tir_modify_sel[] = { TIR_MODIFY_FIELDS(TIR_SEL_ROW) };
+
 /* T47 selected_fields: bits 0-4 defined, "5-29: reserved". */
 #define HASH_FIELDS_DEFINED 0x1Fu
 #define HASH_FIELDS_MASK 0x3FFFFFFFu
@@ -238,6 +256,13 @@ enum nicref_cmd_rule cmd_modify_tir(struct cmd_ctx *c)
 	struct nicref_dev *dev = c->dev;
 	uint64_t mask = PRM_GET(modify_tir_in, modify_bitmask_63_32, c->in, c->in_len) << 32 |
 			PRM_GET(modify_tir_in, modify_bitmask_31_0, c->in, c->in_len);
+	/* T286 20h: "Only fields requested by the mask should be valid. Other fields are
+	 * reserved" (D-MOD-1). */
+	enum nicref_cmd_rule rule = modify_check_unselected(
+		c, &nicref_layout_modify_tir_in, TIR_CTX_OFF, tir_modify_sel,
+		sizeof tir_modify_sel / sizeof tir_modify_sel[0], mask);
+	if (rule != NICREF_RULE_NONE)
+		return rule;
 	/* T48: bits 0 LRO, 1 indirect_table, 2 hash, 4 self_lb_en; bit 4 only with
 	 * HCA_CAP.self_lb_en_modifiable (T147 00h[23]). */
 	if (mask & ~(uint64_t)(TIR_MOD_LRO | TIR_MOD_INDIRECT_TABLE | TIR_MOD_HASH |
@@ -248,12 +273,11 @@ enum nicref_cmd_rule cmd_modify_tir(struct cmd_ctx *c)
 		      self_lb_en_modifiable))
 		return NICREF_RULE_TIR_MODIFY_SELF_LB_FIXED;
 	struct tir *t;
-	enum nicref_cmd_rule rule =
-		lookup(c, (uint32_t)PRM_GET(modify_tir_in, tirn, c->in, c->in_len), &t);
+	rule = lookup(c, (uint32_t)PRM_GET(modify_tir_in, tirn, c->in, c->in_len), &t);
 	if (rule != NICREF_RULE_NONE)
 		return rule;
-	/* §12.8.2: "executed atomically": the new context is built and checked aside. T286
-	 * 20h: "Only fields requested by the mask should be valid. Other fields are reserved." */
+	/* §12.8.2: "executed atomically": the new context is built and checked aside, from the
+	 * selected groups only (under the permissive profile the others are not used). */
 	struct tir n = *t;
 	if (mask & TIR_MOD_LRO) {
 		read_lro(c, &n);

@@ -41,7 +41,7 @@ struct tir {
 	uint32_t inline_rqn;          /* 1Ch, Direct */
 	uint32_t indirect_table;      /* 20h[23:0], Indirect */
 	bool rx_hash_symmetric;       /* 20h[31] */
-	bool tunneled_offload_en;     /* 20h[30] (D-TIR-2) */
+	bool tunneled_offload_en;     /* 20h[29] (D-TIR-2) */
 	uint8_t rx_hash_fn;           /* 24h[31:28] */
 	uint8_t self_lb_en;           /* 24h[25:24] b0 unicast, b1 multicast */
 	uint32_t td;                  /* 24h[23:0] */

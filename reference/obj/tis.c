@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/modify_mask.h"
 
 #define TIS_CTX_OFF 0x20       /* T298/T302: the context at 20h */
 #define TIS_QUERY_CTX_OFF 0x10 /* T312/T313: at 10h (D-TIS-2) */
@@ -74,24 +75,33 @@ static bool ready_sq_attached(const struct nicref_dev *dev, const struct tis *t)
 	return false;
 }
 
+/* T51: prio (bit 0) is the one modifiable field; transport_domain ("NONE") is reserved in a
+ * MODIFY_TIS input, and so is prio with bit 0 clear (D-MOD-1). */
+static const struct modify_sel tis_modify_sel[] = { { PRMF_modify_tis_in__prio, 0 } };
+
 enum nicref_cmd_rule cmd_modify_tis(struct cmd_ctx *c)
 {
+	uint64_t mask = PRM_GET(modify_tis_in, modify_bitmask_63_32, c->in, c->in_len) << 32 |
+			PRM_GET(modify_tis_in, modify_bitmask_31_0, c->in, c->in_len);
+	/* T303 20h: "Only fields requested by the mask should be valid. Other fields are
+	 * reserved": reserved bits first, as dispatch checks them (D-CMD-7 step 5). */
+	enum nicref_cmd_rule rule = modify_check_unselected(
+		c, &nicref_layout_modify_tis_in, TIS_CTX_OFF, tis_modify_sel,
+		sizeof tis_modify_sel / sizeof tis_modify_sel[0], mask);
+	if (rule != NICREF_RULE_NONE)
+		return rule;
 	/* §12.9.2 L7523: "MODIFY_TIS is supported only when HCA_CAP.modify_tis==1". */
 	if (!CAPS_CUR(c->dev, CAP_GENERAL, hca_cap, modify_tis))
 		return NICREF_RULE_TIS_MODIFY_UNSUPPORTED;
-	/* T51: bit 0 prio is the only modifiable field. */
-	uint64_t mask = PRM_GET(modify_tis_in, modify_bitmask_63_32, c->in, c->in_len) << 32 |
-			PRM_GET(modify_tis_in, modify_bitmask_31_0, c->in, c->in_len);
+	/* T51: bit 0 prio is the only bit. */
 	if (mask & ~1ull)
 		return NICREF_RULE_TIS_MODIFY_BITMASK;
 	struct tis *t;
-	enum nicref_cmd_rule rule =
-		lookup(c, (uint32_t)PRM_GET(modify_tis_in, tisn, c->in, c->in_len), &t);
+	rule = lookup(c, (uint32_t)PRM_GET(modify_tis_in, tisn, c->in, c->in_len), &t);
 	if (rule != NICREF_RULE_NONE)
 		return rule;
 	if (ready_sq_attached(c->dev, t))
 		return NICREF_RULE_TIS_MODIFY_SQ_ATTACHED;
-	/* T303 20h: "Only fields requested by the mask should be valid". */
 	if (mask & 1)
 		t->prio = (uint8_t)TISC_GET(c, prio);
 	return NICREF_RULE_NONE;

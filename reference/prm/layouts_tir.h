@@ -14,7 +14,7 @@
  * - T44 prints the 20h row's fields without bit positions; T45 (rx_hash_symmetric 20h[31],
  *   indirect_table 20h[23:0]) is followed.
  * - tunneled_offload_en, which T45 54h requires for the inner selector, is placed nowhere in
- *   T44; [PUB] mlx5 puts it at 20h[30] (D-TIR-2).
+ *   T44; [PUB] mlx5 puts it at 20h[29], with 20h[30] reserved (D-TIR-2, D-TIR-8).
  * - T45 names the LRO size lro_max_msg_sz; T48 calls it lro_max_ip_payload_size.
  * The selectors are RX_HASH_FIELD_SELECT structures (T46/T47, layout rx_hash_field_select). */
 #define PRM_R_tirc(F, W, A, L, B)                                                               \
@@ -24,7 +24,7 @@
 	F(L, lro_max_msg_sz, B + 0x10, 7, 0)                                                    \
 	F(L, inline_rqn, B + 0x1C, 23, 0)                                                       \
 	F(L, rx_hash_symmetric, B + 0x20, 31, 31)                                               \
-	F(L, tunneled_offload_en, B + 0x20, 30, 30)                                             \
+	F(L, tunneled_offload_en, B + 0x20, 29, 29)                                             \
 	F(L, indirect_table, B + 0x20, 23, 0)                                                   \
 	F(L, rx_hash_fn, B + 0x24, 31, 28)                                                      \
 	F(L, self_lb_en, B + 0x24, 25, 24)                                                      \
@@ -57,6 +57,10 @@
 	F(L, rqt_actual_size, B + 0x18, 15, 0)                                                  \
 	A(L, rq_num, B + 0xF0, 32)
 #define PRM_L_rqtc(F, W, A, L) PRM_R_rqtc(F, W, A, L, 0x00)
+/* One rq_num[] entry of T59 F0h: the RQN in bits 23:0, bits 31:24 reserved (the public mlx5
+ * layout agrees: reserved_at_0[0x8], rq_num[0x18]). The handlers check each entry of a list
+ * against it (D-RQT-4). */
+#define PRM_L_rqt_entry(F, W, A, L) F(L, rq_num, 0x00, 23, 0)
 
 /* Common command parts (T99-T102): input opcode/op_mod, output status/syndrome, and the
  * MODIFY bitmask 10h = modify_bitmask[63:32], 14h = modify_bitmask[31:0]. */
@@ -136,6 +140,7 @@
 	X(rx_hash_field_select, 0x04, "PRM §7.5 T46/T47")                                       \
 	X(tisc, 0xA0, "PRM §7.6 T49/T50")                                                       \
 	X(rqtc, 0xF0, "PRM §7.8 T58/T59")                                                       \
+	X(rqt_entry, 0x04, "PRM §7.8 T59 F0h")                                                  \
 	X(create_tir_in, 0x110, "PRM §12.8.1 T281/T282 + §7.5 T45 at 20h")                      \
 	X(create_tir_out, 0x10, "PRM §12.8.1 T283/T284")                                        \
 	X(modify_tir_in, 0x110, "PRM §12.8.2 T285/T286 + §7.5 T45 at 20h")                      \

@@ -26,6 +26,7 @@ struct t_dev {
 	struct nicref_dev *dev;
 	struct refdrv d;
 	unsigned violations;
+	uint64_t last_violation_arg; /* the argument of the last violation */
 	/* the objects receive and send queues need (t_cq) */
 	bool have_cq;
 	uint32_t uar, cqn;
@@ -36,8 +37,10 @@ struct t_dev {
 static inline void t_on_event(void *ctx, const struct nicref_event *ev)
 {
 	struct t_dev *t = ctx;
-	if (ev->kind == NICREF_EV_VIOLATION)
+	if (ev->kind == NICREF_EV_VIOLATION) {
 		t->violations++;
+		t->last_violation_arg = ev->arg[1];
+	}
 }
 
 /* A device with profile p (NULL: default), initialized by the reference driver. */
@@ -144,6 +147,17 @@ static inline int t_run(struct t_dev *t, uint32_t in_len, uint32_t out_len)
 		cr_expect_eq((t)->d.last_syndrome, nicref_cmd_rule_syndrome(NICREF_RULE_##rule), \
 			     "syndrome of " #rule " (got rule %s)",                             \
 			     t_rule_of((t)->d.last_syndrome));                                  \
+	} while (0)
+
+/* The command was refused as reserved bits (D-CMD-8, D-MOD-1) with exactly one violation
+ * CMD_RESERVED_NOT_ZERO, of argument arg; the violation is consumed. */
+#define t_reserved(t, st, arg)                                                                  \
+	do {                                                                                    \
+		t_refused((t), (st), RESERVED_NOT_ZERO);                                        \
+		cr_expect_eq((t)->violations, 1, "one violation");                              \
+		cr_expect_eq((t)->last_violation_arg, (uint64_t)(arg), "violation arg 0x%llx",   \
+			     (unsigned long long)(t)->last_violation_arg);                      \
+		(t)->violations = 0;                                                            \
 	} while (0)
 
 static inline const char *t_rule_of(uint32_t syndrome)

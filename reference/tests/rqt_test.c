@@ -101,9 +101,23 @@ Test(rqt, query_round_trip_and_modify)
 	t_refused(t, modify_rqt(t, n, 1, 16, sixteen, 16), RQT_ACTUAL_BEYOND_MAX);
 	cr_assert_eq(query_rqt(t, n, 0x110 + 32), 0);
 	expect_list(t, r[2], r[2], r[2], r[2], r[2], r[2], r[2], r[1]);
-	/* An empty bitmask changes nothing, whatever the context holds. */
-	cr_assert_eq(modify_rqt(t, n, 0, 1, list, 1), 0);
+	/* An empty bitmask changes nothing. With a size in the context it is refused: the field
+	 * is not selected, so reserved (T354 20h, D-MOD-1: 38h[15:0]); the list past 110h is not
+	 * the fixed layout's and is not judged (D-CMD-8). */
+	cr_assert_eq(modify_rqt(t, n, 0, 0, list, 1), 0);
+	t_reserved(t, modify_rqt(t, n, 0, 1, list, 1), 0x38ull << 32 | 1);
 	cr_assert_eq(query_rqt(t, n, 0x110 + 32), 0);
+	cr_expect_eq(t_get(t, "query_rqt_out", "rqt_actual_size"), 8);
+	/* rqt_max_size is never selectable (34h[15:0]). */
+	t_begin(t, "modify_rqt_in", "MODIFY_RQT");
+	t_set(t, "modify_rqt_in", "rqtn", n);
+	t_set(t, "modify_rqt_in", "modify_bitmask_31_0", 1);
+	t_set(t, "modify_rqt_in", "rqt_max_size", 16);
+	t_set(t, "modify_rqt_in", "rqt_actual_size", 1);
+	t_set_elem(t, "modify_rqt_in", "rq_num", 0, r[3]);
+	t_reserved(t, t_run(t, 0x114, 16), 0x34ull << 32 | 16);
+	cr_assert_eq(query_rqt(t, n, 0x110 + 32), 0);
+	cr_expect_eq(t_get(t, "query_rqt_out", "rqt_max_size"), 8);
 	cr_expect_eq(t_get(t, "query_rqt_out", "rqt_actual_size"), 8);
 
 	/* D-RQ-1: an RQ an RQT lists cannot be destroyed; once unlisted it can. */
@@ -148,8 +162,8 @@ Test(rqt, refusals)
 	t_refused(t, destroy_rqt(t, 1u << 23), RQT_INDEX_OUT_OF_RANGE);
 	t_refused(t, modify_rqt(t, n + 1, 1, 1, one, 1), RQT_NOT_FOUND);
 	/* T354: bit 0 only. */
-	t_refused(t, modify_rqt(t, n, 2, 1, one, 1), RQT_MODIFY_BITMASK);
-	t_refused(t, modify_rqt(t, n, 1ull << 63, 1, one, 1), RQT_MODIFY_BITMASK);
+	t_refused(t, modify_rqt(t, n, 3, 1, one, 1), RQT_MODIFY_BITMASK);
+	t_refused(t, modify_rqt(t, n, 1ull << 63 | 1, 1, one, 1), RQT_MODIFY_BITMASK);
 	t_refused(t, modify_rqt(t, n, 1, 2, one, 1), RQT_ENTRIES_BEYOND_INPUT);
 	t_refused(t, modify_rqt(t, n, 1, 2, free_rq, 2), RQT_RQ_INVALID);
 	t_refused(t, modify_rqt(t, n, 1, 0, one, 0), RQT_ACTUAL_SIZE_NOT_POW2);
@@ -173,4 +187,57 @@ Test(rqt, count_limit)
 	t_refused(t, create_rqt(t, 1, 1, &r, 1), RQT_EXHAUSTED);
 	cr_expect_eq(rq_refs(t, r), 2);
 	t_down(t);
+}
+
+/* T59 F0h: rq_num[] holds the RQN in bits 23:0; bits 31:24 are reserved (D-RQT-4, D-CMD-8):
+ * each entry with one set is a violation at its input dword (110h + 4i); the strict profile
+ * refuses CREATE_RQT and MODIFY_RQT, the permissive one runs them with the RQN of bits 23:0. */
+Test(rqt, entry_bits_31_24_are_reserved)
+{
+	for (int strict = 1; strict >= 0; strict--) {
+		struct nicref_profile p;
+		nicref_profile_default(&p);
+		p.reserved_check = (uint8_t)strict;
+		struct t_dev *t = t_up(&p);
+		uint32_t pd = t_alloc_pd(t);
+		uint32_t r0 = t_rq(t, pd), r1 = t_rq(t, pd);
+		/* An RQT first, so that the ICM page is held and no command below is retried by
+		 * the driver's page dance (a retry would report the violation again). */
+		const uint32_t good[] = { r0, r1 };
+		uint32_t n = rqt(t, 2, good, 2);
+		const uint32_t bad[] = { r0, 0x01000000u | r1 };
+		int st = create_rqt(t, 2, 2, bad, 2);
+		if (strict) {
+			t_reserved(t, st, 0x114ull << 32 | 0x01000000);
+			cr_expect_eq(rq_refs(t, r1), 1, "nothing created");
+			cr_expect_eq(t->dev->obj[OBJ_RQT].nlive, 1);
+		} else {
+			cr_assert_eq(st, 0);
+			cr_expect_eq(t->violations, 1);
+			cr_expect_eq(t->last_violation_arg, 0x114ull << 32 | 0x01000000);
+			t->violations = 0;
+			uint32_t m = (uint32_t)t_get(t, "create_rqt_out", "rqtn");
+			cr_assert_eq(query_rqt(t, m, 0x118), 0);
+			expect_list(t, r0, r1);
+			cr_expect_eq(t->out[0x114], 0, "bits 31:24 read 0");
+			cr_expect_eq(rq_refs(t, r1), 2);
+			cr_expect_eq(destroy_rqt(t, m), 0);
+		}
+		const uint32_t bad1[] = { 0x80000000u | r0 };
+		st = modify_rqt(t, n, 1, 1, bad1, 1);
+		if (strict) {
+			t_reserved(t, st, 0x110ull << 32 | 0x80000000);
+		} else {
+			cr_assert_eq(st, 0);
+			cr_expect_eq(t->violations, 1);
+			cr_expect_eq(t->last_violation_arg, 0x110ull << 32 | 0x80000000);
+			t->violations = 0;
+		}
+		cr_assert_eq(query_rqt(t, n, 0x118), 0);
+		if (strict)
+			expect_list(t, r0, r1);
+		else
+			expect_list(t, r0);
+		t_down(t);
+	}
 }

@@ -225,10 +225,9 @@ Test(tir, modify_groups)
 	uint32_t a = tir(t, &ind);
 	uint32_t rqt2 = make_rqt(t, e.rq);
 
-	/* Bit 0 LRO only: other groups in the context are ignored (T286 "Only fields requested
-	 * by the mask should be valid"). */
-	struct tir_in m = { .lro_mask = 2, .lro_timeout = 40, .lro_msg = 3, .hash_fn = 0,
-			    .table = 0xFFFF, .self_lb = 3 };
+	/* Bit 0 LRO only, the other groups left 0 (T286 "Only fields requested by the mask
+	 * should be valid. Other fields are reserved", D-MOD-1): the others stay. */
+	struct tir_in m = { .lro_mask = 2, .lro_timeout = 40, .lro_msg = 3 };
 	cr_assert_eq(modify_tir(t, a, 1, &m), 0, "rule %s", t_rule_of(t->d.last_syndrome));
 	cr_assert_eq(query_tir(t, a), 0);
 	struct expect x0[] = { { "lro_enable_mask", 2 }, { "lro_timeout_period_usecs", 32 },
@@ -264,8 +263,8 @@ Test(tir, modify_groups)
 	expect_ctx(t, x1, sizeof x1 / sizeof x1[0]);
 
 	/* T48: bits 3 and 5-63 are not defined. */
-	t_refused(t, modify_tir(t, a, 0x8, &m), TIR_MODIFY_BITMASK);
-	t_refused(t, modify_tir(t, a, 1ull << 32, &m), TIR_MODIFY_BITMASK);
+	t_refused(t, modify_tir(t, a, 0x9, &m), TIR_MODIFY_BITMASK);
+	t_refused(t, modify_tir(t, a, 1ull << 32 | 1, &m), TIR_MODIFY_BITMASK);
 	/* Bit 1 on a Direct TIR; bit 2 with a hash function on it. */
 	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
 	uint32_t d = tir(t, &dir);
@@ -278,7 +277,8 @@ Test(tir, modify_groups)
 	t_refused(t, modify_tir(t, a, 0x2, &none), TIR_RQT_INVALID);
 	/* Bit 4 needs HCA_CAP.self_lb_en_modifiable (T147 00h[23]; the test clears it). */
 	prm_set(ETH_CAP(t, self_lb_en_modifiable), 0);
-	t_refused(t, modify_tir(t, a, 0x10, &m), TIR_MODIFY_SELF_LB_FIXED);
+	struct tir_in lb = { .self_lb = 1 };
+	t_refused(t, modify_tir(t, a, 0x10, &lb), TIR_MODIFY_SELF_LB_FIXED);
 	prm_set(ETH_CAP(t, self_lb_en_modifiable), 1);
 	t_refused(t, modify_tir(t, a + 100, 1, &m), TIR_NOT_FOUND);
 	t_refused(t, modify_tir(t, 0, 1, &m), TIR_INDEX_OUT_OF_RANGE);
@@ -401,4 +401,122 @@ Test(tir, count_limit_and_reset)
 	refdrv_fini(&t->d);
 	nicref_dev_destroy(t->dev);
 	free(t);
+}
+
+/* Every field of the TIR, TIS and RQT contexts at the coordinates of its PRM row (T45, T47,
+ * T50, T59; tunneled_offload_en, which T44 does not place, at the public mlx5 interface
+ * layout's 20h[29], D-TIR-2, D-TIR-8), and no other field. */
+Test(tir, layouts_at_prm_coordinates)
+{
+	static const struct {
+		const char *layout, *name;
+		unsigned off, msb, lsb, bits;
+	} rows[] = {
+		{ "tirc", "disp_type", 0x04, 31, 28, 4 },
+		{ "tirc", "lro_timeout_period_usecs", 0x10, 27, 12, 16 },
+		{ "tirc", "lro_enable_mask", 0x10, 11, 8, 4 },
+		{ "tirc", "lro_max_msg_sz", 0x10, 7, 0, 8 },
+		{ "tirc", "inline_rqn", 0x1C, 23, 0, 24 },
+		{ "tirc", "rx_hash_symmetric", 0x20, 31, 31, 1 },
+		{ "tirc", "tunneled_offload_en", 0x20, 29, 29, 1 },
+		{ "tirc", "indirect_table", 0x20, 23, 0, 24 },
+		{ "tirc", "rx_hash_fn", 0x24, 31, 28, 4 },
+		{ "tirc", "self_lb_en", 0x24, 25, 24, 2 },
+		{ "tirc", "transport_domain", 0x24, 23, 0, 24 },
+		{ "tirc", "rx_hash_toeplitz_key", 0x28, 31, 0, 320 },
+		{ "tirc", "rx_hash_field_selector_outer", 0x50, 31, 0, 32 },
+		{ "tirc", "rx_hash_field_selector_inner", 0x54, 31, 0, 32 },
+		{ "rx_hash_field_select", "l3_prot_type", 0x00, 31, 31, 1 },
+		{ "rx_hash_field_select", "l4_prot_type", 0x00, 30, 30, 1 },
+		{ "rx_hash_field_select", "selected_fields", 0x00, 29, 0, 30 },
+		{ "tisc", "prio", 0x00, 19, 16, 4 },
+		{ "tisc", "transport_domain", 0x24, 23, 0, 24 },
+		{ "rqtc", "rqt_max_size", 0x14, 15, 0, 16 },
+		{ "rqtc", "rqt_actual_size", 0x18, 15, 0, 16 },
+		{ "rqtc", "rq_num", 0xF0, 31, 0, 32 },
+	};
+	const char *layouts[] = { "tirc", "rx_hash_field_select", "tisc", "rqtc" };
+	unsigned n[4] = { 0 };
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct nicref_field *f = t_field(rows[i].layout, rows[i].name);
+		cr_expect_eq(f->prm_offset, rows[i].off, "%s.%s offset", rows[i].layout,
+			     rows[i].name);
+		cr_expect_eq(f->msb, rows[i].msb, "%s.%s msb", rows[i].layout, rows[i].name);
+		cr_expect_eq(f->lsb, rows[i].lsb, "%s.%s lsb", rows[i].layout, rows[i].name);
+		cr_expect_eq(f->bit_width, rows[i].bits, "%s.%s width", rows[i].layout,
+			     rows[i].name);
+		for (unsigned k = 0; k < 4; k++)
+			n[k] += !strcmp(rows[i].layout, layouts[k]);
+	}
+	for (unsigned k = 0; k < 4; k++)
+		cr_expect_eq(nicref_layout_find(layouts[k])->nfields, n[k], "%s: no other field",
+			     layouts[k]);
+	/* The sizes: T44 to ECh (F0h bytes), T46 one dword, T49 to 9Ch, T58 F0h fixed. */
+	cr_expect_eq(nicref_layout_find("tirc")->size, 0xF0);
+	cr_expect_eq(nicref_layout_find("rx_hash_field_select")->size, 4);
+	cr_expect_eq(nicref_layout_find("tisc")->size, 0xA0);
+	cr_expect_eq(nicref_layout_find("rqtc")->size, 0xF0);
+}
+
+/* T286 20h: "Only fields requested by the mask should be valid. Other fields are reserved"
+ * (D-MOD-1). Each field of the context given with its group's bit clear, or a field T48 has no
+ * bit for, is a reserved bit: one violation at its input dword, refused under the strict
+ * profile; under the permissive one (reserved_check 0) reported and not used. */
+Test(tir, modify_unselected_fields_are_reserved)
+{
+	static const struct {
+		uint64_t mask;
+		struct tir_in in;
+		uint64_t arg; /* input dword offset << 32 | the bits */
+	} cases[] = {
+		/* LRO (bit 0) given with bit 2: ctx 10h = input 30h. */
+		{ 0x4, { .hash_fn = 2, .outer = 3, .lro_mask = 1 }, 0x30ull << 32 | 0x100 },
+		/* hash fn with bit 0: ctx 24h[31:28] = input 44h. */
+		{ 0x1, { .hash_fn = 1 }, 0x44ull << 32 | 0x10000000 },
+		/* the table with bit 0: ctx 20h[23:0] = input 40h. */
+		{ 0x1, { .table = 9 }, 0x40ull << 32 | 9 },
+		/* self-loopback with bit 1 (and its table): ctx 24h[25:24]. */
+		{ 0x2, { .table = 1, .self_lb = 2 }, 0x44ull << 32 | 0x02000000 },
+		/* not modifiable at all: disp_type 04h, inline_rqn 1Ch, tunneled_offload_en
+		 * 20h[29], transport_domain 24h[23:0]. */
+		{ 0x1, { .disp_type = 1 }, 0x24ull << 32 | 0x10000000 },
+		{ 0x1, { .inline_rqn = 5 }, 0x3Cull << 32 | 5 },
+		{ 0x1, { .tunneled = true }, 0x40ull << 32 | 0x20000000 },
+		{ 0x10, { .td = 3 }, 0x44ull << 32 | 3 },
+	};
+	for (int strict = 1; strict >= 0; strict--) {
+		struct nicref_profile p;
+		nicref_profile_default(&p);
+		p.reserved_check = (uint8_t)strict;
+		struct env e = up(&p);
+		struct t_dev *t = e.t;
+		struct tir_in ind = { .disp_type = 1, .hash_fn = 2, .table = e.rqt, .td = e.td,
+				      .outer = 0x3, .key = key40 };
+		uint32_t a = tir(t, &ind);
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			struct tir_in in = cases[i].in;
+			if (cases[i].mask & 0x2)
+				in.table = e.rqt; /* bit 1: the same, valid table */
+			int st = modify_tir(t, a, cases[i].mask, &in);
+			if (strict) {
+				t_reserved(t, st, cases[i].arg);
+			} else {
+				cr_expect_eq(st, 0, "case %zu: rule %s", i,
+					     t_rule_of(t->d.last_syndrome));
+				cr_expect_eq(t->violations, 1, "case %zu", i);
+				cr_expect_eq(t->last_violation_arg, cases[i].arg, "case %zu", i);
+				t->violations = 0;
+			}
+			/* The unselected fields were not taken. */
+			cr_assert_eq(query_tir(t, a), 0);
+			struct expect x[] = {
+				{ "disp_type", 1 },	      { "inline_rqn", 0 },
+				{ "tunneled_offload_en", 0 }, { "indirect_table", e.rqt },
+				{ "transport_domain", e.td }, { "self_lb_en", 0 },
+				{ "lro_enable_mask", 0 },
+			};
+			expect_ctx(t, x, sizeof x / sizeof x[0]);
+		}
+		t_down(t);
+	}
 }

@@ -32,7 +32,7 @@ static int modify_tis(struct t_dev *t, uint32_t tisn, uint64_t mask, unsigned pr
 	t_set(t, "modify_tis_in", "modify_bitmask_63_32", mask >> 32);
 	t_set(t, "modify_tis_in", "modify_bitmask_31_0", mask & 0xFFFFFFFF);
 	t_set(t, "modify_tis_in", "prio", prio);
-	t_set(t, "modify_tis_in", "transport_domain", td);
+	t_set(t, "modify_tis_in", "transport_domain", td); /* not modifiable: 0 unless a test */
 	return t_run(t, 0xC0, 16);
 }
 
@@ -68,16 +68,55 @@ Test(tis, query_round_trips_every_context_field)
 	cr_expect_eq(t->out[0x11], 0x0B, "prio at 10h[19:16]");
 	cr_expect_eq(t->out[0x21], 0);
 
-	/* MODIFY_TIS bit 0: prio; the transport domain is not modifiable (T51 NONE). */
-	cr_assert_eq(modify_tis(t, tisn, 1, 0x4, td + 7), 0);
+	/* MODIFY_TIS bit 0: prio. */
+	cr_assert_eq(modify_tis(t, tisn, 1, 0x4, 0), 0);
 	cr_assert_eq(query_tis(t, tisn), 0);
 	cr_expect_eq(t_get(t, "query_tis_out", "prio"), 0x4);
 	cr_expect_eq(t_get(t, "query_tis_out", "transport_domain"), td);
-	/* An empty bitmask changes nothing. */
-	cr_assert_eq(modify_tis(t, tisn, 0, 0x9, td), 0);
+	/* An empty bitmask with an empty context changes nothing. */
+	cr_assert_eq(modify_tis(t, tisn, 0, 0, 0), 0);
 	cr_assert_eq(query_tis(t, tisn), 0);
 	cr_expect_eq(t_get(t, "query_tis_out", "prio"), 0x4);
 	t_down(t);
+}
+
+/* T303 20h: "Only fields requested by the mask should be valid. Other fields are reserved"
+ * (D-MOD-1): the transport domain (T51 "NONE", never selectable) and prio with bit 0 clear are
+ * reserved bits, refused under the strict profile; under the permissive one (reserved_check 0)
+ * they are reported and not used. */
+Test(tis, modify_unselected_fields_are_reserved)
+{
+	for (int strict = 1; strict >= 0; strict--) {
+		struct nicref_profile p;
+		nicref_profile_default(&p);
+		p.reserved_check = (uint8_t)strict;
+		struct t_dev *t = t_up(&p);
+		uint32_t td = t_alloc_td(t);
+		uint32_t tisn = tis(t, td, 0xB);
+		int st = modify_tis(t, tisn, 1, 0x4, td + 7); /* 44h[23:0] */
+		if (strict) {
+			t_reserved(t, st, 0x44ull << 32 | (td + 7));
+		} else {
+			cr_expect_eq(st, 0);
+			cr_expect_eq(t->violations, 1);
+			cr_expect_eq(t->last_violation_arg, 0x44ull << 32 | (td + 7));
+			t->violations = 0;
+		}
+		cr_assert_eq(query_tis(t, tisn), 0);
+		cr_expect_eq(t_get(t, "query_tis_out", "prio"), strict ? 0xB : 0x4);
+		cr_expect_eq(t_get(t, "query_tis_out", "transport_domain"), td);
+		st = modify_tis(t, tisn, 0, 0x9, 0); /* prio 20h[19:16], bit 0 clear */
+		if (strict) {
+			t_reserved(t, st, 0x20ull << 32 | 0x90000);
+		} else {
+			cr_expect_eq(st, 0);
+			cr_expect_eq(t->last_violation_arg, 0x20ull << 32 | 0x90000);
+			t->violations = 0;
+		}
+		cr_assert_eq(query_tis(t, tisn), 0);
+		cr_expect_eq(t_get(t, "query_tis_out", "prio"), strict ? 0xB : 0x4, "not taken");
+		t_down(t);
+	}
 }
 
 Test(tis, refusals)
@@ -94,14 +133,14 @@ Test(tis, refusals)
 	t_refused(t, query_tis(t, tisn + 1), TIS_NOT_FOUND);
 	t_refused(t, by_tisn(t, "DESTROY_TIS", "destroy_tis_in", tisn + 1), TIS_NOT_FOUND);
 	t_refused(t, by_tisn(t, "DESTROY_TIS", "destroy_tis_in", 1u << 20), TIS_INDEX_OUT_OF_RANGE);
-	t_refused(t, modify_tis(t, tisn + 1, 1, 3, td), TIS_NOT_FOUND);
+	t_refused(t, modify_tis(t, tisn + 1, 1, 3, 0), TIS_NOT_FOUND);
 	/* T51: only bit 0 exists, in either half of the bitmask. */
-	t_refused(t, modify_tis(t, tisn, 2, 3, td), TIS_MODIFY_BITMASK);
-	t_refused(t, modify_tis(t, tisn, 1ull << 32, 3, td), TIS_MODIFY_BITMASK);
+	t_refused(t, modify_tis(t, tisn, 3, 3, 0), TIS_MODIFY_BITMASK);
+	t_refused(t, modify_tis(t, tisn, 1ull << 32 | 1, 3, 0), TIS_MODIFY_BITMASK);
 	/* §12.9.2 L7523: only with HCA_CAP.modify_tis (T145 6Ch[31], not writable by
 	 * SET_HCA_CAP: the test turns it off in the model). */
 	prm_set(t->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, modify_tis), 0);
-	t_refused(t, modify_tis(t, tisn, 1, 3, td), TIS_MODIFY_UNSUPPORTED);
+	t_refused(t, modify_tis(t, tisn, 1, 3, 0), TIS_MODIFY_UNSUPPORTED);
 	prm_set(t->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, modify_tis), 1);
 	cr_assert_eq(query_tis(t, tisn), 0);
 	cr_expect_eq(t_get(t, "query_tis_out", "prio"), 2, "refused MODIFY_TIS changed nothing");
@@ -145,13 +184,13 @@ Test(tis, attached_sqs)
 	/* D-OBJ-1: the SQ sends through it. */
 	t_refused(t, by_tisn(t, "DESTROY_TIS", "destroy_tis_in", tisn), TIS_IN_USE);
 	/* §12.9.2 L7525: allowed while every attached SQ is not ready: RST ... */
-	cr_expect_eq(modify_tis(t, tisn, 1, 5, td), 0);
+	cr_expect_eq(modify_tis(t, tisn, 1, 5, 0), 0);
 	/* ... refused while one is RDY (T128 BAD_RESOURCE_STATE) ... */
 	cr_assert_eq(refdrv_modify_sq(&t->d, sqn, 0, 1), 0, "%s", t->d.error);
-	t_refused(t, modify_tis(t, tisn, 1, 6, td), TIS_MODIFY_SQ_ATTACHED);
+	t_refused(t, modify_tis(t, tisn, 1, 6, 0), TIS_MODIFY_SQ_ATTACHED);
 	/* ... and allowed again in ERR. */
 	cr_assert_eq(refdrv_modify_sq(&t->d, sqn, 1, 3), 0, "%s", t->d.error);
-	cr_expect_eq(modify_tis(t, tisn, 1, 7, td), 0);
+	cr_expect_eq(modify_tis(t, tisn, 1, 7, 0), 0);
 	cr_assert_eq(query_tis(t, tisn), 0);
 	cr_expect_eq(t_get(t, "query_tis_out", "prio"), 7);
 	cr_assert_eq(refdrv_destroy_sq(&t->d, sqn), 0);

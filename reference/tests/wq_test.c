@@ -1200,3 +1200,87 @@ Test(wq_permissive, conditional_reserved_field_reported_and_run)
 	cr_expect_eq(getf(out, 0x30, 23, 0), rmpn);
 	nev = 0;
 }
+
+/* MODIFY_RQ and MODIFY_RMP with a bitmask field whose bit is clear: T337/T371 20h "Only fields
+ * requested by the mask should be valid. Other fields are reserved" (D-MOD-1). vsd is MODIFY_RQ
+ * input 20h[28] (T52 00h[28] + 20h), lwm MODIFY_RMP input 54h[15:0] (T54 04h + 30h + 20h). */
+static int modify_rq_raw(uint32_t rqn, unsigned cur, unsigned next, uint32_t mask, unsigned vsd)
+{
+	uint8_t in[0x110] = { 0 }, out[16];
+	setf(in, 0x00, 31, 16, 0x909);
+	setf(in, 0x08, 31, 28, cur);
+	setf(in, 0x08, 23, 0, rqn);
+	put32(in + 0x14, mask);
+	setf(in, 0x20, 28, 28, vsd);
+	setf(in, 0x20, 23, 20, next);
+	return run(in, sizeof in, out, sizeof out);
+}
+
+static int modify_rmp_raw(uint32_t rmpn, uint32_t mask, unsigned lwm)
+{
+	uint8_t in[0x110] = { 0 }, out[16];
+	setf(in, 0x00, 31, 16, 0x90D);
+	setf(in, 0x08, 31, 28, 1);
+	setf(in, 0x08, 23, 0, rmpn);
+	put32(in + 0x14, mask);
+	setf(in, 0x20, 23, 20, 1);
+	setf(in, 0x54, 15, 0, lwm);
+	return run(in, sizeof in, out, sizeof out);
+}
+
+static unsigned query_vsd(uint32_t rqn)
+{
+	uint8_t in[16] = { 0 }, out[0x110];
+	setf(in, 0x00, 31, 16, 0x90B);
+	setf(in, 0x08, 23, 0, rqn);
+	cr_assert_eq(run(in, sizeof in, out, sizeof out), OK);
+	return getf(out, 0x20, 28, 28);
+}
+
+static unsigned query_lwm(uint32_t rmpn)
+{
+	uint8_t in[16] = { 0 }, out[0x118];
+	setf(in, 0x00, 31, 16, 0x90F);
+	setf(in, 0x08, 23, 0, rmpn);
+	cr_assert_eq(run(in, sizeof in, out, sizeof out), OK);
+	return getf(out, 0x20 + 0x30 + 0x04, 15, 0);
+}
+
+/* Both profiles: strict refuses (BAD_PARAM, nothing changes), permissive runs the command
+ * without taking the field; each reports one violation at the field's dword. */
+static void unselected_modify_fields(bool strict)
+{
+	struct refdrv_rq_attr a = rq_attr();
+	uint32_t rqn, rmpn;
+	cr_assert_eq(refdrv_create_rq(&drv, &a, &rqn), OK);
+	cr_assert_eq(modify_rq_raw(rqn, 0, 1, 0, 0), OK, "RST2RDY, nothing else");
+	nev = 0;
+	cr_expect_eq(modify_rq_raw(rqn, 1, 1, 0, 1), strict ? BAD_PARAM : OK, "vsd, bit 1 clear");
+	cr_assert_eq(count_kind(NICREF_EV_VIOLATION), 1);
+	cr_expect_eq(nth(NICREF_EV_VIOLATION, 0)->arg[1], (uint64_t)0x20 << 32 | 0x10000000);
+	cr_expect_eq(query_vsd(rqn), 0, "vsd not taken");
+	cr_expect_eq(modify_rq_raw(rqn, 1, 1, 2, 1), OK, "with bit 1 it is");
+	cr_expect_eq(query_vsd(rqn), 1);
+
+	struct refdrv_rmp_attr m = rmp_attr();
+	m.lwm = 5;
+	cr_assert_eq(refdrv_create_rmp(&drv, &m, &rmpn), OK);
+	nev = 0;
+	cr_expect_eq(modify_rmp_raw(rmpn, 0, 300), strict ? BAD_PARAM : OK, "lwm, bit 0 clear");
+	cr_assert_eq(count_kind(NICREF_EV_VIOLATION), 1);
+	cr_expect_eq(nth(NICREF_EV_VIOLATION, 0)->arg[1], (uint64_t)0x54 << 32 | 300);
+	cr_expect_eq(query_lwm(rmpn), 5, "lwm not taken");
+	cr_expect_eq(modify_rmp_raw(rmpn, 1, 300), OK, "with bit 0 it is");
+	cr_expect_eq(query_lwm(rmpn), 300);
+	nev = 0;
+}
+
+Test(rq, unselected_modify_fields_are_reserved)
+{
+	unselected_modify_fields(true);
+}
+
+Test(wq_permissive, unselected_modify_fields_reported_not_taken)
+{
+	unselected_modify_fields(false);
+}

@@ -1,0 +1,47 @@
+/* The context fields a MODIFY bitmask does not select are reserved (D-MOD-1). */
+#include "obj/modify_mask.h"
+
+#include "cmd/cmd_table.h"
+
+/* The longest MODIFY input layout (MODIFY_TIR, _RQT, _SQ, _RQ, _RMP: 110h bytes). */
+#define MODIFY_MAX_DWORDS (0x110 / 4)
+
+static int selected(uint32_t field, const struct modify_sel *sel, size_t nsel, uint64_t mask)
+{
+	for (size_t i = 0; i < nsel; i++)
+		if (sel[i].field == field)
+			return sel[i].bit == MODIFY_ALWAYS ||
+			       (sel[i].bit < 64 && (mask >> sel[i].bit & 1));
+	return 0; /* a field no bitmask bit names is not modifiable */
+}
+
+enum nicref_cmd_rule modify_check_unselected(struct cmd_ctx *c, const struct nicref_layout *l,
+					     size_t ctx_off, const struct modify_sel *sel,
+					     size_t nsel, uint64_t mask)
+{
+	uint32_t rsv[MODIFY_MAX_DWORDS] = { 0 };
+	NICREF_ASSERT(l->size <= sizeof rsv);
+	for (uint32_t i = 0; i < l->nfields; i++) {
+		const struct nicref_field *f = &l->fields[i];
+		if ((f->flags & NICREF_FIELD_ARRAY) || f->bit_offset < ctx_off * 8 ||
+		    selected(i, sel, nsel, mask))
+			continue;
+		for (uint64_t b = f->bit_offset; b < (uint64_t)f->bit_offset + f->bit_width; b++)
+			rsv[b / 32] |= 1u << (31 - b % 32);
+	}
+	/* Only what was gathered is checked (bits past the input read as zero). */
+	size_t size = l->size < c->in_len ? l->size : c->in_len;
+	int found = 0;
+	for (size_t d = 0; d + 4 <= size; d += 4) {
+		uint32_t v = (uint32_t)c->in[d] << 24 | (uint32_t)c->in[d + 1] << 16 |
+			     (uint32_t)c->in[d + 2] << 8 | c->in[d + 3];
+		uint32_t bad = v & rsv[d / 4];
+		if (bad) {
+			dev_violation(c->dev, NICREF_VIO_CMD_RESERVED_NOT_ZERO,
+				      (uint64_t)d << 32 | bad);
+			found = 1;
+		}
+	}
+	return found && c->dev->cfg.profile.reserved_check ? NICREF_RULE_RESERVED_NOT_ZERO
+							  : NICREF_RULE_NONE;
+}
