@@ -1,5 +1,5 @@
-/* An operation stream: the whole-device stimulus format shared by the cmdq fuzz target, its
- * seed corpus (recorded from the golden vectors) and `nicref replay`.
+/* An operation stream: the whole-device stimulus format of the cmdq fuzz target and of its seed
+ * corpus, which `nicref vectors --corpus` records from the golden vectors (harness/vectors.c).
  *
  * Each op is one op byte followed by big-endian operands. The op codes are fixed numbers:
  *   0x00 BAR_WRITE    offset:u16 value:u32
