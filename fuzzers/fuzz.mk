@@ -15,6 +15,8 @@
 #                                       (fuzzers/tests/selftest.sh; the smoke runs it too)
 #   make -f fuzzers/fuzz.mk afl-start   afl-fuzz on each AFL build for ~10 s (proves they start)
 #   make -f fuzzers/fuzz.mk seeds       regenerate corpora/*/seed-* and fuzzers/*.dict (make_seeds.c)
+#   make -f fuzzers/fuzz.mk corpora-merge   the golden-vector exports of `make corpora`
+#                                       (build/corpora/) that add coverage, into corpora/
 #
 # A target is a file fuzzers/<t>_fuzz.c ending in NICREF_FUZZ_TARGET (fuzzers/fuzz_target.h);
 # adding one needs no edit here. Its corpus is corpora/<t>/, its dictionary fuzzers/<t>.dict.
@@ -53,7 +55,7 @@ AFL_FLAGS := $(BASE) -O2 $(AFL_SAN)
 SEEDS_CC := gcc
 SEEDS_FLAGS := $(BASE) -O1
 
-.PHONY: fuzz replay afl afl-check smoke replay-corpus selftest afl-start seeds clean
+.PHONY: fuzz replay afl afl-check smoke replay-corpus selftest corpora-merge afl-start seeds clean
 .DEFAULT_GOAL := fuzz
 
 # $(call variant,name,cc,flags,compile-only flags,extra objects of the link)
@@ -109,6 +111,20 @@ replay-corpus: replay
 SELFTEST_BIN := build/replay/tests/broken_target build/fuzz/tests/broken_target
 selftest: replay fuzz $(SELFTEST_BIN)
 	@fuzzers/tests/selftest.sh
+
+# Promote what `make corpora` exported from the golden vectors (build/corpora/{cmdq,cmd}/) into
+# the committed corpora: libFuzzer's merge copies only the inputs that add coverage, named by
+# their SHA-1. Review and commit the new files of corpora/ by hand.
+corpora-merge: fuzz
+	@test -d build/corpora/cmdq -a -d build/corpora/cmd || { \
+		echo "fuzz.mk: nothing exported: run make corpora first" >&2; exit 1; }
+	@set -e; for t in cmdq cmd; do \
+		build/fuzz/$${t}_fuzz -merge=1 -timeout=5 -rss_limit_mb=2048 corpora/$$t \
+			build/corpora/$$t >build/corpora/merge-$$t.log 2>&1 || { \
+			tail -n 40 build/corpora/merge-$$t.log; exit 1; }; \
+		printf 'corpora-merge %s: ' "$$t"; grep 'MERGE-OUTER: [0-9]* new files' \
+			build/corpora/merge-$$t.log; \
+	done
 
 afl-start: afl
 	@set -e; for t in $(FUZZ_TARGETS); do \
