@@ -1,7 +1,7 @@
 /* What a finding prints before the trap, and the optional trace (fuzz_target.h).
  *
  * Three kinds of finding, one line each on stderr, then __builtin_trap():
- *   fuzz check failed at fuzzers/ctrl_fuzz.c:201: st >= 0
+ *   fuzz check failed at fuzzers/ctrl_fuzz.c:271: st >= 0
  *   invariant REFCOUNT_MATCHES broken at fuzzers/cmdq_fuzz.c:33: PD 1: refs 2, held by 1 (...)
  *     nicref_dev_check -12 (D-OBJ-1): each object's reference count equals ...
  *   model assertion failed at reference/obj/obj.c:162: dev->obj_charged[type] > 0
