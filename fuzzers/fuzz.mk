@@ -8,8 +8,8 @@
 #                                       copy of corpora/<t>/, FUZZ_JOBS (2) at a time, then the
 #                                       committed corpora replayed through the gcc build; any
 #                                       finding fails. Wall time: ceil(targets / FUZZ_JOBS) *
-#                                       FUZZ_SECONDS plus ~10 s of build (3 targets, 60 s:
-#                                       2 rounds, ~2.2 min for `make check`)
+#                                       FUZZ_SECONDS plus ~25 s of build from clean (5 targets,
+#                                       60 s: 3 rounds, ~3.5 min for `make check`)
 #   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
 #   make -f fuzzers/fuzz.mk selftest    what a finding prints, and reserved op codes ignored
 #                                       (fuzzers/tests/selftest.sh; the smoke runs it too)
