@@ -165,11 +165,12 @@ afl:
 fuzz-smoke:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-# Seed corpora exported from the golden vectors (op streams and command inputs).
+# Seed inputs exported from the golden vectors (op streams and command inputs) into
+# build/corpora/{cmdq,cmd}/; the committed corpora/ are left as they are. To keep the exports
+# that add coverage: make -f fuzzers/fuzz.mk corpora-merge (fuzzers/README.md).
 corpora: $(TOOL)
-	@mkdir -p corpora/cmdq corpora/cmd
-	rm -f corpora/cmdq/vec-* corpora/cmd/vec-*
-	$(TOOL) vectors --corpus corpora vectors/
+	@rm -rf build/corpora && mkdir -p build/corpora/cmdq build/corpora/cmd
+	$(TOOL) vectors --corpus build/corpora vectors/
 
 # Speed figures live here, never in unit tests.
 BENCH := $(BUILD)/harness/bench/cmdq_bench

@@ -20,7 +20,9 @@
  *   26-28  capabilities: max_range_num[23:21] base_timeout_min_ns[19:0]; with bit 6, bits
  *          23:21 are the ROCE_ACCL profile id instead (0 must be refused)
  *   29-36  the 64-bit draw of the initial timeout (big-endian); also the timeline's seed
- *   37-    events, an op byte and an operand byte each, the op modulo 7:
+ *   37-    events, an op byte and an operand byte each. The op codes are fixed numbers; 7-255 are
+ *          reserved: the event's two bytes are consumed and nothing happens (a new op takes the
+ *          next free code, so no existing input changes meaning):
  *          0 transmit a new message (arms the timer when nothing was outstanding)
  *          1 ACK of min(operand % 4 + 1, outstanding) messages: forward progress; the timer
  *            re-armed if messages are left, stopped if not
@@ -29,8 +31,10 @@
  *          3 time step of 2^(operand % 40) ns, stopping at the timer's deadline, where the
  *            timer expires (nicref_adp_on_timeout)
  *          4 jump to the deadline and expire (nothing when the timer is stopped)
- *          5 the QP enters ready-to-send again: a new draw (operand even) or a given initial
- *            exponent operand / 2 % 64 (nicref_adp_qp_init_e, as capture checking uses it)
+ *          5 the QP enters ready-to-send again: a new draw (operand even; the draw of bytes
+ *            29-36 mixed with the operand and the event's number, reserved events not counted)
+ *            or a given initial exponent operand / 2 % 64 (nicref_adp_qp_init_e, as capture
+ *            checking uses it)
  *          6 a whole timeline (nicref_adp_timeline) with loss pattern = the next 8 input bytes,
  *            operand % 8 + 1 messages, rtt 2^(operand / 8) ns
  *          On a failed QP, ops 1, 2 and 4 call the engine anyway (it must stay failed) and
@@ -77,6 +81,11 @@
 #define CLOCK_LIMIT (1ull << 62)
 #define HEAD_BYTES 37u
 #define REG_ROCE_ACCL 0x4050u /* nicref's register id (docs/adp.md, D-ADP-20) */
+
+/* The event op codes (the input format above); ADP_OPS..255 are reserved. */
+static const char *const adp_op_name[] = { "transmit", "ack",	    "nak",     "step",
+					   "expire",   "reinit", "timeline" };
+#define ADP_OPS (sizeof adp_op_name / sizeof adp_op_name[0])
 
 struct harness {
 	struct nicref_adp_mode mode; /* what the harness asked for */
@@ -597,8 +606,18 @@ static void adp_one_input(const uint8_t *data, size_t len)
 	size_t nev = len > sizeof head ? (len - sizeof head) / 2 : 0;
 	if (nev > ADP_FUZZ_MAX_EVENTS)
 		nev = ADP_FUZZ_MAX_EVENTS;
+	/* Reserved events leave no trace: n numbers the event slots without them (the seed of a
+	 * re-init draw), so inserting one changes nothing that follows. */
+	size_t reserved = 0;
 	for (size_t i = 0; i < nev && h.now < CLOCK_LIMIT; i++) {
-		uint8_t op = ev[2 * i] % 7, arg = ev[2 * i + 1];
+		uint8_t op = ev[2 * i], arg = ev[2 * i + 1];
+		if (op >= ADP_OPS) {
+			reserved++;
+			continue;
+		}
+		size_t n = i - reserved;
+		fuzz_trace("event %zu %s arg %u at %llu ns", n, adp_op_name[op], arg,
+			   (unsigned long long)h.now);
 		if (h.failed && (op == 1 || op == 2 || op == 4)) {
 			poke_failed(&h, op);
 			continue;
@@ -647,7 +666,7 @@ static void adp_one_input(const uint8_t *data, size_t len)
 			}
 			break;
 		case 5: /* re-init */
-			qp_start(&h, draw ^ ((uint64_t)arg << 56 | i), arg & 1 ? arg / 2 % 64 : -1);
+			qp_start(&h, draw ^ ((uint64_t)arg << 56 | n), arg & 1 ? arg / 2 % 64 : -1);
 			break;
 		case 6: { /* a whole timeline */
 			uint8_t lossb[8] = { 0 };

@@ -6,7 +6,9 @@
  *
  * Input: a sequence of ops, at most MAX_OPS of them. Each op is one op byte followed by its
  * operands, big-endian; operands past the end of the input read as 0, so every byte string is a
- * valid stream. The op byte is taken modulo BU_OP_COUNT (26):
+ * valid stream. The op codes are fixed numbers (bringup_ops.h); 26-255 are reserved: the op byte
+ * alone is consumed and nothing happens (a new op takes the next free code, so no existing input
+ * changes meaning):
  *
  *   0-20  a command: op sel:u8 flags:u8 then the command's operands (below). The commands are
  *         0 ENABLE_HCA  1 QUERY_ISSI  2 SET_ISSI  3 QUERY_PAGES  4 MANAGE_PAGES
@@ -18,8 +20,9 @@
  *                in the order of cmds[] below); E0-FE the raw value sel - E0; FF op_mod:u16
  *         flags  F0-FF set bit (flags >> 2 & 3) of reserved input byte 2 + (flags & 3) (T99:
  *                00h[15:0] and 04h[31:16] are reserved in every command); else nothing
- *   21    BRING_UP stage:u8 — the reference driver's §8.2 sequence up to stage % 7 (queue,
- *         enabled, issi, boot_pages, caps, init_pages, initialized); only from DISABLED
+ *   21    BRING_UP stage:u8 — the reference driver's §8.2 sequence up to stage % 7 (0 queue,
+ *         1 enabled, 2 issi, 3 boot_pages, 4 caps, 5 init_pages, 6 initialized, fixed by
+ *         bu_stages[] whatever stages the driver gains); only from DISABLED
  *   22    DRV_TEARDOWN — the reference driver's §8.3 teardown (TEARDOWN_HCA, page reclaim,
  *         DISABLE_HCA); only from INITIALIZED
  *   23    ADVANCE us:u16 — virtual time moves us microseconds
@@ -1006,6 +1009,13 @@ static void drv_prepare(void)
 }
 
 /* §8.2 from DISABLED: a correct driver, so no violation and no error. */
+/* BRING_UP's operand, stage % 7: fixed, so a stage the reference driver gains does not change
+ * what an input means. */
+static const enum refdrv_stage bu_stages[] = {
+	REFDRV_QUEUE,	    REFDRV_ENABLED,	 REFDRV_ISSI,	     REFDRV_BOOT_PAGES,
+	REFDRV_CAPS,	    REFDRV_INIT_PAGES, REFDRV_INITIALIZED,
+};
+
 static void run_bring_up(unsigned stage)
 {
 	if (ex.state != NICREF_HCA_DISABLED)
@@ -1133,10 +1143,20 @@ static void bringup_one_input(const uint8_t *data, size_t len)
 	nicref_hostmem_clear(dev);
 	device_reset();
 	for (unsigned ops = 0; r.i < r.n && ops < MAX_OPS; ops++) {
-		unsigned op = u8(&r) % BU_OP_COUNT;
+		unsigned op = u8(&r);
+		if (op >= BU_OP_COUNT) /* reserved */
+			continue;
+		static const char *const drv_ops[] = { "BRING_UP", "DRV_TEARDOWN", "ADVANCE", "RESET",
+							"RAW" };
+		_Static_assert(sizeof drv_ops / sizeof drv_ops[0] == BU_OP_COUNT - BU_CMD_COUNT,
+			       "a name per op that is not a command");
+		fuzz_trace("op 0x%02x %s at byte %zu", op,
+			   op < BU_CMD_COUNT ? nicref_opcode_name(cmds[op].opcode)
+					     : drv_ops[op - BU_CMD_COUNT],
+			   r.i - 1);
 		switch (op) {
 		case BU_BRING_UP:
-			run_bring_up(u8(&r) % (REFDRV_INITIALIZED + 1));
+			run_bring_up(bu_stages[u8(&r) % (sizeof bu_stages / sizeof bu_stages[0])]);
 			break;
 		case BU_DRV_TEARDOWN:
 			run_drv_teardown();

@@ -3,35 +3,38 @@
 #ifndef NICREF_BRINGUP_OPS_H
 #define NICREF_BRINGUP_OPS_H
 
-/* Op byte modulo BU_OP_COUNT. 0 .. BU_CMD_COUNT-1 are commands: op sel flags operands. */
+/* The op codes: fixed numbers, never renumbered. BU_OP_COUNT..0xFF are reserved: the op byte
+ * alone is consumed and nothing happens, so a new op takes the next free code and no existing
+ * input changes meaning (fuzzers/README.md). 0 .. BU_CMD_COUNT-1 are commands: op sel flags
+ * operands. */
 enum bringup_op {
-	BU_ENABLE_HCA,
-	BU_QUERY_ISSI,
-	BU_SET_ISSI,
-	BU_QUERY_PAGES,
-	BU_MANAGE_PAGES,
-	BU_QUERY_HCA_CAP,
-	BU_SET_HCA_CAP,
-	BU_INIT_HCA,
-	BU_SET_DRIVER_VERSION,
-	BU_QUERY_ADAPTER,
-	BU_ALLOC_PD,
-	BU_DEALLOC_PD,
-	BU_ALLOC_UAR,
-	BU_DEALLOC_UAR,
-	BU_ALLOC_TD,
-	BU_DEALLOC_TD,
-	BU_CONFIG_INT_MODERATION,
-	BU_ACCESS_REG,
-	BU_NOP,
-	BU_TEARDOWN_HCA,
-	BU_DISABLE_HCA,
-	BU_BRING_UP,     /* stage:u8 (refdrv stage % 7) */
-	BU_DRV_TEARDOWN, /* none */
-	BU_ADVANCE,      /* us:u16 */
-	BU_RESET,        /* none */
-	BU_RAW,          /* opcode:u16 op_mod:u16 */
-	BU_OP_COUNT
+	BU_ENABLE_HCA = 0x00,
+	BU_QUERY_ISSI = 0x01,
+	BU_SET_ISSI = 0x02,
+	BU_QUERY_PAGES = 0x03,
+	BU_MANAGE_PAGES = 0x04,
+	BU_QUERY_HCA_CAP = 0x05,
+	BU_SET_HCA_CAP = 0x06,
+	BU_INIT_HCA = 0x07,
+	BU_SET_DRIVER_VERSION = 0x08,
+	BU_QUERY_ADAPTER = 0x09,
+	BU_ALLOC_PD = 0x0A,
+	BU_DEALLOC_PD = 0x0B,
+	BU_ALLOC_UAR = 0x0C,
+	BU_DEALLOC_UAR = 0x0D,
+	BU_ALLOC_TD = 0x0E,
+	BU_DEALLOC_TD = 0x0F,
+	BU_CONFIG_INT_MODERATION = 0x10,
+	BU_ACCESS_REG = 0x11,
+	BU_NOP = 0x12,
+	BU_TEARDOWN_HCA = 0x13,
+	BU_DISABLE_HCA = 0x14,
+	BU_BRING_UP = 0x15,     /* stage:u8 (stage % 7: one of bu_stages[]) */
+	BU_DRV_TEARDOWN = 0x16, /* none */
+	BU_ADVANCE = 0x17,      /* us:u16 */
+	BU_RESET = 0x18,        /* none */
+	BU_RAW = 0x19,          /* opcode:u16 op_mod:u16 */
+	BU_OP_COUNT             /* the first reserved code */
 };
 #define BU_CMD_COUNT BU_BRING_UP
 

@@ -5,8 +5,8 @@
  * op_mod at 6-7, PRM §7.14.1.2 T99/T100); input_length is their number, at least 8 (shorter
  * inputs are padded with zeros). The token is the last input byte.
  *   bits 11:0   output_length, clamped to [8, 16 + 4 * 512]
- *   bits 15:12  the device state the command meets (PRM §8.2-§8.3, D-INIT-2):
- *     0, 12-15  automatic: where a driver sends this opcode in the §8.2 sequence (ENABLE_HCA
+ *   bits 15:12  the device state the command meets (PRM §8.2-§8.3, D-INIT-2), fixed numbers:
+ *     0         automatic: where a driver sends this opcode in the §8.2 sequence (ENABLE_HCA
  *               after the queue; QUERY_ISSI/SET_ISSI after ENABLE_HCA; QUERY/MANAGE_PAGES
  *               after the ISSI; QUERY/SET_HCA_CAP after the boot pages; INIT_HCA after the
  *               init pages; DISABLE_HCA after TEARDOWN_HCA and the page reclaim; everything
@@ -18,6 +18,9 @@
  *     9         as 8, then every page reclaimed (MANAGE_PAGES return)
  *     10        initialized, then the reference driver's §8.3 teardown: disabled again
  *     11        initialized, then TEARDOWN_HCA panic: the command must be dropped unseen
+ *     12-15     reserved: the input is ignored (nothing runs), so a stage added later at one of
+ *               these numbers changes no input a corpus keeps (until this version they were
+ *               automatic, as 0; no committed input used them)
  * A stage the model cannot reach yet (a handler of the sequence still answers BAD_OP as not
  * modelled: QUERY_HCA_CAP before cmd/cmd_caps.c) stops the bring-up where it is, and the
  * command runs there; any other bring-up failure is a finding.
@@ -72,6 +75,15 @@ enum {
 	STAGE_DISABLED_AGAIN,
 	STAGE_PANIC,
 };
+
+/* The stage selector, bits 15:12 of the first u16: fixed numbers (whatever stages the reference
+ * driver gains); STAGE_SELECTORS..15 are reserved. */
+static const int stage_of[] = {
+	STAGE_AUTO,	 REFDRV_QUEUE,	     REFDRV_ENABLED,  REFDRV_ISSI,
+	REFDRV_BOOT_PAGES, REFDRV_CAPS,	     REFDRV_INIT_PAGES, REFDRV_INITIALIZED,
+	STAGE_TORN_DOWN, STAGE_RECLAIMED, STAGE_DISABLED_AGAIN, STAGE_PANIC,
+};
+#define STAGE_SELECTORS (sizeof stage_of / sizeof stage_of[0])
 
 static struct nicref_dev *dev;
 static struct fuzz_oracle oracle;
@@ -205,6 +217,9 @@ static void cmd_one_input(const uint8_t *data, size_t len)
 	fuzz_oracle_reset(&oracle);
 
 	uint32_t head = len >= 2 ? be16(data) : 0;
+	unsigned sel = head >> 12;
+	if (sel >= STAGE_SELECTORS) /* reserved */
+		return;
 	uint32_t output_length = head & 0xFFFu;
 	if (output_length < 8)
 		output_length = 8;
@@ -223,8 +238,9 @@ static void cmd_one_input(const uint8_t *data, size_t len)
 		in_len = sizeof padded;
 	}
 
-	unsigned sel = head >> 12;
-	int stage = sel >= 1 && sel <= 11 ? (int)sel - 1 : STAGE_AUTO;
+	int stage = stage_of[sel];
+	fuzz_trace("stage %u, opcode 0x%x, input %zu bytes, output %u", sel, be16(in), in_len,
+		   output_length);
 	if (stage == STAGE_AUTO)
 		stage = natural_stage(be16(in));
 	int reached = bring_up(stage);

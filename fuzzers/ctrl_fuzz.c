@@ -4,19 +4,24 @@
  * (harness/driver.c) brought up to INITIALIZED and gave spare pages.
  *
  * Input: a sequence of operations, each a kind byte and its bytes (a short input reads as
- * zeros, so every prefix of an input is an input):
- *   kind % 8 in 0..3  a command: opcode selector, op_mod selector, then one selector byte per
- *                     input field (mode 0: a live handle of the type the field names, or a
- *                     small number; 1: a small number 0..15; 2: the field's value from the
- *                     next bytes; 3: zero), then the number of array elements (pas[],
- *                     rq_num[], ...) and one byte per element (a page of the queue-buffer pool,
- *                     or a live handle)
- *   4                 a UAR doorbell: UAR selector, register selector (CQ 20h/24h, EQ 40h/48h,
- *                     a Blue Flame offset), 4 value bytes with the handle bits biased to live
- *                     objects
- *   5                 a host-memory write into the queue-buffer pool: page, offset, 1..64 bytes
- *   6                 time: 1 ns .. 16 ms
- *   7                 MANAGE_PAGES giving 1..16 more pages (the answer to a Page Request)
+ * zeros, so every prefix of an input is an input). The kinds are fixed numbers:
+ *   0x00-0x03  a command: opcode selector (ctrl_cmds[] below: 0x00-0x33 the commands, each
+ *              at a fixed number; 0x34-0xFF reserved: the kind and the selector are consumed
+ *              and nothing happens), op_mod selector, then one selector byte per input field
+ *              (mode 0: a live handle of the type the field names, or a small number; 1: a
+ *              small number 0..15; 2: the field's value from the next bytes; 3: zero), then the
+ *              number of array elements (pas[], rq_num[], ...) and one byte per element (a page
+ *              of the queue-buffer pool, or a live handle)
+ *   0x04       a UAR doorbell: UAR selector, register selector (CQ 20h/24h, EQ 40h/48h, a Blue
+ *              Flame offset), 4 value bytes with the handle bits biased to live objects
+ *   0x05       a host-memory write into the queue-buffer pool: page, offset, 1..64 bytes
+ *   0x06       time: 1 ns .. 16 ms
+ *   0x07       MANAGE_PAGES giving 1..16 more pages (the answer to a Page Request)
+ *   0x08-0xFF  reserved: the kind byte alone is consumed and nothing happens
+ * A new kind or command takes the next free number, so no existing input changes meaning (a
+ * command whose input layout gains or loses fields still reads a different number of field
+ * selectors: that changes what follows it). A command the model starts implementing in the
+ * families below must be added to ctrl_cmds[]: the target refuses to start until it is.
  * Valid handles are likely: the harness keeps the handles that creates returned (the output's
  * 08h, PRM T228/T245/T262/... all put the new handle there) until a destroy of them succeeds,
  * and fields are matched to object types by the PRM's names (cqn, c_eqn, pd, uar_page, ...).
@@ -52,8 +57,73 @@ static unsigned nlive[H_N];
 static uint32_t spare_pages;
 static uint8_t in_buf[IN_MAX], out_buf[OUT_MAX];
 
-/* The commands of the stream: those of the control plane the model implements. */
-static unsigned ops[96], nops;
+/* The commands of the stream, by the fixed number the opcode selector gives each: the control
+ * plane the model implements (§12.3 PD, UAR, TD and pages, §12.5-§12.13, §12.15-§12.17), in the
+ * order the selector had when it was taken modulo their count. Append only. */
+static const uint16_t ctrl_cmds[] = {
+	[0x00] = NICREF_OP_QUERY_PAGES,
+	[0x01] = NICREF_OP_MANAGE_PAGES,
+	[0x02] = NICREF_OP_CREATE_MKEY,
+	[0x03] = NICREF_OP_QUERY_MKEY,
+	[0x04] = NICREF_OP_DESTROY_MKEY,
+	[0x05] = NICREF_OP_QUERY_SPECIAL_CONTEXTS,
+	[0x06] = NICREF_OP_CREATE_EQ,
+	[0x07] = NICREF_OP_DESTROY_EQ,
+	[0x08] = NICREF_OP_QUERY_EQ,
+	[0x09] = NICREF_OP_GEN_EQE,
+	[0x0A] = NICREF_OP_CREATE_CQ,
+	[0x0B] = NICREF_OP_DESTROY_CQ,
+	[0x0C] = NICREF_OP_QUERY_CQ,
+	[0x0D] = NICREF_OP_MODIFY_CQ,
+	[0x0E] = NICREF_OP_QUERY_VPORT_STATE,
+	[0x0F] = NICREF_OP_MODIFY_VPORT_STATE,
+	[0x10] = NICREF_OP_QUERY_NIC_VPORT_CONTEXT,
+	[0x11] = NICREF_OP_MODIFY_NIC_VPORT_CONTEXT,
+	[0x12] = NICREF_OP_QUERY_VPORT_COUNTER,
+	[0x13] = NICREF_OP_ALLOC_PD,
+	[0x14] = NICREF_OP_DEALLOC_PD,
+	[0x15] = NICREF_OP_ALLOC_UAR,
+	[0x16] = NICREF_OP_DEALLOC_UAR,
+	[0x17] = NICREF_OP_ALLOC_TRANSPORT_DOMAIN,
+	[0x18] = NICREF_OP_DEALLOC_TRANSPORT_DOMAIN,
+	[0x19] = NICREF_OP_SET_L2_TABLE_ENTRY,
+	[0x1A] = NICREF_OP_QUERY_L2_TABLE_ENTRY,
+	[0x1B] = NICREF_OP_DELETE_L2_TABLE_ENTRY,
+	[0x1C] = NICREF_OP_CREATE_TIR,
+	[0x1D] = NICREF_OP_MODIFY_TIR,
+	[0x1E] = NICREF_OP_DESTROY_TIR,
+	[0x1F] = NICREF_OP_QUERY_TIR,
+	[0x20] = NICREF_OP_CREATE_SQ,
+	[0x21] = NICREF_OP_MODIFY_SQ,
+	[0x22] = NICREF_OP_DESTROY_SQ,
+	[0x23] = NICREF_OP_QUERY_SQ,
+	[0x24] = NICREF_OP_CREATE_RQ,
+	[0x25] = NICREF_OP_MODIFY_RQ,
+	[0x26] = NICREF_OP_DESTROY_RQ,
+	[0x27] = NICREF_OP_QUERY_RQ,
+	[0x28] = NICREF_OP_CREATE_RMP,
+	[0x29] = NICREF_OP_MODIFY_RMP,
+	[0x2A] = NICREF_OP_DESTROY_RMP,
+	[0x2B] = NICREF_OP_QUERY_RMP,
+	[0x2C] = NICREF_OP_CREATE_TIS,
+	[0x2D] = NICREF_OP_MODIFY_TIS,
+	[0x2E] = NICREF_OP_DESTROY_TIS,
+	[0x2F] = NICREF_OP_QUERY_TIS,
+	[0x30] = NICREF_OP_CREATE_RQT,
+	[0x31] = NICREF_OP_MODIFY_RQT,
+	[0x32] = NICREF_OP_DESTROY_RQT,
+	[0x33] = NICREF_OP_QUERY_RQT,
+};
+#define CTRL_CMDS (sizeof ctrl_cmds / sizeof ctrl_cmds[0])
+
+enum ctrl_kind {
+	CTRL_COMMAND = 0x00, /* 0x00-0x03 */
+	CTRL_DOORBELL = 0x04,
+	CTRL_MEMORY = 0x05,
+	CTRL_TIME = 0x06,
+	CTRL_PAGES = 0x07,
+	CTRL_KINDS /* the first reserved kind */
+};
 
 struct reader {
 	const uint8_t *p;
@@ -76,12 +146,23 @@ static uint64_t rdn(struct reader *r, unsigned bytes)
 	return v;
 }
 
+static bool listed(unsigned op)
+{
+	for (size_t i = 0; i < CTRL_CMDS; i++)
+		if (ctrl_cmds[i] == op)
+			return true;
+	return false;
+}
+
 static int ctrl_init(void)
 {
 	dev = fuzz_oracle_device(&oracle);
 	if (!dev)
 		return -1;
-	for (unsigned i = 0; i < nicref_opcode_count() && nops < sizeof ops / sizeof ops[0]; i++) {
+	/* Every command the model implements in the families of this target has a number: a new
+	 * one is appended to ctrl_cmds[], never fuzzed by accident of a modulus. */
+	int missing = 0;
+	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
 		unsigned op = nicref_opcode_at(i);
 		const char *sec = nicref_opcode_section(op);
 		const char *name = nicref_opcode_name(op);
@@ -95,10 +176,16 @@ static int ctrl_init(void)
 		bool ctrl = (minor >= 5 && minor <= 13) || (minor >= 15 && minor <= 17);
 		bool base = strstr(name, "_PD") || strstr(name, "_UAR") ||
 			    strstr(name, "TRANSPORT_DOMAIN") || strstr(name, "_PAGES");
-		if (ctrl || base)
-			ops[nops++] = op;
+		if ((ctrl || base) && !listed(op)) {
+			fprintf(stderr, "ctrl_fuzz: %s (0x%X, PRM §%s) is modelled but has no number: "
+				"append it to ctrl_cmds[] in fuzzers/ctrl_fuzz.c\n", name, op, sec);
+			missing++;
+		}
 	}
-	return nops ? 0 : -1;
+	for (size_t i = 0; i < CTRL_CMDS; i++)
+		if (!nicref_opcode_modelled(ctrl_cmds[i]))
+			missing++;
+	return missing ? -1 : 0;
 }
 
 /* The object type a field names, by the PRM's field names (suffix match, so a context field
@@ -210,8 +297,12 @@ static void give_pages(unsigned n)
 
 static void op_command(struct reader *r)
 {
-	unsigned op = ops[rd8(r) % nops];
+	uint8_t cmd = rd8(r);
+	if (cmd >= CTRL_CMDS) /* reserved */
+		return;
+	unsigned op = ctrl_cmds[cmd];
 	const char *name = nicref_opcode_name(op);
+	fuzz_trace("command 0x%02x %s", cmd, name);
 	char lname[64];
 	size_t k = 0;
 	for (; name[k] && k + 4 < sizeof lname; k++)
@@ -327,25 +418,31 @@ static void ctrl_one_input(const uint8_t *data, size_t len)
 	fuzz_oracle_check_dev(&oracle);
 
 	struct reader r = { data, len };
-	for (unsigned steps = 0; r.n && steps < 256; steps++) {
+	for (unsigned steps = 0; r.n && steps < 256;) {
 		uint8_t kind = rd8(&r);
-		switch (kind % 8u) {
-		case 4:
-			op_doorbell(&r);
-			break;
-		case 5:
-			op_memory(&r);
-			break;
-		case 6:
-			nicref_clock_advance(dev, 1 + (rdn(&r, 3) << 10 >> 10));
-			break;
-		case 7:
-			give_pages(1 + rd8(&r) % 16u);
-			break;
-		default:
+		switch (kind) {
+		case CTRL_COMMAND:
+		case CTRL_COMMAND + 1:
+		case CTRL_COMMAND + 2:
+		case CTRL_COMMAND + 3:
 			op_command(&r);
 			break;
+		case CTRL_DOORBELL:
+			op_doorbell(&r);
+			break;
+		case CTRL_MEMORY:
+			op_memory(&r);
+			break;
+		case CTRL_TIME:
+			nicref_clock_advance(dev, 1 + (rdn(&r, 3) << 10 >> 10));
+			break;
+		case CTRL_PAGES:
+			give_pages(1 + rd8(&r) % 16u);
+			break;
+		default: /* reserved */
+			continue;
 		}
+		steps++;
 		fuzz_oracle_check_dev(&oracle);
 		/* the commands are correctly posted: their transport never breaks a rule */
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);

@@ -8,11 +8,15 @@
 #                                       copy of corpora/<t>/, FUZZ_JOBS (2) at a time, then the
 #                                       committed corpora replayed through the gcc build; any
 #                                       finding fails. Wall time: ceil(targets / FUZZ_JOBS) *
-#                                       FUZZ_SECONDS plus ~10 s of build (3 targets, 60 s:
-#                                       2 rounds, ~2.2 min for `make check`)
+#                                       FUZZ_SECONDS plus ~25 s of build from clean (5 targets,
+#                                       60 s: 3 rounds, ~3.5 min for `make check`)
 #   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
+#   make -f fuzzers/fuzz.mk selftest    what a finding prints, and reserved op codes ignored
+#                                       (fuzzers/tests/selftest.sh; the smoke runs it too)
 #   make -f fuzzers/fuzz.mk afl-start   afl-fuzz on each AFL build for ~10 s (proves they start)
 #   make -f fuzzers/fuzz.mk seeds       regenerate corpora/*/seed-* and fuzzers/*.dict (make_seeds.c)
+#   make -f fuzzers/fuzz.mk corpora-merge   the golden-vector exports of `make corpora`
+#                                       (build/corpora/) that add coverage, into corpora/
 #
 # A target is a file fuzzers/<t>_fuzz.c ending in NICREF_FUZZ_TARGET (fuzzers/fuzz_target.h);
 # adding one needs no edit here. Its corpus is corpora/<t>/, its dictionary fuzzers/<t>.dict.
@@ -39,6 +43,10 @@ INC := -Ireference/include -Ireference -Iharness -Ifuzzers
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 BASE := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -fno-omit-frame-pointer
 
+# The model's assertions trap in nicref_assert_failed (reference/core/assert.c); every fuzz
+# build routes them through fuzzers/fuzz_report.c, which says which one and where first.
+WRAP := -Wl,--wrap=nicref_assert_failed
+
 FUZZ_CC := clang
 FUZZ_FLAGS := $(BASE) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 REPLAY_CC := gcc
@@ -47,7 +55,7 @@ AFL_FLAGS := $(BASE) -O2 $(AFL_SAN)
 SEEDS_CC := gcc
 SEEDS_FLAGS := $(BASE) -O1
 
-.PHONY: fuzz replay afl afl-check smoke replay-corpus afl-start seeds clean
+.PHONY: fuzz replay afl afl-check smoke replay-corpus selftest corpora-merge afl-start seeds clean
 .DEFAULT_GOAL := fuzz
 
 # $(call variant,name,cc,flags,compile-only flags,extra objects of the link)
@@ -57,7 +65,10 @@ build/$(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	$(2) $(3) $(4) $$(INC) -MMD -MP -c $$< -o $$@
 build/$(1)/%_fuzz: build/$(1)/obj/fuzzers/%_fuzz.o $$($(1)_OBJ) $(5)
-	$(2) $(3) -o $$@ $$^
+	$(2) $(3) $$(WRAP) -o $$@ $$^
+build/$(1)/tests/%: build/$(1)/obj/fuzzers/tests/%.o $$($(1)_OBJ) $(5)
+	@mkdir -p $$(dir $$@)
+	$(2) $(3) $$(WRAP) -o $$@ $$^
 endef
 
 $(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),,))
@@ -86,13 +97,33 @@ smoke:
 	@printf '%s\n' $(FUZZ_TARGETS) | \
 		xargs -P $(FUZZ_JOBS) -I{} fuzzers/smoke.sh libfuzzer {} $(FUZZ_SECONDS) || { \
 		echo "fuzz smoke: FAILED (see the report above)" >&2; exit 1; }
-	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk replay-corpus
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk replay-corpus selftest
 	@echo "fuzz smoke: passed"
 
 replay-corpus: replay
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p corpora/$$t; \
 		printf 'replay %s: ' "$$t"; build/replay/$${t}_fuzz corpora/$$t; \
+	done
+
+# What a finding prints (fuzzers/tests/broken_target.c, in both builds) and that every target
+# ignores its reserved op codes (fuzzers/tests/selftest.sh).
+SELFTEST_BIN := build/replay/tests/broken_target build/fuzz/tests/broken_target
+selftest: replay fuzz $(SELFTEST_BIN)
+	@fuzzers/tests/selftest.sh
+
+# Promote what `make corpora` exported from the golden vectors (build/corpora/{cmdq,cmd}/) into
+# the committed corpora: libFuzzer's merge copies only the inputs that add coverage, named by
+# their SHA-1. Review and commit the new files of corpora/ by hand.
+corpora-merge: fuzz
+	@test -d build/corpora/cmdq -a -d build/corpora/cmd || { \
+		echo "fuzz.mk: nothing exported: run make corpora first" >&2; exit 1; }
+	@set -e; for t in cmdq cmd; do \
+		build/fuzz/$${t}_fuzz -merge=1 -timeout=5 -rss_limit_mb=2048 corpora/$$t \
+			build/corpora/$$t >build/corpora/merge-$$t.log 2>&1 || { \
+			tail -n 40 build/corpora/merge-$$t.log; exit 1; }; \
+		printf 'corpora-merge %s: ' "$$t"; grep 'MERGE-OUTER: [0-9]* new files' \
+			build/corpora/merge-$$t.log; \
 	done
 
 afl-start: afl
@@ -109,6 +140,6 @@ seeds: build/seeds/make_seeds
 	build/seeds/make_seeds corpora fuzzers
 
 clean:
-	rm -rf build/fuzz build/replay build/afl build/seeds
+	rm -rf build/fuzz build/replay build/afl build/seeds build/corpora
 
 -include $(shell find build/fuzz build/replay build/afl -name '*.d' 2>/dev/null)

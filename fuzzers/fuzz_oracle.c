@@ -57,6 +57,11 @@ void fuzz_oracle_event(void *ctx, const struct nicref_event *ev)
 	struct fuzz_oracle *o = ctx;
 
 	NICREF_FUZZ_CHECK((unsigned)ev->kind < NICREF_EV_COUNT);
+	if (fuzz_tracing()) {
+		char line[256];
+		(void)nicref_event_format(ev, line, sizeof line);
+		fuzz_trace("event %s", line);
+	}
 	/* trace.h: seq is the position in the stream since create or reset, from 0. */
 	NICREF_FUZZ_CHECK(ev->seq == o->next_seq);
 	o->next_seq++;
@@ -105,11 +110,11 @@ void fuzz_oracle_event(void *ctx, const struct nicref_event *ev)
 	}
 }
 
-void fuzz_oracle_check_dev(const struct fuzz_oracle *o)
+void fuzz_oracle_check_dev_at(const struct fuzz_oracle *o, const char *file, int line)
 {
 	struct nicref_stats st;
 
-	NICREF_FUZZ_CHECK(nicref_dev_check(o->dev) == 0);
+	fuzz_check_invariants(o->dev, file, line);
 	nicref_stats_get(o->dev, &st);
 	NICREF_FUZZ_CHECK(st.events == o->events);
 	NICREF_FUZZ_CHECK(st.commands == o->cmd_done);

@@ -39,8 +39,18 @@ struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o);
 /* The trace callback (struct nicref_config.trace); ctx is the struct fuzz_oracle. */
 void fuzz_oracle_event(void *ctx, const struct nicref_event *ev);
 
-/* After a step: nicref_dev_check is 0, and the device's counters agree with the events seen. */
-void fuzz_oracle_check_dev(const struct fuzz_oracle *o);
+/* After a step: nicref_dev_check is 0, and the device's counters agree with the events seen.
+ * A broken invariant is reported at the caller's file and line (fuzz_check_invariants). */
+void fuzz_oracle_check_dev_at(const struct fuzz_oracle *o, const char *file, int line);
+#define fuzz_oracle_check_dev(o) fuzz_oracle_check_dev_at((o), __FILE__, __LINE__)
+
+/* nicref_dev_check is 0; otherwise prints "invariant NAME broken at FILE:LINE: STATE" and the
+ * invariant's number, clause and text on stderr, and traps (fuzzers/fuzz_report.c). */
+void fuzz_check_invariants(const struct nicref_dev *dev, const char *file, int line);
+#define NICREF_FUZZ_CHECK_INVARIANTS(dev) fuzz_check_invariants((dev), __FILE__, __LINE__)
+
+/* Whether NICREF_FUZZ_TRACE asks for the trace (fuzz_trace, fuzz_target.h). */
+bool fuzz_tracing(void);
 
 /* Whether a driver violation concerns the transport (init segment, doorbell, queue entry,
  * mailboxes: what cmdbuild.c and a correct bring-up get right whatever the command says) rather

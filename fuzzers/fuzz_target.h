@@ -13,8 +13,9 @@
  *   starts with nicref_dev_reset + nicref_hostmem_clear (cheap reset is the design: a target
  *   never creates or destroys a device per input);
  * - it checks properties (invariants, trace properties, agreement of what the trace says with
- *   what host memory holds), not only crashes; a broken property is __builtin_trap(), which
- *   every engine reports as a crash with the input saved. */
+ *   what host memory holds), not only crashes; a broken property prints what broke and where
+ *   (fuzzers/fuzz_report.c) and then traps (__builtin_trap()), which every engine reports as a
+ *   crash with the input saved. */
 #ifndef NICREF_FUZZ_TARGET_H
 #define NICREF_FUZZ_TARGET_H
 
@@ -25,12 +26,18 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A finding: stop at once, so the engine saves the input. */
+/* A finding: "fuzz check failed at FILE:LINE: COND" on stderr, then a trap at once, so the
+ * engine saves the input (fuzzers/fuzz_report.c). */
+_Noreturn void fuzz_check_failed(const char *cond, const char *file, int line);
 #define NICREF_FUZZ_CHECK(cond)                                                                 \
 	do {                                                                                    \
 		if (!(cond))                                                                    \
-			__builtin_trap();                                                       \
+			fuzz_check_failed(#cond, __FILE__, __LINE__);                          \
 	} while (0)
+
+/* NICREF_FUZZ_TRACE=1 in the environment: a line on stderr per device event and per op the
+ * targets report (fuzz_trace), to read what an input does; off, nothing is printed. */
+__attribute__((format(printf, 1, 2))) void fuzz_trace(const char *fmt, ...);
 
 #define NICREF_FUZZ_TARGET(init_fn, one_input_fn)                                               \
 	int LLVMFuzzerInitialize(int *argc, char ***argv)                                       \

@@ -650,6 +650,8 @@ static void dicts(void)
 	dict_bytes(f, "doorbell_slot0", (const uint8_t[]){ 0x04, 0x00, 0x00, 0x00, 0x01 }, 5);
 	dict_bytes(f, "doorbell_all", (const uint8_t[]){ 0x04, 0xFF, 0xFF, 0xFF, 0xFF }, 5);
 	dict_bytes(f, "advance_1ms", (const uint8_t[]){ 0x03, 0x00, 0x0F, 0x42, 0x40 }, 5);
+	dict_bytes(f, "advance64_2p32ns",
+		   (const uint8_t[]){ OPS_ADVANCE64, 0, 0, 0, 1, 0, 0, 0, 0 }, 9);
 	dict_bytes(f, "mem_write_entry",
 		   (const uint8_t[]){ 0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x40 }, 7);
 	dict_bytes(f, "mem_write_mailbox",

@@ -5,7 +5,8 @@
  *
  * Each file argument is one input; a directory argument replays every file below it, in name
  * order, so runs are repeatable. A finding stops the process as it would under libFuzzer (the
- * target traps, the sanitizers report). An input that runs longer than NICREF_REPLAY_TIMEOUT
+ * target prints what broke and traps, the sanitizers report) and names the input. An input
+ * that runs longer than NICREF_REPLAY_TIMEOUT
  * seconds (default 25) stops the replay with its name: without that, a hang would stall the
  * whole replay with no trace of which input is at fault. Exit status: 0, or 1 when a file or
  * directory could not be read. */
@@ -23,9 +24,10 @@
 static unsigned long replayed;
 static int read_errors;
 
-/* The input being run, for the timeout message (a signal handler may only write(2)). */
-static char current[4096];
-static size_t current_len;
+/* The input being run, for the timeout and finding messages (a signal handler may only
+ * write(2)); before the first one, the target's initialization. */
+static char current[4096] = "(the target's initialization)";
+static size_t current_len = sizeof "(the target's initialization)" - 1;
 
 static void on_timeout(int sig)
 {
@@ -35,6 +37,18 @@ static void on_timeout(int sig)
 	(void)!write(STDERR_FILENO, current, current_len);
 	(void)!write(STDERR_FILENO, "\n", 1);
 	_exit(70); /* libFuzzer's exit code for a timeout */
+}
+
+/* A finding traps (SIGILL) or aborts (SIGABRT): name the input, then let the signal take its
+ * default course (SA_RESETHAND: the trap runs again, abort raises again), so the exit status is
+ * the one the finding gives without this handler. */
+static void on_finding(int sig)
+{
+	static const char msg[] = "standalone_main: finding on input ";
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)!write(STDERR_FILENO, current, current_len);
+	(void)!write(STDERR_FILENO, "\n", 1);
 }
 
 static unsigned timeout_seconds(void)
@@ -171,6 +185,10 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_timeout;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_finding;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGILL, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
 
 	unsigned timeout = timeout_seconds();
 	(void)LLVMFuzzerInitialize(&argc, &argv);

@@ -1,4 +1,5 @@
 /* Operation streams: encoder and interpreter. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,13 +73,16 @@ void opstream_mem_write(struct opstream *s, uint64_t addr, const void *data, siz
 	const uint8_t *d = data;
 	while (len > 0) {
 		size_t n = len > 0xFFFF ? 0xFFFF : len;
-		uint8_t *p = reserve(s, 7 + n);
+		/* the short form while the whole chunk lies below 4 GiB */
+		bool wide = addr > 0xFFFFFFFFu || addr + n - 1 > 0xFFFFFFFFu;
+		unsigned head = wide ? 11 : 7;
+		uint8_t *p = reserve(s, head + n);
 		if (!p)
 			return;
-		p[0] = OPS_MEM_WRITE;
-		be(p + 1, addr & 0xFFFFFFFFu, 4);
-		be(p + 5, n, 2);
-		memcpy(p + 7, d, n);
+		p[0] = wide ? OPS_MEM_WRITE64 : OPS_MEM_WRITE;
+		be(p + 1, addr, head - 3);
+		be(p + head - 2, n, 2);
+		memcpy(p + head, d, n);
 		d += n;
 		addr += n;
 		len -= n;
@@ -87,26 +91,26 @@ void opstream_mem_write(struct opstream *s, uint64_t addr, const void *data, siz
 
 void opstream_advance(struct opstream *s, uint64_t ns)
 {
-	while (ns > 0) {
-		uint64_t n = ns > 0xFFFFFFFFu ? 0xFFFFFFFFu : ns;
-		uint8_t *p = reserve(s, 5);
-		if (!p)
-			return;
-		p[0] = OPS_ADVANCE;
-		be(p + 1, n, 4);
-		ns -= n;
-	}
+	if (ns == 0)
+		return;
+	bool wide = ns > 0xFFFFFFFFu;
+	uint8_t *p = reserve(s, wide ? 9 : 5);
+	if (!p)
+		return;
+	p[0] = wide ? OPS_ADVANCE64 : OPS_ADVANCE;
+	be(p + 1, ns, wide ? 8 : 4);
 }
 
 void opstream_dma_fault(struct opstream *s, uint64_t addr, uint64_t len, unsigned flags)
 {
-	uint8_t *p = reserve(s, 8);
+	bool wide = addr > 0xFFFFFFFFu || len > 0xFFFF;
+	uint8_t *p = reserve(s, wide ? 18 : 8);
 	if (!p)
 		return;
-	p[0] = OPS_DMA_FAULT;
-	be(p + 1, addr & 0xFFFFFFFFu, 4);
-	be(p + 5, len > 0xFFFF ? 0xFFFF : len, 2);
-	p[7] = (uint8_t)flags;
+	p[0] = wide ? OPS_DMA_FAULT64 : OPS_DMA_FAULT;
+	be(p + 1, addr, wide ? 8 : 4);
+	be(p + (wide ? 9 : 5), len, wide ? 8 : 2);
+	p[wide ? 17 : 7] = (uint8_t)flags;
 }
 
 static uint64_t rd(const uint8_t *p, unsigned bytes)
@@ -121,37 +125,47 @@ long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
 		  opstream_step_fn step, void *ctx)
 {
 	static const uint8_t operand_len[OPS_COUNT] = {
-		[OPS_BAR_WRITE] = 6, [OPS_BAR_READ] = 2, [OPS_MEM_WRITE] = 6,
-		[OPS_ADVANCE] = 4,   [OPS_DOORBELL] = 4,	 [OPS_DMA_FAULT] = 7,
+		[OPS_BAR_WRITE] = 6,  [OPS_BAR_READ] = 2,	[OPS_MEM_WRITE] = 6,
+		[OPS_ADVANCE] = 4,    [OPS_DOORBELL] = 4,	[OPS_DMA_FAULT] = 7,
+		[OPS_ADVANCE64] = 8,  [OPS_MEM_WRITE64] = 10, [OPS_DMA_FAULT64] = 17,
 	};
 	size_t at = 0;
 	long ops = 0;
 
 	while (at < len) {
-		unsigned op = data[at] % OPS_COUNT;
+		unsigned op = data[at];
+		if (op >= OPS_COUNT) { /* reserved: the byte alone, nothing happens */
+			at++;
+			continue;
+		}
 		const uint8_t *a = data + at + 1;
 		if (len - at - 1 < operand_len[op])
 			break;
 		at += 1 + operand_len[op];
-		switch (op) {
+		switch ((enum opstream_op)op) {
 		case OPS_BAR_WRITE:
 			nicref_bar_write32(dev, (uint32_t)rd(a, 2), (uint32_t)rd(a + 2, 4));
 			break;
 		case OPS_BAR_READ:
 			(void)nicref_bar_read32(dev, (uint32_t)rd(a, 2));
 			break;
-		case OPS_MEM_WRITE: {
-			size_t n = (size_t)rd(a + 4, 2);
+		case OPS_MEM_WRITE:
+		case OPS_MEM_WRITE64: {
+			unsigned w = op == OPS_MEM_WRITE ? 4 : 8;
+			size_t n = (size_t)rd(a + w, 2);
 			if (len - at < n)
 				n = len - at;
 			/* A write past the host memory bound is the host's problem, not the
 			 * device's: it is dropped. */
-			(void)nicref_hostmem_write(dev, rd(a, 4), data + at, n);
+			(void)nicref_hostmem_write(dev, rd(a, w), data + at, n);
 			at += n;
 			break;
 		}
 		case OPS_ADVANCE:
 			nicref_clock_advance(dev, rd(a, 4));
+			break;
+		case OPS_ADVANCE64:
+			nicref_clock_advance(dev, rd(a, 8));
 			break;
 		case OPS_DOORBELL:
 			nicref_bar_write32(dev, 0x18, (uint32_t)rd(a, 4));
@@ -160,7 +174,10 @@ long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
 			/* Full after 8 ranges: later faults are dropped. */
 			(void)nicref_hostmem_fault(dev, rd(a, 4), rd(a + 4, 2), a[6] & 3u);
 			break;
-		default:
+		case OPS_DMA_FAULT64:
+			(void)nicref_hostmem_fault(dev, rd(a, 8), rd(a + 8, 8), a[16] & 3u);
+			break;
+		case OPS_COUNT:
 			break;
 		}
 		ops++;

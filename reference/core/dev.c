@@ -269,33 +269,65 @@ void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out)
 	*out = dev->stats;
 }
 
-int nicref_dev_check(const struct nicref_dev *dev)
+/* nicref_dev_check and nicref_dev_check_explain: each check, in order, and what it saw. */
+static int dev_check(const struct nicref_dev *dev, char *buf, size_t len)
 {
 	const struct init_seg *s = &dev->iseg;
 	if (s->cmdq_valid && (s->cmdq_addr & 0xFFF) != 0)
-		return -1; /* the latched queue address keeps PRM T8's 4 KiB alignment */
+		return dev_broken(buf, len, NICREF_INV_CMDQ_ADDR_ALIGNED,
+				  "command queue address 0x%llx latched",
+				  (unsigned long long)s->cmdq_addr);
 	if (!s->cmdq_valid && !s->initializing)
-		return -2; /* initializing clears only after an address is latched */
+		return dev_broken(buf, len, NICREF_INV_INITIALIZING_UNTIL_LATCHED,
+				  "initializing 0 with no queue address latched");
 	if (dev->hostmem.used > dev->hostmem.max_pages)
-		return -3;
+		return dev_broken(buf, len, NICREF_INV_HOSTMEM_WITHIN_BOUND,
+				  "host memory uses %zu pages, bound %zu", dev->hostmem.used,
+				  dev->hostmem.max_pages);
 	if (dev->stats.events != dev->trace_seq)
-		return -4;
+		return dev_broken(buf, len, NICREF_INV_EVENTS_COUNTED,
+				  "%llu events counted, trace seq %llu",
+				  (unsigned long long)dev->stats.events,
+				  (unsigned long long)dev->trace_seq);
 	if ((unsigned)dev->hca.state > HCA_PANIC)
-		return -5;
+		return dev_broken(buf, len, NICREF_INV_HCA_STATE_VALID, "HCA state %u",
+				  (unsigned)dev->hca.state);
 	/* pages: within the limit, and none held while disabled (D-INIT-7) */
 	if (dev->pages.count > dev->pages.capacity ||
 	    (dev->hca.state == HCA_DISABLED && dev->pages.count))
-		return -6;
+		return dev_broken(buf, len, NICREF_INV_PAGES_WITHIN_LIMIT,
+				  "%u pages held, pool of %u, HCA %s", dev->pages.count,
+				  dev->pages.capacity, dev_state_name(dev->hca.state));
 	/* objects live only while INITIALIZED, each table within its range, and every
 	 * reference count what the objects that hold it say (obj/obj.c) */
-	int rc = obj_dev_check(dev);
+	int rc = obj_dev_check(dev, buf, len);
 	if (rc)
 		return rc;
-	if (roce_accl_check(dev) != 0)
-		return -13; /* the ROCE_ACCL register holds what its writes could not store */
+	if ((rc = roce_accl_check(dev)) != 0)
+		return dev_broken(buf, len, NICREF_INV_ROCE_ACCL_STORED,
+				  "ROCE_ACCL active_profile_id %u (capability %u), %s",
+				  dev->roce_accl.active_profile_id,
+				  dev->cfg.profile.adp_max_profile_id,
+				  rc == -1 ? "id above the capability"
+					   : "the profile fails validation");
 	/* INIT_HCA needs the boot and init pages, and they stay until TEARDOWN_HCA */
 	if (dev->hca.state == HCA_INITIALIZED &&
 	    dev->pages.count < dev->cfg.profile.boot_pages + dev->cfg.profile.init_pages)
-		return -9;
+		return dev_broken(buf, len, NICREF_INV_INIT_PAGES_HELD,
+				  "INITIALIZED with %u pages, boot %u + init %u",
+				  dev->pages.count, dev->cfg.profile.boot_pages,
+				  dev->cfg.profile.init_pages);
 	return 0;
+}
+
+int nicref_dev_check(const struct nicref_dev *dev)
+{
+	return dev_check(dev, NULL, 0);
+}
+
+int nicref_dev_check_explain(const struct nicref_dev *dev, char *buf, size_t len)
+{
+	if (len > 0)
+		buf[0] = '\0';
+	return dev_check(dev, buf, len);
 }

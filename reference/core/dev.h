@@ -147,11 +147,23 @@ struct cmd_exec {
 /* Runs the command; fills x->out[0..out_len) with status, syndrome and output. */
 void cmd_execute(struct nicref_dev *dev, struct cmd_exec *x);
 
-/* Model bugs stop the model: fuzzers must see them. Never used for bad input. */
+/* Model bugs stop the model: fuzzers must see them. Never used for bad input. The trap is in
+ * nicref_assert_failed (core/assert.c), out of line, so the fuzz targets can wrap it to print
+ * the assertion and its place first (fuzzers/fuzz_report.c); the model prints nothing. */
+_Noreturn void nicref_assert_failed(const char *expr, const char *file, int line);
 #define NICREF_ASSERT(c)                                                                        \
 	do {                                                                                    \
 		if (!(c))                                                                       \
-			__builtin_trap();                                                       \
+			nicref_assert_failed(#c, __FILE__, __LINE__);                           \
 	} while (0)
+
+/* An invariant check found `code` broken (nicref/invariants.h): describes the state it found
+ * into buf (snprintf rules; nothing when len is 0) and returns code. Every check reads
+ * `return dev_broken(buf, len, NICREF_INV_..., "what it saw", ...)`, so nicref_dev_check (len 0)
+ * and nicref_dev_check_explain run the same code. */
+/* The lifecycle state's name (D-INIT-2), for explanations. */
+const char *dev_state_name(enum hca_state st);
+__attribute__((format(printf, 4, 5))) int dev_broken(char *buf, size_t len, int code,
+						     const char *fmt, ...);
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef NICREF_OBJ_OBJ_H
 #define NICREF_OBJ_OBJ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The object types of the model, in creation order (§3.1 Figure 3). */
@@ -73,6 +74,8 @@ int obj_free_plain(struct nicref_dev *dev, enum obj_type type, uint32_t h);
 /* The object tables' life (obj/obj.c): created with the device, emptied at reset. */
 int obj_dev_init(struct nicref_dev *dev);
 void obj_dev_fini(struct nicref_dev *dev);
-int obj_dev_check(const struct nicref_dev *dev);
+/* The invariants of the object tables and of every family (nicref/invariants.h): 0, or the
+ * number of the first broken, its state described into buf as dev_broken does. */
+int obj_dev_check(const struct nicref_dev *dev, char *buf, size_t len);
 
 #endif

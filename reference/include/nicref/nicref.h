@@ -13,6 +13,7 @@
 #include "nicref/adp.h"
 #include "nicref/api.h"
 #include "nicref/cmd.h"
+#include "nicref/invariants.h"
 #include "nicref/layout.h"
 #include "nicref/trace.h"
 #include "nicref/version.h"
@@ -143,8 +144,16 @@ struct nicref_hca_info {
 };
 NICREF_API void nicref_hca_info(const struct nicref_dev *dev, struct nicref_hca_info *out);
 
-/* Checks the device's internal invariants; returns 0, or a negative number naming the first
- * one broken. Fuzzers call it after every step: a failure is a model bug. */
+/* Checks the device's internal invariants; returns 0, or the negative number of the first one
+ * broken (enum nicref_invariant, nicref/invariants.h). Fuzzers call it after every step: a
+ * failure is a model bug. */
 NICREF_API int nicref_dev_check(const struct nicref_dev *dev);
+/* The same check; also describes the state the broken invariant found into buf (snprintf
+ * rules: at most len bytes, terminated; empty when every invariant holds). */
+NICREF_API int nicref_dev_check_explain(const struct nicref_dev *dev, char *buf, size_t len);
+/* An invariant's id ("REFCOUNT_MATCHES"), clause and text by its number; NULL for none. */
+NICREF_API const char *nicref_invariant_name(int code);
+NICREF_API const char *nicref_invariant_citation(int code);
+NICREF_API const char *nicref_invariant_description(int code);
 
 #endif

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# What the fuzz builds print and ignore (make -f fuzzers/fuzz.mk selftest; part of the smoke):
+#
+# 1. A finding explains itself. fuzzers/tests/broken_target.c breaks an invariant, trips a model
+#    assertion and fails a target check; each must print its one line (fuzzers/fuzz_report.c)
+#    before the trap, in the gcc replay build (which also names the input) and in the libFuzzer
+#    build.
+# 2. Reserved op codes are ignored. For each target, a committed input and the same input with
+#    reserved codes inserted at op boundaries give the same trace (NICREF_FUZZ_TRACE=1), and the
+#    trace is not empty; a cmd input with a reserved stage runs nothing.
+#
+# Run from the repository root after the replay and fuzz builds (fuzz.mk does both).
+set -uo pipefail
+
+fails=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/nicref-selftest.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+bad() {
+	echo "selftest: FAILED: $*" >&2
+	fails=$((fails + 1))
+}
+
+# The line of a "selftest: <what>" marker in broken_target.c.
+line_of() {
+	grep -n "selftest: $1 \*/" fuzzers/tests/broken_target.c | cut -d: -f1
+}
+
+# expect_line <file> <extended regex>: some line of the file matches it whole.
+expect_line() {
+	grep -qxE "$2" "$1" || bad "$(basename "$1"): no line matches: $2 (got: $(head -c 600 "$1"))"
+}
+
+# --- 1. findings ---------------------------------------------------------------------------
+src='fuzzers/tests/broken_target\.c'
+inv_re="invariant REFCOUNT_MATCHES broken at $src:$(line_of invariant): PD [0-9]+: refs 1, held by 0 \(EQ 0, CQ 0, SQ/RQ/RMP 0, MKEY 0, TIR/RQT/TIS 0\)"
+inv2_re="  nicref_dev_check -12 \(D-OBJ-1\): each object's reference count equals the references the live objects hold to it"
+ass_re='model assertion failed at reference/obj/obj\.c:[0-9]+: dev->obj_charged\[type\] > 0'
+chk_re="fuzz check failed at $src:$(line_of check): len == 0"
+
+for variant in replay fuzz; do
+	bin=build/$variant/tests/broken_target
+	[ -x "$bin" ] || { bad "$bin not built"; continue; }
+	for k in i a c n; do
+		in=$work/input-$k
+		printf '%s' "$k" >"$in"
+		out=$work/$variant-$k.log
+		# (bash's own "Illegal instruction" notice is not the binary's output)
+		{ "$bin" "$in" >"$out" 2>&1; } 2>/dev/null
+		rc=$?
+		case $k in
+		n) [ "$rc" -eq 0 ] || bad "$variant: a healthy input exits $rc"
+		   ! grep -qE '^(invariant|model assertion|fuzz check)' "$out" ||
+			bad "$variant: a healthy input printed a finding"
+		   continue ;;
+		i) expect_line "$out" "$inv_re"; expect_line "$out" "$inv2_re" ;;
+		a) expect_line "$out" "$ass_re" ;;
+		c) expect_line "$out" "$chk_re" ;;
+		esac
+		[ "$rc" -ne 0 ] || bad "$variant $k: a finding exits 0"
+		if [ "$variant" = replay ]; then
+			# SIGILL after the message, and the input named
+			[ "$rc" -eq 132 ] || bad "replay $k: exit $rc, not 132 (SIGILL)"
+			expect_line "$out" "standalone_main: finding on input ${in//./\\.}"
+		else
+			expect_line "$out" '==[0-9]+== ERROR: libFuzzer: deadly signal'
+		fi
+	done
+done
+
+# --- 2. reserved codes ---------------------------------------------------------------------
+trace_of() { # target input -> the device and op trace lines, without input offsets
+	NICREF_FUZZ_TRACE=1 "build/replay/$1_fuzz" "$2" 2>&1 >/dev/null |
+		grep -E '^(event|op|command|stage) ' | sed 's/ at byte [0-9]*$//'
+}
+
+# same_trace <target> <input> <variant>: the variant is the input with reserved codes inserted.
+same_trace() {
+	local a=$work/$1.a b=$work/$1.b
+	trace_of "$1" "$2" >"$a"
+	trace_of "$1" "$3" >"$b"
+	[ -s "$a" ] || bad "$1: $(basename "$2") leaves no trace"
+	cmp -s "$a" "$b" || bad "$1: reserved codes changed the trace of $(basename "$2"):
+$(diff "$a" "$b" | head -5)"
+}
+
+# cmdq (harness/opstream.h): reserved op codes 0x09-0xFF, one byte each, before and after.
+seed=corpora/cmdq/seed-bringup-nop
+{ printf '\x09\xff'; cat "$seed"; printf '\x80'; } >"$work/cmdq-r"
+same_trace cmdq "$seed" "$work/cmdq-r"
+
+# bringup (bringup_ops.h): 0x1A-0xFF.
+seed=corpora/bringup/seed-full-bringup
+{ printf '\x1a\xff\x80'; cat "$seed"; printf '\x1a'; } >"$work/bringup-r"
+same_trace bringup "$seed" "$work/bringup-r"
+
+# ctrl: kinds 0x08-0xFF (one byte), and a command whose selector is reserved (0x34-0xFF: the
+# kind and the selector).
+seed=$(ls corpora/ctrl/* | head -n 1)
+{ printf '\x0e\x08\xff\x00\x34\x03\xff'; cat "$seed"; } >"$work/ctrl-r"
+same_trace ctrl "$seed" "$work/ctrl-r"
+
+# adp: events 7-255 (two bytes each) after the 37-byte head, among the events. The events: a
+# transmit, a re-init with a fresh draw (its seed counts events, reserved ones not), a transmit,
+# an expiry (whose time shows the draw), a time step, an expiry.
+head -c 37 corpora/adp/hand-escalate >"$work/adp-head"
+{ cat "$work/adp-head"; printf '\x00\x00\x05\x02\x00\x00\x04\x00\x03\x0a\x04\x00'; } >"$work/adp-a"
+{ cat "$work/adp-head"; printf '\x07\x00\x00\x00\xff\x05\x80\x80\x05\x02\x00\x00\x04\x00';
+  printf '\x03\x0a\x09\x09\x04\x00\xff\xff'; } >"$work/adp-b"
+same_trace adp "$work/adp-a" "$work/adp-b"
+
+# cmd: stages 12-15 are reserved: the input runs nothing.
+seed=corpora/cmd/seed-nop
+[ -s "$(trace_of cmd "$seed" >"$work/cmd.a"; echo "$work/cmd.a")" ] || bad "cmd: seed-nop leaves no trace"
+{ printf '\xc0'; tail -c +2 "$seed"; } >"$work/cmd-r"
+[ -z "$(trace_of cmd "$work/cmd-r")" ] || bad "cmd: a reserved stage ran something"
+
+if [ "$fails" -gt 0 ]; then
+	echo "selftest: $fails failure(s)" >&2
+	exit 1
+fi
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp and cmd"
