@@ -378,7 +378,8 @@ static int collect(const char *path, char ***list, size_t *n, size_t *cap)
 		}
 	}
 	closedir(d);
-	qsort(*list + first, *n - first, sizeof **list, cmp_str);
+	if (*n > first)
+		qsort(*list + first, *n - first, sizeof **list, cmp_str);
 	return rc;
 }
 

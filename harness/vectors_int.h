@@ -4,7 +4,8 @@
  *                      and width (the steps themselves check in their own words, below)
  *   vectors_steps.c    the steps: each validates its value, then (unless only checking) applies
  *                      it to the device
- *   vectors_expect.c   expectations: comparators, any_of, completions, events, memory
+ *   vectors_expect.c   expectations: comparators, any_of, completions, host memory
+ *   vectors_events.c   the events step, clauses, the widths of event arguments
  *   vectors_adp.c      the adp_timeline step
  * Every step is written once and run twice: first with r->checking set, over every file before
  * any test runs (nothing touches a device; every refusal is printed), then for real. So the
@@ -155,6 +156,16 @@ void step_mem_expect(struct run *r, const json_t *s);
 
 /* "PRM §7.14" matches a citation naming §7.14 or §7.14.x, not §7.1 or §7.140. */
 bool clause_matches(const char *citation, const char *clause);
+/* A clause some rule of the table (violations, else command rules) cites: 0, or -1 after vbad. */
+int clause_check(struct run *r, const char *field, const json_t *v, bool violations);
+
+/* Each line of d as a failure, with a prefix (NULL: none). */
+void diffs_fail(struct run *r, const struct diffs *d, const char *prefix);
+/* The alternatives of any_of, in order, until one holds (compare fills each one's
+ * differences): notes which held, or fails with every alternative's differences. Returns the
+ * index that held, or the number of alternatives. */
+size_t resolve_alternatives(struct run *r, const json_t *alts,
+			    void (*compare)(const json_t *alt, struct diffs *d, void *ctx), void *ctx);
 
 /* Event arguments: the name space and width of each (NICREF_EVENT_KINDS); NULL if none. */
 struct ev_arg {
