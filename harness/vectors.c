@@ -172,7 +172,8 @@ static char *dup_str(const json_t *v)
 
 static void write_ops_seed(struct run *r)
 {
-	if (!r->opt->corpus_dir || r->rec.len == 0 || r->rec.failed)
+	/* A test with a refusal is no seed: its stream may hold a write the device never saw. */
+	if (!r->opt->corpus_dir || r->rec.len == 0 || r->rec.failed || r->bad.n)
 		return;
 	char path[1024];
 	snprintf(path, sizeof path, "%s/cmdq/vec-%s-%ld", r->opt->corpus_dir,

@@ -234,9 +234,12 @@ static int set_fields(struct run *r, const char *what, const struct nicref_layou
 		}
 		uint64_t x;
 		enum name_space ns = strcmp(key, "opcode") == 0 ? NS_OPCODE : NS_NONE;
-		if (vnum_at(r, field, v, ns, f->bit_width, &x) != 0 ||
-		    nicref_field_set(buf, len, f, x) != 0)
+		if (vnum_at(r, field, v, ns, f->bit_width, &x) != 0) {
 			rc = -1;
+		} else if (nicref_field_set(buf, len, f, x) != 0) {
+			vbad(r, field, "cannot be set (outside the input, or wider than the field)");
+			rc = -1;
+		}
 	}
 	return rc;
 }
@@ -270,10 +273,11 @@ static void st_bar_read(struct run *r, const json_t *s)
 		return;
 	}
 	if (fname) {
-		f = nicref_layout_field(nicref_layout_find("init_seg"), json_string_value(fname));
+		const char *name = json_is_string(fname) ? json_string_value(fname) : "";
+		f = nicref_layout_field(nicref_layout_find("init_seg"), name);
 		if (!f || f->bit_width > 32) {
-			vbad(r, "field", "%s is not a field of init_seg of at most 32 bits (nicref "
-					 "layouts init_seg)", json_string_value(fname));
+			vbad(r, "field", "\"%s\" is not a field of init_seg of at most 32 bits (nicref "
+					 "layouts init_seg)", name);
 			return;
 		}
 		if (json_object_get(s, "mask")) {
