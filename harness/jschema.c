@@ -508,12 +508,12 @@ static void check_scalar(const struct jschema *s, const json_t *node, const json
 			 struct jpath *at, struct errs *e)
 {
 	const json_t *k;
-	char text[96];
-	jschema_value_text(v, text, sizeof text);
+	char text[96] = "";
+#define TEXT() (text[0] ? text : (jschema_value_text(v, text, sizeof text), text))
 	if ((k = json_object_get(node, "const")) && !json_equal((json_t *)k, (json_t *)v)) {
 		char want[96];
 		jschema_value_text(k, want, sizeof want);
-		errs_add(e, at, "%s is not %s", text, want);
+		errs_add(e, at, "%s is not %s", TEXT(), want);
 	}
 	if ((k = json_object_get(node, "enum"))) {
 		size_t i;
@@ -528,7 +528,7 @@ static void check_scalar(const struct jschema *s, const json_t *node, const json
 				size_t len = strlen(list);
 				snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", item);
 			}
-			errs_add(e, at, "%s is not one of %s", text, list);
+			errs_add(e, at, "%s is not one of %s", TEXT(), list);
 		}
 	}
 	if (json_is_string(v)) {
@@ -536,24 +536,25 @@ static void check_scalar(const struct jschema *s, const json_t *node, const json
 		struct jsregex *re = pattern_of(s, node);
 		size_t chars = utf8_chars(str);
 		if (re && !jsregex_search(re, str, json_string_length(v)))
-			errs_add(e, at, "%s does not match %s", text,
+			errs_add(e, at, "%s does not match %s", TEXT(),
 				 json_string_value(json_object_get(node, "pattern")));
 		if ((k = json_object_get(node, "minLength")) && chars < (size_t)json_integer_value(k))
-			errs_add(e, at, "%s is shorter than %lld character%s", text,
+			errs_add(e, at, "%s is shorter than %lld character%s", TEXT(),
 				 (long long)json_integer_value(k), json_integer_value(k) == 1 ? "" : "s");
 		if ((k = json_object_get(node, "maxLength")) && chars > (size_t)json_integer_value(k))
-			errs_add(e, at, "%s is longer than %lld characters", text,
+			errs_add(e, at, "%s is longer than %lld characters", TEXT(),
 				 (long long)json_integer_value(k));
 	}
 	if (json_is_integer(v)) {
 		json_int_t x = json_integer_value(v);
 		if ((k = json_object_get(node, "minimum")) && x < json_integer_value(k))
-			errs_add(e, at, "%s is below the minimum %lld", text,
+			errs_add(e, at, "%s is below the minimum %lld", TEXT(),
 				 (long long)json_integer_value(k));
 		if ((k = json_object_get(node, "maximum")) && x > json_integer_value(k))
-			errs_add(e, at, "%s is above the maximum %lld", text,
+			errs_add(e, at, "%s is above the maximum %lld", TEXT(),
 				 (long long)json_integer_value(k));
 	}
+#undef TEXT
 }
 
 /* anyOf / oneOf: count the alternatives that hold; when none does, report the failures of the
@@ -579,10 +580,16 @@ static void check_alternatives(const struct jschema *s, const json_t *node, cons
 		errs_free(&one);
 	}
 	char text[96];
-	jschema_value_text(v, text, sizeof text);
-	if (held == 0 && admitting == 1)
+	if (held == 1 || (held > 1 && strcmp(kw, "oneOf"))) {
+		errs_free(&best);
+		return; /* the common case: no message */
+	}
+	if (held == 0 && admitting == 1) {
 		errs_move(e, &best);
-	else if (held == 0 && admitting == 0) {
+		return;
+	}
+	jschema_value_text(v, text, sizeof text);
+	if (held == 0 && admitting == 0) {
 		/* The value's type fits no alternative: say which types would. */
 		unsigned m = 0;
 		char want[160] = "";

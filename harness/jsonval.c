@@ -87,44 +87,50 @@ static int parse_digits(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The value as JSON, for a message. */
+static void value_text(const json_t *v, char *text, size_t len)
+{
+	char *dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	snprintf(text, len, "%s", dump ? dump : "?");
+	free(dump);
+}
+
 int jv_num(const json_t *v, enum name_space ns, unsigned bits, uint64_t *out, char *err,
 	   size_t errlen)
 {
 	uint64_t x = 0;
 	char text[80];
-	char *dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	snprintf(text, sizeof text, "%s", dump ? dump : "?");
-	free(dump);
+	const char *problem = NULL;
 	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0) {
-			snprintf(err, errlen, "%s is negative", text);
-			return -1;
-		}
+		if (json_integer_value(v) < 0)
+			problem = "is negative";
 		x = (uint64_t)json_integer_value(v);
 	} else if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 		int rc = parse_digits(s, &x);
-		if (rc == -2) {
-			snprintf(err, errlen, "%s is above 2^64-1", text);
-			return -1;
-		}
-		if (rc != 0 && (ns == NS_NONE || name_lookup(s, ns, &x) != 0)) {
-			snprintf(err, errlen, "%s is not %s%s", text,
-				 ns == NS_NONE ? "a number" : "a number or ",
-				 ns == NS_NONE ? "" : jv_space_what(ns));
-			return -1;
-		}
+		if (rc == -2)
+			problem = "is above 2^64-1";
+		else if (rc != 0 && (ns == NS_NONE || name_lookup(s, ns, &x) != 0))
+			problem = "";
 	} else {
-		snprintf(err, errlen, "%s is not %s%s", text, ns == NS_NONE ? "a number" : "a number or ",
-			 ns == NS_NONE ? "" : jv_space_what(ns));
-		return -1;
+		problem = "";
 	}
-	if (bits < 64 && x >> bits) {
+	if (!problem && bits < 64 && x >> bits) {
+		value_text(v, text, sizeof text);
 		snprintf(err, errlen, "%s does not fit in %u bit%s", text, bits, bits == 1 ? "" : "s");
 		return -1;
 	}
-	*out = x;
-	return 0;
+	if (!problem) {
+		*out = x;
+		return 0;
+	}
+	value_text(v, text, sizeof text);
+	if (problem[0])
+		snprintf(err, errlen, "%s %s", text, problem);
+	else
+		snprintf(err, errlen, "%s is not %s%s", text, ns == NS_NONE ? "a number" : "a number or ",
+			 ns == NS_NONE ? "" : jv_space_what(ns));
+	return -1;
 }
 
 int jv_u64(const json_t *v, enum name_space ns, uint64_t *out, char *err, size_t errlen)
