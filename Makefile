@@ -38,7 +38,7 @@ endif
 REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c reference/adp/*.c))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
-HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o)
+HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
 REF_INC  := -Ireference/include -Ireference
 HAR_INC  := $(REF_INC) -Iharness
 LIB_A    := $(BUILD)/libnicref.a
@@ -84,6 +84,17 @@ FORCE:
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(VISIBILITY) $(HAR_INC) -MMD -MP -c $< -o $@
+
+# The vector schema compiled into the tool (harness/vector_schema.h): the runner applies the
+# very file ci/validate_vectors.py applies, and the installed tool needs no data file.
+SCHEMA_JSON := vectors/schemas/vector_file.schema.json
+$(BUILD)/gen/vector_schema.c: $(SCHEMA_JSON)
+	@mkdir -p $(dir $@)
+	{ echo '/* Generated from $(SCHEMA_JSON) by the Makefile: do not edit. */'; \
+	  echo '#include "vector_schema.h"'; echo 'const char vector_schema_json[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00 };'; } >$@
+$(BUILD)/gen/vector_schema.o: $(BUILD)/gen/vector_schema.c
+	$(CC) $(CFLAGS) $(HAR_INC) -c $< -o $@
 
 $(LIB_A): $(REF_OBJ)
 	@rm -f $@
@@ -134,6 +145,7 @@ test: $(BUILD)/tests/$(T)_test
 
 vectors: $(TOOL)
 	$(TOOL) vectors vectors/
+	/usr/bin/python3 ci/check_bad_vectors.py $(TOOL)
 
 conformance: deps
 	@$(MAKE) --no-print-directory all

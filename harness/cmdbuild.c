@@ -16,7 +16,10 @@ uint8_t cmd_xor8(const uint8_t *p, size_t n)
 
 uint32_t cmd_blocks_for(uint32_t length)
 {
-	return length > CMD_INLINE ? (length - CMD_INLINE + CMD_MBOX_DATA - 1) / CMD_MBOX_DATA : 0;
+	/* In 64 bits: a length near 2^32 must not wrap to a short chain. */
+	return length > CMD_INLINE
+		       ? (uint32_t)(((uint64_t)length - CMD_INLINE + CMD_MBOX_DATA - 1) / CMD_MBOX_DATA)
+		       : 0;
 }
 
 static void put32(uint8_t *p, uint32_t v)

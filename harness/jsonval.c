@@ -39,37 +39,103 @@ static int name_lookup(const char *s, enum name_space ns, uint64_t *out)
 	return 0;
 }
 
-int jv_u64(const json_t *v, enum name_space ns, uint64_t *out, char *err, size_t errlen)
+const char *jv_space_what(enum name_space ns)
 {
-	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0) {
-			snprintf(err, errlen, "negative number");
+	switch (ns) {
+	case NS_STATUS:
+		return "a return status name (PRM T128)";
+	case NS_DELIVERY:
+		return "a delivery status name (PRM T96)";
+	case NS_OPCODE:
+		return "a command name (PRM T127)";
+	case NS_VIOLATION:
+		return "a driver violation rule name";
+	case NS_CMD_RULE:
+		return "a command rule name";
+	case NS_NONE:
+		break;
+	}
+	return "a number";
+}
+
+/* Digits of a string number; -1 when it is not one, -2 when it overflows 64 bits. */
+static int parse_digits(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	int base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
 			return -1;
-		}
-		*out = (uint64_t)json_integer_value(v);
-		return 0;
+		if (v > (UINT64_MAX - d) / (unsigned)base)
+			return -2;
+		v = v * (unsigned)base + d;
 	}
-	if (json_is_boolean(v)) {
-		*out = json_is_true(v) ? 1 : 0;
-		return 0;
+	*out = v;
+	return 0;
+}
+
+/* The value as JSON, for a message. */
+static void value_text(const json_t *v, char *text, size_t len)
+{
+	char *dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	snprintf(text, len, "%s", dump ? dump : "?");
+	free(dump);
+}
+
+int jv_num(const json_t *v, enum name_space ns, unsigned bits, uint64_t *out, char *err,
+	   size_t errlen)
+{
+	uint64_t x = 0;
+	char text[80];
+	const char *problem = NULL;
+	if (json_is_integer(v)) {
+		if (json_integer_value(v) < 0)
+			problem = "is negative";
+		x = (uint64_t)json_integer_value(v);
+	} else if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		int rc = parse_digits(s, &x);
+		if (rc == -2)
+			problem = "is above 2^64-1";
+		else if (rc != 0 && (ns == NS_NONE || name_lookup(s, ns, &x) != 0))
+			problem = "";
+	} else {
+		problem = "";
 	}
-	if (!json_is_string(v)) {
-		snprintf(err, errlen, "expected a number or a name");
+	if (!problem && bits < 64 && x >> bits) {
+		value_text(v, text, sizeof text);
+		snprintf(err, errlen, "%s does not fit in %u bit%s", text, bits, bits == 1 ? "" : "s");
 		return -1;
 	}
-	const char *s = json_string_value(v);
-	char *end = NULL;
-	if (s[0] >= '0' && s[0] <= '9') {
-		unsigned long long n = strtoull(s, &end, 0);
-		if (*end == '\0') {
-			*out = n;
-			return 0;
-		}
-	}
-	if (ns != NS_NONE && name_lookup(s, ns, out) == 0)
+	if (!problem) {
+		*out = x;
 		return 0;
-	snprintf(err, errlen, "'%s' is not a number%s", s, ns != NS_NONE ? " or a known name" : "");
+	}
+	value_text(v, text, sizeof text);
+	if (problem[0])
+		snprintf(err, errlen, "%s %s", text, problem);
+	else
+		snprintf(err, errlen, "%s is not %s%s", text, ns == NS_NONE ? "a number" : "a number or ",
+			 ns == NS_NONE ? "" : jv_space_what(ns));
 	return -1;
+}
+
+int jv_u64(const json_t *v, enum name_space ns, uint64_t *out, char *err, size_t errlen)
+{
+	return jv_num(v, ns, 64, out, err, errlen);
 }
 
 static int nibble(char c)
@@ -105,6 +171,21 @@ long hex_parse(const char *s, uint8_t *out, size_t cap)
 		hi = -1;
 	}
 	return hi < 0 ? (long)n : -1;
+}
+
+long hex_length(const char *s)
+{
+	size_t digits = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r' || *s == ':' || *s == '_')
+			continue;
+		if (nibble(*s) < 0)
+			return -1;
+		digits++;
+	}
+	return digits % 2 ? -1 : (long)(digits / 2);
 }
 
 void hex_format(const uint8_t *p, size_t n, char *out)

@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jsonval.h"
 #include "nicref/adp.h"
-#include "vectors_adp.h"
+#include "vectors_int.h"
 
 /* Longest run a vector may ask for: enough for every total-timeout case of the vectors, small
  * enough for the stack. */
@@ -16,19 +15,20 @@
 #define MAX_DIFFS 12 /* lines of differences reported per step before "..." */
 
 struct ctx {
-	vec_fail_fn fail;
-	void *fail_ctx;
+	struct run *r;
 	int diffs;
 	bool bad; /* the step itself is malformed: nothing is run */
 };
 
+/* A difference from the vector's expectation (at most MAX_DIFFS lines per step). */
+static void failf(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void failf(struct ctx *c, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
 	if (c->diffs == MAX_DIFFS) {
 		c->diffs++;
-		c->fail(c->fail_ctx, "adp_timeline: ... (further differences not shown)");
+		vfail(c->r, "adp_timeline: ... (further differences not shown)");
 		return;
 	}
 	if (c->diffs > MAX_DIFFS)
@@ -37,7 +37,21 @@ static void failf(struct ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	c->fail(c->fail_ctx, line);
+	vfail(c->r, "%s", line);
+}
+
+/* The step itself is malformed (field: where in it). */
+static void badf(struct ctx *c, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void badf(struct ctx *c, const char *field, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	vbad(c->r, field, "%s", line);
+	c->bad = true;
 }
 
 /* A name of a small table, or a number below n. */
@@ -51,86 +65,55 @@ static int name_or_num(struct ctx *c, const json_t *v, const char *what,
 				return 0;
 			}
 	uint64_t x;
-	char err[160];
-	if (jv_u64(v, NS_NONE, &x, err, sizeof err) == 0 && x < n) {
+	if (jv_num(v, NS_NONE, 64, &x, NULL, 0) == 0 && x < n) {
 		*out = (unsigned)x;
 		return 0;
 	}
-	failf(c, "adp_timeline: %s: not one of the names or below %u", what, n);
-	c->bad = true;
+	badf(c, what, "not one of the names, nor a number below %u", n);
 	return -1;
 }
 
 /* An unsigned number under key, at most max; dflt when absent. */
-static uint64_t num(struct ctx *c, const json_t *obj, const char *key, uint64_t dflt,
-		    uint64_t max)
+static uint64_t num(struct ctx *c, const char *at, const json_t *obj, const char *key,
+		    uint64_t dflt, uint64_t max)
 {
 	const json_t *v = json_object_get(obj, key);
+	char field[96], err[160];
 	uint64_t x;
-	char err[160];
 	if (!v)
 		return dflt;
-	if (jv_u64(v, NS_NONE, &x, err, sizeof err) != 0 || x > max) {
-		failf(c, "adp_timeline: %s: not a number up to %llu", key, (unsigned long long)max);
-		c->bad = true;
+	snprintf(field, sizeof field, "%s%s%s", at ? at : "", at ? "." : "", key);
+	if (jv_num(v, NS_NONE, 64, &x, err, sizeof err) != 0) {
+		badf(c, field, "%s", err);
+		return dflt;
+	}
+	if (x > max) {
+		badf(c, field, "%llu is above %llu", (unsigned long long)x, (unsigned long long)max);
 		return dflt;
 	}
 	return x;
-}
-
-/* Every key of obj must be one of the names (a typo must not silently mean "default"). */
-static void known_keys(struct ctx *c, const json_t *obj, const char *what,
-		       const char *const *names)
-{
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)obj, key, v)
-	{
-		unsigned i = 0;
-		while (names[i] && strcmp(names[i], key) != 0)
-			i++;
-		if (!names[i]) {
-			failf(c, "adp_timeline: %s has no key '%s'", what, key);
-			c->bad = true;
-		}
-	}
 }
 
 static const char *const dec_mode_names[] = { "TO_DIV_4", "TO_DIV_2", "TO_LOW_BOUND" };
 
 static void read_profile(struct ctx *c, const json_t *j, struct nicref_adp_profile *p)
 {
-	static const char *const keys[] = { "qp_total_timeout", "range_num", "start_range_index",
-					     "time_unit", "time_base", "retx_total_timeout",
-					     "timeout_init_low_bound", "timeout_init_range_size",
-					     "timeout_range", "range", NULL };
-	static const char *const rkeys[] = { "prev_range_index", "dec_mode", "timeout_retry_num",
-					      "range_low_bound", "range_size", NULL };
 	memset(p, 0, sizeof *p);
-	if (!json_is_object(j)) {
-		failf(c, "adp_timeline: profile must be an object");
-		c->bad = true;
-		return;
-	}
-	known_keys(c, j, "profile", keys);
 	/* Widths of seed 000's profile layout, so a value the register could not hold is a
 	 * malformed vector rather than a silently truncated one. */
-	p->qp_total_timeout = (uint8_t)num(c, j, "qp_total_timeout", 0, 1);
-	p->range_num = (uint8_t)num(c, j, "range_num", 0, 7);
-	p->start_range_index = (uint8_t)num(c, j, "start_range_index", 0, 7);
-	p->time_unit = (uint8_t)num(c, j, "time_unit", 1, 3);
-	p->time_base = (uint16_t)num(c, j, "time_base", 0, 0xFFFF);
-	p->retx_total_timeout = (uint8_t)num(c, j, "retx_total_timeout", 0, 0xFF);
-	p->timeout_init_low_bound = (uint8_t)num(c, j, "timeout_init_low_bound", 0, 0xFF);
-	p->timeout_init_range_size = (uint8_t)num(c, j, "timeout_init_range_size", 0, 0xFF);
+	p->qp_total_timeout = (uint8_t)num(c, "profile", j, "qp_total_timeout", 0, 1);
+	p->range_num = (uint8_t)num(c, "profile", j, "range_num", 0, 7);
+	p->start_range_index = (uint8_t)num(c, "profile", j, "start_range_index", 0, 7);
+	p->time_unit = (uint8_t)num(c, "profile", j, "time_unit", 1, 3);
+	p->time_base = (uint16_t)num(c, "profile", j, "time_base", 0, 0xFFFF);
+	p->retx_total_timeout = (uint8_t)num(c, "profile", j, "retx_total_timeout", 0, 0xFF);
+	p->timeout_init_low_bound = (uint8_t)num(c, "profile", j, "timeout_init_low_bound", 0, 0xFF);
+	p->timeout_init_range_size = (uint8_t)num(c, "profile", j, "timeout_init_range_size", 0, 0xFF);
 	/* "timeout_range" is the seed's name; "range" the struct's (the tools take both). */
-	const json_t *ranges = json_object_get(j, "timeout_range");
-	if (!ranges)
-		ranges = json_object_get(j, "range");
-	if (ranges && (!json_is_array(ranges) || json_array_size(ranges) > NICREF_ADP_MAX_RANGES)) {
-		failf(c, "adp_timeline: timeout_range: an array of at most %d ranges",
-		      NICREF_ADP_MAX_RANGES);
-		c->bad = true;
+	const char *rname = json_object_get(j, "timeout_range") ? "timeout_range" : "range";
+	const json_t *ranges = json_object_get(j, rname);
+	if (json_object_get(j, "timeout_range") && json_object_get(j, "range")) {
+		badf(c, "profile", "timeout_range and range are the same list: give one");
 		return;
 	}
 	size_t i;
@@ -138,40 +121,42 @@ static void read_profile(struct ctx *c, const json_t *j, struct nicref_adp_profi
 	json_array_foreach((json_t *)ranges, i, r)
 	{
 		struct nicref_adp_range *d = &p->range[i];
+		char at[64];
 		unsigned mode = 0;
-		known_keys(c, r, "timeout_range[]", rkeys);
-		d->prev_range_index = (uint8_t)num(c, r, "prev_range_index", 0, 7);
+		snprintf(at, sizeof at, "profile.%s[%zu]", rname, i);
+		d->prev_range_index = (uint8_t)num(c, at, r, "prev_range_index", 0, 7);
 		const json_t *m = json_object_get(r, "dec_mode");
-		if (m && name_or_num(c, m, "dec_mode", dec_mode_names, 4, &mode) != 0)
+		char field[96];
+		snprintf(field, sizeof field, "%s.dec_mode", at);
+		if (m && name_or_num(c, m, field, dec_mode_names, 4, &mode) != 0)
 			return;
 		d->dec_mode = (uint8_t)mode;
-		d->timeout_retry_num = (uint16_t)num(c, r, "timeout_retry_num", 0, 0x3FF);
-		d->range_low_bound = (uint8_t)num(c, r, "range_low_bound", 0, 0xFF);
-		d->range_size = (uint8_t)num(c, r, "range_size", 0, 0xFF);
+		d->timeout_retry_num = (uint16_t)num(c, at, r, "timeout_retry_num", 0, 0x3FF);
+		d->range_low_bound = (uint8_t)num(c, at, r, "range_low_bound", 0, 0xFF);
+		d->range_size = (uint8_t)num(c, at, r, "range_size", 0, 0xFF);
 	}
 }
 
 static void read_options(struct ctx *c, const json_t *j, struct nicref_adp_options *o)
 {
-	static const char *const keys[] = { "first_timeout", "dec_reading", "init_range",
-					     "dec_trigger", NULL };
 	static const char *const first[] = { "retry_once", "escalate" };
 	static const char *const dec[] = { "by_name", "by_amount", "by_factor" };
 	static const char *const init[] = { "exclusive", "inclusive" };
 	static const char *const trig[] = { "every_progress", "clean_progress" };
 	unsigned v;
-	memset(o, 0, sizeof *o);
-	if (!j)
-		return;
-	known_keys(c, j, "options", keys);
 	const json_t *x;
-	if ((x = json_object_get(j, "first_timeout")) && name_or_num(c, x, "first_timeout", first, 2, &v) == 0)
+	memset(o, 0, sizeof *o);
+	if ((x = json_object_get(j, "first_timeout")) &&
+	    name_or_num(c, x, "options.first_timeout", first, 2, &v) == 0)
 		o->first_timeout = (uint8_t)v;
-	if ((x = json_object_get(j, "dec_reading")) && name_or_num(c, x, "dec_reading", dec, 3, &v) == 0)
+	if ((x = json_object_get(j, "dec_reading")) &&
+	    name_or_num(c, x, "options.dec_reading", dec, 3, &v) == 0)
 		o->dec_reading = (uint8_t)v;
-	if ((x = json_object_get(j, "init_range")) && name_or_num(c, x, "init_range", init, 2, &v) == 0)
+	if ((x = json_object_get(j, "init_range")) &&
+	    name_or_num(c, x, "options.init_range", init, 2, &v) == 0)
 		o->init_range = (uint8_t)v;
-	if ((x = json_object_get(j, "dec_trigger")) && name_or_num(c, x, "dec_trigger", trig, 2, &v) == 0)
+	if ((x = json_object_get(j, "dec_trigger")) &&
+	    name_or_num(c, x, "options.dec_trigger", trig, 2, &v) == 0)
 		o->dec_trigger = (uint8_t)v;
 }
 
@@ -182,26 +167,20 @@ static void read_loss(struct ctx *c, const json_t *j, uint32_t max_attempts, uin
 	memset(words, 0, nwords * sizeof *words);
 	if (!j)
 		return;
-	if (json_is_string(j) && strcmp(json_string_value(j), "all") == 0) {
+	if (json_is_string(j)) {
 		for (uint32_t k = 0; k < max_attempts; k++)
 			words[k / 64] |= 1ull << (k % 64);
 		return;
 	}
 	size_t i;
 	json_t *v;
-	if (!json_is_array(j)) {
-		failf(c, "adp_timeline: loss: a list of transmission numbers, or \"all\"");
-		c->bad = true;
-		return;
-	}
 	json_array_foreach((json_t *)j, i, v)
 	{
 		uint64_t k;
-		char err[160];
-		if (jv_u64(v, NS_NONE, &k, err, sizeof err) != 0 || k >= max_attempts) {
-			failf(c, "adp_timeline: loss[%zu]: a transmission number below max_attempts "
-				 "(%u)", i, max_attempts);
-			c->bad = true;
+		char field[32];
+		snprintf(field, sizeof field, "loss[%zu]", i);
+		if (jv_num(v, NS_NONE, 64, &k, NULL, 0) != 0 || k >= max_attempts) {
+			badf(c, field, "a transmission number below max_attempts (%u)", max_attempts);
 			return;
 		}
 		words[k / 64] |= 1ull << (k % 64);
@@ -215,109 +194,114 @@ static const char *reason_label(unsigned r)
 	return n ? n : "?";
 }
 
+static int reason_find(const char *name)
+{
+	for (unsigned r = 0; r < NICREF_ADP_R_COUNT; r++)
+		if (!strcmp(reason_label(r), name))
+			return (int)r;
+	return -1;
+}
+
+/* The numeric keys of an expected attempt, with the width of the field they compare. */
+static const struct {
+	const char *key;
+	unsigned bits;
+} attempt_keys[] = { { "attempt", 32 }, { "message", 32 }, { "sent_ns", 64 },
+		     { "armed_ns", 64 }, { "e", 8 },	     { "lost", 2 } };
+
+static uint64_t attempt_value(const struct nicref_adp_attempt *a, size_t k)
+{
+	const uint64_t v[] = { a->attempt, a->message, a->sent_ns, a->armed_ns, a->e, a->lost };
+	return v[k];
+}
+
+/* The expectation, checked before anything runs. */
+static void check_expect(struct ctx *c, const json_t *e)
+{
+	const json_t *v, *a;
+	size_t i;
+	char field[96];
+	unsigned w;
+	if ((v = json_object_get(e, "end"))) {
+		const char *names[8] = { NULL };
+		unsigned n = 0;
+		while (n < 8 && nicref_adp_end_name((enum nicref_adp_end)n))
+			names[n] = nicref_adp_end_name((enum nicref_adp_end)n), n++;
+		name_or_num(c, v, "expect.end", names, n, &w);
+	}
+	if ((v = json_object_get(e, "profile_rule"))) {
+		unsigned r = 0;
+		while (r < NICREF_ADP_RULE_COUNT &&
+		       strcmp(nicref_adp_rule_name((enum nicref_adp_rule)r), json_string_value(v)))
+			r++;
+		if (r == NICREF_ADP_RULE_COUNT)
+			badf(c, "expect.profile_rule", "%s is not a rule of nicref_adp_profile_check",
+			     json_string_value(v));
+	}
+	json_array_foreach(json_object_get(e, "attempts"), i, a)
+	{
+		for (size_t k = 0; k < sizeof attempt_keys / sizeof attempt_keys[0]; k++)
+			if ((v = json_object_get(a, attempt_keys[k].key))) {
+				snprintf(field, sizeof field, "expect.attempts[%zu].%s", i,
+					 attempt_keys[k].key);
+				if (cmp_check(c->r, field, v, NS_NONE, attempt_keys[k].bits) != 0)
+					c->bad = true;
+			}
+		if ((v = json_object_get(a, "reason")) && reason_find(json_string_value(v)) < 0) {
+			snprintf(field, sizeof field, "expect.attempts[%zu].reason", i);
+			badf(c, field, "%s is not a reason (nicref_adp_reason_name)",
+			     json_string_value(v));
+		}
+	}
+	static const char *const counters[] = { "roce_adp_retrans", "roce_adp_retrans_to" };
+	for (size_t k = 0; k < 2; k++)
+		if ((v = json_object_get(json_object_get(e, "counters"), counters[k]))) {
+			snprintf(field, sizeof field, "expect.counters.%s", counters[k]);
+			if (cmp_check(c->r, field, v, NS_NONE, 64) != 0)
+				c->bad = true;
+		}
+}
+
 /* Compares one expected attempt with what the engine produced. */
 static void compare_attempt(struct ctx *c, size_t i, const json_t *want,
 			    const struct nicref_adp_attempt *got)
 {
-	static const char *const keys[] = { "attempt", "message", "sent_ns", "armed_ns", "range",
-					     "e", "reason", "lost", NULL };
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)want, key, v)
-	{
-		char err[160];
-		uint64_t w = 0, g;
-		if (strcmp(key, "range") == 0) {
-			/* -1: no range (the initial value, or the classic timer). */
-			if (!json_is_integer(v) || json_integer_value(v) < -1 ||
-			    json_integer_value(v) >= NICREF_ADP_MAX_RANGES) {
-				failf(c, "adp_timeline: attempts[%zu].range: -1..%d", i,
-				      NICREF_ADP_MAX_RANGES - 1);
-				continue;
-			}
-			if (json_integer_value(v) != got->range)
-				failf(c, "adp_timeline attempt %zu range: expected %lld, got %d", i,
-				      (long long)json_integer_value(v), got->range);
-			continue;
+	const json_t *v;
+	for (size_t k = 0; k < sizeof attempt_keys / sizeof attempt_keys[0]; k++) {
+		uint64_t g = attempt_value(got, k);
+		if ((v = json_object_get(want, attempt_keys[k].key)) && !cmp_holds(v, NS_NONE, g)) {
+			char t[160];
+			cmp_text(v, NS_NONE, t, sizeof t);
+			failf(c, "adp_timeline attempt %zu %s: expected %s, got %llu", i,
+			      attempt_keys[k].key, t, (unsigned long long)g);
 		}
-		if (strcmp(key, "reason") == 0)
-			continue; /* compare_reason */
-		unsigned k = 0;
-		while (keys[k] && strcmp(keys[k], key) != 0)
-			k++;
-		if (!keys[k]) {
-			failf(c, "adp_timeline: attempts[%zu] has no key '%s'", i, key);
-			continue;
-		}
-		if (jv_u64(v, NS_NONE, &w, err, sizeof err) != 0) {
-			failf(c, "adp_timeline: attempts[%zu].%s: %s", i, key, err);
-			continue;
-		}
-		if (strcmp(key, "attempt") == 0)
-			g = got->attempt;
-		else if (strcmp(key, "message") == 0)
-			g = got->message;
-		else if (strcmp(key, "sent_ns") == 0)
-			g = got->sent_ns;
-		else if (strcmp(key, "armed_ns") == 0)
-			g = got->armed_ns;
-		else if (strcmp(key, "e") == 0)
-			g = got->e;
-		else
-			g = got->lost;
-		if (g != w)
-			failf(c, "adp_timeline attempt %zu %s: expected %llu, got %llu", i, key,
-			      (unsigned long long)w, (unsigned long long)g);
 	}
-}
-
-static void compare_reason(struct ctx *c, size_t i, const json_t *want,
-			   const struct nicref_adp_attempt *got)
-{
-	const json_t *v = json_object_get(want, "reason");
-	if (!v)
-		return;
-	if (json_is_string(v)) {
-		const char *w = json_string_value(v);
-		unsigned r = 0;
-		while (r < NICREF_ADP_R_COUNT &&
-		       strcmp(reason_label(r), w) != 0)
-			r++;
-		if (r == NICREF_ADP_R_COUNT) {
-			failf(c, "adp_timeline: attempts[%zu].reason: unknown reason '%s'", i, w);
-			return;
-		}
-		if (r != got->reason)
-			failf(c, "adp_timeline attempt %zu reason: expected %s, got %s", i, w,
-			      reason_label(got->reason));
-		return;
-	}
-	failf(c, "adp_timeline: attempts[%zu].reason: a reason name", i);
-}
-
-/* The run's ending by name (nicref_adp_end_name), or a number. */
-static int end_of(struct ctx *c, const json_t *v, unsigned *out)
-{
-	const char *names[8] = { NULL };
-	unsigned n = 0;
-	while (n < 8 && nicref_adp_end_name((enum nicref_adp_end)n))
-		names[n] = nicref_adp_end_name((enum nicref_adp_end)n), n++;
-	return name_or_num(c, v, "end", names, n, out);
+	/* -1: no range (the initial value, or the classic timer). */
+	if ((v = json_object_get(want, "range")) && json_integer_value(v) != got->range)
+		failf(c, "adp_timeline attempt %zu range: expected %lld, got %d", i,
+		      (long long)json_integer_value(v), got->range);
+	if ((v = json_object_get(want, "reason")) &&
+	    reason_find(json_string_value(v)) != (int)got->reason)
+		failf(c, "adp_timeline attempt %zu reason: expected %s, got %s", i,
+		      json_string_value(v), reason_label(got->reason));
 }
 
 static void compare_counter(struct ctx *c, const json_t *wc, const char *name, uint64_t got)
 {
-	uint64_t w = num(c, wc, name, got, UINT64_MAX);
-	if (w != got)
-		failf(c, "adp_timeline counter %s: expected %llu, got %llu", name,
-		      (unsigned long long)w, (unsigned long long)got);
+	const json_t *v = json_object_get(wc, name);
+	if (v && !cmp_holds(v, NS_NONE, got)) {
+		char t[160];
+		cmp_text(v, NS_NONE, t, sizeof t);
+		failf(c, "adp_timeline counter %s: expected %s, got %llu", name, t,
+		      (unsigned long long)got);
+	}
 }
 
 /* The mode from the vector: a profile (validated as ROCE_ACCL would before selecting it),
  * or "device": the mode a QP of the test's device takes at ready-to-send (D-ADP-2). Returns
- * 1 when the run should go on, 0 when it must stop (refused as expected, or failed). */
-static int read_mode(struct ctx *c, const json_t *s, const json_t *e,
-		     const struct nicref_dev *dev, struct nicref_adp_mode *m)
+ * 1 when the run should go on, 0 when it must stop (refused as expected, failed, or only
+ * checking). */
+static int read_mode(struct ctx *c, const json_t *s, const json_t *e, struct nicref_adp_mode *m)
 {
 	const json_t *wr = json_object_get(e, "profile_rule");
 	memset(m, 0, sizeof *m);
@@ -326,39 +310,32 @@ static int read_mode(struct ctx *c, const json_t *s, const json_t *e,
 						   "base_timeout_min_ns", "max_range_num",
 						   "options", NULL };
 		for (unsigned i = 0; own[i]; i++)
-			if (json_object_get(s, own[i])) {
-				failf(c, "adp_timeline: \"device\": true takes the mode from the "
-					 "device, not '%s'", own[i]);
-				return 0;
-			}
-		if (!dev || wr) {
-			failf(c, "adp_timeline: \"device\" needs a device and no profile_rule");
+			if (json_object_get(s, own[i]))
+				badf(c, own[i], "\"device\": true takes the mode from the device");
+		if (wr)
+			badf(c, "expect.profile_rule", "\"device\": true checks no profile");
+		if (c->bad || c->r->checking)
 			return 0;
-		}
-		nicref_adp_dev_mode(dev, m);
+		nicref_adp_dev_mode(c->r->dev, m);
 		return 1;
 	}
 	const json_t *jadp = json_object_get(s, "adp");
 	m->adp = jadp ? json_is_true(jadp) : true;
 	const json_t *jen = json_object_get(s, "retrans_en");
 	m->retrans_en = jen ? json_is_true(jen) : m->adp;
-	m->base_timeout_min_ns = (uint32_t)num(c, s, "base_timeout_min_ns", 4000, 0xFFFFF);
-	unsigned max_range_num = (unsigned)num(c, s, "max_range_num", NICREF_ADP_MAX_RANGES, 7);
+	m->base_timeout_min_ns = (uint32_t)num(c, NULL, s, "base_timeout_min_ns", 4000, 0xFFFFF);
+	unsigned max_range_num =
+		(unsigned)num(c, NULL, s, "max_range_num", NICREF_ADP_MAX_RANGES, 7);
 	const json_t *jprof = json_object_get(s, "profile");
 	if (jprof)
 		read_profile(c, jprof, &m->profile);
-	else if (m->adp) {
-		failf(c, "adp_timeline: \"adp\": true needs a profile");
-		c->bad = true;
-	}
+	else if (m->adp)
+		badf(c, NULL, "\"adp\": true needs a profile");
 	read_options(c, json_object_get(s, "options"), &m->opt);
-	if (c->bad)
-		return 0;
-	if (!m->adp) {
-		if (wr)
-			failf(c, "adp_timeline: profile_rule needs \"adp\": true");
-		return wr ? 0 : 1;
-	}
+	if (!m->adp && wr)
+		badf(c, "expect.profile_rule", "needs \"adp\": true");
+	if (c->bad || c->r->checking || !m->adp)
+		return !c->bad && !c->r->checking;
 	enum nicref_adp_rule rule =
 		nicref_adp_profile_check(&m->profile, m->base_timeout_min_ns, max_range_num);
 	const char *want = json_is_string(wr) ? json_string_value(wr) : "OK";
@@ -371,46 +348,25 @@ static int read_mode(struct ctx *c, const json_t *s, const json_t *e,
 	return rule == NICREF_ADP_OK; /* refused as expected: nothing to run */
 }
 
-void vec_adp_timeline(const json_t *s, const struct nicref_dev *dev, vec_fail_fn fail,
-		      void *fail_ctx)
+void step_adp_timeline(struct run *r, const json_t *s)
 {
-	static const char *const keys[] = { "device", "profile", "adp", "retrans_en",
-					     "base_timeout_min_ns", "max_range_num", "qp", "options",
-					     "seed", "rtt_ns", "messages", "loss", "max_attempts",
-					     "expect", NULL };
-	static const char *const qkeys[] = { "timeout", "retry_cnt", NULL };
-	static const char *const ekeys[] = { "profile_rule", "end", "attempts", "counters", NULL };
-	static const char *const ckeys[] = { "roce_adp_retrans", "roce_adp_retrans_to", NULL };
-	struct ctx c = { fail, fail_ctx, 0, false };
+	struct ctx c = { r, 0, false };
 	struct nicref_adp_run run;
 	memset(&run, 0, sizeof run);
-
-	if (!json_is_object(s)) {
-		failf(&c, "adp_timeline: the step's value must be an object");
-		return;
-	}
-	known_keys(&c, s, "adp_timeline", keys);
-	const json_t *e = json_object_get(s, "expect");
-	if (!json_is_object(e)) {
-		failf(&c, "adp_timeline: an expect object is required");
-		return;
-	}
-	known_keys(&c, e, "expect", ekeys);
-	const json_t *qp = json_object_get(s, "qp");
-	if (qp)
-		known_keys(&c, qp, "qp", qkeys);
+	const json_t *e = json_object_get(s, "expect"), *qp = json_object_get(s, "qp");
 	/* IB: 5-bit local ACK timeout, 3-bit retry count. */
-	run.attr.timeout = (uint8_t)num(&c, qp, "timeout", 0, 31);
-	run.attr.retry_cnt = (uint8_t)num(&c, qp, "retry_cnt", 0, 7);
-	run.seed = num(&c, s, "seed", 0, UINT64_MAX);
-	run.rtt_ns = num(&c, s, "rtt_ns", 0, UINT64_MAX);
-	run.messages = (uint32_t)num(&c, s, "messages", 1, UINT32_MAX);
-	run.max_attempts = (uint32_t)num(&c, s, "max_attempts", 64, MAX_ATTEMPTS);
+	run.attr.timeout = (uint8_t)num(&c, "qp", qp, "timeout", 0, 31);
+	run.attr.retry_cnt = (uint8_t)num(&c, "qp", qp, "retry_cnt", 0, 7);
+	run.seed = num(&c, NULL, s, "seed", 0, UINT64_MAX);
+	run.rtt_ns = num(&c, NULL, s, "rtt_ns", 0, UINT64_MAX);
+	run.messages = (uint32_t)num(&c, NULL, s, "messages", 1, UINT32_MAX);
+	run.max_attempts = (uint32_t)num(&c, NULL, s, "max_attempts", 64, MAX_ATTEMPTS);
 	uint64_t loss[MAX_ATTEMPTS / 64];
 	read_loss(&c, json_object_get(s, "loss"), run.max_attempts, loss, MAX_ATTEMPTS / 64);
 	run.loss = loss;
 	run.loss_words = MAX_ATTEMPTS / 64;
-	if (c.bad || !read_mode(&c, s, e, dev, &run.mode))
+	check_expect(&c, e);
+	if (!read_mode(&c, s, e, &run.mode))
 		return;
 
 	static struct nicref_adp_attempt out[MAX_ATTEMPTS];
@@ -421,34 +377,24 @@ void vec_adp_timeline(const json_t *s, const struct nicref_dev *dev, vec_fail_fn
 
 	const json_t *we = json_object_get(e, "end");
 	unsigned w;
-	if (we && end_of(&c, we, &w) == 0 && w != (unsigned)end)
+	const char *names[8] = { NULL };
+	unsigned nn = 0;
+	while (nn < 8 && nicref_adp_end_name((enum nicref_adp_end)nn))
+		names[nn] = nicref_adp_end_name((enum nicref_adp_end)nn), nn++;
+	if (we && name_or_num(&c, we, "expect.end", names, nn, &w) == 0 && w != (unsigned)end)
 		failf(&c, "adp_timeline end: expected %s, got %s",
 		      nicref_adp_end_name((enum nicref_adp_end)w),
 		      nicref_adp_end_name(end) ? nicref_adp_end_name(end) : "?");
 	const json_t *wa = json_object_get(e, "attempts");
 	if (wa) {
-		if (!json_is_array(wa)) {
-			failf(&c, "adp_timeline: attempts must be a list");
-			return;
-		}
 		size_t m = json_array_size(wa);
-		for (size_t i = 0; i < m && i < n; i++) {
-			const json_t *a = json_array_get(wa, i);
-			if (!json_is_object(a)) {
-				failf(&c, "adp_timeline: attempts[%zu] must be an object", i);
-				continue;
-			}
-			compare_attempt(&c, i, a, &out[i]);
-			compare_reason(&c, i, a, &out[i]);
-		}
+		for (size_t i = 0; i < m && i < n; i++)
+			compare_attempt(&c, i, json_array_get(wa, i), &out[i]);
 		if (m != n)
 			failf(&c, "adp_timeline: expected %zu attempts, got %zu (attempt %zu %s)", m,
 			      n, m < n ? m : n, m < n ? "not expected" : "missing");
 	}
 	const json_t *wc = json_object_get(e, "counters");
-	if (wc) {
-		known_keys(&c, wc, "counters", ckeys);
-		compare_counter(&c, wc, "roce_adp_retrans", cnt.roce_adp_retrans);
-		compare_counter(&c, wc, "roce_adp_retrans_to", cnt.roce_adp_retrans_to);
-	}
+	compare_counter(&c, wc, "roce_adp_retrans", cnt.roce_adp_retrans);
+	compare_counter(&c, wc, "roce_adp_retrans_to", cnt.roce_adp_retrans_to);
 }

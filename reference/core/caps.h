@@ -11,6 +11,7 @@
 #include "prm/layouts.h"
 
 struct nicref_dev;
+struct nicref_profile;
 
 /* The capability types of QUERY_HCA_CAP op_mod[15:1] (T141) this PRM defines. */
 enum cap_type { CAP_GENERAL, CAP_ETH_OFFLOAD, CAP_FLOW_TABLE_NIC, CAP_TYPES };
@@ -24,8 +25,11 @@ struct caps {
 };
 
 /* Once, at device creation: max and the power-on current set from the device profile
- * (core/caps_default.c). */
+ * (core/caps_default.c), then lowered by its capability settings. */
 void caps_init(struct nicref_dev *dev);
+/* Whether every capability setting of the profile lowers (or keeps) what the device offers:
+ * nicref_dev_create refuses the profile otherwise. */
+int caps_profile_ok(const struct nicref_profile *p);
 /* Power-on: cur back to its defaults; a copy, and only when SET_HCA_CAP changed it. */
 void caps_reset(struct nicref_dev *dev);
 

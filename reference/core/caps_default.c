@@ -232,6 +232,115 @@ void caps_reset(struct nicref_dev *dev)
 	dev->caps.cur_changed = false;
 }
 
+/* ---- capabilities a profile lowers (struct nicref_cap_setting) ---- */
+
+/* The capability layouts a setting may name, top-level fields only (the sub-structures of the
+ * flow table capabilities stay as the table above sets them). */
+static const struct {
+	const struct nicref_layout *l;
+	enum cap_type type;
+} cap_layouts[] = {
+	{ &nicref_layout_hca_cap, CAP_GENERAL },
+	{ &nicref_layout_per_protocol_networking_offload_caps, CAP_ETH_OFFLOAD },
+	{ &nicref_layout_flow_table_nic_cap, CAP_FLOW_TABLE_NIC },
+};
+
+/* Minimums: lowering one would let the driver ask for more, not less (T145, T147). */
+static const struct cap_ref cap_minimums[] = {
+	REF(hca_cap, log_min_stride_sz_rq),
+	REF(hca_cap, log_min_stride_sz_sq),
+	REF(per_protocol_networking_offload_caps, lro_min_mss_size),
+};
+
+static int cap_layout_index(const struct nicref_layout *l)
+{
+	for (size_t i = 0; i < sizeof cap_layouts / sizeof cap_layouts[0]; i++)
+		if (cap_layouts[i].l == l)
+			return (int)i;
+	return -1;
+}
+
+/* What the device offers for a top-level capability field before any setting (a field that
+ * follows the profile is FIXED, so the offer does not depend on it): NICREF_CAP_SET_OK and
+ * *out, or NICREF_CAP_SET_UNKNOWN / _FIXED. */
+static enum nicref_cap_set_result cap_offered(const struct nicref_layout *l,
+					      const struct nicref_field *f, uint64_t *out)
+{
+	if (cap_layout_index(l) < 0 || f < l->fields || f >= l->fields + l->nfields)
+		return NICREF_CAP_SET_UNKNOWN;
+	uint16_t i = (uint16_t)(f - l->fields);
+	for (size_t m = 0; m < sizeof cap_minimums / sizeof cap_minimums[0]; m++)
+		if (cap_minimums[m].l == l && cap_minimums[m].i == i)
+			return NICREF_CAP_SET_FIXED;
+	*out = 0; /* a field the table leaves out is 0 */
+	for (size_t r = 0; r < sizeof cap_defaults / sizeof cap_defaults[0]; r++) {
+		const struct cap_row *row = &cap_defaults[r];
+		if (row->at[0].l || row->f.l != l || row->f.i != i)
+			continue;
+		if (row->max >= P_LOG_MAX_OBJ || row->cur >= P_LOG_MAX_OBJ)
+			return NICREF_CAP_SET_FIXED; /* follows a profile setting */
+		*out = row->max;
+	}
+	return NICREF_CAP_SET_OK;
+}
+
+enum nicref_cap_set_result nicref_profile_cap_set(struct nicref_profile *p, const char *layout,
+						  const char *field, uint64_t value)
+{
+	const struct nicref_layout *l = nicref_layout_find(layout);
+	const struct nicref_field *f = l ? nicref_layout_field(l, field) : NULL;
+	uint64_t offered;
+	if (!f)
+		return NICREF_CAP_SET_UNKNOWN;
+	enum nicref_cap_set_result rc = cap_offered(l, f, &offered);
+	if (rc != NICREF_CAP_SET_OK)
+		return rc;
+	if (f->bit_width > 64 || (f->bit_width < 64 && value >> f->bit_width))
+		return NICREF_CAP_SET_WIDTH;
+	if (value > offered)
+		return NICREF_CAP_SET_RAISE;
+	unsigned k = 0;
+	while (k < p->ncaps && p->caps[k].field != f)
+		k++;
+	if (k == NICREF_MAX_CAP_SETTINGS)
+		return NICREF_CAP_SET_FULL;
+	p->caps[k] = (struct nicref_cap_setting){ l, f, value };
+	if (k == p->ncaps)
+		p->ncaps++;
+	return NICREF_CAP_SET_OK;
+}
+
+int caps_profile_ok(const struct nicref_profile *p)
+{
+	if (p->ncaps > NICREF_MAX_CAP_SETTINGS)
+		return 0;
+	for (unsigned k = 0; k < p->ncaps; k++) {
+		const struct nicref_cap_setting *c = &p->caps[k];
+		uint64_t offered;
+		if (!c->layout || !c->field || cap_offered(c->layout, c->field, &offered) != 0 ||
+		    c->field->bit_width > 64 || c->value > offered)
+			return 0;
+	}
+	return 1;
+}
+
+/* Each setting into max and cur: min(what the table set, the setting's value). */
+static void caps_lower(struct nicref_dev *dev)
+{
+	const struct nicref_profile *p = &dev->cfg.profile;
+	for (unsigned k = 0; k < p->ncaps; k++) {
+		const struct nicref_cap_setting *c = &p->caps[k];
+		enum cap_type t = cap_layouts[cap_layout_index(c->layout)].type;
+		uint8_t *bufs[2] = { dev->caps.max[t], dev->caps.cur[t] };
+		for (unsigned b = 0; b < 2; b++) {
+			uint64_t v = 0;
+			NICREF_ASSERT(nicref_field_get(bufs[b], CAP_BYTES, c->field, &v) == 0);
+			if (c->value < v)
+				put(bufs[b], 0, c->field, c->value);
+		}
+	}
+}
+
 void caps_init(struct nicref_dev *dev)
 {
 	const struct nicref_profile *p = &dev->cfg.profile;
@@ -250,5 +359,6 @@ void caps_init(struct nicref_dev *dev)
 			put(dev->caps.cur[row->type], bit, &l->fields[i], cur);
 		}
 	}
+	caps_lower(dev);
 	memcpy(dev->caps.cur_default, dev->caps.cur, sizeof dev->caps.cur);
 }

@@ -71,7 +71,7 @@ static int profile_ok(const struct nicref_profile *p)
 	    p->adp_max_profile_id == 0 || p->adp_max_profile_id > 7 ||
 	    p->adp_base_timeout_min_ns > 0xFFFFFu || !nicref_adp_options_ok(&p->adp))
 		return 0;
-	return 1;
+	return caps_profile_ok(p);
 }
 
 struct nicref_dev *nicref_dev_create(const struct nicref_config *cfg)

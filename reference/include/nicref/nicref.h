@@ -31,6 +31,18 @@ struct nicref_host_ops {
 	void (*interrupt)(void *ctx, unsigned vector);
 };
 
+/* A capability the device offers lower than its default profile does (PRM §12.3.3): the
+ * device presents `value` in both its maximum and its current capabilities (QUERY_HCA_CAP
+ * op_mod bit 0 = 0 and 1) from power-on, so a test can reach what the PRM says of a device
+ * without the capability. Set through nicref_profile_cap_set. */
+#define NICREF_MAX_CAP_SETTINGS 16
+struct nicref_cap_setting {
+	const struct nicref_layout *layout; /* hca_cap, per_protocol_networking_offload_caps or
+					     * flow_table_nic_cap (T145, T147, T149) */
+	const struct nicref_field *field;   /* one of its fields */
+	uint64_t value;
+};
+
 /* What the spec leaves open, and the device's fixed identity: one named setting each, with
  * its default in nicref_profile_default() and its reasoning in docs/decisions.md. */
 struct nicref_profile {
@@ -68,7 +80,27 @@ struct nicref_profile {
 	uint8_t adp_max_profile_id;       /* adp_retx_profile_max_id */
 	uint32_t adp_base_timeout_min_ns; /* adp_retx_base_timeout_min */
 	struct nicref_adp_options adp;
+	/* Capabilities lowered below what the settings above make the device offer (none by
+	 * default); nicref_dev_create refuses a profile whose setting would raise one. */
+	uint8_t ncaps;
+	struct nicref_cap_setting caps[NICREF_MAX_CAP_SETTINGS];
 };
+
+/* Lowers a capability: layout and field by name ("hca_cap", "cq_moderation"). Setting a field
+ * again replaces its value. A capability that follows a setting of this profile (num_ports,
+ * log_max_pd, log_max_cq, ...: lower the setting instead) or that is a minimum (log_min_*,
+ * lro_min_mss_size: lowering it would raise what the device allows) is FIXED. */
+enum nicref_cap_set_result {
+	NICREF_CAP_SET_OK,
+	NICREF_CAP_SET_UNKNOWN, /* no such capability layout or field */
+	NICREF_CAP_SET_FIXED,   /* see above */
+	NICREF_CAP_SET_RAISE,   /* above what the device offers with this profile */
+	NICREF_CAP_SET_WIDTH,   /* does not fit the field */
+	NICREF_CAP_SET_FULL,    /* NICREF_MAX_CAP_SETTINGS already */
+};
+NICREF_API enum nicref_cap_set_result nicref_profile_cap_set(struct nicref_profile *p,
+								 const char *layout,
+								 const char *field, uint64_t value);
 
 struct nicref_config {
 	uint64_t seed; /* the PRNG seed; same seed and inputs give the same trace */

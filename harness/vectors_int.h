@@ -1,0 +1,192 @@
+/* Internals of the golden-vector runner (docs/vectors.md), shared by its files:
+ *   vectors.c          paths and files, the whole run, results, messages
+ *   vectors_check.c    a file before anything runs: JSON, the schema, then every name, number
+ *                      and width (the steps themselves check in their own words, below)
+ *   vectors_steps.c    the steps: each validates its value, then (unless only checking) applies
+ *                      it to the device
+ *   vectors_expect.c   expectations: comparators, any_of, completions, host memory
+ *   vectors_events.c   the events step, clauses, the widths of event arguments
+ *   vectors_adp.c      the adp_timeline step
+ * Every step is written once and run twice: first with r->checking set, over every file before
+ * any test runs (nothing touches a device; every refusal is printed), then for real. So the
+ * checks cannot drift from what the steps do. */
+#ifndef NICREF_VECTORS_INT_H
+#define NICREF_VECTORS_INT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmdbuild.h"
+#include "jschema.h"
+#include "jsonval.h"
+#include "nicref/nicref.h"
+#include "opstream.h"
+#include "vectors.h"
+
+/* Where the runner places things in host memory unless a test says otherwise. */
+#define DEFAULT_CMDQ_ADDR 0x10000ull
+#define DEFAULT_IN_MBOX 0x100000ull  /* + slot * SLOT_MBOX_SPAN */
+#define DEFAULT_OUT_MBOX 0x800000ull /* + slot * SLOT_MBOX_SPAN */
+#define SLOT_MBOX_SPAN 0x40000ull     /* room for 256 blocks per slot and direction */
+
+/* Bounds of what a vector may ask for. None of them scales an allocation with a number the
+ * vector gives: the largest buffers are fixed. */
+#define MAX_CMD_BYTES (16u + 1024u * 512u) /* command input built by a step (length, hex) */
+#define MAX_CHAIN_BLOCKS 8193u /* mailbox blocks of input_length / output_length: one past the
+				* largest max_mailbox_blocks a profile may set, so a vector can
+				* go past the device's limit */
+#define MAX_SLOTS 32u           /* command queue entries (PRM §7.14.1: 32 at most) */
+#define MAX_PATCHES 32u         /* entry and mailbox patches of one command */
+#define MAX_HEX_BYTES 65536u    /* bytes of one mem_write / mem_expect */
+#define BAR_LIMIT 0x10000u      /* BAR0 offsets a vector may address: the op-stream seed format
+				 * (harness/opstream.h) has 16-bit offsets */
+#define MAX_DMA_FAULTS 8u       /* nicref_hostmem_fault ranges per device */
+#define ADVANCE_RECORD_MAX (1ull << 40) /* longer advance_ns steps are not recorded as seeds */
+
+struct posted {
+	bool used;
+	struct cmd_post post; /* post.in is valid only while the step posts it */
+	unsigned opcode;      /* of the input, when it has one (in_len >= 2) */
+	bool has_opcode;
+	struct cmd_patch patches[MAX_PATCHES]; /* field names point into the document */
+};
+
+/* Newline-separated lines. */
+struct lines {
+	char *s;
+	size_t len;
+	unsigned n;
+};
+void lines_add(struct lines *l, const char *line);
+void lines_free(struct lines *l);
+
+struct run {
+	const struct vec_options *opt;
+	FILE *out;
+	struct jschema *schema;
+	const json_t *doc; /* the file being checked */
+	uint8_t *inbuf; /* MAX_CMD_BYTES: the input a command step builds */
+	bool checking;  /* validate only: no device, nothing runs */
+
+	/* where we are, for messages */
+	const char *file;
+	long tc_id; /* -1 outside a test */
+	long group; /* -1 outside a group */
+	bool in_setup;
+	long step; /* -1 outside a step */
+	const char *kind;
+
+	/* this test */
+	struct nicref_dev *dev;
+	struct nicref_config cfg;
+	struct nicref_event *ev;
+	bool *ev_matched;
+	size_t nev, cap_ev, ev_cursor;
+	struct lines fail, bad, notes; /* differences, refusals, information */
+	struct posted slot[MAX_SLOTS];
+	unsigned dma_faults;
+	struct opstream rec;
+	unsigned opcodes[REPORT_MAX_OPS], nopcodes;
+	unsigned ok_ops[REPORT_MAX_OPS], nok, refused_ops[REPORT_MAX_OPS], nrefused;
+	unsigned ncmd;
+
+	unsigned refusals; /* of the whole run */
+};
+
+/* ---- messages (vectors.c) ---- */
+
+/* The input cannot be checked: "BAD <file>: <where>: <field>: <message>" (field may be NULL).
+ * While checking it marks the file; while running it makes the test an ERROR. */
+void vbad(struct run *r, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The implementation disagrees with the vector: "FAIL <file>#<tcId>: <where>: <message>". */
+void vfail(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Information for the test's notes (which any_of alternative held, ...). */
+void vnote(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "tcId 4: step 2 (command)" (or the group's setup step, or ""), for messages. */
+void vwhere(const struct run *r, char *buf, size_t len);
+
+/* A number v for a destination bits wide: 0 and *out, or -1 after vbad naming field. */
+int vnum_at(struct run *r, const char *field, const json_t *v, enum name_space ns, unsigned bits,
+	    uint64_t *out);
+/* A number of a step's object under key: 0 and *out (dflt when absent), or -1 after vbad. */
+int vnum(struct run *r, const json_t *obj, const char *key, enum name_space ns, unsigned bits,
+	 uint64_t dflt, uint64_t *out);
+
+/* ---- steps (vectors_steps.c) ---- */
+
+/* One step (an object with one key); checks or runs it as r->checking says. */
+void vec_step(struct run *r, const json_t *step, size_t index);
+/* A group's "profile" and "caps" into p (which holds the default profile): 0, or -1 after
+ * vbad. */
+int vec_profile(struct run *r, struct nicref_profile *p, const json_t *group);
+/* The host memory accessors of the steps (recorded into the op stream). */
+int vec_host_write(void *ctx, uint64_t addr, const void *buf, size_t len);
+int vec_host_read(void *ctx, uint64_t addr, void *buf, size_t len);
+/* A completed command of opcode op: OK (delivery and status) or refused (conformance counts). */
+void vec_note_outcome(struct run *r, unsigned op, bool ok);
+
+/* ---- expectations (vectors_expect.c) ---- */
+
+/* Differences of one expectation, before they become failures (any_of needs them apart). */
+struct diffs {
+	struct lines l;
+};
+void diff_add(struct diffs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A comparator: a plain value (equality) or a matcher object ({"ge": 1}, {"mask": .., "eq":
+ * ..}, {"in": [...]}; docs/vectors.md "Comparators") for a destination bits wide whose names
+ * are in ns. Check: 0, or -1 after vbad (field names it). */
+int cmp_check(struct run *r, const char *field, const json_t *c, enum name_space ns,
+	      unsigned bits);
+/* Whether got satisfies a checked comparator. */
+bool cmp_holds(const json_t *c, enum name_space ns, uint64_t got);
+/* "BAD_OP (0x2)" or the matcher as JSON, for messages. */
+void cmp_text(const json_t *c, enum name_space ns, char *buf, size_t len);
+
+/* The expect object of a command or completion: check (output_length: what the command
+ * states) and compare with slot's completed entry. */
+int expect_check(struct run *r, const char *field, const json_t *e, uint32_t output_length);
+void expect_compare(struct run *r, unsigned slot, const json_t *e);
+
+/* The events and mem_expect steps. */
+void step_events(struct run *r, const json_t *s);
+void step_mem_expect(struct run *r, const json_t *s);
+
+/* "PRM §7.14" matches a citation naming §7.14 or §7.14.x, not §7.1 or §7.140. */
+bool clause_matches(const char *citation, const char *clause);
+/* A clause some rule of the table (violations, else command rules) cites: 0, or -1 after vbad. */
+int clause_check(struct run *r, const char *field, const json_t *v, bool violations);
+
+/* Each line of d as a failure, with a prefix (NULL: none). */
+void diffs_fail(struct run *r, const struct diffs *d, const char *prefix);
+/* The alternatives of any_of, in order, until one holds (compare fills each one's
+ * differences): notes which held, or fails with every alternative's differences. Returns the
+ * index that held, or the number of alternatives. */
+size_t resolve_alternatives(struct run *r, const json_t *alts,
+			    void (*compare)(const json_t *alt, struct diffs *d, void *ctx), void *ctx);
+
+/* Event arguments: the name space and width of each (NICREF_EVENT_KINDS); NULL if none. */
+struct ev_arg {
+	enum nicref_event_kind kind;
+	const char *arg;
+	enum name_space ns;
+	unsigned bits;
+};
+const struct ev_arg *ev_arg_find(enum nicref_event_kind kind, const char *arg);
+
+/* ---- the adp_timeline step (vectors_adp.c) ---- */
+
+void step_adp_timeline(struct run *r, const json_t *v);
+
+/* ---- whole files (vectors_check.c) ---- */
+
+/* Loads and checks a file, printing every refusal (and adding them to rep as ERROR results);
+ * the document, or NULL when refused. */
+json_t *vec_check_file(struct run *r, const char *path, struct report *rep);
+/* The refusals gathered so far (r->bad) become one ERROR result of the file (tc_id 0: the file
+ * or a group as a whole). */
+void vec_flush_bad(struct run *r, struct report *rep, long tc_id);
+
+#endif

@@ -1,0 +1,74 @@
+/* A profile lowers capabilities (struct nicref_cap_setting): the device presents the lowered
+ * value as its maximum and its current capability from power-on (PRM §12.3.3 T141: op_mod bit
+ * 0), keeps it across reset, and refuses a profile that would raise one. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "core/dev.h"
+
+static struct nicref_dev *create(const struct nicref_profile *p)
+{
+	struct nicref_config cfg;
+	nicref_config_default(&cfg);
+	cfg.profile = *p;
+	return nicref_dev_create(&cfg);
+}
+
+Test(caps_profile, setter_answers)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "cq_moderation", 0), NICREF_CAP_SET_OK);
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "modify_tis", 0), NICREF_CAP_SET_OK);
+	cr_expect_eq(p.ncaps, 2);
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "cq_moderation", 1), NICREF_CAP_SET_OK,
+		     "setting a field again replaces it (1 is what the device offers)");
+	cr_expect_eq(p.ncaps, 2);
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "cq_moderaton", 0),
+		     NICREF_CAP_SET_UNKNOWN);
+	cr_expect_eq(nicref_profile_cap_set(&p, "nop_in", "opcode", 0), NICREF_CAP_SET_UNKNOWN,
+		     "only the capability layouts");
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "log_max_eq", 8), NICREF_CAP_SET_RAISE);
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "cq_moderation", 2), NICREF_CAP_SET_WIDTH);
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "log_max_pd", 4), NICREF_CAP_SET_FIXED,
+		     "follows profile.log_max_pd");
+	cr_expect_eq(nicref_profile_cap_set(&p, "hca_cap", "log_min_stride_sz_rq", 0),
+		     NICREF_CAP_SET_FIXED, "a minimum");
+	cr_expect_eq(nicref_profile_cap_set(&p, "per_protocol_networking_offload_caps", "lro_cap",
+					    0),
+		     NICREF_CAP_SET_OK);
+}
+
+Test(caps_profile, lowered_in_max_and_cur_across_reset)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	cr_assert_eq(nicref_profile_cap_set(&p, "hca_cap", "cq_moderation", 0), NICREF_CAP_SET_OK);
+	cr_assert_eq(nicref_profile_cap_set(&p, "hca_cap", "log_max_eq", 3), NICREF_CAP_SET_OK);
+	struct nicref_dev *dev = create(&p);
+	cr_assert(dev);
+	for (int pass = 0; pass < 2; pass++) {
+		cr_expect_eq(CAPS_MAX(dev, CAP_GENERAL, hca_cap, cq_moderation), 0);
+		cr_expect_eq(CAPS_CUR(dev, CAP_GENERAL, hca_cap, cq_moderation), 0);
+		cr_expect_eq(CAPS_MAX(dev, CAP_GENERAL, hca_cap, log_max_eq), 3);
+		cr_expect_eq(CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_eq), 3);
+		cr_expect_eq(CAPS_CUR(dev, CAP_GENERAL, hca_cap, cq_oi), 1, "others untouched");
+		nicref_dev_reset(dev);
+	}
+	nicref_dev_destroy(dev);
+}
+
+Test(caps_profile, creation_refuses_a_raise)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	cr_assert_eq(nicref_profile_cap_set(&p, "hca_cap", "log_max_eq", 3), NICREF_CAP_SET_OK);
+	p.caps[0].value = 8; /* past the setter: the device still refuses */
+	cr_expect_null(create(&p));
+	p.caps[0].value = 7;
+	struct nicref_dev *dev = create(&p);
+	cr_expect_not_null(dev, "7 is what the device offers");
+	nicref_dev_destroy(dev);
+	p.caps[0].field = &nicref_layout_nop_in.fields[0]; /* not a capability */
+	cr_expect_null(create(&p));
+}
