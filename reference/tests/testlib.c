@@ -114,6 +114,14 @@ const struct nicref_event *tl_only(const struct tl_trace *tr, enum nicref_event_
 	return tl_nth(tr, k, 0);
 }
 
+void tl_expect_one_violation(const struct tl_trace *tr, enum nicref_violation rule)
+{
+	cr_assert_eq(tr->violations, 1, "%u violations, expected 1 (%s)", tr->violations,
+		     nicref_violation_name(rule));
+	cr_assert_eq(tr->last_violation, (unsigned)rule, "violation %s, expected %s",
+		     nicref_violation_name(tr->last_violation), nicref_violation_name(rule));
+}
+
 struct nicref_dev *tl_dev_create(const struct nicref_profile *p, struct tl_trace *tr)
 {
 	struct nicref_config cfg;

@@ -75,6 +75,9 @@ const struct nicref_event *tl_nth(const struct tl_trace *tr, enum nicref_event_k
 /* The one event of kind k since the mark; asserts there is exactly one. */
 const struct nicref_event *tl_only(const struct tl_trace *tr, enum nicref_event_kind k);
 
+/* Exactly one violation since the mark, and it is `rule`. */
+void tl_expect_one_violation(const struct tl_trace *tr, enum nicref_violation rule);
+
 /* A device with profile p (NULL: the default) whose trace goes to tr (NULL: nowhere; tr is
  * cleared). */
 struct nicref_dev *tl_dev_create(const struct nicref_profile *p, struct tl_trace *tr);
