@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmdbuild.h"
+#include "core/dev.h"
 
 /* ---- Bytes ------------------------------------------------------------------------------------- */
 
@@ -178,6 +179,13 @@ void tl_down_clean(struct tl_dev *t)
 	tl_down(t);
 }
 
+void tl_set_cap(struct tl_dev *t, const char *name, uint64_t v)
+{
+	cr_assert_eq(nicref_field_set(t->dev->caps.cur[CAP_GENERAL], CAP_BYTES,
+				      tl_field("hca_cap", name), v),
+		     0, "hca_cap.%s = 0x%llx", name, (unsigned long long)v);
+}
+
 uint64_t tl_hostmem(struct tl_dev *t, uint64_t bytes)
 {
 	uint64_t at = t->next_mem;
@@ -286,6 +294,17 @@ const char *tl_rule_of(uint32_t syndrome)
 		if (nicref_cmd_rule_syndrome(r) == syndrome)
 			return nicref_cmd_rule_name(r);
 	return "?";
+}
+
+void tl_expect_refused(const struct tl_dev *t, unsigned status, enum nicref_cmd_rule rule)
+{
+	cr_expect_eq(t->d.last_status, status, "status 0x%x, expected 0x%x (%s)", t->d.last_status,
+		     status, nicref_cmd_rule_name(rule));
+	cr_expect_eq(t->d.last_syndrome, nicref_cmd_rule_syndrome(rule),
+		     "syndrome 0x%08x, expected rule %s (got %s)", t->d.last_syndrome,
+		     nicref_cmd_rule_name(rule), tl_rule_of(t->d.last_syndrome));
+	cr_expect_eq(t->tr.last_rule, (unsigned)rule, "cmd_fail names %s, expected %s",
+		     nicref_cmd_rule_name(t->tr.last_rule), nicref_cmd_rule_name(rule));
 }
 
 /* ---- Objects ------------------------------------------------------------------------------------ */

@@ -108,6 +108,10 @@ void tl_down(struct tl_dev *t);
 /* tl_down after no violation since the last mark ("the driver made no mistake"). */
 void tl_down_clean(struct tl_dev *t);
 
+/* Sets a general device capability (HCA_CAP, current) in place: for the rules of capabilities
+ * the default device has and SET_HCA_CAP cannot clear. */
+void tl_set_cap(struct tl_dev *t, const char *name, uint64_t v);
+
 /* Host memory for a queue: `bytes` rounded up to 64 KB, 64 KB aligned, from TL_MEM. */
 uint64_t tl_hostmem(struct tl_dev *t, uint64_t bytes);
 void tl_mem_read(struct tl_dev *t, uint64_t addr, void *buf, size_t len);
@@ -161,6 +165,10 @@ const char *tl_rule_of(uint32_t syndrome);
 			     (unsigned long long)(t)->tr.last_violation_arg);                   \
 		tl_mark(&(t)->tr);                                                              \
 	} while (0)
+
+/* The last command through the driver was refused by `rule` with `status`: the status, the
+ * rule's syndrome (D-CMD-6), and the cmd_fail event naming the rule. */
+void tl_expect_refused(const struct tl_dev *t, unsigned status, enum nicref_cmd_rule rule);
 
 /* The first violation since the mark is `rule` (a NICREF_VIO_ name), with argument a. */
 #define tl_violation(t, rule, a)                                                                \
