@@ -357,7 +357,8 @@ struct refdrv_cq tl_cq(struct tl_dev *t, unsigned log_size, uint32_t eqn)
 	return tl_cq_attr(t, &a);
 }
 
-uint32_t tl_wq_cq(struct tl_dev *t)
+/* The CQ (on its own EQ) the RQs and SQs of a test complete to, made on first use. */
+static uint32_t wq_cq(struct tl_dev *t)
 {
 	if (!t->have_cq) {
 		struct refdrv_eq eq = tl_eq(t, 4, 0, 0);
@@ -367,7 +368,8 @@ uint32_t tl_wq_cq(struct tl_dev *t)
 	return t->cqn;
 }
 
-struct refdrv_wq_attr tl_wq_attr(struct tl_dev *t, uint32_t pd, unsigned log_stride)
+/* A cyclic WQ of 16 strides of 2^log_stride bytes on its own 64 KB of host memory. */
+static struct refdrv_wq_attr wq_attr(struct tl_dev *t, uint32_t pd, unsigned log_stride)
 {
 	uint64_t buf = tl_hostmem(t, 0x10000);
 	struct refdrv_wq_attr w = { .buf = buf, .dbr = buf + 0xF000, .wq_type = 1, .log_wq_sz = 4,
@@ -377,8 +379,8 @@ struct refdrv_wq_attr tl_wq_attr(struct tl_dev *t, uint32_t pd, unsigned log_str
 
 uint32_t tl_rq(struct tl_dev *t, uint32_t pd)
 {
-	struct refdrv_rq_attr a = { .cqn = tl_wq_cq(t) };
-	a.wq = tl_wq_attr(t, pd, 4);
+	struct refdrv_rq_attr a = { .cqn = wq_cq(t) };
+	a.wq = wq_attr(t, pd, 4);
 	uint32_t rqn = 0;
 	cr_assert_eq(refdrv_create_rq(&t->d, &a, &rqn), 0, "CREATE_RQ %s (rule %s)", t->d.error,
 		     tl_rule_of(t->d.last_syndrome));
@@ -388,9 +390,9 @@ uint32_t tl_rq(struct tl_dev *t, uint32_t pd)
 uint32_t tl_sq(struct tl_dev *t, uint32_t pd, uint32_t tisn)
 {
 	/* min_wqe_inline_mode L2, the vport's default (§7.9.3) */
-	struct refdrv_sq_attr a = { .cqn = tl_wq_cq(t), .tisn = tisn, .min_wqe_inline_mode = 1 };
+	struct refdrv_sq_attr a = { .cqn = wq_cq(t), .tisn = tisn, .min_wqe_inline_mode = 1 };
 	a.uar = t->uar;
-	a.wq = tl_wq_attr(t, pd, 6);
+	a.wq = wq_attr(t, pd, 6);
 	uint32_t sqn = 0;
 	cr_assert_eq(refdrv_create_sq(&t->d, &a, &sqn), 0, "CREATE_SQ %s (rule %s)", t->d.error,
 		     tl_rule_of(t->d.last_syndrome));

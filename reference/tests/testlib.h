@@ -93,7 +93,7 @@ struct tl_dev {
 	struct tl_trace tr;
 	uint32_t uar;      /* tl_up's UAR */
 	uint64_t next_mem; /* tl_hostmem */
-	bool have_cq;      /* tl_wq_cq */
+	bool have_cq;      /* the CQ of tl_rq and tl_sq */
 	uint32_t cqn;
 	uint8_t in[TL_BUF], out[TL_BUF]; /* the command being built and its output */
 };
@@ -198,14 +198,10 @@ struct refdrv_eq tl_eq(struct tl_dev *t, unsigned log_size, uint64_t events, uns
 struct refdrv_cq tl_cq_attr(struct tl_dev *t, const struct refdrv_cq_attr *a);
 /* A CQ of 2^log_size 64-byte CQEs on EQ eqn. */
 struct refdrv_cq tl_cq(struct tl_dev *t, unsigned log_size, uint32_t eqn);
-/* The CQ (on its own EQ) the work queues of a test complete to, made on first use (PRM §3.1
- * Figure 3 order). */
-uint32_t tl_wq_cq(struct tl_dev *t);
-/* A cyclic WQ of 16 strides of 2^log_stride bytes on its own 64 KB of host memory. */
-struct refdrv_wq_attr tl_wq_attr(struct tl_dev *t, uint32_t pd, unsigned log_stride);
-/* A cyclic RQ of 16 strides of 16 bytes on tl_wq_cq, in RST (§7.7). */
+/* A cyclic RQ of 16 strides of 16 bytes, in RST (§7.7). The RQs and SQs of a test complete to
+ * one CQ on its own EQ, made on first use (PRM §3.1 Figure 3 order). */
 uint32_t tl_rq(struct tl_dev *t, uint32_t pd);
-/* An SQ of 16 WQEBBs on tl_wq_cq sending through TIS tisn, in RST (§7.9). */
+/* An SQ of 16 WQEBBs sending through TIS tisn, in RST (§7.9). */
 uint32_t tl_sq(struct tl_dev *t, uint32_t pd, uint32_t tisn);
 
 /* ---- A bare command queue, without the driver ---------------------------------------------------- */
