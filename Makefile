@@ -5,7 +5,7 @@
 #   make conformance     every golden vector, and the conformance summary
 #   make fuzz / afl      libFuzzer (clang) / AFL++ builds of the fuzz targets
 #   make fuzz-smoke      each libFuzzer target for FUZZ_SECONDS under ASan/UBSan
-#   make test T=cmdq     one unit test file (reference/tests/cmdq_test.c)
+#   make test T=cmdq     one unit test file (reference/tests/cmdq_test.c, or harness/tests/)
 #   make install         libnicref.{so,a}, headers, nicref.pc, the tool and its man page under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall removes them
 # Variants build side by side: make BUILD=build/clang-O2 CC=clang OPT=-O2
@@ -48,6 +48,11 @@ PUB_HDR  := $(sort $(wildcard reference/include/nicref/*.h))
 TOOL     := $(BUILD)/nicref
 REF_TESTS := $(sort $(wildcard reference/tests/*_test.c))
 HAR_TESTS := $(sort $(wildcard harness/tests/*_test.c))
+# The tests' own library: every other .c of reference/tests (testlib.c), linked into each
+# test program; its headers serve harness/tests too.
+TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_test.c,$(wildcard reference/tests/*.c)))
+TEST_HDR := $(wildcard reference/tests/*.h harness/tests/*.h)
+TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
@@ -114,15 +119,18 @@ $(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ljansson -lpcap
 
 # Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
-# `make test T=cmdq` builds and runs reference/tests/cmdq_test.c alone.
+# `make test T=cmdq` builds and runs reference/tests/cmdq_test.c (or harness/tests/) alone.
 UNIT_BIN := $(BUILD)/tests/unit_tests
-$(UNIT_BIN): $(REF_TESTS) $(HAR_TESTS) $(HAR_OBJ) $(LIB_A)
+$(UNIT_BIN): $(REF_TESTS) $(HAR_TESTS) $(TEST_HDR) $(TEST_OBJ) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(HAR_OBJ) $(LIB_A) \
-		$(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
-$(BUILD)/tests/%_test: reference/tests/%_test.c $(HAR_OBJ) $(LIB_A)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(TEST_OBJ) $(HAR_OBJ) \
+		$(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
+$(BUILD)/tests/%_test: reference/tests/%_test.c $(TEST_HDR) $(TEST_OBJ) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(HAR_INC) $< -o $@ $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $< -o $@ $(TEST_OBJ) $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
+$(BUILD)/tests/%_test: harness/tests/%_test.c $(TEST_HDR) $(TEST_OBJ) $(HAR_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $< -o $@ $(TEST_OBJ) $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
 
 # make check runs everything under ASan+UBSan (clang) in its own build tree, and ends with the
 # Criterion synthesis and the vectors' closing line.

@@ -1,54 +1,14 @@
 /* The reference driver brings a device up and down without a single driver violation, and
- * each deliberate mistake is reported as its specific violation or status. */
-#include <criterion/criterion.h>
+ * each deliberate mistake is reported as its specific violation or status. The tests bring the
+ * device up themselves: the bring-up is what they test. */
 #include <string.h>
 
-#include "driver.h"
-#include "nicref/cmd.h"
-#include "nicref/nicref.h"
-#include "nicref/trace.h"
-
-struct seen {
-	unsigned violations[NICREF_VIO_COUNT];
-	unsigned fails;
-	unsigned last_rule;
-};
-
-static void on_event(void *ctx, const struct nicref_event *ev)
-{
-	struct seen *s = ctx;
-	if (ev->kind == NICREF_EV_VIOLATION && ev->arg[0] < NICREF_VIO_COUNT)
-		s->violations[ev->arg[0]]++;
-	if (ev->kind == NICREF_EV_CMD_FAIL) {
-		s->fails++;
-		s->last_rule = (unsigned)ev->arg[2];
-	}
-}
-
-static struct nicref_dev *make_dev(struct seen *s)
-{
-	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	cfg.trace = on_event;
-	cfg.trace_ctx = s;
-	memset(s, 0, sizeof *s);
-	struct nicref_dev *dev = nicref_dev_create(&cfg);
-	cr_assert(dev);
-	return dev;
-}
-
-static unsigned total(const struct seen *s)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < NICREF_VIO_COUNT; i++)
-		n += s->violations[i];
-	return n;
-}
+#include "testlib.h"
 
 Test(refdrv, up_and_down_without_violations)
 {
-	struct seen s;
-	struct nicref_dev *dev = make_dev(&s);
+	static struct tl_trace s;
+	struct nicref_dev *dev = tl_dev_create(NULL, &s);
 	struct refdrv_ops ops = refdrv_ops_model(dev);
 	struct refdrv d;
 	cr_assert_eq(refdrv_init(&d, &ops), 0);
@@ -66,8 +26,8 @@ Test(refdrv, up_and_down_without_violations)
 	cr_expect_eq(info.state, NICREF_HCA_DISABLED);
 	cr_expect_eq(info.pages, 0);
 	cr_expect_eq(d.npages, 0);
-	cr_expect_eq(total(&s), 0, "the reference driver caused a driver violation");
-	cr_expect_eq(s.fails, 0, "a command was refused");
+	cr_expect_eq(s.violations, 0, "the reference driver caused a driver violation");
+	cr_expect_eq(tl_count(&s, NICREF_EV_CMD_FAIL), 0, "a command was refused");
 
 	/* Up again on the same device: DISABLE_HCA left it ready for a new §8.2 sequence from
 	 * ENABLE_HCA (the queue address stays latched). */
@@ -75,15 +35,15 @@ Test(refdrv, up_and_down_without_violations)
 	cr_assert_eq(refdrv_bring_up(&d, REFDRV_INITIALIZED), 0, "%s", d.error);
 	nicref_hca_info(dev, &info);
 	cr_expect_eq(info.state, NICREF_HCA_INITIALIZED);
-	cr_expect_eq(total(&s), 0);
+	cr_expect_eq(s.violations, 0);
 	refdrv_fini(&d);
 	nicref_dev_destroy(dev);
 }
 
 Test(refdrv, wrong_mailbox_signature_is_reported)
 {
-	struct seen s;
-	struct nicref_dev *dev = make_dev(&s);
+	static struct tl_trace s;
+	struct nicref_dev *dev = tl_dev_create(NULL, &s);
 	struct refdrv_ops ops = refdrv_ops_model(dev);
 	struct refdrv d;
 	cr_assert_eq(refdrv_init(&d, &ops), 0);
@@ -92,8 +52,8 @@ Test(refdrv, wrong_mailbox_signature_is_reported)
 	/* The first command with an input mailbox is MANAGE_PAGES giving the boot pages. */
 	cr_assert_neq(refdrv_bring_up(&d, REFDRV_BOOT_PAGES), 0);
 	cr_expect_eq(d.last_delivery, 0x1, "T96 delivery status 0x1 signature error");
-	cr_expect_eq(s.violations[NICREF_VIO_MAILBOX_SIGNATURE], 1);
-	cr_expect_eq(total(&s), 1, "only the one mistake is reported");
+	cr_expect_eq(s.vio[NICREF_VIO_MAILBOX_SIGNATURE], 1);
+	cr_expect_eq(s.violations, 1, "only the one mistake is reported");
 	struct nicref_hca_info info;
 	nicref_hca_info(dev, &info);
 	cr_expect_eq(info.pages, 0, "an undelivered command changes nothing");
@@ -103,15 +63,15 @@ Test(refdrv, wrong_mailbox_signature_is_reported)
 
 Test(refdrv, skipped_set_issi_is_reported)
 {
-	struct seen s;
-	struct nicref_dev *dev = make_dev(&s);
+	static struct tl_trace s;
+	struct nicref_dev *dev = tl_dev_create(NULL, &s);
 	struct refdrv_ops ops = refdrv_ops_model(dev);
 	struct refdrv d;
 	cr_assert_eq(refdrv_init(&d, &ops), 0);
 	d.mistakes = REFDRV_MISTAKE_SKIP_SET_ISSI;
 	cr_assert_eq(refdrv_bring_up(&d, REFDRV_INITIALIZED), 0, "%s", d.error);
-	cr_expect_eq(s.violations[NICREF_VIO_ISSI_NOT_SET], 1, "§7.1: SET_ISSI is mandatory");
-	cr_expect_eq(total(&s), 1);
+	cr_expect_eq(s.vio[NICREF_VIO_ISSI_NOT_SET], 1, "§7.1: SET_ISSI is mandatory");
+	cr_expect_eq(s.violations, 1);
 	struct nicref_hca_info info;
 	nicref_hca_info(dev, &info);
 	cr_expect_eq(info.issi, 0, "the device runs ISSI 0 when none was set");

@@ -1,23 +1,20 @@
 /* The built-in sparse host memory (reference/core/hostmem.c) through its public API in
  * nicref.h: unwritten bytes read as zero; writes fail (-1) past profile.hostmem_max_pages
  * distinct 4 KiB pages; clear forgets everything; the device's reset keeps it. */
-#include <criterion/criterion.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicref/nicref.h"
+#include "testlib.h"
 
 static struct nicref_dev *make_dev(uint32_t max_pages)
 {
-	struct nicref_config cfg;
-	nicref_config_default(&cfg);
+	struct nicref_profile p;
+	nicref_profile_default(&p);
 	if (max_pages)
-		cfg.profile.hostmem_max_pages = max_pages;
-	struct nicref_dev *dev = nicref_dev_create(&cfg);
-	cr_assert_not_null(dev);
-	return dev;
+		p.hostmem_max_pages = max_pages;
+	return tl_dev_create(&p, NULL);
 }
 
 static void expect_zero(struct nicref_dev *dev, uint64_t addr, size_t len)

@@ -1,56 +1,12 @@
 /* The BAR0 initialization segment (reference/cmd/init_seg.c): PRM §4.3 T7/T8 for the register
  * map, §8.2 for the bring-up rules, spec-map §6.1 and decisions D-H-1, D-TS-1 for what the PRM
  * leaves open. Expected values are computed from the spec and the chosen profile. */
-#include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "nicref/nicref.h"
+#include "testlib.h"
 
-#define MAX_EVENTS 64
-
-static struct nicref_event events[MAX_EVENTS];
-static size_t nevents;
-
-static void collect(void *ctx, const struct nicref_event *ev)
-{
-	(void)ctx;
-	cr_assert_lt(nevents, MAX_EVENTS, "trace overflow");
-	events[nevents++] = *ev;
-}
-
-static struct nicref_dev *make_dev(const struct nicref_profile *p)
-{
-	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	if (p)
-		cfg.profile = *p;
-	cfg.trace = collect;
-	nevents = 0;
-	struct nicref_dev *dev = nicref_dev_create(&cfg);
-	cr_assert_not_null(dev);
-	return dev;
-}
-
-static size_t count_kind(enum nicref_event_kind k)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < nevents; i++)
-		n += events[i].kind == k;
-	return n;
-}
-
-/* The one violation recorded, checked to be `rule`. */
-static void expect_one_violation(enum nicref_violation rule)
-{
-	cr_assert_eq(count_kind(NICREF_EV_VIOLATION), 1, "%zu violations, expected 1 (%s)",
-		     count_kind(NICREF_EV_VIOLATION), nicref_violation_name(rule));
-	for (size_t i = 0; i < nevents; i++)
-		if (events[i].kind == NICREF_EV_VIOLATION)
-			cr_assert_eq(events[i].arg[0], (uint64_t)rule, "violation %s, expected %s",
-				     nicref_violation_name((unsigned)events[i].arg[0]),
-				     nicref_violation_name(rule));
-}
+static struct tl_trace tr;
 
 enum {
 	FW_REV = 0x0000,
@@ -74,12 +30,12 @@ Test(init_seg, revisions_from_profile)
 	p.fw_rev_minor = 0x001B;
 	p.fw_rev_subminor = 0x2A3C;
 	p.cmd_interface_rev = 0x0005;
-	struct nicref_dev *dev = make_dev(&p);
+	struct nicref_dev *dev = tl_dev_create(&p, &tr);
 	cr_assert_eq(nicref_bar_read32(dev, FW_REV), 0x001B000Eu, "got 0x%08x",
 		     nicref_bar_read32(dev, FW_REV));
 	cr_assert_eq(nicref_bar_read32(dev, CMDIF_REV), 0x00052A3Cu, "got 0x%08x",
 		     nicref_bar_read32(dev, CMDIF_REV));
-	cr_assert_eq(nevents, 0);
+	cr_assert_eq(tr.n, 0);
 	nicref_dev_destroy(dev);
 }
 
@@ -87,7 +43,7 @@ Test(init_seg, revisions_default_profile)
 {
 	struct nicref_profile p;
 	nicref_profile_default(&p);
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	cr_assert_eq(nicref_bar_read32(dev, FW_REV),
 		     (uint32_t)p.fw_rev_minor << 16 | p.fw_rev_major);
 	cr_assert_eq(nicref_bar_read32(dev, CMDIF_REV),
@@ -100,7 +56,7 @@ Test(init_seg, revisions_default_profile)
 /* T8 0014h: log_cmdq_size 7:4, log_cmdq_stride 3:0 (RO); D-CMD-1 defaults 5 and 6. */
 Test(init_seg, cmdq_geometry_and_address)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_L), 0x00000056u, "got 0x%08x",
 		     nicref_bar_read32(dev, ADDR_L));
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_H), 0);
@@ -110,7 +66,7 @@ Test(init_seg, cmdq_geometry_and_address)
 	/* Address bits 31:12, nic_interface (WO) 0, geometry 0x56. */
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_L), 0xABCDE056u, "got 0x%08x",
 		     nicref_bar_read32(dev, ADDR_L));
-	cr_assert_eq(count_kind(NICREF_EV_VIOLATION), 0);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_VIOLATION), 0);
 	nicref_dev_destroy(dev);
 }
 
@@ -120,7 +76,7 @@ Test(init_seg, cmdq_geometry_other_profile)
 	nicref_profile_default(&p);
 	p.log_cmdq_size = 3; /* 8 entries of 128 bytes: 1 KiB */
 	p.log_cmdq_stride = 7;
-	struct nicref_dev *dev = make_dev(&p);
+	struct nicref_dev *dev = tl_dev_create(&p, &tr);
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_L), 0x00000037u);
 	nicref_dev_destroy(dev);
 }
@@ -128,7 +84,7 @@ Test(init_seg, cmdq_geometry_other_profile)
 /* T8 01FCh: initializing bit 31 (1 after reset), nic_interface_supported 26:24. */
 Test(init_seg, initializing_after_reset)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	/* Default nic_interface_supported = 1 (full_driver only). */
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING), 0x81000000u, "got 0x%08x",
 		     nicref_bar_read32(dev, INITIALIZING));
@@ -137,7 +93,7 @@ Test(init_seg, initializing_after_reset)
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.nic_interface_supported = 3; /* full_driver and disabled */
-	dev = make_dev(&p);
+	dev = tl_dev_create(&p, &tr);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING), 0x83000000u, "got 0x%08x",
 		     nicref_bar_read32(dev, INITIALIZING));
 	nicref_dev_destroy(dev);
@@ -146,20 +102,20 @@ Test(init_seg, initializing_after_reset)
 /* §8.2: write the address MSW first, then poll initializing until 0. init_delay_ns = 0. */
 Test(init_seg, address_write_clears_initializing)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 1, "cleared by the MSW alone");
-	cr_assert_eq(nevents, 0);
+	cr_assert_eq(tr.n, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010000u);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING), 0x01000000u, "got 0x%08x",
 		     nicref_bar_read32(dev, INITIALIZING));
-	cr_assert_eq(nevents, 1, "%zu events, expected exactly one (ready)", nevents);
-	cr_assert_eq(events[0].kind, NICREF_EV_READY);
-	cr_assert_eq(events[0].seq, 0);
-	cr_assert_eq(events[0].time_ns, 0);
+	cr_assert_eq(tr.n, 1, "%zu events, expected exactly one (ready)", tr.n);
+	cr_assert_eq(tr.ev[0].kind, NICREF_EV_READY);
+	cr_assert_eq(tr.ev[0].seq, 0);
+	cr_assert_eq(tr.ev[0].time_ns, 0);
 	/* Time passing does not announce ready again. */
 	nicref_clock_advance(dev, 5000);
-	cr_assert_eq(count_kind(NICREF_EV_READY), 1);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_READY), 1);
 	cr_assert_eq(nicref_dev_check(dev), 0);
 	nicref_dev_destroy(dev);
 }
@@ -170,56 +126,56 @@ Test(init_seg, init_delay)
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.init_delay_ns = 1000;
-	struct nicref_dev *dev = make_dev(&p);
+	struct nicref_dev *dev = tl_dev_create(&p, &tr);
 	nicref_clock_advance(dev, 500);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010000u);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 1);
 	nicref_clock_advance(dev, 999); /* t = 1499: 999 ns after the LSW */
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 1, "ready at 999 ns");
-	cr_assert_eq(count_kind(NICREF_EV_READY), 0);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_READY), 0);
 	nicref_clock_advance(dev, 1); /* t = 1500 */
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 0, "not ready at 1000 ns");
-	cr_assert_eq(count_kind(NICREF_EV_READY), 1);
-	cr_assert_eq(nevents, 1);
-	cr_assert_eq(events[0].time_ns, 1500);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_READY), 1);
+	cr_assert_eq(tr.n, 1);
+	cr_assert_eq(tr.ev[0].time_ns, 1500);
 	nicref_dev_destroy(dev);
 }
 
 /* §8.2: "If using 32-bit writes, write the most significant word first." */
 Test(init_seg, lsw_before_msw)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_L, 0x00010000u);
-	expect_one_violation(NICREF_VIO_CMDQ_ADDR_LSW_BEFORE_MSW);
-	for (size_t i = 0; i < nevents; i++)
-		if (events[i].kind == NICREF_EV_VIOLATION)
-			cr_assert_eq(events[i].seq, 0, "the violation comes first");
+	tl_expect_one_violation(&tr, NICREF_VIO_CMDQ_ADDR_LSW_BEFORE_MSW);
+	for (size_t i = 0; i < tr.n; i++)
+		if (tr.ev[i].kind == NICREF_EV_VIOLATION)
+			cr_assert_eq(tr.ev[i].seq, 0, "the violation comes first");
 	nicref_dev_destroy(dev);
 }
 
 /* §8.2: log_cmdq_size and log_cmdq_stride must be written as zero with the LSW. */
 Test(init_seg, ro_fields_not_zero)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010056u);
-	expect_one_violation(NICREF_VIO_CMDQ_RO_FIELDS_NOT_ZERO);
+	tl_expect_one_violation(&tr, NICREF_VIO_CMDQ_RO_FIELDS_NOT_ZERO);
 	/* The RO geometry does not change by the write. */
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_L) & 0xFFu, 0x56u);
 	nicref_dev_destroy(dev);
 
-	dev = make_dev(NULL);
+	dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010001u); /* stride field only */
-	expect_one_violation(NICREF_VIO_CMDQ_RO_FIELDS_NOT_ZERO);
+	tl_expect_one_violation(&tr, NICREF_VIO_CMDQ_RO_FIELDS_NOT_ZERO);
 	nicref_dev_destroy(dev);
 }
 
 /* D-TS-1: timer = now_ns * f / 1e6 with f in kHz (f_MHz / 1000 per ns). */
 Test(init_seg, internal_timer)
 {
-	struct nicref_dev *dev = make_dev(NULL); /* timer_khz 156250 (156.25 MHz) */
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr); /* timer_khz 156250 (156.25 MHz) */
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_H), 0);
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0);
 	/* 2 s at 156.25 MHz = 312,500,000 ticks = 0x12A05F20. */
@@ -234,7 +190,7 @@ Test(init_seg, internal_timer)
 		     nicref_bar_read32(dev, TIMER_H));
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0xFA931A00u, "got 0x%08x",
 		     nicref_bar_read32(dev, TIMER_L));
-	cr_assert_eq(nevents, 0);
+	cr_assert_eq(tr.n, 0);
 	nicref_dev_destroy(dev);
 }
 
@@ -243,7 +199,7 @@ Test(init_seg, internal_timer_other_frequency)
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.timer_khz = 1000000; /* 1 GHz: one tick per ns */
-	struct nicref_dev *dev = make_dev(&p);
+	struct nicref_dev *dev = tl_dev_create(&p, &tr);
 	nicref_clock_advance(dev, 0x123456789ABull);
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_H), 0x123u);
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0x456789ABu);
@@ -253,7 +209,7 @@ Test(init_seg, internal_timer_other_frequency)
 /* D-H-1 / D-H-3: 1010h[23:0] counts health periods; syndrome 31:24 is 0 while healthy. */
 Test(init_seg, health_counter)
 {
-	struct nicref_dev *dev = make_dev(NULL); /* health_period_ns 1 ms */
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr); /* health_period_ns 1 ms */
 	cr_assert_eq(nicref_bar_read32(dev, HEALTH), 0);
 	nicref_clock_advance(dev, 5500000); /* 5.5 ms: five whole periods */
 	cr_assert_eq(nicref_bar_read32(dev, HEALTH), 5, "got 0x%08x",
@@ -265,7 +221,7 @@ Test(init_seg, health_counter)
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.health_period_ns = 10;
-	dev = make_dev(&p);
+	dev = tl_dev_create(&p, &tr);
 	/* The counter is 24 bits: (2^24 + 3) periods read 3 with syndrome 0. */
 	nicref_clock_advance(dev, ((1ull << 24) + 3) * 10 + 9);
 	cr_assert_eq(nicref_bar_read32(dev, HEALTH), 3, "got 0x%08x",
@@ -276,16 +232,16 @@ Test(init_seg, health_counter)
 /* T8: 0000h is RO. */
 Test(init_seg, write_to_read_only)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	uint32_t before = nicref_bar_read32(dev, FW_REV);
 	nicref_bar_write32(dev, FW_REV, 0xFFFFFFFFu);
-	expect_one_violation(NICREF_VIO_BAR_RO_WRITE);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_RO_WRITE);
 	cr_assert_eq(nicref_bar_read32(dev, FW_REV), before);
 	nicref_dev_destroy(dev);
 
-	dev = make_dev(NULL);
+	dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, INITIALIZING, 0);
-	expect_one_violation(NICREF_VIO_BAR_RO_WRITE);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_RO_WRITE);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 1, "initializing cleared by SW");
 	nicref_dev_destroy(dev);
 }
@@ -293,14 +249,14 @@ Test(init_seg, write_to_read_only)
 /* T7: registers are dwords. */
 Test(init_seg, unaligned_access)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	(void)nicref_bar_read32(dev, 0x0002);
-	expect_one_violation(NICREF_VIO_BAR_UNALIGNED);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_UNALIGNED);
 	nicref_dev_destroy(dev);
 
-	dev = make_dev(NULL);
+	dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H + 1, 0x12345678u);
-	expect_one_violation(NICREF_VIO_BAR_UNALIGNED);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_UNALIGNED);
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_H), 0, "an unaligned write changed 10h");
 	nicref_dev_destroy(dev);
 }
@@ -308,10 +264,10 @@ Test(init_seg, unaligned_access)
 /* §8.2: the doorbell needs a command queue and initializing = 0. */
 Test(init_seg, doorbell_before_address)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, DOORBELL, 0x1);
-	expect_one_violation(NICREF_VIO_DB_NO_CMDQ);
-	cr_assert_eq(count_kind(NICREF_EV_CMD_DONE), 0);
+	tl_expect_one_violation(&tr, NICREF_VIO_DB_NO_CMDQ);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_CMD_DONE), 0);
 	nicref_dev_destroy(dev);
 }
 
@@ -320,26 +276,26 @@ Test(init_seg, doorbell_while_initializing)
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.init_delay_ns = 1000;
-	struct nicref_dev *dev = make_dev(&p);
+	struct nicref_dev *dev = tl_dev_create(&p, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010000u);
 	nicref_bar_write32(dev, DOORBELL, 0x1);
-	expect_one_violation(NICREF_VIO_DB_WHILE_INITIALIZING);
-	cr_assert_eq(count_kind(NICREF_EV_CMD_DONE), 0);
+	tl_expect_one_violation(&tr, NICREF_VIO_DB_WHILE_INITIALIZING);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_CMD_DONE), 0);
 	nicref_dev_destroy(dev);
 }
 
 /* nicref.h: reset is the power-on state again, clock 0 and trace sequence 0. */
 Test(init_seg, reset)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010000u);
 	nicref_bar_write32(dev, FW_REV, 1); /* a violation: seq 1 */
 	nicref_clock_advance(dev, 12345);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 0);
-	cr_assert_eq(nevents, 2);
-	cr_assert_eq(events[1].seq, 1);
+	cr_assert_eq(tr.n, 2);
+	cr_assert_eq(tr.ev[1].seq, 1);
 
 	nicref_dev_reset(dev);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING), 0x81000000u);
@@ -351,18 +307,18 @@ Test(init_seg, reset)
 	cr_assert_eq(st.events, 0);
 	cr_assert_eq(st.violations, 0);
 	/* The queue address is forgotten: a doorbell now has no queue. */
-	nevents = 0;
+	tl_mark(&tr);
 	nicref_bar_write32(dev, DOORBELL, 0x1);
-	expect_one_violation(NICREF_VIO_DB_NO_CMDQ);
-	cr_assert_eq(events[0].seq, 0, "first event after reset has seq %llu",
-		     (unsigned long long)events[0].seq);
-	cr_assert_eq(events[0].time_ns, 0);
+	tl_expect_one_violation(&tr, NICREF_VIO_DB_NO_CMDQ);
+	cr_assert_eq(tr.ev[0].seq, 0, "first event after reset has seq %llu",
+		     (unsigned long long)tr.ev[0].seq);
+	cr_assert_eq(tr.ev[0].time_ns, 0);
 	/* And bring-up works again from scratch. */
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00020000u);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 0);
-	cr_assert_eq(count_kind(NICREF_EV_READY), 1);
-	cr_assert_eq(events[nevents - 1].seq, 1);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_READY), 1);
+	cr_assert_eq(tr.ev[tr.n - 1].seq, 1);
 	nicref_dev_destroy(dev);
 }
 
@@ -370,27 +326,27 @@ Test(init_seg, reset)
  * non-zero write there is a violation and has no effect (D-BAR-1); a zero write is legal. */
 Test(init_seg, reserved_writes)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, 0x0008, 0);
 	nicref_bar_write32(dev, 0x0200, 0);
-	cr_assert_eq(nevents, 0, "a zero write to a reserved dword is a violation");
+	cr_assert_eq(tr.n, 0, "a zero write to a reserved dword is a violation");
 	nicref_bar_write32(dev, 0x0008, 0x1);
-	expect_one_violation(NICREF_VIO_BAR_RESERVED_WRITE);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_RESERVED_WRITE);
 	cr_assert_eq(nicref_bar_read32(dev, 0x0008), 0);
 	nicref_dev_destroy(dev);
 
-	dev = make_dev(NULL);
+	dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010400u); /* 14h bit 10 */
-	expect_one_violation(NICREF_VIO_BAR_RESERVED_WRITE);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_RESERVED_WRITE);
 	nicref_dev_destroy(dev);
 
 	/* T8 100Ch: clear_int is bit 0; bits 31:1 reserved. */
-	dev = make_dev(NULL);
+	dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, 0x100C, 0x1);
-	cr_assert_eq(nevents, 0);
+	cr_assert_eq(tr.n, 0);
 	nicref_bar_write32(dev, 0x100C, 0x2);
-	expect_one_violation(NICREF_VIO_BAR_RESERVED_WRITE);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_RESERVED_WRITE);
 	nicref_dev_destroy(dev);
 }
 
@@ -398,13 +354,13 @@ Test(init_seg, reserved_writes)
  * returns 0. */
 Test(init_seg, reserved_and_unaligned_reads)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	for (uint32_t off = 0x200; off < 0x240; off += 4)
 		cr_assert_eq(nicref_bar_read32(dev, off), 0, "0x%x", off);
 	cr_assert_eq(nicref_bar_read32(dev, 0x0018), 0, "the WO doorbell reads back");
-	cr_assert_eq(nevents, 0);
+	cr_assert_eq(tr.n, 0);
 	cr_assert_eq(nicref_bar_read32(dev, 0x01FD), 0); /* inside the initializing dword */
-	expect_one_violation(NICREF_VIO_BAR_UNALIGNED);
+	tl_expect_one_violation(&tr, NICREF_VIO_BAR_UNALIGNED);
 	nicref_dev_destroy(dev);
 }
 
@@ -412,37 +368,37 @@ Test(init_seg, reserved_and_unaligned_reads)
  * 18h: "When driver is in No DRAM NIC mode, this field must not be written" (D-CMD-17). */
 Test(init_seg, nic_interface)
 {
-	struct nicref_dev *dev = make_dev(NULL); /* supported = 1: full_driver only */
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr); /* supported = 1: full_driver only */
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010100u); /* disabled */
-	expect_one_violation(NICREF_VIO_NIC_INTERFACE_UNSUPPORTED);
+	tl_expect_one_violation(&tr, NICREF_VIO_NIC_INTERFACE_UNSUPPORTED);
 	nicref_dev_destroy(dev);
 
-	dev = make_dev(NULL);
+	dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010200u); /* 2 names no mode */
-	expect_one_violation(NICREF_VIO_NIC_INTERFACE_UNSUPPORTED);
+	tl_expect_one_violation(&tr, NICREF_VIO_NIC_INTERFACE_UNSUPPORTED);
 	nicref_dev_destroy(dev);
 
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.nic_interface_supported = 3;
-	dev = make_dev(&p);
+	dev = tl_dev_create(&p, &tr);
 	nicref_bar_write32(dev, ADDR_H, 0);
 	nicref_bar_write32(dev, ADDR_L, 0x00010100u); /* disabled, and supported */
-	cr_assert_eq(count_kind(NICREF_EV_VIOLATION), 0);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_VIOLATION), 0);
 	/* nic_interface is WO: it reads as 0. */
 	cr_assert_eq(nicref_bar_read32(dev, ADDR_L), 0x00010056u);
 	nicref_bar_write32(dev, DOORBELL, 0x1);
-	expect_one_violation(NICREF_VIO_DB_NIC_DISABLED);
-	cr_assert_eq(count_kind(NICREF_EV_CMD_DONE), 0);
+	tl_expect_one_violation(&tr, NICREF_VIO_DB_NIC_DISABLED);
+	cr_assert_eq(tl_count(&tr, NICREF_EV_CMD_DONE), 0);
 	nicref_dev_destroy(dev);
 }
 
 /* D-CMD-11: the address is latched at the LSW; LSW first latches with the old MSW. */
 Test(init_seg, lsw_first_latches_old_msw)
 {
-	struct nicref_dev *dev = make_dev(NULL);
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
 	nicref_bar_write32(dev, ADDR_L, 0x00010000u);
 	cr_assert_eq(nicref_bar_read32(dev, INITIALIZING) >> 31, 0);
 	nicref_bar_write32(dev, ADDR_H, 0x7);

@@ -2,7 +2,6 @@
  * returns has a name, and a deliberately broken state is named and described as it is. The
  * states are broken by hand through the private headers: no input can break an invariant (that
  * would be a model bug), so this is the only way to see one fail. */
-#include <criterion/criterion.h>
 #include <dirent.h>
 #include <regex.h>
 #include <stdio.h>
@@ -10,9 +9,8 @@
 #include <string.h>
 
 #include "core/dev.h"
-#include "driver.h"
 #include "driver_mkey.h"
-#include "nicref/nicref.h"
+#include "testlib.h"
 
 static const int codes[] = {
 #define CODE(id, code, cite, what) code,
@@ -94,32 +92,27 @@ Test(invariant, every_number_a_family_check_returns_has_a_row)
 /* A device initialized by the reference driver, with one PD and one MKey on it (the MKey
  * holds the PD: one reference, D-OBJ-1). */
 struct fixture {
+	struct tl_dev *t;
 	struct nicref_dev *dev;
-	struct refdrv d;
 	uint32_t pd, mkey;
 };
 
 static void up(struct fixture *f)
 {
-	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	f->dev = nicref_dev_create(&cfg);
-	cr_assert_not_null(f->dev);
-	struct refdrv_ops ops = refdrv_ops_model(f->dev);
-	cr_assert_eq(refdrv_init(&f->d, &ops), 0);
-	cr_assert_eq(refdrv_bring_up(&f->d, REFDRV_INITIALIZED), 0, "%s", f->d.error);
+	f->t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	f->dev = f->t->dev;
 	int64_t pd = obj_alloc_plain(f->dev, OBJ_PD);
 	cr_assert_geq(pd, 0);
 	f->pd = (uint32_t)pd;
 	struct refdrv_mkey_attr a = { .access_mode = 0, .pd = f->pd, .len = 4096 };
-	cr_assert_eq(refdrv_create_mkey(&f->d, &a, &f->mkey), 0);
+	cr_assert_eq(refdrv_create_mkey(&f->t->d, &a, &f->mkey), 0);
 	cr_assert_eq(nicref_dev_check(f->dev), 0);
 }
 
+/* Each test puts back what it broke: the invariants hold again at the end. */
 static void down(struct fixture *f)
 {
-	refdrv_fini(&f->d);
-	nicref_dev_destroy(f->dev);
+	tl_down(f->t);
 }
 
 static struct obj_hdr *hdr(struct fixture *f, enum obj_type t, uint32_t h)

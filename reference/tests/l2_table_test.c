@@ -1,14 +1,12 @@
 /* The L2 table (PRM §12.15 T457-T468) with the decisions of docs/vport.md (D-L2-*): the table
  * as a data structure (obj/l2_table.c) and SET/QUERY/DELETE_L2_TABLE_ENTRY through the command
  * queue. Inputs are built at the offsets T457/T461/T465 print, outputs read at T463's. */
-#include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/dev.h"
-#include "driver.h"
-#include "nicref/nicref.h"
 #include "prm/layouts.h"
+#include "testlib.h"
 
 #define OP_SET 0x829u
 #define OP_QUERY 0x82Au
@@ -116,64 +114,40 @@ Test(l2_table, check_catches_broken_tables)
 
 /* ---- The commands --------------------------------------------------------------------------- */
 
-static struct nicref_dev *dev;
-static struct refdrv drv;
+static struct tl_dev *tdev;
 
 static void setup(void)
 {
-	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	dev = nicref_dev_create(&cfg);
-	cr_assert_not_null(dev);
-	struct refdrv_ops ops = refdrv_ops_model(dev);
-	cr_assert_eq(refdrv_init(&drv, &ops), 0);
-	cr_assert_eq(refdrv_bring_up(&drv, REFDRV_INITIALIZED), 0, "%s", drv.error);
+	tdev = tl_up_to(NULL, REFDRV_INITIALIZED);
 }
 
 static void teardown(void)
 {
-	cr_expect_eq(nicref_dev_check(dev), 0, "invariants broken: %d", nicref_dev_check(dev));
-	refdrv_fini(&drv);
-	nicref_dev_destroy(dev);
+	tl_down(tdev);
 }
 
 TestSuite(l2_cmd, .init = setup, .fini = teardown);
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* A 40h-byte L2 command: opcode 00h[31:16], op_mod 04h[15:0], table_index 14h[23:0]. */
 static void l2_in(uint8_t in[0x40], unsigned opcode, uint32_t index)
 {
 	memset(in, 0, 0x40);
-	put32(in, opcode << 16);
-	put32(in + 0x14, index);
+	tl_put32(in, opcode << 16);
+	tl_put32(in + 0x14, index);
 }
 
 static unsigned run(const uint8_t *in, uint8_t *out, uint32_t out_len)
 {
-	int st = refdrv_cmd(&drv, in, 0x40, out, out_len);
-	cr_assert_geq(st, 0, "%s", drv.error);
-	return (unsigned)st;
+	return (unsigned)tl_cmd(tdev, in, 0x40, out, out_len);
 }
 
 static unsigned set_entry(uint32_t index, bool vlan_valid, unsigned vlan, uint64_t mac)
 {
 	uint8_t in[0x40], out[0x10];
 	l2_in(in, OP_SET, index);
-	put32(in + 0x1C, (vlan_valid ? 1u << 12 : 0) | vlan); /* T458 1Ch[12], [11:0] */
-	put32(in + 0x20, (uint32_t)(mac >> 32));              /* T19 at 20h */
-	put32(in + 0x24, (uint32_t)mac);
+	tl_put32(in + 0x1C, (vlan_valid ? 1u << 12 : 0) | vlan); /* T458 1Ch[12], [11:0] */
+	tl_put32(in + 0x20, (uint32_t)(mac >> 32));              /* T19 at 20h */
+	tl_put32(in + 0x24, (uint32_t)mac);
 	return run(in, out, sizeof out);
 }
 
@@ -190,13 +164,6 @@ static unsigned delete_entry(uint32_t index)
 	uint8_t in[0x40], out[0x10];
 	l2_in(in, OP_DELETE, index);
 	return run(in, out, sizeof out);
-}
-
-static void expect_refused(unsigned status, unsigned rule)
-{
-	cr_expect_eq(drv.last_status, status, "status 0x%x", drv.last_status);
-	cr_expect_eq(drv.last_syndrome, nicref_cmd_rule_syndrome(rule), "rule %s expected",
-		     nicref_cmd_rule_name(rule));
 }
 
 /* The QUERY round trip of every writable field of the entry (T458 -> T464). */
@@ -218,17 +185,17 @@ Test(l2_cmd, round_trip_every_field)
 	for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++) {
 		uint8_t out[0x40];
 		cr_assert_eq(query_entry(v[k].index, out), OK);
-		cr_expect_eq(get32(out + 0x1C) >> 12 & 1, v[k].vlan_valid, "vlan_valid %u", k);
-		cr_expect_eq(get32(out + 0x1C) & 0xFFF, v[k].vlan, "vlan %u", k);
-		cr_expect_eq(get32(out + 0x1C) >> 13, 0, "1Ch[31:13] reserved");
-		cr_expect_eq(get32(out + 0x20), (uint32_t)(v[k].mac >> 32), "mac[47:32] %u", k);
-		cr_expect_eq(get32(out + 0x24), (uint32_t)v[k].mac, "mac[31:0] %u", k);
+		cr_expect_eq(tl_get32(out + 0x1C) >> 12 & 1, v[k].vlan_valid, "vlan_valid %u", k);
+		cr_expect_eq(tl_get32(out + 0x1C) & 0xFFF, v[k].vlan, "vlan %u", k);
+		cr_expect_eq(tl_get32(out + 0x1C) >> 13, 0, "1Ch[31:13] reserved");
+		cr_expect_eq(tl_get32(out + 0x20), (uint32_t)(v[k].mac >> 32), "mac[47:32] %u", k);
+		cr_expect_eq(tl_get32(out + 0x24), (uint32_t)v[k].mac, "mac[31:0] %u", k);
 		for (unsigned o = 0x08; o < 0x1C; o += 4)
-			cr_expect_eq(get32(out + o), 0, "reserved %xh", o);
+			cr_expect_eq(tl_get32(out + o), 0, "reserved %xh", o);
 		for (unsigned o = 0x28; o < 0x40; o += 4)
-			cr_expect_eq(get32(out + o), 0, "reserved %xh", o);
+			cr_expect_eq(tl_get32(out + o), 0, "reserved %xh", o);
 	}
-	cr_expect_eq(dev->vport->l2.n, 4);
+	cr_expect_eq(tdev->dev->vport->l2.n, 4);
 }
 
 Test(l2_cmd, set_twice_refused_until_deleted)
@@ -236,15 +203,15 @@ Test(l2_cmd, set_twice_refused_until_deleted)
 	/* §12.15 L9352: "it cannot do SET twice before DELETE of the previous one". */
 	cr_assert_eq(set_entry(5, false, 0, 0x001122334455ull), OK);
 	cr_expect_eq(set_entry(5, true, 9, 0x00AABBCCDDEEull), BAD_RES_STATE);
-	expect_refused(BAD_RES_STATE, NICREF_RULE_L2_TABLE_ENTRY_VALID);
+	tl_expect_refused(tdev, BAD_RES_STATE, NICREF_RULE_L2_TABLE_ENTRY_VALID);
 	uint8_t out[0x40];
 	cr_assert_eq(query_entry(5, out), OK);
-	cr_expect_eq(get32(out + 0x24), 0x22334455u, "the refused SET changed nothing");
+	cr_expect_eq(tl_get32(out + 0x24), 0x22334455u, "the refused SET changed nothing");
 	cr_assert_eq(delete_entry(5), OK);
 	cr_expect_eq(set_entry(5, true, 9, 0x00AABBCCDDEEull), OK, "reusable after DELETE");
 	cr_assert_eq(query_entry(5, out), OK);
-	cr_expect_eq(get32(out + 0x24), 0xBBCCDDEEu);
-	cr_expect_eq(get32(out + 0x1C), 1u << 12 | 9);
+	cr_expect_eq(tl_get32(out + 0x24), 0xBBCCDDEEu);
+	cr_expect_eq(tl_get32(out + 0x1C), 1u << 12 | 9);
 }
 
 Test(l2_cmd, query_and_delete_of_an_invalid_entry_refused)
@@ -252,14 +219,14 @@ Test(l2_cmd, query_and_delete_of_an_invalid_entry_refused)
 	/* D-L2-3: nothing set at index 6 (never, then after a DELETE). */
 	uint8_t out[0x40];
 	cr_expect_eq(query_entry(6, out), BAD_RES_STATE);
-	expect_refused(BAD_RES_STATE, NICREF_RULE_L2_TABLE_ENTRY_INVALID);
+	tl_expect_refused(tdev, BAD_RES_STATE, NICREF_RULE_L2_TABLE_ENTRY_INVALID);
 	cr_expect_eq(delete_entry(6), BAD_RES_STATE);
-	expect_refused(BAD_RES_STATE, NICREF_RULE_L2_TABLE_ENTRY_INVALID);
+	tl_expect_refused(tdev, BAD_RES_STATE, NICREF_RULE_L2_TABLE_ENTRY_INVALID);
 	cr_assert_eq(set_entry(6, false, 0, 0x001122334455ull), OK);
 	cr_assert_eq(delete_entry(6), OK);
 	cr_expect_eq(query_entry(6, out), BAD_RES_STATE);
 	cr_expect_eq(delete_entry(6), BAD_RES_STATE);
-	cr_expect_eq(dev->vport->l2.n, 0);
+	cr_expect_eq(tdev->dev->vport->l2.n, 0);
 }
 
 Test(l2_cmd, table_index_bound)
@@ -268,21 +235,21 @@ Test(l2_cmd, table_index_bound)
 	uint8_t out[0x40];
 	cr_expect_eq(set_entry(TABLE_SIZE - 1, false, 0, 1), OK);
 	cr_expect_eq(set_entry(TABLE_SIZE, false, 0, 1), BAD_INDEX);
-	expect_refused(BAD_INDEX, NICREF_RULE_L2_TABLE_INDEX_RANGE);
+	tl_expect_refused(tdev, BAD_INDEX, NICREF_RULE_L2_TABLE_INDEX_RANGE);
 	cr_expect_eq(set_entry(0xFFFFFF, false, 0, 1), BAD_INDEX);
 	cr_expect_eq(query_entry(TABLE_SIZE, out), BAD_INDEX);
-	expect_refused(BAD_INDEX, NICREF_RULE_L2_TABLE_INDEX_RANGE);
+	tl_expect_refused(tdev, BAD_INDEX, NICREF_RULE_L2_TABLE_INDEX_RANGE);
 	cr_expect_eq(delete_entry(TABLE_SIZE), BAD_INDEX);
-	expect_refused(BAD_INDEX, NICREF_RULE_L2_TABLE_INDEX_RANGE);
+	tl_expect_refused(tdev, BAD_INDEX, NICREF_RULE_L2_TABLE_INDEX_RANGE);
 	/* the index is judged before the entry's state (T128 precedence, D-L2-3) */
 	cr_expect_eq(delete_entry(0xFFFFFF), BAD_INDEX);
 	/* a smaller table: 2^3 */
-	prm_set(dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 3);
+	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 3);
 	cr_assert_eq(delete_entry(TABLE_SIZE - 1), BAD_INDEX);
 	cr_expect_eq(set_entry(7, false, 0, 1), OK);
 	cr_expect_eq(set_entry(8, false, 0, 1), BAD_INDEX);
 	cr_assert_eq(delete_entry(7), OK);
-	prm_set(dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 12);
+	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 12);
 	cr_assert_eq(delete_entry(TABLE_SIZE - 1), OK);
 }
 
@@ -290,19 +257,19 @@ Test(l2_cmd, needs_vport_group_manager)
 {
 	/* §12.15: "allowed only when HCA_CAP.vport_group_manager ==1", before anything else. */
 	cr_assert_eq(set_entry(1, false, 0, 0x001122334455ull), OK);
-	prm_set(dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
+	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
 		0);
 	uint8_t out[0x40];
 	cr_expect_eq(set_entry(2, false, 0, 1), BAD_OP);
-	expect_refused(BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
+	tl_expect_refused(tdev, BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
 	cr_expect_eq(set_entry(TABLE_SIZE, false, 0, 1), BAD_OP, "BAD_OP before BAD_INDEX");
 	cr_expect_eq(query_entry(1, out), BAD_OP);
-	expect_refused(BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
+	tl_expect_refused(tdev, BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
 	cr_expect_eq(delete_entry(1), BAD_OP);
-	expect_refused(BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
-	cr_expect_eq(dev->vport->l2.n, 1, "nothing changed");
-	cr_expect_eq(vport_dev_check(dev), -407, "an entry a non-manager could not have set");
-	prm_set(dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
+	tl_expect_refused(tdev, BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
+	cr_expect_eq(tdev->dev->vport->l2.n, 1, "nothing changed");
+	cr_expect_eq(vport_dev_check(tdev->dev), -407, "an entry a non-manager could not have set");
+	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
 		1);
 	cr_expect_eq(delete_entry(1), OK);
 }
@@ -313,19 +280,19 @@ Test(l2_cmd, op_mod_other_than_zero_refused)
 	for (unsigned k = 0; k < 3; k++) {
 		uint8_t in[0x40], out[0x40];
 		l2_in(in, ops[k], 0);
-		put32(in + 0x04, 1);
+		tl_put32(in + 0x04, 1);
 		cr_expect_eq(run(in, out, sizeof out), BAD_OP);
-		expect_refused(BAD_OP, NICREF_RULE_BAD_OP_MOD);
+		tl_expect_refused(tdev, BAD_OP, NICREF_RULE_BAD_OP_MOD);
 	}
 }
 
 Test(l2_cmd, table_emptied_at_teardown)
 {
 	cr_assert_eq(set_entry(3, true, 100, 0x001122334455ull), OK);
-	cr_assert_eq(refdrv_teardown(&drv), 0, "%s", drv.error);
-	cr_expect_eq(dev->vport->l2.n, 0);
-	cr_expect_null(dev->vport->l2.e);
-	cr_assert_eq(refdrv_bring_up(&drv, REFDRV_INITIALIZED), 0, "%s", drv.error);
+	cr_assert_eq(refdrv_teardown(&tdev->d), 0, "%s", tdev->d.error);
+	cr_expect_eq(tdev->dev->vport->l2.n, 0);
+	cr_expect_null(tdev->dev->vport->l2.e);
+	cr_assert_eq(refdrv_bring_up(&tdev->d, REFDRV_INITIALIZED), 0, "%s", tdev->d.error);
 	uint8_t out[0x40];
 	cr_expect_eq(query_entry(3, out), BAD_RES_STATE);
 	cr_expect_eq(set_entry(3, true, 100, 0x001122334455ull), OK);
@@ -335,8 +302,8 @@ Test(l2_cmd, feeds_the_owned_address_check)
 {
 	/* D-L2-2: the entries are the addresses the function owns. */
 	cr_assert_eq(set_entry(0, true, 10, 0x001122334455ull), OK);
-	cr_expect(l2_table_has_mac(&dev->vport->l2, 0x001122334455ull, true, 10));
-	cr_expect(!l2_table_has_mac(&dev->vport->l2, 0x001122334455ull, true, 11));
+	cr_expect(l2_table_has_mac(&tdev->dev->vport->l2, 0x001122334455ull, true, 10));
+	cr_expect(!l2_table_has_mac(&tdev->dev->vport->l2, 0x001122334455ull, true, 11));
 	cr_assert_eq(delete_entry(0), OK);
-	cr_expect(!l2_table_has_mac(&dev->vport->l2, 0x001122334455ull, true, 10));
+	cr_expect(!l2_table_has_mac(&tdev->dev->vport->l2, 0x001122334455ull, true, 10));
 }

@@ -3,11 +3,10 @@
  * Every expected value below is computed by hand from the PRM ("Byte Endianness": bit 31 of the
  * dword at NNh is the MSB of byte NNh) and from the field-description tables it cites; none is
  * copied from what the library prints. */
-#include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "nicref/layout.h"
+#include "testlib.h"
 
 /* ---- Structural checks over every registered layout -------------------------------------- */
 
@@ -144,19 +143,10 @@ Test(layout_tables, lookup_by_name)
 
 /* ---- Spot checks against the PRM tables ---------------------------------------------------- */
 
-static const struct nicref_field *field(const char *layout, const char *name)
-{
-	const struct nicref_layout *l = nicref_layout_find(layout);
-	cr_assert_not_null(l, "layout %s", layout);
-	const struct nicref_field *f = nicref_layout_field(l, name);
-	cr_assert_not_null(f, "%s.%s", layout, name);
-	return f;
-}
-
 static void expect_field(const char *layout, const char *name, uint32_t bit_offset,
 			 uint32_t width)
 {
-	const struct nicref_field *f = field(layout, name);
+	const struct nicref_field *f = tl_field(layout, name);
 	cr_expect_eq(f->bit_offset, bit_offset, "%s.%s: bit_offset %u, expected %u", layout, name,
 		     f->bit_offset, bit_offset);
 	cr_expect_eq(f->bit_width, width, "%s.%s: width %u, expected %u", layout, name,
@@ -182,7 +172,7 @@ Test(layout_prm, cmdq_entry_t96)
 	expect_field("cmdq_entry", "signature", 0x3C * 8 + 8, 8);             /* 3Ch[23:16] */
 	expect_field("cmdq_entry", "status", 0x3C * 8 + 24, 7);               /* 3Ch[7:1] */
 	expect_field("cmdq_entry", "ownership", 511, 1);                      /* 3Ch[0] */
-	const struct nicref_field *st = field("cmdq_entry", "status");
+	const struct nicref_field *st = tl_field("cmdq_entry", "status");
 	cr_expect_eq(st->prm_offset, 0x3C);
 	cr_expect_eq(st->msb, 7);
 	cr_expect_eq(st->lsb, 1);
@@ -201,7 +191,7 @@ Test(layout_prm, cmd_mailbox_t98)
 	expect_field("cmd_mailbox", "token", 0x23C * 8 + 8, 8);               /* 23Ch[23:16] */
 	expect_field("cmd_mailbox", "ctrl_signature", 0x23C * 8 + 16, 8);     /* 23Ch[15:8] */
 	expect_field("cmd_mailbox", "signature", 0x23C * 8 + 24, 8);          /* 23Ch[7:0] */
-	cr_expect_eq(field("cmd_mailbox", "block_number")->prm_offset, 0x238);
+	cr_expect_eq(tl_field("cmd_mailbox", "block_number")->prm_offset, 0x238);
 }
 
 /* PRM §4.3 T8. */
@@ -224,7 +214,7 @@ Test(layout_prm, init_seg_t8)
 	expect_field("init_seg", "health_syndrome", 0x1010 * 8, 8);
 	/* A 24-bit field, 1010h[23:0]: bit_offset off*8 + 8, width 24. */
 	expect_field("init_seg", "health_counter", 0x1010 * 8 + 8, 24);
-	const struct nicref_field *ini = field("init_seg", "initializing");
+	const struct nicref_field *ini = tl_field("init_seg", "initializing");
 	cr_expect_eq(ini->prm_offset, 0x1FC);
 	cr_expect_eq(ini->msb, 31);
 	cr_expect_eq(ini->lsb, 31);
@@ -238,7 +228,7 @@ Test(layout_prm, command_headers)
 	expect_field("cmd_out", "status", 0, 8);
 	expect_field("cmd_out", "syndrome", 32, 32);
 	expect_field("alloc_pd_out", "pd", 0x08 * 8 + 8, 24);
-	const struct nicref_field *cmd = field("cmd_in", "command");
+	const struct nicref_field *cmd = tl_field("cmd_in", "command");
 	cr_expect(cmd->flags & NICREF_FIELD_ARRAY);
 	cr_expect_eq(cmd->bit_offset, 0x08 * 8);
 	cr_expect_eq(cmd->bit_width, 32);
@@ -323,7 +313,7 @@ Test(layout_accessor, twenty_four_bits)
 	cr_assert_eq(v, 0xABCDEF);
 	/* Through the table: ALLOC_PD output pd, 08h[23:0]. */
 	uint8_t out[0x10] = { 0 };
-	const struct nicref_field *pd = field("alloc_pd_out", "pd");
+	const struct nicref_field *pd = tl_field("alloc_pd_out", "pd");
 	cr_assert_eq(nicref_field_set(out, sizeof out, pd, 0x123456), 0);
 	cr_assert_eq(out[8], 0x00);
 	cr_assert_eq(out[9], 0x12);
@@ -369,7 +359,7 @@ Test(layout_accessor, wider_than_64_bits_as_bytes)
 	uint8_t e[0x40] = { 0 };
 	uint8_t in[16], out[16];
 	uint64_t v = 0;
-	const struct nicref_field *f = field("cmdq_entry", "command_input_inline_data");
+	const struct nicref_field *f = tl_field("cmdq_entry", "command_input_inline_data");
 	for (int i = 0; i < 16; i++)
 		in[i] = (uint8_t)(0xA0 + i);
 	/* A 128-bit field takes no scalar value. */
@@ -396,7 +386,7 @@ Test(layout_accessor, wider_than_64_bits_as_bytes)
 	cr_assert_eq(nicref_field_get_bytes(short_e, sizeof short_e, f, out, sizeof out), -1);
 	/* A field that is not whole bytes cannot be read as bytes (status is 3Ch[7:1]). */
 	uint8_t one;
-	cr_assert_eq(nicref_field_get_bytes(e, sizeof e, field("cmdq_entry", "status"), &one, 1),
+	cr_assert_eq(nicref_field_get_bytes(e, sizeof e, tl_field("cmdq_entry", "status"), &one, 1),
 		     -1);
 }
 
@@ -423,7 +413,7 @@ Test(layout_accessor, out_of_bounds_fails_and_writes_nothing)
 	/* A table field past a short buffer: cmdq_entry.token at 3Ch with only 3Ch bytes. */
 	uint8_t e[0x3C];
 	memset(e, 0x11, sizeof e);
-	const struct nicref_field *tok = field("cmdq_entry", "token");
+	const struct nicref_field *tok = tl_field("cmdq_entry", "token");
 	cr_assert_eq(nicref_field_set(e, sizeof e, tok, 0), -1);
 	cr_assert_eq(nicref_field_get(e, sizeof e, tok, &v), -1);
 	for (size_t i = 0; i < sizeof e; i++)
@@ -459,9 +449,9 @@ Test(layout_accessor, value_too_wide_fails_and_writes_nothing)
 		cr_assert_eq(b[i], 0, "byte %d written by a failed set", i);
 	/* Through a table field: 3Ch[7:1] holds at most 0x7F. */
 	uint8_t e[0x40] = { 0 };
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "status"), 0x80), -1);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "status"), 0x80), -1);
 	cr_assert_eq(e[0x3F], 0);
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "ownership"), 2), -1);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "ownership"), 2), -1);
 	cr_assert_eq(e[0x3F], 0);
 }
 
@@ -469,14 +459,14 @@ Test(layout_accessor, table_fields_place_big_endian)
 {
 	uint8_t e[0x40] = { 0 };
 	uint64_t v = 0;
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "type"), 0x07), 0);
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "input_length"), 0x610), 0);
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "token"), 0xAB), 0);
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "signature"), 0xCD), 0);
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "status"), 0x10), 0);
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "ownership"), 1), 0);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "type"), 0x07), 0);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "input_length"), 0x610), 0);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "token"), 0xAB), 0);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "signature"), 0xCD), 0);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "status"), 0x10), 0);
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "ownership"), 1), 0);
 	/* input mailbox pointer[31:9] holds address bits 31:9: 0x12345600 >> 9 = 0x91A2B. */
-	cr_assert_eq(nicref_field_set(e, sizeof e, field("cmdq_entry", "input_mailbox_pointer_31_9"),
+	cr_assert_eq(nicref_field_set(e, sizeof e, tl_field("cmdq_entry", "input_mailbox_pointer_31_9"),
 				      0x12345600u >> 9),
 		     0);
 	cr_assert_eq(e[0x00], 0x07);
@@ -492,17 +482,17 @@ Test(layout_accessor, table_fields_place_big_endian)
 	cr_assert_eq(e[0x3D], 0xCD);
 	cr_assert_eq(e[0x3E], 0x00);
 	cr_assert_eq(e[0x3F], 0x21); /* D-CMD-2: status 0x10 is byte 0x20, | ownership */
-	cr_assert_eq(nicref_field_get(e, sizeof e, field("cmdq_entry", "status"), &v), 0);
+	cr_assert_eq(nicref_field_get(e, sizeof e, tl_field("cmdq_entry", "status"), &v), 0);
 	cr_assert_eq(v, 0x10);
 	/* Mailbox block number at 238h. */
 	uint8_t m[0x240] = { 0 };
-	cr_assert_eq(nicref_field_set(m, sizeof m, field("cmd_mailbox", "block_number"), 0x0102),
+	cr_assert_eq(nicref_field_set(m, sizeof m, tl_field("cmd_mailbox", "block_number"), 0x0102),
 		     0);
 	cr_assert_eq(m[0x238], 0);
 	cr_assert_eq(m[0x239], 0);
 	cr_assert_eq(m[0x23A], 0x01);
 	cr_assert_eq(m[0x23B], 0x02);
-	cr_assert_eq(nicref_field_set(m, sizeof m, field("cmd_mailbox", "token"), 0x5C), 0);
+	cr_assert_eq(nicref_field_set(m, sizeof m, tl_field("cmd_mailbox", "token"), 0x5C), 0);
 	cr_assert_eq(m[0x23D], 0x5C);
 	cr_assert_eq(m[0x23C], 0x00);
 }
@@ -510,7 +500,7 @@ Test(layout_accessor, table_fields_place_big_endian)
 Test(layout_accessor, array_element)
 {
 	/* cmd_in.command[i] is dword 08h + 4i (T99/T100). */
-	const struct nicref_field *cmd = field("cmd_in", "command");
+	const struct nicref_field *cmd = tl_field("cmd_in", "command");
 	struct nicref_field e2 = nicref_field_element(cmd, 2);
 	cr_assert_eq(e2.bit_offset, (0x08 + 2 * 4) * 8);
 	cr_assert_eq(e2.bit_width, 32);
@@ -525,7 +515,7 @@ Test(layout_accessor, array_element)
 	struct nicref_field e6 = nicref_field_element(cmd, 6);
 	cr_assert_eq(nicref_field_set(in, sizeof in, &e6, 1), -1);
 	/* MANAGE_PAGES pas[i] is 8 bytes at 10h + 8i (T135). */
-	const struct nicref_field *pas = field("manage_pages_in", "pas");
+	const struct nicref_field *pas = tl_field("manage_pages_in", "pas");
 	cr_assert(pas->flags & NICREF_FIELD_ARRAY);
 	struct nicref_field p1 = nicref_field_element(pas, 1);
 	cr_assert_eq(p1.bit_offset, (0x10 + 8) * 8);
@@ -543,7 +533,7 @@ Test(layout_accessor, array_element)
  * 08h + 2^29, so a set into a 10h-byte buffer must fail and leave the buffer alone. */
 Test(layout_accessor, array_element_far_index_does_not_wrap)
 {
-	const struct nicref_field *cmd = field("cmd_in", "command");
+	const struct nicref_field *cmd = tl_field("cmd_in", "command");
 	struct nicref_field far = nicref_field_element(cmd, 1u << 27);
 	uint8_t in[0x10];
 	memset(in, 0, sizeof in);

@@ -1,8 +1,12 @@
 /* MKeys: CREATE/QUERY/DESTROY_MKEY and QUERY_SPECIAL_CONTEXTS (PRM §12.5, T226-T241), and the
  * translation and protection API (obj/mkey.h; PRM §6.1-§6.3) with hand-computed addresses.
  * Decisions: docs/mkey.md (D-MKC-*). */
-#include "mktir_util.h"
+#include <string.h>
+
+#include "core/dev.h"
+#include "driver_mkey.h"
 #include "obj/mkey.h"
+#include "testlib.h"
 
 /* ---- translation pieces, collected ---- */
 
@@ -22,7 +26,7 @@ static int collect(void *ctx, uint64_t pa, uint64_t len)
 	return p->stop_after && p->n == p->stop_after ? 7 : 0;
 }
 
-static int xlate(struct t_dev *t, uint32_t key, uint32_t pd, uint64_t va, uint64_t len,
+static int xlate(struct tl_dev *t, uint32_t key, uint32_t pd, uint64_t va, uint64_t len,
 		 unsigned access, struct pieces *p)
 {
 	struct mkey_req r = { key, pd, va, len, access, false };
@@ -38,11 +42,11 @@ static int xlate(struct t_dev *t, uint32_t key, uint32_t pd, uint64_t va, uint64
 			     (unsigned long long)(p).len[i]);                                   \
 	} while (0)
 
-static uint32_t mk(struct t_dev *t, const struct refdrv_mkey_attr *a)
+static uint32_t mk(struct tl_dev *t, const struct refdrv_mkey_attr *a)
 {
 	uint32_t idx = 0;
 	cr_assert_eq(refdrv_create_mkey(&t->d, a, &idx), 0, "CREATE_MKEY: %s rule %s", t->d.error,
-		     t_rule_of(t->d.last_syndrome));
+		     tl_rule_of(t->d.last_syndrome));
 	return idx;
 }
 
@@ -64,8 +68,8 @@ static struct refdrv_mkey_attr attr_a(uint32_t pd)
 
 Test(mkey_translate, mtt_split_across_pages)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	struct refdrv_mkey_attr aa = attr_a(pd);
 	uint32_t key = MKEY_KEY(mk(t, &aa), 0x5A);
 	struct pieces p;
@@ -117,13 +121,13 @@ Test(mkey_translate, mtt_split_across_pages)
 	cr_expect_eq(p.n, 1);
 	/* No callback: the check alone. */
 	cr_expect_eq(mkey_translate(t->dev, &r, NULL, NULL), MKEY_OK);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_translate, mtt_large_pages_and_undelivered_entries)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	/* log_entity_size 21: 2 MB pages. [0x401FF000, 0x40201000) straddles the first page
 	 * boundary. */
 	static const uint64_t big[] = { 0x80000000, 0x20000000 };
@@ -148,13 +152,13 @@ Test(mkey_translate, mtt_large_pages_and_undelivered_entries)
 	cr_expect_eq(p.n, 0);
 	cr_expect_eq(xlate(t, bk, pd, 0x1800, 0x800, LR, &p), MKEY_OK);
 	expect_piece(p, 0, 0x2000800, 0x800);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_translate, per_page_access_rights)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	/* T227 pg_access: page 0 read only (rd_en, bit 0), page 1 read and write (T12). */
 	static const uint64_t mtt[] = { 0x3000000 | 1, 0x4000000 | 3 };
 	struct refdrv_mkey_attr d = { .access_mode = MKEY_AM_MTT, .pd = pd, .tag = 3, .lw = true,
@@ -170,13 +174,13 @@ Test(mkey_translate, per_page_access_rights)
 	expect_piece(p, 0, 0x4000000, 0x10);
 	cr_expect_eq(xlate(t, dk, pd, 0xFF0, 0x20, LW, &p), MKEY_ERR_PAGE_ACCESS);
 	cr_expect_eq(p.n, 0);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_translate, pa_length64_free_and_destroyed)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	struct pieces p;
 	/* T10 access_mode PA: VA = PA, inside the region, with the region's rights. */
 	struct refdrv_mkey_attr e = { .access_mode = MKEY_AM_PA, .pd = pd, .tag = 4,
@@ -213,12 +217,12 @@ Test(mkey_translate, pa_length64_free_and_destroyed)
 	cr_expect_eq(again, MKEY_INDEX(ek), "lowest free index first (D-OBJ-2)");
 	cr_expect_eq(xlate(t, ek, pd, 0x100800, 8, LR, &p), MKEY_ERR_TAG);
 	cr_expect_eq(xlate(t, MKEY_KEY(again, 0x44), pd, 0x100800, 8, LR, &p), MKEY_OK);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_translate, reserved_lkey)
 {
-	struct t_dev *t = t_up(NULL);
+	struct tl_dev *t = tl_up(NULL);
 	uint32_t resd = 0xFFFFFFFF;
 	cr_assert_eq(refdrv_query_special_contexts(&t->d, &resd), 0);
 	cr_expect_eq(resd, MKEY_RESD_LKEY, "D-MKC-3");
@@ -236,13 +240,13 @@ Test(mkey_translate, reserved_lkey)
 	cr_expect_eq(mkey_err_syndrome(MKEY_ERR_RLKEY, LR), 0x04, "T74 Local_Protection_Error");
 	cr_expect_eq(mkey_err_syndrome(MKEY_ERR_ACCESS, RW), 0x11, "T74 Local_Access_Error");
 	cr_expect_eq(mkey_err_syndrome(MKEY_OK, LR), 0x00);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_translate, klm_segments_and_hops)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t), pd2 = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t), pd2 = tl_alloc_pd(t);
 	struct refdrv_mkey_attr aa = attr_a(pd);
 	uint32_t ak = MKEY_KEY(mk(t, &aa), 0x5A);
 	static const uint64_t big[] = { 0x80000000, 0x20000000 };
@@ -293,11 +297,11 @@ Test(mkey_translate, klm_segments_and_hops)
 	/* A range whose first part is fine and second is not hands out nothing. */
 	cr_expect_eq(xlate(t, hk, pd, 0xF0, 0x20, LR, &p), MKEY_ERR_PD);
 	cr_expect_eq(p.n, 0);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 /* An indirect MKey of one KLM covering [0, 0x1000) of `to` at `addr`. */
-static uint32_t chain(struct t_dev *t, uint32_t pd, uint32_t to, uint64_t addr)
+static uint32_t chain(struct tl_dev *t, uint32_t pd, uint32_t to, uint64_t addr)
 {
 	struct refdrv_klm kl = { 0x1000, to, addr };
 	struct refdrv_mkey_attr a = { .access_mode = MKEY_AM_KLM, .pd = pd, .tag = 0x22,
@@ -307,8 +311,8 @@ static uint32_t chain(struct t_dev *t, uint32_t pd, uint32_t to, uint64_t addr)
 
 Test(mkey_translate, indirection_depth_limit)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	/* T145 20h[31:24] max_indirection is 4 in the default profile. */
 	cr_assert_eq(CAPS_CUR(t->dev, CAP_GENERAL, hca_cap, max_indirection), 4);
 	struct refdrv_mkey_attr aa = attr_a(pd);
@@ -334,16 +338,16 @@ Test(mkey_translate, indirection_depth_limit)
 	uint32_t self = chain(t, pd, MKEY_KEY(probe, 0x22), 0);
 	cr_assert_eq(MKEY_INDEX(self), probe);
 	cr_expect_eq(xlate(t, self, pd, 0, 8, LR, &p), MKEY_ERR_DEPTH);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 /* ---- commands ---- */
 
 Test(mkey_cmd, query_round_trips_every_context_field)
 {
-	struct t_dev *t = t_up(NULL);
-	t_alloc_pd(t);
-	uint32_t pd2 = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	tl_alloc_pd(t);
+	uint32_t pd2 = tl_alloc_pd(t);
 	/* Every field of T10 at a value other than its default, for an MTT MKey with per-page
 	 * rights, then for a KLM MKey with length64 (len and log_entity_size are reserved
 	 * there). */
@@ -369,87 +373,87 @@ Test(mkey_cmd, query_round_trips_every_context_field)
 	};
 	const struct nicref_layout *mkc = nicref_layout_find("mkc");
 	cr_assert_eq(mkc->nfields, sizeof mtt_ctx / sizeof mtt_ctx[0], "every T10 field listed");
-	t_begin(t, "create_mkey_in", "CREATE_MKEY");
+	tl_begin(t, "create_mkey_in", "CREATE_MKEY");
 	for (size_t i = 0; i < sizeof mtt_ctx / sizeof mtt_ctx[0]; i++)
-		t_set(t, "create_mkey_in", mtt_ctx[i].name, mtt_ctx[i].v);
-	t_set(t, "create_mkey_in", "pg_access", 1);
-	t_set(t, "create_mkey_in", "translations_octword_actual_size", 2);
+		tl_set(t, "create_mkey_in", mtt_ctx[i].name, mtt_ctx[i].v);
+	tl_set(t, "create_mkey_in", "pg_access", 1);
+	tl_set(t, "create_mkey_in", "translations_octword_actual_size", 2);
 	/* Four MTT entries (T11): ptag, reserved bits 7:2 (not kept), wr_en, rd_en. */
 	static const uint64_t ent[] = { 0x0000000A00004003ull, 0x00000B0000008FFDull,
 					0x0000000000010002ull, 0x123456789ABCD001ull };
 	for (uint32_t i = 0; i < 4; i++)
-		t_set_elem(t, "create_mkey_in", "klm_pas_mtt", i, ent[i]);
-	cr_assert_eq(t_run(t, 0x110 + 32, 16), 0, "rule %s", t_rule_of(t->d.last_syndrome));
-	uint32_t idx = (uint32_t)t_get(t, "create_mkey_out", "mkey_index");
+		tl_set_elem(t, "create_mkey_in", "klm_pas_mtt", i, ent[i]);
+	cr_assert_eq(tl_run_paged(t, 0x110 + 32, 16), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
+	uint32_t idx = (uint32_t)tl_get(t, "create_mkey_out", "mkey_index");
 
 	/* QUERY_MKEY with pg_access: the MTTs with their rights (T233). */
-	t_begin(t, "query_mkey_in", "QUERY_MKEY");
-	t_set(t, "query_mkey_in", "mkey_index", idx);
-	t_set(t, "query_mkey_in", "pg_access", 1);
-	cr_assert_eq(t_run(t, 16, 0x110 + 64), 0);
+	tl_begin(t, "query_mkey_in", "QUERY_MKEY");
+	tl_set(t, "query_mkey_in", "mkey_index", idx);
+	tl_set(t, "query_mkey_in", "pg_access", 1);
+	cr_assert_eq(tl_run_paged(t, 16, 0x110 + 64), 0);
 	for (size_t i = 0; i < sizeof mtt_ctx / sizeof mtt_ctx[0]; i++)
-		cr_expect_eq(t_get(t, "query_mkey_out", mtt_ctx[i].name), mtt_ctx[i].v, "%s",
+		cr_expect_eq(tl_get(t, "query_mkey_out", mtt_ctx[i].name), mtt_ctx[i].v, "%s",
 			     mtt_ctx[i].name);
 	static const uint64_t mtt_back[] = { 0x0000000A00004003ull, 0x00000B0000008F01ull,
 					     0x0000000000010002ull, 0x123456789ABCD001ull };
 	for (uint32_t i = 0; i < 4; i++)
-		cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", i), mtt_back[i],
+		cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", i), mtt_back[i],
 			     "entry %u", i);
 	for (uint32_t i = 4; i < 8; i++)
-		cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", i), 0,
+		cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", i), 0,
 			     "entry %u was not delivered", i);
 	/* Without pg_access: PASs (T138 pa_h, pa_l[31:12]). */
-	t_set(t, "query_mkey_in", "pg_access", 0);
-	cr_assert_eq(t_run(t, 16, 0x110 + 32), 0);
+	tl_set(t, "query_mkey_in", "pg_access", 0);
+	cr_assert_eq(tl_run_paged(t, 16, 0x110 + 32), 0);
 	static const uint64_t pas_back[] = { 0x0000000A00004000ull, 0x00000B0000008000ull,
 					     0x0000000000010000ull, 0x123456789ABCD000ull };
 	for (uint32_t i = 0; i < 4; i++)
-		cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", i), pas_back[i]);
+		cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", i), pas_back[i]);
 	/* The output is filled "up to the mailbox size" (§12.5.2): 0x118 holds one entry. */
-	cr_assert_eq(t_run(t, 16, 0x118), 0);
-	cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 0), pas_back[0]);
-	cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 1), 0);
+	cr_assert_eq(tl_run_paged(t, 16, 0x118), 0);
+	cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 0), pas_back[0]);
+	cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 1), 0);
 
 	/* A KLM MKey with length64: KLM entries come back as given. */
-	t_begin(t, "create_mkey_in", "CREATE_MKEY");
-	t_set(t, "create_mkey_in", "lr", 1);
-	t_set(t, "create_mkey_in", "rr", 1);
-	t_set(t, "create_mkey_in", "access_mode", 2);
-	t_set(t, "create_mkey_in", "qpn", 0xFFFFFF);
-	t_set(t, "create_mkey_in", "mkey_7_0", 0x3C);
-	t_set(t, "create_mkey_in", "length64", 1);
-	t_set(t, "create_mkey_in", "pd", pd2);
-	t_set(t, "create_mkey_in", "start_addr", 0xFEDCBA9876543210ull);
-	t_set(t, "create_mkey_in", "translations_octword_size", 4);
-	t_set(t, "create_mkey_in", "translations_octword_actual_size", 1);
-	t_set_elem(t, "create_mkey_in", "klm_pas_mtt", 0, 0x80000000ull << 32 | 0x00000277);
-	t_set_elem(t, "create_mkey_in", "klm_pas_mtt", 1, 0x0102030405060708ull);
-	cr_assert_eq(t_run(t, 0x120, 16), 0, "rule %s", t_rule_of(t->d.last_syndrome));
-	uint32_t kidx = (uint32_t)t_get(t, "create_mkey_out", "mkey_index");
-	t_begin(t, "query_mkey_in", "QUERY_MKEY");
-	t_set(t, "query_mkey_in", "mkey_index", kidx);
-	cr_assert_eq(t_run(t, 16, 0x120), 0);
-	cr_expect_eq(t_get(t, "query_mkey_out", "access_mode"), 2);
-	cr_expect_eq(t_get(t, "query_mkey_out", "length64"), 1);
-	cr_expect_eq(t_get(t, "query_mkey_out", "len"), 0);
-	cr_expect_eq(t_get(t, "query_mkey_out", "rr"), 1);
-	cr_expect_eq(t_get(t, "query_mkey_out", "lw"), 0);
-	cr_expect_eq(t_get(t, "query_mkey_out", "mkey_7_0"), 0x3C);
-	cr_expect_eq(t_get(t, "query_mkey_out", "start_addr"), 0xFEDCBA9876543210ull);
-	cr_expect_eq(t_get(t, "query_mkey_out", "translations_octword_size"), 4);
-	cr_expect_eq(t_get(t, "query_mkey_out", "log_entity_size"), 0);
-	cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 0),
+	tl_begin(t, "create_mkey_in", "CREATE_MKEY");
+	tl_set(t, "create_mkey_in", "lr", 1);
+	tl_set(t, "create_mkey_in", "rr", 1);
+	tl_set(t, "create_mkey_in", "access_mode", 2);
+	tl_set(t, "create_mkey_in", "qpn", 0xFFFFFF);
+	tl_set(t, "create_mkey_in", "mkey_7_0", 0x3C);
+	tl_set(t, "create_mkey_in", "length64", 1);
+	tl_set(t, "create_mkey_in", "pd", pd2);
+	tl_set(t, "create_mkey_in", "start_addr", 0xFEDCBA9876543210ull);
+	tl_set(t, "create_mkey_in", "translations_octword_size", 4);
+	tl_set(t, "create_mkey_in", "translations_octword_actual_size", 1);
+	tl_set_elem(t, "create_mkey_in", "klm_pas_mtt", 0, 0x80000000ull << 32 | 0x00000277);
+	tl_set_elem(t, "create_mkey_in", "klm_pas_mtt", 1, 0x0102030405060708ull);
+	cr_assert_eq(tl_run_paged(t, 0x120, 16), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
+	uint32_t kidx = (uint32_t)tl_get(t, "create_mkey_out", "mkey_index");
+	tl_begin(t, "query_mkey_in", "QUERY_MKEY");
+	tl_set(t, "query_mkey_in", "mkey_index", kidx);
+	cr_assert_eq(tl_run_paged(t, 16, 0x120), 0);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "access_mode"), 2);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "length64"), 1);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "len"), 0);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "rr"), 1);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "lw"), 0);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "mkey_7_0"), 0x3C);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "start_addr"), 0xFEDCBA9876543210ull);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "translations_octword_size"), 4);
+	cr_expect_eq(tl_get(t, "query_mkey_out", "log_entity_size"), 0);
+	cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 0),
 		     0x80000000ull << 32 | 0x00000277);
-	cr_expect_eq(t_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 1), 0x0102030405060708ull);
-	t_down(t);
+	cr_expect_eq(tl_get_elem(t, "query_mkey_out", "bsf_klm_pas_mtt", 1), 0x0102030405060708ull);
+	tl_down_clean(t);
 }
 
 Test(mkey_cmd, entries_are_copied_at_create)
 {
 	/* §12.5.1: the context is "taken from the input mailbox"; the driver may reuse its
 	 * buffer (the mailbox is rewritten by the next command). */
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	struct refdrv_mkey_attr aa = attr_a(pd);
 	uint32_t key = MKEY_KEY(mk(t, &aa), 0x5A);
 	struct refdrv_mkey_attr other = attr_a(pd);
@@ -459,43 +463,43 @@ Test(mkey_cmd, entries_are_copied_at_create)
 	struct pieces p;
 	cr_expect_eq(xlate(t, key, pd, 0x10001000, 4, LR, &p), MKEY_OK);
 	expect_piece(p, 0, 0x7000000, 4);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_cmd, refusals_change_nothing)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	struct nicref_hca_info before, after;
 	struct refdrv_mkey_attr aa = attr_a(pd);
 	mk(t, &aa); /* pages are given now */
 	nicref_hca_info(t->dev, &before);
 	uint32_t idx;
 	aa.log_entity_size = 11; /* T10 "Must be >=12" */
-	t_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_ENTITY_SIZE_SMALL);
+	tl_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_ENTITY_SIZE_SMALL);
 	aa = attr_a(pd + 5); /* a PD in range, never allocated */
-	t_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_PD_INVALID);
+	tl_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_PD_INVALID);
 	aa = attr_a(0); /* PDs are numbered from 1 (D-OBJ-2) */
-	t_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_PD_OUT_OF_RANGE);
+	tl_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_PD_OUT_OF_RANGE);
 	nicref_hca_info(t->dev, &after);
 	cr_expect_eq(after.mkeys, before.mkeys);
 	cr_expect_eq(after.query_pages[2], before.query_pages[2]);
 	cr_expect_eq(((struct obj_hdr *)obj_get(t->dev, OBJ_PD, pd))->refs, 1);
 	/* DEALLOC_PD of the PD an MKey names is refused (D-OBJ-1); after DESTROY_MKEY it goes. */
 	uint8_t in[16] = { 0 }, out[16];
-	nicref_field_set(in, 16, t_field("dealloc_pd_in", "opcode"),
+	nicref_field_set(in, 16, tl_field("dealloc_pd_in", "opcode"),
 			 (uint64_t)nicref_opcode_find("DEALLOC_PD"));
-	nicref_field_set(in, 16, t_field("dealloc_pd_in", "pd"), pd);
-	t_refused(t, refdrv_cmd(&t->d, in, 16, out, 16), PD_IN_USE);
+	nicref_field_set(in, 16, tl_field("dealloc_pd_in", "pd"), pd);
+	tl_refused(t, refdrv_cmd(&t->d, in, 16, out, 16), PD_IN_USE);
 	cr_expect_eq(refdrv_destroy_mkey(&t->d, 1), 0);
 	cr_expect_eq(refdrv_cmd(&t->d, in, 16, out, 16), 0);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_cmd, teardown_releases_every_mkey)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	for (int i = 0; i < 70; i++) { /* more than one ICM page of contexts (64, D-PG-4) */
 		struct refdrv_mkey_attr aa = attr_a(pd);
 		mk(t, &aa);
@@ -518,15 +522,15 @@ Test(mkey_cmd, count_limit)
 	struct nicref_profile p;
 	nicref_profile_default(&p);
 	p.log_max_objects = 1; /* 2^1 MKeys (T145 1Ch log_max_mkey follows the profile) */
-	struct t_dev *t = t_up(&p);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(&p);
+	uint32_t pd = tl_alloc_pd(t);
 	struct refdrv_mkey_attr aa = attr_a(pd);
 	mk(t, &aa);
 	mk(t, &aa);
 	struct nicref_hca_info before, after;
 	nicref_hca_info(t->dev, &before);
 	uint32_t idx;
-	t_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_EXHAUSTED);
+	tl_refused(t, refdrv_create_mkey(&t->d, &aa, &idx), MKEY_EXHAUSTED);
 	nicref_hca_info(t->dev, &after);
 	cr_expect_eq(after.mkeys, 2);
 	cr_expect_eq(after.query_pages[2], before.query_pages[2]);
@@ -534,13 +538,13 @@ Test(mkey_cmd, count_limit)
 	/* After a destroy the freed index is handed out again (D-OBJ-2). */
 	cr_assert_eq(refdrv_destroy_mkey(&t->d, 1), 0);
 	cr_expect_eq(mk(t, &aa), 1);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(mkey_translate, klm_many_segments_and_empty_ones)
 {
-	struct t_dev *t = t_up(NULL);
-	uint32_t pd = t_alloc_pd(t);
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
 	struct refdrv_mkey_attr e = { .access_mode = MKEY_AM_PA, .pd = pd, .tag = 9,
 				      .start_addr = 0, .len = 1ull << 40 };
 	uint32_t ek = MKEY_KEY(mk(t, &e), 9);
@@ -572,5 +576,5 @@ Test(mkey_translate, klm_many_segments_and_empty_ones)
 	cr_expect_eq(xlate(t, ak, pd, 0x5000 + 0x299FF, 1, LR, &p), MKEY_OK);
 	expect_piece(p, 0, 0x1000000ull * 998 + 0x10 + 0xFF, 1);
 	cr_expect_eq(xlate(t, ak, pd, 0x5000 + 0x29A00, 1, LR, &p), MKEY_ERR_UNMAPPED);
-	t_down(t);
+	tl_down_clean(t);
 }

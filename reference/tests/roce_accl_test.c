@@ -6,23 +6,16 @@
  * Inputs are built byte by byte from the seed's tables (big-endian dwords) and posted through
  * the command queue; expected contents are transcribed from the seeds, never from what the
  * model prints. */
-#include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "cmdbuild.h"
 #include "core/dev.h"
-#include "nicref/nicref.h"
 #include "reg/roce_accl.h"
+#include "testlib.h"
 
-#define QADDR 0x10000ull
-#define IN_MBOX 0x100000ull
-#define OUT_MBOX 0x200000ull
-
-#define OP_ACCESS_REG 0x805u
 #define OP_ENABLE_HCA 0x104u
-#define WRITE 0u /* PRM T222 op_mod */
-#define READ 1u
+#define WRITE TL_REG_WRITE /* PRM T222 op_mod */
+#define READ TL_REG_READ
 #define ROCE_ACCL 0x4050u /* nicref's choice (docs/adp.md) */
 #define SIZE 0x40u        /* seed 000: 00h-0Fh, then the 384-bit profile at 10h-3Fh */
 
@@ -32,61 +25,6 @@
 
 static struct nicref_dev *dev;
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static int host_write(void *ctx, uint64_t addr, const void *buf, size_t len)
-{
-	return nicref_hostmem_write(ctx, addr, buf, len);
-}
-
-static int host_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	return nicref_hostmem_read(ctx, addr, buf, len);
-}
-
-struct result {
-	uint8_t status;
-	uint32_t syndrome;
-	uint8_t out[0x100];
-};
-
-static struct result run_cmd(const uint8_t *in, uint32_t input_length, uint32_t output_length)
-{
-	struct cmd_post p = {
-		.entry_addr = QADDR,
-		.in = in,
-		.in_len = input_length,
-		.input_length = input_length,
-		.output_length = output_length,
-		.in_mbox = IN_MBOX,
-		.out_mbox = OUT_MBOX,
-		.token = 0x3C,
-		.sign = true,
-	};
-	struct result r;
-	struct cmd_result res;
-	memset(&r, 0, sizeof r);
-	cr_assert_eq(cmd_post_write(&p, host_write, dev), 0);
-	nicref_bar_write32(dev, 0x18, 1);
-	cr_assert_eq(cmd_result_read(&p, host_read, dev, r.out, sizeof r.out, &res), 0);
-	cr_assert_eq(res.ownership, 0, "command not completed");
-	cr_assert_eq(res.delivery, 0, "delivery status 0x%x", res.delivery);
-	r.status = res.status;
-	r.syndrome = res.syndrome;
-	return r;
-}
-
 static void make_dev(const struct nicref_profile *prof)
 {
 	struct nicref_config cfg;
@@ -94,13 +32,8 @@ static void make_dev(const struct nicref_profile *prof)
 	if (prof)
 		cfg.profile = *prof;
 	cfg.profile.reserved_check = 1; /* strict (D-CMD-8) */
-	dev = nicref_dev_create(&cfg);
-	cr_assert_not_null(dev);
-	nicref_bar_write32(dev, 0x10, (uint32_t)(QADDR >> 32));
-	nicref_bar_write32(dev, 0x14, (uint32_t)QADDR);
-	uint8_t in[16] = { 0 };
-	put32(in, OP_ENABLE_HCA << 16);
-	cr_assert_eq(run_cmd(in, 16, 16).status, OK);
+	dev = tl_queue_dev(&cfg);
+	tl_queue_simple(dev, OP_ENABLE_HCA, 0, 0);
 }
 
 static void setup(void)
@@ -121,19 +54,15 @@ struct regval {
 	uint32_t d[SIZE / 4];
 };
 
-static struct result reg_access(unsigned op_mod, const struct regval *v, uint32_t size)
+static struct tl_result reg_access(unsigned op_mod, const struct regval *v, uint32_t size)
 {
-	uint8_t in[0x10 + SIZE];
-	memset(in, 0, sizeof in);
-	put32(in + 0x00, OP_ACCESS_REG << 16);
-	put32(in + 0x04, op_mod);
-	put32(in + 0x08, ROCE_ACCL);
+	struct tl_reg c = tl_reg_cmd(op_mod, ROCE_ACCL, SIZE);
 	for (unsigned i = 0; i < SIZE / 4; i++)
-		put32(in + 0x10 + 4 * i, v->d[i]);
-	return run_cmd(in, 0x10 + size, 0x10 + SIZE);
+		tl_reg_set(&c, 4 * i, 31, 0, v->d[i]);
+	return tl_queue_cmd(dev, c.in, 0x10 + size, 0x10 + SIZE);
 }
 
-static struct result reg_write(const struct regval *v)
+static struct tl_result reg_write(const struct regval *v)
 {
 	return reg_access(WRITE, v, SIZE);
 }
@@ -142,24 +71,11 @@ static struct regval reg_read(void)
 {
 	struct regval zero, got;
 	memset(&zero, 0, sizeof zero);
-	struct result r = reg_access(READ, &zero, SIZE);
+	struct tl_result r = reg_access(READ, &zero, SIZE);
 	cr_assert_eq(r.status, OK, "READ status 0x%x", r.status);
 	for (unsigned i = 0; i < SIZE / 4; i++)
-		got.d[i] = get32(r.out + 0x10 + 4 * i);
+		got.d[i] = tl_get32(r.out + 0x10 + 4 * i);
 	return got;
-}
-
-static void expect_rule(const struct result *r, unsigned status, enum nicref_cmd_rule rule)
-{
-	cr_assert_eq(r->status, status, "status 0x%02x, expected 0x%02x (%s)", r->status, status,
-		     nicref_cmd_rule_name(rule));
-	cr_assert_eq(r->syndrome, nicref_cmd_rule_syndrome(rule), "syndrome 0x%08x, expected %s",
-		     r->syndrome, nicref_cmd_rule_name(rule));
-}
-
-static void expect_ok(const struct result *r)
-{
-	cr_assert_eq(r->status, OK, "status 0x%02x syndrome 0x%08x", r->status, r->syndrome);
 }
 
 /* The example profile E of adp_test.c / docs/adp.md as seed 000 lays it out at 10h:
@@ -208,36 +124,16 @@ static void expect_read(uint32_t d0, uint32_t d1, uint32_t d2, const uint32_t *p
 
 /* ---- Layouts --------------------------------------------------------------------------- */
 
-struct row {
-	const char *name;
-	unsigned off, msb, lsb;
-};
-
-static void expect_rows(const char *layout, uint32_t size, const struct row *rows, size_t n)
-{
-	const struct nicref_layout *l = nicref_layout_find(layout);
-	cr_assert_not_null(l, "no layout %s", layout);
-	cr_assert_eq(l->size, size, "%s size 0x%x", layout, l->size);
-	cr_assert_eq(l->nfields, n, "%s: %u fields, expected %zu", layout, l->nfields, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct nicref_field *f = nicref_layout_field(l, rows[i].name);
-		cr_assert_not_null(f, "%s has no %s", layout, rows[i].name);
-		cr_expect(f->prm_offset == rows[i].off && f->msb == rows[i].msb &&
-			  f->lsb == rows[i].lsb, "%s.%s at %02Xh %u:%u", layout, rows[i].name,
-			  f->prm_offset, f->msb, f->lsb);
-	}
-}
-
 /* seed 000 L19-97 (register), L113-185 (profile), L201-239 (range entry). */
 Test(roce_accl_layout, seed_000)
 {
-	static const struct row range[] = {
+	static const struct tl_row range[] = {
 		{ "prev_range_index", 0x00, 30, 28 }, { "dec_mode", 0x00, 27, 26 },
 		{ "timeout_retry_num", 0x00, 25, 16 }, { "range_low_bound", 0x00, 15, 8 },
 		{ "range_size", 0x00, 7, 0 },
 	};
-	expect_rows("adp_retx_timeout_range", 4, range, 5);
-	static const struct row prof[] = {
+	tl_expect_layout("adp_retx_timeout_range", 4, range, 5);
+	static const struct tl_row prof[] = {
 		{ "qp_total_timeout", 0x00, 31, 31 },
 		{ "range_num", 0x00, 30, 28 },
 		{ "start_range_index", 0x00, 26, 24 },
@@ -267,12 +163,12 @@ Test(roce_accl_layout, seed_000)
 		{ "timeout_range_3_range_low_bound", 0x14, 15, 8 },
 		{ "timeout_range_3_range_size", 0x14, 7, 0 },
 	};
-	expect_rows("adp_retx_profile", 0x30, prof, 28);
+	tl_expect_layout("adp_retx_profile", 0x30, prof, 28);
 	const struct nicref_layout *l = nicref_layout_find("roce_accl");
 	cr_assert_not_null(l);
 	cr_expect_eq(l->size, 0x40);
 	cr_expect_eq(l->nfields, 7 + 28);
-	static const struct row reg[] = {
+	static const struct tl_row reg[] = {
 		{ "adp_retx_profile_select", 0x00, 28, 28 },
 		{ "roce_adp_retrans_field_select", 0x00, 0, 0 },
 		{ "adp_retx_profile_id", 0x04, 30, 28 },
@@ -331,25 +227,25 @@ Test(roce_accl, enable)
 	struct regval v;
 	memset(&v, 0, sizeof v);
 	v.d[1] = 1; /* en without its select: ignored */
-	struct result r = reg_write(&v);
-	expect_ok(&r);
+	struct tl_result r = reg_write(&v);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 0, CAPS_DEFAULT, NULL);
 	v.d[0] = SEL_EN;
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 1, CAPS_DEFAULT, NULL);
 	struct nicref_adp_mode m;
 	nicref_adp_dev_mode(dev, &m);
 	cr_expect(m.retrans_en && !m.adp, "enabled, no profile: classic timer (D-ADP-3)");
 	v.d[1] = 0; /* turning ADP off is allowed: it is not a return to FW-defined timeouts */
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 0, CAPS_DEFAULT, NULL);
 	/* The read-only capabilities are ignored on write. */
 	v.d[0] = 0;
 	v.d[2] = 0x12345678u & 0x770FFFFFu; /* only capability bits, no reserved ones */
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 0, CAPS_DEFAULT, NULL);
 }
 
@@ -357,8 +253,8 @@ Test(roce_accl, enable)
 Test(roce_accl, set_profile_then_query)
 {
 	struct regval v = profile_write(1, E_PROFILE);
-	struct result r = reg_write(&v);
-	expect_ok(&r);
+	struct tl_result r = reg_write(&v);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 1u << 28, CAPS_DEFAULT, E_PROFILE);
 	struct nicref_adp_mode m;
 	nicref_adp_dev_mode(dev, &m);
@@ -371,7 +267,7 @@ Test(roce_accl, set_profile_then_query)
 	v.d[1] |= 1;
 	v.d[4] = 0x30400008; /* time_base 8 */
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 	uint32_t want[6];
 	memcpy(want, E_PROFILE, sizeof want);
 	want[0] = 0x30400008;
@@ -382,15 +278,15 @@ Test(roce_accl, set_profile_then_query)
 	struct regval q;
 	memset(&q, 0, sizeof q);
 	q.d[1] = 3u << 28;
-	struct result rr = reg_access(READ, &q, SIZE);
-	expect_ok(&rr);
-	cr_expect_eq(get32(rr.out + 0x14), 7u << 28 | 1u);
+	struct tl_result rr = reg_access(READ, &q, SIZE);
+	tl_expect_ok(&rr);
+	cr_expect_eq(tl_get32(rr.out + 0x14), 7u << 28 | 1u);
 	/* Entries beyond range_num are kept as written (not validated, seed 000 L185). */
 	memcpy(want, E_PROFILE, sizeof want);
 	want[5] = 0x0C000000; /* range 3: dec_mode 3 (reserved), retry_num 0 */
 	v = profile_write(2, want);
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 2u << 28 | 1u, CAPS_DEFAULT, want);
 }
 
@@ -404,8 +300,8 @@ static void expect_refused(unsigned id, unsigned dword, uint32_t value, enum nic
 	struct regval v = profile_write(id, bad);
 	v.d[0] |= SEL_EN;
 	v.d[1] |= 1;
-	struct result r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, rule);
+	struct tl_result r = reg_write(&v);
+	tl_expect_rule(&r, BAD_PARAM, rule);
 	expect_read(SEL_PROFILE | SEL_EN, 1u << 28, CAPS_DEFAULT, E_PROFILE);
 }
 
@@ -414,8 +310,8 @@ static void expect_refused(unsigned id, unsigned dword, uint32_t value, enum nic
 Test(roce_accl, rules)
 {
 	struct regval v = profile_write(1, E_PROFILE);
-	struct result r = reg_write(&v);
-	expect_ok(&r);
+	struct tl_result r = reg_write(&v);
+	tl_expect_ok(&r);
 	/* seed 000 L47, seed 001 L66: id 0 (D-ADP-1). */
 	expect_refused(0, 0, E_PROFILE[0], NICREF_RULE_ROCE_ACCL_PROFILE_ID_ZERO);
 	/* time_unit 0 and 2: 0x30400004 with 23:22 = 00 / 10 -> 0x30000004 / 0x30800004. */
@@ -445,7 +341,7 @@ Test(roce_accl, rules)
 	v = profile_write(7, E_PROFILE);
 	v.d[5] = 0x33000202;
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 }
 
 /* seed 000 L75-77: the id is bounded by adp_retx_profile_max_id; range_num and the minimum by
@@ -464,21 +360,21 @@ Test(roce_accl_caps, device_capabilities)
 	memcpy(p2, E_PROFILE, sizeof p2);
 	p2[0] = 0x20400008; /* range_num 2, time_base 8 (8000 >= 8000) */
 	struct regval v = profile_write(2, p2);
-	struct result r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_PROFILE_ID_ABOVE_MAX);
+	struct tl_result r = reg_write(&v);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_PROFILE_ID_ABOVE_MAX);
 	p2[0] = 0x30400008; /* range_num 3 > 2 */
 	v = profile_write(1, p2);
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_ADP_RANGE_NUM);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_ADP_RANGE_NUM);
 	p2[0] = 0x20400004; /* time_base 4: 4000 < 8000 */
 	v = profile_write(1, p2);
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_ADP_TIME_BASE_BELOW_MIN);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_ADP_TIME_BASE_BELOW_MIN);
 	expect_read(SEL_PROFILE | SEL_EN, 0, 0x21001F40u, NULL);
 	p2[0] = 0x20400008;
 	v = profile_write(1, p2);
 	r = reg_write(&v);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 	expect_read(SEL_PROFILE | SEL_EN, 1u << 28, 0x21001F40u, p2);
 	nicref_dev_destroy(dev);
 	dev = NULL;
@@ -524,11 +420,11 @@ Test(roce_accl, reset_returns_to_firmware_defined)
 	struct regval v = profile_write(3, E_PROFILE);
 	v.d[0] |= SEL_EN;
 	v.d[1] |= 1;
-	struct result r = reg_write(&v);
-	expect_ok(&r);
+	struct tl_result r = reg_write(&v);
+	tl_expect_ok(&r);
 	v = profile_write(0, E_PROFILE);
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_PROFILE_ID_ZERO);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_ROCE_ACCL_PROFILE_ID_ZERO);
 	expect_read(SEL_PROFILE | SEL_EN, 3u << 28 | 1u, CAPS_DEFAULT, E_PROFILE);
 	/* The device counters (D-ADP-18), fed as an RC QP of the function would. */
 	struct nicref_adp_mode m;
@@ -547,11 +443,11 @@ Test(roce_accl, reset_returns_to_firmware_defined)
 	nicref_dev_reset(dev);
 	nicref_adp_dev_counters(dev, &c);
 	cr_expect(c.roce_adp_retrans == 0 && c.roce_adp_retrans_to == 0);
-	nicref_bar_write32(dev, 0x10, (uint32_t)(QADDR >> 32));
-	nicref_bar_write32(dev, 0x14, (uint32_t)QADDR);
+	nicref_bar_write32(dev, 0x10, (uint32_t)(TL_QADDR >> 32));
+	nicref_bar_write32(dev, 0x14, (uint32_t)TL_QADDR);
 	uint8_t in[16] = { 0 };
-	put32(in, OP_ENABLE_HCA << 16);
-	cr_assert_eq(run_cmd(in, 16, 16).status, OK);
+	tl_put32(in, OP_ENABLE_HCA << 16);
+	cr_assert_eq(tl_queue_cmd(dev, in, 16, 16).status, OK);
 	expect_read(SEL_PROFILE | SEL_EN, 0, CAPS_DEFAULT, NULL);
 }
 
@@ -561,32 +457,32 @@ Test(roce_accl, reserved_and_length)
 	struct regval v;
 	memset(&v, 0, sizeof v);
 	v.d[0] = 0x00010000u; /* 00h[23:16]: a port register's local_port, reserved here */
-	struct result r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
+	struct tl_result r = reg_write(&v);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
 	memset(&v, 0, sizeof v);
 	v.d[3] = 1; /* 0Ch */
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
 	v = profile_write(1, E_PROFILE);
 	v.d[4] |= 0x00200000u; /* profile 00h[21]: between time_unit and time_base */
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
 	v = profile_write(1, E_PROFILE);
 	v.d[15] = 0x80000000u; /* profile 2Ch: reserved tail of the 384 bits */
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
 	v = profile_write(1, E_PROFILE);
 	v.d[4 + 2] |= 0x80000000u; /* range 0 bit 31 */
 	r = reg_write(&v);
-	expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
+	tl_expect_rule(&r, BAD_PARAM, NICREF_RULE_RESERVED_NOT_ZERO);
 	expect_read(SEL_PROFILE | SEL_EN, 0, CAPS_DEFAULT, NULL);
 	/* The whole 40h must be there. */
 	v = profile_write(1, E_PROFILE);
 	r = reg_access(WRITE, &v, SIZE - 4);
-	expect_rule(&r, BAD_INPUT_LEN, NICREF_RULE_REG_INPUT_TOO_SHORT);
+	tl_expect_rule(&r, BAD_INPUT_LEN, NICREF_RULE_REG_INPUT_TOO_SHORT);
 	/* A READ's input is not checked (D-REG-11): garbage at 00h[23:16] reads fine. */
 	memset(&v, 0, sizeof v);
 	v.d[0] = 0x00FF0000u;
 	r = reg_access(READ, &v, SIZE);
-	expect_ok(&r);
+	tl_expect_ok(&r);
 }

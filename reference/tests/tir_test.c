@@ -1,7 +1,10 @@
 /* TIR: CREATE/MODIFY/DESTROY/QUERY_TIR (PRM §7.5 T44-T48, §12.8 T281-T296). Decisions:
  * docs/tir.md (D-TIR-*). */
-#include "mktir_util.h"
+#include <string.h>
+
+#include "core/dev.h"
 #include "obj/tir.h"
+#include "testlib.h"
 
 #define ETH_CAP(t, n)                                                                           \
 	(t)->dev->caps.cur[CAP_ETH_OFFLOAD], CAP_BYTES,                                         \
@@ -14,69 +17,69 @@ struct tir_in {
 	const uint8_t *key; /* 40 bytes or NULL */
 };
 
-static void put_ctx(struct t_dev *t, const char *L, const struct tir_in *a)
+static void put_ctx(struct tl_dev *t, const char *L, const struct tir_in *a)
 {
-	t_set(t, L, "disp_type", a->disp_type);
-	t_set(t, L, "lro_timeout_period_usecs", a->lro_timeout);
-	t_set(t, L, "lro_enable_mask", a->lro_mask);
-	t_set(t, L, "lro_max_msg_sz", a->lro_msg);
-	t_set(t, L, "inline_rqn", a->inline_rqn);
-	t_set(t, L, "rx_hash_symmetric", a->symmetric);
-	t_set(t, L, "tunneled_offload_en", a->tunneled);
-	t_set(t, L, "indirect_table", a->table);
-	t_set(t, L, "rx_hash_fn", a->hash_fn);
-	t_set(t, L, "self_lb_en", a->self_lb);
-	t_set(t, L, "transport_domain", a->td);
+	tl_set(t, L, "disp_type", a->disp_type);
+	tl_set(t, L, "lro_timeout_period_usecs", a->lro_timeout);
+	tl_set(t, L, "lro_enable_mask", a->lro_mask);
+	tl_set(t, L, "lro_max_msg_sz", a->lro_msg);
+	tl_set(t, L, "inline_rqn", a->inline_rqn);
+	tl_set(t, L, "rx_hash_symmetric", a->symmetric);
+	tl_set(t, L, "tunneled_offload_en", a->tunneled);
+	tl_set(t, L, "indirect_table", a->table);
+	tl_set(t, L, "rx_hash_fn", a->hash_fn);
+	tl_set(t, L, "self_lb_en", a->self_lb);
+	tl_set(t, L, "transport_domain", a->td);
 	if (a->key)
-		t_set_bytes(t, L, "rx_hash_toeplitz_key", a->key, 40);
-	t_set(t, L, "rx_hash_field_selector_outer", a->outer);
-	t_set(t, L, "rx_hash_field_selector_inner", a->inner);
+		tl_set_bytes(t, L, "rx_hash_toeplitz_key", a->key, 40);
+	tl_set(t, L, "rx_hash_field_selector_outer", a->outer);
+	tl_set(t, L, "rx_hash_field_selector_inner", a->inner);
 }
 
-static int create_tir(struct t_dev *t, const struct tir_in *a)
+static int create_tir(struct tl_dev *t, const struct tir_in *a)
 {
-	t_begin(t, "create_tir_in", "CREATE_TIR");
+	tl_begin(t, "create_tir_in", "CREATE_TIR");
 	put_ctx(t, "create_tir_in", a);
-	return t_run(t, 0x110, 16);
+	return tl_run_paged(t, 0x110, 16);
 }
 
-static uint32_t tir(struct t_dev *t, const struct tir_in *a)
+static uint32_t tir(struct tl_dev *t, const struct tir_in *a)
 {
-	cr_assert_eq(create_tir(t, a), 0, "rule %s", t_rule_of(t->d.last_syndrome));
-	return (uint32_t)t_get(t, "create_tir_out", "tirn");
+	cr_assert_eq(create_tir(t, a), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
+	return (uint32_t)tl_get(t, "create_tir_out", "tirn");
 }
 
-static int modify_tir(struct t_dev *t, uint32_t tirn, uint64_t mask, const struct tir_in *a)
+static int modify_tir(struct tl_dev *t, uint32_t tirn, uint64_t mask, const struct tir_in *a)
 {
-	t_begin(t, "modify_tir_in", "MODIFY_TIR");
-	t_set(t, "modify_tir_in", "tirn", tirn);
-	t_set(t, "modify_tir_in", "modify_bitmask_63_32", mask >> 32);
-	t_set(t, "modify_tir_in", "modify_bitmask_31_0", mask & 0xFFFFFFFF);
+	tl_begin(t, "modify_tir_in", "MODIFY_TIR");
+	tl_set(t, "modify_tir_in", "tirn", tirn);
+	tl_set(t, "modify_tir_in", "modify_bitmask_63_32", mask >> 32);
+	tl_set(t, "modify_tir_in", "modify_bitmask_31_0", mask & 0xFFFFFFFF);
 	put_ctx(t, "modify_tir_in", a);
-	return t_run(t, 0x110, 16);
+	return tl_run_paged(t, 0x110, 16);
 }
 
-static int by_tirn(struct t_dev *t, const char *opcode, const char *layout, uint32_t tirn,
+static int by_tirn(struct tl_dev *t, const char *opcode, const char *layout, uint32_t tirn,
 		   uint32_t out_len)
 {
-	t_begin(t, layout, opcode);
-	t_set(t, layout, "tirn", tirn);
-	return t_run(t, 16, out_len);
+	tl_begin(t, layout, opcode);
+	tl_set(t, layout, "tirn", tirn);
+	return tl_run_paged(t, 16, out_len);
 }
 #define query_tir(t, n) by_tirn((t), "QUERY_TIR", "query_tir_in", (n), 0x110)
 #define destroy_tir(t, n) by_tirn((t), "DESTROY_TIR", "destroy_tir_in", (n), 16)
 
-static uint32_t make_rqt(struct t_dev *t, uint32_t rqn)
+static uint32_t make_rqt(struct tl_dev *t, uint32_t rqn)
 {
-	t_begin(t, "create_rqt_in", "CREATE_RQT");
-	t_set(t, "create_rqt_in", "rqt_max_size", 1);
-	t_set(t, "create_rqt_in", "rqt_actual_size", 1);
-	t_set_elem(t, "create_rqt_in", "rq_num", 0, rqn);
-	cr_assert_eq(t_run(t, 0x114, 16), 0);
-	return (uint32_t)t_get(t, "create_rqt_out", "rqtn");
+	tl_begin(t, "create_rqt_in", "CREATE_RQT");
+	tl_set(t, "create_rqt_in", "rqt_max_size", 1);
+	tl_set(t, "create_rqt_in", "rqt_actual_size", 1);
+	tl_set_elem(t, "create_rqt_in", "rq_num", 0, rqn);
+	cr_assert_eq(tl_run_paged(t, 0x114, 16), 0);
+	return (uint32_t)tl_get(t, "create_rqt_out", "rqtn");
 }
 
-static uint32_t refs(struct t_dev *t, enum obj_type type, uint32_t h)
+static uint32_t refs(struct tl_dev *t, enum obj_type type, uint32_t h)
 {
 	struct obj_hdr *o = obj_get(t->dev, type, h);
 	cr_assert(o);
@@ -84,17 +87,17 @@ static uint32_t refs(struct t_dev *t, enum obj_type type, uint32_t h)
 }
 
 struct env {
-	struct t_dev *t;
+	struct tl_dev *t;
 	uint32_t pd, td, rq, rq2, rqt;
 };
 
 static struct env up(const struct nicref_profile *p)
 {
-	struct env e = { t_up(p), 0, 0, 0, 0, 0 };
-	e.pd = t_alloc_pd(e.t);
-	e.td = t_alloc_td(e.t);
-	e.rq = t_rq(e.t, e.pd);
-	e.rq2 = t_rq(e.t, e.pd);
+	struct env e = { tl_up(p), 0, 0, 0, 0, 0 };
+	e.pd = tl_alloc_pd(e.t);
+	e.td = tl_alloc_td(e.t);
+	e.rq = tl_rq(e.t, e.pd);
+	e.rq2 = tl_rq(e.t, e.pd);
 	e.rqt = make_rqt(e.t, e.rq2);
 	return e;
 }
@@ -109,17 +112,17 @@ struct expect {
 	uint64_t v;
 };
 
-static void expect_ctx(struct t_dev *t, const struct expect *x, size_t n)
+static void expect_ctx(struct tl_dev *t, const struct expect *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		cr_expect_eq(t_get(t, "query_tir_out", x[i].name), x[i].v, "%s: 0x%llx", x[i].name,
-			     (unsigned long long)t_get(t, "query_tir_out", x[i].name));
+		cr_expect_eq(tl_get(t, "query_tir_out", x[i].name), x[i].v, "%s: 0x%llx", x[i].name,
+			     (unsigned long long)tl_get(t, "query_tir_out", x[i].name));
 }
 
 Test(tir, query_round_trips_every_context_field)
 {
 	struct env e = up(NULL);
-	struct t_dev *t = e.t;
+	struct tl_dev *t = e.t;
 	/* The default profile's LRO periods (T147 30h-3Ch): 8, 16, 32, 1024 µs. */
 	cr_assert_eq(prm_get(ETH_CAP(t, lro_timer_supported_periods_0)), 8);
 	cr_assert_eq(prm_get(ETH_CAP(t, lro_timer_supported_periods_1)), 16);
@@ -143,7 +146,7 @@ Test(tir, query_round_trips_every_context_field)
 	};
 	expect_ctx(t, xa, sizeof xa / sizeof xa[0]);
 	uint8_t key[40];
-	t_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
+	tl_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
 	cr_expect_arr_eq(key, key40, 40, "T45 28h-4Ch Toeplitz key");
 
 	/* Indirect, inverted XOR8, inner selector (needs tunneled_offload_en, D-TIR-2). */
@@ -157,7 +160,7 @@ Test(tir, query_round_trips_every_context_field)
 		{ "rx_hash_field_selector_outer", 0 }, { "lro_enable_mask", 0 },
 	};
 	expect_ctx(t, xb, sizeof xb / sizeof xb[0]);
-	t_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
+	tl_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
 	for (int i = 0; i < 40; i++)
 		cr_expect_eq(key[i], 0, "no key for XOR8");
 
@@ -191,13 +194,13 @@ Test(tir, query_round_trips_every_context_field)
 	cr_expect_eq(refs(t, OBJ_TD, e.td), 3);
 	cr_expect_eq(refs(t, OBJ_RQT, e.rqt), 2);
 	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 1);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(tir, lro_period_is_adjusted)
 {
 	struct env e = up(NULL);
-	struct t_dev *t = e.t;
+	struct tl_dev *t = e.t;
 	/* T45 10h: an unsupported period becomes the nearest supported one below it; below the
 	 * smallest LRO does not work (0); with LRO off the field is reserved (0). D-TIR-4. */
 	static const struct { unsigned mask, want, got; } cases[] = {
@@ -209,17 +212,17 @@ Test(tir, lro_period_is_adjusted)
 				    .lro_msg = 8, .inline_rqn = e.rq, .td = e.td };
 		uint32_t n = tir(t, &d);
 		cr_assert_eq(query_tir(t, n), 0);
-		cr_expect_eq(t_get(t, "query_tir_out", "lro_timeout_period_usecs"), cases[i].got,
+		cr_expect_eq(tl_get(t, "query_tir_out", "lro_timeout_period_usecs"), cases[i].got,
 			     "requested %u", cases[i].want);
-		cr_expect_eq(t_get(t, "query_tir_out", "lro_max_msg_sz"), cases[i].mask ? 8 : 0);
+		cr_expect_eq(tl_get(t, "query_tir_out", "lro_max_msg_sz"), cases[i].mask ? 8 : 0);
 	}
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(tir, modify_groups)
 {
 	struct env e = up(NULL);
-	struct t_dev *t = e.t;
+	struct tl_dev *t = e.t;
 	struct tir_in ind = { .disp_type = 1, .hash_fn = 2, .table = e.rqt, .td = e.td,
 			      .outer = 0x3, .key = key40 };
 	uint32_t a = tir(t, &ind);
@@ -228,7 +231,7 @@ Test(tir, modify_groups)
 	/* Bit 0 LRO only, the other groups left 0 (T286 "Only fields requested by the mask
 	 * should be valid. Other fields are reserved", D-MOD-1): the others stay. */
 	struct tir_in m = { .lro_mask = 2, .lro_timeout = 40, .lro_msg = 3 };
-	cr_assert_eq(modify_tir(t, a, 1, &m), 0, "rule %s", t_rule_of(t->d.last_syndrome));
+	cr_assert_eq(modify_tir(t, a, 1, &m), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
 	cr_assert_eq(query_tir(t, a), 0);
 	struct expect x0[] = { { "lro_enable_mask", 2 }, { "lro_timeout_period_usecs", 32 },
 			       { "lro_max_msg_sz", 3 },	 { "rx_hash_fn", 2 },
@@ -239,7 +242,7 @@ Test(tir, modify_groups)
 	/* Bit 1 indirect_table, bit 2 hash, bit 4 self_lb_en together (atomic). */
 	struct tir_in m2 = { .hash_fn = 1, .symmetric = true, .outer = 0x4000000C, .table = rqt2,
 			     .self_lb = 1 };
-	cr_assert_eq(modify_tir(t, a, 0x16, &m2), 0, "rule %s", t_rule_of(t->d.last_syndrome));
+	cr_assert_eq(modify_tir(t, a, 0x16, &m2), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
 	cr_assert_eq(query_tir(t, a), 0);
 	struct expect x1[] = { { "indirect_table", rqt2 },
 			       { "rx_hash_fn", 1 },
@@ -249,7 +252,7 @@ Test(tir, modify_groups)
 			       { "lro_enable_mask", 2 } };
 	expect_ctx(t, x1, sizeof x1 / sizeof x1[0]);
 	uint8_t key[40];
-	t_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
+	tl_get_bytes(t, "query_tir_out", "rx_hash_toeplitz_key", key, sizeof key);
 	for (int i = 0; i < 40; i++)
 		cr_expect_eq(key[i], 0, "the key is reserved for XOR8");
 	/* The reference moved from the first RQT to the second (D-OBJ-1). */
@@ -258,44 +261,44 @@ Test(tir, modify_groups)
 
 	/* Atomic: a valid LRO change with an invalid hash change changes nothing. */
 	struct tir_in bad = { .lro_mask = 1, .lro_timeout = 8, .hash_fn = 0 };
-	t_refused(t, modify_tir(t, a, 0x5, &bad), TIR_INDIRECT_NO_HASH);
+	tl_refused(t, modify_tir(t, a, 0x5, &bad), TIR_INDIRECT_NO_HASH);
 	cr_assert_eq(query_tir(t, a), 0);
 	expect_ctx(t, x1, sizeof x1 / sizeof x1[0]);
 
 	/* T48: bits 3 and 5-63 are not defined. */
-	t_refused(t, modify_tir(t, a, 0x9, &m), TIR_MODIFY_BITMASK);
-	t_refused(t, modify_tir(t, a, 1ull << 32 | 1, &m), TIR_MODIFY_BITMASK);
+	tl_refused(t, modify_tir(t, a, 0x9, &m), TIR_MODIFY_BITMASK);
+	tl_refused(t, modify_tir(t, a, 1ull << 32 | 1, &m), TIR_MODIFY_BITMASK);
 	/* Bit 1 on a Direct TIR; bit 2 with a hash function on it. */
 	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
 	uint32_t d = tir(t, &dir);
 	struct tir_in tab = { .table = rqt2 };
-	t_refused(t, modify_tir(t, d, 0x2, &tab), TIR_MODIFY_TABLE_DIRECT);
+	tl_refused(t, modify_tir(t, d, 0x2, &tab), TIR_MODIFY_TABLE_DIRECT);
 	struct tir_in h = { .hash_fn = 2 };
-	t_refused(t, modify_tir(t, d, 0x4, &h), TIR_DIRECT_HASH);
+	tl_refused(t, modify_tir(t, d, 0x4, &h), TIR_DIRECT_HASH);
 	/* Bit 1 naming no RQT. */
 	struct tir_in none = { .table = rqt2 + 5 };
-	t_refused(t, modify_tir(t, a, 0x2, &none), TIR_RQT_INVALID);
+	tl_refused(t, modify_tir(t, a, 0x2, &none), TIR_RQT_INVALID);
 	/* Bit 4 needs HCA_CAP.self_lb_en_modifiable (T147 00h[23]; the test clears it). */
 	prm_set(ETH_CAP(t, self_lb_en_modifiable), 0);
 	struct tir_in lb = { .self_lb = 1 };
-	t_refused(t, modify_tir(t, a, 0x10, &lb), TIR_MODIFY_SELF_LB_FIXED);
+	tl_refused(t, modify_tir(t, a, 0x10, &lb), TIR_MODIFY_SELF_LB_FIXED);
 	prm_set(ETH_CAP(t, self_lb_en_modifiable), 1);
-	t_refused(t, modify_tir(t, a + 100, 1, &m), TIR_NOT_FOUND);
-	t_refused(t, modify_tir(t, 0, 1, &m), TIR_INDEX_OUT_OF_RANGE);
-	t_down(t);
+	tl_refused(t, modify_tir(t, a + 100, 1, &m), TIR_NOT_FOUND);
+	tl_refused(t, modify_tir(t, 0, 1, &m), TIR_INDEX_OUT_OF_RANGE);
+	tl_down_clean(t);
 }
 
 Test(tir, create_refusals)
 {
 	struct env e = up(NULL);
-	struct t_dev *t = e.t;
+	struct tl_dev *t = e.t;
 	struct tir_in ok = { .disp_type = 1, .hash_fn = 2, .table = e.rqt, .td = e.td, .outer = 3 };
 	struct tir_in x;
 #define REFUSE(field, value, rule)                                                              \
 	do {                                                                                    \
 		x = ok;                                                                         \
 		x.field = value;                                                                \
-		t_refused(t, create_tir(t, &x), rule);                                          \
+		tl_refused(t, create_tir(t, &x), rule);                                          \
 	} while (0)
 	REFUSE(disp_type, 2, TIR_DISP_TYPE);
 	REFUSE(hash_fn, 3, TIR_HASH_FN);
@@ -311,7 +314,7 @@ Test(tir, create_refusals)
 	x = ok;
 	x.outer = 0;
 	x.inner = 1;
-	t_refused(t, create_tir(t, &x), TIR_INNER_NOT_TUNNELED);
+	tl_refused(t, create_tir(t, &x), TIR_INNER_NOT_TUNNELED);
 	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
 	ok = dir;
 	REFUSE(hash_fn, 1, TIR_DIRECT_HASH);
@@ -324,8 +327,8 @@ Test(tir, create_refusals)
 	x.table = 0xABCDEF;
 	uint32_t n = tir(t, &x);
 	cr_assert_eq(query_tir(t, n), 0);
-	cr_expect_eq(t_get(t, "query_tir_out", "indirect_table"), 0);
-	cr_expect_eq(t_get(t, "query_tir_out", "rx_hash_field_selector_outer"), 0);
+	cr_expect_eq(tl_get(t, "query_tir_out", "indirect_table"), 0);
+	cr_expect_eq(tl_get(t, "query_tir_out", "rx_hash_field_selector_outer"), 0);
 	/* Capabilities (T147, not writable by SET_HCA_CAP: the test clears them). */
 	prm_set(ETH_CAP(t, lro_cap), 0);
 	REFUSE(lro_mask, 1, TIR_LRO_UNSUPPORTED);
@@ -340,43 +343,43 @@ Test(tir, create_refusals)
 	prm_set(ETH_CAP(t, self_lb_mc), 1);
 #undef REFUSE
 	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 2, "refused creates took no reference");
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(tir, references_and_destroy)
 {
 	struct env e = up(NULL);
-	struct t_dev *t = e.t;
+	struct tl_dev *t = e.t;
 	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
 	struct tir_in ind = { .disp_type = 1, .hash_fn = 1, .table = e.rqt, .td = e.td,
 			      .outer = 1 };
 	uint32_t d = tir(t, &dir), i = tir(t, &ind);
 	/* D-OBJ-1 / D-RQ-1: what a TIR names cannot go first. */
-	t_refused(t, refdrv_destroy_rq(&t->d, e.rq), RQ_IN_USE);
-	t_begin(t, "destroy_rqt_in", "DESTROY_RQT");
-	t_set(t, "destroy_rqt_in", "rqtn", e.rqt);
-	t_refused(t, t_run(t, 16, 16), RQT_IN_USE);
+	tl_refused(t, refdrv_destroy_rq(&t->d, e.rq), RQ_IN_USE);
+	tl_begin(t, "destroy_rqt_in", "DESTROY_RQT");
+	tl_set(t, "destroy_rqt_in", "rqtn", e.rqt);
+	tl_refused(t, tl_run_paged(t, 16, 16), RQT_IN_USE);
 	uint8_t in[16] = { 0 }, out[16];
-	nicref_field_set(in, 16, t_field("dealloc_transport_domain_in", "opcode"),
+	nicref_field_set(in, 16, tl_field("dealloc_transport_domain_in", "opcode"),
 			 (uint64_t)nicref_opcode_find("DEALLOC_TRANSPORT_DOMAIN"));
-	nicref_field_set(in, 16, t_field("dealloc_transport_domain_in", "transport_domain"), e.td);
-	t_refused(t, refdrv_cmd(&t->d, in, 16, out, 16), TD_IN_USE);
+	nicref_field_set(in, 16, tl_field("dealloc_transport_domain_in", "transport_domain"), e.td);
+	tl_refused(t, refdrv_cmd(&t->d, in, 16, out, 16), TD_IN_USE);
 	/* D-TIR-1: a TIR a flow table entry names (simulated: flow tables come later). */
 	struct obj_hdr *h = obj_get(t->dev, OBJ_TIR, d);
 	h->refs++;
-	t_refused(t, destroy_tir(t, d), TIR_IN_USE);
+	tl_refused(t, destroy_tir(t, d), TIR_IN_USE);
 	h->refs--;
-	t_refused(t, destroy_tir(t, i + 1), TIR_NOT_FOUND);
-	t_refused(t, destroy_tir(t, 1u << 22), TIR_INDEX_OUT_OF_RANGE);
-	t_refused(t, query_tir(t, i + 1), TIR_NOT_FOUND);
+	tl_refused(t, destroy_tir(t, i + 1), TIR_NOT_FOUND);
+	tl_refused(t, destroy_tir(t, 1u << 22), TIR_INDEX_OUT_OF_RANGE);
+	tl_refused(t, query_tir(t, i + 1), TIR_NOT_FOUND);
 	cr_expect_eq(destroy_tir(t, d), 0);
 	cr_expect_eq(destroy_tir(t, i), 0);
 	cr_expect_eq(refdrv_destroy_rq(&t->d, e.rq), 0);
-	t_begin(t, "destroy_rqt_in", "DESTROY_RQT");
-	t_set(t, "destroy_rqt_in", "rqtn", e.rqt);
-	cr_expect_eq(t_run(t, 16, 16), 0);
+	tl_begin(t, "destroy_rqt_in", "DESTROY_RQT");
+	tl_set(t, "destroy_rqt_in", "rqtn", e.rqt);
+	cr_expect_eq(tl_run_paged(t, 16, 16), 0);
 	cr_expect_eq(refdrv_cmd(&t->d, in, 16, out, 16), 0);
-	t_down(t);
+	tl_down_clean(t);
 }
 
 Test(tir, count_limit_and_reset)
@@ -385,11 +388,11 @@ Test(tir, count_limit_and_reset)
 	nicref_profile_default(&p);
 	p.log_max_objects = 1; /* 2^1 TIRs (T145 log_max_tir follows the profile) */
 	struct env e = up(&p);
-	struct t_dev *t = e.t;
+	struct tl_dev *t = e.t;
 	struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
 	tir(t, &dir);
 	tir(t, &dir);
-	t_refused(t, create_tir(t, &dir), TIR_EXHAUSTED);
+	tl_refused(t, create_tir(t, &dir), TIR_EXHAUSTED);
 	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 2);
 	/* TEARDOWN/reset destroys TIRs, RQTs and TISs with everything else. */
 	cr_expect_eq(nicref_dev_check(t->dev), 0);
@@ -438,7 +441,7 @@ Test(tir, layouts_at_prm_coordinates)
 	const char *layouts[] = { "tirc", "rx_hash_field_select", "tisc", "rqtc" };
 	unsigned n[4] = { 0 };
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		const struct nicref_field *f = t_field(rows[i].layout, rows[i].name);
+		const struct nicref_field *f = tl_field(rows[i].layout, rows[i].name);
 		cr_expect_eq(f->prm_offset, rows[i].off, "%s.%s offset", rows[i].layout,
 			     rows[i].name);
 		cr_expect_eq(f->msb, rows[i].msb, "%s.%s msb", rows[i].layout, rows[i].name);
@@ -489,7 +492,7 @@ Test(tir, modify_unselected_fields_are_reserved)
 		nicref_profile_default(&p);
 		p.reserved_check = (uint8_t)strict;
 		struct env e = up(&p);
-		struct t_dev *t = e.t;
+		struct tl_dev *t = e.t;
 		struct tir_in ind = { .disp_type = 1, .hash_fn = 2, .table = e.rqt, .td = e.td,
 				      .outer = 0x3, .key = key40 };
 		uint32_t a = tir(t, &ind);
@@ -499,13 +502,13 @@ Test(tir, modify_unselected_fields_are_reserved)
 				in.table = e.rqt; /* bit 1: the same, valid table */
 			int st = modify_tir(t, a, cases[i].mask, &in);
 			if (strict) {
-				t_reserved(t, st, cases[i].arg);
+				tl_reserved(t, st, cases[i].arg);
 			} else {
 				cr_expect_eq(st, 0, "case %zu: rule %s", i,
-					     t_rule_of(t->d.last_syndrome));
-				cr_expect_eq(t->violations, 1, "case %zu", i);
-				cr_expect_eq(t->last_violation_arg, cases[i].arg, "case %zu", i);
-				t->violations = 0;
+					     tl_rule_of(t->d.last_syndrome));
+				cr_expect_eq(t->tr.violations, 1, "case %zu", i);
+				cr_expect_eq(t->tr.last_violation_arg, cases[i].arg, "case %zu", i);
+				t->tr.violations = 0;
 			}
 			/* The unselected fields were not taken. */
 			cr_assert_eq(query_tir(t, a), 0);
@@ -517,6 +520,6 @@ Test(tir, modify_unselected_fields_are_reserved)
 			};
 			expect_ctx(t, x, sizeof x / sizeof x[0]);
 		}
-		t_down(t);
+		tl_down_clean(t);
 	}
 }

@@ -1,0 +1,152 @@
+/* Completion event moderation (PRM §7.13.14): by count, by period from the event or from the
+ * CQE, solicited CQEs breaking it, MODIFY_CQ releasing it, and the timers' order. Decisions:
+ * docs/cq.md. Shared tools: cq_util.h. */
+#include <string.h>
+
+#include "cq_util.h"
+
+/* ---- Completion event moderation (§7.13.14) ------------------------------------------------- */
+
+Test(cq_moderation, by_count)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq_attr a = { .log_cq_size = 4, .eqn = eq.eqn, .cq_max_count = 3 };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	uint8_t c[64];
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0);
+	cr_assert_eq(post(t, &cq, 2, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 0, "2 completions < cq_max_count 3");
+	cr_assert_eq(post(t, &cq, 3, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 1, "the third completion (D-CQ-6)");
+	/* After the event the count starts again. */
+	refdrv_cq_event_seen(&cq);
+	while (refdrv_cq_poll(&t->d, &cq, c) == 1)
+		;
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 4, false), 0);
+	cr_assert_eq(post(t, &cq, 5, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 1);
+	cr_assert_eq(post(t, &cq, 6, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 2);
+	tl_down(t);
+}
+
+Test(cq_moderation, by_period_upon_event)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq_attr a = { .log_cq_size = 4, .eqn = eq.eqn, .cq_period = 10 };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	uint64_t t0 = nicref_clock_now(t->dev); /* the timer starts with the CQ (D-CQ-6) */
+	uint8_t c[64];
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 0, "held: the 10 us timer runs");
+	nicref_clock_advance(t->dev, 9999);
+	cr_expect_eq(completions(t, cq.cqn), 0);
+	nicref_clock_advance(t->dev, 1);
+	cr_assert_eq(completions(t, cq.cqn), 1, "timer expired with an event pending");
+	cr_expect_eq(tl_nth(&t->tr, NICREF_EV_EQE, 0)->time_ns, t0 + 10000);
+	/* T76 upon_event: the timer restarted at the event. */
+	refdrv_cq_event_seen(&cq);
+	while (refdrv_cq_poll(&t->d, &cq, c) == 1)
+		;
+	refdrv_cq_arm(&t->d, &cq, false);
+	nicref_clock_advance(t->dev, 4000);
+	cr_assert_eq(post(t, &cq, 2, false), 0);
+	nicref_clock_advance(t->dev, 5999);
+	cr_expect_eq(completions(t, cq.cqn), 1);
+	nicref_clock_advance(t->dev, 1);
+	cr_expect_eq(completions(t, cq.cqn), 2);
+	/* A CQE long after the last event: the timer has expired, the event goes at once. */
+	refdrv_cq_event_seen(&cq);
+	while (refdrv_cq_poll(&t->d, &cq, c) == 1)
+		;
+	refdrv_cq_arm(&t->d, &cq, false);
+	nicref_clock_advance(t->dev, 20000);
+	cr_assert_eq(post(t, &cq, 3, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 3);
+	tl_down(t);
+}
+
+Test(cq_moderation, by_period_upon_cqe)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq_attr a = { .log_cq_size = 4, .eqn = eq.eqn, .cq_period = 10,
+				    .cq_period_mode = 1 };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &cq, false);
+	nicref_clock_advance(t->dev, 50000);
+	cr_assert_eq(post(t, &cq, 1, false), 0);
+	/* T76 upon_cqe: the timer restarted at this CQE; 10 us of quiet releases the event. */
+	cr_expect_eq(completions(t, cq.cqn), 0);
+	nicref_clock_advance(t->dev, 6000);
+	cr_assert_eq(post(t, &cq, 2, false), 0);
+	nicref_clock_advance(t->dev, 6000);
+	cr_expect_eq(completions(t, cq.cqn), 0, "restarted by the second CQE");
+	nicref_clock_advance(t->dev, 4000);
+	cr_expect_eq(completions(t, cq.cqn), 1);
+	tl_down(t);
+}
+
+Test(cq_moderation, solicited_breaks_moderation_and_modify_releases)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq_attr a = { .log_cq_size = 4, .eqn = eq.eqn, .cq_max_count = 100,
+				    .scqe_break_moderation_en = true };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	uint8_t c[64];
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 0);
+	cr_assert_eq(post(t, &cq, 2, true), 0);
+	cr_expect_eq(completions(t, cq.cqn), 1, "T76: a solicited CQE causes immediate EQE");
+	/* Moderation off (MODIFY_CQ cq_max_count 0) releases a held event at once. */
+	refdrv_cq_event_seen(&cq);
+	while (refdrv_cq_poll(&t->d, &cq, c) == 1)
+		;
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 3, false), 0);
+	cr_expect_eq(completions(t, cq.cqn), 1);
+	struct refdrv_cq_attr m = { .cq_max_count = 0 };
+	cr_assert_eq(refdrv_modify_cq(&t->d, &cq, 1u << 1, &m), 0);
+	cr_expect_eq(completions(t, cq.cqn), 2);
+	tl_down(t);
+}
+
+Test(cq_moderation, timers_fire_in_deadline_then_cqn_order)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq_attr a = { .log_cq_size = 2, .eqn = eq.eqn, .cq_period = 5 };
+	struct refdrv_cq c1 = tl_cq_attr(t, &a), c2 = tl_cq_attr(t, &a);
+	a.cq_period = 3;
+	struct refdrv_cq c3 = tl_cq_attr(t, &a);
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &c2, false);
+	refdrv_cq_arm(&t->d, &c1, false);
+	refdrv_cq_arm(&t->d, &c3, false);
+	cr_assert_eq(post(t, &c2, 1, false), 0);
+	cr_assert_eq(post(t, &c1, 1, false), 0);
+	cr_assert_eq(post(t, &c3, 1, false), 0);
+	nicref_clock_advance(t->dev, 100000); /* all three due within one advance */
+	cr_assert_eq(completions(t, 0), 3);
+	uint8_t e[64];
+	uint32_t order[3];
+	for (unsigned i = 0; i < 3; i++) {
+		tl_mem_read(t, eq.a.buf + 64u * i, e, 64);
+		order[i] = (uint32_t)e[0x39] << 16 | e[0x3A] << 8 | e[0x3B];
+	}
+	cr_expect_eq(order[0], c3.cqn, "the 3 us period is due first");
+	cr_expect_eq(order[1], c1.cqn, "then the lower cqn");
+	cr_expect_eq(order[2], c2.cqn);
+	tl_down(t);
+}
