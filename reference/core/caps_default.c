@@ -2,7 +2,7 @@
  * every capability layout, with the maximum (QUERY_HCA_CAP op_mod bit 0 = 0) and the current
  * value at reset (bit 0 = 1). They differ only where SET_HCA_CAP may change a field (the RW
  * fields of T145) or where the profile says so. docs/caps.md lists the same table; the unit
- * test caps_test.c compares it with what QUERY_HCA_CAP returns.
+ * test caps_doc_test.c compares it with what QUERY_HCA_CAP returns.
  *
  * The device is a one-function ConnectX-4 Lx class Ethernet NIC (the PRM Rev 0.40 is
  * Ethernet-only, spec-map §8.1). Counts of objects (CQ, MKey, RQ, SQ, TIR, TIS, RMP, RQT, PD,
