@@ -5,6 +5,7 @@
 
 #include "adp_cmd.h"
 #include "cli.h"
+#include "conformance.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
 #include "report.h"
@@ -268,23 +269,34 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 /* The conformance matrix, generated from the tables and a run of the vectors, so it cannot
  * drift from the code: ci/check_conformance_doc.sh compares it with docs/conformance.md. */
 static const char conformance_usage[] =
-	"usage: nicref conformance [PATH...]\n"
+	"usage: nicref conformance [--check-rules] [PATH...]\n"
 	"Runs the golden vectors of each PATH (default: vectors) and prints the conformance\n"
 	"matrix in Markdown: every feature and every command of PRM T127 with its state and the\n"
-	"vectors that exercise it. docs/conformance.md is this output for vectors/. What the\n"
-	"vectors report (failures, refused input) goes to stderr.\n"
+	"vectors that exercise it, then every rule of the rule tables with the passing vectors\n"
+	"that name it. docs/conformance.md is this output for vectors/. What the vectors report\n"
+	"(failures, refused input) goes to stderr.\n"
 	"\n"
-	"  -h, --help  print this usage and exit\n"
+	"  --check-rules  also fail when a rule has no passing vector and is not listed as\n"
+	"                 unreachable, or is listed and a vector names it (each to stderr)\n"
+	"  -h, --help     print this usage and exit\n"
 	"\n"
-	"Exit status: 0 every vector passed, 1 a vector failed (the matrix is printed), 2 bad\n"
-	"input (no matrix is printed) or a usage error.\n";
+	"Exit status: 0 every vector passed (and, with --check-rules, every rule is named or\n"
+	"unreachable), 1 a vector failed or a rule is not (the matrix is printed), 2 bad input\n"
+	"(no matrix is printed) or a usage error.\n";
 
 static int cmd_conformance(const struct cli_call *call, int argc, char **argv)
 {
-	static const struct option longopts[] = { CLI_HELP_OPTION, { 0 } };
-	int o = cli_getopt(call, argc, argv, "h", longopts, NULL); /* -h is the only option */
-	if (o != -1)
-		return cli_getopt_exit(o);
+	enum { OPT_CHECK_RULES = 0x100 };
+	static const struct option longopts[] = {
+		{ "check-rules", no_argument, NULL, OPT_CHECK_RULES }, CLI_HELP_OPTION, { 0 }
+	};
+	int check_rules = 0, o;
+	while ((o = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
+		if (o == OPT_CHECK_RULES)
+			check_rules = 1;
+		else
+			return cli_getopt_exit(o);
+	}
 	char *dflt[] = { "vectors" };
 	struct vec_options opt = { 0 };
 	struct report rep;
@@ -338,6 +350,9 @@ static int cmd_conformance(const struct cli_call *call, int argc, char **argv)
 		       nicref_opcode_section(op),
 		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", ok, refused, posted);
 	}
+	conformance_rules_print(&rep, stdout);
+	if (check_rules && conformance_rules_check(&rep, stderr) && rc == VEC_PASSED)
+		rc = VEC_FAILED;
 	report_free(&rep);
 	return rc;
 }

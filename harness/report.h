@@ -4,6 +4,7 @@
 #define NICREF_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -17,6 +18,13 @@ enum test_outcome { TEST_PASS, TEST_FAIL, TEST_SKIP, TEST_ERROR };
 
 /* Distinct opcodes a test may post (every command of T127 fits). */
 #define REPORT_MAX_OPS 128
+
+/* Distinct rules one test's expectations may be credited with (the per-rule view of
+ * docs/conformance.md); a rule beyond is counted in rules_dropped and not credited. A command
+ * rule r (NICREF_CMD_RULES) is stored as r, a driver violation v (NICREF_VIOLATIONS) as
+ * REPORT_RULE_VIOLATION | v. */
+#define REPORT_MAX_RULES 16
+#define REPORT_RULE_VIOLATION 0x8000u
 
 struct test_result {
 	char *file;    /* vector file, relative as given */
@@ -37,6 +45,11 @@ struct test_result {
 	 * return status not OK): a command is covered both ways when some test does each */
 	unsigned ok_ops[REPORT_MAX_OPS], nok;
 	unsigned refused_ops[REPORT_MAX_OPS], nrefused;
+	/* rules an expectation that held named (expect.rule, an event's rule) or matched by
+	 * clause, as the rule that actually refused (the event's rule, the rule whose syndrome
+	 * the completion carries); in any_of, only the alternative that held counts */
+	uint16_t rules[REPORT_MAX_RULES];
+	unsigned nrules, rules_dropped;
 };
 
 struct report {

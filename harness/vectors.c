@@ -247,6 +247,7 @@ static void run_test(struct run *r, const json_t *group, const json_t *t, const 
 	r->ev_cursor = 0;
 	r->nopcodes = 0;
 	r->nok = r->nrefused = 0;
+	r->nrules = r->rules_dropped = 0;
 	r->ncmd = 0;
 	opstream_free(&r->rec);
 	opstream_init(&r->rec);
@@ -291,6 +292,9 @@ static void run_test(struct run *r, const json_t *group, const json_t *t, const 
 	tr.nok = r->nok;
 	memcpy(tr.refused_ops, r->refused_ops, sizeof tr.refused_ops);
 	tr.nrefused = r->nrefused;
+	memcpy(tr.rules, r->rules, sizeof tr.rules);
+	tr.nrules = r->nrules;
+	tr.rules_dropped = r->rules_dropped;
 	if (tr.outcome == TEST_PASS && r->opt->verbose)
 		fprintf(r->out, "ok   %s#%ld %s\n", r->file, r->tc_id, tr.comment ? tr.comment : "");
 	report_add(rep, &tr);

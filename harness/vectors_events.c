@@ -220,6 +220,14 @@ static void events_compare(const struct run *r, const json_t *spec, bool *marks,
 		}
 		marks[j] = true;
 		at = j + 1;
+		/* A rule named or matched by clause: credit the rule the event carries. */
+		if (has_clause(r->ev[j].kind) &&
+		    (json_object_get(want, "rule") || json_object_get(want, "clause"))) {
+			int k = nicref_event_arg_find(r->ev[j].kind, "rule");
+			unsigned rule = (unsigned)r->ev[j].arg[k];
+			diff_rule(d, r->ev[j].kind == NICREF_EV_VIOLATION ? REPORT_RULE_VIOLATION | rule
+									  : rule);
+		}
 	}
 	if (exact && at != r->nev) {
 		nicref_event_format(&r->ev[at], got, sizeof got);
@@ -261,6 +269,7 @@ void step_events(struct run *r, const json_t *s)
 	if (!alts) {
 		struct diffs d = { 0 };
 		events_compare(r, s, r->ev_matched, &d);
+		diffs_credit(r, &d);
 		diffs_fail(r, &d, NULL);
 		lines_free(&d.l);
 	} else {

@@ -19,6 +19,32 @@ void diff_add(struct diffs *d, const char *fmt, ...)
 	lines_add(&d->l, line);
 }
 
+/* Adds rule to a small set of distinct rules; one past its room is counted, not kept. */
+static void rule_set_add(uint16_t *set, unsigned *n, unsigned *dropped, unsigned rule)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (set[i] == rule)
+			return;
+	if (*n < REPORT_MAX_RULES)
+		set[(*n)++] = (uint16_t)rule;
+	else
+		(*dropped)++;
+}
+
+void diff_rule(struct diffs *d, unsigned rule)
+{
+	rule_set_add(d->rules, &d->nrules, &d->dropped, rule);
+}
+
+void diffs_credit(struct run *r, const struct diffs *d)
+{
+	if (d->l.n)
+		return; /* the expectation did not hold: nothing is credited */
+	for (unsigned i = 0; i < d->nrules; i++)
+		rule_set_add(r->rules, &r->nrules, &r->rules_dropped, d->rules[i]);
+	r->rules_dropped += d->dropped;
+}
+
 void diffs_fail(struct run *r, const struct diffs *d, const char *prefix)
 {
 	const char *p = d->l.s;
@@ -412,15 +438,15 @@ static void fields_compare(struct diffs *d, const char *what, const struct nicre
 	}
 }
 
-/* Whether the syndrome is the one of a rule citing the clause (D-CMD-6: a syndrome names its
- * rule). */
-static bool syndrome_cites(uint32_t syndrome, const char *clause)
+/* The rule citing the clause whose syndrome this is (D-CMD-6: a syndrome names its rule), or 0
+ * (NONE, which cites nothing) if there is none. */
+static unsigned syndrome_rule_citing(uint32_t syndrome, const char *clause)
 {
 	for (unsigned i = 1; i < NICREF_RULE_COUNT; i++)
 		if (nicref_cmd_rule_syndrome(i) == syndrome &&
 		    clause_matches(nicref_cmd_rule_citation(i), clause))
-			return true;
-	return false;
+			return i;
+	return 0;
 }
 
 /* One expectation (e with the alternative's keys added) against the completion. */
@@ -452,10 +478,17 @@ static void completion_compare(unsigned slot, const json_t *e, const json_t *alt
 		if (res->syndrome != want)
 			diff_add(d, "slot %u output.syndrome: expected 0x%08x (rule %s), got 0x%08x",
 				 slot, want, json_string_value(v), res->syndrome);
+		else
+			diff_rule(d, (unsigned)rule);
 	}
-	if ((v = pick(e, alt, "clause")) && !syndrome_cites(res->syndrome, json_string_value(v)))
-		diff_add(d, "slot %u output.syndrome: expected the syndrome of a rule citing %s, got "
-			    "0x%08x", slot, json_string_value(v), res->syndrome);
+	if ((v = pick(e, alt, "clause"))) {
+		unsigned rule = syndrome_rule_citing(res->syndrome, json_string_value(v));
+		if (!rule)
+			diff_add(d, "slot %u output.syndrome: expected the syndrome of a rule citing "
+				    "%s, got 0x%08x", slot, json_string_value(v), res->syndrome);
+		else
+			diff_rule(d, rule);
+	}
 	if ((v = pick(e, alt, "entry_signature_valid")) && json_is_true(v) != res->entry_sig_ok)
 		diff_add(d, "slot %u entry.signature: expected the entry to XOR to %s0xFF", slot,
 			 res->entry_sig_ok ? "not " : "");
@@ -509,6 +542,7 @@ size_t resolve_alternatives(struct run *r, const json_t *alts,
 	}
 	if (held < n) {
 		const json_t *rd = json_object_get(json_array_get(alts, held), "reading");
+		diffs_credit(r, &d[held]);
 		vnote(r, "any_of[%zu]%s%s%s held", held, rd ? " (\"" : "",
 		      rd ? json_string_value(rd) : "", rd ? "\")" : "");
 	} else {
@@ -558,6 +592,7 @@ void expect_compare(struct run *r, unsigned slot, const json_t *e)
 	}
 	struct diffs d = { 0 };
 	completion_compare(slot, e, NULL, &c, &d);
+	diffs_credit(r, &d);
 	diffs_fail(r, &d, NULL);
 	lines_free(&d.l);
 }

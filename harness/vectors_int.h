@@ -89,6 +89,8 @@ struct run {
 	struct opstream rec;
 	unsigned opcodes[REPORT_MAX_OPS], nopcodes;
 	unsigned ok_ops[REPORT_MAX_OPS], nok, refused_ops[REPORT_MAX_OPS], nrefused;
+	uint16_t rules[REPORT_MAX_RULES]; /* credited rules (struct test_result) */
+	unsigned nrules, rules_dropped;
 	unsigned ncmd;
 
 	unsigned refusals; /* of the whole run */
@@ -129,11 +131,19 @@ void vec_note_outcome(struct run *r, unsigned op, bool ok);
 
 /* ---- expectations (vectors_expect.c) ---- */
 
-/* Differences of one expectation, before they become failures (any_of needs them apart). */
+/* Differences of one expectation, before they become failures (any_of needs them apart), and
+ * the rules it named or matched by clause (REPORT_RULE_VIOLATION | v for a violation): credited
+ * to the test only when the expectation held (diffs_credit). A fixed set: no allocation. */
 struct diffs {
 	struct lines l;
+	uint16_t rules[REPORT_MAX_RULES];
+	unsigned nrules, dropped;
 };
 void diff_add(struct diffs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The expectation matched this rule (by name or by clause). */
+void diff_rule(struct diffs *d, unsigned rule);
+/* The expectation held: its rules are credited to the test (struct test_result rules). */
+void diffs_credit(struct run *r, const struct diffs *d);
 
 /* A comparator: a plain value (equality) or a matcher object ({"ge": 1}, {"mask": .., "eq":
  * ..}, {"in": [...]}; docs/vectors.md "Comparators") for a destination bits wide whose names

@@ -1,0 +1,214 @@
+/* The per-rule view of the conformance matrix: which passing vectors name each rule of the
+ * model's rule tables, and the one table of rules no vector can reach (with the reason). The
+ * runner credits a test with a rule when an expectation that held named it (expect.rule, an
+ * event's rule) or matched it by clause (harness/vectors_expect.c, vectors_events.c). */
+#include <string.h>
+
+#include "conformance.h"
+#include "nicref/nicref.h"
+
+/* Rules no vector can reach, and why: X(table, ID, "reason"), table RULE (NICREF_CMD_RULES) or
+ * VIO (NICREF_VIOLATIONS). A rule belongs here only when no stimulus a vector can give makes
+ * the device apply it; `nicref conformance --check-rules` (make check) fails both for a rule
+ * with no passing vector that is not listed here and for a listed rule a vector names. */
+#define UNREACHABLE_RULES(X)                                                                    \
+	X(RULE, OBJ_NO_MEMORY,                                                                  \
+	  "a failed allocation of the model's own (calloc/malloc of an object's host-side "      \
+	  "state); no command input makes the host run out of memory")                           \
+	X(RULE, TIR_IN_USE,                                                                     \
+	  "only a flow table entry holds a TIR (D-TIR-1), and the flow table commands (PRM "     \
+	  "§12.14) are not modelled yet: they answer BAD_OP, so nothing can name a TIR; "          \
+	  "reference/tests/tir_test.c takes the reference by hand")
+
+static const struct {
+	unsigned id;
+	const char *why;
+} unreachable[] = {
+#define UNREACHABLE_ROW_RULE(id) NICREF_RULE_##id
+#define UNREACHABLE_ROW_VIO(id) (REPORT_RULE_VIOLATION | NICREF_VIO_##id)
+#define UNREACHABLE_ROW(table, id, why) { UNREACHABLE_ROW_##table(id), why },
+	UNREACHABLE_RULES(UNREACHABLE_ROW)
+#undef UNREACHABLE_ROW
+#undef UNREACHABLE_ROW_VIO
+#undef UNREACHABLE_ROW_RULE
+};
+
+/* A file#tcId list longer than this is cut, with the number left out. */
+#define LIST_MAX 4
+
+static bool is_violation(unsigned id)
+{
+	return (id & REPORT_RULE_VIOLATION) != 0;
+}
+
+const char *conformance_rule_name(unsigned id)
+{
+	unsigned i = id & ~REPORT_RULE_VIOLATION;
+	return is_violation(id) ? nicref_violation_name(i) : nicref_cmd_rule_name(i);
+}
+
+static const char *rule_citation(unsigned id)
+{
+	unsigned i = id & ~REPORT_RULE_VIOLATION;
+	return is_violation(id) ? nicref_violation_citation(i) : nicref_cmd_rule_citation(i);
+}
+
+const char *conformance_unreachable(unsigned id)
+{
+	for (size_t i = 0; i < sizeof unreachable / sizeof unreachable[0]; i++)
+		if (unreachable[i].id == id)
+			return unreachable[i].why;
+	return NULL;
+}
+
+static bool credited(const struct test_result *t, unsigned id)
+{
+	if (t->outcome != TEST_PASS)
+		return false;
+	for (unsigned k = 0; k < t->nrules; k++)
+		if (t->rules[k] == id)
+			return true;
+	return false;
+}
+
+size_t conformance_rule_count(const struct report *rep, unsigned id)
+{
+	size_t n = 0;
+	for (size_t t = 0; t < rep->n; t++)
+		n += credited(&rep->tests[t], id);
+	return n;
+}
+
+/* Table text: a '|' would end the cell. */
+static void cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/* "file#tcId, ..." of the passing tests credited with the rule, at most LIST_MAX. */
+static void vector_list(FILE *out, const struct report *rep, unsigned id, size_t count)
+{
+	size_t shown = 0;
+	for (size_t t = 0; t < rep->n && shown < LIST_MAX; t++)
+		if (credited(&rep->tests[t], id)) {
+			fprintf(out, "%s", shown ? ", " : "");
+			cell(out, rep->tests[t].file);
+			fprintf(out, "#%ld", rep->tests[t].tc_id);
+			shown++;
+		}
+	if (count > shown)
+		fprintf(out, " (+%zu more)", count - shown);
+}
+
+/* Rules of a table: first (command rules skip NONE, the success that refuses nothing) to n. */
+static void table_counts(const struct report *rep, unsigned first, unsigned n, unsigned base,
+			 unsigned *named, unsigned *unreach, unsigned *none)
+{
+	*named = *unreach = *none = 0;
+	for (unsigned i = first; i < n; i++) {
+		unsigned id = base | i;
+		if (conformance_rule_count(rep, id))
+			(*named)++;
+		else if (conformance_unreachable(id))
+			(*unreach)++;
+		else
+			(*none)++;
+	}
+}
+
+static void print_table(const struct report *rep, FILE *out, bool violations)
+{
+	unsigned base = violations ? REPORT_RULE_VIOLATION : 0;
+	unsigned first = violations ? 0 : 1, n = violations ? NICREF_VIO_COUNT : NICREF_RULE_COUNT;
+	unsigned named, unreach, none;
+	table_counts(rep, first, n, base, &named, &unreach, &none);
+	fprintf(out, "%u %s: %u named by a passing vector, %u unreachable by a vector, %u with no "
+		     "vector%s",
+		n - first, violations ? "driver violations" : "command rules", named, unreach, none,
+		none ? ":" : ".");
+	for (unsigned i = first, k = 0; i < n; i++)
+		if (!conformance_rule_count(rep, base | i) && !conformance_unreachable(base | i))
+			fprintf(out, "%s`%s`", k++ ? ", " : " ", conformance_rule_name(base | i));
+	fprintf(out, "%s\n\n", none ? "." : "");
+	fprintf(out, violations ? "| violation | citation | vectors | named in |\n|---|---|---|---|\n"
+				: "| rule | status | citation | vectors | named in |\n"
+				  "|---|---|---|---|---|\n");
+	for (unsigned i = first; i < n; i++) {
+		unsigned id = base | i;
+		size_t count = conformance_rule_count(rep, id);
+		const char *why = conformance_unreachable(id);
+		fprintf(out, "| %s | ", conformance_rule_name(id));
+		if (!violations)
+			fprintf(out, "%s | ", nicref_cmd_status_name(nicref_cmd_rule_status(i)));
+		cell(out, rule_citation(id));
+		fprintf(out, " | %zu | ", count);
+		if (count)
+			vector_list(out, rep, id, count);
+		else if (why) {
+			fprintf(out, "*unreachable*: ");
+			cell(out, why);
+		}
+		fprintf(out, " |\n");
+	}
+}
+
+void conformance_rules_print(const struct report *rep, FILE *out)
+{
+	fprintf(out, "\n## Rules\n\n"
+		     "Every rule of the model's rule tables, in table order, with the passing vectors\n"
+		     "that name it: by name (`expect.rule`, the `rule` of a `cmd_fail` or `violation`\n"
+		     "event) or by clause (`expect.clause`, an event's `clause`), counted for the rule\n"
+		     "that actually refused (the event's rule, the rule whose syndrome the completion\n"
+		     "carries); in `any_of`, only the alternative that held. A rule no vector can reach\n"
+		     "says why (*unreachable*; the one table of them is in `harness/conformance.c`);\n"
+		     "`make check` fails when any other rule has no vector. Lists of more than %d\n"
+		     "vectors are cut.\n\n"
+		     "### Command rules (`NICREF_CMD_RULES`)\n\n",
+		LIST_MAX);
+	print_table(rep, out, false);
+	fprintf(out, "\n### Driver violations (`NICREF_VIOLATIONS`)\n\n");
+	print_table(rep, out, true);
+}
+
+static unsigned check_table(const struct report *rep, FILE *err, bool violations)
+{
+	unsigned base = violations ? REPORT_RULE_VIOLATION : 0, gaps = 0;
+	unsigned first = violations ? 0 : 1, n = violations ? NICREF_VIO_COUNT : NICREF_RULE_COUNT;
+	for (unsigned i = first; i < n; i++) {
+		unsigned id = base | i;
+		size_t count = conformance_rule_count(rep, id);
+		const char *why = conformance_unreachable(id);
+		if (!count && !why)
+			fprintf(err, "nicref conformance: %s %s (%s) has no passing vector and is not "
+				     "listed as unreachable (harness/conformance.c)\n",
+				violations ? "violation" : "rule", conformance_rule_name(id),
+				rule_citation(id));
+		else if (count && why)
+			fprintf(err, "nicref conformance: %s %s is listed as unreachable "
+				     "(harness/conformance.c) but %zu passing vector%s name%s it\n",
+				violations ? "violation" : "rule", conformance_rule_name(id), count,
+				count == 1 ? "" : "s", count == 1 ? "s" : "");
+		else
+			continue;
+		gaps++;
+	}
+	return gaps;
+}
+
+unsigned conformance_rules_check(const struct report *rep, FILE *err)
+{
+	unsigned gaps = check_table(rep, err, false) + check_table(rep, err, true);
+	for (size_t t = 0; t < rep->n; t++)
+		if (rep->tests[t].rules_dropped) {
+			fprintf(err, "nicref conformance: %s#%ld matched %u rules more than the %u a "
+				     "test is credited with (REPORT_MAX_RULES)\n",
+				rep->tests[t].file, rep->tests[t].tc_id, rep->tests[t].rules_dropped,
+				REPORT_MAX_RULES);
+			gaps++;
+		}
+	return gaps;
+}
