@@ -9,20 +9,20 @@
 	X(WQ_TYPE_BAD, BAD_PARAM, "PRM §7.4 T55 00h[31:28]",                                     \
 	  "wq_type is neither 0 (linked list) nor 1 (cyclic), or an SQ's is not 1 (\"Send Queue " \
 	  "WQ must be set to 1\")")                                                             \
-	X(WQ_SIGNATURE_UNSUPPORTED, BAD_PARAM, "PRM T55 00h[27], T145 wq_signature",             \
+	X(WQ_SIGNATURE_UNSUPPORTED, BAD_PARAM, "PRM §7.7 T55 00h[27], T145 wq_signature",             \
 	  "wq_signature set while HCA_CAP.wq_signature is 0")                                    \
-	X(WQ_END_PAD_BAD, BAD_PARAM, "PRM T55 00h[26:25], T145 end_pad",                         \
+	X(WQ_END_PAD_BAD, BAD_PARAM, "PRM §7.7 T55 00h[26:25], T145 end_pad",                         \
 	  "end_padding_mode reserved (above 1), or END_PAD_ALIGN without HCA_CAP.end_pad")        \
-	X(WQ_STRIDE_RANGE, BAD_PARAM, "PRM T55 20h[19:16], T145 74h",                            \
+	X(WQ_STRIDE_RANGE, BAD_PARAM, "PRM §7.7 T55 20h[19:16], T145 74h",                            \
 	  "log_wq_stride outside [log_min_stride_sz, log_max_stride_sz] of the queue type")      \
-	X(WQ_SIZE_EXCEEDS_CAP, EXCEED_LIM, "PRM T55 20h[4:0], T145 78h log_max_wq_sz; D-WQ-1",   \
+	X(WQ_SIZE_EXCEEDS_CAP, EXCEED_LIM, "PRM §7.7 T55 20h[4:0], T145 78h log_max_wq_sz; D-WQ-1",   \
 	  "log_wq_sz above HCA_CAP.log_max_wq_sz")                                               \
 	X(WQ_BUFFER_MISALIGNED, BAD_PARAM, "PRM §7.4.1 L2042, T55 04h[20:16]",                   \
 	  "the first WQE (page_offset) is not aligned on the larger of the 64-byte WQEBB and the " \
 	  "stride")                                                                             \
 	X(WQ_DBR_MISALIGNED, BAD_PARAM, "PRM §7.4.2 L2112, T55 10h/14h",                         \
 	  "dbr_addr is not 4-byte aligned")                                                      \
-	X(WQ_PAS_SHORT, BAD_INPUT_LEN, "PRM T55 C0h pas[], T128 0x50",                           \
+	X(WQ_PAS_SHORT, BAD_INPUT_LEN, "PRM §7.7 T55 C0h pas[], T128 0x50",                           \
 	  "the input holds fewer pas[] entries than the pages the queue spans")                  \
 	X(WQ_CQ_MISSING, BAD_RESOURCE, "PRM T61/T53 08h cqn, §3.2.1, T128 0x05",                 \
 	  "cqn names no CQ")                                                                     \
@@ -31,7 +31,7 @@
 	/* CREATE_SQ (§12.10.1, T60-T62) */                                                     \
 	X(SQ_STATE_NOT_RST, BAD_PARAM, "PRM §7.9 Figure 17, T62 (state R at CREATE_SQ), T61",    \
 	  "CREATE_SQ with a context state other than RST")                                       \
-	X(SQ_TIS_LIST_SIZE, BAD_PARAM, "PRM T61 20h[31:16], 2Ch (only a single TIS)",            \
+	X(SQ_TIS_LIST_SIZE, BAD_PARAM, "PRM §7.9 T61 20h[31:16], 2Ch (only a single TIS)",            \
 	  "tis_lst_sz is not 1")                                                                 \
 	X(SQ_TIS_MISSING, BAD_RESOURCE, "PRM T61 2Ch tis_num[0], §3.2.1, T128 0x05",             \
 	  "tis_num[0] names no TIS")                                                             \
@@ -47,7 +47,7 @@
 	  "2^log_max_sq SQs already exist")                                                      \
 	X(SQ_NOT_FOUND, BAD_RESOURCE, "PRM §12.10.2-§12.10.4, T128 0x05", "sqn names no SQ")     \
 	/* CREATE_RQ (§12.11.1, T52/T53, T56) */                                                \
-	X(RQ_MEM_TYPE_BAD, BAD_PARAM, "PRM T53 00h[27:24]",                                      \
+	X(RQ_MEM_TYPE_BAD, BAD_PARAM, "PRM §7.7 T53 00h[27:24]",                                      \
 	  "mem_rq_type is neither 0 (inline) nor 1 (RMP)")                                       \
 	X(RQ_STATE_NOT_RST, BAD_PARAM, "PRM §7.7 Figure 16, T56 (state R at CREATE_RQ), T53",    \
 	  "CREATE_RQ with a context state other than RST")                                       \
@@ -61,7 +61,7 @@
 	/* CREATE_RMP (§12.13.1, T64-T66) */                                                    \
 	X(RMP_STATE_NOT_RDY, BAD_PARAM, "PRM T65 00h[23:20] (\"Must be RDY for CREATE_RMP\")",   \
 	  "CREATE_RMP with a context state other than RDY")                                      \
-	X(RMP_BASIC_CYCLIC_BAD, BAD_PARAM, "PRM T65 04h[31], T145 70h[31]",                      \
+	X(RMP_BASIC_CYCLIC_BAD, BAD_PARAM, "PRM §7.10 T65 04h[31], T145 70h[31]",                      \
 	  "basic_cyclic_rcv_wqe set without HCA_CAP.basic_cyclic_rcv_wqe or on a linked-list WQ") \
 	X(RMP_EXHAUSTED, EXCEED_LIM, "PRM §7.10, T145 70h log_max_rmp",                          \
 	  "2^log_max_rmp RMPs already exist")                                                    \
@@ -76,9 +76,9 @@
 	  "PRM §7.7 Figure 16, §7.9 Figure 17, §7.10.1, T56, T62, T66; D-SQ-1",                  \
 	  "MODIFY to a state the queue cannot reach from its state (SQ/RQ: RST2RDY, RDY2RDY, "  \
 	  "RDY2ERR, 2RST; RMP: RDY2RDY)")                                                        \
-	X(WQ_BITMASK_BAD, BAD_PARAM, "PRM T62 (bit 0), T56 (bit 1), T66 (bit 0)",                \
+	X(WQ_BITMASK_BAD, BAD_PARAM, "PRM §7.9 T62 (bit 0), §7.7 T56 (bit 1), §7.10 T66 (bit 0)",                \
 	  "modify_bitmask has a bit that the queue type does not define")                        \
-	X(WQ_BITMASK_NOT_IN_TRANSITION, BAD_PARAM, "PRM T56 (vsd: RST2RDY and RDY2RDY only)",    \
+	X(WQ_BITMASK_NOT_IN_TRANSITION, BAD_PARAM, "PRM §7.7 T56 (vsd: RST2RDY and RDY2RDY only)",    \
 	  "a modify_bitmask field that the requested transition does not take")
 
 #define NICREF_VIOLATIONS_WQ(X)                                                                 \
