@@ -102,7 +102,7 @@ static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause,
 	uint32_t rqn = rq->hdr.handle;
 	wq_set_state(dev, WQ_KIND_RQ, rqn, &rq->state, WQ_ERR, cause);
 	if (catastrophic)
-		wq_post_event(dev, 0x05, 1, rqn); /* T57 "RQ Catastrophic Error" (D-EV-1) */
+		wq_post_event(dev, EQ_EVENT_RQ_CATASTROPHIC, 1, rqn); /* T57 (D-EV-1) */
 	if (!rq->on_rmp) {
 		/* §7.7.2.1, T53 00h[18]: with flush_in_error_en, the WQEs posted (hw_counter up to
 		 * the record's counter) are flushed in error; otherwise not forced (D-SQ-4). */
@@ -124,7 +124,7 @@ static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause,
 		if (wq_flush_cqe(dev, rq->cqn, false, (uint16_t)rq->taken[i], 0, rq->user_index))
 			break;
 	rq->ntaken = 0;
-	wq_post_event(dev, 0x13, 1, rqn);
+	wq_post_event(dev, EQ_EVENT_LAST_WQE_REACHED, 1, rqn);
 }
 
 void rq_enter_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause)
@@ -169,7 +169,7 @@ static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *ind
 			rq_error(dev, rq, WQ_CAUSE_DEVICE, true);
 			return -1;
 		}
-		rmp->head = (uint16_t)(next[2] << 8 | next[3]);
+		rmp->head = (uint16_t)PRM_GET(srq_wqe_next, next_wqe_index, next, sizeof next);
 	}
 	rmp->wq.hw_counter++;
 	if (rq->ntaken == rq->taken_cap) {
@@ -187,7 +187,7 @@ static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *ind
 	if (rmp->lwm && (uint16_t)(posted - 1) < rmp->lwm) {
 		rmp->lwm = 0;
 		PRM_SET(wq, lwm, rmp->ctx + WQ_IN_CTX, WQ_CTX_BYTES - WQ_IN_CTX, 0);
-		wq_post_event(dev, 0x14, 0, rmp->hdr.handle);
+		wq_post_event(dev, EQ_EVENT_RMP_LIMIT, 0, rmp->hdr.handle);
 	}
 	*index = idx;
 	return 0;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "nicref/cmd.h"
+#include "obj/eq.h"
 #include "obj/obj.h"
 
 struct nicref_dev;
@@ -151,8 +152,9 @@ enum nicref_cmd_rule wq_reserved_field(struct cmd_ctx *c, const struct nicref_la
 /* Records a state change (WQ_STATE event). */
 void wq_set_state(struct nicref_dev *dev, enum wq_kind kind, uint32_t num, uint8_t *state,
 		  uint8_t to, enum wq_cause cause);
-/* Posts an SQ/RQ async event (T79/T82/T83 layout: 14h[31:24] type, 18h[23:0] number). */
-void wq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t qtype, uint32_t num);
+/* Posts an SQ/RQ async event ev, an event of the eqe_wq layout (T79/T82/T83: 14h[31:24] type,
+ * 18h[23:0] number). */
+void wq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t qtype, uint32_t num);
 /* Writes a flush error CQE (T73/T74: syndrome 0x5 WR_Flushed; opcode 13 requester, 14
  * responder, T68) to CQ cqn: cq_post's result. */
 int wq_flush_cqe(struct nicref_dev *dev, uint32_t cqn, bool send, uint16_t wqe_counter,
