@@ -269,8 +269,8 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 		syndrome = PRM_GET(cmd_out, syndrome, x.out, x.out_len);
 		/* D-CMD-15: the command ran, but SW cannot see its output: say so. */
 		int lost = scatter_output(dev, &x, out_blocks);
-		lost |= dev_dma_write(dev, addr + field_byte(out_inline), e + field_byte(out_inline),
-				      INLINE_LEN);
+		size_t at = field_byte(out_inline);
+		lost |= dev_dma_write(dev, addr + at, e + at, INLINE_LEN);
 		if (lost)
 			st = NICREF_DELIVERY_INTERNAL;
 	}

@@ -51,7 +51,7 @@ Test(eq_layout, event_data_t80_to_t92)
 		tl_pin(r->eqe, "event_sub_type", 0x00, 7, 0);
 		tl_pin(r->eqe, "signature", 0x3C, 15, 8);
 		tl_pin(r->eqe, "owner", 0x3C, 0, 0);
-		cr_expect_eq(nicref_layout_find(r->eqe)->size, 0x40u, "%s: 64 bytes (§7.13.1)", r->eqe);
+		cr_expect_eq(nicref_layout_find(r->eqe)->size, 0x40u, "%s: 64 B, §7.13.1", r->eqe);
 	}
 	/* Each whole-EQE form is the header and its data's fields, nothing else. */
 	static const struct {
