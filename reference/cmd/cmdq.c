@@ -28,8 +28,17 @@ static int nonzero(const uint8_t *p, size_t n)
 	return 0;
 }
 
+#define ENTRY_FIELD(field) PRM_FIELD(cmdq_entry, field)
 #define ENTRY_GET(field, e) PRM_GET(cmdq_entry, field, (e), ENTRY_SIZE)
+#define ENTRY_SET(field, e, v) PRM_SET(cmdq_entry, field, (e), ENTRY_SIZE, (v))
 #define MBOX_GET(field, b) PRM_GET(cmd_mailbox, field, (b), MBOX_SIZE)
+#define MBOX_SET(field, b, v) PRM_SET(cmd_mailbox, field, (b), MBOX_SIZE, (v))
+
+/* The byte a whole-byte field starts at. */
+static size_t field_byte(const struct nicref_field *f)
+{
+	return f->bit_offset / 8;
+}
 
 static uint64_t blocks_for(uint32_t length)
 {
@@ -163,10 +172,10 @@ static enum nicref_delivery_status check_entry(struct nicref_dev *dev, const uin
 static void sign_block(uint8_t *blk)
 {
 	/* §7.14.1.1.1: zero both signatures, sign the control part, then the whole block. */
-	blk[0x23E] = 0;
-	blk[0x23F] = 0;
-	blk[0x23E] = (uint8_t)~xor8(blk + MBOX_CTRL, MBOX_SIZE - MBOX_CTRL);
-	blk[0x23F] = (uint8_t)~xor8(blk, MBOX_SIZE);
+	MBOX_SET(ctrl_signature, blk, 0);
+	MBOX_SET(signature, blk, 0);
+	MBOX_SET(ctrl_signature, blk, (uint8_t)~xor8(blk + MBOX_CTRL, MBOX_SIZE - MBOX_CTRL));
+	MBOX_SET(signature, blk, (uint8_t)~xor8(blk, MBOX_SIZE));
 }
 
 /* Returns non-zero if a block could not be written (the DMA error is traced). */
@@ -239,11 +248,14 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 		st = walk_chain(dev, &DIR_OUT, out_ptr, out_blocks, token);
 
 	/* The header of the inline input (T99), whatever became of the command. */
-	uint64_t opcode = PRM_GET(cmd_in, opcode, e + 0x10, INLINE_LEN);
-	uint64_t op_mod = PRM_GET(cmd_in, op_mod, e + 0x10, INLINE_LEN);
+	uint8_t inline_in[INLINE_LEN];
+	(void)nicref_field_get_bytes(e, ENTRY_SIZE, ENTRY_FIELD(command_input_inline_data),
+				     inline_in, INLINE_LEN);
+	uint64_t opcode = PRM_GET(cmd_in, opcode, inline_in, INLINE_LEN);
+	uint64_t op_mod = PRM_GET(cmd_in, op_mod, inline_in, INLINE_LEN);
 	uint64_t status = 0, syndrome = 0;
 	if (st == NICREF_DELIVERY_OK) {
-		memcpy(dev->cmd_in, e + 0x10, INLINE_LEN);
+		memcpy(dev->cmd_in, inline_in, INLINE_LEN);
 		x.in_len = INLINE_LEN + (size_t)in_blocks * MBOX_DATA;
 		if (x.in_len > x.input_length)
 			x.in_len = x.input_length;
@@ -251,24 +263,30 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 		if (x.out_len > x.output_length && x.output_length > INLINE_LEN)
 			x.out_len = x.output_length;
 		cmd_execute(dev, &x);
-		memcpy(e + 0x20, x.out, INLINE_LEN);
+		const struct nicref_field *out_inline = ENTRY_FIELD(command_output_inline_data);
+		(void)nicref_field_set_bytes(e, ENTRY_SIZE, out_inline, x.out, INLINE_LEN);
 		status = PRM_GET(cmd_out, status, x.out, x.out_len);
 		syndrome = PRM_GET(cmd_out, syndrome, x.out, x.out_len);
 		/* D-CMD-15: the command ran, but SW cannot see its output: say so. */
 		int lost = scatter_output(dev, &x, out_blocks);
-		lost |= dev_dma_write(dev, addr + 0x20, e + 0x20, INLINE_LEN);
+		size_t at = field_byte(out_inline);
+		lost |= dev_dma_write(dev, addr + at, e + at, INLINE_LEN);
 		if (lost)
 			st = NICREF_DELIVERY_INTERNAL;
 	}
 
-	/* T96 3Ch: delivery status in bits 7:1, ownership back to SW in bit 0. */
-	e[0x3F] = (uint8_t)(st << 1);
+	/* T96 3Ch: the delivery status, ownership back to SW. */
+	ENTRY_SET(status, e, st);
+	ENTRY_SET(ownership, e, 0);
 	if (generating(dev)) {
 		/* D-CMD-12: the entry is signed as it is finally written, ownership 0. */
-		e[0x3D] = 0;
-		e[0x3D] = (uint8_t)~xor8(e, ENTRY_SIZE);
+		ENTRY_SET(signature, e, 0);
+		ENTRY_SET(signature, e, (uint8_t)~xor8(e, ENTRY_SIZE));
 	}
-	(void)dev_dma_write(dev, addr + 0x3C, e + 0x3C, 4);
+	/* The dword of signature, status and ownership, after everything else: §7.14 "Once a
+	 * command is completed, the ownership bit of the command is updated". */
+	size_t last = ENTRY_FIELD(ownership)->prm_offset;
+	(void)dev_dma_write(dev, addr + last, e + last, 4);
 
 	dev->stats.commands++;
 	const uint64_t args[] = { slot, opcode, op_mod, st, status, syndrome };

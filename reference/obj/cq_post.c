@@ -22,10 +22,10 @@ int cq_read_update_ci(struct nicref_dev *dev, struct cq *cq, uint32_t *ci)
 {
 	/* T69/T70: update_ci at record 00h[23:0], "Consumer counter of the last polled CQE"; the
 	 * device monitors overflow with it (§7.12.1, D-CQ-2). */
-	uint8_t b[4];
+	uint8_t b[4]; /* the record's first dword */
 	if (dev_dma_read(dev, cq->dbr_addr, b, sizeof b) != 0)
 		return -1;
-	*ci = ((uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]) & M;
+	*ci = (uint32_t)PRM_GET(cq_dbr, update_ci, b, sizeof b);
 	return 0;
 }
 
@@ -132,43 +132,47 @@ void cq_tick(struct nicref_dev *dev)
  * takes CQ errors (§7.12.5: "Hardware will deliver the auxiliary information ... in an EQE"). */
 static void cq_error(struct nicref_dev *dev, struct cq *cq, uint8_t status, uint8_t syndrome)
 {
-	uint8_t data[28] = { 0 };
-	uint32_t cqn = cq->hdr.handle;
+	uint8_t eqe[EQE_SIZE] = { 0 };
 	cq->status = status;
-	data[1] = (uint8_t)(cqn >> 16);
-	data[2] = (uint8_t)(cqn >> 8);
-	data[3] = (uint8_t)cqn;
-	data[0x0B] = syndrome; /* 08h[7:0] */
-	eq_post_event(dev, EQ_EV_CQ_ERROR, 0, data);
+	PRM_SET(eqe_cq_error, cqn, eqe, sizeof eqe, cq->hdr.handle);
+	PRM_SET(eqe_cq_error, syndrome, eqe, sizeof eqe, syndrome);
+	eq_post_event(dev, EQ_EVENT_CQ_ERROR, eqe);
 }
 
 /* Writes one CQE (64 bytes, owner and signature still to be set) at counter `counter` of the
- * current buffer. D-CQE-2: a 128-byte CQE carries it in its second half, the first half zero.
+ * current buffer. D-CQE-2: a 128-byte CQE carries it in its second half (cqe128), data_64 zero.
  * 0, or -1 on a DMA error. */
 static int write_entry(struct nicref_dev *dev, struct cq *cq, const uint8_t cqe[CQE_SIZE],
 		       uint32_t counter)
 {
-	uint8_t e[128] = { 0 };
+	uint8_t e[PRM_SIZE_cqe128] = { 0 };
 	uint32_t esz = cqe_bytes(cq);
-	uint8_t *c64 = e + esz - CQE_SIZE;
-	memcpy(c64, cqe, CQE_SIZE);
+	uint8_t *c64 = e + esz - PRM_SIZE_cqe64;
+	memcpy(c64, cqe, PRM_SIZE_cqe64);
 	/* §7.12.3.1: the owner value flips each time the CQ wraps: (pc >> log_cq_size) & 1
-	 * (SW initialised the buffer to owner 1, opcode 0xF: §12.7.1, D-CQ-8). */
-	c64[0x3F] = (uint8_t)((c64[0x3F] & ~1u) | ((counter >> cq->log_size) & 1u));
-	c64[0x3E] = 0;
-	c64[0x3E] = eq_entry_signature(e, esz, counter); /* T68 signature, D-CQE-1 */
+	 * (SW initialised the buffer to owner 1, opcode 0xF: §12.7.1, D-CQ-8). The signature
+	 * covers the whole entry (T68, D-CQE-1); data_64 is zero, so T68's "taken into account
+	 * if data / GRH was written to it" changes nothing. */
+	PRM_SET(cqe64, owner, c64, PRM_SIZE_cqe64, (counter >> cq->log_size) & 1u);
+	PRM_SET(cqe64, signature, c64, PRM_SIZE_cqe64, 0);
+	PRM_SET(cqe64, signature, c64, PRM_SIZE_cqe64, eq_entry_signature(e, esz, counter));
 	/* T76 cc: "all CQEs are written (collapsed) to first CQ entry". */
 	uint32_t index = cq->cc ? 0 : (counter & ((1u << cq->log_size) - 1u));
 	return dev_dma_write(dev, qbuf_addr(&cq->buf, (uint64_t)index * esz), e, esz);
 }
 
+static bool is_error_cqe(unsigned opcode)
+{
+	return opcode == CQE_OP_REQ_ERR || opcode == CQE_OP_RESP_ERR; /* T68 13, 14: T73 format */
+}
+
 static void trace_cqe(struct nicref_dev *dev, const struct cq *cq, const uint8_t *cqe)
 {
-	unsigned opcode = cqe[0x3F] >> 4; /* T68 3Ch[7:4] */
+	unsigned opcode = (unsigned)PRM_GET(cqe64, opcode, cqe, CQE_SIZE);
 	/* T74: error CQEs carry their syndrome at 34h[7:0]. */
-	unsigned syndrome = opcode == CQE_OP_REQ_ERR || opcode == CQE_OP_RESP_ERR ? cqe[0x37] : 0;
+	uint64_t syndrome = is_error_cqe(opcode) ? PRM_GET(err_cqe, syndrome, cqe, CQE_SIZE) : 0;
 	const uint64_t args[] = { cq->hdr.handle, cq->pc, opcode, syndrome,
-				  (uint64_t)cqe[0x3C] << 8 | cqe[0x3D] };
+				  PRM_GET(cqe64, wqe_counter, cqe, CQE_SIZE) };
 	dev_emit(dev, NICREF_EV_CQE, args, 5);
 }
 
@@ -207,9 +211,9 @@ int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64])
 		return -1;
 	}
 	trace_cqe(dev, cq, cqe);
-	unsigned opcode = cqe[0x3F] >> 4;
 	/* T68 se: "This CQE cause EQE generation for solicited event"; D-CQ-5: error CQEs too. */
-	bool solicited = (cqe[0x3F] & 2u) || opcode == CQE_OP_REQ_ERR || opcode == CQE_OP_RESP_ERR;
+	bool solicited = PRM_GET(cqe64, se, cqe, CQE_SIZE) ||
+			 is_error_cqe((unsigned)PRM_GET(cqe64, opcode, cqe, CQE_SIZE));
 	if (solicited) {
 		cq->last_solicit = cq->pc; /* T76 last_solicit_index */
 		cq->solicit_seen = true;
@@ -238,8 +242,8 @@ void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq)
 	/* §7.12.6: "the hardware will report a special CQE called Resize_Cq (CQE.opcode = 5h) to
 	 * the old CQ"; T72 gives only owner and signature (all else 0). D-CQ-7: it takes the
 	 * slot of the producer counter in the old buffer, and the counter does not move. */
-	uint8_t cqe[CQE_SIZE] = { 0 };
-	cqe[0x3F] = CQE_OP_RESIZE << 4;
+	uint8_t cqe[PRM_SIZE_resize_cqe] = { 0 };
+	PRM_SET(resize_cqe, opcode, cqe, sizeof cqe, CQE_OP_RESIZE);
 	if (write_entry(dev, cq, cqe, cq->pc) != 0) {
 		cq_error(dev, cq, CQ_STATUS_WRITE_FAIL, 0x2);
 		return;

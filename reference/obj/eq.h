@@ -16,19 +16,28 @@
 
 #include "obj/cq.h"
 #include "obj/obj.h"
+#include "prm/layouts.h"
 
 struct nicref_dev;
 
-/* PRM T79 event types (and D-EV-1's additions, raised by the work queues). */
-enum eq_event_type {
-	EQ_EV_COMPLETION = 0x00,
-	EQ_EV_CQ_ERROR = 0x04,
-	EQ_EV_INTERNAL_ERROR = 0x08,
-	EQ_EV_PORT_STATE_CHANGE = 0x09,
-	EQ_EV_CMD_COMPLETION = 0x0A,
-	EQ_EV_PAGE_REQUEST = 0x0B,
-	EQ_EV_LAST_WQE_REACHED = 0x13,
+/* The events of PRM T79, one per row of PRM_EQE_EVENTS (prm/layouts_eqe.h): EQ_EVENT_<ID>
+ * names a row (type and sub-type), EQ_TYPE_<ID> its event_type code. */
+#define EQ_EVENT_ENUM(id, type, sub, name, clause, layout) EQ_EVENT_##id,
+enum eq_event { PRM_EQE_EVENTS(EQ_EVENT_ENUM) EQ_EVENT_COUNT };
+#undef EQ_EVENT_ENUM
+#define EQ_TYPE_ENUM(id, type, sub, name, clause, layout) EQ_TYPE_##id = (type),
+enum eq_event_type { PRM_EQE_EVENTS(EQ_TYPE_ENUM) };
+#undef EQ_TYPE_ENUM
+
+/* A row of the table: what an EQE of the event carries and where the PRM says so. */
+struct eq_event_desc {
+	uint8_t type, sub_type;            /* T78 event_type 00h[23:16], event_sub_type 00h[7:0] */
+	const char *name;                  /* T79 "Event Description" */
+	const char *clause;                /* the EQE format's clause */
+	const struct nicref_layout *layout; /* the whole EQE, event data at 20h */
 };
+/* obj/eq_types.c: the row of ev. */
+const struct eq_event_desc *eq_event_desc(enum eq_event ev);
 #define EQ_EVENT_TYPES 64 /* T244: a 64-bit event bitmask, bit i = event type i */
 
 /* PRM T94 st and status. */
@@ -77,11 +86,13 @@ void eq_dev_fini(struct nicref_dev *dev);
 void eq_dev_reset(struct nicref_dev *dev); /* destroys every EQ (power-on, teardown) */
 int eq_dev_check(const struct nicref_dev *dev); /* invariants: 0 or negative */
 
-/* An asynchronous event (PRM T79): an EQE of `type`/`sub_type` with the 28 bytes of event data
- * (EQE 20h-3Bh), to the EQ mapped to the type, or dropped when none is (L6787). */
-void eq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t sub_type, const uint8_t data[28]);
-/* Whether an EQ takes event type `type` now. */
-bool eq_event_mapped(const struct nicref_dev *dev, uint8_t type);
+/* An asynchronous event (PRM T79): eqe holds the event data, written through the fields of the
+ * event's layout (its row of PRM_EQE_EVENTS); the device adds event_type and event_sub_type,
+ * owner and signature, and writes it to the EQ mapped to the type, or drops it when none is
+ * (L6787). */
+void eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE]);
+/* Whether an EQ takes the type of ev now. */
+bool eq_event_mapped(const struct nicref_dev *dev, enum eq_event ev);
 /* A completion event of CQ cqn on EQ eqn (T80/T81). */
 void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn);
 /* The command of slot `slot` completed (cmd/cmdq.c): a command completion event when an EQ

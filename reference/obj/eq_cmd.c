@@ -84,7 +84,7 @@ enum nicref_cmd_rule cmd_create_eq(struct cmd_ctx *c)
 	eq->st = EQ_ST_FIRED;
 	((struct obj_hdr *)obj_get(dev, OBJ_UAR, eq->uar))->refs++; /* D-OBJ-1 */
 
-	if (bitmask >> EQ_EV_CMD_COMPLETION & 1u) {
+	if (bitmask >> EQ_TYPE_CMD_COMPLETION & 1u) {
 		uint32_t busy = other_posted_slots(dev, c->slot);
 		if (busy)
 			dev_violation(dev, NICREF_VIO_EQ_CMD_EVENTS_QUEUE_BUSY, busy);
@@ -115,7 +115,7 @@ enum nicref_cmd_rule cmd_destroy_eq(struct cmd_ctx *c)
 	if (eq->hdr.refs)
 		return NICREF_RULE_EQ_IN_USE;
 	/* L6865: "there will be no event on destroy EQ for the EQ that the event is mapped to". */
-	if (eq->mapped >> EQ_EV_CMD_COMPLETION & 1u)
+	if (eq->mapped >> EQ_TYPE_CMD_COMPLETION & 1u)
 		dev->eqd.cmd_no_event = true;
 	eq_unmap_all(dev, eq); /* L6808 */
 	((struct obj_hdr *)obj_get(dev, OBJ_UAR, eq->uar))->refs--;

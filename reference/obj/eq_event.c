@@ -111,7 +111,8 @@ static void health_fatal(struct nicref_dev *dev, uint8_t syndrome)
 int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
 {
 	uint32_t eqn = eq->hdr.handle;
-	uint8_t type = eqe[1], sub_type = eqe[3]; /* T78 00h[23:16], 00h[7:0] */
+	uint8_t type = (uint8_t)PRM_GET(eqe, event_type, eqe, EQE_SIZE);
+	uint8_t sub_type = (uint8_t)PRM_GET(eqe, event_sub_type, eqe, EQE_SIZE);
 	uint32_t size = 1u << eq->log_size;
 
 	if (eq->broken) {
@@ -133,9 +134,9 @@ int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
 	 * (pc >> log_eq_size) & 1; SW initialised the buffer to 1 (§12.6.1 L6859), so the first
 	 * pass writes 0. */
 	uint32_t index = eq->ec ? 0 : (eq->pc & (size - 1));
-	eqe[0x3F] = (uint8_t)((eqe[0x3F] & ~1u) | ((eq->pc >> eq->log_size) & 1u));
-	eqe[0x3E] = 0;
-	eqe[0x3E] = eq_entry_signature(eqe, EQE_SIZE, eq->pc); /* T78 signature */
+	PRM_SET(eqe, owner, eqe, EQE_SIZE, (eq->pc >> eq->log_size) & 1u);
+	PRM_SET(eqe, signature, eqe, EQE_SIZE, 0);
+	PRM_SET(eqe, signature, eqe, EQE_SIZE, eq_entry_signature(eqe, EQE_SIZE, eq->pc)); /* T78 */
 	if (dev_dma_write(dev, qbuf_addr(&eq->buf, (uint64_t)index * EQE_SIZE), eqe, EQE_SIZE)) {
 		/* T94 status 0xA EQ_WRITE_FAILURE; the EQ writes nothing more (D-EQ-4). */
 		eq->status = EQ_STATUS_WRITE_FAILURE;
@@ -155,32 +156,56 @@ int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
 	return 0;
 }
 
-static int post_event(struct nicref_dev *dev, uint8_t type, uint8_t sub_type,
-		      const uint8_t data[28])
+/* Whether eqe's event data (T78 20h-3Bh) lies within the fields of layout l: an event's EQE
+ * carries its format (T80-T92) and nothing else. */
+static bool data_within(const uint8_t eqe[EQE_SIZE], const struct nicref_layout *l)
 {
-	struct eq *eq = type < EQ_EVENT_TYPES && dev->eqd.type_eq[type]
-				? eq_get(dev, dev->eqd.type_eq[type] - 1u)
-				: NULL;
+	uint8_t rest[EQE_SIZE];
+	memcpy(rest, eqe, EQE_SIZE);
+	for (uint32_t i = 0; i < l->nfields; i++) {
+		const struct nicref_field *f = &l->fields[i];
+		for (uint32_t done = 0; done < f->bit_width; done += 64) {
+			uint32_t w = f->bit_width - done < 64 ? f->bit_width - done : 64;
+			(void)nicref_bits_set(rest, EQE_SIZE, f->bit_offset + done, w, 0);
+		}
+	}
+	const struct nicref_field *data = PRM_FIELD(eqe, event_data);
+	for (uint32_t b = data->bit_offset / 8; b < (data->bit_offset + data->bit_width) / 8; b++)
+		if (rest[b])
+			return false;
+	return true;
+}
+
+/* The EQ that takes event type `type` now, or NULL (§7.13.6). */
+static struct eq *mapped_eq(const struct nicref_dev *dev, uint8_t type)
+{
+	uint16_t mapped = type < EQ_EVENT_TYPES ? dev->eqd.type_eq[type] : 0;
+	return mapped ? eq_get(dev, mapped - 1u) : NULL; /* eqn + 1, 0 when none */
+}
+
+static int post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE])
+{
+	const struct eq_event_desc *d = eq_event_desc(ev);
+	NICREF_ASSERT(data_within(eqe, d->layout)); /* the raiser wrote its event's fields only */
+	struct eq *eq = mapped_eq(dev, d->type);
 	if (!eq) {
 		/* §12.6: "Events that are not mapped to any EQ are not reported by hardware." */
-		dropped(dev, 0xFFFFFFFFu, type, 0);
+		dropped(dev, 0xFFFFFFFFu, d->type, 0);
 		return -1;
 	}
-	uint8_t eqe[EQE_SIZE] = { 0 };
-	eqe[1] = type;
-	eqe[3] = sub_type;
-	memcpy(eqe + 0x20, data, 28); /* T78 event_data 20h-3Bh */
+	PRM_SET(eqe, event_type, eqe, EQE_SIZE, d->type);
+	PRM_SET(eqe, event_sub_type, eqe, EQE_SIZE, d->sub_type);
 	return eq_write_eqe(dev, eq, eqe);
 }
 
-void eq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t sub_type, const uint8_t data[28])
+void eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE])
 {
-	(void)post_event(dev, type, sub_type, data);
+	(void)post_event(dev, ev, eqe);
 }
 
-bool eq_event_mapped(const struct nicref_dev *dev, uint8_t type)
+bool eq_event_mapped(const struct nicref_dev *dev, enum eq_event ev)
 {
-	return type < EQ_EVENT_TYPES && dev->eqd.type_eq[type] != 0;
+	return mapped_eq(dev, eq_event_desc(ev)->type) != NULL;
 }
 
 void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn)
@@ -188,15 +213,16 @@ void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn)
 	struct eq *eq = eq_get(dev, eqn);
 	if (!eq) {
 		/* Cannot happen: a CQ holds a reference on its c_eqn (D-EQ-1). */
-		dropped(dev, eqn, EQ_EV_COMPLETION, 0);
+		dropped(dev, eqn, EQ_TYPE_COMPLETION, 0);
 		return;
 	}
-	/* T80/T81: completion event, CQ number at event data 18h[23:0]. */
+	/* T80/T81: completion event, the CQ number in the event data; not mapped by type: the
+	 * CQ names its EQ (§12.6, D-EQ-18). */
+	const struct eq_event_desc *d = eq_event_desc(EQ_EVENT_COMPLETION);
 	uint8_t eqe[EQE_SIZE] = { 0 };
-	eqe[1] = EQ_EV_COMPLETION;
-	eqe[0x20 + 0x19] = (uint8_t)(cqn >> 16);
-	eqe[0x20 + 0x1A] = (uint8_t)(cqn >> 8);
-	eqe[0x20 + 0x1B] = (uint8_t)cqn;
+	PRM_SET(eqe, event_type, eqe, sizeof eqe, d->type);
+	PRM_SET(eqe, event_sub_type, eqe, sizeof eqe, d->sub_type);
+	PRM_SET(eqe_completion, cq_number, eqe, sizeof eqe, cqn & 0xFFFFFFu); /* 24 bits */
 	(void)eq_write_eqe(dev, eq, eqe);
 }
 
@@ -211,17 +237,14 @@ void eq_cmd_completion(struct nicref_dev *dev, unsigned slot)
 	}
 	/* §7.14: "If EQ is set and mapped to this command queue, SW will be informed on command
 	 * completion by EQE" - without such an EQ there is no event to drop (D-EQ-6). */
-	if (!d->type_eq[EQ_EV_CMD_COMPLETION] || slot >= 32)
+	if (!d->type_eq[EQ_TYPE_CMD_COMPLETION] || slot >= 32)
 		return;
 	/* T90: "Bits in this vector are set for commands completed and not yet reported by
 	 * event": one event per completed command, carrying any slot whose event was lost. */
 	d->cmd_unreported |= 1u << slot;
-	uint8_t data[28] = { 0 };
-	data[0] = (uint8_t)(d->cmd_unreported >> 24);
-	data[1] = (uint8_t)(d->cmd_unreported >> 16);
-	data[2] = (uint8_t)(d->cmd_unreported >> 8);
-	data[3] = (uint8_t)d->cmd_unreported;
-	if (post_event(dev, EQ_EV_CMD_COMPLETION, 0, data) == 0)
+	uint8_t eqe[EQE_SIZE] = { 0 };
+	PRM_SET(eqe_cmd, command_completion_vector, eqe, sizeof eqe, d->cmd_unreported);
+	if (post_event(dev, EQ_EVENT_CMD_COMPLETION, eqe) == 0)
 		d->cmd_unreported = 0;
 }
 
@@ -240,7 +263,7 @@ void eq_map(struct nicref_dev *dev, struct eq *eq, uint64_t mask)
 			NICREF_ASSERT(old != NULL);
 			old->mapped &= ~(1ull << t);
 		}
-		if (t == EQ_EV_CMD_COMPLETION)
+		if (t == EQ_TYPE_CMD_COMPLETION)
 			d->cmd_unreported = 0;
 		d->type_eq[t] = (uint16_t)(eq->hdr.handle + 1u);
 		eq->mapped |= 1ull << t;
@@ -255,7 +278,7 @@ void eq_unmap_all(struct nicref_dev *dev, struct eq *eq)
 		if (!(eq->mapped >> t & 1u))
 			continue;
 		d->type_eq[t] = 0;
-		if (t == EQ_EV_CMD_COMPLETION)
+		if (t == EQ_TYPE_CMD_COMPLETION)
 			d->cmd_unreported = 0;
 	}
 	eq->mapped = 0;

@@ -155,13 +155,10 @@ int obj_charge(struct nicref_dev *dev, enum obj_type type)
 		if (need > dev->hca.pages_wanted)
 			dev->hca.pages_wanted = (uint32_t)need;
 		if (dev->hca.page_request_armed) {
-			uint8_t data[28] = { 0 };
-			data[4] = (uint8_t)(missing >> 24); /* T92 event_data 04h num_pages */
-			data[5] = (uint8_t)(missing >> 16);
-			data[6] = (uint8_t)(missing >> 8);
-			data[7] = (uint8_t)missing;
+			uint8_t eqe[EQE_SIZE] = { 0 };
+			PRM_SET(eqe_page_request, num_pages, eqe, sizeof eqe, missing);
 			dev->hca.page_request_armed = false;
-			eq_post_event(dev, 0x0B, 0, data);
+			eq_post_event(dev, EQ_EVENT_PAGE_REQUEST, eqe);
 		}
 		return -1;
 	}

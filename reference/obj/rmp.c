@@ -70,7 +70,7 @@ void rmp_hw_error(struct nicref_dev *dev, struct rmp *rmp)
 	if (rmp->state != WQ_RDY)
 		return;
 	wq_set_state(dev, WQ_KIND_RMP, rmp->hdr.handle, &rmp->state, WQ_ERR, WQ_CAUSE_DEVICE);
-	wq_post_event(dev, 0x12, 0, rmp->hdr.handle);
+	wq_post_event(dev, EQ_EVENT_RMP_CATASTROPHIC, 0, rmp->hdr.handle);
 }
 
 /* T66: state is required, lwm is bit 0; every other field, and lwm with bit 0 clear, is

@@ -14,6 +14,55 @@ void rq_free(struct rq *rq)
 	free(rq);
 }
 
+/* ---- The WQEs an RMP RQ holds (§7.7.2.2) ----------------------------------------------------
+ * A ring of slots sized once, at CREATE_RQ: each slot holds the stride index of a WQE taken
+ * from the RMP, TAKEN_DONE once it completed out of order. */
+
+#define TAKEN_DONE (1u << 31) /* stride indices are 16 bits (T55 counters, T43) */
+#define TAKEN_MAX (1u << 16)  /* more cannot be told apart by a 16-bit index */
+
+/* Sizes the ring for the RMP: an RQ holds at most every stride of it (D-RQ-7); the RMP's size
+ * is bounded by HCA_CAP log_max_wq_sz (D-WQ-1). 0, or -1 out of memory. */
+static int taken_init(struct rq *rq, const struct rmp *rmp)
+{
+	uint32_t cap = rmp->wq.log_size < 16 ? 1u << rmp->wq.log_size : TAKEN_MAX;
+	rq->taken = malloc((size_t)cap * sizeof *rq->taken);
+	if (!rq->taken)
+		return -1;
+	rq->taken_cap = cap;
+	return 0;
+}
+
+static uint32_t *taken_slot(const struct rq *rq, uint32_t i)
+{
+	return &rq->taken[(rq->taken_head + i) & (rq->taken_cap - 1u)];
+}
+
+static void taken_clear(struct rq *rq)
+{
+	rq->taken_head = rq->taken_len = rq->ntaken = 0;
+}
+
+/* Whether a slot is free, dropping the done slots among those in use to make one. */
+static bool taken_room(struct rq *rq)
+{
+	if (rq->taken_len < rq->taken_cap)
+		return true;
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < rq->taken_len; i++)
+		if (!(*taken_slot(rq, i) & TAKEN_DONE))
+			*taken_slot(rq, kept++) = *taken_slot(rq, i);
+	rq->taken_len = kept;
+	return kept < rq->taken_cap;
+}
+
+static void taken_push(struct rq *rq, uint32_t index)
+{
+	NICREF_ASSERT(rq->taken_len < rq->taken_cap); /* taken_room said so */
+	*taken_slot(rq, rq->taken_len++) = index;
+	rq->ntaken++;
+}
+
 enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
@@ -70,10 +119,16 @@ enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 		return r;
 	}
 	struct rq *rq = calloc(1, sizeof *rq);
+	if (rq && on_rmp && taken_init(rq, obj_get(dev, OBJ_RMP, rmpn)) != 0) {
+		free(rq);
+		rq = NULL;
+	}
 	int64_t h = rq ? objtab_alloc(&dev->obj[OBJ_RQ], rq) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_RQ);
 		wq_free(&w);
+		if (rq)
+			free(rq->taken);
 		free(rq);
 		return h == -1 ? NICREF_RULE_RQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -102,7 +157,7 @@ static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause,
 	uint32_t rqn = rq->hdr.handle;
 	wq_set_state(dev, WQ_KIND_RQ, rqn, &rq->state, WQ_ERR, cause);
 	if (catastrophic)
-		wq_post_event(dev, 0x05, 1, rqn); /* T57 "RQ Catastrophic Error" (D-EV-1) */
+		wq_post_event(dev, EQ_EVENT_RQ_CATASTROPHIC, 1, rqn); /* T57 (D-EV-1) */
 	if (!rq->on_rmp) {
 		/* §7.7.2.1, T53 00h[18]: with flush_in_error_en, the WQEs posted (hw_counter up to
 		 * the record's counter) are flushed in error; otherwise not forced (D-SQ-4). */
@@ -120,11 +175,15 @@ static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause,
 	/* §7.7.2.2: only the WQEs this RQ took from the RMP are flushed; the RMP is not
 	 * affected. Then the Last WQE Reached event (T79 0x13, T82/T83 type 1 RQ), at once when
 	 * nothing was to be flushed. */
-	for (uint32_t i = 0; i < rq->ntaken; i++)
-		if (wq_flush_cqe(dev, rq->cqn, false, (uint16_t)rq->taken[i], 0, rq->user_index))
-			break;
-	rq->ntaken = 0;
-	wq_post_event(dev, 0x13, 1, rqn);
+	for (uint32_t i = 0; i < rq->taken_len; i++) {
+		uint32_t index = *taken_slot(rq, i);
+		if (index & TAKEN_DONE)
+			continue;
+		if (wq_flush_cqe(dev, rq->cqn, false, (uint16_t)index, 0, rq->user_index))
+			break; /* the CQ took no CQE (§7.12.1): the rest is dropped with it */
+	}
+	taken_clear(rq);
+	wq_post_event(dev, EQ_EVENT_LAST_WQE_REACHED, 1, rqn);
 }
 
 void rq_enter_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause)
@@ -156,7 +215,9 @@ static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *ind
 	}
 	rmp->wq.sw_counter = db;
 	uint16_t posted = (uint16_t)(db - rmp->wq.hw_counter);
-	if (!posted)
+	/* D-RQ-7: an RQ holding every stride of the RMP has no room for another: SW posted into
+	 * strides the device still holds. Nothing is taken. */
+	if (!posted || !taken_room(rq))
 		return -2;
 	uint32_t idx = rmp->wq.hw_counter;
 	if (rmp->wq.type == 0) {
@@ -169,25 +230,16 @@ static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *ind
 			rq_error(dev, rq, WQ_CAUSE_DEVICE, true);
 			return -1;
 		}
-		rmp->head = (uint16_t)(next[2] << 8 | next[3]);
+		rmp->head = (uint16_t)PRM_GET(srq_wqe_next, next_wqe_index, next, sizeof next);
 	}
 	rmp->wq.hw_counter++;
-	if (rq->ntaken == rq->taken_cap) {
-		uint32_t cap = rq->taken_cap ? rq->taken_cap * 2 : 8;
-		uint32_t *t = realloc(rq->taken, cap * sizeof *t);
-		if (t) {
-			rq->taken = t;
-			rq->taken_cap = cap;
-		}
-	}
-	if (rq->ntaken < rq->taken_cap)
-		rq->taken[rq->ntaken++] = idx;
+	taken_push(rq, idx);
 	/* T55 04h lwm: "when WQE count drops below this limit, an event is fired"; the event
 	 * [PUB 0x14] fires once and disarms the limit (D-WQ-2). */
 	if (rmp->lwm && (uint16_t)(posted - 1) < rmp->lwm) {
 		rmp->lwm = 0;
 		PRM_SET(wq, lwm, rmp->ctx + WQ_IN_CTX, WQ_CTX_BYTES - WQ_IN_CTX, 0);
-		wq_post_event(dev, 0x14, 0, rmp->hdr.handle);
+		wq_post_event(dev, EQ_EVENT_RMP_LIMIT, 0, rmp->hdr.handle);
 	}
 	*index = idx;
 	return 0;
@@ -212,13 +264,18 @@ int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index)
 
 void rq_wqe_done(struct rq *rq, uint32_t index)
 {
-	for (uint32_t i = 0; i < rq->ntaken; i++)
-		if (rq->taken[i] == index) {
-			memmove(&rq->taken[i], &rq->taken[i + 1],
-				(rq->ntaken - i - 1) * sizeof rq->taken[0]);
-			rq->ntaken--;
-			return;
-		}
+	/* The oldest WQE of that index; receive WQEs complete in order, so it is the first. */
+	uint32_t i = 0;
+	while (i < rq->taken_len && *taken_slot(rq, i) != index)
+		i++;
+	if (i == rq->taken_len)
+		return;
+	*taken_slot(rq, i) |= TAKEN_DONE;
+	rq->ntaken--;
+	while (rq->taken_len && (*taken_slot(rq, 0) & TAKEN_DONE)) {
+		rq->taken_head = (rq->taken_head + 1u) & (rq->taken_cap - 1u);
+		rq->taken_len--;
+	}
 }
 
 /* T56: state is required in every transition, vsd (vlan_strip_disable) is bit 1; every other
@@ -267,7 +324,7 @@ enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
 			/* T57: SW zeroes the record before RST2RDY; the queue starts over and WQEs
 			 * taken from an RMP are dropped (D-RQ-5). */
 			rq->wq.hw_counter = rq->wq.sw_counter = 0;
-			rq->ntaken = 0;
+			taken_clear(rq);
 		}
 		wq_set_state(dev, WQ_KIND_RQ, rq->hdr.handle, &rq->state, (uint8_t)to,
 			     WQ_CAUSE_COMMAND);

@@ -370,14 +370,14 @@ void wq_set_state(struct nicref_dev *dev, enum wq_kind kind, uint32_t num, uint8
 	dev_emit(dev, NICREF_EV_WQ_STATE, a, 5);
 }
 
-void wq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t qtype, uint32_t num)
+void wq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t qtype, uint32_t num)
 {
 	/* T82/T83, event_data (EQE 20h-3Bh): 14h[31:24] type (1 RQ, 2 SQ; 0 for the RMP events,
 	 * which name an RMP, D-EV-1), 18h[23:0] the queue number. */
-	uint8_t data[28] = { 0 };
-	PRM_SET(eqe_data_wq, type, data, sizeof data, qtype);
-	PRM_SET(eqe_data_wq, rqn_sqn, data, sizeof data, num & 0xFFFFFF);
-	eq_post_event(dev, type, 0, data);
+	uint8_t eqe[EQE_SIZE] = { 0 };
+	PRM_SET(eqe_wq, type, eqe, sizeof eqe, qtype);
+	PRM_SET(eqe_wq, rqn_sqn, eqe, sizeof eqe, num & 0xFFFFFF);
+	eq_post_event(dev, ev, eqe);
 }
 
 int wq_flush_cqe(struct nicref_dev *dev, uint32_t cqn, bool send, uint16_t wqe_counter,

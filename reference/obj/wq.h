@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "nicref/cmd.h"
+#include "obj/eq.h"
 #include "obj/obj.h"
 
 struct nicref_dev;
@@ -71,9 +72,14 @@ struct rq {
 	uint32_t cqn, rmpn, pd;       /* pd: 0 for an RMP RQ, whose WQ is not used (D-RQ-4) */
 	uint32_t user_index;
 	struct wq wq;
-	/* WQEs this RQ took from its RMP and has not completed (§7.7.2.2): their indices. */
+	/* WQEs this RQ took from its RMP and has not completed (§7.7.2.2), in the order taken:
+	 * a ring of taken_cap slots allocated at CREATE_RQ from the RMP's size (obj/rq.c), so
+	 * that taking and completing WQEs never allocate. A WQE completed before an older one
+	 * keeps its slot, marked done, until the older ones complete. */
 	uint32_t *taken;
-	uint32_t ntaken, taken_cap;
+	uint32_t taken_cap;             /* slots, a power of 2; 0 for an inline RQ */
+	uint32_t taken_head, taken_len; /* the oldest slot, slots in use (done ones included) */
+	uint32_t ntaken;                /* WQEs held: slots in use not marked done */
 	uint8_t ctx[WQ_CTX_BYTES];
 };
 
@@ -117,10 +123,12 @@ void rmp_hw_error(struct nicref_dev *dev, struct rmp *rmp);
 /* ---- Receive WQE consumption (the data path) -------------------------------------------
  * Takes the next receive WQE of a RDY RQ: from its own WQ, or from its RMP (T57): 0 with its
  * stride index, -1 when the RQ is not RDY or has just failed (RMP in ERR: the RQ goes to ERR
- * with the RQ catastrophic event, T57), -2 when no WQE is posted. Taking from an RMP may fire
+ * with the RQ catastrophic event, T57), -2 when no WQE is posted (or, D-RQ-7, when the RQ
+ * already holds as many WQEs of its RMP as the RMP has strides). Taking from an RMP may fire
  * its limit event (D-WQ-2). */
 int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index);
-/* The WQE of `index` that rq took from its RMP completed (its CQE was written). */
+/* The WQE of `index` that rq took from its RMP completed (its CQE was written); no effect when
+ * rq holds no such WQE. */
 void rq_wqe_done(struct rq *rq, uint32_t index);
 
 /* Send doorbells of a UAR page: the Blue Flame buffers at 800h-FFFh (PRM §7.2, §7.4.3). */
@@ -151,8 +159,9 @@ enum nicref_cmd_rule wq_reserved_field(struct cmd_ctx *c, const struct nicref_la
 /* Records a state change (WQ_STATE event). */
 void wq_set_state(struct nicref_dev *dev, enum wq_kind kind, uint32_t num, uint8_t *state,
 		  uint8_t to, enum wq_cause cause);
-/* Posts an SQ/RQ async event (T79/T82/T83 layout: 14h[31:24] type, 18h[23:0] number). */
-void wq_post_event(struct nicref_dev *dev, uint8_t type, uint8_t qtype, uint32_t num);
+/* Posts an SQ/RQ async event ev, an event of the eqe_wq layout (T79/T82/T83: 14h[31:24] type,
+ * 18h[23:0] number). */
+void wq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t qtype, uint32_t num);
 /* Writes a flush error CQE (T73/T74: syndrome 0x5 WR_Flushed; opcode 13 requester, 14
  * responder, T68) to CQ cqn: cq_post's result. */
 int wq_flush_cqe(struct nicref_dev *dev, uint32_t cqn, bool send, uint16_t wqe_counter,

@@ -22,7 +22,9 @@
 #include "prm/layouts_regs.h"
 #include "prm/layouts_adp.h"
 #include "prm/layouts_eq.h"
+#include "prm/layouts_eqe.h"
 #include "prm/layouts_cq.h"
+#include "prm/layouts_cqe.h"
 #include "prm/layouts_vport.h"
 #include "prm/layouts_wq.h"
 #include "prm/layouts_mkey.h"
@@ -36,7 +38,9 @@
 	NICREF_LAYOUTS_REGS(X)                                                                  \
 	NICREF_LAYOUTS_ADP(X)                                                                  \
 	NICREF_LAYOUTS_EQ(X)                                                                   \
+	NICREF_LAYOUTS_EQE(X)                                                                  \
 	NICREF_LAYOUTS_CQ(X)                                                                   \
+	NICREF_LAYOUTS_CQE(X)                                                                  \
 	NICREF_LAYOUTS_VPORT(X)                                                                \
 	NICREF_LAYOUTS_WQ(X)                                                                   \
 	NICREF_LAYOUTS_MKEY(X)                                                                 \

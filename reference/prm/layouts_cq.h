@@ -1,6 +1,7 @@
 /* Layouts of completion queues (PRM §7.12, §12.7) and of the UAR page (§7.2.2): the CQ
- * context, the CQEs, the CQ doorbell record, the doorbell registers and the CQ commands. Row
- * format: see prm/layouts.h; PRM_R_<name>(F, W, A, L, B) as in prm/layouts_eq.h. */
+ * context, the CQ doorbell record, the doorbell registers and the CQ commands (the CQEs are in
+ * prm/layouts_cqe.h). Row format: see prm/layouts.h; PRM_R_<name>(F, W, A, L, B) as in
+ * prm/layouts_eq.h. */
 #ifndef NICREF_PRM_LAYOUTS_CQ_H
 #define NICREF_PRM_LAYOUTS_CQ_H
 
@@ -40,71 +41,6 @@
 	F(L, producer_counter, B + 0x2C, 23, 0)                                                 \
 	PRM_R_cqc_sw(F, W, A, L, B)
 #define PRM_L_cqc(F, W, A, L) PRM_R_cqc(F, W, A, L, 0x00)
-
-/* PRM §7.12.1.1 T67/T68: the 64-byte CQE. REC: T68 gives widths, not positions, and the T67
- * grid is shifted; positions are the T67 rows packed with the T68 widths (spec-map §3.3). The
- * T67 grid has no cell for l4_ok/l3_ok/l2_ok (T68 describes them): 1Ch[26:24] [PUB]. Names
- * shared by two uses keep the T67 grid's first name: timestamp_h / timestamp_l are
- * lro_timestamp_value / lro_timestamp_echo when lro_timestamp_is_valid (T68), s_wqe_opcode is
- * rx_drop_counter in a responder CQE (T68), srqn_user_index is the T67 "srqn/user_index". The
- * T67 grid spells cfi "cfl" and the T68 row lro_timestamp_is_valid "lro_time-stamp_is_valid". */
-#define PRM_L_cqe(F, W, A, L)                                                                   \
-	F(L, lro_timestamp_is_valid, 0x04, 31, 31)                                              \
-	F(L, lro_tcp_psh, 0x04, 30, 30)                                                         \
-	F(L, lro_abrt, 0x04, 29, 28)                                                            \
-	F(L, lro_dup_ack_cnt, 0x04, 27, 24)                                                     \
-	F(L, lro_min_ttl, 0x04, 23, 16)                                                         \
-	F(L, lro_tcp_win, 0x04, 15, 0)                                                          \
-	F(L, lro_ack_seq_num, 0x08, 31, 0)                                                      \
-	F(L, rx_hash_result, 0x0C, 31, 0)                                                       \
-	F(L, rx_hash_type, 0x10, 31, 24)                                                        \
-	F(L, checksum, 0x14, 31, 16)                                                            \
-	F(L, l4_ok, 0x1C, 26, 26)                                                               \
-	F(L, l3_ok, 0x1C, 25, 25)                                                               \
-	F(L, l2_ok, 0x1C, 24, 24)                                                               \
-	F(L, ip_frag, 0x1C, 23, 23)                                                             \
-	F(L, l4_hdr_type, 0x1C, 22, 20)                                                         \
-	F(L, l3_hdr_type, 0x1C, 19, 18)                                                         \
-	F(L, ip_ext_opts, 0x1C, 17, 17)                                                         \
-	F(L, cv, 0x1C, 16, 16)                                                                  \
-	F(L, up, 0x1C, 15, 13)                                                                  \
-	F(L, cfi, 0x1C, 12, 12)                                                                 \
-	F(L, vid, 0x1C, 11, 0)                                                                  \
-	F(L, lro_num_seg, 0x20, 31, 24)                                                         \
-	F(L, srqn_user_index, 0x20, 23, 0)                                                      \
-	F(L, byte_cnt, 0x2C, 31, 0)                                                             \
-	F(L, timestamp_h, 0x30, 31, 0)                                                          \
-	F(L, timestamp_l, 0x34, 31, 0)                                                          \
-	F(L, s_wqe_opcode, 0x38, 31, 24)                                                        \
-	F(L, flow_tag, 0x38, 23, 0)                                                             \
-	F(L, wqe_counter, 0x3C, 31, 16)                                                         \
-	F(L, signature, 0x3C, 15, 8)                                                            \
-	F(L, opcode, 0x3C, 7, 4)                                                                \
-	F(L, cqe_format, 0x3C, 3, 2)                                                            \
-	F(L, se, 0x3C, 1, 1)                                                                    \
-	F(L, owner, 0x3C, 0, 0)
-
-/* PRM §7.12.7 T73/T74: completion with error CQE (opcode 13 requester, 14 responder). The T73
- * grid calls the user index "usr_index"; wqe_id (00h[15:0]) appears only in the grid. */
-#define PRM_L_err_cqe(F, W, A, L)                                                               \
-	F(L, wqe_id, 0x00, 15, 0)                                                               \
-	F(L, srqn_user_index, 0x20, 23, 0)                                                      \
-	F(L, byte_cnt, 0x2C, 31, 0)                                                             \
-	F(L, vendor_error_syndrome, 0x34, 15, 8)                                                \
-	F(L, syndrome, 0x34, 7, 0)                                                              \
-	F(L, s_wqe_opcode, 0x38, 31, 24)                                                        \
-	F(L, flow_tag, 0x38, 23, 0)                                                             \
-	F(L, wqe_counter, 0x3C, 31, 16)                                                         \
-	F(L, signature, 0x3C, 15, 8)                                                            \
-	F(L, opcode, 0x3C, 7, 4)                                                                \
-	F(L, owner, 0x3C, 0, 0)
-
-/* PRM §7.12.6 T72: the Resize CQE. T72 names only owner and Signature; the opcode (5h) is in
- * the §7.12.6 text and sits where every CQE has it (T67). */
-#define PRM_L_resize_cqe(F, W, A, L)                                                            \
-	F(L, signature, 0x3C, 15, 8)                                                            \
-	F(L, opcode, 0x3C, 7, 4)                                                                \
-	F(L, owner, 0x3C, 0, 0)
 
 /* PRM §7.12.2 T69/T70: CQ doorbell record (8-byte aligned). */
 #define PRM_L_cq_dbr(F, W, A, L)                                                                \
@@ -181,9 +117,6 @@
 
 #define NICREF_LAYOUTS_CQ(X)                                                                    \
 	X(cqc, 0x40, "PRM §7.12.8 T75/T76")                                                     \
-	X(cqe, 0x40, "PRM §7.12.1.1 T67/T68")                                                   \
-	X(err_cqe, 0x40, "PRM §7.12.7 T73/T74")                                                 \
-	X(resize_cqe, 0x40, "PRM §7.12.6 T72")                                                  \
 	X(cq_dbr, 0x08, "PRM §7.12.2 T69/T70")                                                  \
 	X(uar_page, 0x1000, "PRM §7.2.2 T13/T14")                                               \
 	X(create_cq_in, 0x110, "PRM §12.7.1 T260/T261 + §7.12.8 T76 at 10h")                    \

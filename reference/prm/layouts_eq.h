@@ -1,5 +1,5 @@
-/* Layouts of event queues and events (PRM §7.13, §12.6): the EQ context, the EQE and its event
- * data, and the EQ commands. Row format: see prm/layouts.h.
+/* Layouts of event queues (PRM §7.13, §12.6): the EQ context and the EQ commands (the EQEs and
+ * the event types are in prm/layouts_eqe.h). Row format: see prm/layouts.h.
  *
  * Structures used in more than one place are written once as PRM_R_<name>(F, W, A, L, B) with
  * every offset "B + <PRM offset>": B is 0 in the standalone layout and the structure's offset
@@ -30,49 +30,6 @@
 	F(L, st, B + 0x00, 11, 8)                                                               \
 	PRM_R_eqc_sw(F, W, A, L, B)
 #define PRM_L_eqc(F, W, A, L) PRM_R_eqc(F, W, A, L, 0x00)
-
-/* PRM §7.13.2.2 T77/T78: Event Queue Entry. REC: the T77 grid puts event_data at 04h-1Ch;
- * T78 (20h-38h, 224 bits) is followed, as is the owner at 3Ch[0] and signature at 3Ch[15:8]. */
-#define PRM_R_eqe_hdr(F, W, A, L, B)                                                            \
-	F(L, event_type, B + 0x00, 23, 16)                                                      \
-	F(L, event_sub_type, B + 0x00, 7, 0)                                                    \
-	F(L, signature, B + 0x3C, 15, 8)                                                        \
-	F(L, owner, B + 0x3C, 0, 0)
-#define PRM_L_eqe(F, W, A, L) PRM_R_eqe_hdr(F, W, A, L, 0x00) W(L, event_data, 0x20, 224)
-
-/* Event data (EQE 20h-3Bh), offsets relative to event_data as the PRM prints them. */
-/* PRM §7.13.7 T80/T81: completion event. */
-#define PRM_R_eqe_data_completion(F, W, A, L, B) F(L, cq_number, B + 0x18, 23, 0)
-/* PRM §7.13.8.1 T82/T83: SQ/RQ events (Last WQE Reached). type 1 RQ, 2 SQ. */
-#define PRM_R_eqe_data_wq(F, W, A, L, B)                                                        \
-	F(L, type, B + 0x14, 31, 24)                                                            \
-	F(L, rqn_sqn, B + 0x18, 23, 0)
-/* PRM §7.13.8.2 T84/T85: CQ error. syndrome 0x1 CQ_overrun, 0x2 CQ_access_violation_error. */
-#define PRM_R_eqe_data_cq_error(F, W, A, L, B)                                                  \
-	F(L, cqn, B + 0x00, 23, 0)                                                              \
-	F(L, syndrome, B + 0x08, 7, 0)
-/* PRM §7.13.9.2 T86/T87: port state change (sub_type T88). */
-#define PRM_R_eqe_data_port_state(F, W, A, L, B) F(L, port_num, B + 0x08, 31, 28)
-/* PRM §7.13.10.1 T89/T90: command interface completion. */
-#define PRM_R_eqe_data_cmd(F, W, A, L, B) F(L, command_completion_vector, B + 0x00, 31, 0)
-/* PRM §7.13.10.2 T91/T92: pages request (num_pages signed). */
-#define PRM_R_eqe_data_page_request(F, W, A, L, B) F(L, num_pages, B + 0x04, 31, 0)
-
-#define PRM_L_eqe_data_completion(F, W, A, L) PRM_R_eqe_data_completion(F, W, A, L, 0x00)
-#define PRM_L_eqe_data_wq(F, W, A, L) PRM_R_eqe_data_wq(F, W, A, L, 0x00)
-#define PRM_L_eqe_data_cq_error(F, W, A, L) PRM_R_eqe_data_cq_error(F, W, A, L, 0x00)
-#define PRM_L_eqe_data_port_state(F, W, A, L) PRM_R_eqe_data_port_state(F, W, A, L, 0x00)
-#define PRM_L_eqe_data_cmd(F, W, A, L) PRM_R_eqe_data_cmd(F, W, A, L, 0x00)
-#define PRM_L_eqe_data_page_request(F, W, A, L) PRM_R_eqe_data_page_request(F, W, A, L, 0x00)
-
-/* Whole EQEs: the header of T77/T78 with the event data at 20h. */
-#define PRM_EQE_VIEW(F, W, A, L, data) PRM_R_eqe_hdr(F, W, A, L, 0x00) PRM_R_##data(F, W, A, L, 0x20)
-#define PRM_L_eqe_completion(F, W, A, L) PRM_EQE_VIEW(F, W, A, L, eqe_data_completion)
-#define PRM_L_eqe_wq(F, W, A, L) PRM_EQE_VIEW(F, W, A, L, eqe_data_wq)
-#define PRM_L_eqe_cq_error(F, W, A, L) PRM_EQE_VIEW(F, W, A, L, eqe_data_cq_error)
-#define PRM_L_eqe_port_state(F, W, A, L) PRM_EQE_VIEW(F, W, A, L, eqe_data_port_state)
-#define PRM_L_eqe_cmd(F, W, A, L) PRM_EQE_VIEW(F, W, A, L, eqe_data_cmd)
-#define PRM_L_eqe_page_request(F, W, A, L) PRM_EQE_VIEW(F, W, A, L, eqe_data_page_request)
 
 /* PRM §12.6.1 T243/T244: CREATE_EQ input. EQC at 10h-4Ch, event bitmask 58h-5Fh (bit i =
  * event type i, bit 0 reserved: the LSB of dword 5Ch), pas[] of 64-bit cmd_pas entries (T138)
@@ -121,19 +78,6 @@
 
 #define NICREF_LAYOUTS_EQ(X)                                                                    \
 	X(eqc, 0x40, "PRM §7.13.11 T93/T94")                                                    \
-	X(eqe, 0x40, "PRM §7.13.2.2 T77/T78")                                                   \
-	X(eqe_data_completion, 0x1C, "PRM §7.13.7 T80/T81")                                     \
-	X(eqe_data_wq, 0x1C, "PRM §7.13.8.1 T82/T83")                                           \
-	X(eqe_data_cq_error, 0x1C, "PRM §7.13.8.2 T84/T85")                                     \
-	X(eqe_data_port_state, 0x1C, "PRM §7.13.9.2 T86/T87")                                   \
-	X(eqe_data_cmd, 0x1C, "PRM §7.13.10.1 T89/T90")                                         \
-	X(eqe_data_page_request, 0x1C, "PRM §7.13.10.2 T91/T92")                                \
-	X(eqe_completion, 0x40, "PRM §7.13.2.2 T77/T78 + §7.13.7 T81 at 20h")                   \
-	X(eqe_wq, 0x40, "PRM §7.13.2.2 T77/T78 + §7.13.8.1 T83 at 20h")                         \
-	X(eqe_cq_error, 0x40, "PRM §7.13.2.2 T77/T78 + §7.13.8.2 T85 at 20h")                   \
-	X(eqe_port_state, 0x40, "PRM §7.13.2.2 T77/T78 + §7.13.9.2 T87 at 20h")                 \
-	X(eqe_cmd, 0x40, "PRM §7.13.2.2 T77/T78 + §7.13.10.1 T90 at 20h")                       \
-	X(eqe_page_request, 0x40, "PRM §7.13.2.2 T77/T78 + §7.13.10.2 T92 at 20h")              \
 	X(create_eq_in, 0x110, "PRM §12.6.1 T243/T244 + §7.13.11 T94 at 10h")                   \
 	X(create_eq_out, 0x10, "PRM §12.6.1 T245/T246")                                         \
 	X(destroy_eq_in, 0x10, "PRM §12.6.2 T247/T248")                                         \

@@ -185,6 +185,14 @@
 	F(L, se, 0x08, 1, 1)                                                                    \
 	F(L, umr_mkey, 0x0C, 31, 0)
 
+/* PRM §7.4.4.4 T42/T43: the next/ctrl segment that starts a shared receive WQE (an RMP's WQE):
+ * Next_WQE_index 00h[15:0], the next WQE of a linked-list RMP in strides ("Reserved for
+ * continuous SRQ"), and the WQE signature 04h[31:24]. The T42 grid's "next" cell has no bits
+ * in T43. The scatter list follows at 10h. */
+#define PRM_L_srq_wqe_next(F, W, A, L)                                                          \
+	F(L, next_wqe_index, 0x00, 15, 0)                                                       \
+	F(L, signature, 0x04, 31, 24)
+
 #define NICREF_LAYOUTS_WQ(X)                                                                    \
 	X(wq, 0xC0, "PRM §7.4 T54/T55")                                                         \
 	X(sqc, 0xF0, "PRM §7.9 T60/T61 + T54 at 30h")                                           \
@@ -215,6 +223,7 @@
 	X(query_rmp_in, 0x10, "PRM §12.13.4 T378/T379")                                         \
 	X(query_rmp_out, 0x110, "PRM §12.13.4 T380/T381")                                       \
 	X(wq_doorbell_record, 0x08, "PRM §7.4.2 T24")                                           \
+	X(srq_wqe_next, 0x10, "PRM §7.4.4.4 T42/T43")                                           \
 	X(send_wqe_ctrl, 0x10, "PRM §7.4.4.1.1 T25/T26")
 
 #endif

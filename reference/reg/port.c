@@ -70,16 +70,17 @@ static struct port *port_must(struct nicref_dev *dev, unsigned local_port)
 	return p;
 }
 
-/* PRM §7.13.9.2: the Port State Change event (type 09h): sub_type as T88 (D-REG-23), port_num
- * at event data 08h[31:28] (T86/T87). The port_event trace records the change in any case; the
- * EQE exists only when an EQ takes the type (D-EQ-6). */
-static void port_state_event(struct nicref_dev *dev, unsigned local_port, uint8_t subtype)
+/* PRM §7.13.9.2: the Port State Change event (type 09h) ev, EQ_EVENT_PORT_ACTIVE or _DOWN:
+ * its sub_type is its row's (T88, D-REG-23), port_num at event data 08h[31:28] (T86/T87). The
+ * port_event trace records the change in any case; the EQE exists only when an EQ takes the
+ * type (D-EQ-6). */
+static void port_state_event(struct nicref_dev *dev, unsigned local_port, enum eq_event ev)
 {
-	dev_emit2(dev, NICREF_EV_PORT_EVENT, local_port, subtype);
-	if (eq_event_mapped(dev, EQ_EV_PORT_STATE_CHANGE)) {
-		uint8_t data[28] = { 0 };
-		data[8] = (uint8_t)((local_port & 0xFu) << 4);
-		eq_post_event(dev, EQ_EV_PORT_STATE_CHANGE, subtype, data);
+	dev_emit2(dev, NICREF_EV_PORT_EVENT, local_port, eq_event_desc(ev)->sub_type);
+	if (eq_event_mapped(dev, ev)) {
+		uint8_t eqe[EQE_SIZE] = { 0 };
+		PRM_SET(eqe_port_state, port_num, eqe, sizeof eqe, local_port & 0xFu);
+		eq_post_event(dev, ev, eqe);
 	}
 }
 
@@ -100,10 +101,10 @@ void port_update_link(struct nicref_dev *dev, unsigned local_port)
 	if (oper == PORT_OPER_UP && p->oper_status != PORT_OPER_UP) {
 		/* Link training (§11.1.2 note): the admin protocols take effect now. */
 		p->eth_proto_oper = port_proto_best(p->eth_proto_admin & p->peer_proto);
-		port_state_event(dev, local_port, PORT_EVENT_ACTIVE);
+		port_state_event(dev, local_port, EQ_EVENT_PORT_ACTIVE);
 	} else if (oper != PORT_OPER_UP && p->oper_status == PORT_OPER_UP) {
 		p->eth_proto_oper = 0;
-		port_state_event(dev, local_port, PORT_EVENT_DOWN);
+		port_state_event(dev, local_port, EQ_EVENT_PORT_DOWN);
 	}
 	/* D-REG-15: 2 <-> 4 changes are not Port State Change events (T88 says up or down). */
 	p->oper_status = oper;

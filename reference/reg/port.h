@@ -29,11 +29,6 @@ enum port_oper {
 	PORT_OPER_FAILED = 4, /* down by port failure */
 };
 
-/* The Port State Change event (PRM §7.13.9.2 T86-T88, EQE type 09h). T88 lists the subtypes
- * 0x1, 0x4 and 0x5 without saying which is which; the public mlx5 encoding is followed:
- * 0x1 down, 0x4 active (0x5, "initialized", is InfiniBand's and never raised here). */
-enum { PORT_EVENT_DOWN = 0x1, PORT_EVENT_ACTIVE = 0x4 };
-
 /* The PPCNT counter groups (T114 grp), in the order their counters are numbered below: the
  * port-wide groups first, then the per-priority and per-traffic-class sets.
  * X(ID, grp, layout suffix) */

@@ -14,7 +14,7 @@
 
 static inline void cqe_set(uint8_t *c, const char *name, uint64_t v)
 {
-	cr_assert_eq(nicref_field_set(c, 64, tl_field("cqe", name), v), 0);
+	cr_assert_eq(nicref_field_set(c, 64, tl_field("cqe64", name), v), 0);
 }
 
 /* A requester CQE (opcode 0) of wqe_counter wc, solicited or not. */
