@@ -67,6 +67,79 @@ static void schema_report(void *ctx, const struct jpath *at, const char *msg)
 	r->kind = NULL;
 }
 
+/* An any_of anywhere under v whose alternatives differ in more than their reading. */
+static bool has_open_any_of(const json_t *v)
+{
+	const char *key;
+	const json_t *x;
+	size_t i;
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x) if (has_open_any_of(x)) return true;
+		return false;
+	}
+	if (!json_is_object(v))
+		return false;
+	json_object_foreach((json_t *)v, key, x)
+	{
+		if (!strcmp(key, "any_of") && json_is_array(x)) {
+			for (i = 1; i < json_array_size(x); i++) {
+				json_t *a = json_deep_copy(json_array_get(x, 0));
+				json_t *b = json_deep_copy(json_array_get(x, i));
+				json_object_del(a, "reading");
+				json_object_del(b, "reading");
+				bool differ = !json_equal(a, b);
+				json_decref(a);
+				json_decref(b);
+				if (differ)
+					return true;
+			}
+		} else if (has_open_any_of(x)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A flag whose note says the test pins a reading the device profile selects: bugType PROFILE
+ * and a description naming the decision (D-XXX-N, docs/decisions.md) whose reading it is. */
+static bool names_pinned_reading(const json_t *notes, const json_t *flag)
+{
+	const json_t *note = json_object_get(notes, json_string_value(flag));
+	const char *type = json_string_value(json_object_get(note, "bugType"));
+	const char *d = json_string_value(json_object_get(note, "description"));
+	if (!type || strcmp(type, "PROFILE") || !d)
+		return false;
+	for (; (d = strstr(d, "D-")) != NULL; d += 2) {
+		const char *p = d + 2;
+		while (*p >= 'A' && *p <= 'Z')
+			p++;
+		if (p > d + 2 && *p == '-' && p[1] >= '0' && p[1] <= '9')
+			return true;
+	}
+	return false;
+}
+
+/* result "acceptable" (docs/vectors.md "Test"): the test must say mechanically what is
+ * acceptable, by an any_of whose alternatives differ, a matcher that admits more than one
+ * value (counted by cmp_check while the steps were checked), or a flag naming the reading
+ * of a profile setting it pins. */
+static void check_acceptable(struct run *r, const json_t *notes, const json_t *t)
+{
+	size_t fi;
+	json_t *flag;
+	const char *result = json_string_value(json_object_get(t, "result"));
+	if (!result || strcmp(result, "acceptable"))
+		return;
+	if (r->open_cmps || has_open_any_of(json_object_get(t, "steps")))
+		return;
+	json_array_foreach(json_object_get(t, "flags"), fi, flag) if (names_pinned_reading(notes, flag))
+		return;
+	vbad(r, "result", "\"acceptable\", yet nothing says what is acceptable: give the outcomes "
+			  "the spec allows (an any_of, or a matcher such as {\"ge\": 1} or {\"in\": "
+			  "[...]}), or a flag whose note (bugType PROFILE) names the decision whose "
+			  "reading the test pins");
+}
+
 static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 {
 	const json_t *notes = json_object_get(doc, "notes");
@@ -137,7 +210,9 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 			}
 			memcpy(r->slot, after_setup, sizeof r->slot);
 			r->dma_faults = faults_after_setup;
+			r->open_cmps = 0;
 			json_array_foreach(json_object_get(t, "steps"), si, step) vec_step(r, step, si);
+			check_acceptable(r, notes, t);
 			vec_flush_bad(r, rep, id);
 			r->tc_id = -1;
 		}

@@ -166,7 +166,53 @@ int cmp_check(struct run *r, const char *field, const json_t *c, enum name_space
 		     (unsigned long long)hi);
 		rc = -1;
 	}
+	if (rc == 0 && r->checking && r->tc_id >= 0 && !r->in_setup && cmp_open(c, ns, bits))
+		r->open_cmps++;
 	return rc;
+}
+
+/* Whether a checked matcher admits at least two values of its width and refuses at least one:
+ * it says that more than one answer is right (an "eq", "ge": 0 or an "in" of one value does
+ * not). The values where the answer can change are the operands and their neighbours, with
+ * and without the bits the mask leaves out; they are enough to find both. */
+bool cmp_open(const json_t *c, enum name_space ns, unsigned bits)
+{
+	uint64_t top = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1, mask = top, w, ops[66],
+		 seen[2] = { 0 };
+	size_t nops = 0, i, k, nseen = 0;
+	const json_t *v;
+	const char *key;
+	bool refused = false;
+	if (!json_is_object(c))
+		return false;
+	if ((v = json_object_get(c, "mask")))
+		mask = jv_num(v, NS_NONE, 64, &w, NULL, 0) == 0 ? w & top : top;
+	ops[nops++] = 0;
+	ops[nops++] = top;
+	json_object_foreach((json_t *)c, key, v)
+	{
+		size_t n = json_is_array(v) ? json_array_size(v) : 1;
+		for (i = 0; i < n && nops < sizeof ops / sizeof ops[0]; i++)
+			if (jv_num(json_is_array(v) ? json_array_get(v, i) : v, ns, 64, &w, NULL,
+				   0) == 0)
+				ops[nops++] = w & top;
+	}
+	uint64_t out = top & ~mask, low_out = out & (~out + 1), high_out = out;
+	while (high_out & (high_out - 1))
+		high_out &= high_out - 1;
+	for (i = 0; i < nops; i++) {
+		for (k = 0; k < 9; k++) {
+			uint64_t x = ops[i] + (k % 3) - 1, extra[3] = { 0, low_out, high_out };
+			if ((k % 3 == 0 && ops[i] == 0) || (k % 3 == 2 && ops[i] == top))
+				continue;
+			x = (x | extra[k / 3]) & top;
+			if (!cmp_holds(c, ns, x))
+				refused = true;
+			else if (nseen < 2 && (nseen == 0 || seen[0] != x))
+				seen[nseen++] = x;
+		}
+	}
+	return refused && nseen == 2;
 }
 
 bool cmp_holds(const json_t *c, enum name_space ns, uint64_t got)

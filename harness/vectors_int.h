@@ -92,6 +92,7 @@ struct run {
 	uint16_t rules[REPORT_MAX_RULES]; /* credited rules (struct test_result) */
 	unsigned nrules, rules_dropped;
 	unsigned ncmd;
+	unsigned open_cmps; /* matchers of this test that admit more than one value (cmp_open) */
 
 	unsigned refusals; /* of the whole run */
 };
@@ -152,6 +153,9 @@ int cmp_check(struct run *r, const char *field, const json_t *c, enum name_space
 	      unsigned bits);
 /* Whether got satisfies a checked comparator. */
 bool cmp_holds(const json_t *c, enum name_space ns, uint64_t got);
+/* Whether a checked comparator admits more than one value of its width and refuses some: it
+ * says what is acceptable (counted in r->open_cmps for the acceptable-test rule). */
+bool cmp_open(const json_t *c, enum name_space ns, unsigned bits);
 /* "BAD_OP (0x2)" or the matcher as JSON, for messages. */
 void cmp_text(const json_t *c, enum name_space ns, char *buf, size_t len);
 

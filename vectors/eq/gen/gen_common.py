@@ -67,6 +67,21 @@ def events(lst, exact=True):
     return {"events": {"exact": exact, "expect": lst}}
 
 
+def events_any(*alts):
+    """An events step whose alternatives are (reading, [events], exact): either conforms."""
+    return {"events": {"any_of": [{"reading": r, "exact": x, "expect": lst} for r, lst, x in alts]}}
+
+
+def any_of(*alts):
+    """An expectation's alternatives: (reading, {keys}) each."""
+    out = []
+    for r, keys in alts:
+        a = {"reading": r}
+        a.update(keys)
+        out.append(a)
+    return out
+
+
 def flush():
     return events([], exact=False)
 
