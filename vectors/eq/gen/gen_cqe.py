@@ -169,7 +169,7 @@ groups = [{"comment": "HCA initialized, 16 more pages, UAR 5, PD 1, transport do
 
 n = write_file(OUT, "cq", [
     "CQEs of PRM §7.12 and completion events: ownership across a wrap and signatures (§7.12.3, T68), overrun and oi (§7.12.1, §7.12.5, T84/T85), the CQ doorbell (T13/T14) and arming (§7.12.4), completion event moderation by count and period (§7.13.14), resize (§7.12.6).",
-    "CQEs come from an SQ in ERR with flush_in_error_en: every WQE posted (doorbell at Blue Flame buffer 0) completes with a flush error CQE (T63, §7.12.7: opcode 13, syndrome 5, wqe_counter, s_wqe_opcode). The unsolicited-CQE cases of ARM_SOLICITED and scqe_break_moderation_en need CQEs with SE, which the flush path does not make: reference/tests/cq_test.c pins them.",
+    "CQEs come from an SQ in ERR with flush_in_error_en: every WQE posted (doorbell at Blue Flame buffer 0) completes with a flush error CQE (T63, §7.12.7: opcode 13, syndrome 5, wqe_counter, s_wqe_opcode). The unsolicited-CQE cases of ARM_SOLICITED and scqe_break_moderation_en need CQEs with SE, which the flush path does not make: reference/tests/cq_cqe_test.c and cq_moderation_test.c pin them.",
     "Decisions D-CQ-* in docs/cq.md."],
     NOTES, groups)
 print(OUT, n)
