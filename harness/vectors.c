@@ -230,8 +230,15 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 			      nicref_violation_name((unsigned)r->ev[i].arg[0]),
 			      nicref_violation_citation((unsigned)r->ev[i].arg[0]),
 			      nicref_violation_text((unsigned)r->ev[i].arg[0]));
-	if (nicref_dev_check(r->dev) != 0)
-		vfail(r, "model invariant %d broken", nicref_dev_check(r->dev));
+	/* A broken invariant is a model bug, never the vector's: name it and what it found. */
+	char state[512];
+	int inv = nicref_dev_check_explain(r->dev, state, sizeof state);
+	if (inv != 0) {
+		const char *name = nicref_invariant_name(inv);
+		vfail(r, "model invariant %s (%d, %s) broken: %s", name ? name : "?", inv,
+		      nicref_invariant_citation(inv) ? nicref_invariant_citation(inv) : "",
+		      state);
+	}
 	write_ops_seed(r);
 	nicref_dev_destroy(r->dev);
 	r->dev = NULL;
