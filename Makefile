@@ -35,7 +35,9 @@ ifneq ($(words $(subst ., ,$(VERSION))),3)
 $(error cannot read the version from $(VERSION_H))
 endif
 
-REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c reference/adp/*.c))
+# Every folder of reference/ but the tests: the layers of reference/layers.txt, a new one included
+# as it comes.
+REF_SRC  := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c)))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
 HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
