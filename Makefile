@@ -58,7 +58,7 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity report-check test bench corpora coverage clean install uninstall \
+	schema-check purity layers report-check test bench corpora coverage clean install uninstall \
 	cli-check exports-check install-check flags-check
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
@@ -140,7 +140,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory schema-check docs-check purity report-check
+	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
@@ -166,6 +166,11 @@ schema-check:
 
 purity:
 	/usr/bin/python3 ci/check_purity.py
+
+# Layers point down (reference/layers.txt): every #include "…" of reference/ and every symbol
+# the library's objects use (nm).
+layers: $(LIB_A)
+	/usr/bin/python3 ci/check_layers.py $(BUILD)
 
 # JUnit XML and JSON reports of a real run, against docs/schemas/ (xmllint, jsonschema).
 report-check: $(TOOL)
