@@ -35,7 +35,9 @@ ifneq ($(words $(subst ., ,$(VERSION))),3)
 $(error cannot read the version from $(VERSION_H))
 endif
 
-REF_SRC  := $(sort $(wildcard reference/prm/*.c reference/core/*.c reference/cmd/*.c reference/obj/*.c reference/reg/*.c reference/adp/*.c))
+# Every folder of reference/ but the tests: the layers of reference/layers.txt, a new one included
+# as it comes.
+REF_SRC  := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c)))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
 HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
@@ -56,7 +58,7 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity report-check test bench corpora coverage clean install uninstall \
+	schema-check purity layers report-check test bench corpora coverage clean install uninstall \
 	cli-check exports-check install-check flags-check
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
@@ -138,7 +140,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory schema-check docs-check purity report-check
+	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
@@ -164,6 +166,11 @@ schema-check:
 
 purity:
 	/usr/bin/python3 ci/check_purity.py
+
+# Layers point down (reference/layers.txt): every #include "…" of reference/ and every symbol
+# the library's objects use (nm).
+layers: $(LIB_A)
+	/usr/bin/python3 ci/check_layers.py $(BUILD)
 
 # JUnit XML and JSON reports of a real run, against docs/schemas/ (xmllint, jsonschema).
 report-check: $(TOOL)

@@ -8,7 +8,7 @@
  *   'c'  a property of the target: NICREF_FUZZ_CHECK(len == 0)
  *   else nothing: every check passes.
  * The lines selftest.sh expects are those marked "selftest:". */
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "driver.h"
 #include "fuzz_oracle.h"
 #include "fuzz_target.h"

@@ -1,4 +1,4 @@
-/* QUERY_HCA_CAP and SET_HCA_CAP (PRM §12.3.3-§12.3.4). The capabilities live in dev->caps as
+/* QUERY_HCA_CAP and SET_HCA_CAP (PRM §12.3.3-§12.3.4). The capabilities live in dev->core.caps as
  * the PRM lays them out (core/caps.h), set at reset from the profile table of
  * core/caps_default.c. Dispatch has already checked the lengths (T140-T143, T154-T157),
  * op_mod (T141, T155) and the device state (QUERY after ENABLE_HCA, SET between ENABLE_HCA
@@ -35,7 +35,8 @@ enum nicref_cmd_rule cmd_query_hca_cap(struct cmd_ctx *c)
 	int type = cap_type(c->op_mod);
 	if (type < 0)
 		return NICREF_RULE_BAD_OP_MOD; /* not reached: dispatch allows types 0, 1, 7 only */
-	const uint8_t *src = c->op_mod & 1 ? c->dev->caps.cur[type] : c->dev->caps.max[type];
+	const struct caps *caps = &c->dev->core.caps;
+	const uint8_t *src = c->op_mod & 1 ? caps->cur[type] : caps->max[type];
 	NICREF_ASSERT(nicref_field_set_bytes(c->out, c->out_len,
 					     PRM_FIELD(query_hca_cap_out, capability), src,
 					     CAP_BYTES) == 0);
@@ -147,8 +148,8 @@ enum nicref_cmd_rule cmd_set_hca_cap(struct cmd_ctx *c)
 		dev_violation(dev, NICREF_VIO_SET_HCA_CAP_AFTER_INIT_PAGES, (uint64_t)c->op_mod);
 
 	if (type == CAP_GENERAL) {
-		uint8_t *cur = dev->caps.cur[CAP_GENERAL];
-		dev->caps.cur_changed = true;
+		uint8_t *cur = dev->core.caps.cur[CAP_GENERAL];
+		dev->core.caps.cur_changed = true;
 		/* cmdif_checksum takes effect at once: this command's own completion is signed
 		 * (or not) as the new value says (cmd/cmdq.c reads it after execution). */
 		PRM_SET(hca_cap, cmdif_checksum, cur, CAP_BYTES, v.cmdif_checksum);

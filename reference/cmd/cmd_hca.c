@@ -22,9 +22,9 @@ enum nicref_cmd_rule cmd_enable_hca(struct cmd_ctx *c)
 enum nicref_cmd_rule cmd_init_hca(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
-	const struct nicref_profile *p = &dev->cfg.profile;
+	const struct nicref_profile *p = &dev->core.cfg.profile;
 	/* §8.2: boot pages, then init pages, before INIT_HCA. */
-	if (dev->pages.count < p->boot_pages + p->init_pages)
+	if (dev->core.pages.count < p->boot_pages + p->init_pages)
 		return NICREF_RULE_INIT_PAGES_MISSING;
 	/* §7.1: "SW must perform a query of the supported ISSIs ... and then set the
 	 * actual_issi". The device goes on at ISSI 0, as it would (D-INIT-9). */
@@ -68,9 +68,9 @@ enum nicref_cmd_rule cmd_disable_hca(struct cmd_ctx *c)
 	/* §8.3 reclaims every page between TEARDOWN_HCA and DISABLE_HCA. The device lets go of
 	 * the rest: they are the host's again. A start-up abandoned before INIT_HCA could not
 	 * reclaim what the device still needed, so that is no violation (D-INIT-7). */
-	if (dev->pages.count && dev->hca.state == HCA_TORN_DOWN)
-		dev_violation(dev, NICREF_VIO_PAGES_NOT_RECLAIMED, dev->pages.count);
-	page_pool_clear(&dev->pages);
+	if (dev->core.pages.count && dev->hca.state == HCA_TORN_DOWN)
+		dev_violation(dev, NICREF_VIO_PAGES_NOT_RECLAIMED, dev->core.pages.count);
+	page_pool_clear(&dev->core.pages);
 	hca_release_objects(dev);
 	caps_reset(dev);
 	dev->hca.state = HCA_DISABLED;

@@ -8,7 +8,7 @@
 
 enum nicref_cmd_rule cmd_query_issi(struct cmd_ctx *c)
 {
-	uint16_t mask = c->dev->cfg.profile.supported_issi;
+	uint16_t mask = c->dev->core.cfg.profile.supported_issi;
 	PRM_SET(query_issi_out, current_issi, c->out, c->out_len, c->dev->hca.issi);
 	for (unsigned n = 0; n < 16; n++)
 		if (mask >> n & 1)
@@ -20,7 +20,7 @@ enum nicref_cmd_rule cmd_set_issi(struct cmd_ctx *c)
 {
 	uint64_t issi = PRM_GET(set_issi_in, current_issi, c->in, c->in_len);
 	/* T186 / §7.1: "SW cannot run with an ISSI which is not supported by the device". */
-	if (issi >= 16 || !(c->dev->cfg.profile.supported_issi >> issi & 1))
+	if (issi >= 16 || !(c->dev->core.cfg.profile.supported_issi >> issi & 1))
 		return NICREF_RULE_ISSI_UNSUPPORTED;
 	c->dev->hca.issi = (uint16_t)issi;
 	c->dev->hca.issi_set = true;

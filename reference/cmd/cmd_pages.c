@@ -6,10 +6,29 @@ enum { PAGES_BOOT = 1, PAGES_INIT = 2, PAGES_REGULAR = 3 };       /* T131 op_mod
 enum { MP_ALLOCATION_FAIL, MP_ALLOCATION_SUCCESS, MP_RETURN_PAGES }; /* T135 op_mod */
 #define PAS_BYTES 8                                                  /* T138 */
 
+uint32_t dev_pages_required(const struct nicref_dev *dev)
+{
+	switch (dev->hca.state) {
+	case HCA_ENABLED:
+	case HCA_INITIALIZED:
+	{
+		/* D-PG-2: boot and init pages, and the pages the live contexts take; or more while
+		 * a Page Request is not yet answered (D-PG-4). */
+		uint64_t n = (uint64_t)dev->core.cfg.profile.boot_pages +
+			     dev->core.cfg.profile.init_pages + obj_pages_required(dev);
+		if (n < dev->hca.pages_wanted)
+			n = dev->hca.pages_wanted;
+		return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	}
+	default:
+		return 0;
+	}
+}
+
 int32_t pages_query(const struct nicref_dev *dev, unsigned op_mod)
 {
-	const struct nicref_profile *p = &dev->cfg.profile;
-	int64_t given = dev->pages.count;
+	const struct nicref_profile *p = &dev->core.cfg.profile;
+	int64_t given = dev->core.pages.count;
 	int64_t need;
 	switch (op_mod) {
 	case PAGES_BOOT:
@@ -57,20 +76,20 @@ static enum nicref_cmd_rule give_pages(struct cmd_ctx *c, uint32_t n)
 	struct nicref_dev *dev = c->dev;
 	/* D-PG-3: the count is judged before any entry, as a length is (EXCEED_LIM before the
 	 * entries' BAD_PARAM): a list the device cannot take is not read. */
-	if (n > dev->pages.capacity - dev->pages.count)
+	if (n > dev->core.pages.capacity - dev->core.pages.count)
 		return NICREF_RULE_PAGES_BEYOND_LIMIT;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t a = pas_addr(c, i);
 		enum nicref_cmd_rule rule = (a & 0xFFF) ? NICREF_RULE_PAGE_NOT_ALIGNED
-				: page_pool_has(&dev->pages, a) ? NICREF_RULE_PAGE_DUPLICATE
+				: page_pool_has(&dev->core.pages, a) ? NICREF_RULE_PAGE_DUPLICATE
 								 : NICREF_RULE_NONE;
 		if (rule != NICREF_RULE_NONE) {
 			/* undo this command's earlier entries: a refused command changes nothing */
 			while (i--)
-				(void)page_pool_take_last(&dev->pages);
+				(void)page_pool_take_last(&dev->core.pages);
 			return rule;
 		}
-		NICREF_ASSERT(page_pool_add(&dev->pages, a) == 0);
+		NICREF_ASSERT(page_pool_add(&dev->core.pages, a) == 0);
 	}
 	return NICREF_RULE_NONE;
 }
@@ -81,11 +100,11 @@ static enum nicref_cmd_rule return_pages(struct cmd_ctx *c, uint32_t n)
 	struct nicref_dev *dev = c->dev;
 	if ((uint64_t)PRM_SIZE_manage_pages_out + (uint64_t)n * PAS_BYTES > c->output_length)
 		return NICREF_RULE_PAGES_OUTPUT_TOO_SHORT;
-	int64_t spare = (int64_t)dev->pages.count - dev_pages_required(dev);
+	int64_t spare = (int64_t)dev->core.pages.count - dev_pages_required(dev);
 	uint32_t k = spare <= 0 ? 0 : spare < n ? (uint32_t)spare : n;
 	for (uint32_t i = 0; i < k; i++) {
 		struct nicref_field e = nicref_field_element(PRM_FIELD(manage_pages_out, pas), i);
-		prm_set(c->out, c->out_len, &e, page_pool_take_last(&dev->pages));
+		prm_set(c->out, c->out_len, &e, page_pool_take_last(&dev->core.pages));
 	}
 	PRM_SET(manage_pages_out, output_num_entries, c->out, c->out_len, k);
 	return NICREF_RULE_NONE;
@@ -122,7 +141,7 @@ enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
 		/* PRM L3969, L5388: each MANAGE_PAGES re-arms the Page Request event; a request the
 		 * pages now held answer is done (D-PG-4). */
 		h->page_request_armed = true;
-		if (c->dev->pages.count >= h->pages_wanted)
+		if (c->dev->core.pages.count >= h->pages_wanted)
 			h->pages_wanted = 0;
 	}
 	return r;

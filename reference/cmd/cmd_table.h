@@ -6,7 +6,7 @@
 #ifndef NICREF_CMD_TABLE_H
 #define NICREF_CMD_TABLE_H
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 /* What a handler sees: the gathered input and the zeroed output (status and syndrome are
  * written by dispatch). It returns NICREF_RULE_NONE or the rule that refuses the command; a

@@ -3,7 +3,7 @@
  * so the trace is the same on every run. */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "prm/layouts.h"
 
 #define ENTRY_SIZE PRM_SIZE_cmdq_entry /* 64 */
@@ -205,7 +205,7 @@ static int scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint
 
 static void execute_slot(struct nicref_dev *dev, unsigned slot)
 {
-	const struct nicref_profile *p = &dev->cfg.profile;
+	const struct nicref_profile *p = &dev->core.cfg.profile;
 	uint64_t addr = dev->iseg.cmdq_addr + ((uint64_t)slot << p->log_cmdq_stride);
 	uint8_t e[ENTRY_SIZE];
 
@@ -288,7 +288,7 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	size_t last = ENTRY_FIELD(ownership)->prm_offset;
 	(void)dev_dma_write(dev, addr + last, e + last, 4);
 
-	dev->stats.commands++;
+	dev->cmd_completed++;
 	const uint64_t args[] = { slot, opcode, op_mod, st, status, syndrome };
 	dev_emit(dev, NICREF_EV_CMD_DONE, args, 6);
 	/* §7.14: "Once a command is completed, the ownership bit of the command is updated and
@@ -298,7 +298,7 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
 {
-	unsigned entries = 1u << dev->cfg.profile.log_cmdq_size;
+	unsigned entries = 1u << dev->core.cfg.profile.log_cmdq_size;
 	uint32_t valid = entries >= 32 ? 0xFFFFFFFFu : (1u << entries) - 1u;
 
 	/* PRM §12.3.7: after a panic close "DoorBells will still be consumed by the HCA, and

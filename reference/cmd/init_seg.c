@@ -1,5 +1,6 @@
-/* BAR0 initialization segment: PRM §4.3 T7/T8, bring-up behaviour from §8.2. */
-#include "core/dev.h"
+/* BAR0 initialization segment: PRM §4.3 T7/T8, bring-up behaviour from §8.2. The BAR0 map
+ * (device/bar0.c) hands it the offsets below PRM_SIZE_init_seg. */
+#include "cmd/ctl_dev.h"
 #include "prm/layouts.h"
 
 /* Dword offsets of T8. */
@@ -16,28 +17,66 @@ enum {
 	ISEG_HEALTH = 0x1010,
 };
 
-void init_seg_reset(struct nicref_dev *dev)
+/* The profile's settings the init segment reads: nic_interface_supported is a 3-bit mask
+ * (T8 1FCh), the health counter advances every health_period_ns (D-H-1), the timer counts at
+ * timer_khz (D-TS-1). */
+static int init_seg_profile_ok(const struct nicref_profile *p)
 {
+	return p->nic_interface_supported <= 7 && p->health_period_ns != 0 && p->timer_khz != 0;
+}
+
+static void init_seg_reset(struct nicref_dev *dev, void *state)
+{
+	(void)state;
 	struct init_seg *s = &dev->iseg;
 	*s = (struct init_seg){ 0 };
 	s->initializing = true; /* PRM T8 1FCh[31]: 1 until the device is ready for commands */
 }
 
-void init_seg_tick(struct nicref_dev *dev)
+/* Time moved, or the queue address was latched: clear initializing when due. */
+static void clear_initializing(struct nicref_dev *dev)
 {
 	struct init_seg *s = &dev->iseg;
 	/* PRM §8.2: SW writes the queue address, then polls initializing until it clears. */
-	if (s->initializing && s->cmdq_valid && dev->now_ns >= s->ready_at_ns) {
+	if (s->initializing && s->cmdq_valid && dev->core.now_ns >= s->ready_at_ns) {
 		s->initializing = false;
 		dev_emit0(dev, NICREF_EV_READY);
 	}
 }
 
+static void init_seg_tick(struct nicref_dev *dev, void *state)
+{
+	(void)state;
+	clear_initializing(dev);
+}
+
+static int init_seg_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
+{
+	(void)state;
+	const struct init_seg *s = &dev->iseg;
+	if (s->cmdq_valid && (s->cmdq_addr & 0xFFF) != 0)
+		return dev_broken(buf, len, NICREF_INV_CMDQ_ADDR_ALIGNED,
+				  "command queue address 0x%llx latched",
+				  (unsigned long long)s->cmdq_addr);
+	if (!s->cmdq_valid && !s->initializing)
+		return dev_broken(buf, len, NICREF_INV_INITIALIZING_UNTIL_LATCHED,
+				  "initializing 0 with no queue address latched");
+	return 0;
+}
+
+const struct dev_subsys init_seg_subsys = {
+	.name = "init_seg",
+	.profile_ok = init_seg_profile_ok,
+	.reset = init_seg_reset,
+	.tick = init_seg_tick,
+	.check = init_seg_check,
+};
+
 static uint64_t timer_ticks(const struct nicref_dev *dev)
 {
 	/* D-TS-1: the free-running internal timer (PRM T8 1000h/1004h, §7.12.10) counts at
 	 * timer_khz of virtual time; split so the product does not overflow early. */
-	uint64_t ns = dev->now_ns, khz = dev->cfg.profile.timer_khz;
+	uint64_t ns = dev->core.now_ns, khz = dev->core.cfg.profile.timer_khz;
 	return (ns / 1000000u) * khz + (ns % 1000000u) * khz / 1000000u;
 }
 
@@ -46,10 +85,9 @@ static uint32_t health_word(const struct nicref_dev *dev)
 	const struct init_seg *s = &dev->iseg;
 	/* D-H-1: a heartbeat that advances every health_period_ns and freezes on a fatal
 	 * error (health_syndrome != 0). PRM T8 1010h. */
-	uint32_t counter = s->health_syndrome
-				   ? s->health_counter_frozen
-				   : (uint32_t)(dev->now_ns / dev->cfg.profile.health_period_ns) &
-					     0xFFFFFFu;
+	uint64_t beats = dev->core.now_ns / dev->core.cfg.profile.health_period_ns;
+	uint32_t counter = s->health_syndrome ? s->health_counter_frozen
+					      : (uint32_t)beats & 0xFFFFFFu;
 	return (uint32_t)s->health_syndrome << 24 | counter;
 }
 
@@ -61,9 +99,9 @@ static uint32_t dword_field(const struct nicref_field *f, uint32_t offset, uint6
 	return (uint32_t)((v & mask) << f->lsb);
 }
 
-static uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
+uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
 {
-	const struct nicref_profile *p = &dev->cfg.profile;
+	const struct nicref_profile *p = &dev->core.cfg.profile;
 	const struct init_seg *s = &dev->iseg;
 	uint32_t w = 0;
 
@@ -113,7 +151,7 @@ static uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
 static void write_addr_lsw(struct nicref_dev *dev, uint32_t value)
 {
 	struct init_seg *s = &dev->iseg;
-	const struct nicref_profile *p = &dev->cfg.profile;
+	const struct nicref_profile *p = &dev->core.cfg.profile;
 	uint32_t nic_interface = (value >> 8) & 3u;
 
 	/* PRM §8.2: "If using 32-bit writes, write the most significant word first." */
@@ -139,11 +177,11 @@ static void write_addr_lsw(struct nicref_dev *dev, uint32_t value)
 	/* D-CMD-11: the address takes effect when its LSW is written. */
 	s->cmdq_addr = (uint64_t)s->addr_hi << 32 | s->addr_lo;
 	if (!s->cmdq_valid)
-		s->ready_at_ns = dev->now_ns + p->init_delay_ns < dev->now_ns
+		s->ready_at_ns = dev->core.now_ns + p->init_delay_ns < dev->core.now_ns
 					 ? UINT64_MAX
-					 : dev->now_ns + p->init_delay_ns;
+					 : dev->core.now_ns + p->init_delay_ns;
 	s->cmdq_valid = true;
-	init_seg_tick(dev);
+	clear_initializing(dev);
 }
 
 static void write_doorbell(struct nicref_dev *dev, uint32_t value)
@@ -168,7 +206,7 @@ static void write_doorbell(struct nicref_dev *dev, uint32_t value)
 	cmdq_doorbell(dev, value);
 }
 
-static void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
+void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 {
 	struct init_seg *s = &dev->iseg;
 
@@ -202,32 +240,4 @@ static void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t val
 			dev_violation(dev, NICREF_VIO_BAR_RESERVED_WRITE, offset);
 		break;
 	}
-}
-
-uint32_t nicref_bar_read32(struct nicref_dev *dev, uint32_t offset)
-{
-	if (offset & 3u) {
-		dev_violation(dev, NICREF_VIO_BAR_UNALIGNED, offset);
-		return 0;
-	}
-	return offset < PRM_SIZE_init_seg ? init_seg_read(dev, offset) : 0;
-}
-
-void nicref_bar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value)
-{
-	if (offset & 3u) {
-		dev_violation(dev, NICREF_VIO_BAR_UNALIGNED, offset);
-		return;
-	}
-	if (offset < PRM_SIZE_init_seg) {
-		init_seg_write(dev, offset, value);
-		return;
-	}
-	/* D-UAR-1: the pages past the init segment and before the first UAR are reserved. */
-	if (offset < (uint32_t)dev->cfg.profile.uar_base * 4096u) {
-		if (value != 0)
-			dev_violation(dev, NICREF_VIO_BAR_RESERVED_WRITE, offset);
-		return;
-	}
-	uar_write32(dev, offset, value);
 }

@@ -33,8 +33,11 @@ int caps_profile_ok(const struct nicref_profile *p);
 /* Power-on: cur back to its defaults; a copy, and only when SET_HCA_CAP changed it. */
 void caps_reset(struct nicref_dev *dev);
 
-/* A current capability, e.g. CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd). */
-#define CAPS_CUR(dev, type, L, n) prm_get((dev)->caps.cur[type], CAP_BYTES, PRM_FIELD(L, n))
-#define CAPS_MAX(dev, type, L, n) prm_get((dev)->caps.max[type], CAP_BYTES, PRM_FIELD(L, n))
+/* A current capability, e.g. CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd) (dev_core_c:
+ * core/dev.h). */
+#define CAPS_CUR(dev, type, L, n)                                                               \
+	prm_get(dev_core_c(dev)->caps.cur[type], CAP_BYTES, PRM_FIELD(L, n))
+#define CAPS_MAX(dev, type, L, n)                                                               \
+	prm_get(dev_core_c(dev)->caps.max[type], CAP_BYTES, PRM_FIELD(L, n))
 
 #endif

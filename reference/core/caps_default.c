@@ -227,9 +227,10 @@ static void put(uint8_t *buf, uint64_t bit, const struct nicref_field *f, uint64
 
 void caps_reset(struct nicref_dev *dev)
 {
-	if (dev->caps.cur_changed)
-		memcpy(dev->caps.cur, dev->caps.cur_default, sizeof dev->caps.cur);
-	dev->caps.cur_changed = false;
+	struct caps *caps = &dev_core(dev)->caps;
+	if (caps->cur_changed)
+		memcpy(caps->cur, caps->cur_default, sizeof caps->cur);
+	caps->cur_changed = false;
 }
 
 /* ---- capabilities a profile lowers (struct nicref_cap_setting) ---- */
@@ -327,11 +328,12 @@ int caps_profile_ok(const struct nicref_profile *p)
 /* Each setting into max and cur: min(what the table set, the setting's value). */
 static void caps_lower(struct nicref_dev *dev)
 {
-	const struct nicref_profile *p = &dev->cfg.profile;
+	struct caps *caps = &dev_core(dev)->caps;
+	const struct nicref_profile *p = &dev_core(dev)->cfg.profile;
 	for (unsigned k = 0; k < p->ncaps; k++) {
 		const struct nicref_cap_setting *c = &p->caps[k];
 		enum cap_type t = cap_layouts[cap_layout_index(c->layout)].type;
-		uint8_t *bufs[2] = { dev->caps.max[t], dev->caps.cur[t] };
+		uint8_t *bufs[2] = { caps->max[t], caps->cur[t] };
 		for (unsigned b = 0; b < 2; b++) {
 			uint64_t v = 0;
 			NICREF_ASSERT(nicref_field_get(bufs[b], CAP_BYTES, c->field, &v) == 0);
@@ -343,8 +345,9 @@ static void caps_lower(struct nicref_dev *dev)
 
 void caps_init(struct nicref_dev *dev)
 {
-	const struct nicref_profile *p = &dev->cfg.profile;
-	memset(&dev->caps, 0, sizeof dev->caps);
+	struct caps *caps = &dev_core(dev)->caps;
+	const struct nicref_profile *p = &dev_core(dev)->cfg.profile;
+	memset(caps, 0, sizeof *caps);
 	for (size_t r = 0; r < sizeof cap_defaults / sizeof cap_defaults[0]; r++) {
 		const struct cap_row *row = &cap_defaults[r];
 		uint64_t bit = 0;
@@ -355,10 +358,10 @@ void caps_init(struct nicref_dev *dev)
 		uint32_t from = row->f.i == CAP_ALL_FIELDS ? 0 : row->f.i;
 		uint32_t to = row->f.i == CAP_ALL_FIELDS ? l->nfields : from + 1u;
 		for (uint32_t i = from; i < to; i++) {
-			put(dev->caps.max[row->type], bit, &l->fields[i], max);
-			put(dev->caps.cur[row->type], bit, &l->fields[i], cur);
+			put(caps->max[row->type], bit, &l->fields[i], max);
+			put(caps->cur[row->type], bit, &l->fields[i], cur);
 		}
 	}
 	caps_lower(dev);
-	memcpy(dev->caps.cur_default, dev->caps.cur, sizeof dev->caps.cur);
+	memcpy(caps->cur_default, caps->cur, sizeof caps->cur);
 }

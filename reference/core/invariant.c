@@ -42,13 +42,6 @@ const char *nicref_invariant_description(int code)
 	return r ? r->what : NULL;
 }
 
-const char *dev_state_name(enum hca_state st)
-{
-	static const char *const names[] = { "DISABLED", "ENABLED", "INITIALIZED", "TORN_DOWN",
-					     "PANIC" };
-	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "(not a state)";
-}
-
 int dev_broken(char *buf, size_t len, int code, const char *fmt, ...)
 {
 	if (len > 0) {

@@ -127,17 +127,18 @@ int nicref_event_format(const struct nicref_event *ev, char *buf, size_t len)
 void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_t *args,
 	      unsigned nargs)
 {
+	struct dev_core *c = dev_core(dev);
 	struct nicref_event ev;
 	memset(&ev, 0, sizeof ev);
-	ev.seq = dev->trace_seq++;
-	ev.time_ns = dev->now_ns;
+	ev.seq = c->trace_seq++;
+	ev.time_ns = c->now_ns;
 	ev.kind = kind;
 	NICREF_ASSERT(nargs == nicref_event_nargs(kind));
 	for (unsigned i = 0; i < nargs; i++)
 		ev.arg[i] = args[i];
-	dev->stats.events++;
-	if (dev->cfg.trace)
-		dev->cfg.trace(dev->cfg.trace_ctx, &ev);
+	c->stats.events++;
+	if (c->cfg.trace)
+		c->cfg.trace(c->cfg.trace_ctx, &ev);
 }
 
 void dev_emit0(struct nicref_dev *dev, enum nicref_event_kind kind)
@@ -160,6 +161,6 @@ void dev_emit3(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, 
 
 void dev_violation(struct nicref_dev *dev, enum nicref_violation rule, uint64_t arg)
 {
-	dev->stats.violations++;
+	dev_core(dev)->stats.violations++;
 	dev_emit2(dev, NICREF_EV_VIOLATION, (uint64_t)rule, arg);
 }

@@ -1,23 +1,7 @@
 /* Completion queues: the device-level hooks, invariants and references (PRM §7.12; D-OBJ-1). */
 #include <stdlib.h>
-#include <string.h>
 
-#include "core/dev.h"
-
-int cq_dev_init(struct nicref_dev *dev)
-{
-	struct cq_dev *d = &dev->eqd.cq;
-	d->timers = NULL;
-	d->ntimers = 0;
-	d->uar_db_low = calloc(DEV_MAX_UARS, sizeof *d->uar_db_low);
-	return d->uar_db_low ? 0 : -1;
-}
-
-void cq_dev_fini(struct nicref_dev *dev)
-{
-	free(dev->eqd.cq.uar_db_low);
-	dev->eqd.cq.uar_db_low = NULL;
-}
+#include "cmd/ctl_dev.h"
 
 void cq_dev_reset(struct nicref_dev *dev)
 {
@@ -39,8 +23,6 @@ void cq_dev_reset(struct nicref_dev *dev)
 	}
 	d->timers = NULL;
 	d->ntimers = 0;
-	if (d->uar_db_low)
-		memset(d->uar_db_low, 0, DEV_MAX_UARS * sizeof *d->uar_db_low);
 }
 
 void cq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)

@@ -3,8 +3,9 @@
  *
  *  - cq.c       the device-level hooks, invariants and references;
  *  - cq_cmd.c   CREATE_CQ, DESTROY_CQ, QUERY_CQ, MODIFY_CQ (moderation, remap, resize);
- *  - cq_post.c  CQE writing (ownership, signature, overrun), the CQ doorbell, the event state
- *               machine and completion event moderation (§7.12.4, §7.13.14).
+ *  - cq_post.c  CQE writing (ownership, signature, overrun), arming (cq_arm, which the
+ *               doorbell layer obj/uar_db.c calls), the event state machine and completion
+ *               event moderation (§7.12.4, §7.13.14).
  * Decisions D-CQ-* are in docs/cq.md. */
 #ifndef NICREF_OBJ_CQ_H
 #define NICREF_OBJ_CQ_H
@@ -67,13 +68,8 @@ struct cq {
 struct cq_dev {
 	struct cq *timers; /* CQs whose held event waits for cq_period */
 	uint32_t ntimers;
-	/* per UAR: the 20h half of a CQ doorbell written by 32-bit halves (§7.2.2.2); bit 32 set
-	 * while it waits for the 24h half */
-	uint64_t *uar_db_low;
 };
 
-int cq_dev_init(struct nicref_dev *dev);
-void cq_dev_fini(struct nicref_dev *dev);
 void cq_dev_reset(struct nicref_dev *dev);
 int cq_dev_check(const struct nicref_dev *dev);
 
@@ -82,13 +78,8 @@ int cq_dev_check(const struct nicref_dev *dev);
  * arm state and moderation allow. 0 when written; -1 when it was not (overrun with oi = 0, CQ
  * in error, write failure): the caller's work queue then goes to ERR (PRM §7.12.1). */
 int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64]);
-/* The CQ doorbell of a UAR page: the 64-bit register at 20h (dword 20h, then 24h). */
-void cq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value);
 /* Virtual time moved (moderation period, PRM §7.13.14). */
 void cq_tick(struct nicref_dev *dev);
-/* Another doorbell of UAR page `uar` was written at `offset` (§7.2.2.2: a split CQ doorbell
- * must not be interleaved with it). */
-void cq_uar_interrupted(struct nicref_dev *dev, uint32_t uar, uint32_t offset);
 
 /* cq_post.c, for the commands. */
 struct cq *cq_get(const struct nicref_dev *dev, uint32_t cqn);

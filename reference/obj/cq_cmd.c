@@ -123,7 +123,7 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 	cq->dbr_addr = x.dbr;
 	cq->status = CQ_STATUS_OK;
 	cq->st = CQ_ST_FIRED; /* D-CQ-3 */
-	cq->timer_ns = dev->now_ns; /* the cq_period timer starts with the CQ (D-CQ-6) */
+	cq->timer_ns = dev->core.now_ns; /* the cq_period timer starts with the CQ (D-CQ-6) */
 	((struct obj_hdr *)obj_get(dev, OBJ_EQ, cq->c_eqn))->refs++; /* D-OBJ-1, D-EQ-1 */
 	((struct obj_hdr *)obj_get(dev, OBJ_UAR, cq->uar))->refs++;
 	PRM_SET(create_cq_out, cqn, c->out, c->out_len, (uint64_t)cqn);

@@ -4,7 +4,7 @@
  * (§7.13.14). Decisions: docs/cq.md. */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 #define M CQ_COUNTER_MASK
 
@@ -79,7 +79,7 @@ static void fire(struct nicref_dev *dev, struct cq *cq)
 	cq->since_event = 0;                    /* D-CQ-6 */
 	cq->last_notified = (cq->pc - 1u) & M;  /* D-CQ-11: the newest CQE the event covers */
 	if (cq->period_mode == 0)
-		cq->timer_ns = dev->now_ns; /* T76 upon_event: the timer restarts on an event */
+		cq->timer_ns = dev->core.now_ns; /* T76 upon_event: the timer restarts on an event */
 	eq_post_completion(dev, cq->c_eqn, cq->hdr.handle);
 }
 
@@ -95,7 +95,7 @@ void cq_moderate(struct nicref_dev *dev, struct cq *cq)
 	 * cq_max_count (D-CQ-6); T76: 0 disables either. With both 0 there is no moderation. */
 	bool go = (cq->cq_period == 0 && cq->cq_max_count == 0) ||
 		  (cq->cq_max_count != 0 && cq->since_event >= cq->cq_max_count) ||
-		  (cq->cq_period != 0 && dev->now_ns - cq->timer_ns >= period_ns(cq));
+		  (cq->cq_period != 0 && dev->core.now_ns - cq->timer_ns >= period_ns(cq));
 	if (go)
 		fire(dev, cq);
 	else if (cq->cq_period != 0)
@@ -114,7 +114,7 @@ void cq_tick(struct nicref_dev *dev)
 		uint64_t best_due = 0;
 		for (struct cq *cq = d->timers; cq; cq = cq->tnext) {
 			uint64_t due = cq->timer_ns + period_ns(cq);
-			if (due > dev->now_ns)
+			if (due > dev->core.now_ns)
 				continue;
 			if (!best || due < best_due ||
 			    (due == best_due && cq->hdr.handle < best->hdr.handle)) {
@@ -222,7 +222,7 @@ int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64])
 	if (cq->since_event != UINT32_MAX)
 		cq->since_event++;
 	if (cq->period_mode == 1)
-		cq->timer_ns = dev->now_ns; /* T76 upon_cqe: the timer restarts on a completion */
+		cq->timer_ns = dev->core.now_ns; /* T76 upon_cqe: the timer restarts on a completion */
 
 	/* §7.12.4: an event when a CQE arrives on a CQ armed by ARM_NEXT, or by ARM_SOLICITED
 	 * and the CQE is solicited. */
@@ -253,22 +253,9 @@ void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq)
 
 /* ---- The CQ doorbell (§7.2.2 T13/T14) ----------------------------------------------------- */
 
-#define DB_HALF (1ull << 32)
-
-void cq_uar_interrupted(struct nicref_dev *dev, uint32_t uar, uint32_t offset)
+void cq_arm(struct nicref_dev *dev, uint32_t uar, uint32_t cqn, unsigned cmd_sn, unsigned cmd,
+	    uint32_t ci)
 {
-	uint64_t *low = &dev->eqd.cq.uar_db_low[uar];
-	if (*low & DB_HALF) {
-		dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | offset);
-		*low = 0;
-	}
-}
-
-static void arm(struct nicref_dev *dev, uint32_t uar, uint32_t low, uint32_t cqn)
-{
-	/* T13/T14: cmd_sn ("cmds") 20h[29:28], cmd 20h[24], cq_ci 20h[23:0]; cqn 24h[23:0]. */
-	unsigned cmd_sn = (low >> 28) & 3u, cmd = (low >> 24) & 1u;
-	uint32_t ci = low & M;
 	struct cq *cq = cq_get(dev, cqn);
 	if (!cq) {
 		dev_violation(dev, NICREF_VIO_CQ_DB_NO_CQ, cqn);
@@ -306,24 +293,4 @@ static void arm(struct nicref_dev *dev, uint32_t uar, uint32_t low, uint32_t cqn
 				  : cq->solicit_seen && ((cq->last_solicit - ci) & M) < unread)
 		cq->pending = true;
 	cq_moderate(dev, cq);
-}
-
-void cq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value)
-{
-	uint64_t *low = &dev->eqd.cq.uar_db_low[uar];
-	/* §7.2.2.2: a 64-bit doorbell written as two dwords, the lower address first, nothing
-	 * else on the page in between; the device acts on the second. */
-	if (offset == 0x20) {
-		if (*low & DB_HALF)
-			dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | offset);
-		*low = DB_HALF | value;
-		return;
-	}
-	if (!(*low & DB_HALF)) {
-		dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | offset);
-		return;
-	}
-	uint32_t first = (uint32_t)*low;
-	*low = 0;
-	arm(dev, uar, first, value & M);
 }

@@ -2,14 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 int eq_dev_init(struct nicref_dev *dev)
 {
 	struct eq_dev *d = &dev->eqd;
 	memset(d, 0, sizeof *d);
 	/* One moderation timer per interrupt vector (§7.13.15), sized once from the profile. */
-	d->nvec = dev->cfg.profile.msix_vectors;
+	d->nvec = dev->core.cfg.profile.msix_vectors;
 	d->vec_last_ns = calloc(d->nvec, sizeof *d->vec_last_ns);
 	d->vec_flags = calloc(d->nvec, 1);
 	d->vec_eqn = calloc(d->nvec, 1);

@@ -4,7 +4,8 @@
  *  - eq.c        the device-level hooks, invariants and references;
  *  - eq_cmd.c    CREATE_EQ, DESTROY_EQ, QUERY_EQ, GEN_EQE (§12.6);
  *  - eq_event.c  EQE writing (ownership, signature, overrun), event-type mapping, the EQ
- *                doorbells, arming and interrupts with their frequency moderation (§7.13.15);
+ *                doorbell (eq_doorbell, which the doorbell layer obj/uar_db.c calls), arming
+ *                and interrupts with their frequency moderation (§7.13.15);
  *  - eq_qbuf.c   the page lists (pas[]) of EQ and CQ buffers.
  * Decisions D-EQ-* are in docs/eq.md. */
 #ifndef NICREF_OBJ_EQ_H
@@ -98,8 +99,6 @@ void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn);
 /* The command of slot `slot` completed (cmd/cmdq.c): a command completion event when an EQ
  * takes them (§7.14, §7.13.10.1). */
 void eq_cmd_completion(struct nicref_dev *dev, unsigned slot);
-/* EQ doorbells of a UAR page: offset 40h (update CI and arm) or 48h (update CI). */
-void eq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value);
 /* Virtual time moved (interrupt moderation, PRM §7.13.15). */
 void eq_tick(struct nicref_dev *dev);
 

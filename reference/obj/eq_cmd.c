@@ -11,7 +11,7 @@
  * other than the running one, whose entries are owned by the device. */
 static uint32_t other_posted_slots(struct nicref_dev *dev, unsigned slot)
 {
-	const struct nicref_profile *p = &dev->cfg.profile;
+	const struct nicref_profile *p = &dev->core.cfg.profile;
 	uint32_t busy = 0;
 	for (unsigned s = 0; s < (1u << p->log_cmdq_size) && s < 32; s++) {
 		uint8_t own;

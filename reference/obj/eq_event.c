@@ -4,7 +4,7 @@
  * (§7.13.15), and command completion events (§7.14, §7.13.10.1). Decisions: docs/eq.md. */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 #define M EQ_COUNTER_MASK
 
@@ -40,10 +40,10 @@ static void vec_fire(struct nicref_dev *dev, uint32_t vec, uint32_t eqn)
 {
 	struct eq_dev *d = &dev->eqd;
 	dev_emit2(dev, NICREF_EV_INTERRUPT, vec, eqn);
-	if (dev->cfg.ops.interrupt)
-		dev->cfg.ops.interrupt(dev->cfg.ops.ctx, vec);
+	if (dev->core.cfg.ops.interrupt)
+		dev->core.cfg.ops.interrupt(dev->core.cfg.ops.ctx, vec);
 	/* §7.13.15: "Every time interrupt is fired ... the timer is re-loaded". */
-	d->vec_last_ns[vec] = dev->now_ns;
+	d->vec_last_ns[vec] = dev->core.now_ns;
 	d->vec_flags[vec] |= EQ_VEC_FIRED;
 }
 
@@ -59,7 +59,7 @@ static void interrupt_request(struct nicref_dev *dev, const struct eq *eq)
 		return;
 	uint64_t delay = vec_delay_ns(dev, vec);
 	if (!(d->vec_flags[vec] & EQ_VEC_FIRED) || delay == 0 ||
-	    dev->now_ns - d->vec_last_ns[vec] >= delay) {
+	    dev->core.now_ns - d->vec_last_ns[vec] >= delay) {
 		vec_fire(dev, vec, eq->hdr.handle);
 		return;
 	}
@@ -80,7 +80,7 @@ void eq_tick(struct nicref_dev *dev)
 			if (!(d->vec_flags[v] & EQ_VEC_HELD))
 				continue;
 			uint64_t due = d->vec_last_ns[v] + vec_delay_ns(dev, v);
-			if (due <= dev->now_ns && (best == d->nvec || due < best_due)) {
+			if (due <= dev->core.now_ns && (best == d->nvec || due < best_due)) {
 				best = v;
 				best_due = due;
 			}
@@ -104,7 +104,7 @@ static void health_fatal(struct nicref_dev *dev, uint8_t syndrome)
 	if (s->health_syndrome)
 		return;
 	s->health_counter_frozen =
-		(uint32_t)(dev->now_ns / dev->cfg.profile.health_period_ns) & 0xFFFFFFu;
+		(uint32_t)(dev->core.now_ns / dev->core.cfg.profile.health_period_ns) & 0xFFFFFFu;
 	s->health_syndrome = syndrome;
 }
 
@@ -286,12 +286,8 @@ void eq_unmap_all(struct nicref_dev *dev, struct eq *eq)
 
 /* ---- Doorbells (§7.2.2 T13) --------------------------------------------------------------- */
 
-void eq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value)
+void eq_doorbell(struct nicref_dev *dev, uint32_t uar, uint32_t eqn, uint32_t ci, bool arm)
 {
-	/* §7.2.2.2: no other doorbell of the page in the midst of a split CQ doorbell. */
-	cq_uar_interrupted(dev, uar, offset);
-	/* T13: eqn 31:24, consumer index 23:0; 40h updates CI and arms, 48h updates CI only. */
-	uint32_t eqn = value >> 24, ci = value & M;
 	struct eq *eq = eq_get(dev, eqn);
 	if (!eq) {
 		dev_violation(dev, NICREF_VIO_EQ_DB_NO_EQ, eqn);
@@ -309,7 +305,7 @@ void eq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_
 		return;
 	}
 	eq->cc = ci;
-	if (offset != 0x40)
+	if (!arm)
 		return;
 	/* §7.13.12 Figure 24: arming moves the EQ to ARMED; D-EQ-3: with EQEs not yet consumed
 	 * the interrupt is raised at once and the EQ fires again. */

@@ -1,7 +1,7 @@
 /* The event types of PRM T79 as the device raises them: one descriptor per row of
  * PRM_EQE_EVENTS (prm/layouts_eqe.h), so that a type, its sub-type, its name, its clause and
  * the layout its EQE is written through are said once. */
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 #define EQ_EVENT_ROW(id, type, sub, name, clause, layout)                                       \
 	[EQ_EVENT_##id] = { (type), (sub), (name), (clause), &nicref_layout_##layout },

@@ -13,7 +13,7 @@
  *    indirect MKeys as well as the direct MKey", §6.1 "Indirect mode").
  * The walk runs twice: first to check everything (no piece escapes when a later part fails,
  * D-MKC-10), then to hand out the pieces. It recurses at most HCA_CAP.max_indirection deep. */
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 struct walk {
 	const struct nicref_dev *dev;

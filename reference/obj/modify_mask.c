@@ -42,6 +42,6 @@ enum nicref_cmd_rule modify_check_unselected(struct cmd_ctx *c, const struct nic
 			found = 1;
 		}
 	}
-	return found && c->dev->cfg.profile.reserved_check ? NICREF_RULE_RESERVED_NOT_ZERO
+	return found && c->dev->core.cfg.profile.reserved_check ? NICREF_RULE_RESERVED_NOT_ZERO
 							  : NICREF_RULE_NONE;
 }

@@ -9,6 +9,7 @@
 #ifndef NICREF_OBJ_OBJ_H
 #define NICREF_OBJ_OBJ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,7 +58,7 @@ uint32_t obj_pages_required(const struct nicref_dev *dev);
 
 
 /* Invariants: each family reports the references its live objects hold (the type and handle of
- * each object they name); obj_dev_check then checks that each names a live object and that, per
+ * each object they name); obj_subsys's check then checks that each names a live object and that, per
  * type, the reference counts add up to the references reported. */
 typedef void (*obj_ref_visit)(void *ctx, enum obj_type type, uint32_t handle);
 void eq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
@@ -71,11 +72,17 @@ void tir_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
 int64_t obj_alloc_plain(struct nicref_dev *dev, enum obj_type type);
 int obj_free_plain(struct nicref_dev *dev, enum obj_type type, uint32_t h);
 
-/* The object tables' life (obj/obj.c): created with the device, emptied at reset. */
-int obj_dev_init(struct nicref_dev *dev);
-void obj_dev_fini(struct nicref_dev *dev);
-/* The invariants of the object tables and of every family (nicref/invariants.h): 0, or the
- * number of the first broken, its state described into buf as dev_broken does. */
-int obj_dev_check(const struct nicref_dev *dev, char *buf, size_t len);
+/* The object tables' life, time and invariants are obj_subsys (obj/obj.c, cmd/ctl_dev.h): its
+ * row of the subsystem table creates the tables with the device, empties them at reset
+ * (hca_release_objects), and checks them and every family (nicref/invariants.h) with
+ * obj_dev_check (obj/obj_check.c): 0, or the first broken, described into buf as dev_broken
+ * does. */
+int obj_dev_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len);
+
+/* PD, UAR and TD hold no context; the other types take ICM (D-PG-4). */
+static inline bool obj_takes_icm(enum obj_type t)
+{
+	return t != OBJ_PD && t != OBJ_UAR && t != OBJ_TD;
+}
 
 #endif

@@ -1,5 +1,5 @@
 /* Send queues: CREATE/MODIFY/DESTROY/QUERY_SQ (PRM §7.9, §12.10, T60-T63), the SQ's error
- * semantics and flush (§7.9.2, §7.12.7). Doorbells are in obj/wq_db.c. */
+ * semantics and flush (§7.9.2, §7.12.7). Doorbells are in obj/sq_db.c. */
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"

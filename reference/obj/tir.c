@@ -142,7 +142,7 @@ static enum nicref_cmd_rule check_rqt(const struct nicref_dev *dev, uint32_t rqt
  * supported periods are HCA_CAP.lro_timer_supported_periods[4] (T147 30h-3Ch). D-TIR-4. */
 static uint16_t lro_effective(const struct nicref_dev *dev, uint16_t want)
 {
-	const uint8_t *caps = dev->caps.cur[CAP_ETH_OFFLOAD];
+	const uint8_t *caps = dev->core.caps.cur[CAP_ETH_OFFLOAD];
 	const struct nicref_field *p[4] = {
 		PRM_FIELD(per_protocol_networking_offload_caps, lro_timer_supported_periods_0),
 		PRM_FIELD(per_protocol_networking_offload_caps, lro_timer_supported_periods_1),

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 int vport_dev_init(struct nicref_dev *dev)
 {

@@ -8,15 +8,6 @@
 
 /* ---- The family in the device ------------------------------------------------------------ */
 
-int wq_dev_init(struct nicref_dev *dev)
-{
-	return wq_db_init(dev);
-}
-
-void wq_dev_fini(struct nicref_dev *dev)
-{
-	wq_db_fini(dev);
-}
 
 static void sq_dtor(void *ctx, void *o)
 {
@@ -49,7 +40,6 @@ void wq_dev_reset(struct nicref_dev *dev)
 	empty_table(&dev->obj[OBJ_RQ], rq_dtor);
 	empty_table(&dev->obj[OBJ_RMP], rmp_dtor);
 	empty_table(&dev->obj[OBJ_SQ], sq_dtor);
-	wq_db_reset(dev);
 }
 
 void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
@@ -323,7 +313,7 @@ enum nicref_cmd_rule wq_reserved_field(struct cmd_ctx *c, const struct nicref_la
 	/* As dispatch reports reserved bits (D-CMD-8): the dword's offset and its bits. */
 	dev_violation(c->dev, NICREF_VIO_CMD_RESERVED_NOT_ZERO,
 		      (uint64_t)f->prm_offset << 32 | (uint32_t)(v << f->lsb));
-	return c->dev->cfg.profile.reserved_check ? NICREF_RULE_RESERVED_NOT_ZERO
+	return c->dev->core.cfg.profile.reserved_check ? NICREF_RULE_RESERVED_NOT_ZERO
 						  : NICREF_RULE_NONE;
 }
 

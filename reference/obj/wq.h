@@ -9,7 +9,7 @@
  *    ERR, flushing as the context says), rmp_hw_error;
  *  - receive WQE consumption: rq_dequeue / rq_wqe_done (the RMP limit and catastrophic
  *    events happen here);
- *  - sq_uar_write, the send doorbells of a UAR page (obj/uar.c routes them here). */
+ *  - sq_doorbell, the send doorbell the doorbell layer hands an SQ (obj/uar_db.h, obj/sq_db.c). */
 #ifndef NICREF_OBJ_WQ_H
 #define NICREF_OBJ_WQ_H
 
@@ -22,7 +22,6 @@
 #include "obj/obj.h"
 
 struct nicref_dev;
-struct wq_dev; /* obj/wq_db.c: the send doorbell latches of the UAR pages */
 
 /* The WQ_STATE event's type argument (nicref/trace.h) and the states of the contexts (T53,
  * T61, T65: 0x0 RST, 0x1 RDY, 0x3 ERR). */
@@ -93,8 +92,6 @@ struct rmp {
 	uint8_t ctx[WQ_CTX_BYTES];
 };
 
-int wq_dev_init(struct nicref_dev *dev);
-void wq_dev_fini(struct nicref_dev *dev);
 void wq_dev_reset(struct nicref_dev *dev); /* destroys every RQ, RMP and SQ */
 int wq_dev_check(const struct nicref_dev *dev);
 
@@ -130,9 +127,6 @@ int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index);
 /* The WQE of `index` that rq took from its RMP completed (its CQE was written); no effect when
  * rq holds no such WQE. */
 void rq_wqe_done(struct rq *rq, uint32_t index);
-
-/* Send doorbells of a UAR page: the Blue Flame buffers at 800h-FFFh (PRM §7.2, §7.4.3). */
-void sq_uar_write(struct nicref_dev *dev, uint32_t uar, uint32_t offset, uint32_t value);
 
 /* ---- Shared by sq.c, rq.c, rmp.c (obj/wq.c) ------------------------------------------- */
 struct cmd_ctx;
@@ -181,10 +175,5 @@ void wq_unref(struct nicref_dev *dev, enum obj_type t, uint32_t h);
 void sq_free(struct sq *sq);
 void rq_free(struct rq *rq);
 void rmp_free(struct rmp *rmp);
-
-/* Doorbell latches of the UAR pages (obj/wq_db.c). */
-int wq_db_init(struct nicref_dev *dev);
-void wq_db_fini(struct nicref_dev *dev);
-void wq_db_reset(struct nicref_dev *dev);
 
 #endif

@@ -2,7 +2,7 @@
  * PAOS, the speed PTYS trains at, and the PPCNT counters. Decisions: docs/registers.md. */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 /* D-REG-20: the power-on settings, which the PRM leaves to the device. max_mtu is the largest
  * L3 MTU a ConnectX-4 Ethernet port takes (9978, the public mlx5 figure); admin_mtu starts at
@@ -58,7 +58,7 @@ uint32_t port_proto_best(uint32_t mask)
 
 struct port *port_get(struct nicref_dev *dev, unsigned local_port)
 {
-	if (local_port == 0 || local_port > dev->cfg.profile.num_ports)
+	if (local_port == 0 || local_port > dev->core.cfg.profile.num_ports)
 		return NULL;
 	return &dev->port[local_port - 1];
 }
@@ -130,8 +130,17 @@ void port_set_peer(struct nicref_dev *dev, unsigned local_port, bool present, ui
 	port_update_link(dev, local_port);
 }
 
-void port_reset(struct nicref_dev *dev)
+/* The profile's ports: 1 to NICREF_MAX_PORTS (PRM local_port numbers them from 1). */
+static int port_profile_ok(const struct nicref_profile *p)
 {
+	return p->num_ports != 0 && p->num_ports <= NICREF_MAX_PORTS;
+}
+
+/* Power-on state of every port (D-REG-20): admin up, the partner present, so the link is up at
+ * the best common speed. No event: nothing changed, the device just started. */
+static void port_reset(struct nicref_dev *dev, void *state)
+{
+	(void)state;
 	memset(dev->port, 0, sizeof dev->port);
 	for (unsigned i = 0; i < NICREF_MAX_PORTS; i++) {
 		struct port *p = &dev->port[i];
@@ -146,9 +155,15 @@ void port_reset(struct nicref_dev *dev)
 	}
 }
 
+const struct dev_subsys port_subsys = {
+	.name = "port",
+	.profile_ok = port_profile_ok,
+	.reset = port_reset,
+};
+
 void port_panic(struct nicref_dev *dev)
 {
-	for (unsigned n = 1; n <= dev->cfg.profile.num_ports; n++) {
+	for (unsigned n = 1; n <= dev->core.cfg.profile.num_ports; n++) {
 		struct port *p = port_must(dev, n);
 		p->admin_status = PORT_ADMIN_DISABLED;
 		p->up_once_failed = false;

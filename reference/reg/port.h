@@ -77,9 +77,7 @@ struct port {
 	uint64_t cnt_tc[PORT_TCS][PORT_NCNT_PER_TC];
 };
 
-/* Power-on state of every port (D-REG-20): admin up, the partner present, so the link is up at
- * the best common speed. No event: nothing changed, the device just started. */
-void port_reset(struct nicref_dev *dev);
+/* Power-on: port_subsys (reg/port.c, cmd/ctl_dev.h) resets every port (D-REG-20). */
 /* TEARDOWN_HCA panic close: "Moves the network ports to the Link down state" (PRM §12.3.7):
  * admin_status becomes 4 (disabled by system) and every port that was up goes down, with a
  * Port State Change event each (D-REG-15). */

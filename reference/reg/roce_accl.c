@@ -7,13 +7,25 @@
 #include <string.h>
 
 #include "adp/adp_int.h"
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "reg/reg.h"
 
 #define PROFILE_OFF 0x10 /* seed 000 L89-97: adp_retx_profile at 10h-3Fh */
 
-void roce_accl_reset(struct nicref_dev *dev)
+/* The ROCE_ACCL capabilities of the profile (seed 000 L63-87): 1-4 ranges (4 timeout_range[]
+ * entries), a profile id 1-7 (3 bits), a 20-bit minimum; the ADP options name their readings. */
+static int roce_accl_profile_ok(const struct nicref_profile *p)
 {
+	return p->adp_max_range_num != 0 && p->adp_max_range_num <= NICREF_ADP_MAX_RANGES &&
+	       p->adp_max_profile_id != 0 && p->adp_max_profile_id <= 7 &&
+	       p->adp_base_timeout_min_ns <= 0xFFFFFu && nicref_adp_options_ok(&p->adp);
+}
+
+/* Power-on (firmware reset) state: ADP off, no profile selected, counters 0. The only way back
+ * to firmware-defined timeouts once a profile is selected (seed 001 L66). */
+static void roce_accl_reset(struct nicref_dev *dev, void *state)
+{
+	(void)state;
 	memset(&dev->roce_accl, 0, sizeof dev->roce_accl);
 }
 
@@ -41,7 +53,7 @@ enum nicref_cmd_rule reg_roce_accl_query(struct reg_ctx *r)
 {
 	const struct nicref_dev *dev = r->c->dev;
 	const struct roce_accl *s = &dev->roce_accl;
-	const struct nicref_profile *prof = &dev->cfg.profile;
+	const struct nicref_profile *prof = &dev->core.cfg.profile;
 	REG_OUT(roce_accl, adp_retx_profile_select, r, 1);
 	REG_OUT(roce_accl, roce_adp_retrans_field_select, r, 1);
 	REG_OUT(roce_accl, adp_retx_profile_id, r, s->active_profile_id);
@@ -61,7 +73,7 @@ enum nicref_cmd_rule reg_roce_accl_write(struct reg_ctx *r)
 {
 	struct nicref_dev *dev = r->c->dev;
 	struct roce_accl *s = &dev->roce_accl;
-	const struct nicref_profile *prof = &dev->cfg.profile;
+	const struct nicref_profile *prof = &dev->core.cfg.profile;
 	/* seed 000 L27: "In set, indicates that the profile indicated adp_retx_profile_id is
 	 * modified with the parameters in adp_retx_profile". */
 	bool set_profile = REG_IN(roce_accl, adp_retx_profile_select, r) != 0;
@@ -107,8 +119,8 @@ void nicref_adp_dev_mode(const struct nicref_dev *dev, struct nicref_adp_mode *o
 	out->adp = s->adp_retrans_en && s->active_profile_id != 0;
 	if (s->active_profile_id != 0)
 		out->profile = s->profile;
-	out->base_timeout_min_ns = dev->cfg.profile.adp_base_timeout_min_ns;
-	out->opt = dev->cfg.profile.adp;
+	out->base_timeout_min_ns = dev->core.cfg.profile.adp_base_timeout_min_ns;
+	out->opt = dev->core.cfg.profile.adp;
 }
 
 void roce_accl_count(struct nicref_dev *dev, const struct nicref_adp_qp *qp, bool retransmitted)
@@ -124,7 +136,7 @@ void nicref_adp_dev_counters(const struct nicref_dev *dev, struct nicref_adp_cou
 int roce_accl_check(const struct nicref_dev *dev)
 {
 	const struct roce_accl *s = &dev->roce_accl;
-	const struct nicref_profile *prof = &dev->cfg.profile;
+	const struct nicref_profile *prof = &dev->core.cfg.profile;
 	if (s->active_profile_id > prof->adp_max_profile_id)
 		return -1;
 	if (s->active_profile_id != 0 &&
@@ -133,3 +145,24 @@ int roce_accl_check(const struct nicref_dev *dev)
 		return -2;
 	return 0;
 }
+
+static int roce_accl_row_check(const struct nicref_dev *dev, const void *state, char *buf,
+			       size_t len)
+{
+	(void)state;
+	int rc = roce_accl_check(dev);
+	if (rc == 0)
+		return 0;
+	return dev_broken(buf, len, NICREF_INV_ROCE_ACCL_STORED,
+			  "ROCE_ACCL active_profile_id %u (capability %u), %s",
+			  dev->roce_accl.active_profile_id,
+			  dev->core.cfg.profile.adp_max_profile_id,
+			  rc == -1 ? "id above the capability" : "the profile fails validation");
+}
+
+const struct dev_subsys roce_accl_subsys = {
+	.name = "roce_accl",
+	.profile_ok = roce_accl_profile_ok,
+	.reset = roce_accl_reset,
+	.check = roce_accl_row_check,
+};

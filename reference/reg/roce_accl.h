@@ -14,9 +14,7 @@ struct roce_accl {
 };
 
 struct nicref_dev;
-/* Power-on (firmware reset) state: ADP off, no profile selected, counters 0. The only way
- * back to firmware-defined timeouts once a profile is selected (seed 001 L66). */
-void roce_accl_reset(struct nicref_dev *dev);
+/* Power-on: roce_accl_subsys (reg/roce_accl.c, cmd/ctl_dev.h) clears the register. */
 /* What one ADP timer expiry of a QP of this function adds to the counters (RC QPs call it
  * with the outcome of nicref_adp_on_timeout). */
 void roce_accl_count(struct nicref_dev *dev, const struct nicref_adp_qp *qp, bool retransmitted);

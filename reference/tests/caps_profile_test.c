@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 static struct nicref_dev *create(const struct nicref_profile *p)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "caps_util.h"
-#include "core/dev.h" /* one white-box test: caps_set.cache_line_128byte_unsupported */
+#include "cmd/ctl_dev.h" /* one white-box test: caps_set.cache_line_128byte_unsupported */
 
 static uint8_t cur0[CAP], max0[CAP], buf[CAP], after[CAP];
 
@@ -131,11 +131,11 @@ Test(caps_set, refused_set_changes_nothing)
 }
 
 /* cache_line_128byte = 1 only when the maximum says supported. The default profile supports
- * it, so this test clears the maximum through the library's private state (core/dev.h). */
+ * it, so this test clears the maximum through the library's private state (core/caps.h). */
 Test(caps_set, cache_line_128byte_unsupported)
 {
 	start(REFDRV_ENABLED, 1);
-	prm_set(tdev->dev->caps.max[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, cache_line_128byte), 0);
+	prm_set(tdev->dev->core.caps.max[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, cache_line_128byte), 0);
 	refused_set("cache_line_128byte", 1, NICREF_RULE_CAP_CACHE_LINE_128_UNSUPPORTED);
 	stop();
 }

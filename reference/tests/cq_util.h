@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "obj/cq.h"
 #include "testlib.h"
 

@@ -4,7 +4,7 @@
  * obj/eq_types.c). The coordinates and codes below are read off the PRM tables by hand. */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "testlib.h"
 
 #define NROWS(r) (sizeof(r) / sizeof(r)[0])

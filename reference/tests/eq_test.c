@@ -4,7 +4,7 @@
  * completion and port state change events (§7.13.9.2, §7.13.10). Decisions: docs/eq.md. */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "driver_eq.h"
 #include "testlib.h"
 

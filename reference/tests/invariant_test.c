@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "driver_mkey.h"
 #include "testlib.h"
 
@@ -189,12 +189,12 @@ Test(invariant, device_level_invariants)
 	expect_broken(&f, NICREF_INV_OBJECTS_ONLY_INITIALIZED, "PD: 1 live, HCA TORN_DOWN");
 	f.dev->hca.state = HCA_INITIALIZED;
 
-	f.dev->stats.events++;
+	f.dev->core.stats.events++;
 	char ev[96];
 	snprintf(ev, sizeof ev, "%llu events counted, trace seq %llu",
-		 (unsigned long long)f.dev->stats.events, (unsigned long long)f.dev->trace_seq);
+		 (unsigned long long)f.dev->core.stats.events, (unsigned long long)f.dev->core.trace_seq);
 	expect_broken(&f, NICREF_INV_EVENTS_COUNTED, ev);
-	f.dev->stats.events--;
+	f.dev->core.stats.events--;
 	cr_expect_eq(nicref_dev_check(f.dev), 0);
 	down(&f);
 }

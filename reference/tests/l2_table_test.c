@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "prm/layouts.h"
 #include "testlib.h"
 
@@ -244,12 +244,12 @@ Test(l2_cmd, table_index_bound)
 	/* the index is judged before the entry's state (T128 precedence, D-L2-3) */
 	cr_expect_eq(delete_entry(0xFFFFFF), BAD_INDEX);
 	/* a smaller table: 2^3 */
-	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 3);
+	prm_set(tdev->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 3);
 	cr_assert_eq(delete_entry(TABLE_SIZE - 1), BAD_INDEX);
 	cr_expect_eq(set_entry(7, false, 0, 1), OK);
 	cr_expect_eq(set_entry(8, false, 0, 1), BAD_INDEX);
 	cr_assert_eq(delete_entry(7), OK);
-	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 12);
+	prm_set(tdev->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, log_max_l2_table), 12);
 	cr_assert_eq(delete_entry(TABLE_SIZE - 1), OK);
 }
 
@@ -257,7 +257,7 @@ Test(l2_cmd, needs_vport_group_manager)
 {
 	/* §12.15: "allowed only when HCA_CAP.vport_group_manager ==1", before anything else. */
 	cr_assert_eq(set_entry(1, false, 0, 0x001122334455ull), OK);
-	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
+	prm_set(tdev->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
 		0);
 	uint8_t out[0x40];
 	cr_expect_eq(set_entry(2, false, 0, 1), BAD_OP);
@@ -269,7 +269,7 @@ Test(l2_cmd, needs_vport_group_manager)
 	tl_expect_refused(tdev, BAD_OP, NICREF_RULE_L2_TABLE_NOT_MANAGER);
 	cr_expect_eq(tdev->dev->vport->l2.n, 1, "nothing changed");
 	cr_expect_eq(vport_dev_check(tdev->dev), -407, "an entry a non-manager could not have set");
-	prm_set(tdev->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
+	prm_set(tdev->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, vport_group_manager),
 		1);
 	cr_expect_eq(delete_entry(1), OK);
 }

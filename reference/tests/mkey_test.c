@@ -3,7 +3,7 @@
  * Decisions: docs/mkey.md (D-MKC-*). */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "driver_mkey.h"
 #include "obj/mkey.h"
 #include "testlib.h"

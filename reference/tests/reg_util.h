@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "reg/port.h"
 #include "testlib.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "reg/roce_accl.h"
 #include "testlib.h"
 

@@ -2,7 +2,7 @@
  * docs/tir.md (D-RQT-*). */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "obj/tir.h"
 #include "testlib.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmdbuild.h"
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 
 /* ---- Bytes ------------------------------------------------------------------------------------- */
 
@@ -181,7 +181,7 @@ void tl_down_clean(struct tl_dev *t)
 
 void tl_set_cap(struct tl_dev *t, const char *name, uint64_t v)
 {
-	cr_assert_eq(nicref_field_set(t->dev->caps.cur[CAP_GENERAL], CAP_BYTES,
+	cr_assert_eq(nicref_field_set(t->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES,
 				      tl_field("hca_cap", name), v),
 		     0, "hca_cap.%s = 0x%llx", name, (unsigned long long)v);
 }

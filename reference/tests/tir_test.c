@@ -2,12 +2,12 @@
  * docs/tir.md (D-TIR-*). */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "obj/tir.h"
 #include "testlib.h"
 
 #define ETH_CAP(t, n)                                                                           \
-	(t)->dev->caps.cur[CAP_ETH_OFFLOAD], CAP_BYTES,                                         \
+	(t)->dev->core.caps.cur[CAP_ETH_OFFLOAD], CAP_BYTES,                                         \
 		PRM_FIELD(per_protocol_networking_offload_caps, n)
 
 struct tir_in {

@@ -2,7 +2,7 @@
  * docs/tir.md (D-TIS-*). */
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "obj/tir.h"
 #include "testlib.h"
 
@@ -142,9 +142,9 @@ Test(tis, refusals)
 	tl_refused(t, modify_tis(t, tisn, 1ull << 32 | 1, 3, 0), TIS_MODIFY_BITMASK);
 	/* §12.9.2 L7523: only with HCA_CAP.modify_tis (T145 6Ch[31], not writable by
 	 * SET_HCA_CAP: the test turns it off in the model). */
-	prm_set(t->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, modify_tis), 0);
+	prm_set(t->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, modify_tis), 0);
 	tl_refused(t, modify_tis(t, tisn, 1, 3, 0), TIS_MODIFY_UNSUPPORTED);
-	prm_set(t->dev->caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, modify_tis), 1);
+	prm_set(t->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES, PRM_FIELD(hca_cap, modify_tis), 1);
 	cr_assert_eq(query_tis(t, tisn), 0);
 	cr_expect_eq(tl_get(t, "query_tis_out", "prio"), 2, "refused MODIFY_TIS changed nothing");
 	/* DEALLOC_TRANSPORT_DOMAIN of the TIS's domain: BAD_RES_STATE (D-OBJ-1). */

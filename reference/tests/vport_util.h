@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "prm/layouts.h"
 #include "testlib.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dev.h"
+#include "cmd/ctl_dev.h"
 #include "driver_wq.h"
 #include "prm/layouts.h"
 #include "testlib.h"

@@ -1,0 +1,47 @@
+/* Private to libnicref: the table of subsystems a device is composed of.
+ *
+ * Core knows the device only as its own part (struct dev_core) and this table: it walks the
+ * rows for every power-on, every step of the clock, every invariant check and every read of the
+ * counters, and never names what sits above it. Each subsystem defines its row (a const struct
+ * dev_subsys beside its code, its hooks static there); the table, the rows in order, is defined
+ * at the top of the model (device/device.c), which hands it to dev_create. A layer that comes
+ * later (eth/, steer/, roce/, pcie/) plugs in with a row and a line in that table; core does not
+ * change. reference/layers.txt gives the layers; docs/architecture.md draws them.
+ *
+ * Every hook may be NULL. `state` is what the row's create made (NULL when it made nothing: the
+ * control plane keeps its state in struct nicref_dev itself, cmd/ctl_dev.h); a layer above the
+ * control plane keeps its state there, so its hooks get it without a lookup. Dispatch is a walk
+ * of a fixed array: no hook allocates unless its row's work does. */
+#ifndef NICREF_CORE_SUBSYS_H
+#define NICREF_CORE_SUBSYS_H
+
+#include <stddef.h>
+
+struct nicref_dev;
+struct nicref_profile;
+struct nicref_stats;
+
+struct dev_subsys {
+	const char *name;
+	/* Whether the profile's settings for this subsystem are ones it models; nicref_dev_create
+	 * refuses the profile otherwise. Runs before anything is allocated. */
+	int (*profile_ok)(const struct nicref_profile *p);
+	/* Once, at nicref_dev_create, in table order: 0, or -1 (out of memory) to refuse the
+	 * device. *state starts NULL. */
+	int (*create)(struct nicref_dev *dev, void **state);
+	/* At nicref_dev_destroy, in reverse table order, for every row whose create ran (also
+	 * one that failed: it gets what that create left). */
+	void (*destroy)(struct nicref_dev *dev, void *state);
+	/* Power-on state (nicref_dev_reset, and once at create), in table order, after core's. */
+	void (*reset)(struct nicref_dev *dev, void *state);
+	/* Virtual time moved (nicref_clock_advance), in table order, after core's clock. */
+	void (*tick)(struct nicref_dev *dev, void *state);
+	/* The row's invariants (nicref/invariants.h): 0, or the code of the first broken, its
+	 * state described into buf as dev_broken does (nothing when len is 0). Table order, after
+	 * core's. */
+	int (*check)(const struct nicref_dev *dev, const void *state, char *buf, size_t len);
+	/* Adds the row's counts to the device's (nicref_stats_get), after core's. */
+	void (*counters)(const struct nicref_dev *dev, const void *state, struct nicref_stats *out);
+};
+
+#endif

@@ -1,0 +1,265 @@
+/* The doorbell layer (obj/uar_db.h): every write to a UAR page, decoded once and handed to its
+ * queue (PRM §7.2, §7.2.2, T13/T14; spec-map §3.6, D-DB-3, D-UAR-1).
+ *
+ * A UAR page holds, in its first 4 KB, the CQ doorbell (20h-27h), the EQ doorbells (40h, 48h)
+ * and the Blue Flame registers (800h-FFFh: registers of 2^log_bf_reg_size bytes, each a pair of
+ * equal buffers, even and odd; a send doorbell is the first two dwords of a buffer). Everything
+ * else of the page is reserved. The state a page keeps between writes (the first half of a
+ * split CQ doorbell, the first dword of a send doorbell, the Blue Flame bytes) is made when its
+ * UAR number is first allocated (ALLOC_UAR: at most the UAR area's pages, the capability) and
+ * kept until the device goes, so no write allocates. It is emptied when the objects go
+ * (TEARDOWN_HCA, DISABLE_HCA, reset), not at DEALLOC_UAR: a number given out again finds what
+ * its page held. A reset empties only the pages written since the last one, so it costs what
+ * was used. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/ctl_dev.h"
+
+#define M 0xFFFFFFu         /* 24-bit counters and handles */
+#define BF_AREA 0x800u      /* §7.2.2 T13: DB_BlueFlame_Buffer0_even */
+#define BF_AREA_END 0x1000u
+#define BF_BYTES (BF_AREA_END - BF_AREA)
+#define BF_BUFS_MAX 8u /* buffers in the area with the smallest register modelled (2^9) */
+
+struct uar_page {
+	/* §7.2.2.2: the 20h half of a CQ doorbell written by 32-bit halves, until 24h. */
+	bool cq_low_valid;
+	uint32_t cq_low;
+	/* Per buffer: dword 0 of a send doorbell, until dword 1 rings it (bit b of d0_valid). */
+	uint8_t d0_valid;
+	uint32_t d0[BF_BUFS_MAX];
+	bool touched; /* on the touched list: written since the last reset */
+	/* The Blue Flame area as written, and which of its dwords were written since their
+	 * buffer's last doorbell. */
+	uint64_t written[BF_BYTES / 4 / 64];
+	uint8_t bf[BF_BYTES];
+};
+
+struct uar_db {
+	struct uar_page *page[DEV_MAX_UARS]; /* made at the first ALLOC_UAR of each number */
+	uint16_t touched[DEV_MAX_UARS];
+	unsigned ntouched;
+};
+
+int uar_db_init(struct nicref_dev *dev)
+{
+	dev->uar_db = calloc(1, sizeof *dev->uar_db);
+	return dev->uar_db ? 0 : -1;
+}
+
+void uar_db_fini(struct nicref_dev *dev)
+{
+	if (!dev->uar_db)
+		return;
+	for (unsigned i = 0; i < DEV_MAX_UARS; i++)
+		free(dev->uar_db->page[i]);
+	free(dev->uar_db);
+	dev->uar_db = NULL;
+}
+
+int uar_db_open(struct nicref_dev *dev, uint32_t uar)
+{
+	struct uar_db *d = dev->uar_db;
+	NICREF_ASSERT(uar < DEV_MAX_UARS); /* the UAR table holds no more (obj/obj.c) */
+	/* calloc: a page starts empty; its Blue Flame bytes are read only once written. */
+	if (!d->page[uar] && !(d->page[uar] = calloc(1, sizeof *d->page[uar])))
+		return -1;
+	return 0;
+}
+
+void uar_db_reset(struct nicref_dev *dev)
+{
+	struct uar_db *d = dev->uar_db;
+	if (!d)
+		return;
+	/* The Blue Flame bytes stay: a dword is read only while its written bit is set. */
+	for (unsigned i = 0; i < d->ntouched; i++) {
+		struct uar_page *pg = d->page[d->touched[i]];
+		pg->cq_low_valid = false;
+		pg->d0_valid = 0;
+		pg->touched = false;
+		memset(pg->written, 0, sizeof pg->written);
+	}
+	d->ntouched = 0;
+}
+
+static struct uar_page *touch(struct uar_db *d, uint32_t uar)
+{
+	struct uar_page *pg = d->page[uar];
+	if (!pg->touched) {
+		pg->touched = true;
+		d->touched[d->ntouched++] = (uint16_t)uar;
+	}
+	return pg;
+}
+
+/* ---- The CQ doorbell (T13/T14): 64 bits by two dwords ---------------------------------------- */
+
+/* §7.2.2.2: a 64-bit doorbell written as two dwords, the lower address first, nothing else on
+ * the page in between; the device acts on the second. */
+static void cq_db_split(struct nicref_dev *dev, uint32_t uar, uint32_t in_page)
+{
+	dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | in_page);
+}
+
+static void cq_db_low(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, uint32_t in_page,
+		      uint32_t value)
+{
+	if (pg->cq_low_valid)
+		cq_db_split(dev, uar, in_page);
+	pg->cq_low_valid = true;
+	pg->cq_low = value;
+}
+
+static void cq_db_high(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
+		       uint32_t in_page, uint32_t value)
+{
+	if (!pg->cq_low_valid) {
+		cq_db_split(dev, uar, in_page);
+		return;
+	}
+	pg->cq_low_valid = false;
+	/* T13/T14: cmd_sn ("cmds") 20h[29:28], cmd 20h[24], cq_ci 20h[23:0]; cqn 24h[23:0]. */
+	uint32_t low = pg->cq_low;
+	cq_arm(dev, uar, value & M, (low >> 28) & 3u, (low >> 24) & 1u, low & M);
+}
+
+/* ---- The EQ doorbells (T13) ------------------------------------------------------------------ */
+
+static void eq_db(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, uint32_t in_page,
+		  uint32_t value)
+{
+	/* §7.2.2.2: no other doorbell of the page in the midst of a split CQ doorbell. */
+	if (pg->cq_low_valid) {
+		cq_db_split(dev, uar, in_page);
+		pg->cq_low_valid = false;
+	}
+	/* T13: eqn 31:24, consumer index 23:0; 40h updates CI and arms, 48h updates CI only. */
+	eq_doorbell(dev, uar, value >> 24, value & M, in_page == 0x40);
+}
+
+/* ---- The Blue Flame registers (§7.2.2, §7.2.2.1) --------------------------------------------- */
+
+/* log2 of a Blue Flame register (T145 4Ch[20:16] log_bf_reg_size), within what is modelled. */
+static unsigned bf_log_reg(const struct nicref_dev *dev)
+{
+	unsigned l = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_bf_reg_size);
+	return l < 9 ? 9 : l > 10 ? 10 : l;
+}
+
+/* Bytes from the start of the buffer at dword `first` (ndw dwords) all written since its last
+ * doorbell, counting its first two dwords, the doorbell itself. */
+static unsigned bf_whole(const uint64_t *written, unsigned first, unsigned ndw)
+{
+	unsigned n = 2;
+	while (n < ndw) {
+		unsigned dw = first + n, left = 64 - dw % 64;
+		/* the run of written dwords from dw on, within this word */
+		uint64_t unwritten = ~(written[dw / 64] >> (dw % 64));
+		unsigned run = unwritten ? (unsigned)__builtin_ctzll(unwritten) : 64;
+		n += run < left ? run : left;
+		if (run < left)
+			break;
+	}
+	return (n < ndw ? n : ndw) * 4;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* Dword 1 of a buffer: the send doorbell rings (§7.2.2.2: dword 0 first). */
+static void bf_ring(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, unsigned bufno,
+		    unsigned size, uint32_t d1)
+{
+	uint32_t d0 = pg->d0[bufno];
+	unsigned first = bufno * size / 4, ndw = size / 4;
+	uint8_t *buf = pg->bf + bufno * size;
+	put_be32(buf, d0);
+	put_be32(buf + 4, d1);
+	pg->d0_valid &= (uint8_t)~(1u << bufno);
+	/* T26: 00h[31:24] and 04h[7:6] reserved. */
+	if (d0 & 0xFF000000u || d1 & 0xC0u)
+		dev_violation(dev, NICREF_VIO_SQ_DB_RESERVED, (uint64_t)d0 << 32 | d1);
+	const struct sq_db db = {
+		.d0 = d0,
+		.d1 = d1,
+		.sqn = d1 >> 8,
+		.wqe_index = (uint16_t)(d0 >> 8),
+		.opcode = (uint8_t)d0,
+		.ds = (uint8_t)(d1 & 0x3F),
+		.bf_reg = bufno / 2,
+		.bf = buf,
+		.bf_size = size,
+		.bf_whole = bf_whole(pg->written, first, ndw),
+	};
+	sq_doorbell(dev, uar, &db);
+	/* The next post to this buffer starts afresh (buffers are whole multiples of a word). */
+	memset(&pg->written[first / 64], 0, ndw / 8);
+}
+
+static void bf_write(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, uint32_t in_page,
+		     uint32_t value)
+{
+	/* §7.2.2.1: "written in chunks of DWORDs (aligned on 4 bytes)"; the BAR refuses other
+	 * writes before they reach a UAR page (BAR_UNALIGNED). */
+	unsigned size = (1u << bf_log_reg(dev)) / 2, off = in_page - BF_AREA;
+	unsigned bufno = off / size, at = off % size;
+	if (at == 0) {
+		pg->d0[bufno] = value;
+		pg->d0_valid |= (uint8_t)(1u << bufno);
+	} else if (at == 4) {
+		if (!(pg->d0_valid >> bufno & 1u)) {
+			dev_violation(dev, NICREF_VIO_SQ_DB_ORDER, (uint64_t)uar << 32 | in_page);
+			return;
+		}
+		bf_ring(dev, pg, uar, bufno, size, value);
+	} else {
+		/* The rest of the WQE (ds * 16 bytes), in any order (§7.2.2.1). */
+		put_be32(pg->bf + off, value);
+		pg->written[off / 4 / 64] |= 1ull << (off / 4 % 64);
+	}
+}
+
+/* ---- The page -------------------------------------------------------------------------------- */
+
+/* PRM §7.2 T13: the registers of a UAR page, each [from, to) of the page. */
+static const struct uar_reg {
+	uint32_t from, to;
+	void (*on_write)(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
+			 uint32_t in_page, uint32_t value);
+} uar_regs[] = {
+	{ 0x020, 0x024, cq_db_low },	   /* CQ doorbell, dword 0: cmd_sn, cmd, ci (T14) */
+	{ 0x024, 0x028, cq_db_high },	   /* CQ doorbell, dword 1: cqn; rings it */
+	{ 0x040, 0x044, eq_db },	   /* EQ doorbell: update CI and arm */
+	{ 0x048, 0x04C, eq_db },	   /* EQ doorbell: update CI */
+	{ BF_AREA, BF_AREA_END, bf_write }, /* Blue Flame registers (§7.2.2) */
+};
+
+void uar_db_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
+{
+	/* The page size is 4 KB << log_uar_page_sz; the registers sit in its first 4 KB. */
+	unsigned log_page = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_uar_page_sz);
+	uint32_t shift = 12 + (log_page < 8 ? log_page : 8);
+	uint32_t uar = offset >> shift, in_page = offset & ((1u << shift) - 1);
+	/* §7.2: software rings only the UAR pages it was given. */
+	if (dev->hca.state != HCA_INITIALIZED || !obj_get(dev, OBJ_UAR, uar)) {
+		dev_violation(dev, NICREF_VIO_UAR_DB_NOT_ALLOCATED, offset);
+		return;
+	}
+	/* A live UAR was opened (uar_db_open) at its ALLOC_UAR. */
+	NICREF_ASSERT(uar < DEV_MAX_UARS && dev->uar_db->page[uar]);
+	for (size_t i = 0; i < sizeof uar_regs / sizeof uar_regs[0]; i++) {
+		const struct uar_reg *r = &uar_regs[i];
+		if (in_page >= r->from && in_page < r->to) {
+			r->on_write(dev, touch(dev->uar_db, uar), uar, in_page, value);
+			return;
+		}
+	}
+	dev_violation(dev, NICREF_VIO_UAR_DB_RESERVED, offset);
+}
