@@ -1,0 +1,70 @@
+/* The send checksums (eth/csum.h). */
+#include "eth/csum.h"
+
+#include "eth/pkt_hdr.h"
+
+uint64_t csum_add(uint64_t sum, const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	/* Four words at a time into a 64-bit sum: 2^48 such steps before it could wrap. */
+	for (; i + 8 <= n; i += 8)
+		sum += (uint64_t)hdr_get16(p + i) + hdr_get16(p + i + 2) + hdr_get16(p + i + 4) +
+		       hdr_get16(p + i + 6);
+	for (; i + 2 <= n; i += 2)
+		sum += hdr_get16(p + i);
+	if (i < n)
+		sum += (uint64_t)p[i] << 8;
+	return sum;
+}
+
+uint16_t csum_fold(uint64_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+void csum_ipv4_hdr(uint8_t *f, const struct pkt_info *pi)
+{
+	uint8_t *ip = f + pi->l3_off;
+	size_t hl = pi->l4_off - pi->l3_off;
+	hdr_put16(ip + HDR_IPV4_CSUM, 0);
+	hdr_put16(ip + HDR_IPV4_CSUM, csum_fold(csum_add(0, ip, hl)));
+}
+
+bool csum_l4_applies(const struct pkt_info *pi)
+{
+	return pi->l4 != PKT_L4_NONE && !pi->fragment && !pi->src_route && pi->ip_end != 0 &&
+	       pi->ip_end - pi->l4_off >= pi->l4_hdr_len;
+}
+
+/* Where each L4 header keeps its checksum, by enum pkt_l4. */
+static const uint8_t l4_csum_at[] = {
+	[PKT_L4_TCP] = HDR_TCP_CSUM,
+	[PKT_L4_UDP] = HDR_UDP_CSUM,
+};
+
+/* The pseudo-header's addresses (source then destination, adjacent in both IP headers) and
+ * their length, by enum pkt_l3. */
+static const struct { uint8_t at, len; } pseudo_addrs[] = {
+	[PKT_L3_IPV4] = { HDR_IPV4_SRC, 2 * HDR_IPV4_ADDR_LEN },
+	[PKT_L3_IPV6] = { HDR_IPV6_SRC, 2 * HDR_IPV6_ADDR_LEN },
+};
+
+void csum_l4(uint8_t *f, const struct pkt_info *pi, size_t l4_end)
+{
+	uint8_t *l4 = f + pi->l4_off;
+	size_t n = l4_end - pi->l4_off;
+	uint8_t *field = l4 + l4_csum_at[pi->l4];
+	hdr_put16(field, 0);
+	/* The pseudo-header: the addresses, the protocol and the L4 length. Its layout differs
+	 * between IPv4 (zero, protocol, 16-bit length) and IPv6 (32-bit length, three zero bytes,
+	 * next header), but both add up to the same one's complement sum. */
+	uint64_t sum = csum_add(0, f + pi->l3_off + pseudo_addrs[pi->l3].at,
+				pseudo_addrs[pi->l3].len);
+	sum += pi->ip_proto + (uint64_t)(n >> 16) + (n & 0xFFFF);
+	uint16_t c = csum_fold(csum_add(sum, l4, n));
+	if (c == 0 && pi->l4 == PKT_L4_UDP)
+		c = 0xFFFF;
+	hdr_put16(field, c);
+}
