@@ -13,9 +13,11 @@
 Test(tx_layout, ctrl_t26)
 {
 	static const struct tl_row rows[] = {
-		{ "wqe_index", 0x00, 23, 8 },  { "opcode", 0x00, 7, 0 }, { "sq_number", 0x04, 31, 8 },
-		{ "ds", 0x04, 5, 0 },	       { "signature", 0x08, 31, 24 }, { "fm", 0x08, 7, 5 },
-		{ "ce", 0x08, 3, 2 },	       { "se", 0x08, 1, 1 },	      { "umr_mkey", 0x0C, 31, 0 },
+		{ "wqe_index", 0x00, 23, 8 },  { "opcode", 0x00, 7, 0 },
+		{ "sq_number", 0x04, 31, 8 },  { "ds", 0x04, 5, 0 },
+		{ "signature", 0x08, 31, 24 }, { "fm", 0x08, 7, 5 },
+		{ "ce", 0x08, 3, 2 },	       { "se", 0x08, 1, 1 },
+		{ "umr_mkey", 0x0C, 31, 0 },
 	};
 	tl_expect_layout("send_wqe_ctrl", 0x10, rows, NROWS(rows));
 }
@@ -69,8 +71,10 @@ Test(tx_layout, padding_t30_umr_t33_t35)
 Test(tx_layout, data_segments_t38_t39_t40)
 {
 	static const struct tl_row ptr[] = {
-		{ "inline", 0x00, 31, 31 },	      { "byte_count", 0x00, 30, 0 },
-		{ "l_key", 0x04, 31, 0 },	      { "local_address_63_32", 0x08, 31, 0 },
+		{ "inline", 0x00, 31, 31 },
+		{ "byte_count", 0x00, 30, 0 },
+		{ "l_key", 0x04, 31, 0 },
+		{ "local_address_63_32", 0x08, 31, 0 },
 		{ "local_address_31_0", 0x0C, 31, 0 },
 	};
 	tl_expect_layout("send_wqe_data_ptr", 0x10, ptr, NROWS(ptr));
@@ -82,8 +86,10 @@ Test(tx_layout, data_segments_t38_t39_t40)
 	tl_expect_layout("send_wqe_data_inline", 0x04, inl, NROWS(inl));
 	cr_expect(tl_field("send_wqe_data_inline", "data_and_padding")->flags & NICREF_FIELD_ARRAY);
 	static const struct tl_row rcv[] = {
-		{ "start_padding", 0x00, 31, 31 },    { "byte_count", 0x00, 30, 0 },
-		{ "l_key", 0x04, 31, 0 },	      { "local_address_63_32", 0x08, 31, 0 },
+		{ "start_padding", 0x00, 31, 31 },
+		{ "byte_count", 0x00, 30, 0 },
+		{ "l_key", 0x04, 31, 0 },
+		{ "local_address_63_32", 0x08, 31, 0 },
 		{ "local_address_31_0", 0x0C, 31, 0 },
 	};
 	tl_expect_layout("recv_wqe_data", 0x10, rcv, NROWS(rcv));
@@ -93,17 +99,19 @@ Test(tx_layout, data_segments_t38_t39_t40)
 Test(tx_layout, a_wqe_by_hand_reads_back)
 {
 	uint8_t w[48] = { 0 };
-	tl_put32(w + 0x00, 0x00012A0A);		 /* wqe_index 0x12A, opcode SEND */
-	tl_put32(w + 0x04, 0x00000703);		 /* sq_number 7, ds 3 */
-	tl_put32(w + 0x08, 0x5A00002A);		 /* signature 5A, fm 001, ce 10, se 1 */
-	tl_put32(w + 0x14, 0xC0000000);		 /* eth: l4cs, l3cs */
-	tl_put32(w + 0x1C, 0x000EAABB);		 /* inline_header_size 14, headers AA BB ... */
-	tl_put32(w + 0x20, 0x8000000C);		 /* inline data, byte_count 12 */
+	tl_put32(w + 0x00, 0x00012A0A); /* wqe_index 0x12A, opcode SEND */
+	tl_put32(w + 0x04, 0x00000703); /* sq_number 7, ds 3 */
+	tl_put32(w + 0x08, 0x5A00002A); /* signature 5A, fm 001, ce 10, se 1 */
+	tl_put32(w + 0x14, 0xC0000000); /* eth: l4cs, l3cs */
+	tl_put32(w + 0x1C, 0x000EAABB); /* inline_header_size 14, headers AA BB ... */
+	tl_put32(w + 0x20, 0x8000000C); /* inline data, byte_count 12 */
 	uint64_t v;
 	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "wqe_index"), &v) == 0 &&
 		  v == 0x12A);
-	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "opcode"), &v) == 0 && v == 0x0A);
-	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "sq_number"), &v) == 0 && v == 7);
+	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "opcode"), &v) == 0 &&
+		  v == 0x0A);
+	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "sq_number"), &v) == 0 &&
+		  v == 7);
 	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "ds"), &v) == 0 && v == 3);
 	cr_expect(nicref_field_get(w, 16, tl_field("send_wqe_ctrl", "signature"), &v) == 0 &&
 		  v == 0x5A);
@@ -113,16 +121,18 @@ Test(tx_layout, a_wqe_by_hand_reads_back)
 	cr_expect(nicref_field_get(eth, 32, tl_field("send_wqe_eth", "l4cs"), &v) == 0 && v == 1);
 	cr_expect(nicref_field_get(eth, 32, tl_field("send_wqe_eth", "l3cs"), &v) == 0 && v == 1);
 	cr_expect(nicref_field_get(eth, 32, tl_field("send_wqe_eth", "inline_header_size"), &v) ==
-			  0 &&
+		      0 &&
 		  v == 14);
 	cr_expect(nicref_field_get(eth, 32, tl_field("send_wqe_eth", "inline_headers"), &v) == 0 &&
 		  v == 0xAABB);
 	const uint8_t *d = w + 0x20;
 	cr_expect(nicref_field_get(d, 16, tl_field("send_wqe_data_inline", "inline"), &v) == 0 &&
 		  v == 1);
-	cr_expect(nicref_field_get(d, 16, tl_field("send_wqe_data_inline", "byte_count"), &v) == 0 &&
+	cr_expect(nicref_field_get(d, 16, tl_field("send_wqe_data_inline", "byte_count"), &v) ==
+		      0 &&
 		  v == 12);
-	cr_expect(nicref_field_get(d, 16, tl_field("send_wqe_data_ptr", "inline"), &v) == 0 && v == 1,
+	cr_expect(nicref_field_get(d, 16, tl_field("send_wqe_data_ptr", "inline"), &v) == 0 &&
+		      v == 1,
 		  "bit 31 tells the two data segments apart (§7.4.4.1.4)");
 }
 
