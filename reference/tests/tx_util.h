@@ -66,6 +66,8 @@ static inline void tx_capture(void *ctx, unsigned port, const uint8_t *frame, si
 
 static inline void tx_setup_opts(const struct tx_opts *o)
 {
+	if (tdev) /* a test's own .init runs after its suite's (Criterion) */
+		tl_down(tdev);
 	memset(&tx, 0, sizeof tx);
 	tx.o = *o;
 	tdev = tl_up(o->profile);
@@ -126,6 +128,7 @@ static inline void tx_teardown(void)
 {
 	cr_expect_eq(tx.frames_lost, 0, "every frame captured");
 	tl_down(tdev);
+	tdev = NULL;
 }
 
 /* ---- WQEs, segment by segment (prm/layouts_wqe.h) -------------------------------------------- */
