@@ -94,6 +94,15 @@ static const struct ev_arg ev_args[] = {
 	{ NICREF_EV_WQ_STATE, "from", NS_NONE, 4 },
 	{ NICREF_EV_WQ_STATE, "to", NS_NONE, 4 },
 	{ NICREF_EV_WQ_STATE, "cause", NS_NONE, 1 },
+	{ NICREF_EV_FRAME_OUT, "port", NS_NONE, 8 },	  /* local_port */
+	{ NICREF_EV_FRAME_OUT, "len", NS_NONE, 32 },	  /* bytes, no FCS */
+	{ NICREF_EV_FRAME_OUT, "crc", NS_NONE, 32 },	  /* CRC-32 of the bytes */
+	{ NICREF_EV_TX_LOOPBACK, "sqn", NS_NONE, 24 },
+	{ NICREF_EV_TX_LOOPBACK, "port", NS_NONE, 8 },
+	{ NICREF_EV_TX_LOOPBACK, "decision", NS_NONE, 2 }, /* 1 local, 2 wire and local */
+	{ NICREF_EV_TX_DISCARD, "sqn", NS_NONE, 24 },
+	{ NICREF_EV_TX_DISCARD, "wqe_counter", NS_NONE, 16 },
+	{ NICREF_EV_TX_DISCARD, "reason", NS_NONE, 2 },	  /* 1 inline, 2 MTU, 3 vport down */
 };
 
 const struct ev_arg *ev_arg_find(enum nicref_event_kind kind, const char *arg)

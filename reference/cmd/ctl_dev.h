@@ -63,6 +63,18 @@ struct hca {
 	uint32_t pages_wanted; /* total the last request asked for; 0 when answered */
 };
 
+/* What the control plane hands the data path: one small table, set at create by the data
+ * path's row of the subsystem table (eth/eth_subsys.c, a row device/device.c places), so that
+ * obj/ reaches eth/ without naming it (reference/layers.txt). A NULL member: no data path. */
+struct dev_datapath {
+	/* An SQ's doorbell was acted on (obj/sq_db.c, after the D-DB-2 index rules) while the SQ
+	 * is RDY: run the WQEs from sq->wq.hw_counter up to the doorbell record's counter, which
+	 * sq_db.c has just read into sq->wq.sw_counter. The WQE at db->wqe_index comes from the
+	 * Blue Flame buffer db->bf when bf_ok (D-DB-3: whole, ds >= 2, within the buffer). */
+	void (*sq_run)(struct nicref_dev *dev, struct sq *sq, const struct sq_db *db, bool bf_ok);
+	void *state; /* the data path row's state */
+};
+
 struct nicref_dev {
 	struct dev_core core; /* first: core/dev.h dev_core() */
 	struct init_seg iseg;
@@ -86,6 +98,7 @@ struct nicref_dev {
 	uint16_t *int_min_delay; /* CONFIG_INT_MODERATION, per vector (profile.msix_vectors) */
 	struct port port[NICREF_MAX_PORTS];
 	struct roce_accl roce_accl; /* reg/roce_accl.c: ADP register state (issue 5) */
+	struct dev_datapath datapath; /* set by the data path's row at create; kept by reset */
 };
 _Static_assert(offsetof(struct nicref_dev, core) == 0, "core's part comes first (dev_core)");
 
@@ -128,6 +141,9 @@ const char *dev_state_name(enum hca_state st);
 /* BAR0 below the UAR pages: the init segment (cmd/init_seg.c; PRM §4.3 T7/T8). The BAR0 map
  * (device/bar0.c) hands it the offsets below PRM_SIZE_init_seg. */
 uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset);
+/* The free-running internal timer (T8 1000h/1004h; D-TS-1): what CQE timestamps sample
+ * (§7.12.10). */
+uint64_t init_seg_timer(const struct nicref_dev *dev);
 void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value);
 
 /* Command queue (cmd/cmdq.c). */

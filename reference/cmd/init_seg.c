@@ -72,7 +72,7 @@ const struct dev_subsys init_seg_subsys = {
 	.check = init_seg_check,
 };
 
-static uint64_t timer_ticks(const struct nicref_dev *dev)
+uint64_t init_seg_timer(const struct nicref_dev *dev)
 {
 	/* D-TS-1: the free-running internal timer (PRM T8 1000h/1004h, §7.12.10) counts at
 	 * timer_khz of virtual time; split so the product does not overflow early. */
@@ -130,10 +130,10 @@ uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
 		SET(nic_interface_supported, p->nic_interface_supported);
 		break;
 	case ISEG_TIMER_H:
-		SET(internal_timer_h, timer_ticks(dev) >> 32);
+		SET(internal_timer_h, init_seg_timer(dev) >> 32);
 		break;
 	case ISEG_TIMER_L:
-		SET(internal_timer_l, timer_ticks(dev) & 0xFFFFFFFFu);
+		SET(internal_timer_l, init_seg_timer(dev) & 0xFFFFFFFFu);
 		break;
 	case ISEG_HEALTH: {
 		uint32_t h = health_word(dev);

@@ -7,10 +7,12 @@
  * settings, the objects (every one released), the ports and the ADP register. Time: the init
  * segment (initializing may clear), then the objects (CQ moderation, then EQ interrupts).
  * Checks: the init segment, the lifecycle and its pages, the objects, the ADP register, after
- * core's own. A layer to come (eth/, steer/, roce/, pcie/) adds its row here, after the rows it
- * builds on. */
+ * core's own; then the Ethernet data path (eth/), whose create hands the control plane its
+ * data-path hook (cmd/ctl_dev.h). A layer to come (steer/, roce/, pcie/) adds its row here, after
+ * the rows it builds on. */
 #include "cmd/ctl_dev.h"
 #include "device/device.h"
+#include "eth/eth.h"
 
 const struct dev_subsys *const device_subsystems[] = {
 	&init_seg_subsys,	/* cmd/init_seg.c */
@@ -20,6 +22,7 @@ const struct dev_subsys *const device_subsystems[] = {
 	&obj_subsys,		/* obj/obj.c, with the doorbell layer obj/uar_db.c */
 	&port_subsys,		/* reg/port.c */
 	&roce_accl_subsys,	/* reg/roce_accl.c */
+	&eth_subsys,		/* eth/eth_subsys.c: the send engine, after the objects it runs */
 };
 
 const unsigned device_nsubsystems = sizeof device_subsystems / sizeof device_subsystems[0];

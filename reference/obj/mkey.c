@@ -62,6 +62,14 @@ static void entry_set(uint8_t *buf, size_t len, uint32_t i, uint64_t v)
 #define MTT_KEEP_PG 0xFFFFFFFFFFFFFF03ull
 #define PAS_KEEP 0xFFFFFFFFFFFFF000ull
 
+void mkey_klm_restart(struct mkey *m)
+{
+	/* obj/mkey.h: entry k starts where the entries before it end. */
+	uint64_t *start = mkey_klm_starts(m);
+	for (uint32_t k = 0; k < m->octwords; k++)
+		start[k] = k ? start[k - 1] + (m->t[2 * (k - 1)] >> 32) : 0;
+}
+
 /* The checks of CREATE_MKEY that need no object: the rule, or NONE. */
 static enum nicref_cmd_rule check_context(struct cmd_ctx *c, uint32_t actual)
 {
@@ -152,8 +160,19 @@ enum nicref_cmd_rule cmd_create_mkey(struct cmd_ctx *c)
 	if (obj_charge(dev, OBJ_MKEY) != 0)
 		return NICREF_RULE_ICM_PAGES_SHORT;
 
-	/* Two words per octword, and for KLMs one more per entry: its start offset. */
-	size_t words = (size_t)actual * (MKC_GET(in, n, access_mode) == MKEY_AM_KLM ? 3 : 2);
+	/* Two words per octword, and for KLMs one more per entry: its start offset. An MKey a
+	 * UMR may rewrite holds its whole table from now on (docs/tx.md D-TX-14). */
+	uint32_t room = actual;
+	if (MKC_GET(in, n, umr_en) && MKC_GET(in, n, access_mode) != MKEY_AM_PA) {
+		uint64_t log_klm = CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_klm_list_size);
+		uint64_t size = MKC_GET(in, n, translations_octword_size);
+		uint64_t cap = log_klm < 32 ? 1ull << log_klm : UINT32_MAX;
+		if (size > cap)
+			size = cap;
+		if (size > room)
+			room = (uint32_t)size;
+	}
+	size_t words = (size_t)room * (MKC_GET(in, n, access_mode) == MKEY_AM_KLM ? 3 : 2);
 	struct mkey *m = calloc(1, sizeof *m + words * sizeof m->t[0]);
 	int64_t h = m ? objtab_alloc(&dev->obj[OBJ_MKEY], m) : -2;
 	if (h < 0) {
@@ -184,14 +203,14 @@ enum nicref_cmd_rule cmd_create_mkey(struct cmd_ctx *c)
 		m->log_entity_size = (uint8_t)MKC_GET(in, n, log_entity_size);
 	/* §12.5.1: the entries are copied now; the driver may reuse its buffer. */
 	m->octwords = actual;
+	m->room = room;
 	uint64_t keep = m->access_mode == MKEY_AM_KLM ? UINT64_MAX
 			: m->pg_access			   ? MTT_KEEP_PG
 							   : PAS_KEEP;
 	for (uint32_t i = 0; i < 2 * actual; i++)
 		m->t[i] = entry_get(in, n, i) & keep;
 	if (m->access_mode == MKEY_AM_KLM)
-		for (uint32_t k = 0, at = 2 * actual; k < actual; k++)
-			m->t[at + k] = k ? m->t[at + k - 1] + (m->t[2 * (k - 1)] >> 32) : 0;
+		mkey_klm_restart(m);
 	pd->refs++; /* D-OBJ-1 */
 	PRM_SET(create_mkey_out, mkey_index, c->out, c->out_len, (uint64_t)h);
 	return NICREF_RULE_NONE;
@@ -322,9 +341,11 @@ int mkey_dev_check(const struct nicref_dev *dev)
 			return -304;
 		if (m->length64 && m->len)
 			return -305;
+		if (m->octwords > m->room)
+			return -307; /* the delivered entries lie in the table's room */
 		if (m->access_mode != MKEY_AM_KLM)
 			continue;
-		const uint64_t *start = &m->t[2 * (size_t)m->octwords];
+		const uint64_t *start = mkey_klm_starts_c(m);
 		for (uint32_t k = 0; k < m->octwords; k++)
 			if (start[k] != (k ? start[k - 1] + (m->t[2 * (k - 1)] >> 32) : 0))
 				return -306; /* KLM start offsets (obj/mkey.h) */

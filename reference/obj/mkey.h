@@ -37,8 +37,11 @@ enum mkey_access_mode { MKEY_AM_PA = 0, MKEY_AM_MTT = 1, MKEY_AM_KLM = 2 };
  *  - MTT: entry i is t[i], as T11 lays it out (ptag[63:8], wr_en bit 1, rd_en bit 0); with
  *    pg_access clear the entries are PASs (T138) and bits 11:0 are kept 0;
  *  - KLM: entry k is t[2k] = byte_count << 32 | mkey and t[2k + 1] = address (T36/T37); then
- *    t[2 * octwords + k] is the region offset where entry k starts (the sum of the byte counts
- *    before it), so the walk finds a segment by binary search. */
+ *    mkey_klm_starts(m)[k] is the region offset where entry k starts (the sum of the byte
+ *    counts before it), so the walk finds a segment by binary search.
+ * t[] has room for `room` octwords: those delivered at create, or for an MKey with umr_en the
+ * whole table a UMR may write (translations_octword_size, at most 2^log_max_klm_list_size
+ * octwords, docs/tx.md D-TX-14), so a UMR never allocates. */
 struct mkey {
 	struct obj_hdr hdr;
 	bool free, umr_en, rw, rr, lw, lr, length64, pg_access;
@@ -48,8 +51,19 @@ struct mkey {
 	uint64_t start_addr, len;
 	uint32_t octword_size; /* translations_octword_size (0 for PA: reserved) */
 	uint32_t octwords;     /* translations_octword_actual_size: octwords delivered */
+	uint32_t room;         /* octwords t[] holds (>= octwords) */
 	uint64_t t[];
 };
+
+/* The KLM start offsets (KLM mode): room entries after the 2 * room words of the table. */
+static inline uint64_t *mkey_klm_starts(struct mkey *m)
+{
+	return &m->t[2 * (size_t)m->room];
+}
+static inline const uint64_t *mkey_klm_starts_c(const struct mkey *m)
+{
+	return &m->t[2 * (size_t)m->room];
+}
 
 /* The MKey named by key (index and tag), or NULL when none is live with that index. The tag is
  * not compared here. */
@@ -100,6 +114,57 @@ typedef int (*mkey_piece_fn)(void *ctx, uint64_t pa, uint64_t len);
  * allocate. */
 int mkey_translate(const struct nicref_dev *dev, const struct mkey_req *r, mkey_piece_fn fn,
 		   void *ctx);
+
+/* Recomputes the KLM start offsets of the entries delivered (KLM mode). */
+void mkey_klm_restart(struct mkey *m);
+
+/* ---- UMR (PRM §7.4.4.1.3, §10.1.1; obj/mkey_umr.c) ------------------------------------------
+ * A UMR WQE as the send engine (eth/) parsed it. The translation list (inline in the WQE or
+ * behind the UMR pointer) is read through `fetch` in chunks of at most MKEY_UMR_CHUNK octwords,
+ * big-endian as in the WQE; mkey_umr reads it twice (check, then copy), so a refused UMR changes
+ * nothing. */
+#define MKEY_UMR_CHUNK 16u
+/* T33 MkeyCtx bit mask: the fields a UMR may change. */
+enum {
+	MKEY_UMR_M_LEN = 1ull << 0,       /* length[63:0], len64 */
+	MKEY_UMR_M_PAGE_SIZE = 1ull << 1, /* log_page_size (T10 log_entity_size) */
+	MKEY_UMR_M_START = 1ull << 6,     /* start_addr */
+	MKEY_UMR_M_TAG = 1ull << 13,      /* mkey[7:0] */
+	MKEY_UMR_M_LR = 1ull << 17,
+	MKEY_UMR_M_LW = 1ull << 18,
+	MKEY_UMR_M_RR = 1ull << 19,
+	MKEY_UMR_M_RW = 1ull << 20,
+	MKEY_UMR_M_FREE = 1ull << 29,
+};
+#define MKEY_UMR_MASK_DEFINED                                                                   \
+	(MKEY_UMR_M_LEN | MKEY_UMR_M_PAGE_SIZE | MKEY_UMR_M_START | MKEY_UMR_M_TAG |            \
+	 MKEY_UMR_M_LR | MKEY_UMR_M_LW | MKEY_UMR_M_RR | MKEY_UMR_M_RW | MKEY_UMR_M_FREE)
+struct mkey_umr_req {
+	uint32_t key;        /* ctrl umr_mkey: {mkey_index, tag} */
+	uint32_t pd;         /* the SQ's PD */
+	unsigned check_free; /* T33: 0 no check, 1 fail if not free, 2 fail if free */
+	uint64_t mask;       /* T33 MkeyCtx bit mask, defined bits only */
+	const uint8_t *mkc;  /* the WQE's MKeyCtx segment (T9/T10), PRM_SIZE_mkc bytes */
+	uint32_t offset;     /* translation_offset, octwords (0 unless translation_offset_en) */
+	uint32_t count;      /* translation_octword_actual_size, octwords */
+	int (*fetch)(void *ctx, uint32_t first, uint32_t n, uint8_t *buf); /* 0, or failed */
+	void *ctx;
+};
+/* The outcome, in the order of §10.1.1.1 steps 1-6. */
+enum mkey_umr_result {
+	MKEY_UMR_OK = 0,
+	MKEY_UMR_INVALID,    /* step 1: no MKey of that index and tag */
+	MKEY_UMR_NOT_FREE,   /* step 2: check_free 01 and the MKey is not free */
+	MKEY_UMR_FREE,       /* step 2: check_free 10 and the MKey is free */
+	MKEY_UMR_PD,         /* step 3 */
+	MKEY_UMR_DISABLED,   /* step 4: umr_en 0 */
+	MKEY_UMR_BEYOND,     /* step 5: offset + count beyond the table (or the room, D-TX-14) */
+	MKEY_UMR_KLM_BYTE_COUNT, /* a KLM of more than 2 GB (T37) */
+	MKEY_UMR_READ,       /* the list could not be read (fetch failed) */
+};
+/* Runs §10.1.1.1 on r: checks every step, then copies the list and the masked MKC fields.
+ * Does not allocate. */
+enum mkey_umr_result mkey_umr(struct nicref_dev *dev, const struct mkey_umr_req *r);
 
 /* The CQE syndrome (T74 error CQE syndrome) of a failed translation (D-MKC-6): 0x4
  * Local_Protection_Error for local accesses (send gather, receive scatter), 0x11

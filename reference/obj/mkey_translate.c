@@ -86,7 +86,7 @@ static int walk_klm(struct walk *w, const struct mkey *m, uint64_t va, uint64_t 
 		    unsigned depth)
 {
 	uint64_t off = va - m->start_addr;
-	const uint64_t *start = &m->t[2 * (size_t)m->octwords];
+	const uint64_t *start = mkey_klm_starts_c(m);
 	/* The last entry starting at or before off (zero-length entries share their start). */
 	uint32_t lo = 0, hi = m->octwords;
 	while (lo < hi) {

@@ -178,6 +178,7 @@ enum nicref_cmd_rule cmd_modify_sq(struct cmd_ctx *c)
 			/* T63: SW zeroes the record before RST2RDY; the queue starts over. */
 			sq->wq.hw_counter = sq->wq.sw_counter = 0;
 			sq->last_wqe_err = false;
+			sq->umr_fence_due = false;
 		}
 		wq_set_state(dev, WQ_KIND_SQ, sq->hdr.handle, &sq->state, (uint8_t)to,
 			     WQ_CAUSE_COMMAND);

@@ -1,26 +1,18 @@
 /* The send doorbell of an SQ (PRM §7.2, §7.2.2.1, §7.4.3.1; spec-map §3.6, D-DB-2, D-DB-3,
- * D-DB-4): what an SQ does with a doorbell the doorbell layer decoded (obj/uar_db.c), and
- * whether the Blue Flame buffer that came with it holds the WQE. */
-#include <string.h>
-
+ * D-DB-4, D-TX-3, D-TX-4): what an SQ does with a doorbell the doorbell layer decoded
+ * (obj/uar_db.c), whether the Blue Flame buffer that came with it holds the WQE, and the hand-over
+ * of an acted-on doorbell to the data path (dev->datapath, cmd/ctl_dev.h). */
 #include "cmd/cmd_table.h"
 
-#define BF_BUF_MAX 512u /* a buffer of the largest register modelled (2^10 bytes) */
-
-/* D-DB-3: the device takes the WQE from the Blue Flame buffer when it is whole there (ds >= 2,
- * §7.2.2.1 "For WQEs with DS=1, blue flame is not supported"; ds * 16 bytes within the buffer,
- * every dword of them written since the buffer's last doorbell) and is the WQE the SQ holds at
- * that index ("the WQE must be posted to the Work WQ without padding", §7.2.2.1). Otherwise it
- * reads the WQE from memory, as for a plain doorbell. */
-static bool bf_usable(struct nicref_dev *dev, const struct sq *sq, const struct sq_db *db)
+/* D-DB-3 (as D-TX-4 refines it, docs/tx.md): the Blue Flame buffer holds the WQE when it is
+ * whole there: ds >= 2 (§7.2.2.1 "For WQEs with DS=1, blue flame is not supported"), ds * 16
+ * bytes within the buffer, every dword of them written since the buffer's last doorbell. The
+ * data path then executes that copy; whether it equals the WQE in memory ("the WQE must be
+ * posted to the Work WQ", §7.2.2.1) is the driver's rule, which the data path checks. */
+static bool bf_usable(const struct sq_db *db)
 {
 	unsigned bytes = db->ds * 16u;
-	if (db->ds < 2 || bytes > db->bf_size || bytes > db->bf_whole)
-		return false;
-	uint8_t mem[BF_BUF_MAX];
-	if (wq_read(dev, &sq->wq, db->wqe_index, 0, mem, bytes))
-		return false;
-	return memcmp(mem, db->bf, bytes) == 0;
+	return db->ds >= 2 && bytes <= db->bf_size && bytes <= db->bf_whole;
 }
 
 void sq_doorbell(struct nicref_dev *dev, uint32_t uar, const struct sq_db *db)
@@ -55,11 +47,21 @@ void sq_doorbell(struct nicref_dev *dev, uint32_t uar, const struct sq_db *db)
 		return;
 	sq->wq.sw_counter = rec;
 	uint16_t index = db->wqe_index;
-	if ((uint16_t)(index - sq->wq.hw_counter) >= (uint16_t)(rec - sq->wq.hw_counter))
+	if ((uint16_t)(index - sq->wq.hw_counter) >= (uint16_t)(rec - sq->wq.hw_counter)) {
+		/* Not in [hw_counter, record): behind the device's counter it is "already
+		 * executed"; at or past the record (within half the counter space) it names a WQE
+		 * SW has not posted (D-TX-3). Neither is acted on. */
+		if ((uint16_t)(index - rec) < 0x8000u)
+			dev_violation(dev, NICREF_VIO_SQ_DB_AHEAD_OF_RECORD,
+				      (uint64_t)sqn << 32 | (uint64_t)index << 16 | rec);
 		return;
-	uint64_t a[5] = { sqn, index, db->opcode, db->ds, bf_usable(dev, sq, db) ? 1u : 0u };
+	}
+	bool bf = bf_usable(db);
+	uint64_t a[5] = { sqn, index, db->opcode, db->ds, bf ? 1u : 0u };
 	dev_emit(dev, NICREF_EV_SQ_DOORBELL, a, 5);
-	/* The WQEs run in the data path. In ERR they are flushed (T63, L3641). */
+	/* In ERR the WQEs are flushed (T63, L3641); in RDY the data path runs them. */
 	if (sq->state == WQ_ERR)
 		sq_flush(dev, sq);
+	else if (dev->datapath.sq_run)
+		dev->datapath.sq_run(dev, sq, db, bf);
 }

@@ -56,6 +56,8 @@ struct sq {
 	uint8_t state;                /* enum wq_state */
 	bool flush_in_error_en;       /* T61 00h[28] */
 	bool last_wqe_err;            /* the previous WQE completed in error (T26 CE 01b) */
+	bool umr_fence_due;           /* the previous WQE was a UMR: the next one should fence
+				       * (§10.1.1; eth/sq_exec.c) */
 	int8_t bf_reg;                /* the Blue Flame register it rings, -1 before its first */
 	uint32_t cqn, tisn, uar, pd;  /* the objects it names (D-OBJ-1) */
 	uint32_t user_index;

@@ -27,6 +27,7 @@
 #include "prm/layouts_cqe.h"
 #include "prm/layouts_vport.h"
 #include "prm/layouts_wq.h"
+#include "prm/layouts_wqe.h"
 #include "prm/layouts_mkey.h"
 #include "prm/layouts_tir.h"
 
@@ -43,6 +44,7 @@
 	NICREF_LAYOUTS_CQE(X)                                                                  \
 	NICREF_LAYOUTS_VPORT(X)                                                                \
 	NICREF_LAYOUTS_WQ(X)                                                                   \
+	NICREF_LAYOUTS_WQE(X)                                                                  \
 	NICREF_LAYOUTS_MKEY(X)                                                                 \
 	NICREF_LAYOUTS_TIR(X)
 

@@ -1,7 +1,7 @@
 /* Layouts of the work queues: the WQ (PRM §7.4, T54/T55), SQ, RQ and RMP contexts (T60/T61,
- * T52/T53, T64/T65), their commands (§12.10, §12.11, §12.13), the SQ/RQ doorbell record (T24)
- * and the send WQE ctrl segment (T25/T26) that a send doorbell carries. Row format: see
- * prm/layouts.h.
+ * T52/T53, T64/T65), their commands (§12.10, §12.11, §12.13) and the SQ/RQ doorbell record
+ * (T24). The send WQE segments, the ctrl segment a send doorbell carries among them, are in
+ * prm/layouts_wqe.h. Row format: see prm/layouts.h.
  *
  * Each context is written once as PRM_R_<ctx>(F, W, A, L, B, Q) with every offset "B + <PRM
  * offset>": B is 0 in the context layout itself and 20h in the commands that carry it (T315,
@@ -171,20 +171,6 @@
 	F(L, receive_counter, 0x00, 15, 0)                                                      \
 	F(L, send_counter, 0x04, 15, 0)
 
-/* PRM §7.4.4.1.1 T25/T26: the general ctrl segment of a send WQE; its dwords 0-1 are the send
- * doorbell (§7.2.2 "the first 8 bytes of the WQE"). REC: the T25 grid splits the bit header;
- * T26 is followed (00h[31:24] and 04h[7:6] reserved). */
-#define PRM_L_send_wqe_ctrl(F, W, A, L)                                                         \
-	F(L, wqe_index, 0x00, 23, 8)                                                            \
-	F(L, opcode, 0x00, 7, 0)                                                                \
-	F(L, sq_number, 0x04, 31, 8)                                                            \
-	F(L, ds, 0x04, 5, 0)                                                                    \
-	F(L, signature, 0x08, 31, 24)                                                           \
-	F(L, fm, 0x08, 7, 5)                                                                    \
-	F(L, ce, 0x08, 3, 2)                                                                    \
-	F(L, se, 0x08, 1, 1)                                                                    \
-	F(L, umr_mkey, 0x0C, 31, 0)
-
 /* PRM §7.4.4.4 T42/T43: the next/ctrl segment that starts a shared receive WQE (an RMP's WQE):
  * Next_WQE_index 00h[15:0], the next WQE of a linked-list RMP in strides ("Reserved for
  * continuous SRQ"), and the WQE signature 04h[31:24]. The T42 grid's "next" cell has no bits
@@ -223,7 +209,6 @@
 	X(query_rmp_in, 0x10, "PRM §12.13.4 T378/T379")                                         \
 	X(query_rmp_out, 0x110, "PRM §12.13.4 T380/T381")                                       \
 	X(wq_doorbell_record, 0x08, "PRM §7.4.2 T24")                                           \
-	X(srq_wqe_next, 0x10, "PRM §7.4.4.4 T42/T43")                                           \
-	X(send_wqe_ctrl, 0x10, "PRM §7.4.4.1.1 T25/T26")
+	X(srq_wqe_next, 0x10, "PRM §7.4.4.4 T42/T43")
 
 #endif

@@ -107,18 +107,16 @@ Test(uar_db, a_reset_empties_every_page_written)
 	/* the objects of setup_graph went with the reset; teardown checks the invariants */
 }
 
-/* A send WQE of ds 16-byte units at index 0, in memory and in Blue Flame buffer 0 of the SQ's
- * page but for the dwords of `skip` (a byte offset, or 0 for none), then its doorbell: the
+/* A NOP of ds 16-byte units (padded with zero-length data segments, §7.2.2.1) at the SQ's next
+ * WQEBB (*next, which it advances), in memory and in Blue Flame buffer 0 of the SQ's page but
+ * for the dwords of `skip` (a byte offset, or 0 for none), then the record and its doorbell: the
  * sq_doorbell event's bf argument. */
-static uint64_t blue_flame(uint32_t sqn, unsigned ds, unsigned skip)
+static uint64_t blue_flame(uint32_t sqn, unsigned ds, unsigned skip, uint16_t *next)
 {
-	uint8_t wqe[1024] = { 0 };
-	tl_put32(wqe, 0x0A);                /* T26: wqe_index 0, opcode SEND */
-	tl_put32(wqe + 4, sqn << 8 | ds);   /* sqn, ds */
-	wqe[11] = 2 << 2;                   /* ce: a CQE */
-	for (unsigned i = 16; i < ds * 16u; i++)
-		wqe[i] = (uint8_t)(i * 7);
-	tl_mem_write(tdev, SQ_BUF, wqe, ds * 16u);
+	uint8_t wqe[1024];
+	post_nop_wqe(wqe, *next, ds, 0, sqn, (uint8_t)(ds * 7));
+	*next = (uint16_t)(*next + (ds + 3) / 4); /* §7.4.1.1: ceil(ds / 4) WQEBBs */
+	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, *next), 0);
 	uint32_t bf = uar * PAGE + BF;
 	for (unsigned i = 8; i < ds * 16u && i < BF_BUF; i += 4)
 		if (i != skip)
@@ -130,19 +128,17 @@ static uint64_t blue_flame(uint32_t sqn, unsigned ds, unsigned skip)
 	return tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0)->arg[4];
 }
 
-/* D-DB-3 (§7.2.2.1): the copy is taken when every dword of its ds * 16 bytes was written since
- * the buffer's last doorbell and it lies within the buffer. */
 Test(uar_db, a_blue_flame_copy_is_taken_whole)
 {
 	struct refdrv_sq_attr a = sq_attr();
 	uint32_t sqn;
 	cr_assert_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK);
 	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 0, 1), OK);
-	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 8), 0);
-	cr_expect_eq(blue_flame(sqn, 4, 0), 1, "64 bytes, every dword written");
-	cr_expect_eq(blue_flame(sqn, 4, 0x34), 0, "dword 34h not written since the doorbell");
-	cr_expect_eq(blue_flame(sqn, 16, 0), 1, "the whole 256-byte buffer");
-	cr_expect_eq(blue_flame(sqn, 16, 0xFC), 0, "its last dword missing");
-	cr_expect_eq(blue_flame(sqn, 17, 0), 0, "272 bytes: beyond the buffer");
+	uint16_t next = 0;
+	cr_expect_eq(blue_flame(sqn, 4, 0, &next), 1, "64 bytes, every dword written");
+	cr_expect_eq(blue_flame(sqn, 4, 0x34, &next), 0, "dword 34h not written since the doorbell");
+	cr_expect_eq(blue_flame(sqn, 16, 0, &next), 1, "the whole 256-byte buffer");
+	cr_expect_eq(blue_flame(sqn, 16, 0xFC, &next), 0, "its last dword missing");
+	cr_expect_eq(blue_flame(sqn, 17, 0, &next), 0, "272 bytes: beyond the buffer");
 	cr_expect_eq(tdev->tr.violations, 0);
 }

@@ -116,34 +116,32 @@ Test(sq, doorbell_and_blue_flame)
 {
 	struct refdrv_sq_attr a = sq_attr();
 	uint32_t sqn;
+	uint8_t wqe[32];
 	cr_assert_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK);
-	post_send_wqe(0, 0x0A, 2, 2, sqn);
+	/* NOPs of ds 2 (a zero-length data segment pads them, §7.2.2.1), ce 00: no CQE. */
+	post_nop_wqe(wqe, 0, 2, 0, sqn, 0x11);
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 1), 0);
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 0, 0x0A, 2);
+	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 0, 0x00, 2);
 	cr_expect_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 0, "T63: RST processes no doorbell");
 	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 0, 1), OK);
 	tl_mark(&tdev->tr);
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 0, 0x0A, 2);
+	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 0, 0x00, 2);
 	cr_assert_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 1);
 	const struct nicref_event *e = tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0);
 	cr_expect_eq(e->arg[0], sqn);
 	cr_expect_eq(e->arg[1], 0, "wqe_index");
-	cr_expect_eq(e->arg[2], 0x0A, "opcode");
+	cr_expect_eq(e->arg[2], 0x00, "opcode");
 	cr_expect_eq(e->arg[3], 2, "ds");
 	cr_expect_eq(e->arg[4], 0, "no Blue Flame content: from memory");
-	/* D-DB-2: an index outside [hw_counter, record) is ignored. */
+	cr_expect_eq(tdev->tr.violations, 0);
+	/* D-DB-2: an index outside [hw_counter, record) is not acted on; at the record it names a
+	 * WQE SW has not posted (D-TX-3). */
 	tl_mark(&tdev->tr);
-	refdrv_sq_doorbell(&tdev->d, uar, 1, sqn, 1, 0x0A, 2);
+	refdrv_sq_doorbell(&tdev->d, uar, 1, sqn, 1, 0x00, 2);
 	cr_expect_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 0);
+	tl_expect_one_violation(&tdev->tr, NICREF_VIO_SQ_DB_AHEAD_OF_RECORD);
 	/* Blue Flame (D-DB-3): the WQE's 32 bytes, body first, then dwords 0-1. */
-	post_send_wqe(1, 0x0A, 2, 2, sqn);
-	uint8_t wqe[32] = { 0 };
-	tl_put32(wqe, 1u << 8 | 0x0A);
-	tl_put32(wqe + 4, sqn << 8 | 2);
-	wqe[11] = 2 << 2;
-	for (unsigned i = 16; i < 32; i++)
-		wqe[i] = (uint8_t)i;
-	tl_mem_write(tdev, SQ_BUF + 64, wqe, sizeof wqe);
+	post_nop_wqe(wqe, 1, 2, 0, sqn, 0x22);
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 2), 0);
 	uint32_t bf = uar * 4096 + 0x900; /* register 0, odd buffer */
 	for (unsigned i = 8; i < 32; i += 4)
@@ -154,20 +152,24 @@ Test(sq, doorbell_and_blue_flame)
 	cr_assert_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 1);
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0)->arg[1], 1);
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0)->arg[4], 1, "taken from the Blue Flame buffer");
-	/* A BF copy that differs from memory is not used. */
-	post_send_wqe(2, 0x0A, 2, 2, sqn);
+	cr_expect_eq(tdev->tr.violations, 0);
+	/* D-TX-4: a whole copy that differs from memory (here in the padding) is executed, and the
+	 * difference is the driver's violation. */
+	post_nop_wqe(wqe, 2, 2, 0, sqn, 0x33);
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 3), 0);
 	bf = uar * 4096 + 0x800;
 	for (unsigned i = 8; i < 32; i += 4)
-		nicref_bar_write32(tdev->dev, bf + i, 0xDEADBEEF);
+		nicref_bar_write32(tdev->dev, bf + i, i < 20 ? tl_get32(wqe + i) : 0xDEADBEEF);
 	tl_mark(&tdev->tr);
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 2, 0x0A, 2);
+	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 2, 0x00, 2);
 	cr_assert_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 1);
-	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0)->arg[4], 0);
+	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0)->arg[4], 1);
+	tl_expect_one_violation(&tdev->tr, NICREF_VIO_SQ_BF_MISMATCH);
+	tl_mark(&tdev->tr);
 	struct refdrv_wq_status st;
 	cr_assert_eq(refdrv_query_sq(&tdev->d, sqn, &st), OK);
 	cr_expect_eq(st.sw_counter, 3, "T55 1Ch: the record as last read (D-WQ-5)");
-	cr_expect_eq(st.hw_counter, 0, "nothing executed: the data path runs WQEs");
+	cr_expect_eq(st.hw_counter, 3, "the data path ran the three NOPs (§7.4.3)");
 }
 
 Test(sq, doorbell_violations)
@@ -177,11 +179,13 @@ Test(sq, doorbell_violations)
 	cr_assert_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK);
 	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 0, 1), OK);
 	cr_assert_eq(cmd16(0x802, 0, &uar2), OK);
-	post_send_wqe(0, 0x0A, 1, 2, sqn);
+	uint8_t wqe[16];
+	post_nop_wqe(wqe, 0, 1, 0, sqn, 0);
+	post_nop_wqe(wqe, 1, 1, 0, sqn, 0);
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 1), 0);
 	tl_mark(&tdev->tr);
-	refdrv_sq_doorbell(&tdev->d, uar2, 0, sqn, 0, 0x0A, 1); /* §7.2 item 4 */
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn + 5, 0, 0x0A, 1);
+	refdrv_sq_doorbell(&tdev->d, uar2, 0, sqn, 0, 0x00, 1); /* §7.2 item 4 */
+	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn + 5, 0, 0x00, 1);
 	nicref_bar_write32(tdev->dev, uar * 4096 + 0xA04, sqn << 8 | 1); /* dword 1 alone */
 	cr_expect_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 0);
 	cr_assert_eq(tl_count(&tdev->tr, NICREF_EV_VIOLATION), 3);
@@ -190,8 +194,9 @@ Test(sq, doorbell_violations)
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 1)->arg[0], NICREF_VIO_SQ_DB_NO_SQ);
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 2)->arg[0], NICREF_VIO_SQ_DB_ORDER);
 	/* §7.2.2: one Blue Flame register per SQ. */
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 0, 0x0A, 1);
-	refdrv_sq_doorbell(&tdev->d, uar, 2, sqn, 0, 0x0A, 1);
+	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 0, 0x00, 1);
+	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 2), 0);
+	refdrv_sq_doorbell(&tdev->d, uar, 2, sqn, 1, 0x00, 1);
 	cr_assert_eq(tl_count(&tdev->tr, NICREF_EV_VIOLATION), 4);
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 3)->arg[0], NICREF_VIO_SQ_DB_BF_REGISTER);
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 3)->arg[1], (uint64_t)sqn << 8 | 1);
@@ -304,22 +309,28 @@ Test(sq, query_round_trip)
 	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 0, 1), OK);
 	uint8_t ctrl[16] = { 0 };
 	for (unsigned i = 0; i < 2; i++) {
-		tl_put32(ctrl, i << 8 | 0x0A);
+		/* NOPs, ce 00, signed (wq_signature 1): the XOR of the WQE, the SQ number's three
+		 * bytes and the index's two is 0xFF (§9.2.3, D-TX-8). */
+		tl_put32(ctrl, i << 8 | 0x00);
 		tl_put32(ctrl + 4, sqn << 8 | 1);
+		ctrl[8] = 0;
+		ctrl[8] = (uint8_t)(0xFF ^ tl_xor(ctrl, sizeof ctrl) ^ (sqn >> 16) ^ (sqn >> 8) ^ sqn ^
+				    (i >> 8) ^ i);
 		tl_mem_write(tdev, 0x56000E000ull + 384 + 64 * i, ctrl, sizeof ctrl);
 	}
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, dbr, true, 2), 0);
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 1, 0x0A, 1);
+	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 1, 0x00, 1);
+	cr_expect_eq(tdev->tr.violations, 0, "the signatures hold");
 	cr_assert_eq(tl_cmd(tdev, q, sizeof q, out, sizeof out), OK);
 	cr_expect_eq(tl_getf(out, 0x20, 23, 20), 1, "state RDY now");
 	cr_expect_eq(tl_getf(out, 0x20 + 0x30 + 0x1C, 15, 0), 2, "sw_counter");
-	cr_expect_eq(tl_getf(out, 0x20 + 0x30 + 0x18, 15, 0), 0, "hw_counter");
+	cr_expect_eq(tl_getf(out, 0x20 + 0x30 + 0x18, 15, 0), 2, "hw_counter: both ran");
 	cr_expect_eq(tl_get32(out + 0x110), 0x5, "pas[0] high");
 	cr_expect_eq(tl_get32(out + 0x114), 0x6000E000, "pas[0] low");
 	cr_expect_eq(tl_get32(out + 0x118), 0, "one page only");
 	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 1, 3), OK);
 	cr_assert_eq(tl_cmd(tdev, q, sizeof q, out, sizeof out), OK);
-	cr_expect_eq(tl_getf(out, 0x20 + 0x30 + 0x18, 15, 0), 2, "hw_counter after the flush");
+	cr_expect_eq(tl_getf(out, 0x20 + 0x30 + 0x18, 15, 0), 2, "hw_counter: nothing to flush");
 }
 
 /* ==== Device reset ============================================================================= */

@@ -209,6 +209,23 @@ static inline void post_send_wqe(uint16_t idx, uint8_t opcode, unsigned ds, unsi
 	tl_mem_write(tdev, SQ_BUF + 64u * (idx % 64), ctrl, sizeof ctrl);
 }
 
+/* A NOP (T26 opcode 0x00) of ds octowords at WQEBB idx: its ctrl segment, then ds - 1 inline
+ * data segments of byte_count 0, the padding §7.2.2.1 allows a WQE, whose padding bytes hold
+ * `fill` (T39: the rest of the octword). The NOP completes without a frame; with ce 0 without
+ * a CQE. Into wqe (ds * 16 bytes) and memory. */
+static inline void post_nop_wqe(uint8_t *wqe, uint16_t idx, unsigned ds, unsigned ce,
+				uint32_t sqn, uint8_t fill)
+{
+	memset(wqe, fill, ds * 16u);
+	memset(wqe, 0, 16);
+	tl_put32(wqe, (uint32_t)idx << 8 | 0x00);
+	tl_put32(wqe + 4, sqn << 8 | ds);
+	wqe[11] = (uint8_t)(ce << 2);
+	for (unsigned o = 16; o < ds * 16u; o += 16)
+		tl_put32(wqe + o, 0x80000000u);
+	tl_mem_write(tdev, SQ_BUF + 64u * (idx % 64), wqe, ds * 16u);
+}
+
 /* ---- Context round trips ---------------------------------------------------------------------- */
 
 /* A context round trip (SQ, RQ, RMP): every CREATE row (T62 "R") set to a non-default value

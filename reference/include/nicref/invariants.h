@@ -108,7 +108,9 @@
 	  "an MTT MKey's log_entity_size is at least 12, any other's is 0")                     \
 	X(MKEY_LENGTH64, -305, "PRM T10", "an MKey with length64 has len 0")                    \
 	X(MKEY_KLM_OFFSETS, -306, "model (obj/mkey.h)",                                         \
-	  "a KLM MKey's start offsets are the running sums of its entries' byte counts")
+	  "a KLM MKey's start offsets are the running sums of its entries' byte counts")      \
+	X(MKEY_ROOM, -307, "model (obj/mkey.h); D-TX-14",                                       \
+	  "an MKey's delivered translation entries lie within the room its table holds")
 
 /* TISs, TIRs and RQTs (reference/obj/tis.c, tir.c, rqt.c). */
 #define NICREF_INVARIANTS_TIR(X)                                                                \
@@ -150,6 +152,15 @@
 	X(L2_FIELD_WIDTH, -443, "PRM T458", "every L2 table entry fits T458's fields")
 
 /* Every row, in the order nicref_dev_check meets them. */
+/* The Ethernet send engine (reference/eth/eth_subsys.c). */
+#define NICREF_INVARIANTS_ETH(X)                                                                \
+	X(ETH_SCRATCH, -500, "D-TX-11",                                                         \
+	  "the send engine's packet and frame buffers exist, sized from max_lso_cap at create")  \
+	X(ETH_HOOK, -501, "model (cmd/ctl_dev.h)",                                              \
+	  "the control plane's data-path hook is the send engine's")                            \
+	X(ETH_FRAMES_FROM_WQES, -502, "model",                                                  \
+	  "frames and drops are counted only once a WQE has run")
+
 #define NICREF_INVARIANTS(X)                                                                    \
 	NICREF_INVARIANTS_DEV(X)                                                                \
 	NICREF_INVARIANTS_EQ(X)                                                                 \
@@ -157,7 +168,8 @@
 	NICREF_INVARIANTS_WQ(X)                                                                 \
 	NICREF_INVARIANTS_MKEY(X)                                                               \
 	NICREF_INVARIANTS_TIR(X)                                                                \
-	NICREF_INVARIANTS_VPORT(X)
+	NICREF_INVARIANTS_VPORT(X)                                                              \
+	NICREF_INVARIANTS_ETH(X)
 
 enum nicref_invariant {
 #define NICREF_INVARIANT_ENUM(id, code, cite, what) NICREF_INV_##id = code,

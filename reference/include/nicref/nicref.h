@@ -153,6 +153,9 @@ struct nicref_stats {
 	uint64_t commands;    /* command entries completed */
 	uint64_t violations;  /* driver violations */
 	uint64_t dma_errors;
+	uint64_t send_wqes;   /* send WQEs executed (PRM §7.4) */
+	uint64_t frames_out;  /* frames put on the wire (frame_out events) */
+	uint64_t tx_discards; /* packets and frames the send path dropped (tx_discard events) */
 };
 NICREF_API void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
 

@@ -13,6 +13,7 @@
 #include "nicref/rules_mkey.h"
 #include "nicref/rules_tir.h"
 #include "nicref/rules_vport.h"
+#include "nicref/rules_tx.h"
 
 #define NICREF_CMD_RULES_CTRL(X)                                                                \
 	NICREF_CMD_RULES_OBJ(X)                                                                 \
@@ -32,6 +33,7 @@
 	NICREF_VIOLATIONS_WQ(X)                                                                 \
 	NICREF_VIOLATIONS_MKEY(X)                                                               \
 	NICREF_VIOLATIONS_TIR(X)                                                                \
-	NICREF_VIOLATIONS_VPORT(X)
+	NICREF_VIOLATIONS_VPORT(X)                                                              \
+	NICREF_VIOLATIONS_TX(X)
 
 #endif

@@ -44,7 +44,19 @@
 	/* A work queue changed state (PRM §7.7.2, §7.9.2, §7.10.2): type 0 SQ, 1 RQ, 2 RMP;    \
 	 * states as the contexts encode them (0 RST, 1 RDY, 3 ERR); cause 0 a MODIFY command, \
 	 * 1 a device error. */                                                                 \
-	X(WQ_STATE, "wq_state", "type", "num", "from", "to", "cause")
+	X(WQ_STATE, "wq_state", "type", "num", "from", "to", "cause")                          \
+	/* A frame left on the wire through ops.wire_tx (PRM §7.4.4.1, §3.3): local port, its   \
+	 * length in bytes (no FCS: the model's frames never carry one, docs/tx.md D-TX-2) and  \
+	 * the CRC-32 of those bytes (IEEE 802.3 polynomial, reflected, as zlib's crc32), so a  \
+	 * trace compares the bytes cheaply. */                                                 \
+	X(FRAME_OUT, "frame_out", "port", "len", "crc")                                         \
+	/* A frame an SQ sent is looped back to the receive side (PRM §3.4; D-TX-5): decision 1 \
+	 * local only (not on the wire), 2 on the wire and local. */                            \
+	X(TX_LOOPBACK, "tx_loopback", "sqn", "port", "decision")                                \
+	/* A frame or packet an SQ sent was dropped (D-TX-6), reason 1 fewer inline headers     \
+	 * than the inline mode requires (§7.9.3.1), 2 over the MTU (§11.1.1 T106), 3 the vport \
+	 * is down (D-VP-2); wqe_counter is the WQE's first WQEBB. */                            \
+	X(TX_DISCARD, "tx_discard", "sqn", "wqe_counter", "reason")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,

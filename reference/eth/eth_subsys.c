@@ -1,0 +1,84 @@
+/* The Ethernet data path's row of the subsystem table (core/subsys.h; placed by
+ * device/device.c after the control plane it builds on): its state made at create, with scratch
+ * buffers sized from the capabilities so no WQE or frame allocates (D-TX-11); the data-path hook
+ * it hands the control plane (cmd/ctl_dev.h); power-on; invariants; counters. */
+#include <stdlib.h>
+
+#include "eth/eth.h"
+
+static int eth_create(struct nicref_dev *dev, void **state)
+{
+	struct eth_state *es = calloc(1, sizeof *es);
+	if (!es)
+		return -1;
+	*state = es;
+	/* T147 max_lso_cap: the largest LSO message is 2^max_lso_cap bytes of payload; its
+	 * headers are inline, at most the largest WQE (max_wqe_sz_sq). A profile can only lower
+	 * the capability (nicref_profile_cap_set), so the maximum sizes the buffers. */
+	uint64_t log_lso =
+	    CAPS_MAX(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, max_lso_cap);
+	es->pkt_cap = ((size_t)1 << log_lso) + TX_WQE_MAX;
+	es->frame_cap = es->pkt_cap;
+	es->pkt = malloc(es->pkt_cap);
+	es->frame = malloc(es->frame_cap);
+	if (!es->pkt || !es->frame)
+		return -1;
+	dev->datapath.sq_run = eth_sq_run;
+	dev->datapath.state = es;
+	return 0;
+}
+
+static void eth_destroy(struct nicref_dev *dev, void *state)
+{
+	struct eth_state *es = state;
+	if (dev->datapath.state == es)
+		dev->datapath = (struct dev_datapath){ 0 };
+	if (!es)
+		return;
+	free(es->pkt);
+	free(es->frame);
+	free(es);
+}
+
+static void eth_reset(struct nicref_dev *dev, void *state)
+{
+	(void)dev;
+	struct eth_state *es = state;
+	es->wqes = es->frames = es->discards = 0;
+}
+
+static int eth_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
+{
+	const struct eth_state *es = state;
+	if (!es->pkt || !es->frame || es->pkt_cap <= TX_WQE_MAX || es->frame_cap < es->pkt_cap)
+		return dev_broken(buf, len, NICREF_INV_ETH_SCRATCH,
+				  "packet buffer %zu bytes, frame buffer %zu bytes", es->pkt_cap,
+				  es->frame_cap);
+	if (dev->datapath.state != es || dev->datapath.sq_run != eth_sq_run)
+		return dev_broken(buf, len, NICREF_INV_ETH_HOOK,
+				  "the data-path hook is not the send engine's");
+	/* Frames and drops come from WQEs only. */
+	if (es->wqes == 0 && (es->frames || es->discards))
+		return dev_broken(buf, len, NICREF_INV_ETH_FRAMES_FROM_WQES,
+				  "%llu frames and %llu discards from no WQE",
+				  (unsigned long long)es->frames, (unsigned long long)es->discards);
+	return 0;
+}
+
+static void eth_counters(const struct nicref_dev *dev, const void *state, struct nicref_stats *out)
+{
+	(void)dev;
+	const struct eth_state *es = state;
+	out->send_wqes += es->wqes;
+	out->frames_out += es->frames;
+	out->tx_discards += es->discards;
+}
+
+const struct dev_subsys eth_subsys = {
+	.name = "eth",
+	.create = eth_create,
+	.destroy = eth_destroy,
+	.reset = eth_reset,
+	.check = eth_check,
+	.counters = eth_counters,
+};
