@@ -148,14 +148,21 @@ static int put_addr(struct refdrv_wqe *w, long off, enum refdrv_wqe_seg seg, con
 	return put(w, off, seg, hi, v >> 32) | put(w, off, seg, lo, v & 0xFFFFFFFFu);
 }
 
+int refdrv_wqe_address(struct refdrv_wqe *w, uint16_t pc, uint32_t sqn)
+{
+	return put(w, 0, REFDRV_SEG_CTRL, F_WQE_INDEX, pc) ||
+			       put(w, 0, REFDRV_SEG_CTRL, F_SQ_NUMBER, sqn)
+		       ? -1
+		       : 0;
+}
+
 long refdrv_wqe_begin(struct refdrv_wqe *w, unsigned opcode, uint16_t pc, uint32_t sqn)
 {
 	memset(w, 0, sizeof *w);
 	const struct nicref_layout *l = refdrv_wqe_layout(REFDRV_SEG_CTRL);
 	long off = append(w, REFDRV_SEG_CTRL, l ? up16(l->size) : 0);
 	if (off < 0 || put(w, off, REFDRV_SEG_CTRL, F_OPCODE, opcode) ||
-	    put(w, off, REFDRV_SEG_CTRL, F_WQE_INDEX, pc) ||
-	    put(w, off, REFDRV_SEG_CTRL, F_SQ_NUMBER, sqn))
+	    refdrv_wqe_address(w, pc, sqn))
 		return -1;
 	return off;
 }

@@ -71,6 +71,8 @@ struct refdrv_wqe {
  * Each call below appends one segment and returns its offset in w->b, or -1 with w->error set
  * (no such layout in the library, or past REFDRV_WQE_MAX). */
 long refdrv_wqe_begin(struct refdrv_wqe *w, unsigned opcode, uint16_t pc, uint32_t sqn);
+/* Sets the ctrl segment's wqe_index and sq_number (of a WQE given whole): 0, or -1. */
+int refdrv_wqe_address(struct refdrv_wqe *w, uint16_t pc, uint32_t sqn);
 /* The Eth segment (T27/T28): inline_header_size n and the n header bytes from 0Eh, over as many
  * octowords as they need (the last one zero-padded). Offload fields are set by the caller
  * through the layout (l3cs, l4cs, mss). */
