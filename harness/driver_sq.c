@@ -15,20 +15,21 @@
 
 /* ---- Names ---------------------------------------------------------------------------------- */
 
-/* The layout of each segment: the first name the library declares. The send WQE layouts live in
- * the library's layouts_wqe.h; the ctrl segment was declared before it as send_wqe_ctrl (the
- * doorbell's fields), and the MKey context, KLM and MTT entry of a UMR WQE are the structures of
- * §6.4.1 and T36/T37 (mkc, klm, mtt_entry). */
+/* The layout of each segment: the first name the library declares. The send WQE layouts are
+ * the library's prm/layouts_wqe.h (send_wqe_*); the first names are the ones this driver was
+ * written against before they existed (TX_SPEC), kept until the merge aligns them. The MKey
+ * context, KLM and MTT entry of a UMR WQE are the structures of §6.4.1 and T36/T37 (mkc, klm,
+ * mtt_entry). */
 static const char *const seg_names[REFDRV_SEG_COUNT][2] = {
 	[REFDRV_SEG_CTRL] = { "wqe_ctrl_seg", "send_wqe_ctrl" },
-	[REFDRV_SEG_ETH] = { "wqe_eth_seg", NULL },
-	[REFDRV_SEG_DATA] = { "wqe_data_seg", NULL },
-	[REFDRV_SEG_INLINE] = { "wqe_inline_seg", NULL },
-	[REFDRV_SEG_UMR_CTRL] = { "wqe_umr_ctrl_seg", NULL },
+	[REFDRV_SEG_ETH] = { "wqe_eth_seg", "send_wqe_eth" },
+	[REFDRV_SEG_DATA] = { "wqe_data_seg", "send_wqe_data_ptr" },
+	[REFDRV_SEG_INLINE] = { "wqe_inline_seg", "send_wqe_data_inline" },
+	[REFDRV_SEG_UMR_CTRL] = { "wqe_umr_ctrl_seg", "send_wqe_umr_ctrl" },
 	[REFDRV_SEG_MKEY_CTX] = { "wqe_mkey_ctx_seg", "mkc" },
 	[REFDRV_SEG_KLM] = { "wqe_klm", "klm" },
 	[REFDRV_SEG_MTT] = { "wqe_mtt", "mtt_entry" },
-	[REFDRV_SEG_UMR_PTR] = { "wqe_umr_ptr_seg", NULL },
+	[REFDRV_SEG_UMR_PTR] = { "wqe_umr_ptr_seg", "send_wqe_umr_pointer" },
 };
 
 /* The fields this driver fills, by segment (T26, T28, T38, T39); a caller names any other. */

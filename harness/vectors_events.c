@@ -109,6 +109,9 @@ static const struct {
 	{ "tx_loopback", "sqn", NS_NONE, 24 },
 	{ "tx_loopback", "port", NS_NONE, 8 },
 	{ "tx_loopback", "decision", NS_NONE, 8 },
+	{ "tx_discard", "sqn", NS_NONE, 24 },
+	{ "tx_discard", "wqe_counter", NS_NONE, 16 }, /* the WQE's first WQEBB */
+	{ "tx_discard", "reason", NS_NONE, 8 },
 };
 
 const struct ev_arg *ev_arg_find(enum nicref_event_kind kind, const char *arg)

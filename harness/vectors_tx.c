@@ -112,61 +112,78 @@ static int num_in(struct run *r, const char *what, const json_t *obj, const char
 	return v ? vnum_at(r, field, v, NS_NONE, bits, out) : 0;
 }
 
+/* The values of a tx_setup into a (its defaults already there): 0, or -1 after vbad. */
+static int setup_values(struct run *r, const json_t *s, struct refdrv_sq_stack_attr *a)
+{
+	const json_t *data = json_object_get(s, "data");
+	uint64_t lsq, lcq, csz, inl, flush, sig;
+	if (num_in(r, NULL, s, "log_sq_size", 64, a->log_sq_size, &lsq) ||
+	    num_in(r, NULL, s, "log_cq_size", 64, a->log_cq_size, &lcq) ||
+	    num_in(r, NULL, s, "cqe_sz", 1, a->cqe_sz, &csz) ||
+	    num_in(r, NULL, s, "min_wqe_inline_mode", 3, a->min_wqe_inline_mode, &inl) ||
+	    num_in(r, NULL, s, "flush_in_error_en", 1, a->flush_in_error_en, &flush) ||
+	    num_in(r, NULL, s, "wq_signature", 1, a->wq_signature, &sig) ||
+	    num_in(r, "data", data, "addr", 64, a->data_addr, &a->data_addr) ||
+	    num_in(r, "data", data, "size", 64, a->data_size, &a->data_size))
+		return -1;
+	a->log_sq_size = (unsigned)lsq;
+	a->log_cq_size = (unsigned)lcq;
+	a->cqe_sz = (unsigned)csz;
+	a->min_wqe_inline_mode = (unsigned)inl;
+	a->flush_in_error_en = flush != 0;
+	a->wq_signature = sig != 0;
+	/* The stack's own buffers (driver_sq.h placement): from the SQ buffer to the CQ's record. */
+	uint64_t lo = a->sq_buf, hi = a->cq_dbr + 64;
+	if (lsq > 16) {
+		vbad(r, "log_sq_size", "%llu: at most 16 (sq_wqebb_counter is 16 bits and wraps at "
+				       "0xFFFF, PRM §7.4.1.1)", (unsigned long long)lsq);
+		return -1;
+	}
+	if (lcq > 16) {
+		vbad(r, "log_cq_size", "%llu: at most 16 (a bound of the runner: the reference "
+				       "driver initialises every CQE, PRM §7.12.3.1)",
+		     (unsigned long long)lcq);
+		return -1;
+	}
+	if (a->data_size == 0) {
+		vbad(r, "data.size", "the data region has at least one byte");
+		return -1;
+	}
+	if (vec_range_ok(r, "data.addr", a->data_addr, a->data_size) != 0)
+		return -1;
+	if (a->data_addr < hi && a->data_addr + (a->data_size - 1) >= lo) {
+		vbad(r, "data", "0x%llx + 0x%llx bytes overlaps the SQ stack's buffers at "
+				"0x%llx-0x%llx (docs/vectors.md \"Send path\")",
+		     (unsigned long long)a->data_addr, (unsigned long long)a->data_size,
+		     (unsigned long long)lo, (unsigned long long)(hi - 1));
+		return -1;
+	}
+	if (r->tx.stage != REFDRV_INITIALIZED) {
+		vbad(r, NULL, "needs a bring_up to \"initialized\" before it (in the group's setup or "
+			      "the test)");
+		return -1;
+	}
+	if (r->tx.setup) {
+		vbad(r, NULL, "the send queue is set up once a test: this is a second tx_setup");
+		return -1;
+	}
+	return 0;
+}
+
 void st_tx_setup(struct run *r, const json_t *s)
 {
 	struct refdrv_sq_stack_attr a;
 	refdrv_sq_stack_defaults(&a);
-	const json_t *data = json_object_get(s, "data");
-	uint64_t lsq, lcq, csz, inl, flush, sig, daddr, dsize;
-	if (num_in(r, NULL, s, "log_sq_size", 64, a.log_sq_size, &lsq) ||
-	    num_in(r, NULL, s, "log_cq_size", 64, a.log_cq_size, &lcq) ||
-	    num_in(r, NULL, s, "cqe_sz", 1, a.cqe_sz, &csz) ||
-	    num_in(r, NULL, s, "min_wqe_inline_mode", 3, a.min_wqe_inline_mode, &inl) ||
-	    num_in(r, NULL, s, "flush_in_error_en", 1, a.flush_in_error_en, &flush) ||
-	    num_in(r, NULL, s, "wq_signature", 1, a.wq_signature, &sig) ||
-	    num_in(r, "data", data, "addr", 64, a.data_addr, &daddr) ||
-	    num_in(r, "data", data, "size", 64, a.data_size, &dsize))
+	if (setup_values(r, s, &a) != 0)
 		return;
-	/* Placement of the stack (driver_sq.h defaults): from the SQ buffer to the CQ's record. */
-	uint64_t lo = a.sq_buf, hi = a.cq_dbr + 64;
-	if (lsq > 16) {
-		vbad(r, "log_sq_size", "%llu: at most 16 (sq_wqebb_counter is 16 bits and wraps at "
-				       "0xFFFF, PRM §7.4.1.1)", (unsigned long long)lsq);
-	} else if (lcq > 16) {
-		vbad(r, "log_cq_size", "%llu: at most 16 (a bound of the runner: the reference "
-				       "driver initialises every CQE, PRM §7.12.3.1)",
-		     (unsigned long long)lcq);
-	} else if (dsize == 0) {
-		vbad(r, "data.size", "the data region has at least one byte");
-	} else if (vec_range_ok(r, "data.addr", daddr, dsize) != 0) {
-	} else if (daddr < hi && daddr + (dsize - 1) >= lo) {
-		vbad(r, "data", "0x%llx + 0x%llx bytes overlaps the SQ stack's buffers at "
-				"0x%llx-0x%llx (docs/vectors.md \"Send path\")",
-		     (unsigned long long)daddr, (unsigned long long)dsize, (unsigned long long)lo,
-		     (unsigned long long)(hi - 1));
-	} else if (r->tx.stage != REFDRV_INITIALIZED) {
-		vbad(r, NULL, "needs a bring_up to \"initialized\" before it (in the group's setup or "
-			      "the test)");
-	} else if (r->tx.setup) {
-		vbad(r, NULL, "the send queue is set up once a test: this is a second tx_setup");
-	} else {
-		r->tx.setup = true;
-		r->tx.log_sq_size = (unsigned)lsq;
-		r->tx.wq_signature = sig != 0;
-		r->tx.data_addr = daddr;
-		r->tx.data_size = dsize;
-		r->tx.data_next = 0;
-	}
-	if (r->checking || !r->tx.setup)
+	r->tx.setup = true;
+	r->tx.log_sq_size = a.log_sq_size;
+	r->tx.wq_signature = a.wq_signature;
+	r->tx.data_addr = a.data_addr;
+	r->tx.data_size = a.data_size;
+	r->tx.data_next = 0;
+	if (r->checking)
 		return;
-	a.log_sq_size = (unsigned)lsq;
-	a.log_cq_size = (unsigned)lcq;
-	a.cqe_sz = (unsigned)csz;
-	a.min_wqe_inline_mode = (unsigned)inl;
-	a.flush_in_error_en = flush != 0;
-	a.wq_signature = sig != 0;
-	a.data_addr = daddr;
-	a.data_size = dsize;
 	if (!r->drv_live || r->drv->reached != REFDRV_INITIALIZED) {
 		vfail(r, "tx_setup: the bring_up did not reach initialized");
 		return;

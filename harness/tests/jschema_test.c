@@ -184,7 +184,7 @@ static const json_t *event_props(const json_t *schema, const char *kind)
 
 /* Kinds the schema names ahead of the trace: the send engine's events (TX_SPEC "Frames out"),
  * which the send engine adds to NICREF_EVENT_KINDS; once it does, they are checked like any. */
-static const char *const awaited_kinds[] = { "frame_out", "tx_loopback" };
+static const char *const awaited_kinds[] = { "frame_out", "tx_loopback", "tx_discard" };
 
 Test(vector_schema, events_are_the_trace_kinds)
 {
