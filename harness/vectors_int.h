@@ -253,6 +253,9 @@ const struct ev_arg *ev_arg_find(enum nicref_event_kind kind, const char *arg);
 #define MAX_TX_FRAMES 16384u
 #define MAX_TX_CAPTURE (4u << 20)
 #define MAX_STEP_CQES 1024u
+/* The bytes of one pointer data segment of a wqe step: more than an LSO message of the largest
+ * max_lso_cap a vector needs (the default device's 64 KB and beyond it). */
+#define MAX_TX_DATA (1u << 20)
 
 void st_tx_setup(struct run *r, const json_t *s);
 /* A send queue is set up (checking: a tx_setup came before), else vbad / vfail naming what. */

@@ -118,7 +118,7 @@ static int wqe_umr(struct run *r, const json_t *umr, unsigned opcode, struct ref
  * there when running. */
 static int wqe_pointer(struct run *r, const json_t *it, const char *at, struct refdrv_wqe *w)
 {
-	static uint8_t buf[MAX_HEX_BYTES];
+	static uint8_t buf[MAX_TX_DATA];
 	char f[64];
 	const json_t *bytes = json_object_get(it, "bytes"), *jl = json_object_get(it, "lkey");
 	const json_t *ja = json_object_get(it, "addr"), *jb = json_object_get(it, "byte_count");
