@@ -274,6 +274,7 @@ void refdrv_sq_stack_defaults(struct refdrv_sq_stack_attr *a)
 	*a = (struct refdrv_sq_stack_attr){
 		.log_sq_size = 6,
 		.log_cq_size = 6,
+		.min_wqe_inline_mode = -1,
 		.flush_in_error_en = true,
 		.data_addr = 0x40000000,
 		.data_size = 0x100000,
@@ -342,19 +343,19 @@ static int eth_inline_cap(struct refdrv *d, unsigned *mode)
 }
 
 /* §7.9.3: the SQ's min_wqe_inline_mode. With wqe_inline_mode 1 the vport sets the minimum: it is
- * modified when the caller asks for a mode, then read back, and the SQ takes it. */
+ * modified when the caller asks for a mode, then read back, and the SQ takes it. Otherwise the
+ * SQ takes the mode asked for (none when none is). */
 static int sq_inline_mode(struct refdrv *d, struct refdrv_sq_stack *s)
 {
 	unsigned cap;
-	int st = eth_inline_cap(d, &cap);
+	int m = s->a.min_wqe_inline_mode, st = eth_inline_cap(d, &cap);
 	if (st != 0)
 		return made(d, s, "QUERY_HCA_CAP(Ethernet offloads)", st);
-	s->sq_inline_mode = s->a.min_wqe_inline_mode;
+	s->sq_inline_mode = m < 0 ? 0 : (unsigned)m;
 	if (cap != 1)
 		return 0;
-	struct refdrv_nic_vport v = { .min_wqe_inline_mode = s->a.min_wqe_inline_mode };
-	if (s->a.min_wqe_inline_mode &&
-	    (st = refdrv_modify_nic_vport_context(d, REFDRV_VPORT_MIN_INLINE, &v)) != 0)
+	struct refdrv_nic_vport v = { .min_wqe_inline_mode = s->sq_inline_mode };
+	if (m >= 0 && (st = refdrv_modify_nic_vport_context(d, REFDRV_VPORT_MIN_INLINE, &v)) != 0)
 		return made(d, s, "MODIFY_NIC_VPORT_CONTEXT(min_wqe_inline_mode)", st);
 	if ((st = refdrv_query_nic_vport_context(d, REFDRV_LIST_UC, &v, NULL, 0)) != 0)
 		return made(d, s, "QUERY_NIC_VPORT_CONTEXT", st);

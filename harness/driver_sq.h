@@ -110,7 +110,8 @@ uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n);
 struct refdrv_sq_stack_attr {
 	unsigned log_sq_size;         /* WQEBBs: 2^log_sq_size of 64 bytes */
 	unsigned log_cq_size, cqe_sz; /* CQEs: 2^log_cq_size of 64 << cqe_sz bytes */
-	unsigned min_wqe_inline_mode; /* the vport's, set when non-zero (§7.9.3.1) */
+	int min_wqe_inline_mode;      /* §7.9.3.1 mode 0-7 the vport is set to; -1 (the default):
+				       * the vport's own */
 	bool flush_in_error_en, wq_signature;
 	uint64_t data_addr, data_size; /* the data region the MKey covers */
 	uint64_t sq_buf, sq_dbr, cq_buf, cq_dbr, eq_buf; /* host placement */
@@ -140,9 +141,9 @@ struct refdrv_sq_stack {
  * completion events of its CQ and the asynchronous events of a work queue or CQ: types 04h, 05h,
  * 10h-13h), armed; CREATE_CQ on it, armed for the next completion (§7.12.4); CREATE_TIS;
  * CREATE_MKEY (PA, local read, the PD) over the data region; with HCA_CAP.wqe_inline_mode 1
- * (T147) MODIFY_NIC_VPORT_CONTEXT of the vport's min_wqe_inline_mode when non-zero, then
- * QUERY_NIC_VPORT_CONTEXT, whose minimum the SQ takes (§7.9.3 "SW must query the required minimal
- * inline header"); CREATE_SQ in RST with its doorbell record zeroed; MODIFY_SQ RST -> RDY.
+ * (T147) MODIFY_NIC_VPORT_CONTEXT of the vport's min_wqe_inline_mode when one is asked for,
+ * then QUERY_NIC_VPORT_CONTEXT, whose minimum the SQ takes (§7.9.3 "SW must query the required
+ * minimal inline header"); CREATE_SQ in RST with its doorbell record zeroed; MODIFY_SQ RST -> RDY.
  * 0, or -1 with d->error naming the step (what was made stays in s for refdrv_sq_stack_down). */
 int refdrv_sq_stack_up(struct refdrv *d, const struct refdrv_sq_stack_attr *a,
 		       struct refdrv_sq_stack *s);

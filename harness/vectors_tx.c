@@ -120,7 +120,7 @@ static int setup_values(struct run *r, const json_t *s, struct refdrv_sq_stack_a
 	if (num_in(r, NULL, s, "log_sq_size", 64, a->log_sq_size, &lsq) ||
 	    num_in(r, NULL, s, "log_cq_size", 64, a->log_cq_size, &lcq) ||
 	    num_in(r, NULL, s, "cqe_sz", 1, a->cqe_sz, &csz) ||
-	    num_in(r, NULL, s, "min_wqe_inline_mode", 3, a->min_wqe_inline_mode, &inl) ||
+	    num_in(r, NULL, s, "min_wqe_inline_mode", 3, 0, &inl) ||
 	    num_in(r, NULL, s, "flush_in_error_en", 1, a->flush_in_error_en, &flush) ||
 	    num_in(r, NULL, s, "wq_signature", 1, a->wq_signature, &sig) ||
 	    num_in(r, "data", data, "addr", 64, a->data_addr, &a->data_addr) ||
@@ -129,7 +129,8 @@ static int setup_values(struct run *r, const json_t *s, struct refdrv_sq_stack_a
 	a->log_sq_size = (unsigned)lsq;
 	a->log_cq_size = (unsigned)lcq;
 	a->cqe_sz = (unsigned)csz;
-	a->min_wqe_inline_mode = (unsigned)inl;
+	if (json_object_get(s, "min_wqe_inline_mode")) /* else the vport's own */
+		a->min_wqe_inline_mode = (int)inl;
 	a->flush_in_error_en = flush != 0;
 	a->wq_signature = sig != 0;
 	/* The stack's own buffers (driver_sq.h placement): from the SQ buffer to the CQ's record. */

@@ -113,6 +113,10 @@ Test(refdrv_sq, stack_takes_the_requested_vport_inline_mode)
 	stack_up(&a);
 	cr_expect_eq(s.sq_inline_mode, 3);
 	stack_down();
+	a.min_wqe_inline_mode = 0; /* none: below the vport's own L2, asked for */
+	stack_up(&a);
+	cr_expect_eq(s.sq_inline_mode, 0);
+	stack_down();
 }
 
 Test(refdrv_sq, a_posted_wqe_is_in_the_ring_the_record_and_the_doorbell)
