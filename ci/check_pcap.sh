@@ -22,9 +22,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$tool" vectors --pcap "$tmp/tx.pcap" --trace "$tmp/trace.txt" "$folder" >"$tmp/run.txt"
 rc=$?
-if [ "$rc" -ne 0 ]; then
+# 1 (a vector disagrees) is make vectors' to report; the frames sent are checked all the same.
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
   echo "pcap-check: FAIL: nicref vectors $folder exited $rc:"
-  grep -E '^(FAIL|BAD)' "$tmp/run.txt" | head -n 20
+  grep -E '^BAD' "$tmp/run.txt" | head -n 20
   exit 1
 fi
 
