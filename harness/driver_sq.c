@@ -221,12 +221,12 @@ long refdrv_wqe_entries(struct refdrv_wqe *w, enum refdrv_wqe_seg seg, size_t n)
 	return append(w, seg, l ? (n * l->size + 63) & ~(size_t)63 : 0);
 }
 
-uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n)
+uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n, uint32_t sqn, uint16_t index)
 {
 	const struct nicref_field *f =
 		nicref_layout_field(refdrv_wqe_layout(REFDRV_SEG_CTRL), F_SIGNATURE);
 	size_t sig = f ? f->bit_offset / 8 : 8;
-	uint8_t x = 0;
+	uint8_t x = (uint8_t)(sqn >> 16 ^ sqn >> 8 ^ sqn ^ index >> 8 ^ index);
 	for (size_t i = 0; i < n; i++)
 		if (i != sig)
 			x ^= wqe[i];
@@ -235,12 +235,17 @@ uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n)
 
 void refdrv_wqe_sign(struct refdrv_wqe *w)
 {
-	const struct nicref_field *f = nicref_layout_field(refdrv_wqe_layout(REFDRV_SEG_CTRL), F_DS);
-	uint64_t ds = 0;
-	if (!f || nicref_field_get(w->b, w->len, f, &ds) != 0)
+	const struct nicref_layout *l = refdrv_wqe_layout(REFDRV_SEG_CTRL);
+	const struct nicref_field *fd = nicref_layout_field(l, F_DS);
+	const struct nicref_field *fs = nicref_layout_field(l, F_SQ_NUMBER);
+	const struct nicref_field *fi = nicref_layout_field(l, F_WQE_INDEX);
+	uint64_t ds, sqn, index;
+	if (!fd || !fs || !fi || nicref_field_get(w->b, w->len, fd, &ds) ||
+	    nicref_field_get(w->b, w->len, fs, &sqn) || nicref_field_get(w->b, w->len, fi, &index))
 		return;
 	size_t n = ds * 16 < w->len ? (size_t)ds * 16 : w->len;
-	(void)put(w, 0, REFDRV_SEG_CTRL, F_SIGNATURE, refdrv_wqe_signature(w->b, n));
+	(void)put(w, 0, REFDRV_SEG_CTRL, F_SIGNATURE,
+		  refdrv_wqe_signature(w->b, n, (uint32_t)sqn, (uint16_t)index));
 }
 
 int refdrv_wqe_finish(struct refdrv_wqe *w, const struct refdrv_wqe_ctrl *c, bool signature)

@@ -97,11 +97,14 @@ struct refdrv_wqe_ctrl {
 /* Ends the WQE: ce, se, fm, ds (the octowords built) and, when the SQ checks signatures, the
  * signature (refdrv_wqe_sign). 0, or -1 when ds cannot count the WQE. */
 int refdrv_wqe_finish(struct refdrv_wqe *w, const struct refdrv_wqe_ctrl *c, bool signature);
-/* Sets the ctrl segment's signature so that the ds octowords of the WQE (at most w->len bytes)
- * XOR to 0xFF (T26, §9.2.3; the SQ number and WQE index it covers are the ctrl segment's). */
+/* Sets the ctrl segment's signature (T26, §9.2.3 "In addition to the WQE itself, the SQ/RQ
+ * number ... and the index of that particular WQE are considered"): the byte that makes the ds
+ * octowords of the WQE (at most w->len bytes), the three bytes of the SQ number and the two of
+ * the WQE index (big-endian), those of its ctrl segment, XOR to 0xFF (D-WQE-2). */
 void refdrv_wqe_sign(struct refdrv_wqe *w);
-/* The signature byte that makes wqe[0, n) XOR to 0xFF, whatever its signature byte holds now. */
-uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n);
+/* That signature byte for wqe[0, n) of SQ sqn at WQE index `index`, whatever the WQE's signature
+ * byte holds now. */
+uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n, uint32_t sqn, uint16_t index);
 
 /* ---- The SQ stack ------------------------------------------------------------------------- */
 

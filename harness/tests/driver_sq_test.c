@@ -251,8 +251,11 @@ Test(refdrv_sq, a_signed_wqe_xors_to_ff)
 		w.b[i] = (uint8_t)(i * 37);
 	struct refdrv_wqe_ctrl c = { .ce = 3, .se = true };
 	cr_assert_eq(refdrv_wqe_finish(&w, &c, true), 0, "%s", w.error);
-	/* T26 08h[31:24], §9.2.3: the ds octowords XOR to 0xFF. */
-	cr_expect_eq(tl_xor(w.b, 48), 0xFF);
+	/* T26 08h[31:24], §9.2.3 (D-WQE-2): the ds octowords, the SQ number's three bytes and the
+	 * WQE index's two XOR to 0xFF. */
+	uint8_t ids[5] = { (uint8_t)(s.sqn >> 16), (uint8_t)(s.sqn >> 8), (uint8_t)s.sqn, 0, 7 };
+	cr_expect_eq(tl_xor(w.b, 48) ^ tl_xor(ids, sizeof ids), 0xFF);
+	cr_expect_neq(tl_xor(w.b, 48), 0xFF, "the SQ number and index count (sqn %u)", s.sqn);
 	cr_expect_eq(tl_getf(w.b, 0x04, 5, 0), 3, "ds");
 	cr_expect_eq(tl_getf(w.b, 0x08, 3, 2), 3, "ce");
 	cr_expect_eq(tl_getf(w.b, 0x08, 1, 1), 1, "se");

@@ -179,6 +179,19 @@ Test(vectors_tx, the_check_refuses_before_anything_runs)
 	vt_free(&t);
 }
 
+Test(vectors_tx, the_runner_signs_what_the_sq_checks)
+{
+	WAITS_FOR_TXA("the send engine checks WQE signatures and completes WQEs");
+	/* wq_signature (T55): the runner's signature (D-WQE-2) is the device's, so the NOP and a
+	 * WQE given whole complete without error and without a violation. */
+	expect_run(TX_ONE_WITH("\"wq_signature\":1",
+			       "{\"wqe\":{\"opcode\":\"NOP\",\"ctrl\":{\"ce\":2}}},"
+			       "{\"wqe\":{\"hex\":\"00000000 00000000 00000008 00000000\"}},"
+			       "{\"cqes\":{\"expect\":[{\"opcode\":0,\"wqe_counter\":0,"
+			       "\"s_wqe_opcode\":\"NOP\"},{\"opcode\":0,\"wqe_counter\":1}]}}"),
+		   VEC_PASSED);
+}
+
 Test(vectors_tx, data_is_placed_in_the_data_region_64_byte_aligned)
 {
 	WAITS_FOR_TXA("the layouts wqe_eth_seg, wqe_data_seg, wqe_inline_seg");
