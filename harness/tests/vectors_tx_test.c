@@ -186,7 +186,7 @@ Test(vectors_tx, the_runner_signs_what_the_sq_checks)
 	 * WQE given whole complete without error and without a violation. */
 	expect_run(TX_ONE_WITH("\"wq_signature\":1",
 			       "{\"wqe\":{\"opcode\":\"NOP\",\"ctrl\":{\"ce\":2}}},"
-			       "{\"wqe\":{\"hex\":\"00000000 00000000 00000008 00000000\"}},"
+			       "{\"wqe\":{\"hex\":\"00000000 00000001 00000008 00000000\"}},"
 			       "{\"cqes\":{\"expect\":[{\"opcode\":0,\"wqe_counter\":0,"
 			       "\"s_wqe_opcode\":\"NOP\"},{\"opcode\":0,\"wqe_counter\":1}]}}"),
 		   VEC_PASSED);
