@@ -144,9 +144,9 @@ struct refdrv_sq_stack {
  * completion events of its CQ and the asynchronous events of a work queue or CQ: types 04h, 05h,
  * 10h-13h), armed; CREATE_CQ on it, armed for the next completion (§7.12.4); CREATE_TIS;
  * CREATE_MKEY (PA, local read, the PD) over the data region; with HCA_CAP.wqe_inline_mode 1
- * (T147) MODIFY_NIC_VPORT_CONTEXT of the vport's min_wqe_inline_mode when one is asked for,
- * then QUERY_NIC_VPORT_CONTEXT, whose minimum the SQ takes (§7.9.3 "SW must query the required
- * minimal inline header"); CREATE_SQ in RST with its doorbell record zeroed; MODIFY_SQ RST -> RDY.
+ * (T147) QUERY_NIC_VPORT_CONTEXT, and when a mode other than the vport's minimum is asked
+ * for, MODIFY_NIC_VPORT_CONTEXT of it and QUERY_NIC_VPORT_CONTEXT again: the SQ takes the vport's
+ * minimum (§7.9.3 "SW must query the required minimal inline header"); CREATE_SQ in RST with its doorbell record zeroed; MODIFY_SQ RST -> RDY.
  * 0, or -1 with d->error naming the step (what was made stays in s for refdrv_sq_stack_down). */
 int refdrv_sq_stack_up(struct refdrv *d, const struct refdrv_sq_stack_attr *a,
 		       struct refdrv_sq_stack *s);

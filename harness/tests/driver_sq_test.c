@@ -106,6 +106,28 @@ Test(refdrv_sq, stack_comes_up_and_goes_down_without_a_violation)
 	stack_down();
 }
 
+Test(refdrv_sq, the_vport_is_modified_only_for_another_inline_mode)
+{
+	/* The mode asked for is the vport's own (L2, D-VP-3): read, not written (§7.9.3). */
+	struct refdrv_sq_stack_attr a;
+	refdrv_sq_stack_defaults(&a);
+	a.min_wqe_inline_mode = 1;
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	cr_assert_eq(refdrv_sq_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
+	cr_expect_eq(s.sq_inline_mode, 1);
+	unsigned modify = 0, query = 0;
+	for (size_t i = 0; i < t->tr.n; i++) {
+		const struct nicref_event *e = &t->tr.ev[i];
+		modify += e->kind == NICREF_EV_CMD_DONE &&
+			  e->arg[1] == (uint64_t)nicref_opcode_find("MODIFY_NIC_VPORT_CONTEXT");
+		query += e->kind == NICREF_EV_CMD_DONE &&
+			 e->arg[1] == (uint64_t)nicref_opcode_find("QUERY_NIC_VPORT_CONTEXT");
+	}
+	cr_expect_eq(modify, 0);
+	cr_expect_eq(query, 1);
+	stack_down();
+}
+
 Test(refdrv_sq, stack_takes_the_requested_vport_inline_mode)
 {
 	if (!VPORT_MIN_INLINE)

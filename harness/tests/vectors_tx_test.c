@@ -75,6 +75,13 @@ Test(vectors_tx, tx_setup_in_the_test_after_its_own_bring_up)
 		   VEC_PASSED);
 }
 
+Test(vectors_tx, tx_setup_of_the_vports_own_inline_mode)
+{
+	/* L2 is the default vport's minimum (D-VP-3): nothing to modify. */
+	expect_run(TX_ONE_WITH("\"min_wqe_inline_mode\":1", "{\"wqe\":{\"opcode\":\"NOP\"}}"),
+		   VEC_PASSED);
+}
+
 Test(vectors_tx, tx_setup_of_the_vport_inline_mode)
 {
 	if (!VPORT_MIN_INLINE)
