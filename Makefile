@@ -58,8 +58,8 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check test bench corpora coverage clean install uninstall \
-	cli-check exports-check install-check flags-check
+	schema-check purity layers report-check pcap-check test bench corpora coverage clean install \
+	uninstall cli-check exports-check install-check flags-check
 all: $(LIB_A) $(LIB_SO) $(TOOL)
 
 deps:
@@ -140,7 +140,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check
+	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
@@ -175,6 +175,11 @@ layers: $(LIB_A)
 # JUnit XML and JSON reports of a real run, against docs/schemas/ (xmllint, jsonschema).
 report-check: $(TOOL)
 	/usr/bin/python3 ci/check_reports.py $(TOOL)
+
+# The frames of the send-path vectors (vectors/tx/) in a pcap, which tshark must dissect without
+# a malformed packet (skipped while the folder or tshark is absent).
+pcap-check: $(TOOL)
+	ci/check_pcap.sh $(TOOL) vectors/tx
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)

@@ -16,6 +16,7 @@ pkgs=(
   libxml2-utils                  # xmllint: the JUnit report validated against docs/schemas/junit.xsd
   python3-scapy                  # generated packet corpora
   gcovr                          # coverage reports
+  tshark                         # make pcap-check: the vectors' frames dissected by Wireshark
 )
 
 missing=()
@@ -32,5 +33,9 @@ echo "ci/deps.sh: installing ${missing[*]}" >&2
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
+# wireshark-common asks whether non-root users may capture; the answer, no, is given beforehand.
+if printf '%s\n' "${missing[@]}" | grep -qx tshark; then
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections
+fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

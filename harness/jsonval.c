@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver_sq.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
 
@@ -30,6 +31,9 @@ static int name_lookup(const char *s, enum name_space ns, uint64_t *out)
 	case NS_CMD_RULE:
 		v = nicref_cmd_rule_find(s);
 		break;
+	case NS_WQE_OPCODE:
+		v = refdrv_wqe_opcode_find(s);
+		break;
 	case NS_NONE:
 		break;
 	}
@@ -52,6 +56,8 @@ const char *jv_space_what(enum name_space ns)
 		return "a driver violation rule name";
 	case NS_CMD_RULE:
 		return "a command rule name";
+	case NS_WQE_OPCODE:
+		return "a WQE opcode name (PRM T26: NOP, SEND, LSO, UMR)";
 	case NS_NONE:
 		break;
 	}

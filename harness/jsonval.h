@@ -15,6 +15,7 @@ enum name_space {
 	NS_OPCODE,    /* T127 command names */
 	NS_VIOLATION, /* driver violation rule names */
 	NS_CMD_RULE,  /* command refusal rule names */
+	NS_WQE_OPCODE, /* send WQE opcode names (T26; harness/driver_sq.h) */
 };
 
 /* What the names of a space are, for messages: "a return status name (PRM T128)". */

@@ -8,6 +8,7 @@
 #include "conformance.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
+#include "pcap_write.h"
 #include "report.h"
 #include "vectors.h"
 
@@ -180,6 +181,8 @@ static const char vectors_usage[] =
 	"  --json FILE     also write the results as JSON (docs/vectors.md, \"Reports\")\n"
 	"  --junit FILE    also write the results as JUnit XML\n"
 	"  --trace FILE    write the canonical event trace of every test to FILE\n"
+	"  --pcap FILE     write every frame every test transmitted to FILE (pcap,\n"
+	"                  Ethernet, timestamps from virtual time)\n"
 	"  --corpus DIR    export fuzzing seed corpora (command queue op streams, command\n"
 	"                  inputs) from the vectors into DIR/cmdq and DIR/cmd\n"
 	"  --summary       then a summary per vector file and the count of modelled commands\n"
@@ -192,11 +195,12 @@ static const char vectors_usage[] =
 
 static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 {
-	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY };
+	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY, OPT_PCAP };
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "junit", required_argument, NULL, OPT_JUNIT },
 		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "pcap", required_argument, NULL, OPT_PCAP },
 		{ "corpus", required_argument, NULL, OPT_CORPUS },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -204,7 +208,7 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 		{ 0 }
 	};
 	struct vec_options opt = { 0 };
-	const char *json = NULL, *junit = NULL, *trace = NULL;
+	const char *json = NULL, *junit = NULL, *trace = NULL, *pcap = NULL;
 	int summary = 0, o;
 	while ((o = cli_getopt(call, argc, argv, "hv", longopts, NULL)) != -1) {
 		if (o == OPT_JSON)
@@ -213,6 +217,8 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 			junit = optarg;
 		else if (o == OPT_TRACE)
 			trace = optarg;
+		else if (o == OPT_PCAP)
+			pcap = optarg;
 		else if (o == OPT_CORPUS)
 			opt.corpus_dir = optarg;
 		else if (o == OPT_SUMMARY)
@@ -230,11 +236,19 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 		fprintf(stderr, "nicref vectors: cannot write %s\n", trace);
 		return 2;
 	}
+	if (pcap && !(opt.pcap = pcap_out_open(pcap))) {
+		fprintf(stderr, "nicref vectors: cannot write %s\n", pcap);
+		if (opt.trace)
+			fclose(opt.trace);
+		return 2;
+	}
 	struct report rep;
 	report_init(&rep);
 	int rc = vectors_run_paths(paths, npaths, &opt, &rep, stdout);
 	if (opt.trace)
 		fclose(opt.trace);
+	if (opt.pcap && pcap_out_close(opt.pcap) != 0)
+		fprintf(stderr, "nicref vectors: cannot write %s\n", pcap), rc = VEC_BAD_INPUT;
 	if (json && report_write_json(&rep, json) != 0)
 		fprintf(stderr, "nicref vectors: cannot write %s\n", json), rc = VEC_BAD_INPUT;
 	if (junit && report_write_junit(&rep, junit) != 0)

@@ -205,6 +205,9 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 	nicref_config_default(&r->cfg);
 	r->cfg.trace = on_event;
 	r->cfg.trace_ctx = r;
+	r->cfg.ops.ctx = r;
+	r->cfg.ops.wire_tx = vec_wire_tx; /* frames for the frames step and --pcap */
+	vec_tx_start(r);
 	if (vec_profile(r, &r->cfg.profile, group) != 0)
 		return;
 	r->dev = nicref_dev_create(&r->cfg);
@@ -240,6 +243,7 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 		      state);
 	}
 	write_ops_seed(r);
+	vec_tx_end(r);
 	nicref_dev_destroy(r->dev);
 	r->dev = NULL;
 }
@@ -415,7 +419,8 @@ static size_t gather(struct run *r, char **paths, int npaths, char ***files, str
 int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 		      struct report *rep, FILE *out)
 {
-	struct run r = { .opt = opt, .out = out, .tc_id = -1, .group = -1, .step = -1 };
+	struct run r = { .opt = opt, .out = out, .tc_id = -1, .group = -1, .step = -1,
+			 .tx = { .stage = -1 } };
 	char err[512];
 	json_error_t jerr;
 	json_t *sj = json_loads(vector_schema_json, JSON_REJECT_DUPLICATES, &jerr);
@@ -466,6 +471,7 @@ int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 	}
 	free(docs);
 	free(files);
+	vec_tx_free(&r);
 	free(r.ev);
 	free(r.ev_matched);
 	free(r.inbuf);

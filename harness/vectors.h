@@ -9,9 +9,13 @@
 
 #include "report.h"
 
+struct pcap_out;
+
 struct vec_options {
 	FILE *trace;            /* every event of every test, "<file>#<tcId> <event>" */
 	const char *corpus_dir; /* write seed corpora (cmdq op streams, cmd inputs) here */
+	struct pcap_out *pcap;  /* every frame every test transmits (harness/pcap_write.h), at
+				 * virtual time plus the time of the tests before it */
 	bool verbose;           /* print passing tests too */
 };
 

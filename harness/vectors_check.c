@@ -1,8 +1,9 @@
 /* A vector file before anything runs: JSON without duplicate keys, the schema (compiled in,
  * harness/jschema.h), then what a schema cannot say: tcIds unique, numberOfTests right, every
  * flag explained in notes, the group's profile and capabilities possible, and every step
- * checked by the step itself (vectors_steps.c) with r->checking set: names, widths, address
- * ranges, slots posted before a completion, fault ranges per test. A file the schema refuses
+ * checked by the step itself (vectors_steps.c, vectors_tx.c) with r->checking set: names,
+ * widths, address ranges, slots posted before a completion, fault ranges per test, a send
+ * queue set up before a WQE is posted to it. A file the schema refuses
  * gets only the schema's messages (the rest would repeat them). */
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 	{
 		struct posted after_setup[MAX_SLOTS];
 		unsigned faults_after_setup;
+		struct vec_tx tx_after_setup;
 		r->group = (long)gi;
 		r->cfg = (struct nicref_config){ 0 };
 		nicref_config_default(&r->cfg);
@@ -168,6 +170,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		/* The setup is checked once; each test starts from the slots it posted. */
 		memset(r->slot, 0, sizeof r->slot);
 		r->dma_faults = 0;
+		r->tx = (struct vec_tx){ .stage = -1 };
 		r->in_setup = true;
 		size_t si;
 		json_t *step;
@@ -175,6 +178,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		r->in_setup = false;
 		memcpy(after_setup, r->slot, sizeof after_setup);
 		faults_after_setup = r->dma_faults;
+		tx_after_setup = r->tx;
 		vec_flush_bad(r, rep, 0);
 		json_array_foreach(json_object_get(g, "tests"), ti, t)
 		{
@@ -210,6 +214,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 			}
 			memcpy(r->slot, after_setup, sizeof r->slot);
 			r->dma_faults = faults_after_setup;
+			r->tx = tx_after_setup;
 			r->open_cmps = 0;
 			json_array_foreach(json_object_get(t, "steps"), si, step) vec_step(r, step, si);
 			check_acceptable(r, notes, t);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver_sq.h"
 #include "jschema.h"
 #include "vectors_int.h"
 
@@ -76,14 +77,15 @@ static const char *space_name(enum name_space ns, uint64_t v)
 		return v < NICREF_VIO_COUNT ? nicref_violation_name((unsigned)v) : NULL;
 	case NS_CMD_RULE:
 		return v < NICREF_RULE_COUNT ? nicref_cmd_rule_name((unsigned)v) : NULL;
+	case NS_WQE_OPCODE:
+		return refdrv_wqe_opcode_name((unsigned)v);
 	case NS_NONE:
 		break;
 	}
 	return NULL;
 }
 
-/* "BAD_OP (0x2)" or "5 (0x5)". */
-static void value_text(enum name_space ns, uint64_t v, char *buf, size_t len)
+void value_text(enum name_space ns, uint64_t v, char *buf, size_t len)
 {
 	const char *n = space_name(ns, v);
 	if (n)
@@ -265,8 +267,8 @@ static void join(char *buf, size_t len, const char *a, const char *b)
 
 /* Expected fields of a layout: names, widths; wide fields as exact hex. within: the bytes the
  * device returns (fields past it cannot be compared). */
-static int fields_check(struct run *r, const char *what, const struct nicref_layout *l,
-			const json_t *obj, uint64_t within)
+int fields_check(struct run *r, const char *what, const struct nicref_layout *l,
+		 const json_t *obj, uint64_t within, ns_of_fn ns_of)
 {
 	const char *key;
 	json_t *v;
@@ -320,8 +322,7 @@ static int fields_check(struct run *r, const char *what, const struct nicref_lay
 			}
 			continue;
 		}
-		if (cmp_check(r, field, v, strcmp(key, "opcode") ? NS_NONE : NS_OPCODE,
-			      f->bit_width) != 0)
+		if (cmp_check(r, field, v, ns_of(key), f->bit_width) != 0)
 			rc = -1;
 	}
 	return rc;
@@ -353,7 +354,7 @@ static int expect_keys_check(struct run *r, const char *at, const json_t *e,
 	}
 	if ((v = json_object_get(e, "entry"))) {
 		join(field, sizeof field, at, "entry");
-		rc |= fields_check(r, field, nicref_layout_find("cmdq_entry"), v, 64);
+		rc |= fields_check(r, field, nicref_layout_find("cmdq_entry"), v, 64, ns_command);
 	}
 	if ((v = json_object_get(e, "output"))) {
 		const json_t *ln = json_object_get(v, "layout");
@@ -376,7 +377,7 @@ static int expect_keys_check(struct run *r, const char *at, const json_t *e,
 		} else if (rc == 0) {
 			join(field, sizeof field, at, "output.fields");
 			rc |= fields_check(r, field, l, json_object_get(v, "fields"),
-					   output_length - off);
+					   output_length - off, ns_command);
 		}
 	}
 	if ((v = json_object_get(e, "output_hex"))) {
@@ -429,8 +430,8 @@ static const json_t *pick(const json_t *e, const json_t *alt, const char *key)
 	return v ? v : json_object_get(e, key);
 }
 
-static void fields_compare(struct diffs *d, const char *what, const struct nicref_layout *l,
-			   const json_t *obj, const uint8_t *buf, size_t len)
+void fields_compare(struct diffs *d, const char *what, const struct nicref_layout *l,
+		    const json_t *obj, const uint8_t *buf, size_t len, ns_of_fn ns_of)
 {
 	const char *key;
 	json_t *v;
@@ -470,7 +471,7 @@ static void fields_compare(struct diffs *d, const char *what, const struct nicre
 			continue;
 		}
 		uint64_t got;
-		enum name_space ns = strcmp(key, "opcode") ? NS_NONE : NS_OPCODE;
+		enum name_space ns = ns_of(key);
 		if (nicref_field_get(buf, len, f, &got) != 0) {
 			diff_add(d, "%s.%s: outside the %zu bytes returned", what, key, len);
 			continue;
@@ -543,7 +544,7 @@ static void completion_compare(unsigned slot, const json_t *e, const json_t *alt
 			 json_is_true(v) ? "valid" : "invalid");
 	if ((v = pick(e, alt, "entry")))
 		fields_compare(d, "entry", nicref_layout_find("cmdq_entry"), v, res->entry,
-			       sizeof res->entry);
+			       sizeof res->entry, ns_command);
 	if ((v = pick(e, alt, "output"))) {
 		const json_t *ln = json_object_get(v, "layout");
 		uint64_t off = 0;
@@ -554,7 +555,8 @@ static void completion_compare(unsigned slot, const json_t *e, const json_t *alt
 		fields_compare(d, "output",
 			       nicref_layout_find(json_is_string(ln) ? json_string_value(ln)
 								     : "cmd_out"),
-			       json_object_get(v, "fields"), c->out + off, res->out_len - off);
+			       json_object_get(v, "fields"), c->out + off, res->out_len - off,
+			       ns_command);
 	}
 	if ((v = pick(e, alt, "output_hex"))) {
 		static uint8_t w[MAX_CMD_BYTES];

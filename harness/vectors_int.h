@@ -7,6 +7,10 @@
  *   vectors_expect.c   expectations: comparators, any_of, completions, host memory
  *   vectors_events.c   the events step, clauses, the widths of event arguments
  *   vectors_adp.c      the adp_timeline step
+ *   vectors_tx.c       the send path: tx_setup, frames, cqes, and the frames the device
+ *                      transmits (ops.wire_tx)
+ *   vectors_wqe.c      the send path: wqe (a WQE built through the segment layouts), sq_ring
+ *   vectors_profile.c  a group's profile and capabilities
  * Every step is written once and run twice: first with r->checking set, over every file before
  * any test runs (nothing touches a device; every refusal is printed), then for real. So the
  * checks cannot drift from what the steps do. */
@@ -18,6 +22,7 @@
 #include <stdint.h>
 
 #include "cmdbuild.h"
+#include "driver.h"
 #include "jschema.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
@@ -43,6 +48,21 @@
 				 * (harness/opstream.h) has 16-bit offsets */
 #define MAX_DMA_FAULTS 8u       /* nicref_hostmem_fault ranges per device */
 #define ADVANCE_RECORD_MAX (1ull << 40) /* longer advance_ns steps are not recorded as seeds */
+
+struct refdrv_sq_stack;
+struct vec_capture;
+
+/* What the send-path steps know of the test so far: the same whether checking or running, so a
+ * step refuses before anything runs what it would refuse later (vectors_tx.c). */
+struct vec_tx {
+	int stage;          /* the stage the last bring_up goes to; -1 none */
+	bool setup;         /* tx_setup was given */
+	bool posted;        /* a wqe was given */
+	bool up;            /* running: the reference driver brought the stack up */
+	unsigned log_sq_size;
+	bool wq_signature;
+	uint64_t data_addr, data_size, data_next; /* the data region, its next free offset */
+};
 
 struct posted {
 	bool used;
@@ -94,6 +114,14 @@ struct run {
 	unsigned ncmd;
 	unsigned open_cmps; /* matchers of this test that admit more than one value (cmp_open) */
 
+	/* the send path (vectors_tx.c) */
+	struct vec_tx tx;
+	struct refdrv *drv;               /* running: the last bring_up's driver, kept for the test */
+	bool drv_live;
+	struct refdrv_sq_stack *sq;       /* running: the tx_setup stack */
+	struct vec_capture *cap;          /* frames since the last frames step, CQEs of a step */
+	uint64_t pcap_base_ns;            /* --pcap: the virtual time of the tests before */
+
 	unsigned refusals; /* of the whole run */
 };
 
@@ -118,6 +146,24 @@ int vnum(struct run *r, const json_t *obj, const char *key, enum name_space ns, 
 	 uint64_t dflt, uint64_t *out);
 
 /* ---- steps (vectors_steps.c) ---- */
+
+/* The name space of a field named key in a step's layout fields (NS_OPCODE for a command's
+ * "opcode"). */
+typedef enum name_space (*ns_of_fn)(const char *key);
+enum name_space ns_command(const char *key);
+/* Sets every "name": value of obj (but the key skip, when not NULL) into buf[0..len) through
+ * layout l, each value in its field's width and name space; "name[i]" is element i of an array
+ * field. 0, or -1 after vbad naming what.name. */
+int vec_set_fields(struct run *r, const char *what, const struct nicref_layout *l,
+		   const json_t *obj, uint8_t *buf, size_t len, ns_of_fn ns_of, const char *skip);
+/* A hex string: its byte count (1..cap, or 0..cap when empty is allowed), or -1 after vbad. */
+long vec_hex_bytes(struct run *r, const char *field, const json_t *v, size_t cap, bool empty_ok);
+/* A host memory range that does not wrap past 2^64: 0, or -1 after vbad. */
+int vec_range_ok(struct run *r, const char *field, uint64_t addr, uint64_t len);
+/* A host memory write the built-in memory refused (it is full): vbad naming what. */
+void vec_host_refused(struct run *r, const char *what);
+/* The reference driver's BAR and time accessors on the run (recorded in the op stream). */
+struct refdrv_ops vec_driver_ops(struct run *r);
 
 /* One step (an object with one key); checks or runs it as r->checking says. */
 void vec_step(struct run *r, const json_t *step, size_t index);
@@ -162,6 +208,14 @@ void cmp_text(const json_t *c, enum name_space ns, char *buf, size_t len);
 /* The expect object of a command or completion: check (output_length: what the command
  * states) and compare with slot's completed entry. */
 int expect_check(struct run *r, const char *field, const json_t *e, uint32_t output_length);
+/* Expected fields of layout l (comparators; wide fields as exact hex) lying within the first
+ * `within` bytes: check, and compare with buf[0..len) adding a difference per field. */
+int fields_check(struct run *r, const char *what, const struct nicref_layout *l,
+		 const json_t *obj, uint64_t within, ns_of_fn ns_of);
+void fields_compare(struct diffs *d, const char *what, const struct nicref_layout *l,
+		    const json_t *obj, const uint8_t *buf, size_t len, ns_of_fn ns_of);
+/* "BAD_OP (0x2)" or "5 (0x5)". */
+void value_text(enum name_space ns, uint64_t v, char *buf, size_t len);
 void expect_compare(struct run *r, unsigned slot, const json_t *e);
 
 /* The events and mem_expect steps. */
@@ -189,6 +243,34 @@ struct ev_arg {
 	unsigned bits;
 };
 const struct ev_arg *ev_arg_find(enum nicref_event_kind kind, const char *arg);
+
+/* ---- the send path (vectors_tx.c; docs/vectors.md "Send path") ---- */
+
+/* Bounds of the send path: a frame kept is at most MAX_TX_FRAME bytes (more than any frame of a
+ * 16-bit MTU), a test keeps at most MAX_TX_FRAMES frames and MAX_TX_CAPTURE bytes between two
+ * frames steps, a cqes step reads at most MAX_STEP_CQES CQEs. Fixed buffers, made once a run. */
+#define MAX_TX_FRAME 65536u
+#define MAX_TX_FRAMES 16384u
+#define MAX_TX_CAPTURE (4u << 20)
+#define MAX_STEP_CQES 1024u
+/* The bytes of one pointer data segment of a wqe step: more than an LSO message of the largest
+ * max_lso_cap a vector needs (the default device's 64 KB and beyond it). */
+#define MAX_TX_DATA (1u << 20)
+
+void st_tx_setup(struct run *r, const json_t *s);
+/* A send queue is set up (checking: a tx_setup came before), else vbad / vfail naming what. */
+bool vec_tx_ready(struct run *r, const char *what);
+void st_wqe(struct run *r, const json_t *s);
+void st_sq_ring(struct run *r, const json_t *s);
+void step_frames(struct run *r, const json_t *s);
+void step_cqes(struct run *r, const json_t *s);
+/* ops.wire_tx of the tests' devices (ctx: the run): the frame to --pcap and to the capture. */
+void vec_wire_tx(void *ctx, unsigned port, const uint8_t *frame, size_t len);
+/* A test starts (the send path forgets the last one) / its device goes. */
+void vec_tx_start(struct run *r);
+void vec_tx_end(struct run *r);
+/* The run's buffers go. */
+void vec_tx_free(struct run *r);
 
 /* ---- the adp_timeline step (vectors_adp.c) ---- */
 

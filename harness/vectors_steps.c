@@ -42,7 +42,7 @@ static void advance(struct run *r, uint64_t ns)
 
 /* A host memory range [addr, addr + len) for messages and checks: 0, or -1 after vbad when it
  * wraps past 2^64. */
-static int range_ok(struct run *r, const char *field, uint64_t addr, uint64_t len)
+int vec_range_ok(struct run *r, const char *field, uint64_t addr, uint64_t len)
 {
 	if (len == 0 || addr + (len - 1) >= addr)
 		return 0;
@@ -52,7 +52,7 @@ static int range_ok(struct run *r, const char *field, uint64_t addr, uint64_t le
 }
 
 /* A write the host memory refused: it is full (the range was checked not to wrap). */
-static void host_refused(struct run *r, const char *what)
+void vec_host_refused(struct run *r, const char *what)
 {
 	vbad(r, NULL,
 	     "host memory refused %s: it holds at most profile hostmem_max_pages = %u pages of "
@@ -60,13 +60,12 @@ static void host_refused(struct run *r, const char *what)
 	     what, r->cfg.profile.hostmem_max_pages, r->dev ? nicref_hostmem_pages(r->dev) : 0);
 }
 
-/* A hex string: its byte count (1..cap), or -1 after vbad. */
-static long hex_bytes(struct run *r, const char *field, const json_t *v, size_t cap)
+long vec_hex_bytes(struct run *r, const char *field, const json_t *v, size_t cap, bool empty_ok)
 {
 	long n = json_is_string(v) ? hex_length(json_string_value(v)) : -1;
 	if (n < 0)
 		vbad(r, field, "not hex bytes (an odd number of digits, or not a digit)");
-	else if (n == 0)
+	else if (n == 0 && !empty_ok)
 		vbad(r, field, "no bytes");
 	else if ((size_t)n > cap)
 		vbad(r, field, "%ld bytes, at most %zu", n, cap);
@@ -75,90 +74,13 @@ static long hex_bytes(struct run *r, const char *field, const json_t *v, size_t 
 	return -1;
 }
 
-/* ---- profile and capabilities of a group ---- */
-
-/* Profile settings a group may change (struct nicref_profile). */
-#define PROFILE_FIELDS(X)                                                                       \
-	X(fw_rev_major) X(fw_rev_minor) X(fw_rev_subminor) X(cmd_interface_rev)                 \
-	X(log_cmdq_size) X(log_cmdq_stride) X(nic_interface_supported) X(cmdif_checksum)        \
-	X(init_delay_ns) X(health_period_ns) X(timer_khz) X(max_mailbox_blocks)                 \
-	X(hostmem_max_pages) X(reserved_check) X(boot_pages) X(init_pages) X(max_icm_pages)     \
-	X(supported_issi) X(msix_vectors) X(num_ports) X(uar_base) X(log_max_pd)                \
-	X(log_max_transport_domain) X(driver_version) X(adp_max_range_num)                      \
-	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \
-	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(log_max_objects)               \
-	X(contexts_per_page)
-
-static int profile_set(struct run *r, struct nicref_profile *p, const char *key, const json_t *v)
-{
-	char field[96];
-	snprintf(field, sizeof field, "profile.%s", key);
-#define PROFILE_SET(f)                                                                          \
-	if (strcmp(key, #f) == 0) {                                                             \
-		uint64_t x;                                                                     \
-		if (vnum_at(r, field, v, NS_NONE, 8 * sizeof p->f, &x) != 0)                    \
-			return -1;                                                              \
-		p->f = (__typeof__(p->f))x;                                                     \
-		return 0;                                                                       \
-	}
-	PROFILE_FIELDS(PROFILE_SET)
-#undef PROFILE_SET
-	vbad(r, "profile", "no setting \"%s\" (the names of struct nicref_profile)", key);
-	return -1;
-}
-
-static int cap_set(struct run *r, struct nicref_profile *p, const char *key, const json_t *v)
-{
-	char field[160], layout[80];
-	uint64_t x;
-	const char *dot = strchr(key, '.');
-	snprintf(field, sizeof field, "caps.%s", key);
-	if (!dot || (size_t)(dot - key) >= sizeof layout) {
-		vbad(r, "caps", "\"%s\" is not layout.field (e.g. hca_cap.cq_moderation)", key);
-		return -1;
-	}
-	memcpy(layout, key, (size_t)(dot - key));
-	layout[dot - key] = '\0';
-	if (vnum_at(r, field, v, NS_NONE, 64, &x) != 0)
-		return -1;
-	switch (nicref_profile_cap_set(p, layout, dot + 1, x)) {
-	case NICREF_CAP_SET_OK:
-		return 0;
-	case NICREF_CAP_SET_UNKNOWN:
-		vbad(r, field, "no such capability: the fields of hca_cap, "
-			       "per_protocol_networking_offload_caps and flow_table_nic_cap "
-			       "(PRM §12.3.3 T145, T147, T149)");
-		break;
-	case NICREF_CAP_SET_FIXED:
-		vbad(r, field, "cannot be set here: it follows a profile setting, or it is a "
-			       "minimum (lowering it would raise the capability)");
-		break;
-	case NICREF_CAP_SET_RAISE:
-		vbad(r, field, "%llu is above what the device offers: a group can only lower a "
-			       "capability", (unsigned long long)x);
-		break;
-	case NICREF_CAP_SET_WIDTH:
-		vbad(r, field, "%llu does not fit the field", (unsigned long long)x);
-		break;
-	case NICREF_CAP_SET_FULL:
-		vbad(r, "caps", "more than %d capabilities", NICREF_MAX_CAP_SETTINGS);
-		break;
-	}
-	return -1;
-}
-
-int vec_profile(struct run *r, struct nicref_profile *p, const json_t *group)
-{
-	const char *key;
-	json_t *v;
-	int rc = 0;
-	json_object_foreach(json_object_get(group, "profile"), key, v) rc |= profile_set(r, p, key, v);
-	/* Capabilities after the profile: their offered values may follow profile settings. */
-	json_object_foreach(json_object_get(group, "caps"), key, v) rc |= cap_set(r, p, key, v);
-	return rc ? -1 : 0;
-}
-
 /* ---- layouts ---- */
+
+/* A command's "opcode" is a T127 name. */
+enum name_space ns_command(const char *key)
+{
+	return strcmp(key, "opcode") == 0 ? NS_OPCODE : NS_NONE;
+}
 
 /* A field of l by name; "name[i]" (decimal i) is element i of an array field, held in *tmp.
  * NULL after vbad when there is no such field. */
@@ -198,9 +120,8 @@ static const struct nicref_field *field_lookup(struct run *r, const char *field,
 	return tmp;
 }
 
-/* Sets every "name": value of obj into buf[0..len) through layout l; 0, or -1 after vbad. */
-static int set_fields(struct run *r, const char *what, const struct nicref_layout *l,
-		      const json_t *obj, uint8_t *buf, size_t len)
+int vec_set_fields(struct run *r, const char *what, const struct nicref_layout *l,
+		   const json_t *obj, uint8_t *buf, size_t len, ns_of_fn ns_of, const char *skip)
 {
 	const char *key;
 	json_t *v;
@@ -209,6 +130,8 @@ static int set_fields(struct run *r, const char *what, const struct nicref_layou
 	{
 		char field[200];
 		struct nicref_field tmp;
+		if (skip && strcmp(key, skip) == 0)
+			continue;
 		snprintf(field, sizeof field, "%s.%s", what, key);
 		const struct nicref_field *f = field_lookup(r, field, l, key, &tmp);
 		if (!f) {
@@ -216,7 +139,8 @@ static int set_fields(struct run *r, const char *what, const struct nicref_layou
 			continue;
 		}
 		if ((uint64_t)f->bit_offset + f->bit_width > (uint64_t)len * 8) {
-			vbad(r, field, "lies past the %zu bytes of input (give a larger length)", len);
+			vbad(r, field, "lies past the %zu bytes %s", len,
+			     ns_of == ns_command ? "of input (give a larger length)" : "built here");
 			rc = -1;
 			continue;
 		}
@@ -233,8 +157,7 @@ static int set_fields(struct run *r, const char *what, const struct nicref_layou
 			continue;
 		}
 		uint64_t x;
-		enum name_space ns = strcmp(key, "opcode") == 0 ? NS_OPCODE : NS_NONE;
-		if (vnum_at(r, field, v, ns, f->bit_width, &x) != 0) {
+		if (vnum_at(r, field, v, ns_of(key), f->bit_width, &x) != 0) {
 			rc = -1;
 		} else if (nicref_field_set(buf, len, f, x) != 0) {
 			vbad(r, field, "cannot be set (outside the input, or wider than the field)");
@@ -331,7 +254,8 @@ static void st_mem_write(struct run *r, const json_t *s)
 	const json_t *hex = json_object_get(s, "hex");
 	long n;
 	if (vnum(r, s, "addr", NS_NONE, 64, 0, &addr) ||
-	    (n = hex_bytes(r, "hex", hex, MAX_HEX_BYTES)) < 0 || range_ok(r, "addr", addr, (uint64_t)n))
+	    (n = vec_hex_bytes(r, "hex", hex, MAX_HEX_BYTES, false)) < 0 ||
+	    vec_range_ok(r, "addr", addr, (uint64_t)n))
 		return;
 	if (r->checking)
 		return;
@@ -339,7 +263,7 @@ static void st_mem_write(struct run *r, const json_t *s)
 	if (vec_host_write(r, addr, buf, (size_t)n) != 0) {
 		char what[96];
 		snprintf(what, sizeof what, "%ld bytes at 0x%llx", n, (unsigned long long)addr);
-		host_refused(r, what);
+		vec_host_refused(r, what);
 	}
 }
 
@@ -359,7 +283,7 @@ static void st_dma_fault(struct run *r, const json_t *s)
 		vbad(r, NULL, "a fault needs \"read\": true and/or \"write\": true");
 		return;
 	}
-	if (range_ok(r, "addr", addr, len) != 0)
+	if (vec_range_ok(r, "addr", addr, len) != 0)
 		return;
 	if (++r->dma_faults > MAX_DMA_FAULTS) {
 		vbad(r, NULL, "more than %u fault ranges in one test", MAX_DMA_FAULTS);
@@ -391,9 +315,16 @@ static void drv_wait(void *ctx, uint64_t ns)
 	advance(ctx, ns);
 }
 
-/* PRM §8.2 up to a stage, by the reference driver (harness/driver.c). Its events are not
- * expectations of the test (the next events step starts after them), but a violation among
- * them still fails the test: the driver must never cause one. */
+struct refdrv_ops vec_driver_ops(struct run *r)
+{
+	return (struct refdrv_ops){ r, drv_bar_read, drv_bar_write, vec_host_write, vec_host_read,
+				    drv_wait };
+}
+
+/* PRM §8.2 up to a stage, by the reference driver (harness/driver.c), which the test keeps for
+ * its send-path steps (vectors_tx.c). Its events are not expectations of the test (the next
+ * events step starts after them), but a violation among them still fails the test: the driver
+ * must never cause one. */
 static void st_bring_up(struct run *r, const json_t *s)
 {
 	uint64_t addr;
@@ -410,19 +341,26 @@ static void st_bring_up(struct run *r, const json_t *s)
 		vbad(r, "to", "not a stage of the reference driver");
 		return;
 	}
+	/* A new bring-up is a new driver: a tx_setup must follow it. */
+	r->tx = (struct vec_tx){ .stage = to };
 	if (r->checking)
 		return;
-	struct refdrv_ops ops = { r, drv_bar_read, drv_bar_write, vec_host_write, vec_host_read,
-				  drv_wait };
-	struct refdrv d;
-	if (refdrv_init(&d, &ops) != 0) {
+	if (!r->drv && !(r->drv = calloc(1, sizeof *r->drv))) {
 		vbad(r, NULL, "out of memory");
 		return;
 	}
-	d.cmdq_addr = addr;
-	if (refdrv_bring_up(&d, (enum refdrv_stage)to) != 0)
-		vfail(r, "bring_up: %s", d.error);
-	refdrv_fini(&d);
+	if (r->drv_live)
+		refdrv_fini(r->drv);
+	struct refdrv_ops ops = vec_driver_ops(r);
+	if (refdrv_init(r->drv, &ops) != 0) {
+		r->drv_live = false;
+		vbad(r, NULL, "out of memory");
+		return;
+	}
+	r->drv_live = true;
+	r->drv->cmdq_addr = addr;
+	if (refdrv_bring_up(r->drv, (enum refdrv_stage)to) != 0)
+		vfail(r, "bring_up: %s", r->drv->error);
 	r->ev_cursor = r->nev;
 }
 
@@ -532,7 +470,7 @@ static long command_input(struct run *r, const json_t *s, uint8_t *in)
 				       "(drop layout, fields and length)");
 			return -1;
 		}
-		long n = hex_bytes(r, "hex", hex, MAX_CMD_BYTES);
+		long n = vec_hex_bytes(r, "hex", hex, MAX_CMD_BYTES, false);
 		if (n > 0)
 			hex_parse(json_string_value(hex), in, MAX_CMD_BYTES);
 		return n;
@@ -553,7 +491,7 @@ static long command_input(struct run *r, const json_t *s, uint8_t *in)
 	}
 	memset(in, 0, (size_t)len);
 	const json_t *fields = json_object_get(s, "fields");
-	if (fields && set_fields(r, "fields", l, fields, in, (size_t)len) != 0)
+	if (fields && vec_set_fields(r, "fields", l, fields, in, (size_t)len, ns_command, NULL) != 0)
 		return -1;
 	return (long)len;
 }
@@ -571,7 +509,7 @@ static int chain_ok(struct run *r, const char *len_key, uint64_t length, const c
 	}
 	if (blocks == 0)
 		return 0;
-	return range_ok(r, mbox_key, mbox, (uint64_t)(blocks - 1) * CMD_MBOX_STRIDE + CMD_MBOX_SIZE);
+	return vec_range_ok(r, mbox_key, mbox, (uint64_t)(blocks - 1) * CMD_MBOX_STRIDE + CMD_MBOX_SIZE);
 }
 
 static void st_command(struct run *r, const json_t *s)
@@ -606,7 +544,7 @@ static void st_command(struct run *r, const json_t *s)
 		     (unsigned long long)slot);
 		return;
 	}
-	if (range_ok(r, "cmdq_addr", entry_addr, 64) != 0 ||
+	if (vec_range_ok(r, "cmdq_addr", entry_addr, 64) != 0 ||
 	    chain_ok(r, "input_length", in_len_field, "in_mbox", in_mbox) != 0 ||
 	    chain_ok(r, "output_length", out_len_field, "out_mbox", out_mbox) != 0)
 		return;
@@ -644,7 +582,7 @@ static void st_command(struct run *r, const json_t *s)
 	if (r->checking)
 		return;
 	if (cmd_post_write(&ps->post, vec_host_write, r) != 0) {
-		host_refused(r, "the entry or a mailbox block");
+		vec_host_refused(r, "the entry or a mailbox block");
 		return;
 	}
 	if (ps->has_opcode)
@@ -699,6 +637,9 @@ static const struct {
 	{ "advance_ns", st_advance },	   { "command", st_command },
 	{ "doorbell", st_doorbell },	   { "completion", st_completion },
 	{ "events", step_events },	   { "adp_timeline", step_adp_timeline },
+	{ "tx_setup", st_tx_setup },	   { "wqe", st_wqe },
+	{ "sq_ring", st_sq_ring },	   { "frames", step_frames },
+	{ "cqes", step_cqes },
 };
 
 void vec_step(struct run *r, const json_t *step, size_t index)

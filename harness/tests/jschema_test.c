@@ -182,13 +182,23 @@ static const json_t *event_props(const json_t *schema, const char *kind)
 	return NULL;
 }
 
+/* Kinds the schema names ahead of the trace: the send engine's events (TX_SPEC "Frames out"),
+ * which the send engine adds to NICREF_EVENT_KINDS; once it does, they are checked like any. */
+static const char *const awaited_kinds[] = { "frame_out", "tx_loopback", "tx_discard" };
+
 Test(vector_schema, events_are_the_trace_kinds)
 {
 	json_t *s = schema_json();
 	const json_t *kinds = json_object_get(json_object_get(json_object_get(
 		json_object_get(json_object_get(s, "definitions"), "event"), "properties"), "event"),
 		"enum");
-	cr_expect_eq(json_array_size(kinds), NICREF_EV_COUNT);
+	size_t awaited = 0;
+	for (size_t i = 0; i < sizeof awaited_kinds / sizeof awaited_kinds[0]; i++) {
+		awaited += nicref_event_kind_find(awaited_kinds[i]) < 0;
+		cr_expect(event_props(s, awaited_kinds[i]), "no if/then for %s", awaited_kinds[i]);
+	}
+	cr_expect_eq(json_array_size(kinds), NICREF_EV_COUNT + awaited,
+		     "the schema's event kinds: the trace's and the awaited ones not in it yet");
 	for (unsigned k = 0; k < NICREF_EV_COUNT; k++) {
 		const char *name = nicref_event_name((enum nicref_event_kind)k);
 		const json_t *props = event_props(s, name);
