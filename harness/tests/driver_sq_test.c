@@ -16,7 +16,7 @@
 #include "nicref/layout.h"
 #include "testlib.h"
 
-#define TXA_LANDED 0
+#define TXA_LANDED 1
 /* VPORT_MIN_INLINE: the model takes MODIFY_NIC_VPORT_CONTEXT field_select bit 7 (min_inline),
  * which TX_SPEC's tx_setup needs and T483 lacks (D-VP-5 refuses it today); then 1. */
 #define VPORT_MIN_INLINE 0

@@ -14,7 +14,7 @@
 #include "vectest.h"
 #include "vectors_int.h"
 
-#define TXA_LANDED 0
+#define TXA_LANDED 1
 #define WAITS_FOR_TXA(what)                                                                     \
 	do {                                                                                    \
 		if (!TXA_LANDED)                                                                \
