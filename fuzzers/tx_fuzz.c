@@ -69,8 +69,13 @@
  *    error; QUERY_SQ agrees with the state and with the counter the WQEs run and flushed
  *    advanced; WQEs run from the device's counter in order, only in RDY (WQE_ORDER).
  *
- * The device is reset and brought up again for every input (nicref_dev_reset, the reference
- * driver's bring-up and SQ stack): every input starts from the same state. */
+ * Between inputs the stack is put back by what the last input changed (light_restore: the CQ
+ * and the SQ made again, the UMR MKey if a UMR ran on it, Blue Flame buffers left written rung
+ * for no SQ, the MTUs and the vport's state written back, the ring and the data zeroed) rather
+ * than by a full reset and bring-up, which cost 2.6 times as much; only the clock, the EQ's
+ * index, the counters and the command tokens go on. tx_init checks that a light restore makes
+ * the SQ and CQ contexts the bring-up made, the selftest that the corpus does the same either
+ * way; NICREF_TX_FULL_RESET=1 forces a full bring-up for every input (fuzzers/README.md). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,10 +144,10 @@ static struct {
 	bool cq_broken; /* the CQ refused a CQE (overrun, error): CQE accounting stops */
 	uint8_t bf[BF_BYTES]; /* the Blue Flame area of the SQ's UAR page as written */
 	int ring_buf;         /* the buffer whose doorbell dword is being written */
-	/* What a light restore must undo, or cannot (restore_stack). */
-	bool sq_touched;         /* the SQ was rung or changed state in this op */
-	bool signature;          /* the SQ checks WQE signatures (TX_OP_SQ_CONFIG) */
-	unsigned vport_admin;    /* the vport's admin_state as last queried */
+	bool sq_touched;      /* the SQ was rung or changed state in this op */
+	bool signature;       /* the SQ checks WQE signatures (TX_OP_SQ_CONFIG) */
+	unsigned vport_admin; /* the vport's admin_state as last queried */
+	/* What the next light restore puts back (light_restore). */
 	bool config_dirty;       /* the port's or the vport's MTU or state changed */
 	bool umr_dirty;          /* a UMR of the UMR MKey ran */
 	uint8_t bf_d0, bf_dirty; /* per buffer: dword 0 written / dwords written, not rung */
