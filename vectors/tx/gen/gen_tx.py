@@ -984,6 +984,28 @@ def inline_file():
        tcp4(seed=41), 14, 1)
     dropped(g1, "mode 1 (L2): 12 bytes inlined (the EtherType missing)", tcp4(seed=42), 12, 1)
     dropped(g1, "mode 1 (L2): nothing inlined", tcp4(seed=43), 0, 1)
+    t = g1.test("mode 1 (L2): 12 bytes inlined, dropped: nothing counted as transmitted (vport "
+                "unicast packets 0, PPCNT aFramesTransmittedOK 0); the RFC 2863 discard and "
+                "ifOutUcastPkts ('including those that were discarded or not sent') counters may "
+                "count it", C_INL + "; PRM §12.17.1 T489; PRM §11.1.5 T116, T118",
+                "acceptable", ["InlineMode", "Violation", "Counters"])
+    sq = Sq()
+    i = post(t, sq, send(tcp4(seed=57), ihs=12))
+    t.no_frames()
+    t.cqes_any([("silently dropped: the WQE completes", [cqe_ok(i, S_SEND)]),
+                ("dropped and completed in error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
+    t.violation()
+    t.add({"command": {"layout": "query_vport_counter_in", "fields": {"opcode": "QUERY_VPORT_COUNTER", "clear": 0},
+                       "output_length": "0x210", "expect": {"status": "OK", "output": {
+                           "layout": "query_vport_counter_out", "fields": {"transmitted_eth_unicast_packets": 0}}}}})
+    for grp, layout, fields in ((0, "access_reg_ppcnt_ieee_802_3_out", {"a_frames_transmitted_ok_low": 0}),
+                                (1, "access_reg_ppcnt_rfc_2863_out", {"if_out_discards_low": {"in": [0, 1]},
+                                                                      "if_out_ucast_pkts_low": {"in": [0, 1]}})):
+        t.add({"command": {"layout": "access_reg_ppcnt_in",
+                           "fields": {"opcode": "ACCESS_REG", "op_mod": 1, "register_id": "0x5008",
+                                      "local_port": 1, "grp": grp, "prio_tc": 0, "clr": 0},
+                           "output_length": "0x110",
+                           "expect": {"status": "OK", "output": {"layout": layout, "fields": fields}}}})
     ok(g1, "mode 1 (L2): 18 bytes inlined for an 802.1Q-tagged frame", tcp4(seed=44, vlan=(0, 5)), 18, 1)
     dropped(g1, "mode 1 (L2): 14 bytes inlined for an 802.1Q-tagged frame (the last EtherType is "
             "at 16)", tcp4(seed=45, vlan=(0, 5)), 14, 1)
