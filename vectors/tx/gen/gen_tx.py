@@ -61,12 +61,36 @@ MALFORMED = {"in": [SYN_LEN, SYN_QP_OP]}
 
 SETUP = [{"bring_up": {"to": "initialized"}}]
 
+
+def VPORT_INLINE(mode):
+    """A group's device profile with the NIC vport's min_wqe_inline_mode (T16) at `mode`."""
+    return {"vport_min_wqe_inline_mode": mode}
+
+
+# Clauses a violation is matched by (docs/vectors.md "Clauses"): the section of the PRM that
+# states the rule the driver breaks.
+CL_INL = "PRM §7.9.3.1"
+CL_CTRL = "PRM §7.4.4.1.1"   # T26 ctrl segment: opcode, DS, WQE index, SQ number, FM
+CL_ETH = "PRM §7.4.4.1.2"    # T28 eth segment: inline headers, mss
+CL_UMR_SEG = "PRM §7.4.4.1.3"  # T31-T37 the UMR WQE's own segments
+CL_DATA = "PRM §7.4.4.1.4"   # T38/T39 data segments
+CL_T41 = "PRM §7.4.4.2"      # T41 which segments each opcode has
+CL_SIG = "PRM §9.2.3"
+CL_UMR = "PRM §10.1.1.1"     # the UMR's steps
+CL_BF = "PRM §7.2.2.1"
+CL_POST = "PRM §7.4.3.1"
+
 NOTES = {
     "Handles": {"bugType": "PROFILE", "description": (
         "The test names objects by number: the SQ of tx_setup is SQ 1 and its UAR page 5 (Blue "
         "Flame register 0 at BAR0 5800h), its PD 1, the first MKey created after tx_setup has "
         "index 2 (handle numbering is the device's choice, decision D-OBJ-2, D-UAR-1). A raw "
         "`hex` WQE carries sq_number 1 itself.")},
+    "VportInline": {"bugType": "PROFILE", "description": (
+        "The NIC vport's min_wqe_inline_mode (T16) is the device's: T483 gives "
+        "MODIFY_NIC_VPORT_CONTEXT no field_select bit for it, so the group sets it through the "
+        "device profile (vport_min_wqe_inline_mode; decision D-VP-3, docs/vport.md: L2 by "
+        "default).")},
     "Padding": {"bugType": "AMBIGUOUS_SPEC", "description": (
         "§3.3.8 pads frames shorter than 64 bytes 'to 64 bytes by appending trailing zeros "
         "(before the FCS)'; the model's frames carry no FCS, so a short frame is 60 bytes (64 "
@@ -465,15 +489,23 @@ def send_file():
         i = post(t, sq, w)
         t.frames([fr]).cqes([cqe_ok(i, S_SEND)])
 
+    # Fewer than the 14 bytes of the L2 header inline: the device's default inline mode (L2)
+    # drops such a WQE (§7.9.3; inline_mode.json), so these run on an SQ of mode 0 ('None - no
+    # inline headers are required', §7.9.3.1), which the vport allows only when its own minimum
+    # is 0: a device-profile setting (T483 has no field_select bit for it).
+    g0 = f.group("vport minimum 0 (profile) and SQ min_wqe_inline_mode 0: no inline header required",
+                 SETUP + [tx_setup(min_wqe_inline_mode=0)], profile=VPORT_INLINE(0))
     for ihs in (0, 1, 2, 3, 14, 18, 30, 31, 32, 33, 64, 128, 256, 962):
         fr = l2(max(ihs, 100) + 20, ihs) if ihs != 18 else build(eth(vlan=(3, 100), etype=0x88B5)) + payload(102, 18)
-        t = g.test(f"SEND with inline_header_size {ihs} (eth segment of {W.eth_seg_size(ihs)} bytes), the "
+        t = (g0 if ihs < 14 else g).test(f"SEND with inline_header_size {ihs} (eth segment of {W.eth_seg_size(ihs)} bytes), the "
                    f"rest of the {len(fr)}-byte frame by a memory pointer: headers first, then the "
                    "gathered bytes" + (" (the 18 bytes hold an 802.1Q tag: VLAN insertion, §3.3.7)"
                                        if ihs == 18 else "") +
                    (" (the largest: the eth segment fills the 63-octoword WQE less ctrl and pointer)"
                     if ihs == 962 else ""),
-                   C_ETH + " inline_header_size" + ("; " + C_VLAN if ihs == 18 else ""), "valid")
+                   C_ETH + " inline_header_size" + ("; " + C_VLAN if ihs == 18 else "") +
+                   ("; " + C_INL + " (mode 0)" if ihs < 14 else ""), "valid",
+                   ["VportInline"] if ihs < 14 else [])
         sq = Sq()
         i = post(t, sq, send(fr, ihs=ihs))
         t.frames([fr]).cqes([cqe_ok(i, S_SEND)])
@@ -889,32 +921,52 @@ def errors_file():
     t.violation()
 
     # malformed WQEs
-    def malformed(comment, w, cite, flags=("SyndromeOpen", "Violation")):
-        t = g.test(comment, cite, "acceptable", list(flags))
+    def malformed(comment, w, cite, clause, flags=("SyndromeOpen", "Violation"), doorbell=False):
+        """doorbell: the WQE names another index or SQ in its first 8 bytes, which are the
+        doorbell (§7.2.2 'the first 8 bytes of the WQE (that contains post counter, DS and SQ
+        number)'): it is posted with the record only and the doorbell for SQ 1 at its index is
+        written by hand, so that the SQ it sits on sees it."""
+        t = g.test(comment, cite, "acceptable", list(flags) + (["Handles"] if doorbell else []))
         sq = Sq()
+        if doorbell:
+            w.ring = "record"
         i = post(t, sq, w)
-        t.no_frames().cqes([cqe_err(i, MALFORMED)]).violation()
+        if doorbell:
+            t.add(*bf_doorbell(i, W.OPCODE_NAMES.get(w.opcode, w.opcode), w.size() // 16))
+        t.no_frames().cqes([cqe_err(i, MALFORMED)]).violation(clause)
         return t
+
+    def past_ds(body, ds):
+        """A SEND whose DS is `ds`, posted as the ds octowords the DS covers (T26 'WQE size in
+        octowords'): what the segments hold past them is not part of the WQE and is not posted,
+        so the device meets one WQE whose segment claims more than its DS."""
+        return RawWqe((W.ctrl_seg(0, W.OP_SEND, 1, ds) + body)[:ds * 16], "SEND")
 
     malformed("WQE with opcode 0x0B, which T26 does not define: completes in error, no frame",
               Wqe(11, ctrl={"ce": 2}, eth={}, inline_header=fr[:14], data=[("ptr", fr[14:], {})]),
-              C_CTRL + " OPCODE; " + C_ERR)
+              C_CTRL + " OPCODE; " + C_ERR, CL_CTRL)
     malformed("SEND with DS 0 (T26 DS 'accounts for all the segments'; a WQE has at least its ctrl "
-              "segment): completes in error", send(fr, ctrl={"ds": 0}), C_CTRL + " DS; " + C_ERR)
+              "segment): completes in error", send(fr, ctrl={"ds": 0}), C_CTRL + " DS; " + C_ERR, CL_CTRL)
     malformed("SEND with DS 1: the ctrl segment alone, without the eth segment T41 marks mandatory "
-              "for Send", send(fr, ctrl={"ds": 1}), C_T41 + "; " + C_ERR)
-    malformed("SEND whose inline data segment (300 bytes) runs past its DS (given as 5): T39 "
-              "'byte_count should not exceed the WQE length beyond that specified in the DS'",
-              send(l2(314, 306), kinds=("inline",), ctrl={"ds": 5}), C_DATA + " T39; " + C_ERR)
-    malformed("SEND whose inline_header_size (200) runs past its DS (given as 4)",
-              Wqe("SEND", ctrl={"ce": 2, "ds": 4}, eth={}, inline_header=l2(200, 307)), C_ETH + "; " + C_ERR)
+              "for Send", send(fr, ctrl={"ds": 1}), C_T41 + "; " + C_ERR, CL_T41)
+    fr314 = l2(314, 306)
+    malformed("SEND whose inline data segment (300 bytes) runs past its DS (5): T39 'byte_count "
+              "should not exceed the WQE length beyond that specified in the DS'; the 5 octowords "
+              "are posted (ctrl, eth, the first 32 bytes of the inline segment)",
+              past_ds(W.eth_seg(fr314[:14]) + W.inline_seg(fr314[14:]), 5), C_DATA + " T39; " + C_ERR,
+              CL_DATA, flags=("SyndromeOpen", "Violation", "Handles"))
+    malformed("SEND whose inline_header_size (200) runs past its DS (4): the 4 octowords are posted "
+              "(ctrl and the first 48 bytes of the eth segment)",
+              past_ds(W.eth_seg(l2(200, 307)), 4), C_ETH + "; " + C_ERR, CL_ETH,
+              flags=("SyndromeOpen", "Violation", "Handles"))
     malformed("SEND with mss 100 (T28 mss 'Must be 0 on non LSO WQEs')",
-              send(tcp4(n=300, seed=30), ihs=54, eth_f={"mss": 100}), C_ETH + " mss; " + C_ERR)
+              send(tcp4(n=300, seed=30), ihs=54, eth_f={"mss": 100}), C_ETH + " mss; " + C_ERR, CL_ETH)
     malformed("SEND whose ctrl names another SQ (sq_number 0x7777; T26 'SQ number this WQE is "
-              "posted to')", send(fr, ctrl={"sq_number": 0x7777}), C_CTRL + " SQ number; " + C_ERR)
+              "posted to'), rung by a doorbell for SQ 1 at its index",
+              send(fr, ctrl={"sq_number": 0x7777}), C_CTRL + " SQ number; " + C_ERR, CL_CTRL, doorbell=True)
     malformed("NOP with an eth segment and a data segment (T41: a NOP is the ctrl segment alone)",
               Wqe("NOP", ctrl={"ce": 2}, eth={}, inline_header=fr[:14], data=[("ptr", fr[14:], {})]),
-              C_T41 + "; " + C_ERR)
+              C_T41 + "; " + C_ERR, CL_T41)
 
     for comment, w in (
             ("SEND of 10000 bytes, more than any port MTU", send(l2(10000, 308))),
@@ -953,13 +1005,16 @@ def inline_file():
         "T16 NIC vport min_wqe_inline_mode, T147 wqe_inline_mode = 1 on this device): a WQE whose "
         "eth segment inlines fewer headers than the SQ's mode requires is dropped; one that "
         "inlines enough is sent.",
-        "tx_setup sets the vport's min_wqe_inline_mode (MODIFY_NIC_VPORT_CONTEXT) and creates the "
-        "SQ with the same mode (T61: 'SQ.min_wqe_inline_mode must be >= Nic_vport.min_sq_wqe_"
-        "inline_mode').",
+        "The vport's minimum (T16) is the device's: no command writes it (T483 has no "
+        "field_select bit for it), so a group sets it through the device profile "
+        "(vport_min_wqe_inline_mode, VportInline note) where the test needs a vport below L2 or "
+        "above it; tx_setup creates the SQ with the mode it is given, or with the vport's when "
+        "none is (§7.9.3 'SW must query the required minimal inline header'; T61: "
+        "'SQ.min_wqe_inline_mode must be >= Nic_vport.min_sq_wqe_inline_mode').",
     ], NOTES)
 
     def ok(g, comment, fr, ihs, mode):
-        t = g.test(comment, C_INL + f" (mode {mode})", "valid")
+        t = g.test(comment, C_INL + f" (mode {mode})", "valid", ["VportInline"] if g.profile else [])
         sq = Sq()
         i = post(t, sq, send(fr, ihs=ihs))
         t.frames([fr]).cqes([cqe_ok(i, S_SEND)])
@@ -967,15 +1022,16 @@ def inline_file():
     def dropped(g, comment, fr, ihs, mode):
         t = g.test(comment + ": dropped (§7.9.3 'Send WQEs with inline headers less than the "
                    "required are dropped'), no frame", C_INL + f" (mode {mode})", "acceptable",
-                   ["InlineMode", "Violation"])
+                   ["InlineMode", "Violation"] + (["VportInline"] if g.profile else []))
         sq = Sq()
         i = post(t, sq, send(fr, ihs=ihs))
         t.no_frames()
         t.cqes_any([("silently dropped: the WQE completes", [cqe_ok(i, S_SEND)]),
                     ("dropped and completed in error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
-        t.violation()
+        t.violation(CL_INL)
 
-    g0 = f.group("min_wqe_inline_mode 0 (none)", SETUP + [tx_setup(min_wqe_inline_mode=0)])
+    g0 = f.group("vport minimum 0 (profile), SQ min_wqe_inline_mode 0 (none)",
+                 SETUP + [tx_setup(min_wqe_inline_mode=0)], profile=VPORT_INLINE(0))
     ok(g0, "mode 0 (none): a SEND with no inline header at all (inline_header_size 0) is sent",
        tcp4(seed=40), 0, 0)
 
@@ -994,7 +1050,7 @@ def inline_file():
     t.no_frames()
     t.cqes_any([("silently dropped: the WQE completes", [cqe_ok(i, S_SEND)]),
                 ("dropped and completed in error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
-    t.violation()
+    t.violation(CL_INL)
     t.add({"command": {"layout": "query_vport_counter_in", "fields": {"opcode": "QUERY_VPORT_COUNTER", "clear": 0},
                        "output_length": "0x210", "expect": {"status": "OK", "output": {
                            "layout": "query_vport_counter_out", "fields": {"transmitted_eth_unicast_packets": 0}}}}})
@@ -1014,7 +1070,8 @@ def inline_file():
        "EtherType) = 22)", llc, 22, 1)
     dropped(g1, "mode 1 (L2): an LLC/SNAP frame with 16 bytes inlined (less than 17)", llc, 16, 1)
 
-    g2 = f.group("min_wqe_inline_mode 2 (IP)", SETUP + [tx_setup(min_wqe_inline_mode=2)])
+    g2 = f.group("vport minimum 2 (IP, profile); the SQ takes the vport's mode (tx_setup gives none)",
+                 SETUP + [tx_setup()], profile=VPORT_INLINE(2))
     ok(g2, "mode 2 (IP): IPv4/TCP with 34 bytes inlined (to the end of the IPv4 header)", tcp4(seed=47), 34, 2)
     dropped(g2, "mode 2 (IP): IPv4/TCP with 33 bytes inlined", tcp4(seed=48), 33, 2)
     ok(g2, "mode 2 (IP): IPv6/UDP with 54 bytes inlined", udp6(seed=49), 54, 2)
@@ -1024,7 +1081,8 @@ def inline_file():
     ok(g2, "mode 2 (IP): a non-IP frame (ARP): the L2 rule applies, 14 bytes suffice",
        build(eth(dst=pkt.BCAST_MAC) / ARP(psrc=SRC4, pdst=DST4)) + bytes(22), 14, 2)
 
-    g3 = f.group("min_wqe_inline_mode 3 (TCP/UDP)", SETUP + [tx_setup(min_wqe_inline_mode=3)])
+    g3 = f.group("vport minimum 1 (L2, the default), SQ min_wqe_inline_mode 3 (TCP/UDP)",
+                 SETUP + [tx_setup(min_wqe_inline_mode=3)])
     ok(g3, "mode 3 (TCP/UDP): IPv4/TCP with 54 bytes inlined", tcp4(seed=52), 54, 3)
     dropped(g3, "mode 3 (TCP/UDP): IPv4/TCP with 53 bytes inlined", tcp4(seed=53), 53, 3)
     ok(g3, "mode 3 (TCP/UDP): IPv6/UDP with 62 bytes inlined", udp6(seed=54), 62, 3)
@@ -1136,9 +1194,12 @@ def create_mkey(free=1, umr_en=1, pd=1, index=UMR_INDEX):
 def umr_wqe(idx, mkey=UMR_MKEY, check_free=0, pages=UMR_PAGES, actual=None, pd=1, ce=2, fm=0,
             ring=None):
     """A UMR WQE by T31-T37 (inline MTTs): the region [UMR_VA, +8 KB) mapped on two 4 KB pages,
-    local read, made not free (mask: len, start_addr, lr, free)."""
+    local read, made not free (mask: len, start_addr, lr, free). T33: the list's place,
+    translation_octword_actual_size, is in 16-byte units and 'KLM list should be aligned to
+    64B. SW can add PAD to the list of KLMs for this', 'translation_offset and size should be
+    aligned to 64B': the entries are padded with zeros to 64 bytes (4 octowords)."""
     mtts = b"".join(W.mtt(p) for p in pages)
-    mtts = mtts.ljust(W.round_up(len(mtts), 16), b"\0")
+    mtts = mtts.ljust(W.round_up(len(mtts), 64), b"\0")
     octs = len(mtts) // 16 if actual is None else actual
     mask = W.MASK_LEN | W.MASK_START_ADDR | W.MASK_LR | W.MASK_FREE
     body = (W.umr_ctrl_seg(inline=1, check_free=check_free, octword_actual_size=octs, mkey_mask=mask)

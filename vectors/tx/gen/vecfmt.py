@@ -198,17 +198,21 @@ class Test:
                                                for r, c in alts]}})
         return self
 
-    def violation(self):
+    def violation(self, *clauses):
         """The issue's contract: every rule the driver broke is reported (a `violation`
-        event; which rule is the model's name, so none is given)."""
-        self.steps.append({"events": {"expect": [{"event": "violation"}], "exact": False}})
+        event). The rule's name is the model's, so the event is matched by the PRM clause the
+        broken rule stands in (docs/vectors.md "Clauses": "PRM §" and a section number); one
+        event per clause, in order."""
+        ev = [{"event": "violation", "clause": c} for c in clauses] or [{"event": "violation"}]
+        self.steps.append({"events": {"expect": ev, "exact": False}})
         return self
 
-    def maybe_violation(self, why):
+    def maybe_violation(self, why, clause=None):
         self.open = True
+        ev = {"event": "violation", "clause": clause} if clause else {"event": "violation"}
         self.steps.append({"events": {"any_of": [
             {"reading": ("reported as a driver violation: " + why)[:80],
-             "expect": [{"event": "violation"}], "exact": False},
+             "expect": [ev], "exact": False},
             {"reading": "not a driver violation", "expect": [], "exact": False}]}})
         return self
 
@@ -222,8 +226,8 @@ class Test:
 
 
 class Group:
-    def __init__(self, comment, setup, caps=None):
-        self.comment, self.setup, self.caps = comment, setup, caps
+    def __init__(self, comment, setup, caps=None, profile=None):
+        self.comment, self.setup, self.caps, self.profile = comment, setup, caps, profile
         self.tests = []
 
     def test(self, *a, **kw):
@@ -237,8 +241,10 @@ class VFile:
         self.name, self.feature, self.header, self.notes = name, feature, header, notes
         self.groups = []
 
-    def group(self, comment, setup, caps=None):
-        g = Group(comment, setup, caps)
+    def group(self, comment, setup, caps=None, profile=None):
+        """profile: device-profile settings of the group (docs/vectors.md "File"), for what no
+        command can set (the vport's min_wqe_inline_mode, T483 has no field_select bit)."""
+        g = Group(comment, setup, caps, profile)
         self.groups.append(g)
         return g
 
@@ -253,6 +259,8 @@ class VFile:
                 tests.append(t.build(tc))
                 used.update(t.flags)
             gd = {"comment": g.comment}
+            if g.profile:
+                gd["profile"] = g.profile
             if g.caps:
                 gd["caps"] = g.caps
             gd["setup"] = g.setup
