@@ -49,6 +49,7 @@ C_PAD = "PRM §3.3.8"
 C_VLAN = "PRM §3.3.7"
 C_INL = "PRM §7.9.3, §7.9.3.1, T61 min_wqe_inline_mode, T16 min_wqe_inline_mode"
 C_SIG = "PRM §9.2.3, T26 08h[31:24] signature"
+C_LKEY = "PRM §7.4.4.1.4 T38 L_Key"  # the pointer the device cannot translate (§6.1)
 C_UMR = "PRM §7.4.4.1.3 T31-T37, §10.1.1, §10.1.1.1"
 
 # CQE s_wqe_opcode values: T26 gives NOP 0x00, SEND 0x0A, UMR 0x25; LSO by name (wqe.py).
@@ -79,6 +80,10 @@ CL_SIG = "PRM §9.2.3"
 CL_UMR = "PRM §10.1.1.1"     # the UMR's steps
 CL_BF = "PRM §7.2.2.1"
 CL_POST = "PRM §7.4.3.1"
+CL_OWN = "PRM §7.4.3"        # ownership passes by the record
+CL_RING = "PRM §7.4.1.1"     # the SQ holds 2^log_sq_size WQEBBs
+CL_LSO = "PRM §3.3.2"
+CL_MTU = "PRM §11.1.1"       # PMTU oper_mtu: 'Packets exceeding this size will be dropped'
 
 NOTES = {
     "Handles": {"bugType": "PROFILE", "description": (
@@ -97,8 +102,8 @@ NOTES = {
         "with the FCS) or 64 bytes (64 before the FCS): both are listed (any_of).")},
     "Violation": {"bugType": "DRIVER_VIOLATION", "description": (
         "The driver breaks a rule of the PRM: the device reports it (a `violation` event; the "
-        "rule's name is the model's, so the event is matched by kind only) and the response "
-        "the test expects.")},
+        "rule's name is the model's, so the event is matched by the PRM clause that states the "
+        "rule, which the test's cite names) and the response the test expects.")},
     "SyndromeOpen": {"bugType": "AMBIGUOUS_SPEC", "description": (
         "T74 lists syndromes without saying which case gets which: a malformed WQE (DS, "
         "opcode, segments) is Local_Length_Error 0x1 or Local QP Operation 0x2 (IB/mlx5, "
@@ -154,6 +159,28 @@ NOTES = {
         "A WQE whose message the device cannot send (longer than the port allows, 2 GB): the "
         "PRM names Local_Length_Error (T74) but no rule ties it to the case; refusal with 0x1, "
         "0x2 or 0x4 and silent drop are listed; never a frame of that length.")},
+    "UmrReserved": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "T33 marks a value reserved or says a field 'should' be so, without saying what the "
+        "device does otherwise: the UMR done as if the rule held, or refused (§10.1.1.1 step 7 "
+        "'completion with error'): both listed.")},
+    "UmrFence": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "§10.1.1: the WQE after a UMR 'should be marked with small-fence' so that it sees the new "
+        "mapping; without the fence the PRM does not say which mapping it sees: both listed.")},
+    "FenceOpen": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "T26 FM defines 000 and 001 only; a WQE with another value may run (as a fence, which "
+        "an in-order device keeps anyway) or be refused: both listed.")},
+    "EmptySend": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "A SEND with no inline header and no data: §7.4.4.1.4 allows a request with 'zero data' "
+        "(DS without data segments) but gives no Ethernet frame for it; refused, completed "
+        "without a frame, or a frame of padding only (§3.3.8): each listed.")},
+    "Overfill": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "§7.4.1.1: the SQ holds 2^log_sq_size WQEBBs; a driver that posts more before the device "
+        "consumed them overwrote WQEs, and the PRM does not say what the device executes then: "
+        "nothing, or some of the ring.")},
+    "Ownership": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "§7.4.3: a WQE is executed only once its ownership passed (the record); one whose DS runs "
+        "past the record is partly the driver's. Not executed (waiting for the record), or "
+        "refused as malformed: both listed.")},
     "UmrOpen": {"bugType": "AMBIGUOUS_SPEC", "description": (
         "§10.1.1.1 step 7: a failed UMR check reports 'completion with error' without a "
         "syndrome: Local_Protection 0x4, Local QP Operation 0x2, Local_Access 0x11 and "
@@ -296,7 +323,7 @@ def sq_exec():
     w = send(fr, ring="none")
     i = post(t, sq, w)
     t.add(*bf_doorbell(i, W.OP_SEND, w.size() // 16))
-    t.no_frames().cqes([]).violation()
+    t.no_frames().cqes([]).violation(CL_POST)
     t.add(sq_ring("db")).frames([fr]).cqes([cqe_ok(i, S_SEND)])
 
     t = g.test("Blue Flame: a SEND of 2 WQEBBs written whole to the Blue Flame buffer (and to the "
@@ -334,7 +361,7 @@ def sq_exec():
     i = post(t, sq, nop(ring="bf"))
     t.no_frames().cqes_any([("executed from the WQ (the record passed it)", [cqe_ok(i, S_NOP)]),
                             ("the Blue Flame write ignored", [])])
-    t.maybe_violation("Blue Flame with DS 1")
+    t.maybe_violation("Blue Flame with DS 1", CL_BF)
 
     for ce, what in ((0, "00: CQE only on completion with error"),
                      (1, "01: CQE only on the first completion with error")):
@@ -421,6 +448,32 @@ def sq_exec():
     idx = [post(t, sq, send(fr)) for fr in frs]
     t.frames(frs).cqes([cqe_ok(j, S_SEND) for j in idx])
 
+    t = g2.test("nine NOPs of 1 WQEBB posted on a ring of 8 before one record update and doorbell: "
+                "the ninth overwrote the first (§7.4.1.1: the SQ holds 2^log_sq_size WQEBBs), and "
+                "the record is 9 WQEBBs ahead of the device; what the device then executes is not "
+                "said", C_SQ + "; " + C_POST, "acceptable", ["Overfill", "Violation"])
+    sq = Sq()
+    for _ in range(9):
+        post(t, sq, nop(ring="none"))
+    t.add(sq_ring("db")).no_frames()
+    t.steps.append({"cqes": {"any_of": [
+        {"reading": "nothing executed", "expect": [], "exact": True},
+        {"reading": "some of the ring executed", "expect": [], "exact": False}]}})
+    t.open = True
+    t.violation(CL_RING)
+
+    t = g.test("a NOP whose DS (5) spans 2 WQEBBs, posted as its first WQEBB only (the record "
+               "counts 1): the WQE's second WQEBB was never passed to HW (§7.4.3 'The WQE can be "
+               "executed by the HCA only if its ownership has been passed'): it is not executed, "
+               "or it is refused", C_POST + "; " + C_CTRL + " DS", "acceptable",
+               ["Handles", "Ownership", "Violation"])
+    sq = Sq()
+    pad = W.inline_seg(b"") * 3  # zero-length inline segments pad a NOP (§7.2.2.1)
+    i = post(t, sq, RawWqe(W.ctrl_seg(0, W.OP_NOP, 1, 5) + pad, "NOP"))
+    t.no_frames().cqes_any([("not executed: the WQE is not wholly HW's", []),
+                            ("refused", [cqe_err(i, MALFORMED)])])
+    t.violation(CL_OWN)
+
     # ----- signatures
     g3 = f.group("SQ with wq_signature 1 (§9.2.3)", SETUP + [tx_setup(wq_signature=1)])
     t = g3.test("SEND with the signature the runner computes: the check passes, the frame goes out",
@@ -453,7 +506,7 @@ def sq_exec():
                 ("§9.2.3: a failed check completes the WQE in error",
                  [cqe_ok(0, S_NOP), cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})]),
                 ("§9.2.3: a failed check drops the WQE", [cqe_ok(0, S_NOP)])])
-            t.violation()
+            t.violation(CL_SIG)
     return f
 
 
@@ -587,7 +640,7 @@ def send_file():
                             ("T38: a 2 GB pointer, the WQE fails", [])])
     t.cqes_any([("T29: skipped", [cqe_ok(i, S_SEND)]),
                 ("T38: fails", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
-    t.maybe_violation("a reserved-looking segment")
+    t.maybe_violation("a reserved-looking segment", CL_DATA)
     return f
 
 
@@ -820,7 +873,7 @@ def lso_file():
         t.frames([], readings=[("refused", []), ("sent", sent)])
         t.cqes_any([("refused", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP]}, S_LSO)]),
                     ("sent", [cqe_ok(i, S_LSO)])])
-        t.maybe_violation("an LSO WQE outside §3.3.2")
+        t.maybe_violation("an LSO WQE outside §3.3.2", CL_LSO)
     return f
 
 
@@ -843,23 +896,23 @@ def errors_file():
     fr = l2(100, 300)
     t = g.test("SEND whose pointer names an L_Key no MKey has (0xABCD42): Local_Protection_Error "
                "(0x4), no frame; the SQ moves to ERR (QUERY_SQ state 3)",
-               C_ERR + " 0x4; " + C_SQERR, "invalid", ["Violation", "Handles"])
+               C_ERR + " 0x4; " + C_SQERR + "; " + C_LKEY, "invalid", ["Violation", "Handles"])
     sq = Sq()
     i = post(t, sq, bad_ptr(fr))
-    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation()
+    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation(CL_DATA)
     t.add(query_sq(3))
 
     t = g.test("SEND whose pointer lies past the end of the data MKey (0x40100000): "
-               "Local_Protection_Error, no frame", C_ERR + " 0x4; PRM §6.4", "invalid", ["Violation"])
+               "Local_Protection_Error, no frame", C_ERR + " 0x4; PRM §6.4; " + C_LKEY, "invalid", ["Violation"])
     sq = Sq()
     i = post(t, sq, Wqe("SEND", ctrl={"ce": 2}, eth={}, inline_header=fr[:14],
                         data=[("ptr", fr[14:], {"addr": 0x40100000 - 16})]))
-    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation()
+    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation(CL_DATA)
 
     for ce in range(4):
         what = ["CQE only on error", "CQE only on the first error", "CQE always", "CQE and event"][ce]
         t = g.test(f"SEND with a bad L_Key and CE {ce:02b} ({what}): the error CQE is written "
-                   "whatever the CE mode (it is the first error)", C_CTRL + " CE; " + C_ERR,
+                   "whatever the CE mode (it is the first error)", C_CTRL + " CE; " + C_ERR + "; " + C_LKEY,
                    "invalid" if ce != 3 else "acceptable",
                    ["Violation"] + (["Ce3Event"] if ce == 3 else []))
         sq = Sq()
@@ -870,34 +923,34 @@ def errors_file():
         if ce == 3:
             t.open = True
             t.steps.append({"events": {"any_of": [
-                {"reading": "CE 11: an EQE for the completion", "expect": [{"event": "violation"}, {"event": "eqe", "type": 0}], "exact": False},
-                {"reading": "CE 11: the event needs the CQ armed (§7.12.4)", "expect": [{"event": "violation"}], "exact": False}]}})
+                {"reading": "CE 11: an EQE for the completion", "expect": [{"event": "violation", "clause": CL_DATA}, {"event": "eqe", "type": 0}], "exact": False},
+                {"reading": "CE 11: the event needs the CQ armed (§7.12.4)", "expect": [{"event": "violation", "clause": CL_DATA}], "exact": False}]}})
         else:
-            t.violation()
+            t.violation(CL_DATA)
 
     t = g.test("a bad WQE then two good WQEs, all rung together (CE 10): the error CQE, then a "
                "flush CQE (0x5) for each later WQE (flush_in_error_en: 'flush in error WQEs that "
-               "were posted'); no frame at all", C_SQERR + " 0x5", "invalid", ["Violation"])
+               "were posted'); no frame at all", C_SQERR + " 0x5; " + C_LKEY, "invalid", ["Violation"])
     sq = Sq()
     w0 = bad_ptr(fr)
     w0.ring = "none"
     i0 = post(t, sq, w0)
     i1 = post(t, sq, send(l2(100, 301), ring="none"))
     i2 = post(t, sq, nop(ring="none"))
-    t.add(sq_ring("db")).no_frames().cqes([cqe_err(i0, SYN_PROT, S_SEND), cqe_err(i1, SYN_FLUSH), cqe_err(i2, SYN_FLUSH)]).violation()
+    t.add(sq_ring("db")).no_frames().cqes([cqe_err(i0, SYN_PROT, S_SEND), cqe_err(i1, SYN_FLUSH), cqe_err(i2, SYN_FLUSH)]).violation(CL_DATA)
 
     t = g.test("a WQE posted after the SQ went to ERR: flushed (§7.12.7 'subsequent WQEs posted to "
                "the RQ/SQ will result in reporting a completion with error (flushed)'), no frame",
-               C_SQERR, "invalid", ["Violation"])
+               C_SQERR + "; " + C_LKEY, "invalid", ["Violation"])
     sq = Sq()
     i0 = post(t, sq, bad_ptr(fr))
-    t.no_frames().cqes([cqe_err(i0, SYN_PROT, S_SEND)]).violation()
+    t.no_frames().cqes([cqe_err(i0, SYN_PROT, S_SEND)]).violation(CL_DATA)
     i1 = post(t, sq, send(l2(100, 302)))
     t.no_frames().cqes([cqe_err(i1, SYN_FLUSH)])
 
     t = g.test("good SEND (CE 00, no CQE), bad SEND (CE 00), SEND (CE 00) rung together: a frame for "
                "the first, the error CQE for the second (CE 00 writes CQEs on error), a flush CQE for "
-               "the third", C_CTRL + " CE 00; " + C_SQERR, "invalid", ["Violation"])
+               "the third", C_CTRL + " CE 00; " + C_SQERR + "; " + C_LKEY, "invalid", ["Violation"])
     sq = Sq()
     fa = l2(100, 303)
     wa = send(fa, ctrl={"ce": 0}, ring="none")
@@ -905,11 +958,11 @@ def errors_file():
     wb.ctrl["ce"], wb.ring = 0, "none"
     wc = send(l2(100, 304), ctrl={"ce": 0}, ring="none")
     ia, ib, ic = post(t, sq, wa), post(t, sq, wb), post(t, sq, wc)
-    t.add(sq_ring("db")).frames([fa]).cqes([cqe_err(ib, SYN_PROT, S_SEND), cqe_err(ic, SYN_FLUSH)]).violation()
+    t.add(sq_ring("db")).frames([fa]).cqes([cqe_err(ib, SYN_PROT, S_SEND), cqe_err(ic, SYN_FLUSH)]).violation(CL_DATA)
 
     t = g.test("bad SEND (CE 01) then a SEND (CE 01) rung together: the first error's CQE; the "
                "flushed WQE's CQE is suppressed by CE 01, or written (§7.12.7 'every WQE that "
-               "completes in error')", C_CTRL + " CE 01; " + C_ERR, "acceptable", ["Violation", "CeError"])
+               "completes in error')", C_CTRL + " CE 01; " + C_ERR + "; " + C_LKEY, "acceptable", ["Violation", "CeError"])
     sq = Sq()
     wb = bad_ptr(fr)
     wb.ctrl["ce"], wb.ring = 1, "none"
@@ -918,7 +971,7 @@ def errors_file():
     t.add(sq_ring("db")).no_frames()
     t.cqes_any([("T26 CE 01: no CQE after an error CQE", [cqe_err(ib, SYN_PROT, S_SEND)]),
                 ("§7.12.7: every WQE completing in error", [cqe_err(ib, SYN_PROT, S_SEND), cqe_err(ic, SYN_FLUSH)])])
-    t.violation()
+    t.violation(CL_DATA)
 
     # malformed WQEs
     def malformed(comment, w, cite, clause, flags=("SyndromeOpen", "Violation"), doorbell=False):
@@ -967,25 +1020,40 @@ def errors_file():
     malformed("NOP with an eth segment and a data segment (T41: a NOP is the ctrl segment alone)",
               Wqe("NOP", ctrl={"ce": 2}, eth={}, inline_header=fr[:14], data=[("ptr", fr[14:], {})]),
               C_T41 + "; " + C_ERR, CL_T41)
+    malformed("SEND at WQEBB 0 whose ctrl says wqe_index 5 (T26 WQE Index 'WQEBB number of the first "
+              "block of this WQE'), rung by a doorbell for index 0 of SQ 1",
+              send(fr, ctrl={"wqe_index": 5}), C_CTRL + " WQE Index; " + C_ERR, CL_CTRL, doorbell=True)
 
-    for comment, w in (
-            ("SEND of 10000 bytes, more than any port MTU", send(l2(10000, 308))),
+    t = g.test("SEND with FM 010, which T26 does not define (000 no fence, 001 initiator small "
+               "fence): run as a fence (an in-order device waits for nothing) or refused",
+               C_CTRL + " FM", "acceptable", ["FenceOpen", "Violation"])
+    sq = Sq()
+    fr2 = l2(100, 310)
+    i = post(t, sq, send(fr2, ctrl={"fm": 2}))
+    t.frames([], readings=[("run as a fence", [fr2]), ("refused", [])])
+    t.cqes_any([("run as a fence", [cqe_ok(i, S_SEND)]), ("refused", [cqe_err(i, MALFORMED)])])
+    t.violation(CL_CTRL)
+
+    for comment, w, cl, cite in (
+            ("SEND of 10000 bytes, more than any port MTU", send(l2(10000, 308)), CL_MTU,
+             "; PRM §11.1.1 T106 oper_mtu ('Packets exceeding this size will be dropped')"),
             ("SEND whose pointer has byte_count 0: 2 GB (T38 'A byte count value of zero means "
              "2Gbyte'), above log_max_msg (1 GB) and the MKey", Wqe("SEND", ctrl={"ce": 2}, eth={}, inline_header=fr[:14],
-                                                                     data=[("ptr", fr[14:], {"byte_count": 0})]))):
+                                                                     data=[("ptr", fr[14:], {"byte_count": 0})]),
+             CL_DATA, "")):
         t = g.test(comment + ": the frame is not sent as such; refused in error or dropped",
-                   C_ERR + " 0x1; " + C_DATA, "acceptable", ["LengthOpen"])
+                   C_ERR + " 0x1; " + C_DATA + cite, "acceptable", ["LengthOpen"])
         sq = Sq()
         i = post(t, sq, w)
         t.no_frames()
         t.cqes_any([("refused: completion with error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})]),
                     ("dropped, the WQE completes", [cqe_ok(i, S_SEND)])])
-        t.maybe_violation("a message the port cannot carry")
+        t.maybe_violation("a message the port cannot carry", cl)
 
     g2 = f.group("one SQ, flush_in_error_en 0", SETUP + [tx_setup(flush_in_error_en=0)])
     t = g2.test("without flush_in_error_en: a bad WQE then a good one rung together: the error CQE; "
                 "the second is flushed or left ('not forced to flush'); no frame either way",
-                C_SQERR, "acceptable", ["Violation", "NoFlush"])
+                C_SQERR + "; " + C_LKEY, "acceptable", ["Violation", "NoFlush"])
     sq = Sq()
     w0 = bad_ptr(fr)
     w0.ring = "none"
@@ -994,7 +1062,23 @@ def errors_file():
     t.add(sq_ring("db")).no_frames()
     t.cqes_any([("not flushed", [cqe_err(i0, SYN_PROT, S_SEND)]),
                 ("flushed all the same", [cqe_err(i0, SYN_PROT, S_SEND), cqe_err(i1, SYN_FLUSH)])])
-    t.violation()
+    t.violation(CL_DATA)
+
+    g3 = f.group("vport minimum 0 (profile) and SQ min_wqe_inline_mode 0: no inline header required",
+                 SETUP + [tx_setup(min_wqe_inline_mode=0)], profile=VPORT_INLINE(0))
+    t = g3.test("SEND of nothing: no inline header (inline_header_size 0) and no data segment (DS 2: "
+                "ctrl and eth). §7.4.4.1.4 lets a request have 'zero data', but an Ethernet frame of "
+                "no bytes has no header to send and §3.3.8 pads a frame, it does not make one: "
+                "refused with Local_Length_Error, completed with no frame, or a frame of padding only",
+                C_DATA + " ('To send a request with zero data'); " + C_PAD + "; " + C_ERR,
+                "acceptable", ["VportInline", "EmptySend"])
+    sq = Sq()
+    i = post(t, sq, Wqe("SEND", ctrl={"ce": 2}, eth={}))
+    t.frames([], readings=[("refused or completed without a frame", []),
+                            ("a frame of padding only", [bytes(60)])])
+    t.cqes_any([("refused: Local_Length_Error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP]}, S_SEND)]),
+                ("completed", [cqe_ok(i, S_SEND)])])
+    t.maybe_violation("nothing to send", CL_DATA)
     return f
 
 
@@ -1163,13 +1247,13 @@ def counters_file():
     t.add(vport({"transmitted_eth_unicast_packets": 3}))
     t.add(ppcnt(0, "access_reg_ppcnt_ieee_802_3_out", {"a_frames_transmitted_ok_low": 3}))
 
-    t = g.test("a SEND refused (bad L_Key): nothing counted as transmitted", C_ERR + "; PRM §12.17.1",
+    t = g.test("a SEND refused (bad L_Key): nothing counted as transmitted", C_ERR + "; PRM §12.17.1; " + C_LKEY,
                "invalid", ["Violation"])
     sq = Sq()
     fr = l2(100, 403)
     i = post(t, sq, Wqe("SEND", ctrl={"ce": 2}, eth={}, inline_header=fr[:14],
                         data=[("ptr", fr[14:], {"lkey": 0x00ABCD42})]))
-    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation()
+    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation(CL_DATA)
     t.add(vport({"transmitted_eth_unicast_packets": 0}))
     t.add(ppcnt(0, "access_reg_ppcnt_ieee_802_3_out", {"a_frames_transmitted_ok_low": 0}))
     return f
@@ -1183,32 +1267,48 @@ UMR_INDEX = 2
 UMR_MKEY = (UMR_INDEX << 8) | UMR_TAG
 
 
-def create_mkey(free=1, umr_en=1, pd=1, index=UMR_INDEX):
+def create_mkey(free=1, umr_en=1, pd=1, index=UMR_INDEX, access_mode=1):
+    """CREATE_MKEY (T9/T10): free, umr_en, local read, 4 octowords of translations (T10 34h
+    'Must be a multiple of 4'); MTT (access_mode 1, 4 KB pages) or KLM (2, log_entity_size
+    'otherwise: reserved')."""
     return {"command": {"layout": "create_mkey_in", "fields": {
-        "opcode": "CREATE_MKEY", "free": free, "umr_en": umr_en, "lr": 1, "access_mode": 1,
+        "opcode": "CREATE_MKEY", "free": free, "umr_en": umr_en, "lr": 1, "access_mode": access_mode,
         "qpn": "0xffffff", "mkey_7_0": "0x%x" % UMR_TAG, "pd": pd, "start_addr": 0, "len": 0,
-        "translations_octword_size": 4, "log_entity_size": 12, "translations_octword_actual_size": 0},
+        "translations_octword_size": 4, "log_entity_size": 12 if access_mode == 1 else 0,
+        "translations_octword_actual_size": 0},
         "length": "0x110", "expect": {"status": "OK", "output": {"layout": "create_mkey_out", "fields": {"mkey_index": index}}}}}
 
 
+UMR_MASK = W.MASK_LEN | W.MASK_START_ADDR | W.MASK_LR | W.MASK_FREE
+
+
 def umr_wqe(idx, mkey=UMR_MKEY, check_free=0, pages=UMR_PAGES, actual=None, pd=1, ce=2, fm=0,
-            ring=None):
-    """A UMR WQE by T31-T37 (inline MTTs): the region [UMR_VA, +8 KB) mapped on two 4 KB pages,
-    local read, made not free (mask: len, start_addr, lr, free). T33: the list's place,
-    translation_octword_actual_size, is in 16-byte units and 'KLM list should be aligned to
-    64B. SW can add PAD to the list of KLMs for this', 'translation_offset and size should be
-    aligned to 64B': the entries are padded with zeros to 64 bytes (4 octowords)."""
-    mtts = b"".join(W.mtt(p) for p in pages)
-    mtts = mtts.ljust(W.round_up(len(mtts), 64), b"\0")
-    octs = len(mtts) // 16 if actual is None else actual
-    mask = W.MASK_LEN | W.MASK_START_ADDR | W.MASK_LR | W.MASK_FREE
-    body = (W.umr_ctrl_seg(inline=1, check_free=check_free, octword_actual_size=octs, mkey_mask=mask)
-            + W.mkey_ctx(free=0, umr_en=1, lr=1, access_mode=1, mkey_7_0=UMR_TAG, pd=pd,
-                         start_addr=UMR_VA, length=len(pages) * 4096, octword_size=4, log_entity_size=12)
-            + mtts)
-    ds = (16 + len(body)) // 16
-    raw = W.ctrl_seg(idx, W.OP_UMR, 1, ds, ce=ce, fm=fm, umr_mkey=mkey) + body
-    return RawWqe(raw, "UMR", ring=ring)
+            ring=None, mask=UMR_MASK, offset=None, entries=None, pointer=None, access_mode=1,
+            ds=None):
+    """A UMR WQE by T31-T37: the region [UMR_VA, +8 KB) mapped on two 4 KB pages, local read,
+    made not free (mask: len, start_addr, lr, free). The translations are inline MTTs (T11/T12),
+    or `entries` (other inline bytes, KLMs), or through a UMR pointer (T34/T35: (mkey, address),
+    inline 0). T33: the list's place, translation_octword_actual_size, is in 16-byte units and
+    'KLM list should be aligned to 64B. SW can add PAD to the list of KLMs for this',
+    'translation_offset and size should be aligned to 64B': inline entries are padded with
+    zeros to 64 bytes (4 octowords); `actual` and `offset` (translation_offset_en) override.
+    `ds` posts only that many octowords."""
+    if pointer is None:
+        lst = entries if entries is not None else b"".join(W.mtt(p) for p in pages)
+        lst = lst.ljust(W.round_up(len(lst), 64), b"\0")
+        octs = len(lst) // 16 if actual is None else actual
+    else:
+        lst = W.umr_pointer(*pointer)
+        octs = 4 if actual is None else actual
+    body = (W.umr_ctrl_seg(inline=int(pointer is None), check_free=check_free,
+                           translation_offset_en=int(offset is not None), octword_actual_size=octs,
+                           translation_offset=offset or 0, mkey_mask=mask)
+            + W.mkey_ctx(free=0, umr_en=1, lr=1, access_mode=access_mode, mkey_7_0=UMR_TAG, pd=pd,
+                         start_addr=UMR_VA, length=len(pages) * 4096, octword_size=4,
+                         log_entity_size=12 if access_mode == 1 else 0)
+            + lst)
+    raw = W.ctrl_seg(idx, W.OP_UMR, 1, ds or (16 + len(body)) // 16, ce=ce, fm=fm, umr_mkey=mkey) + body
+    return RawWqe(raw[:ds * 16] if ds else raw, "UMR", ring=ring)
 
 
 def umr_file():
@@ -1254,40 +1354,118 @@ def umr_file():
     i = post(t, sq, umr_wqe(0, check_free=1))
     t.no_frames().cqes([cqe_ok(i, S_UMR)])
 
-    def fails(comment, make, cite, pre=()):
+    def fails(comment, make, cite, clause, pre=()):
         t = g.test(comment + ": completion with error (§10.1.1.1 step 7), no frame", cite,
                    "acceptable", ["Handles", "UmrOpen", "Violation"])
         t.add(*pre)
         sq = Sq()
         i = post(t, sq, make(0))
-        t.no_frames().cqes([cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT, SYN_ACCESS]}, S_UMR)]).violation()
+        t.no_frames().cqes([cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT, SYN_ACCESS]}, S_UMR)]).violation(clause)
         return t
 
     fails("UMR with check_free 10 ('If the status of the MKey is free, the UMR operation will "
-          "fail') on the free MKey", lambda i: umr_wqe(i, check_free=2), C_UMR + " T33 Check_free; §10.1.1.1 step 2")
+          "fail') on the free MKey", lambda i: umr_wqe(i, check_free=2),
+          C_UMR + " T33 Check_free; §10.1.1.1 step 2", CL_UMR)
     fails("UMR of MKey index 0x777, which does not exist (§10.1.1.1 step 1)",
-          lambda i: umr_wqe(i, mkey=(0x777 << 8) | UMR_TAG), C_UMR + "; §10.1.1.1 step 1")
+          lambda i: umr_wqe(i, mkey=(0x777 << 8) | UMR_TAG), C_UMR + "; §10.1.1.1 step 1", CL_UMR)
     fails("UMR of an MKey created with umr_en 0 (index 3; §10.1.1.1 step 4)",
-          lambda i: umr_wqe(i, mkey=(3 << 8) | UMR_TAG), C_UMR + "; §10.1.1.1 step 4",
+          lambda i: umr_wqe(i, mkey=(3 << 8) | UMR_TAG), C_UMR + "; §10.1.1.1 step 4", CL_UMR,
           pre=[create_mkey(umr_en=0, index=3)])
     fails("UMR of an MKey of another PD (PD 2; §10.1.1.1 step 3 'the PD of the SQ matches the PD "
           "of the MKey')", lambda i: umr_wqe(i, mkey=(3 << 8) | UMR_TAG, pd=2), C_UMR + "; §10.1.1.1 step 3",
+          CL_UMR,
           pre=[{"command": {"layout": "alloc_pd_in", "fields": {"opcode": "ALLOC_PD"},
                             "expect": {"status": "OK", "output": {"layout": "alloc_pd_out", "fields": {"pd": 2}}}}},
                create_mkey(pd=2, index=3)])
     fails("UMR with 8 octowords of translations for an MKey created with 4 (§10.1.1.1 step 5 'does "
           "not exceed the memory allocated for that MKey')",
-          lambda i: umr_wqe(i, pages=[0x48000000 + 0x1000 * k for k in range(16)]), C_UMR + "; §10.1.1.1 step 5")
+          lambda i: umr_wqe(i, pages=[0x48000000 + 0x1000 * k for k in range(16)]),
+          C_UMR + "; §10.1.1.1 step 5", CL_UMR)
 
     t = g.test("SEND through the MKey while it is still free (no UMR yet): T10 free 'Cannot be "
-               "used for address translation': Local_Protection_Error", C_ERR + " 0x4; PRM §6.4.1 T10 free",
+               "used for address translation': Local_Protection_Error", C_ERR + " 0x4; PRM §6.4.1 T10 free; " + C_DATA,
                "invalid", ["Handles", "Violation"])
     t.add(*page_writes)
     sq = Sq()
     w = Wqe("SEND", ctrl={"ce": 2}, eth={}, inline_header=hdr,
             data=[("ptr", data[:100], {"lkey": UMR_MKEY, "addr": UMR_VA})])
     i = post(t, sq, w)
-    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation()
+    t.no_frames().cqes([cqe_err(i, SYN_PROT, S_SEND)]).violation(CL_DATA)
+
+    # ----- the UMR WQE's own form (§7.4.4.1.3 T31-T37)
+    fails("UMR whose DS (4) ends after the UMR control segment: no MKeyCtx segment (T31: ctrl, "
+          "UMR control 10h-3Ch, MKeyCtx 40h-7Ch, then the translations)",
+          lambda i: umr_wqe(i, ds=4), C_UMR + " T31; " + C_CTRL + " DS", CL_UMR_SEG)
+    fails("UMR whose inline MTT list (translation_octword_actual_size 4, within the MKey's 4) runs "
+          "past its DS (10: the list's first 2 octowords posted)",
+          lambda i: umr_wqe(i, ds=10), C_UMR + " T31/T33; " + C_CTRL + " DS", CL_UMR_SEG)
+    # the UMR pointer (T34/T35): the list in the data region, read through the data MKey
+    # (tx_setup's, index 1: lkey 1 << 8 | 5Ah, Handles)
+    data_lkey = (1 << 8) | 0x5A
+    lst = b"".join(W.mtt(p) for p in UMR_PAGES).ljust(64, b"\0")
+    lst_write = {"mem_write": {"addr": "0x40000800", "hex": lst.hex()}}
+    fails("UMR through a UMR pointer at 0x40000840, not 2 KB aligned (§7.4.4.1.3 'the address of "
+          "the UMR pointer must be aligned to 2KB')",
+          lambda i: umr_wqe(i, pointer=(data_lkey, 0x40000840)), C_UMR + " T34/T35", CL_UMR_SEG,
+          pre=[{"mem_write": {"addr": "0x40000840", "hex": lst.hex()}}])
+    fails("UMR through a UMR pointer whose mkey (0xABCD42) no MKey has (T35 mkey; the list is read "
+          "like a gather, §6.1)",
+          lambda i: umr_wqe(i, pointer=(0x00ABCD42, 0x40000800)), C_UMR + " T34/T35; PRM §6.1", CL_UMR_SEG,
+          pre=[lst_write])
+    fails("UMR of a KLM MKey (index 3, access_mode KLM) whose KLM has byte_count 0x80000001, above "
+          "T37's 'Must be up to 2GB'",
+          lambda i: umr_wqe(i, mkey=(3 << 8) | UMR_TAG, access_mode=2,
+                            entries=W.klm(0x80000001, data_lkey, 0x40000000)),
+          C_UMR + " T36/T37", CL_UMR_SEG, pre=[create_mkey(index=3, access_mode=2)])
+
+    t = g.test("UMR through a UMR pointer (inline 0; T34/T35) to the two MTTs at 0x40000800 (2 KB "
+               "aligned) in the data region, then a SEND with small fence gathering across the two "
+               "pages: as with inline MTTs", C_UMR + " T33 inline, T34/T35; " + C_CTRL + " FM",
+               "valid", ["Handles"])
+    t.add(*page_writes, lst_write)
+    sq = Sq()
+    i0 = post(t, sq, umr_wqe(0, pointer=(data_lkey, 0x40000800)))
+    fr = hdr + data[0xF80:0xF80 + 200]
+    i1 = post(t, sq, Wqe("SEND", ctrl={"ce": 2, "fm": 1}, eth={}, inline_header=hdr,
+                         data=[("ptr", fr[14:], {"lkey": UMR_MKEY, "addr": UMR_VA + 0xF80})]))
+    t.frames([fr]).cqes([cqe_ok(i0, S_UMR), cqe_ok(i1, S_SEND)])
+
+    def open_umr(comment, make, cite, clause, flag, readings):
+        """A UMR breaking a 'should' or a reserved value the PRM gives no response for: done as
+        if the rule held, or refused (§10.1.1.1 step 7); the driver broke the rule either way."""
+        t = g.test(comment, cite, "acceptable", ["Handles", flag, "Violation"])
+        sq = Sq()
+        i = post(t, sq, make(0))
+        t.no_frames().cqes_any([(readings[0], [cqe_ok(i, S_UMR)]),
+                                (readings[1], [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT, SYN_ACCESS]}, S_UMR)])])
+        t.violation(clause)
+
+    open_umr("UMR with check_free 11 (T33 '11 - reserved')", lambda i: umr_wqe(i, check_free=3),
+             C_UMR + " T33 Check_free", CL_UMR_SEG, "UmrReserved",
+             ("the reserved value read as 00 (do not check)", "refused"))
+    open_umr("UMR whose translation_octword_actual_size is 2 (32 bytes; T33 'translation_offset and "
+             "size should be aligned to 64B')", lambda i: umr_wqe(i, actual=2),
+             C_UMR + " T33 translation_octword_actual_size", CL_UMR_SEG, "UmrReserved",
+             ("the 2 octowords written", "refused"))
+    open_umr("UMR whose MkeyCtx bit mask also sets bit 2 (T33 'other bits are reserved')",
+             lambda i: umr_wqe(i, mask=UMR_MASK | (1 << 2)), C_UMR + " T33 MkeyCtx bit mask",
+             CL_UMR_SEG, "UmrReserved", ("the reserved bit ignored (§10.1.1 'HW will block')", "refused"))
+
+    t = g.test("UMR, then a SEND with no fence (FM 000) through the new MKey: §10.1.1 'this WQE "
+               "should be marked with small-fence'; without it the SEND may see the mapping or not",
+               C_UMR + "; PRM §10.1.1; " + C_CTRL + " FM", "acceptable", ["Handles", "UmrFence", "Violation"])
+    t.add(*page_writes)
+    sq = Sq()
+    i0 = post(t, sq, umr_wqe(0))
+    fr = hdr + data[0xF80:0xF80 + 200]
+    i1 = post(t, sq, Wqe("SEND", ctrl={"ce": 2}, eth={}, inline_header=hdr,
+                         data=[("ptr", fr[14:], {"lkey": UMR_MKEY, "addr": UMR_VA + 0xF80})]))
+    t.frames([], readings=[("the SEND sees the new mapping", [fr]),
+                            ("the SEND sees the MKey still free", [])])
+    t.cqes_any([("the SEND sees the new mapping", [cqe_ok(i0, S_UMR), cqe_ok(i1, S_SEND)]),
+                ("the SEND sees the MKey still free",
+                 [cqe_ok(i0, S_UMR), cqe_err(i1, SYN_PROT, S_SEND)])])
+    t.violation("PRM §10.1.1")
     return f
 
 

@@ -123,3 +123,14 @@ def mkey_ctx(free=0, umr_en=0, rw=0, rr=0, lw=0, lr=1, access_mode=1, qpn=0xFFFF
 def mtt(addr, rd_en=1, wr_en=0):
     """T11/T12: ptag[63:8] with wr_en (bit 1) and rd_en (bit 0)."""
     return struct.pack(">II", addr >> 32, (addr & 0xFFFFFF00) | (wr_en << 1) | rd_en)
+
+
+def klm(byte_count, mkey, addr):
+    """T36/T37: a KLM, 16 bytes: byte_count ('Must be up to 2GB'), mkey, address."""
+    return struct.pack(">IIQ", byte_count, mkey, addr)
+
+
+def umr_pointer(mkey, addr):
+    """T34/T35: the UMR pointer, 16 bytes: 00h reserved, mkey at 04h, address at 08h-0Fh ('the
+    address of the UMR pointer must be aligned to 2KB')."""
+    return struct.pack(">IIQ", 0, mkey, addr)
