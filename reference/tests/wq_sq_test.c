@@ -61,7 +61,9 @@ static void setup_vport_tcp(void)
 	vport_inline = -1;
 }
 
-Test(sq, create_below_the_profile_vport_inline_mode_refused, .init = setup_vport_tcp)
+TestSuite(sq_vport_tcp, .init = setup_vport_tcp, .fini = teardown);
+
+Test(sq_vport_tcp, create_below_the_profile_vport_inline_mode_refused)
 {
 	uint8_t in[16] = { 0 }, out[0x110] = { 0 };
 	tl_setf(in, 0x00, 31, 16, 0x754); /* QUERY_NIC_VPORT_CONTEXT */
@@ -84,7 +86,9 @@ static void setup_vport_none(void)
 	vport_inline = -1;
 }
 
-Test(sq, create_with_no_inline_headers_under_a_profile_vport_of_none, .init = setup_vport_none)
+TestSuite(sq_vport_none, .init = setup_vport_none, .fini = teardown);
+
+Test(sq_vport_none, create_with_no_inline_headers_under_a_profile_vport_of_none)
 {
 	struct refdrv_sq_attr a = sq_attr();
 	uint32_t sqn;
