@@ -347,10 +347,13 @@ static int eth_inline_cap(struct refdrv *d, unsigned *mode)
 	return st;
 }
 
-/* §7.9.3: the SQ's min_wqe_inline_mode. With wqe_inline_mode 1 the vport sets the minimum: the
- * driver reads it ("SW must query the required minimal inline header"), changes it when the
- * caller asks for another mode, and the SQ takes the vport's. Otherwise the SQ takes the mode
- * asked for (none when none is). */
+/* §7.9.3: the SQ's min_wqe_inline_mode (T61). With wqe_inline_mode 1 the vport sets the minimum:
+ * the driver reads it ("SW must query the required minimal inline header by reading the NIC Vport
+ * Context") and creates the SQ with the mode asked for, or with the vport's when none is ("the
+ * NIC driver must set the minimal required inline header for the created SQ"); a mode below the
+ * vport's is the caller's to ask for (CREATE_SQ refuses it). No command changes the vport's
+ * (T483 has no field_select bit for it; D-VP-3). Otherwise the SQ takes the mode asked for, none
+ * when none is. */
 static int sq_inline_mode(struct refdrv *d, struct refdrv_sq_stack *s)
 {
 	unsigned cap;
@@ -358,18 +361,11 @@ static int sq_inline_mode(struct refdrv *d, struct refdrv_sq_stack *s)
 	if (st != 0)
 		return made(d, s, "QUERY_HCA_CAP(Ethernet offloads)", st);
 	s->sq_inline_mode = m < 0 ? 0 : (unsigned)m;
-	if (cap != 1)
+	if (cap != 1 || m >= 0)
 		return 0;
 	struct refdrv_nic_vport v;
-	for (int pass = 0;; pass++) {
-		if ((st = refdrv_query_nic_vport_context(d, REFDRV_LIST_UC, &v, NULL, 0)) != 0)
-			return made(d, s, "QUERY_NIC_VPORT_CONTEXT", st);
-		if (m < 0 || v.min_wqe_inline_mode == (unsigned)m || pass == 1)
-			break;
-		v.min_wqe_inline_mode = (unsigned)m;
-		if ((st = refdrv_modify_nic_vport_context(d, REFDRV_VPORT_MIN_INLINE, &v)) != 0)
-			return made(d, s, "MODIFY_NIC_VPORT_CONTEXT(min_wqe_inline_mode)", st);
-	}
+	if ((st = refdrv_query_nic_vport_context(d, REFDRV_LIST_UC, &v, NULL, 0)) != 0)
+		return made(d, s, "QUERY_NIC_VPORT_CONTEXT", st);
 	s->sq_inline_mode = v.min_wqe_inline_mode;
 	return 0;
 }

@@ -113,8 +113,8 @@ uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n, uint32_t sqn, uint16_
 struct refdrv_sq_stack_attr {
 	unsigned log_sq_size;         /* WQEBBs: 2^log_sq_size of 64 bytes */
 	unsigned log_cq_size, cqe_sz; /* CQEs: 2^log_cq_size of 64 << cqe_sz bytes */
-	int min_wqe_inline_mode;      /* §7.9.3.1 mode 0-7 the vport is set to; -1 (the default):
-				       * the vport's own */
+	int min_wqe_inline_mode;      /* §7.9.3.1 mode 0-7 of the SQ (T61); -1 (the default):
+				       * the vport's minimum (T16) */
 	bool flush_in_error_en, wq_signature;
 	uint64_t data_addr, data_size; /* the data region the MKey covers */
 	uint64_t sq_buf, sq_dbr, cq_buf, cq_dbr, eq_buf; /* host placement */

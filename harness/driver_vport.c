@@ -151,8 +151,6 @@ int refdrv_modify_nic_vport_context(struct refdrv *d, uint32_t field_select,
 	}
 	if (field_select & REFDRV_VPORT_MTU)
 		set(in, ilen, L, "mtu", a->mtu);
-	if (field_select & REFDRV_VPORT_MIN_INLINE)
-		set(in, ilen, L, "min_wqe_inline_mode", a->min_wqe_inline_mode);
 	if (field_select & REFDRV_VPORT_ADDRESSES_LIST) {
 		set(in, ilen, L, "allowed_list_type", a->list_type);
 		set(in, ilen, L, "allowed_list_size", n);

@@ -26,13 +26,12 @@ struct refdrv_nic_vport {
 	uint32_t list_size;         /* allowed_list_size */
 	uint64_t *list;             /* mac[47:0] (uc, mc) or vlan id; list_size elements */
 };
-/* MODIFY_NIC_VPORT_CONTEXT field_select bits (T483). T483 has no bit for min_wqe_inline_mode,
- * which T16 says the vport context holds; bit 7 is the public mlx5 one (min_inline). */
+/* MODIFY_NIC_VPORT_CONTEXT field_select bits (T483). T483 has none for min_wqe_inline_mode or
+ * the permanent address: they are the device's (D-VP-3; the inline mode is a profile setting). */
 enum {
 	REFDRV_VPORT_ADDRESSES_LIST = 1u << 2,
 	REFDRV_VPORT_PROMISC = 1u << 4,
 	REFDRV_VPORT_MTU = 1u << 6,
-	REFDRV_VPORT_MIN_INLINE = 1u << 7,
 };
 
 /* QUERY_NIC_VPORT_CONTEXT (§12.16.3) of the list `list_type`: fills *out; out->list receives up

@@ -39,7 +39,19 @@
 	  "§12.10, §12.11, §12.13", "modelled")                                                 \
 	X("rqt", "RQ tables", "PRM §7.8, §12.12 T58/T59", "modelled")                            \
 	X("vport", "NIC vport, vport counters and the L2 table", "PRM §7.3, §12.15-§12.17 T15-T20", \
-	  "modelled")
+	  "modelled")                                                                           \
+	X("tx_sq", "send queue execution: doorbells, the record, Blue Flame, the WQEBB ring, CE "  \
+	  "modes", "PRM §7.2.2.1, §7.4.1.1, §7.4.3, §9.2.3", "modelled")                          \
+	X("tx_wqe", "send WQE formats: ctrl, Eth and data segments, inline headers, padding, the "  \
+	  "minimum frame", "PRM §7.4.4.1-§7.4.4.2 T25-T41, §3.3.8", "modelled")                   \
+	X("tx_csum", "TX checksum offload: IPv4 header, TCP/UDP over IPv4 and IPv6",              \
+	  "PRM §3.3.1, T28", "modelled")                                                        \
+	X("tx_lso", "large send offload", "PRM §3.3.2, T28", "modelled")                          \
+	X("tx_errors", "send completions with error, the SQ in error and flush",                  \
+	  "PRM §7.12.7 T73/T74, §7.9.2", "modelled")                                            \
+	X("tx_inline", "send inline-header modes", "PRM §7.9.3, §7.9.3.1, T61", "modelled")       \
+	X("tx_counters", "TX counters: vport and PPCNT", "PRM §12.17.1, §11.1.5", "modelled")     \
+	X("tx_umr", "UMR WQEs", "PRM §7.4.4.1.3 T31-T37, §10.1.1", "modelled")
 
 static const char layouts_usage[] =
 	"usage: nicref layouts [--tsv]\n"

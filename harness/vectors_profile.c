@@ -15,7 +15,7 @@
 	X(log_max_transport_domain) X(driver_version) X(adp_max_range_num)                      \
 	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \
 	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(log_max_objects)               \
-	X(contexts_per_page)
+	X(contexts_per_page) X(vport_min_wqe_inline_mode)
 
 static int profile_set(struct run *r, struct nicref_profile *p, const char *key, const json_t *v)
 {

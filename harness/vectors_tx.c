@@ -129,7 +129,7 @@ static int setup_values(struct run *r, const json_t *s, struct refdrv_sq_stack_a
 	a->log_sq_size = (unsigned)lsq;
 	a->log_cq_size = (unsigned)lcq;
 	a->cqe_sz = (unsigned)csz;
-	if (json_object_get(s, "min_wqe_inline_mode")) /* else the vport's own */
+	if (json_object_get(s, "min_wqe_inline_mode")) /* else the vport's minimum */
 		a->min_wqe_inline_mode = (int)inl;
 	a->flush_in_error_en = flush != 0;
 	a->wq_signature = sig != 0;

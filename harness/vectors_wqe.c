@@ -228,9 +228,11 @@ static int wqe_segments(struct run *r, const json_t *s, struct refdrv_wqe *w)
 	return 0;
 }
 
+/* A WQE given whole: its bytes exactly, nothing filled in (the vector owns every byte, a
+ * deliberately wrong index, SQ number or signature included), so no ctrl fields beside it. */
 static int wqe_whole(struct run *r, const json_t *s, struct refdrv_wqe *w)
 {
-	static const char *const built[] = { "opcode", "eth", "data", "umr" };
+	static const char *const built[] = { "opcode", "ctrl", "eth", "data", "umr" };
 	for (size_t i = 0; i < sizeof built / sizeof built[0]; i++)
 		if (json_object_get(s, built[i])) {
 			vbad(r, "hex", "the WQE is given whole or built from segments, not both (drop "
@@ -253,7 +255,9 @@ static int wqe_whole(struct run *r, const json_t *s, struct refdrv_wqe *w)
 static int wqe_build(struct run *r, const json_t *s, struct refdrv_wqe *w)
 {
 	const json_t *ctrl = json_object_get(s, "ctrl");
-	if (json_object_get(s, "hex") ? wqe_whole(r, s, w) : wqe_segments(r, s, w))
+	if (json_object_get(s, "hex"))
+		return wqe_whole(r, s, w);
+	if (wqe_segments(r, s, w))
 		return -1;
 	/* What only the device's choices fix (the producer counter, the SQ's number), then the
 	 * vector's ctrl fields, then the signature over them (§9.2.3) when the SQ checks it. */

@@ -3,11 +3,7 @@
  * §7.4.1.1 puts it (wrapping at the end), the doorbell record counts its WQEBBs (§7.4.3.1), the
  * doorbell is the WQE's first 8 bytes at offset 0 of alternating Blue Flame buffers (§7.2.2,
  * §7.2.2.1), and a Blue Flame post writes the whole WQE there, which the device takes (the
- * sq_doorbell event says bf 1).
- *
- * TXA_LANDED: the tests of segments whose layouts TX-A declares (layouts_wqe.h) and of WQEs the
- * send engine executes (CQEs, frames) are skipped while it is 0; the lead sets it to 1 when the
- * send engine (branch txa) is merged; VPORT_MIN_INLINE likewise (below). */
+ * sq_doorbell event says bf 1). */
 #include <string.h>
 
 #include "driver_mkey.h"
@@ -15,16 +11,6 @@
 #include "driver_wq.h"
 #include "nicref/layout.h"
 #include "testlib.h"
-
-#define TXA_LANDED 1
-/* VPORT_MIN_INLINE: the model takes MODIFY_NIC_VPORT_CONTEXT field_select bit 7 (min_inline),
- * which TX_SPEC's tx_setup needs and T483 lacks (D-VP-5 refuses it today); then 1. */
-#define VPORT_MIN_INLINE 0
-#define WAITS_FOR_TXA(what)                                                                     \
-	do {                                                                                    \
-		if (!TXA_LANDED)                                                                \
-			cr_skip_test("waits for the send engine (TX-A): %s", what);             \
-	} while (0)
 
 /* Every BAR write the driver makes, for the doorbell tests. */
 static struct {
@@ -106,41 +92,62 @@ Test(refdrv_sq, stack_comes_up_and_goes_down_without_a_violation)
 	stack_down();
 }
 
-Test(refdrv_sq, the_vport_is_modified_only_for_another_inline_mode)
+/* The stack's commands of one opcode since the device came up. */
+static unsigned cmds_of(const char *op)
 {
-	/* The mode asked for is the vport's own (L2, D-VP-3): read, not written (§7.9.3). */
+	unsigned n = 0;
+	for (size_t i = 0; i < t->tr.n; i++)
+		n += t->tr.ev[i].kind == NICREF_EV_CMD_DONE &&
+		     t->tr.ev[i].arg[1] == (uint64_t)nicref_opcode_find(op);
+	return n;
+}
+
+/* A device of profile p at INITIALIZED; the stack of attributes a: refdrv_sq_stack_up's result. */
+static int stack_up_on(const struct nicref_profile *p, const struct refdrv_sq_stack_attr *a)
+{
+	t = tl_up_to(p, REFDRV_INITIALIZED);
+	return refdrv_sq_stack_up(&t->d, a, &s);
+}
+
+Test(refdrv_sq, the_vport_inline_mode_is_read_never_written)
+{
+	/* §7.9.3 "SW must query the required minimal inline header by reading the NIC Vport
+	 * Context"; T483 has no field_select bit for it (D-VP-3), so no MODIFY. A vport of the
+	 * profile's mode 2 (IP): the SQ takes it when the caller names none. */
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.vport_min_wqe_inline_mode = 2;
 	struct refdrv_sq_stack_attr a;
 	refdrv_sq_stack_defaults(&a);
-	a.min_wqe_inline_mode = 1;
-	t = tl_up_to(NULL, REFDRV_INITIALIZED);
-	cr_assert_eq(refdrv_sq_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
-	cr_expect_eq(s.sq_inline_mode, 1);
-	unsigned modify = 0, query = 0;
-	for (size_t i = 0; i < t->tr.n; i++) {
-		const struct nicref_event *e = &t->tr.ev[i];
-		modify += e->kind == NICREF_EV_CMD_DONE &&
-			  e->arg[1] == (uint64_t)nicref_opcode_find("MODIFY_NIC_VPORT_CONTEXT");
-		query += e->kind == NICREF_EV_CMD_DONE &&
-			 e->arg[1] == (uint64_t)nicref_opcode_find("QUERY_NIC_VPORT_CONTEXT");
-	}
-	cr_expect_eq(modify, 0);
-	cr_expect_eq(query, 1);
+	cr_assert_eq(stack_up_on(&p, &a), 0, "%s", t->d.error);
+	cr_expect_eq(s.sq_inline_mode, 2);
+	cr_expect_eq(cmds_of("QUERY_NIC_VPORT_CONTEXT"), 1);
+	cr_expect_eq(cmds_of("MODIFY_NIC_VPORT_CONTEXT"), 0);
 	stack_down();
 }
 
-Test(refdrv_sq, stack_takes_the_requested_vport_inline_mode)
+Test(refdrv_sq, stack_takes_the_requested_sq_inline_mode)
 {
-	if (!VPORT_MIN_INLINE)
-		cr_skip_test("waits for the model to take MODIFY_NIC_VPORT_CONTEXT of min_wqe_inline_mode "
-			     "(field_select bit 7, absent from T483; today refused by D-VP-5)");
+	/* T61 min_wqe_inline_mode: the SQ's own; "must be >= Nic_vport.min_sq_wqe_inline_mode". */
 	struct refdrv_sq_stack_attr a;
 	refdrv_sq_stack_defaults(&a);
-	a.min_wqe_inline_mode = 3; /* TCP/UDP (§7.9.3.1) */
-	stack_up(&a);
+	a.min_wqe_inline_mode = 3; /* TCP/UDP (§7.9.3.1), above the default vport's L2 */
+	cr_assert_eq(stack_up_on(NULL, &a), 0, "%s", t->d.error);
 	cr_expect_eq(s.sq_inline_mode, 3);
+	cr_expect_eq(cmds_of("MODIFY_NIC_VPORT_CONTEXT"), 0);
 	stack_down();
-	a.min_wqe_inline_mode = 0; /* none: below the vport's own L2, asked for */
-	stack_up(&a);
+	/* none, below the default vport's L2: CREATE_SQ refuses it (§7.9.3 "will fail") */
+	a.min_wqe_inline_mode = 0;
+	cr_expect_neq(stack_up_on(NULL, &a), 0);
+	cr_expect(strstr(t->d.error, "CREATE_SQ") != NULL, "%s", t->d.error);
+	cr_expect_eq(refdrv_sq_stack_down(&t->d, &s), 0, "%s", t->d.error);
+	cr_expect_eq(refdrv_teardown(&t->d), 0, "%s", t->d.error);
+	tl_down(t);
+	/* none, on a vport whose minimum is none (profile) */
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.vport_min_wqe_inline_mode = 0;
+	cr_assert_eq(stack_up_on(&p, &a), 0, "%s", t->d.error);
 	cr_expect_eq(s.sq_inline_mode, 0);
 	stack_down();
 }
@@ -301,7 +308,6 @@ Test(refdrv_sq, wqe_opcodes_by_name)
 
 Test(refdrv_sq, eth_pointer_and_inline_segments_are_built_where_the_prm_puts_them)
 {
-	WAITS_FOR_TXA("the layouts wqe_eth_seg, wqe_data_seg, wqe_inline_seg");
 	stack_up(NULL);
 	struct refdrv_wqe w;
 	static const uint8_t hdr[18] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 2, 0x4E, 0x49, 0x43,
@@ -328,7 +334,6 @@ Test(refdrv_sq, eth_pointer_and_inline_segments_are_built_where_the_prm_puts_the
 
 Test(refdrv_sq, a_nop_completes_with_a_requester_cqe)
 {
-	WAITS_FOR_TXA("the send engine executes WQEs and writes their CQEs (§7.12)");
 	stack_up(NULL);
 	struct refdrv_wqe w;
 	nop(&w, 2);

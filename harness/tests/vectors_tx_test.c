@@ -1,11 +1,7 @@
 /* The send-path steps of docs/vectors.md ("Send path"): tx_setup, wqe, sq_ring (through the
  * model's doorbell layer, which reports every send doorbell as an sq_doorbell event), cqes (CQEs
  * that a mem_write puts in the CQ buffer stand in for the send engine's), frames (frames handed
- * to the runner's ops.wire_tx directly stand in for the engine's), and --pcap.
- *
- * TXA_LANDED: the tests of segments whose layouts TX-A declares (layouts_wqe.h) are skipped while
- * it is 0; the lead sets it to 1 when branch txa is merged (as in driver_sq_test.c), and
- * VPORT_MIN_INLINE to 1 when the model takes the vport's inline mode (below). */
+ * to the runner's ops.wire_tx directly stand in for the engine's), and --pcap. */
 /* pcap.h uses the BSD types u_int/u_char, which -D_POSIX_C_SOURCE hides in glibc. */
 #define _DEFAULT_SOURCE 1
 #include <pcap/pcap.h>
@@ -13,16 +9,6 @@
 #include "pcap_write.h"
 #include "vectest.h"
 #include "vectors_int.h"
-
-#define TXA_LANDED 1
-#define WAITS_FOR_TXA(what)                                                                     \
-	do {                                                                                    \
-		if (!TXA_LANDED)                                                                \
-			cr_skip_test("waits for the send engine (TX-A): %s", what);             \
-	} while (0)
-/* VPORT_MIN_INLINE: the model takes MODIFY_NIC_VPORT_CONTEXT field_select bit 7 (min_inline),
- * which TX_SPEC's tx_setup needs and T483 lacks; today D-VP-5 refuses it. */
-#define VPORT_MIN_INLINE 0
 
 /* One test whose group sets up the device and the send queue (tx_setup keys tx). */
 #define TX_ONE_WITH(tx, steps)                                                                   \
@@ -75,19 +61,43 @@ Test(vectors_tx, tx_setup_in_the_test_after_its_own_bring_up)
 		   VEC_PASSED);
 }
 
-Test(vectors_tx, tx_setup_of_the_vports_own_inline_mode)
+/* One test on a device whose group sets `profile` (keys p) and the send queue (tx_setup keys tx). */
+#define TX_ONE_ON(p, tx, steps)                                                                  \
+	VT_HEAD("") "\"numberOfTests\":1,\"testGroups\":[{\"profile\":{" p "},\"setup\":[{"     \
+		    "\"bring_up\":{\"to\":\"initialized\"}},{\"tx_setup\":{" tx "}}],\"tests\":[{"   \
+		    "\"tcId\":7,\"comment\":\"c\",\"cite\":\"PRM §7.4.3.1\",\"flags\":[],\"result\":" \
+		    "\"valid\",\"steps\":[" steps "]}]}]}"
+/* QUERY_SQ of SQ 1: its context's min_wqe_inline_mode (T61) is m. */
+#define SQ_INLINE_IS(m)                                                                          \
+	"{\"command\":{\"layout\":\"query_sq_in\",\"fields\":{\"opcode\":\"QUERY_SQ\",\"sqn\":1}," \
+	"\"output_length\":\"0x118\",\"expect\":{\"status\":\"OK\",\"output\":{\"layout\":"       \
+	"\"query_sq_out\",\"fields\":{\"min_wqe_inline_mode\":" #m "}}}}}"
+
+Test(vectors_tx, tx_setup_inline_mode_defaults_to_the_vports)
 {
-	/* L2 is the default vport's minimum (D-VP-3): nothing to modify. */
-	expect_run(TX_ONE_WITH("\"min_wqe_inline_mode\":1", "{\"wqe\":{\"opcode\":\"NOP\"}}"),
-		   VEC_PASSED);
+	/* Absent: the SQ takes the vport's minimum (§7.9.3), L2 on the default device (D-VP-3)
+	 * and the profile's vport_min_wqe_inline_mode otherwise. */
+	expect_run(TX_ONE(SQ_INLINE_IS(1)), VEC_PASSED);
+	expect_run(TX_ONE_ON("\"vport_min_wqe_inline_mode\":3", "", SQ_INLINE_IS(3)), VEC_PASSED);
+	expect_run(TX_ONE_ON("\"vport_min_wqe_inline_mode\":3", "", SQ_INLINE_IS(1)), VEC_FAILED);
 }
 
-Test(vectors_tx, tx_setup_of_the_vport_inline_mode)
+Test(vectors_tx, tx_setup_inline_mode_sets_the_sqs_only)
 {
-	if (!VPORT_MIN_INLINE)
-		cr_skip_test("waits for the model to take MODIFY_NIC_VPORT_CONTEXT field_select bit 7");
-	expect_run(TX_ONE_WITH("\"min_wqe_inline_mode\":2", "{\"wqe\":{\"opcode\":\"NOP\"}}"),
+	/* Given: the SQ's (T61), at or above the vport's; the vport keeps its own (QUERY of the
+	 * context: T16 00h[26:24] still L2). */
+	expect_run(TX_ONE_WITH("\"min_wqe_inline_mode\":2",
+			       SQ_INLINE_IS(2) ",{\"command\":{\"layout\":\"query_nic_vport_context_in\","
+			       "\"fields\":{\"opcode\":\"QUERY_NIC_VPORT_CONTEXT\"},\"output_length\":"
+			       "\"0x110\",\"expect\":{\"status\":\"OK\",\"output\":{\"layout\":"
+			       "\"query_nic_vport_context_out\",\"fields\":{\"min_wqe_inline_mode\":1}}}}}"),
 		   VEC_PASSED);
+	/* 0 on a vport of minimum 0 (profile); on the default vport CREATE_SQ refuses it
+	 * (§7.9.3 "will fail"): the tx_setup fails the test. */
+	expect_run(TX_ONE_ON("\"vport_min_wqe_inline_mode\":0", "\"min_wqe_inline_mode\":0",
+			     SQ_INLINE_IS(0)),
+		   VEC_PASSED);
+	expect_run(TX_ONE_WITH("\"min_wqe_inline_mode\":0", SQ_INLINE_IS(0)), VEC_FAILED);
 }
 
 /* ---- wqe and sq_ring ---- */
@@ -123,11 +133,12 @@ Test(vectors_tx, ring_modes_post_record_and_ring_as_named)
 		   VEC_PASSED);
 }
 
-Test(vectors_tx, a_wqe_given_whole_gets_its_index_and_sq_and_may_wrap)
+Test(vectors_tx, a_wqe_given_whole_is_written_as_given_and_may_wrap)
 {
 	/* An SQ of 4 WQEBBs: three NOPs, then a WQE of 96 bytes (ds 6) at WQEBB 3: its first 64
-	 * bytes there, the rest from the start of the buffer (§7.4.1.1 Figure 14). Posted only: the
-	 * record would otherwise count 5 WQEBBs in a ring of 4. */
+	 * bytes there, the rest from the start of the buffer (§7.4.1.1 Figure 14). Its bytes are
+	 * the vector's, the first 8 too (wqe_index 0 and SQ 0 as given, nothing filled in). Posted
+	 * only: the record would otherwise count 5 WQEBBs in a ring of 4. */
 	char wqe[2 * 96 + 1] = "";
 	for (unsigned i = 0; i < 96; i++)
 		snprintf(wqe + 2 * i, 3, "%02x", i < 8 ? (i == 7 ? 6 : 0) : 0xA0 + i % 32);
@@ -138,21 +149,22 @@ Test(vectors_tx, a_wqe_given_whole_gets_its_index_and_sq_and_may_wrap)
 			     "{\"wqe\":{\"opcode\":\"NOP\",\"ring\":\"none\"}},"
 			     "{\"wqe\":{\"opcode\":\"NOP\",\"ring\":\"none\"}},"
 			     "{\"wqe\":{\"hex\":\"%s\",\"ring\":\"none\"}},"
-			     "{\"mem_expect\":{\"addr\":\"0x300000c8\",\"hex\":\"%.112s\"}},"
+			     "{\"mem_expect\":{\"addr\":\"0x300000c0\",\"hex\":\"%.128s\"}},"
 			     "{\"mem_expect\":{\"addr\":\"0x30000000\",\"hex\":\"%.64s\"}},"
 			     "{\"events\":{\"expect\":[],\"exact\":true}}"),
-		 wqe, wqe + 16, wqe + 128);
+		 wqe, wqe, wqe + 128);
 	expect_run(json, VEC_PASSED);
 }
 
 Test(vectors_tx, blue_flame_posts_the_whole_wqe)
 {
-	/* A NOP of 2 octowords (a zero-length inline segment pads it, §7.2.2.1) through Blue Flame:
-	 * the device takes it from the buffer (D-DB-3). */
-	expect_run(TX_ONE("{\"wqe\":{\"hex\":\"00000000 00000002 00000008 00000000 80000000 00000000"
+	/* A NOP of 2 octowords (a zero-length inline segment pads it, §7.2.2.1) through Blue Flame,
+	 * given whole with its index and SQ 1 (the first SQ, D-OBJ-2): the device takes it from the
+	 * buffer (D-DB-3). */
+	expect_run(TX_ONE("{\"wqe\":{\"hex\":\"00000000 00000102 00000008 00000000 80000000 00000000"
 			  " 00000000 00000000\",\"ring\":\"bf\"}},"
 			  "{\"events\":{\"expect\":[" SQ_DOORBELL(0, 0, 2, 1) "]}},"
-			  "{\"wqe\":{\"hex\":\"00000000 00000002 00000008 00000000 80000000 00000000"
+			  "{\"wqe\":{\"hex\":\"00000100 00000102 00000008 00000000 80000000 00000000"
 			  " 00000000 00000000\",\"ring\":\"none\"}},{\"sq_ring\":{\"ring\":\"bf\"}},"
 			  "{\"events\":{\"expect\":[" SQ_DOORBELL(1, 0, 2, 1) "]}}"),
 		   VEC_PASSED);
@@ -186,22 +198,30 @@ Test(vectors_tx, the_check_refuses_before_anything_runs)
 	vt_free(&t);
 }
 
-Test(vectors_tx, the_runner_signs_what_the_sq_checks)
+Test(vectors_tx, the_runner_signs_what_it_builds_not_what_is_given_whole)
 {
-	WAITS_FOR_TXA("the send engine checks WQE signatures and completes WQEs");
-	/* wq_signature (T55): the runner's signature (D-WQE-2) is the device's, so the NOP and a
-	 * WQE given whole complete without error and without a violation. */
+	/* wq_signature (T55): the runner's signature (D-WQE-2) is the device's, so the NOP it
+	 * builds completes without error. A WQE given whole carries its own: NOP at index 1 of SQ
+	 * 1, ce 10b; the bytes 00000100 00000101 SS000008 00000000, SQ number 000001 and index 0001
+	 * XOR to 0x09 ^ SS, so SS = 0xF6 makes 0xFF (§9.2.3) and 0xF7 does not. */
 	expect_run(TX_ONE_WITH("\"wq_signature\":1",
 			       "{\"wqe\":{\"opcode\":\"NOP\",\"ctrl\":{\"ce\":2}}},"
-			       "{\"wqe\":{\"hex\":\"00000000 00000001 00000008 00000000\"}},"
+			       "{\"wqe\":{\"hex\":\"00000100 00000101 f6000008 00000000\"}},"
 			       "{\"cqes\":{\"expect\":[{\"opcode\":0,\"wqe_counter\":0,"
 			       "\"s_wqe_opcode\":\"NOP\"},{\"opcode\":0,\"wqe_counter\":1}]}}"),
+		   VEC_PASSED);
+	expect_run(TX_ONE_WITH("\"wq_signature\":1",
+			       "{\"wqe\":{\"opcode\":\"NOP\",\"ctrl\":{\"ce\":2}}},"
+			       "{\"wqe\":{\"hex\":\"00000100 00000101 f7000008 00000000\"}},"
+			       "{\"cqes\":{\"expect\":[{\"opcode\":0,\"wqe_counter\":0},"
+			       "{\"layout\":\"err_cqe\",\"opcode\":13,\"wqe_counter\":1}]}},"
+			       "{\"events\":{\"expect\":[{\"event\":\"violation\",\"rule\":"
+			       "\"TX_WQE_SIGNATURE\"}]}}"),
 		   VEC_PASSED);
 }
 
 Test(vectors_tx, data_is_placed_in_the_data_region_64_byte_aligned)
 {
-	WAITS_FOR_TXA("the layouts wqe_eth_seg, wqe_data_seg, wqe_inline_seg");
 	/* Pointer segments (T38): 10 bytes at 0x40000000, 70 at the next 64-byte boundary, 0x40;
 	 * one at an address of the test's; an inline segment (T39). */
 	expect_run(TX_ONE("{\"wqe\":{\"opcode\":\"SEND\",\"eth\":{\"inline_header\":"
@@ -224,7 +244,6 @@ Test(vectors_tx, data_is_placed_in_the_data_region_64_byte_aligned)
 
 Test(vectors_tx, a_umr_wqe_is_built_in_the_order_of_t31)
 {
-	WAITS_FOR_TXA("the layout wqe_umr_ctrl_seg");
 	/* ctrl 00h, UMR control 10h-3Ch, MKey context 40h-7Ch, the KLMs from 80h (T31). */
 	expect_run(TX_ONE("{\"wqe\":{\"opcode\":\"UMR\",\"umr\":{\"ctrl\":{\"inline\":1},"
 			  "\"mkey_ctx\":{\"lr\":1},\"klm\":[{\"byte_count\":\"0x1000\"}]},"

@@ -34,6 +34,7 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->log_max_objects = 16;
 	p->contexts_per_page = 64; /* D-PG-4 */
 	p->driver_version = 1;
+	p->vport_min_wqe_inline_mode = 1; /* D-VP-3: L2 (§7.9.3.1 mode 1) */
 	p->adp_max_range_num = NICREF_ADP_MAX_RANGES; /* D-ADP-*: docs/decisions.md */
 	p->adp_max_profile_id = 7;
 	p->adp_base_timeout_min_ns = 4000; /* seed 001: 4 us */

@@ -32,12 +32,14 @@ static uint32_t table_capacity(const struct nicref_profile *p, enum obj_type t)
 }
 
 /* The profile's settings for the object tables: handle ranges the PRM's fields hold (D-OBJ-2),
- * UARs after the init segment (D-UAR-1), a context cost (D-PG-4). */
+ * UARs after the init segment (D-UAR-1), a context cost (D-PG-4); the vport's inline mode, one
+ * of §7.9.3.1 (4 is reserved, T16's field is 3 bits). */
 static int obj_profile_ok(const struct nicref_profile *p)
 {
 	return p->uar_base != 0 && p->log_max_pd <= DEV_LOG_MAX_PD &&
 	       p->log_max_transport_domain <= DEV_LOG_MAX_TD &&
-	       p->log_max_objects <= OBJTAB_MAX_LOG && p->contexts_per_page != 0;
+	       p->log_max_objects <= OBJTAB_MAX_LOG && p->contexts_per_page != 0 &&
+	       p->vport_min_wqe_inline_mode <= 7 && p->vport_min_wqe_inline_mode != 4;
 }
 
 static int obj_create(struct nicref_dev *dev, void **state)

@@ -39,8 +39,9 @@ void vport_dev_reset(struct nicref_dev *dev)
 	/* T16: "In query, 0 means MTU of Vport equal to external physical port": no MTU of its
 	 * own until MODIFY_NIC_VPORT_CONTEXT sets one. */
 	v->mtu = 0;
-	/* D-VP-3: the device's own values, which no field_select bit of T483 modifies. */
-	v->min_wqe_inline_mode = VPORT_MIN_WQE_INLINE_MODE;
+	/* D-VP-3: the device's own values, which no field_select bit of T483 modifies; the
+	 * inline mode is the profile's (L2 by default). */
+	v->min_wqe_inline_mode = dev->core.cfg.profile.vport_min_wqe_inline_mode;
 	v->permanent_address = VPORT_PERMANENT_ADDRESS;
 }
 

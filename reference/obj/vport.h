@@ -53,8 +53,8 @@ struct l2_table {
 struct vport {
 	/* MODIFY_VPORT_STATE (T475): 0 down, 1 up. */
 	uint8_t admin_state;
-	/* The context (T16). min_wqe_inline_mode and permanent_address are the device's: no
-	 * field_select bit modifies them (D-VP-3). */
+	/* The context (T16). min_wqe_inline_mode (profile vport_min_wqe_inline_mode) and
+	 * permanent_address are the device's: no field_select bit modifies them (D-VP-3). */
 	uint8_t min_wqe_inline_mode;
 	uint16_t mtu; /* 0: the physical port's */
 	bool promisc_uc, promisc_mc, promisc_all;
@@ -69,7 +69,6 @@ struct vport {
 
 /* Power-on values of what no command sets (D-VP-3). */
 #define VPORT_PERMANENT_ADDRESS 0x024E49435246ull /* 02:4E:49:43:52:46, locally administered */
-#define VPORT_MIN_WQE_INLINE_MODE 1u              /* L2 (§7.9.3.1 mode 1) */
 
 int vport_dev_init(struct nicref_dev *dev);
 void vport_dev_fini(struct nicref_dev *dev);

@@ -47,6 +47,9 @@ Test(profile, each_setting_the_model_cannot_take_is_refused)
 	REFUSED(log_max_transport_domain, 25);
 	REFUSED(log_max_objects, 25);
 	REFUSED(contexts_per_page, 0);
+	/* the vport's inline mode (§7.9.3.1: 4 reserved; T16's field is 3 bits) */
+	REFUSED(vport_min_wqe_inline_mode, 4);
+	REFUSED(vport_min_wqe_inline_mode, 8);
 	/* ports */
 	REFUSED(num_ports, 0);
 	REFUSED(num_ports, 5);

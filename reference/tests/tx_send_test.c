@@ -235,6 +235,37 @@ Test(tx_send, mode_3_needs_the_udp_header, .init = tcp_mode_sq)
 
 /* ---- Lengths and the offloads (D-TX-10, D-TX-11) -------------------------------------------- */
 
+static void no_inline_sq(void)
+{
+	/* An SQ of mode 0 (§7.9.3.1 "None"), which CREATE_SQ allows on a vport whose own minimum
+	 * is 0: the profile's (D-VP-3). */
+	static struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.vport_min_wqe_inline_mode = 0;
+	struct tx_opts o = tx_default_opts();
+	o.min_inline = 0;
+	o.profile = &p;
+	tx_setup_opts(&o);
+}
+
+Test(tx_send, an_empty_send_is_a_local_length_error, .init = no_inline_sq)
+{
+	/* No inline header and no data segment (ds 2: ctrl and Eth): §7.4.4.1.4's "request with
+	 * zero data" makes no Ethernet frame; the offloads' TX_ERR_LENGTH (D-TX-10). */
+	struct wqe w;
+	const uint8_t none[1] = { 0 };
+	w_ctrl(&w, NICREF_SEND_OP_SEND, 2);
+	w_eth(&w, 0, 0, 0, none, 0);
+	tx_send(&w);
+	expect_error(NICREF_VIO_TX_OFFLOAD_LENGTH, NICREF_CQE_SYN_LOCAL_LENGTH);
+	const struct nicref_event *v = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 0);
+	cr_assert(v);
+	cr_expect(strstr(nicref_violation_citation((unsigned)v->arg[0]), "§7.4.4.1.4") != NULL,
+		  "the rule cites the zero-data clause: %s",
+		  nicref_violation_citation((unsigned)v->arg[0]));
+}
+
+
 Test(tx_send, short_frames_are_padded)
 {
 	/* §3.3.8: "Ethernet packets shorter than 64 bytes are automatically padded ... to 64

@@ -51,6 +51,52 @@ Test(sq, create_refusals)
 	cr_expect_eq(cmd16(0x914, tisn, NULL), OK, "DESTROY_TIS once the SQ is gone");
 }
 
+/* The vport's min_wqe_inline_mode is the profile's (D-VP-3): QUERY_NIC_VPORT_CONTEXT shows it and
+ * CREATE_SQ refuses a mode below it (§7.9.3 "An attempt to create SQ with inline mode < minimal
+ * required by the Vport NIC will fail"). */
+static void setup_vport_tcp(void)
+{
+	vport_inline = 3; /* §7.9.3.1 mode 3: TCP/UDP */
+	setup_graph();
+	vport_inline = -1;
+}
+
+TestSuite(sq_vport_tcp, .init = setup_vport_tcp, .fini = teardown);
+
+Test(sq_vport_tcp, create_below_the_profile_vport_inline_mode_refused)
+{
+	uint8_t in[16] = { 0 }, out[0x110] = { 0 };
+	tl_setf(in, 0x00, 31, 16, 0x754); /* QUERY_NIC_VPORT_CONTEXT */
+	cr_assert_eq(tl_cmd(tdev, in, sizeof in, out, sizeof out), OK);
+	cr_expect_eq(tl_getf(out, 0x10, 26, 24), 3, "T16 min_wqe_inline_mode: the profile's");
+	struct refdrv_sq_attr a = sq_attr();
+	uint32_t sqn;
+	a.min_wqe_inline_mode = 2; /* IP: above the default vport's L2, below this one's */
+	int st = refdrv_create_sq(&tdev->d, &a, &sqn);
+	tl_expect_refused(tdev, (unsigned)st, NICREF_RULE_SQ_INLINE_MODE_BELOW_VPORT);
+	a.min_wqe_inline_mode = 3;
+	cr_expect_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK, "equal to the vport's");
+	cr_expect_eq(refdrv_destroy_sq(&tdev->d, sqn), OK);
+}
+
+static void setup_vport_none(void)
+{
+	vport_inline = 0; /* §7.9.3.1 mode 0: none */
+	setup_graph();
+	vport_inline = -1;
+}
+
+TestSuite(sq_vport_none, .init = setup_vport_none, .fini = teardown);
+
+Test(sq_vport_none, create_with_no_inline_headers_under_a_profile_vport_of_none)
+{
+	struct refdrv_sq_attr a = sq_attr();
+	uint32_t sqn;
+	a.min_wqe_inline_mode = 0; /* refused under the default vport (create_refusals) */
+	cr_expect_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK);
+	cr_expect_eq(refdrv_destroy_sq(&tdev->d, sqn), OK);
+}
+
 Test(sq, tis_list_size_and_state_at_create)
 {
 	/* T61: tis_lst_sz must be 1; T62/Figure 17: created in RST. Built by hand. */

@@ -124,6 +124,7 @@ static inline uint32_t create_tis(void)
 static bool give_icm = true;
 static int log_max_objects = -1; /* profile override, -1: the default */
 static int reserved_check = -1;
+static int vport_inline = -1; /* profile vport_min_wqe_inline_mode, -1: the default */
 
 static inline void setup(void)
 {
@@ -133,6 +134,8 @@ static inline void setup(void)
 		p.log_max_objects = (uint8_t)log_max_objects;
 	if (reserved_check >= 0)
 		p.reserved_check = (uint8_t)reserved_check;
+	if (vport_inline >= 0)
+		p.vport_min_wqe_inline_mode = (uint8_t)vport_inline;
 	tdev = tl_up_to(&p, REFDRV_INITIALIZED);
 	if (give_icm)
 		give_pages(16);

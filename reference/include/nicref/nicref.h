@@ -68,6 +68,10 @@ struct nicref_profile {
 	uint8_t log_max_pd;              /* HCA_CAP.log_max_pd (T145 64h[20:16]), at most 16 */
 	uint8_t log_max_transport_domain; /* HCA_CAP 64h[28:24], at most 16 */
 	uint8_t driver_version;          /* HCA_CAP.driver_version (T145 4Ch[30]) */
+	/* The NIC vport context's min_wqe_inline_mode (PRM §7.3 T16 00h[26:24]), a mode of
+	 * §7.9.3.1 (0-3, 5-7): the least inline mode an SQ may be created with. No field_select
+	 * bit of T483 writes it, so it is the device's (D-VP-3). */
+	uint8_t vport_min_wqe_inline_mode;
 	/* HCA_CAP log_max_cq, _mkey, _rq, _sq, _tir, _tis, _rmp and _rqt (T145), at most 24: the
 	 * handle spaces are 24 bits wide whatever this says. */
 	uint8_t log_max_objects;

@@ -77,9 +77,10 @@
 	  "silently dropped\")",                                                                \
 	  "fewer inline header bytes than the SQ's inline mode requires: the packet is dropped, " \
 	  "the WQE completes (arg: sqn << 32 | wqe_index << 16 | bytes required)")               \
-	X(TX_OFFLOAD_LENGTH, "PRM §3.3.2 (LSO, max_lso_cap), §3.3.1",                           \
-	  "the packet's lengths do not allow the requested offload: error 0x1 (arg: sqn << 32 | " \
-	  "wqe_index)")                                                                         \
+	X(TX_OFFLOAD_LENGTH, "PRM §7.4.4.1.4 (a request of zero data), §3.3.1, §3.3.2 (LSO, "     \
+	  "max_lso_cap)",                                                                       \
+	  "no packet (no inline header and no data), or lengths that do not allow the requested " \
+	  "offload: error 0x1 (arg: sqn << 32 | wqe_index)")                                     \
 	X(TX_OFFLOAD_LSO, "PRM §3.3.2 (LSO of TCP packets, mss)",                               \
 	  "an LSO WQE the device cannot segment (not TCP, mss 0, headers not inline): error 0x2 " \
 	  "(arg: sqn << 32 | wqe_index)")                                                       \
