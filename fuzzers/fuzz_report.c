@@ -5,9 +5,10 @@
  *   invariant REFCOUNT_MATCHES broken at fuzzers/cmdq_fuzz.c:33: PD 1: refs 2, held by 1 (...)
  *     nicref_dev_check -12 (D-OBJ-1): each object's reference count equals ...
  *   model assertion failed at reference/obj/obj.c:162: dev->obj_charged[type] > 0
- * The first is a property of a target (NICREF_FUZZ_CHECK); the second a model invariant
+ * The first is a property of a target (NICREF_FUZZ_CHECK); the second one a target names and
+ * explains (fuzz_property_failed, e.g. tx's FRAME_MTU); the third a model invariant
  * (nicref_dev_check, named by nicref/invariants.h and described by nicref_dev_check_explain)
- * checked where the target asked for it; the third a NICREF_ASSERT inside the model, which
+ * checked where the target asked for it; the fourth a NICREF_ASSERT inside the model, which
  * reaches us because every fuzz build links with -Wl,--wrap=nicref_assert_failed (fuzz.mk):
  * the model stays free of I/O and still says where it stopped. */
 #include <stdarg.h>
@@ -20,6 +21,17 @@
 void fuzz_check_failed(const char *cond, const char *file, int line)
 {
 	fprintf(stderr, "fuzz check failed at %s:%d: %s\n", file, line, cond);
+	__builtin_trap();
+}
+
+void fuzz_property_failed(const char *name, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "property %s broken at %s:%d: ", name, file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	__builtin_trap();
 }
 

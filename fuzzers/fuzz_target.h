@@ -35,6 +35,11 @@ _Noreturn void fuzz_check_failed(const char *cond, const char *file, int line);
 			fuzz_check_failed(#cond, __FILE__, __LINE__);                          \
 	} while (0)
 
+/* A property a target states in its own terms is broken: "property NAME broken at FILE:LINE:
+ * STATE" on stderr (STATE from fmt, which may hold more lines), then a trap (fuzz_report.c). */
+__attribute__((format(printf, 4, 5))) _Noreturn void
+fuzz_property_failed(const char *name, const char *file, int line, const char *fmt, ...);
+
 /* NICREF_FUZZ_TRACE=1 in the environment: a line on stderr per device event and per op the
  * targets report (fuzz_trace), to read what an input does; off, nothing is printed. */
 __attribute__((format(printf, 1, 2))) void fuzz_trace(const char *fmt, ...);

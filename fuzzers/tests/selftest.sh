@@ -7,7 +7,8 @@
 #    build.
 # 2. Reserved op codes are ignored. For each target, a committed input and the same input with
 #    reserved codes inserted at op boundaries give the same trace (NICREF_FUZZ_TRACE=1), and the
-#    trace is not empty; a cmd input with a reserved stage runs nothing.
+#    trace is not empty; a cmd input with a reserved stage runs nothing. tx's corpus does the
+#    same after its light restore as after a full bring-up.
 #
 # Run from the repository root after the replay and fuzz builds (fuzz.mk does both).
 set -uo pipefail
@@ -109,6 +110,29 @@ head -c 37 corpora/adp/hand-escalate >"$work/adp-head"
   printf '\x03\x0a\x09\x09\x04\x00\xff\xff'; } >"$work/adp-b"
 same_trace adp "$work/adp-a" "$work/adp-b"
 
+# tx (fuzzers/tx_ops.h): 0x0C-0xFF, the op byte alone.
+seed=corpora/tx/seed-send-ptr-inline
+{ printf '\x0c\xff'; cat "$seed"; printf '\x80'; } >"$work/tx-r"
+same_trace tx "$seed" "$work/tx-r"
+
+# tx restores the SQ stack between inputs without a full bring-up when it can (tx_fuzz.c
+# light_restore): over its committed corpus, the device does the same with a full bring-up
+# before every input (NICREF_TX_FULL_RESET=1), event for event (times, which go on, aside).
+tx_events() { # the events of each input's ops, without the restores between inputs
+	NICREF_FUZZ_TRACE=1 env "$@" build/replay/tx_fuzz corpora/tx 2>&1 >/dev/null | awk '
+		BEGIN { skip = 1 }
+		/^input done/ { skip = 1; next }
+		/^bring-up/ { skip = 0; next }
+		skip { next }
+		/^(op|frame) / { print; next }
+		/^event [0-9]+ / && !/ (eqe|interrupt|cmd_done|cmd_fail) / { $2 = ""; print }'
+}
+tx_events NICREF_TX_FULL_RESET=0 >"$work/tx-light"
+tx_events NICREF_TX_FULL_RESET=1 >"$work/tx-full"
+[ -s "$work/tx-light" ] || bad "tx: the corpus leaves no trace"
+cmp -s "$work/tx-light" "$work/tx-full" || bad "tx: a light restore and a full bring-up differ:
+$(diff "$work/tx-light" "$work/tx-full" | head -5)"
+
 # cmd: stages 12-15 are reserved: the input runs nothing.
 seed=corpora/cmd/seed-nop
 [ -s "$(trace_of cmd "$seed" >"$work/cmd.a"; echo "$work/cmd.a")" ] || bad "cmd: seed-nop leaves no trace"
@@ -119,4 +143,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp and cmd"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx and cmd; tx's light restore matches a full bring-up"

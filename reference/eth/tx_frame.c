@@ -5,13 +5,16 @@
  * D-TX-5, D-TX-6, D-TX-7 (docs/tx.md). */
 #include "eth/eth.h"
 
-/* The L2 header: the Ethernet header and every VLAN tag (802.1Q, 802.1ad, QinQ [PUB]). */
+/* The L2 header the MTU leaves out (D-TX-6): the Ethernet header and the VLAN tags the device
+ * parses, up to two of 802.1Q (8100h) or 802.1ad (88A8h) (D-TXO-6). A third tag, or another
+ * TPID, is L3 payload to the MTU: no frame is longer than the MTU and 22 bytes. */
+#define TX_MTU_TAGS 2u
 static size_t l2_len(const uint8_t *f, size_t len)
 {
 	size_t l2 = 14;
-	while (l2 + 4 <= len) {
+	for (unsigned tags = 0; tags < TX_MTU_TAGS && l2 + 4 <= len; tags++) {
 		unsigned t = (unsigned)f[l2 - 2] << 8 | f[l2 - 1];
-		if (t != 0x8100 && t != 0x88A8 && t != 0x9100)
+		if (t != 0x8100 && t != 0x88A8)
 			break;
 		l2 += 4;
 	}

@@ -76,6 +76,7 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 			t->dir[c] = NULL;
 		}
 		t->nlive = 0;
+		t->top = 0;
 	}
 	if (limit > t->capacity)
 		limit = t->capacity;
@@ -103,6 +104,8 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 		if (!k)
 			return -2;
 		t->dir[c] = k;
+		if (c >= t->top)
+			t->top = c + 1;
 	}
 	/* The lowest free handle of the chunk at or above base. */
 	uint32_t first = c * OBJTAB_CHUNK, lo = t->base > first ? t->base - first : 0;
@@ -151,6 +154,8 @@ void *objtab_remove(struct objtab *t, uint32_t h)
 		/* memory follows the live objects */
 		free(k);
 		t->dir[c] = NULL;
+		while (t->top && !t->dir[t->top - 1])
+			t->top--;
 	}
 	notfull_set(t, c, true);
 	return obj;
@@ -160,15 +165,17 @@ int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj)
 {
 	if (h < t->base)
 		h = t->base;
-	while (h < t->limit) {
+	/* Chunks exist exactly while they hold a live handle; none at or above top. */
+	while (h < t->limit && chunk_of(h) < t->top) {
 		uint32_t c = chunk_of(h);
 		const struct objtab_chunk *k = t->dir[c];
-		if (!k) {
-			h = (c + 1) * OBJTAB_CHUNK;
-			continue;
-		}
-		for (uint32_t i = h % OBJTAB_CHUNK; i < OBJTAB_CHUNK; i++) {
-			if (k->used[i / 64] >> (i % 64) & 1) {
+		for (uint32_t w = k ? h % OBJTAB_CHUNK / 64 : OBJTAB_CHUNK / 64; w < OBJTAB_CHUNK / 64;
+		     w++) {
+			uint64_t bits = k->used[w];
+			if (w == h % OBJTAB_CHUNK / 64)
+				bits &= ~0ull << (h % 64);
+			if (bits) {
+				uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 				if (obj)
 					*obj = k->obj[i];
 				return (int64_t)c * OBJTAB_CHUNK + i;

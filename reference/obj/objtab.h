@@ -28,6 +28,7 @@ struct objtab {
 	uint32_t capacity;    /* the largest limit (a power of two <= 2^24) */
 	uint32_t nlive;
 	uint32_t nchunks;     /* capacity / OBJTAB_CHUNK, at least 1 */
+	uint32_t top;         /* one past the highest chunk that exists: iteration stops there */
 	struct objtab_chunk **dir;
 	uint64_t *notfull;    /* bit c: chunk c has a free handle in [base, limit) */
 	uint64_t summary;     /* bit w: notfull word w is non-zero (nchunks <= 4096) */
@@ -49,7 +50,8 @@ int64_t objtab_alloc(struct objtab *t, void *obj);
 void *objtab_get(const struct objtab *t, uint32_t h);
 /* Removes handle h and returns its object, or NULL when h is not live. */
 void *objtab_remove(struct objtab *t, uint32_t h);
-/* The first live handle >= h (its object in *obj), or -1. For iteration and invariants. */
+/* The first live handle >= h (its object in *obj), or -1. For iteration and invariants: the
+ * cost is the live chunks below the next handle, not the capacity. */
 int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj);
 /* Bytes the table itself holds (directory, bitmaps, chunks), for the benchmarks. */
 uint64_t objtab_bytes(const struct objtab *t);

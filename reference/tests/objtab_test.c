@@ -85,6 +85,33 @@ Test(objtab, the_widest_handles_work)
 	objtab_fini(&t);
 }
 
+Test(objtab, iteration_finds_every_live_handle_in_order)
+{
+	struct objtab t;
+	cr_assert_eq(objtab_init(&t, 1u << 24), 0);
+	/* handles in three chunks, then the highest chunk emptied and a middle one too */
+	static const uint32_t h[] = { 0, 63, 64, 4095, 4096, 3 * 4096 + 7, 9 * 4096 + 100 };
+	for (uint32_t i = 0; i <= 9 * 4096 + 100; i++)
+		cr_assert_eq(objtab_alloc(&t, &tag[0]), (int64_t)i);
+	for (uint32_t i = 0; i <= 9 * 4096 + 100; i++) {
+		bool keep = false;
+		for (size_t j = 0; j < sizeof h / sizeof h[0]; j++)
+			keep |= h[j] == i;
+		if (!keep)
+			cr_assert_not_null(objtab_remove(&t, i));
+	}
+	size_t n = 0;
+	for (int64_t x = objtab_next(&t, 0, NULL); x >= 0; x = objtab_next(&t, (uint32_t)x + 1, NULL))
+		cr_expect_eq(x, (int64_t)h[n++]);
+	cr_expect_eq(n, sizeof h / sizeof h[0]);
+	cr_assert_not_null(objtab_remove(&t, 9 * 4096 + 100));
+	cr_assert_not_null(objtab_remove(&t, 3 * 4096 + 7));
+	cr_expect_eq(objtab_next(&t, 4097, NULL), -1, "the chunks above are gone");
+	cr_expect_eq(objtab_next(&t, 4096, NULL), 4096);
+	cr_expect_eq(objtab_next(&t, 65, NULL), 4095);
+	objtab_fini(&t);
+}
+
 Test(objtab, capacity_must_be_a_power_of_two_up_to_2_24)
 {
 	struct objtab t;
