@@ -91,22 +91,27 @@ size_t rss_input(const struct rss_cfg *c, const uint8_t *frame, size_t len,
 	struct rss_piece piece[NF];
 	bool took[NF];
 	unsigned ht = 0;
+	bool spi = false;
 	for (size_t i = 0; i < NF; i++) {
 		const struct rss_field *f = &rss_fields[i];
 		took[i] = (c->sel & f->sel) && rss_take(f, c->sel, frame, pi, &piece[i]);
-		if (!took[i] || f->kind == RSS_F_SPI)
+		if (!took[i])
 			continue;
+		if (f->kind == RSS_F_SPI) {
+			spi = true;
+			continue;
+		}
 		unsigned code = f->kind == RSS_F_IP ? rss_ip[pi->l3].ht : rss_port_ht[pi->l4_rx];
 		ht |= code << f->ht_shift;
 	}
 	/* D-RSS-7: the SPI stands for the L4 pair: "11 IPSEC.SPI" in each L4 slot no port holds. */
-	if (took[4]) {
+	if (spi) {
 		if (!(ht >> RSS_HT_L4_SRC_SHIFT & 3))
 			ht |= (unsigned)RSS_HT_SPI << RSS_HT_L4_SRC_SHIFT;
 		if (!(ht >> RSS_HT_L4_DST_SHIFT & 3))
 			ht |= (unsigned)RSS_HT_SPI << RSS_HT_L4_DST_SHIFT;
 	}
-	if (c->symmetric) {
+	if (c->symmetric) { /* the pairs of rss_fields: the IPs (0, 1), the ports (2, 3) */
 		rss_sort_pair(&piece[0], &piece[1], took[0], took[1]);
 		rss_sort_pair(&piece[2], &piece[3], took[2], took[3]);
 	}
