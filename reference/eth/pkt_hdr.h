@@ -69,6 +69,59 @@ enum {
 	HDR_UDP_CSUM = 6,
 };
 
+/* The receive parser's fields (eth/pkt_parse.h, D-PARSE-*): what the CQE (PRM T68), the steering
+ * key and RSS (§3.3.3) read beyond what the send offloads need. */
+enum {
+	/* IEEE 802.1Q clause 9.6: the TCI is PCP 15:13, DEI (the PRM's "cfi") 12, VID 11:0. */
+	HDR_TAG_TCI = 2,
+	/* IEEE 802.2 LLC (DSAP, SSAP, control) after an 802.3 length; with DSAP = SSAP = 0xAA and
+	 * control 0x03 (UI) a SNAP header follows (RFC 1042): a 3-byte OUI and an EtherType. */
+	HDR_LLC_LEN = 3,
+	HDR_LLC_SAP_SNAP = 0xAA,
+	HDR_LLC_CTRL_UI = 0x03,
+	HDR_SNAP_LEN = 5,
+	HDR_SNAP_TYPE = 3, /* the EtherType within the SNAP header */
+
+	/* IPv4, RFC 791 §3.1; TOS and TTL. MF is bit 13 of the flags/offset word, the offset 12:0
+	 * counts 8-byte units. */
+	HDR_IPV4_TOS = 1,
+	HDR_IPV4_TTL = 8,
+	HDR_IPV4_DST = 16,
+	HDR_IPV4_MF = 0x2000,
+	HDR_IPV4_OFF_MASK = 0x1FFF,
+	/* IPv6, RFC 8200 §3: traffic class 27:20 of the first word, hop limit at 7. The fragment
+	 * header's offset is 15:3 of its second word, M is bit 0. */
+	HDR_IPV6_HLIM = 7,
+	HDR_IPV6_DST = 24,
+	HDR_IPV6_FRAG_M = 0x0001,
+
+	/* IPsec: ESP (50, RFC 4303 §2: the SPI is its first word) and AH (51, RFC 4302 §2: the SPI
+	 * follows next header, payload length and 2 reserved bytes). */
+	HDR_PROTO_ESP = 50,
+	HDR_PROTO_AH = 51,
+	HDR_ESP_SPI = 0,
+	HDR_AH_SPI = 4,
+	HDR_SPI_LEN = 4,
+
+	/* TCP, RFC 9293 §3.1: ports, NS (RFC 3540) in bit 0 of byte 12, the flags in byte 13.
+	 * Options: EOL 0, NOP 1, Timestamps 8 of length 10 (RFC 7323 §3). */
+	HDR_L4_SPORT = 0,
+	HDR_L4_DPORT = 2,
+	HDR_TCP_SYN = 0x02,
+	HDR_TCP_RST = 0x04,
+	HDR_TCP_ACK = 0x10,
+	HDR_TCP_URG = 0x20,
+	HDR_TCP_ECE = 0x40,
+	HDR_TCP_NS = 0x100, /* in struct pkt_info's 9-bit tcp_flags */
+	HDR_TCP_OPT_EOL = 0,
+	HDR_TCP_OPT_NOP = 1,
+	HDR_TCP_OPT_TS = 8,
+	HDR_TCP_OPT_TS_LEN = 10,
+
+	/* UDP, RFC 768: the length (header and data) at 4. */
+	HDR_UDP_LENGTH = 4,
+};
+
 static inline uint16_t hdr_get16(const uint8_t *p)
 {
 	return (uint16_t)((unsigned)p[0] << 8 | p[1]);

@@ -1,10 +1,12 @@
-/* The send offloads' packet parser (eth/pkt_parse.h): Ethernet II with up to two 802.1Q/802.1ad
- * tags, IPv4 with options, IPv6 with extension headers, TCP, UDP. Each step checks that the
- * bytes it reads lie within the length given before it reads them. */
+/* The data path's packet parser (eth/pkt_parse.h): Ethernet II with up to two 802.1Q/802.1ad
+ * tags, LLC/SNAP, IPv4 with options, IPv6 with extension headers, TCP, UDP, the IPsec SPI and the
+ * checksums' validity. Each step checks that the bytes it reads lie within the length given
+ * before it reads them. */
 #include "eth/pkt_parse.h"
 
 #include <string.h>
 
+#include "eth/csum.h"
 #include "eth/pkt_hdr.h"
 
 /* The tag TPIDs a tag is recognised by, in any position (D-TXO-6). */
@@ -97,10 +99,20 @@ static bool parse_ipv4(const uint8_t *p, size_t len, struct pkt_info *pi)
 	pi->ip_proto = p[at + HDR_IPV4_PROTO];
 	pi->l4_off = at + hl;
 	pi->src_route = ipv4_src_route(p + at + HDR_IPV4_MIN_LEN, hl - HDR_IPV4_MIN_LEN);
-	pi->fragment = (hdr_get16(p + at + HDR_IPV4_FRAG) & HDR_IPV4_FRAG_MASK) != 0;
+	uint16_t frag = hdr_get16(p + at + HDR_IPV4_FRAG);
+	pi->fragment = (frag & HDR_IPV4_FRAG_MASK) != 0;
 	size_t tot = hdr_get16(p + at + HDR_IPV4_TOT_LEN);
 	if (tot >= hl && has(len, at, tot))
 		pi->ip_end = at + tot;
+	pi->l3_complete = true;
+	pi->tos = p[at + HDR_IPV4_TOS];
+	pi->ttl = p[at + HDR_IPV4_TTL];
+	pi->ip_len = (uint16_t)tot;
+	pi->frag_off = frag & HDR_IPV4_OFF_MASK;
+	pi->more_frags = (frag & HDR_IPV4_MF) != 0;
+	pi->ip_opts = hl > HDR_IPV4_MIN_LEN;
+	/* RFC 1071: the header with its checksum sums to 0xFFFF, whose fold complements to 0. */
+	pi->ip_csum_ok = csum_fold(csum_add(0, p + at, hl)) == 0;
 	return true;
 }
 
@@ -121,11 +133,15 @@ static bool parse_ipv6(const uint8_t *p, size_t len, struct pkt_info *pi)
 	if (!has(len, at, HDR_IPV6_LEN) || p[at] >> 4 != 6)
 		return false;
 	pi->l3 = PKT_L3_IPV6;
+	pi->tos = (uint8_t)(hdr_get16(p + at) >> 4);
+	pi->ttl = p[at + HDR_IPV6_HLIM];
+	pi->ip_len = hdr_get16(p + at + HDR_IPV6_PLEN);
 	uint8_t nh = p[at + HDR_IPV6_NEXT];
 	size_t off = at + HDR_IPV6_LEN;
 	const struct ext_kind *k;
 	/* Every extension header is at least 8 bytes, so the walk ends within len / 8 steps. */
 	while ((k = ext_kind(nh)) != NULL) {
+		pi->ipv6_ext = true;
 		if (!has(len, off, 8))
 			return true;
 		size_t hl = k->form == EXT_FIXED ? 8
@@ -137,11 +153,23 @@ static bool parse_ipv6(const uint8_t *p, size_t len, struct pkt_info *pi)
 		if (k->fragment &&
 		    (hdr_get16(p + off + HDR_IPV6_FRAG_OFF) & HDR_IPV6_FRAG_MASK) != 0)
 			pi->fragment = true;
+		if (k->fragment && !pi->ipv6_frag_hdr) {
+			/* The first fragment header is the one the offset and M are read from. */
+			uint16_t fo = hdr_get16(p + off + HDR_IPV6_FRAG_OFF);
+			pi->ipv6_frag_hdr = true;
+			pi->frag_off = fo >> 3;
+			pi->more_frags = (fo & HDR_IPV6_FRAG_M) != 0;
+		}
+		if (nh == HDR_PROTO_AH && !pi->has_spi) {
+			pi->has_spi = true;
+			pi->spi = hdr_get32(p + off + HDR_AH_SPI);
+		}
 		nh = p[off];
 		off += hl;
 	}
 	pi->ip_proto = nh;
 	pi->l4_off = off;
+	pi->l3_complete = true;
 	size_t end = at + HDR_IPV6_LEN + hdr_get16(p + at + HDR_IPV6_PLEN);
 	if (end >= off && end <= len)
 		pi->ip_end = end;
@@ -166,6 +194,98 @@ static void parse_l4(const uint8_t *p, size_t len, struct pkt_info *pi)
 	pi->l4_hdr_len = hl;
 }
 
+/* The TCP options (RFC 9293 §3.2) of the complete header at pi->l4_off: a Timestamps option
+ * (RFC 7323 §3: kind 8, length 10) is noted, anything else but EOL and NOP, a second Timestamps
+ * or a list that cannot be walked sets tcp_opt_other. */
+static void parse_tcp_opts(const uint8_t *p, struct pkt_info *pi)
+{
+	size_t at = pi->l4_off + HDR_TCP_MIN_LEN, n = pi->l4_hdr_len - HDR_TCP_MIN_LEN, o = 0;
+	while (o < n && p[at + o] != HDR_TCP_OPT_EOL) {
+		if (p[at + o] == HDR_TCP_OPT_NOP) {
+			o++;
+			continue;
+		}
+		if (n - o < 2 || p[at + o + 1] < 2 || p[at + o + 1] > n - o) {
+			pi->tcp_opt_other = true;
+			return;
+		}
+		if (p[at + o] == HDR_TCP_OPT_TS && p[at + o + 1] == HDR_TCP_OPT_TS_LEN &&
+		    pi->tcp_ts_off == 0)
+			pi->tcp_ts_off = at + o + 2;
+		else
+			pi->tcp_opt_other = true;
+		o += p[at + o + 1];
+	}
+}
+
+/* The receive path's view of the L4 header (D-PARSE-5): none in a fragment other than the
+ * first; the ports, the TCP flags and options, the UDP length. */
+static void parse_l4_rx(const uint8_t *p, struct pkt_info *pi)
+{
+	if (pi->l4 == PKT_L4_NONE || pi->frag_off != 0)
+		return;
+	const uint8_t *h = p + pi->l4_off;
+	pi->l4_rx = pi->l4;
+	pi->sport = hdr_get16(h + HDR_L4_SPORT);
+	pi->dport = hdr_get16(h + HDR_L4_DPORT);
+	if (pi->l4 == PKT_L4_UDP) {
+		pi->udp_len = hdr_get16(h + HDR_UDP_LENGTH);
+		return;
+	}
+	pi->tcp_flags = (uint16_t)((h[HDR_TCP_DOFF] & 1u) << 8 | h[HDR_TCP_FLAGS]);
+	pi->tcp_opts = pi->l4_hdr_len > HDR_TCP_MIN_LEN;
+	parse_tcp_opts(p, pi);
+}
+
+/* Where each L3 header keeps its source and destination addresses (adjacent, source first),
+ * by enum pkt_l3: the pseudo-header's addresses. */
+static const struct { uint8_t at, len; } rx_pseudo_addrs[] = {
+	[PKT_L3_IPV4] = { HDR_IPV4_SRC, 2 * HDR_IPV4_ADDR_LEN },
+	[PKT_L3_IPV6] = { HDR_IPV6_SRC, 2 * HDR_IPV6_ADDR_LEN },
+};
+
+/* Whether the TCP/UDP checksum verifies (D-PARSE-8). The L4 length is what the IP length leaves
+ * after the IP headers; UDP's own length must lie within it (RFC 768) and is what is summed. */
+static bool l4_csum_ok(const uint8_t *p, const struct pkt_info *pi)
+{
+	if (pi->l4_rx == PKT_L4_NONE || pi->fragment || pi->src_route || pi->ip_end == 0 ||
+	    pi->ip_end - pi->l4_off < pi->l4_hdr_len)
+		return false;
+	size_t n = pi->ip_end - pi->l4_off;
+	if (pi->l4_rx == PKT_L4_UDP) {
+		if (pi->udp_len < HDR_UDP_LEN || pi->udp_len > n)
+			return false;
+		n = pi->udp_len;
+		if (hdr_get16(p + pi->l4_off + HDR_UDP_CSUM) == 0)
+			return pi->l3 == PKT_L3_IPV4; /* "no checksum": IPv4 only (RFC 8200 §8.1) */
+	}
+	uint64_t sum = csum_add(0, p + pi->l3_off + rx_pseudo_addrs[pi->l3].at,
+				rx_pseudo_addrs[pi->l3].len);
+	sum += pi->ip_proto + (uint64_t)(n >> 16) + (n & 0xFFFF);
+	return csum_fold(csum_add(sum, p + pi->l4_off, n)) == 0;
+}
+
+/* IPsec: the SPI of an ESP header, or of an IPv4 AH (IPv6 AH is an extension header, read in the
+ * chain), at the end of the L3 headers (D-PARSE-7). */
+static void parse_spi(const uint8_t *p, size_t len, struct pkt_info *pi)
+{
+	static const struct { uint8_t proto, at; } spi_at[] = {
+		{ HDR_PROTO_ESP, HDR_ESP_SPI },
+		{ HDR_PROTO_AH, HDR_AH_SPI },
+	};
+	if (pi->frag_off != 0) {
+		pi->has_spi = false; /* payload, not a header */
+		pi->spi = 0;
+		return;
+	}
+	for (size_t i = 0; i < sizeof(spi_at) / sizeof(spi_at[0]) && !pi->has_spi; i++)
+		if (pi->l4_off && pi->ip_proto == spi_at[i].proto &&
+		    has(len, pi->l4_off + spi_at[i].at, HDR_SPI_LEN)) {
+			pi->has_spi = true;
+			pi->spi = hdr_get32(p + pi->l4_off + spi_at[i].at);
+		}
+}
+
 /* The L3 headers, by the EtherType after the tags. */
 static const struct l3_kind {
 	uint16_t ethertype;
@@ -174,6 +294,20 @@ static const struct l3_kind {
 	{ HDR_ETHERTYPE_IPV4, parse_ipv4 },
 	{ HDR_ETHERTYPE_IPV6, parse_ipv6 },
 };
+
+/* An 802.3 length where the EtherType would be: LLC, and SNAP behind AA-AA-03 (RFC 1042), whose
+ * EtherType is the frame's last (D-PARSE-2). IP is not looked for behind it (D-TX-12). */
+static void parse_llc(const uint8_t *p, size_t len, struct pkt_info *pi)
+{
+	size_t at = pi->l3_off;
+	pi->llc = true;
+	pi->ethertype = 0;
+	if (has(len, at, HDR_LLC_LEN + HDR_SNAP_LEN) && p[at] == HDR_LLC_SAP_SNAP &&
+	    p[at + 1] == HDR_LLC_SAP_SNAP && p[at + 2] == HDR_LLC_CTRL_UI) {
+		pi->llc_snap = true;
+		pi->ethertype = hdr_get16(p + at + HDR_LLC_LEN + HDR_SNAP_TYPE);
+	}
+}
 
 void pkt_parse(const uint8_t *p, size_t len, struct pkt_info *pi)
 {
@@ -186,11 +320,28 @@ void pkt_parse(const uint8_t *p, size_t len, struct pkt_info *pi)
 		type_at += HDR_TAG_LEN;
 		if (!has(len, type_at, 2))
 			return;
+		/* IEEE 802.1Q clause 9.6: TPID, then the TCI, then the next EtherType. */
+		uint16_t tci = hdr_get16(p + type_at - HDR_TAG_LEN + HDR_TAG_TCI);
+		pi->tag[pi->ntags] = (struct pkt_tag){ .tpid = type,
+						       .prio = (uint8_t)(tci >> 13),
+						       .cfi = (uint8_t)(tci >> 12 & 1),
+						       .vid = tci & 0xFFF };
 		type = hdr_get16(p + type_at);
 		pi->ntags++;
 	}
+	pi->l2_complete = true;
+	pi->ethertype = type;
 	pi->l3_off = type_at + 2;
+	if (type < HDR_ETHERTYPE_MIN) {
+		parse_llc(p, len, pi);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(l3_kinds) / sizeof(l3_kinds[0]); i++)
-		if (type == l3_kinds[i].ethertype && l3_kinds[i].parse(p, len, pi) && pi->l4_off)
-			parse_l4(p, len, pi);
+		if (type == l3_kinds[i].ethertype && l3_kinds[i].parse(p, len, pi)) {
+			if (pi->l4_off)
+				parse_l4(p, len, pi);
+			parse_l4_rx(p, pi);
+			parse_spi(p, len, pi);
+			pi->l4_csum_ok = l4_csum_ok(p, pi);
+		}
 }

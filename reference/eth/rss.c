@@ -1,0 +1,177 @@
+/* Receive Side Scaling (eth/rss.h; PRM §3.3.3.1, T45-T47, T58/T59, T68). */
+#include "eth/rss.h"
+
+#include <string.h>
+
+#include "eth/pkt_hdr.h"
+
+/* The fields of T47 selected_fields in the order they enter the hash (D-RSS-2: the Microsoft
+ * NDIS order, source before destination, L3 before L4, the SPI last). */
+enum rss_field_kind { RSS_F_IP, RSS_F_PORT, RSS_F_SPI };
+static const struct rss_field {
+	uint32_t sel;    /* enum rss_sel */
+	uint8_t kind;    /* enum rss_field_kind */
+	bool dst;        /* the destination of its pair */
+	uint8_t ht_shift; /* its rx_hash_type slot (T68) */
+} rss_fields[] = {
+	{ RSS_SEL_SRC_IP, RSS_F_IP, false, RSS_HT_IP_SRC_SHIFT },
+	{ RSS_SEL_DST_IP, RSS_F_IP, true, RSS_HT_IP_DST_SHIFT },
+	{ RSS_SEL_L4_SPORT, RSS_F_PORT, false, RSS_HT_L4_SRC_SHIFT },
+	{ RSS_SEL_L4_DPORT, RSS_F_PORT, true, RSS_HT_L4_DST_SHIFT },
+	{ RSS_SEL_IPSEC_SPI, RSS_F_SPI, false, 0 },
+};
+
+/* Where an IP version keeps its addresses, and what rx_hash_type calls it, by enum pkt_l3. */
+static const struct {
+	uint8_t src, dst, len, ht;
+} rss_ip[] = {
+	[PKT_L3_IPV4] = { HDR_IPV4_SRC, HDR_IPV4_DST, HDR_IPV4_ADDR_LEN, RSS_HT_IPV4 },
+	[PKT_L3_IPV6] = { HDR_IPV6_SRC, HDR_IPV6_DST, HDR_IPV6_ADDR_LEN, RSS_HT_IPV6 },
+};
+
+/* What rx_hash_type calls each L4 header's ports, by enum pkt_l4. */
+static const uint8_t rss_port_ht[] = { [PKT_L4_TCP] = RSS_HT_TCP, [PKT_L4_UDP] = RSS_HT_UDP };
+
+/* A selected field the frame has: its bytes (at most an IPv6 address) and length. */
+struct rss_piece {
+	uint8_t b[HDR_IPV6_ADDR_LEN];
+	uint8_t len;
+};
+
+/* Whether the frame has the field f under the selector sel, and its bytes (D-RSS-3): IP
+ * addresses of the version l3_prot_type names; ports of the L4 header l4_prot_type names, in a
+ * packet that is not a fragment (D-RSS-6); the SPI of an IPsec header, not in a fragment. */
+static bool rss_take(const struct rss_field *f, uint32_t sel, const uint8_t *frame,
+		     const struct pkt_info *pi, struct rss_piece *out)
+{
+	switch (f->kind) {
+	case RSS_F_IP: {
+		uint8_t l3 = sel & RSS_SEL_L3_IPV6 ? PKT_L3_IPV6 : PKT_L3_IPV4;
+		if (pi->l3 != l3)
+			return false;
+		/* pkt_parse set l3 only with the whole fixed header there, addresses included. */
+		out->len = rss_ip[l3].len;
+		memcpy(out->b, frame + pi->l3_off + (f->dst ? rss_ip[l3].dst : rss_ip[l3].src),
+		       out->len);
+		return true;
+	}
+	case RSS_F_PORT: {
+		uint8_t l4 = sel & RSS_SEL_L4_UDP ? PKT_L4_UDP : PKT_L4_TCP;
+		if (pi->l4_rx != l4 || pi->fragment)
+			return false;
+		hdr_put16(out->b, f->dst ? pi->dport : pi->sport);
+		out->len = 2;
+		return true;
+	}
+	default:
+		if (!pi->has_spi || pi->fragment)
+			return false;
+		hdr_put32(out->b, pi->spi);
+		out->len = HDR_SPI_LEN;
+		return true;
+	}
+}
+
+/* Symmetric hashing (T45 rx_hash_symmetric, D-RSS-4): the two fields of a pair, both taken, in
+ * ascending order of their bytes (big-endian, unsigned). */
+static void rss_sort_pair(struct rss_piece *a, struct rss_piece *b, bool took_a, bool took_b)
+{
+	if (took_a && took_b && memcmp(a->b, b->b, a->len) > 0) {
+		struct rss_piece t = *a;
+		*a = *b;
+		*b = t;
+	}
+}
+
+size_t rss_input(const struct rss_cfg *c, const uint8_t *frame, size_t len,
+		 const struct pkt_info *pi, uint8_t in[RSS_MAX_INPUT], uint8_t *hash_type)
+{
+	(void)len; /* pkt_parse checked every offset read here against it */
+	enum { NF = sizeof(rss_fields) / sizeof(rss_fields[0]) };
+	struct rss_piece piece[NF];
+	bool took[NF];
+	unsigned ht = 0;
+	bool spi = false;
+	for (size_t i = 0; i < NF; i++) {
+		const struct rss_field *f = &rss_fields[i];
+		took[i] = (c->sel & f->sel) && rss_take(f, c->sel, frame, pi, &piece[i]);
+		if (!took[i])
+			continue;
+		if (f->kind == RSS_F_SPI) {
+			spi = true;
+			continue;
+		}
+		unsigned code = f->kind == RSS_F_IP ? rss_ip[pi->l3].ht : rss_port_ht[pi->l4_rx];
+		ht |= code << f->ht_shift;
+	}
+	/* D-RSS-7: the SPI stands for the L4 pair: "11 IPSEC.SPI" in each L4 slot no port holds. */
+	if (spi) {
+		if (!(ht >> RSS_HT_L4_SRC_SHIFT & 3))
+			ht |= (unsigned)RSS_HT_SPI << RSS_HT_L4_SRC_SHIFT;
+		if (!(ht >> RSS_HT_L4_DST_SHIFT & 3))
+			ht |= (unsigned)RSS_HT_SPI << RSS_HT_L4_DST_SHIFT;
+	}
+	if (c->symmetric) { /* the pairs of rss_fields: the IPs (0, 1), the ports (2, 3) */
+		rss_sort_pair(&piece[0], &piece[1], took[0], took[1]);
+		rss_sort_pair(&piece[2], &piece[3], took[2], took[3]);
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < NF; i++)
+		if (took[i]) {
+			memcpy(in + n, piece[i].b, piece[i].len);
+			n += piece[i].len;
+		}
+	*hash_type = (uint8_t)ht;
+	return n;
+}
+
+uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n)
+{
+	/* win holds key bits i .. i+31 while input bit i is looked at; the key bit that enters it
+	 * on the shift after bit i is bit i + 32 (0 past the key). */
+	uint32_t win = 0, res = 0;
+	for (size_t k = 0; k < 4; k++)
+		win = win << 8 | (k < keylen ? key[k] : 0u);
+	for (size_t i = 0; i < n; i++) {
+		unsigned next = i + 4 < keylen ? key[i + 4] : 0u;
+		for (int b = 7; b >= 0; b--) {
+			if (in[i] >> b & 1u)
+				res ^= win;
+			win = win << 1 | (next >> b & 1u);
+		}
+	}
+	return res;
+}
+
+uint32_t rss_xor8(const uint8_t *in, size_t n, uint16_t rqt_max_size)
+{
+	uint8_t x = 0;
+	for (size_t i = 0; i < n; i++)
+		x ^= in[i];
+	unsigned bits = 0;
+	while (bits < 8 && (2u << bits) <= rqt_max_size)
+		bits++; /* floor(log2(rqt_max_size)), at most 8 */
+	return (uint8_t)(x ^ ((1u << bits) - 1));
+}
+
+void rss_compute(const struct rss_cfg *c, const uint8_t *frame, size_t len,
+		 const struct pkt_info *pi, struct rss_result *r)
+{
+	*r = (struct rss_result){ 0 };
+	if (c->fn != RSS_HASH_INVERTED_XOR8 && c->fn != RSS_HASH_TOEPLITZ)
+		return;
+	uint8_t in[RSS_MAX_INPUT];
+	size_t n = rss_input(c, frame, len, pi, in, &r->hash_type);
+	r->hash = c->fn == RSS_HASH_TOEPLITZ ? rss_toeplitz(c->key, RSS_KEY_LEN, in, n)
+					     : rss_xor8(in, n, c->rqt_max_size);
+	r->hashed = r->hash_type != 0;
+}
+
+uint32_t rss_rqt_index(uint32_t hash, uint32_t rqt_actual_size)
+{
+	if (rqt_actual_size == 0)
+		return 0;
+	if ((rqt_actual_size & (rqt_actual_size - 1)) == 0)
+		return hash & (rqt_actual_size - 1);
+	return hash % rqt_actual_size;
+}
