@@ -28,7 +28,7 @@ import zlib
 from scapy.layers.dns import DNS, DNSQR
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.inet6 import ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, IPv6
-from scapy.layers.l2 import ARP, Dot1Q, Ether
+from scapy.layers.l2 import ARP
 from scapy.packet import Raw
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1144,7 +1144,6 @@ def gen_pcapng(out):
             "pcapng whose interfaces differ in snapshot length",
             2, stderr=["editcap"])
     # link types differ: port 2 recorded with tcpdump -i any (Linux cooked SLL)
-    rng = random.Random(2109)
     sll = Link("sll", local=MAC_A)
     mixed = []
     for f in frames:
@@ -1156,7 +1155,6 @@ def gen_pcapng(out):
             mixed.append(g)
         else:
             mixed.append(f)
-    del rng
     ifaces_lt = [ifaces[0], (LT_SLL, 262144, b"any", b"Pseudo-device that captures on all "
                                                       b"interfaces")]
     write_pcapng(out.path("merged_linktype_differ.pcapng"), mixed, ifaces_lt)

@@ -15,9 +15,10 @@
      every retransmission's gap from the previous transmission of its PSN is the classic
      timer 4.096 us x 2^timeout within 1 us for a conforming flow, and at least one is not
      for a non-conforming one;
-   - every CM ConnectRequest / ConnectReply in the capture names (local QPN, starting PSN)
-     of an expected flow: REQ = (ack_qp, the flow's first PSN), REP = (qp of the reverse
-     flow ...) as Wireshark's CM dissector decodes them.
+   - every CM ConnectRequest / ConnectReply, as Wireshark's CM dissector decodes it, names
+     (local QPN, starting PSN) of its sender: the QPN is the ack_qp of an expected flow from
+     that sender whose first request carries that PSN, or (a side that only responds) the qp
+     of an expected flow to it.
 Exit status 0 when everything holds, 1 otherwise (unittest).
 """
 
