@@ -38,6 +38,7 @@
 
 #include "driver.h"
 #include "fuzz_oracle.h"
+#include "fuzz_reader.h"
 #include "fuzz_target.h"
 
 #define POOL_ADDR 0x40000000ull /* queue buffers and doorbell records the stream points at */
@@ -124,27 +125,6 @@ enum ctrl_kind {
 	CTRL_PAGES = 0x07,
 	CTRL_KINDS /* the first reserved kind */
 };
-
-struct reader {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t rd8(struct reader *r)
-{
-	if (!r->n)
-		return 0;
-	r->n--;
-	return *r->p++;
-}
-
-static uint64_t rdn(struct reader *r, unsigned bytes)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < bytes; i++)
-		v = v << 8 | rd8(r);
-	return v;
-}
 
 static bool listed(unsigned op)
 {

@@ -89,6 +89,7 @@
 #include "driver_vport.h"
 #include "driver_wq.h"
 #include "fuzz_oracle.h"
+#include "fuzz_reader.h"
 #include "fuzz_target.h"
 #include "nicref/rules_tx.h"
 #include "tx_ops.h"
@@ -268,27 +269,6 @@ static void put32(uint8_t *p, uint32_t v)
 {
 	put16(p, v >> 16);
 	put16(p + 2, v & 0xFFFF);
-}
-
-struct reader {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t rd8(struct reader *r)
-{
-	if (!r->n)
-		return 0;
-	r->n--;
-	return *r->p++;
-}
-
-static uint32_t rdn(struct reader *r, unsigned bytes)
-{
-	uint32_t v = 0;
-	for (unsigned i = 0; i < bytes; i++)
-		v = v << 8 | rd8(r);
-	return v;
 }
 
 /* Every field this target reads or writes, looked up once (by the PRM's names, through the
