@@ -232,10 +232,15 @@ CTRL_BENCH := $(BUILD)/harness/bench/ctrl_bench
 $(CTRL_BENCH): harness/bench/ctrl_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH)
+ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
+$(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(ADP_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
+	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"

@@ -40,14 +40,18 @@ struct hkey {
 	uint8_t ipver, pad[3];
 };
 _Static_assert(sizeof(struct hkey) == 40, "hkey hashes as five words");
+/* An entry: the key, its value and a count the caller keeps. Entries sit densely in insertion
+ * order; the slots (8 bytes: the hash's high half, the entry index + 1) are what is probed, so a
+ * probe touches one small array and a key is compared only when the hashes match. */
 struct hslot {
 	struct hkey k;
-	uint32_t v, n; /* the value; a count the caller keeps */
-	uint8_t used;
+	uint32_t v, n;
 };
 struct htab {
-	struct hslot *s;
-	size_t cap, count;
+	uint64_t *slot;
+	size_t cap;
+	struct hslot *e;
+	size_t count, ecap;
 };
 
 static struct hkey key(uint8_t ipver, const uint8_t *a, const uint8_t *b, uint32_t x)
@@ -66,6 +70,8 @@ static uint64_t mix(uint64_t h)
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
 	return h;
 }
 
@@ -74,54 +80,71 @@ static uint64_t hkey_hash(const struct hkey *k)
 	uint64_t w[5], h = 0x9e3779b97f4a7c15ull;
 	memcpy(w, k, sizeof w);
 	for (int i = 0; i < 5; i++)
-		h = mix(h ^ w[i]) + (uint64_t)i;
-	return h;
+		h = (h ^ w[i]) * 0x100000001b3ull + (h >> 29);
+	return mix(h);
 }
 
 static struct hslot *hfind(const struct htab *t, const struct hkey *k)
 {
 	if (!t->cap)
 		return NULL;
-	for (size_t i = hkey_hash(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		struct hslot *s = &t->s[i];
-		if (!s->used)
+	uint64_t h = hkey_hash(k);
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		uint64_t s = t->slot[i];
+		if (!s)
 			return NULL;
-		if (!memcmp(&s->k, k, sizeof *k))
-			return s;
+		if ((uint32_t)(s >> 32) == tag && !memcmp(&t->e[(uint32_t)s - 1].k, k, sizeof *k))
+			return &t->e[(uint32_t)s - 1];
 	}
 }
 
-/* The slot of k, new (v = n = 0) when absent; NULL without memory. The pointer holds until the
+/* The entry of k, new (v = n = 0) when absent; NULL without memory. The pointer holds until the
  * next hput. */
 static struct hslot *hput(struct htab *t, const struct hkey *k)
 {
+	struct hslot *old = hfind(t, k);
+	if (old)
+		return old;
+	if (t->count == t->ecap) {
+		size_t nc = t->ecap ? 2 * t->ecap : 64;
+		struct hslot *g = realloc(t->e, nc * sizeof *g);
+		if (!g)
+			return NULL;
+		t->e = g;
+		t->ecap = nc;
+	}
 	if (2 * (t->count + 1) > t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 64;
-		struct hslot *ns = calloc(nc, sizeof *ns);
+		size_t nc = t->cap ? 2 * t->cap : 128;
+		uint64_t *ns = calloc(nc, sizeof *ns);
 		if (!ns)
 			return NULL;
-		for (size_t i = 0; i < t->cap; i++) {
-			if (!t->s[i].used)
-				continue;
-			size_t j = hkey_hash(&t->s[i].k) & (nc - 1);
-			while (ns[j].used)
+		for (size_t i = 0; i < t->count; i++) {
+			uint64_t h = hkey_hash(&t->e[i].k);
+			size_t j = h & (nc - 1);
+			while (ns[j])
 				j = (j + 1) & (nc - 1);
-			ns[j] = t->s[i];
+			ns[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
 		}
-		free(t->s);
-		t->s = ns;
+		free(t->slot);
+		t->slot = ns;
 		t->cap = nc;
 	}
-	size_t i = hkey_hash(k) & (t->cap - 1);
-	while (t->s[i].used && memcmp(&t->s[i].k, k, sizeof *k))
+	uint64_t h = hkey_hash(k);
+	size_t i = h & (t->cap - 1);
+	while (t->slot[i])
 		i = (i + 1) & (t->cap - 1);
-	if (!t->s[i].used) {
-		t->s[i].used = 1;
-		t->s[i].k = *k;
-		t->s[i].v = t->s[i].n = 0;
-		t->count++;
-	}
-	return &t->s[i];
+	t->slot[i] = (h >> 32) << 32 | (uint64_t)(t->count + 1);
+	struct hslot *e = &t->e[t->count++];
+	e->k = *k;
+	e->v = e->n = 0;
+	return e;
+}
+
+static void hfree(struct htab *t)
+{
+	free(t->slot);
+	free(t->e);
 }
 
 /* (address pair, PSN) -> the flow that first sent a request with that PSN, and whether another
@@ -189,6 +212,7 @@ struct build {
 	size_t cap_flows;
 	struct htab flows, addrs, sports, learned, cm, reqs;
 	struct ptab psns;
+	uint32_t *pkt_flow; /* per request packet: its flow (pass 1 for pass 2) */
 	struct pairinfo *pairs;
 	size_t npairs, cap_pairs;
 	const struct adp_pair *opt;
@@ -199,13 +223,14 @@ struct build {
 
 static void build_free(struct build *b)
 {
-	free(b->flows.s);
-	free(b->addrs.s);
-	free(b->sports.s);
-	free(b->learned.s);
-	free(b->cm.s);
-	free(b->reqs.s);
+	hfree(&b->flows);
+	hfree(&b->addrs);
+	hfree(&b->sports);
+	hfree(&b->learned);
+	hfree(&b->cm);
+	hfree(&b->reqs);
 	free(b->psns.s);
+	free(b->pkt_flow);
 	free(b->pairs);
 }
 
@@ -356,13 +381,15 @@ static long pair_ack(struct build *b, const struct roce_pkt *k, enum adp_paired 
 	}
 	*how = ADP_PAIRED_PSN;
 	const struct pslot *ps = pfind(&b->psns, (uint64_t)pair << 24 | k->psn);
-	if (ps && !ps->shared && outstanding(&fs->flows[ps->flow], k->psn))
+	if (ps && !ps->shared && fs->flows[ps->flow].ack_qp == ~0u &&
+	    outstanding(&fs->flows[ps->flow], k->psn))
 		return ps->flow;
 	/* Several flows sent this PSN, or it lies inside a READ's responses: every flow of the
-	 * pair, by its outstanding window. */
+	 * pair not yet paired (a responder QP answers one requester QP), by its outstanding
+	 * window. */
 	uint32_t cand[8], nc = 0;
 	for (uint32_t f = pi->first + 1; f; f = fs->flows[f - 1].next_in_pair)
-		if (outstanding(&fs->flows[f - 1], k->psn)) {
+		if (fs->flows[f - 1].ack_qp == ~0u && outstanding(&fs->flows[f - 1], k->psn)) {
 			if (nc < 8)
 				cand[nc] = f - 1;
 			nc++;
@@ -408,6 +435,7 @@ static int find_flows(struct build *b, const struct roce_pkt *pkts, size_t n)
 		} else if (b->fs->flows[s->v].sport != k->sport) {
 			b->fs->flows[s->v].sport_mixed = 1;
 		}
+		b->pkt_flow[i] = s->v;
 	}
 	/* A UDP source port singles out a flow when only that flow of its address pair uses
 	 * it, and uses no other. */
@@ -436,6 +464,8 @@ static int track_request(struct build *b, uint32_t f, const struct roce_pkt *k)
 		fl->una = k->psn; /* nothing was outstanding */
 	fl->sent = 1;
 	fl->end = last;
+	if (fl->ack_qp != ~0u)
+		return 0; /* already paired: its PSNs need no index */
 	struct pslot *p = pput(&b->psns, (uint64_t)fl->pair << 24 | k->psn);
 	if (!p)
 		return -1;
@@ -453,15 +483,15 @@ int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct cm_msg *
 	memset(out, 0, sizeof *out);
 	struct build b = { .fs = out, .opt = pairs, .nopt = npairs, .err = err, .errlen = errlen };
 	out->recs = calloc(n ? n : 1, sizeof *out->recs);
-	if (!out->recs || find_flows(&b, pkts, n) != 0 || cm_connections(&b, cms, ncm) != 0)
+	b.pkt_flow = malloc((n ? n : 1) * sizeof *b.pkt_flow);
+	if (!out->recs || !b.pkt_flow || find_flows(&b, pkts, n) != 0 || cm_connections(&b, cms, ncm) != 0)
 		goto nomem;
 	/* Pass 2: records in capture order, acknowledgements paired with their flow. */
 	for (size_t i = 0; i < n; i++) {
 		const struct roce_pkt *k = &pkts[i];
 		struct adp_rec r = { .psn = k->psn, .t_ns = k->t_ns, .frame = k->frame };
 		if (roce_opcode_is_rc_request(k->opcode)) {
-			struct hkey fk = key(k->ipver, k->src, k->dst, k->dqp);
-			r.flow = hfind(&b.flows, &fk)->v;
+			r.flow = b.pkt_flow[i];
 			r.kind = ADP_REC_DATA;
 			out->flows[r.flow].ndata++;
 			if (track_request(&b, r.flow, k) != 0)
