@@ -56,6 +56,8 @@ static const char *pcap_hint(const char *msg)
 	if (strstr(msg, "unknown file format") || strstr(msg, "bad dump file format"))
 		return "not a pcap or pcapng file: convert it with editcap -F pcapng FILE "
 		       "OUT.pcapng (Debian's wireshark tools read many capture formats)";
+	if (strstr(msg, "No such file") || strstr(msg, "Permission denied"))
+		return "check the path and that the file is readable";
 	if (strstr(msg, "truncated"))
 		return "the file ends inside a frame (a capture still being written, or cut "
 		       "short): editcap -r FILE OUT.pcap 1-N keeps the complete frames";
