@@ -121,13 +121,17 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 	struct sim s = { 0 };
 	bool have_max = false, prev_retx = false, dead = false, nak_pending = false;
 	uint32_t max_psn = 0, prev_psn = 0;
-	uint64_t burst_armed = 0, dead_total = 0, dead_since = 0;
+	uint64_t burst_armed = 0, dead_total = 0, dead_since = 0, tmax = 0;
 	int rc = 0;
 	memset(st, 0, sizeof *st);
 	for (size_t j = 0; j < fr->n && rc == 0; j++) {
 		size_t i = fr->list[j]; /* the index into the record array, for the verdict */
 		const struct adp_rec *r = &fr->recs[i];
-		uint64_t t = r->t_ns;
+		/* A record stamped before the flow's previous one (an inversion the capture reader
+		 * tolerated, D-CAPT-1) is taken at the previous one's time: the engine's clock never
+		 * runs backwards, and no gap is computed negative. */
+		uint64_t t = r->t_ns < tmax ? tmax : r->t_ns;
+		tmax = t;
 		bool is_data = r->kind == ADP_REC_DATA;
 		struct out_psn *old = s.head < s.tail ? &s.q[s.head] : NULL;
 		/* A timer that expired without a retransmission: the QP either failed at that

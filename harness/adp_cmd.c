@@ -11,7 +11,7 @@
 #include "adp_pkt.h"
 #include "adp_profile.h"
 #include "jsonval.h"
-#include "pcap_read.h"
+#include "roce_capture.h"
 
 /* PROFILE, QP and OPTIONS: the setup both subcommands share (setup_opt). */
 #define ADP_SETUP_USAGE                                                                         \
@@ -52,13 +52,19 @@ static const char timeline_usage[] =
 
 static const char check_usage[] =
 	"usage: nicref adp check CAPTURE.pcap PROFILE [QP] [OPTIONS] [--tolerance-ns N]\n"
-	"                        [--ack-qp DATA_QP:ACK_QP]... [--json]\n"
-	"Checks that every retransmission of the RoCEv2 RC flows in a pcap or pcapng capture is\n"
-	"one the ADP engine allows, and names the first one it does not (docs/adp.md, \"Tools\").\n"
+	"                        [--ack-qp DATA_QP:ACK_QP]... [--roce-port N]\n"
+	"                        [--reorder-tolerance-ns N] [--json]\n"
+	"Checks that every retransmission of the RoCEv1 and RoCEv2 RC flows in a pcap or pcapng\n"
+	"capture is one the ADP engine allows, and names the first one it does not; every frame is\n"
+	"classified and counted (docs/adp.md, \"Tools\"; docs/captures.md).\n"
 	"\n"
 	"  --tolerance-ns N          timestamp tolerance of a gap (default 1000)\n"
 	"  --ack-qp DATA_QP:ACK_QP   the requester QP whose ACKs belong to the flow to DATA_QP\n"
-	"                            (when several QPs share an address pair; repeatable)\n"
+	"                            (overrides the automatic pairing; repeatable)\n"
+	"  --roce-port N             RoCEv2 UDP destination port (default 4791)\n"
+	"  --reorder-tolerance-ns N  a frame stamped up to N ns before the previous one is\n"
+	"                            tolerated and counted (default 100000); a larger\n"
+	"                            inversion refuses the capture\n"
 	"  --json                    print the verdict as one JSON object\n"
 	"  -h, --help                print this usage and exit\n"
 	ADP_SETUP_USAGE
@@ -499,12 +505,14 @@ static int cmd_timeline(const struct cli_call *call, int argc, char **argv)
 
 static void flow_name(const struct adp_flow *fl, char *buf, size_t len)
 {
-	char a[48], b[48], q[32] = "";
+	char a[48], b[48], q[64] = "";
 	adp_addr_format(fl->ipver, fl->src, a, sizeof a);
 	adp_addr_format(fl->ipver, fl->dst, b, sizeof b);
 	if (fl->ack_qp != ~0u)
-		snprintf(q, sizeof q, ", ACKs to QP 0x%x", fl->ack_qp);
-	snprintf(buf, len, "QP 0x%x (%s -> %s%s)", fl->dqp, a, b, q);
+		snprintf(q, sizeof q, ", ACKs to QP 0x%x paired by %s", fl->ack_qp,
+			 adp_paired_name((enum adp_paired)fl->paired_by));
+	snprintf(buf, len, "QP 0x%x (%s%s -> %s%s)", fl->dqp, fl->roce_ver == 1 ? "RoCEv1 " : "",
+		 a, b, q);
 }
 
 static json_t *u64_array(const uint64_t *v, uint32_t n)
@@ -525,12 +533,14 @@ static json_t *u8_array(const uint8_t *v, uint32_t n)
 
 static int cmd_check(const struct cli_call *call, int argc, char **argv)
 {
-	enum { OPT_JSON = OPT_OWN, OPT_TOLERANCE, OPT_ACK_QP };
+	enum { OPT_JSON = OPT_OWN, OPT_TOLERANCE, OPT_ACK_QP, OPT_ROCE_PORT, OPT_REORDER };
 	static const struct option longopts[] = {
 		ADP_SETUP_OPTIONS,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "tolerance-ns", required_argument, NULL, OPT_TOLERANCE },
 		{ "ack-qp", required_argument, NULL, OPT_ACK_QP },
+		{ "roce-port", required_argument, NULL, OPT_ROCE_PORT },
+		{ "reorder-tolerance-ns", required_argument, NULL, OPT_REORDER },
 		CLI_HELP_OPTION,
 		{ 0 }
 	};
@@ -541,6 +551,8 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	bool json = false;
 	struct adp_pair pairs[64];
 	size_t npairs = 0;
+	struct roce_load_opts lo = { .roce_port = ROCE_UDP_PORT,
+				     .reorder_tol_ns = CAP_REORDER_TOL_DEFAULT_NS };
 	int o;
 	while ((o = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
 		if (o >= OPT_SETUP && o <= OPT_SETUP_END) {
@@ -551,6 +563,18 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 		} else if (o == OPT_TOLERANCE) {
 			if (adp_parse_uint(optarg, UINT64_MAX / 4, &tol)) {
 				bad("--tolerance-ns takes a number of ns", optarg);
+				return 2;
+			}
+		} else if (o == OPT_ROCE_PORT) {
+			uint64_t port;
+			if (adp_parse_uint(optarg, 65535, &port) || port == 0) {
+				bad("--roce-port takes a UDP port, 1-65535", optarg);
+				return 2;
+			}
+			lo.roce_port = (uint16_t)port;
+		} else if (o == OPT_REORDER) {
+			if (adp_parse_uint(optarg, UINT64_MAX / 4, &lo.reorder_tol_ns)) {
+				bad("--reorder-tolerance-ns takes a number of ns", optarg);
 				return 2;
 			}
 		} else if (o == OPT_ACK_QP) {
@@ -581,26 +605,40 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	capture = argv[optind];
 	if (setup_finish(&s) != 0)
 		return 2;
-	struct roce_pkt *pkts;
-	size_t npk;
-	struct pcap_stats st;
-	char err[512];
-	if (pcap_read_roce(capture, &pkts, &npk, &st, err, sizeof err) != 0) {
+	struct roce_capture rcap;
+	char err[1024];
+	if (roce_capture_load(capture, &lo, &rcap, err, sizeof err) != 0) {
 		fprintf(stderr, "nicref adp check: %s\n", err);
 		return 2;
 	}
 	struct adp_flowset fs;
-	if (adp_flows_build(pkts, npk, pairs, npairs, &fs, err, sizeof err) != 0) {
+	if (adp_flows_build(rcap.rc, rcap.nrc, rcap.cm, rcap.ncm, pairs, npairs, &fs, err,
+			    sizeof err) != 0) {
 		fprintf(stderr, "nicref adp check: %s: %s\n", capture, err);
-		free(pkts);
+		roce_capture_free(&rcap);
 		return 2;
 	}
-	free(pkts);
+	struct cap_summary st = rcap.sum;
+	roce_capture_free(&rcap);
+	st.rc_flows = fs.nflows;
 	if (fs.nflows == 0) {
 		/* Nothing to check is bad input, not a pass (exit 2, one message, nothing on
-		 * stdout): a gate must not pass on an empty or unrelated capture. */
-		fprintf(stderr, "nicref adp check: %s: no RoCEv2 RC request among %zu frames (%zu "
-			"RoCEv2 packets): nothing to check\n", capture, st.frames, st.roce);
+		 * stdout): a gate must not pass on an empty or unrelated capture. The message says
+		 * what the capture held instead. */
+		char classes[512] = "";
+		size_t w = 0;
+		for (int c = 0; c < ROCE_CLASS_COUNT && w < sizeof classes; c++)
+			if (st.cls[c]) {
+				int k = snprintf(classes + w, sizeof classes - w, "%s%s %llu",
+						 w ? ", " : "", roce_class_name((enum roce_class)c),
+						 (unsigned long long)st.cls[c]);
+				w += k > 0 ? (size_t)k : 0;
+			}
+		fprintf(stderr, "nicref adp check: %s: no RC request (RoCEv1 or RoCEv2 on UDP port "
+			"%u) among its %llu frames (%s): nothing to check. A capture taken at the "
+			"requester's port holds its requests; RoCEv2 on another UDP port needs "
+			"--roce-port\n", capture, lo.roce_port, (unsigned long long)st.frames,
+			w ? classes : "none");
 		adp_flows_free(&fs);
 		return 2;
 	}
@@ -616,11 +654,15 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	char line[512];
 	setup_line(&s, line, sizeof line);
 	json_t *jo = json ? setup_json(&s) : NULL, *jflows = json ? json_array() : NULL;
-	if (!json)
-		printf("nicref adp check: %s: %zu frames, %zu RoCEv2 packets (%zu truncated), %zu "
-		       "flow%s\n%s, tolerance %llu ns\n",
-		       capture, st.frames, st.roce, st.truncated, fs.nflows, fs.nflows == 1 ? "" : "s",
-		       line, (unsigned long long)tol);
+	if (!json) {
+		printf("nicref adp check: %s: %zu RC flow%s\n", capture, fs.nflows,
+		       fs.nflows == 1 ? "" : "s");
+		cap_summary_print(stdout, &st);
+		if (fs.ignored_acks)
+			printf("responses whose requests are not in the capture: %zu (not checked)\n",
+			       fs.ignored_acks);
+		printf("%s, tolerance %llu ns\n", line, (unsigned long long)tol);
+	}
 	size_t bad_flows = 0;
 	int rc = 0;
 	for (size_t f = 0; f < fs.nflows; f++) {
@@ -631,7 +673,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 			break;
 		}
 		uint64_t t0 = v->t0_ns;
-		char name[160], why[2048], rel[48];
+		char name[256], why[2048], rel[48];
 		flow_name(fl, name, sizeof name);
 		adp_verdict_explain(v, &cfg, fl->dqp, why, sizeof why);
 		adp_fmt_us(v->conforming ? 0 : v->t_ns - t0, rel, sizeof rel);
@@ -646,6 +688,8 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 			json_object_set_new(x, "dst", json_string(b));
 			json_object_set_new(x, "ack_qp", fl->ack_qp == ~0u ? json_null()
 									  : json_integer(fl->ack_qp));
+			const char *pb = adp_paired_name((enum adp_paired)fl->paired_by);
+			json_object_set_new(x, "paired_by", pb ? json_string(pb) : json_null());
 			json_object_set_new(x, "requests", json_integer(v->data));
 			json_object_set_new(x, "retransmissions", json_integer(v->retransmissions));
 			json_object_set_new(x, "timer_expiries", json_integer(v->expiries));
@@ -685,6 +729,9 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 		if (json) {
 			json_object_set_new(jo, "capture", json_string(capture));
 			json_object_set_new(jo, "tolerance_ns", json_integer((json_int_t)tol));
+			json_object_set_new(jo, "summary", cap_summary_json(&st));
+			json_object_set_new(jo, "ignored_responses",
+					    json_integer((json_int_t)fs.ignored_acks));
 			json_object_set_new(jo, "flows", jflows);
 			jflows = NULL;
 			json_object_set_new(jo, "conforming", json_boolean(bad_flows == 0));

@@ -1,4 +1,5 @@
-/* RoCEv2 frames to per-QP records (see adp_pkt.h for the public formats used). */
+/* RC packets to per-flow records, acknowledgements paired with their flows (adp_pkt.h; the
+ * rules and their order: docs/captures.md "How flows are paired", D-CAPT-2). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,199 +7,231 @@
 
 #include "adp_pkt.h"
 
-static uint32_t be16(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 8 | p[1];
-}
+#define PSN_MASK 0xffffffu
 
-static uint32_t be24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
+#define ADP_PAIR_NAME(id, name) name,
+static const char *const paired_names[] = { ADP_PAIRINGS(ADP_PAIR_NAME) };
+#undef ADP_PAIR_NAME
 
-/* UDP datagram (RFC 768) carrying BTH (IBTA §9.2) and maybe AETH (§9.3.5). */
-static enum roce_parse parse_udp(const uint8_t *p, size_t len, struct roce_pkt *out)
+const char *adp_paired_name(enum adp_paired p)
 {
-	if (len < 8)
-		return ROCE_PARSE_OTHER; /* not even a UDP header: not recognisably RoCE */
-	if (be16(p + 2) != ROCE_UDP_PORT)
-		return ROCE_PARSE_OTHER;
-	size_t ulen = be16(p + 4);
-	if (ulen < 8)
-		return ROCE_PARSE_TRUNCATED;
-	if (ulen > len)
-		return ROCE_PARSE_TRUNCATED; /* snap length cut the datagram */
-	const uint8_t *b = p + 8;
-	size_t blen = ulen - 8;
-	if (blen < 12)
-		return ROCE_PARSE_TRUNCATED;
-	/* BTH: 0 OpCode | 1 SE M PadCnt TVer | 2-3 P_Key | 4 FECN BECN resv | 5-7 DestQP |
-	 * 8 AckReq resv | 9-11 PSN. */
-	out->opcode = b[0];
-	out->dqp = be24(b + 5);
-	out->psn = be24(b + 9);
-	out->has_aeth = 0;
-	out->syndrome = 0;
-	out->msn = 0;
-	if (roce_opcode_has_aeth(out->opcode)) {
-		/* AETH: 0 Syndrome | 1-3 MSN. */
-		if (blen < 16)
-			return ROCE_PARSE_TRUNCATED;
-		out->has_aeth = 1;
-		out->syndrome = b[12];
-		out->msn = be24(b + 13);
-	}
-	return ROCE_PARSE_OK;
-}
-
-/* IPv4 (RFC 791): only unfragmented datagrams or first fragments carry the UDP header. */
-static enum roce_parse parse_ipv4(const uint8_t *p, size_t len, struct roce_pkt *out)
-{
-	if (len < 20 || p[0] >> 4 != 4)
-		return ROCE_PARSE_OTHER;
-	size_t ihl = (size_t)(p[0] & 0xf) * 4;
-	size_t total = be16(p + 2);
-	if (ihl < 20 || total < ihl)
-		return ROCE_PARSE_OTHER;
-	if ((be16(p + 6) & 0x1fff) != 0 || p[9] != 17)
-		return ROCE_PARSE_OTHER; /* later fragment, or not UDP */
-	if (total > len)
-		return ROCE_PARSE_TRUNCATED;
-	out->ipver = 4;
-	memset(out->src, 0, sizeof out->src);
-	memset(out->dst, 0, sizeof out->dst);
-	memcpy(out->src, p + 12, 4);
-	memcpy(out->dst, p + 16, 4);
-	return parse_udp(p + ihl, total - ihl, out);
-}
-
-/* IPv6 (RFC 8200), skipping hop-by-hop (0), routing (43) and destination-options (60)
- * headers; a fragment header (44) with a non-zero offset is a later fragment. */
-static enum roce_parse parse_ipv6(const uint8_t *p, size_t len, struct roce_pkt *out)
-{
-	if (len < 40 || p[0] >> 4 != 6)
-		return ROCE_PARSE_OTHER;
-	size_t plen = be16(p + 4);
-	if (40 + plen > len)
-		return ROCE_PARSE_TRUNCATED;
-	uint8_t next = p[6];
-	size_t off = 40, end = 40 + plen;
-	for (int hops = 0; next != 17; hops++) {
-		if (hops == 8 || off + 8 > end)
-			return ROCE_PARSE_OTHER;
-		if (next == 0 || next == 43 || next == 60) {
-			next = p[off];
-			off += ((size_t)p[off + 1] + 1) * 8;
-		} else if (next == 44) {
-			if ((be16(p + off + 2) & 0xfff8) != 0)
-				return ROCE_PARSE_OTHER;
-			next = p[off];
-			off += 8;
-		} else {
-			return ROCE_PARSE_OTHER;
-		}
-	}
-	if (off > end)
-		return ROCE_PARSE_OTHER;
-	out->ipver = 6;
-	memcpy(out->src, p + 8, 16);
-	memcpy(out->dst, p + 24, 16);
-	return parse_udp(p + off, end - off, out);
-}
-
-static enum roce_parse parse_l3(uint32_t ethertype, const uint8_t *p, size_t len,
-				struct roce_pkt *out)
-{
-	if (ethertype == 0x0800)
-		return parse_ipv4(p, len, out);
-	if (ethertype == 0x86dd)
-		return parse_ipv6(p, len, out);
-	return ROCE_PARSE_OTHER;
-}
-
-enum roce_parse roce_parse_frame(const uint8_t *p, size_t len, enum roce_link link,
-				 struct roce_pkt *out)
-{
-	switch (link) {
-	case ROCE_LINK_ETHERNET: {
-		/* Ethernet II: dst 6, src 6, EtherType; 802.1Q/802.1ad tags are 4 bytes each. */
-		size_t off = 12;
-		for (int tags = 0;; tags++) {
-			if (off + 2 > len)
-				return ROCE_PARSE_OTHER;
-			uint32_t type = be16(p + off);
-			if ((type == 0x8100 || type == 0x88a8) && tags < 2) {
-				off += 4;
-				continue;
-			}
-			return parse_l3(type, p + off + 2, len - off - 2, out);
-		}
-	}
-	case ROCE_LINK_RAW_IP:
-		if (len < 1)
-			return ROCE_PARSE_OTHER;
-		return parse_l3(p[0] >> 4 == 6 ? 0x86dd : 0x0800, p, len, out);
-	case ROCE_LINK_LINUX_SLL:
-		/* Linux cooked capture: 16-byte header, protocol type at offset 14. */
-		if (len < 16)
-			return ROCE_PARSE_OTHER;
-		return parse_l3(be16(p + 14), p + 16, len - 16, out);
-	}
-	return ROCE_PARSE_OTHER;
-}
-
-int roce_opcode_is_rc_request(uint8_t op)
-{
-	/* RC: SEND 0x00-0x05, RDMA WRITE 0x06-0x0B, RDMA READ request 0x0C, CmpSwap 0x13,
-	 * FetchAdd 0x14, SEND last/only with invalidate 0x16/0x17. */
-	return op <= 0x0C || op == 0x13 || op == 0x14 || op == 0x16 || op == 0x17;
-}
-
-int roce_opcode_has_aeth(uint8_t op)
-{
-	/* RC READ response first 0x0D, last 0x0F, only 0x10, Acknowledge 0x11, ATOMIC
-	 * Acknowledge 0x12 carry an AETH; READ response middle 0x0E does not. */
-	return op == 0x0D || op == 0x0F || op == 0x10 || op == 0x11 || op == 0x12;
+	return (unsigned)p < sizeof paired_names / sizeof paired_names[0] ? paired_names[p] : NULL;
 }
 
 void adp_addr_format(uint8_t ipver, const uint8_t *a, char *buf, size_t len)
 {
-	if (ipver == 4) {
-		snprintf(buf, len, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
-		return;
-	}
-	/* RFC 5952: lower-case hex, the longest run (>= 2) of zero groups as "::". */
-	int best = -1, bestlen = 1;
-	for (int i = 0; i < 8;) {
-		int j = i;
-		while (j < 8 && be16(a + 2 * j) == 0)
-			j++;
-		if (j - i > bestlen) {
-			best = i;
-			bestlen = j - i;
-		}
-		i = j > i ? j : i + 1;
-	}
-	size_t o = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < 8 && o < len; i++) {
-		int w;
-		if (i == best) {
-			w = snprintf(buf + o, len - o, "::");
-			i += bestlen - 1;
-		} else {
-			bool sep = i > 0 && i != best + bestlen;
-			w = snprintf(buf + o, len - o, sep ? ":%x" : "%x", be16(a + 2 * i));
-		}
-		if (w < 0)
-			break;
-		o += (size_t)w;
+	roce_addr_format(ipver, a, buf, len);
+}
+
+/* a <= b in PSN order, modulo 2^24 (IBTA §9.7.2: b - a in [0, 2^23)). */
+static bool psn_le(uint32_t a, uint32_t b)
+{
+	return ((b - a) & PSN_MASK) < (1u << 23);
+}
+
+/* ---- hash tables: open addressing, linear probing, doubled at half full ---- */
+
+/* (ipver, a, b, x): a flow (src, dst, DestQP), an address pair (x 0), a requester QP (ack
+ * destination, ack source, QP), a UDP source port, a CM connection end. Built zeroed, so the
+ * whole struct is the key. */
+struct hkey {
+	uint8_t a[16], b[16];
+	uint32_t x;
+	uint8_t ipver, pad[3];
+};
+_Static_assert(sizeof(struct hkey) == 40, "hkey hashes as five words");
+/* An entry: the key, its value and a count the caller keeps. Entries sit densely in insertion
+ * order; the slots (8 bytes: the hash's high half, the entry index + 1) are what is probed, so a
+ * probe touches one small array and a key is compared only when the hashes match. */
+struct hslot {
+	struct hkey k;
+	uint32_t v, n;
+};
+struct htab {
+	uint64_t *slot;
+	size_t cap;
+	struct hslot *e;
+	size_t count, ecap;
+};
+
+static struct hkey key(uint8_t ipver, const uint8_t *a, const uint8_t *b, uint32_t x)
+{
+	struct hkey k;
+	memset(&k, 0, sizeof k);
+	memcpy(k.a, a, 16);
+	memcpy(k.b, b, 16);
+	k.x = x;
+	k.ipver = ipver;
+	return k;
+}
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t hkey_hash(const struct hkey *k)
+{
+	uint64_t w[5], h = 0x9e3779b97f4a7c15ull;
+	memcpy(w, k, sizeof w);
+	for (int i = 0; i < 5; i++)
+		h = (h ^ w[i]) * 0x100000001b3ull + (h >> 29);
+	return mix(h);
+}
+
+static struct hslot *hfind(const struct htab *t, const struct hkey *k)
+{
+	if (!t->cap)
+		return NULL;
+	uint64_t h = hkey_hash(k);
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		uint64_t s = t->slot[i];
+		if (!s)
+			return NULL;
+		if ((uint32_t)(s >> 32) == tag && !memcmp(&t->e[(uint32_t)s - 1].k, k, sizeof *k))
+			return &t->e[(uint32_t)s - 1];
 	}
 }
 
-static int same_addr(const uint8_t *a, const uint8_t *b)
+/* The entry of k, new (v = n = 0) when absent; NULL without memory. The pointer holds until the
+ * next hput. */
+static struct hslot *hput(struct htab *t, const struct hkey *k)
 {
-	return memcmp(a, b, 16) == 0;
+	struct hslot *old = hfind(t, k);
+	if (old)
+		return old;
+	if (t->count == t->ecap) {
+		size_t nc = t->ecap ? 2 * t->ecap : 64;
+		struct hslot *g = realloc(t->e, nc * sizeof *g);
+		if (!g)
+			return NULL;
+		t->e = g;
+		t->ecap = nc;
+	}
+	if (2 * (t->count + 1) > t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 128;
+		uint64_t *ns = calloc(nc, sizeof *ns);
+		if (!ns)
+			return NULL;
+		for (size_t i = 0; i < t->count; i++) {
+			uint64_t h = hkey_hash(&t->e[i].k);
+			size_t j = h & (nc - 1);
+			while (ns[j])
+				j = (j + 1) & (nc - 1);
+			ns[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
+		}
+		free(t->slot);
+		t->slot = ns;
+		t->cap = nc;
+	}
+	uint64_t h = hkey_hash(k);
+	size_t i = h & (t->cap - 1);
+	while (t->slot[i])
+		i = (i + 1) & (t->cap - 1);
+	t->slot[i] = (h >> 32) << 32 | (uint64_t)(t->count + 1);
+	struct hslot *e = &t->e[t->count++];
+	e->k = *k;
+	e->v = e->n = 0;
+	return e;
+}
+
+static void hfree(struct htab *t)
+{
+	free(t->slot);
+	free(t->e);
+}
+
+/* (address pair, PSN) -> the flow that first sent a request with that PSN, and whether another
+ * flow of the pair sent one too: 16 bytes a slot, one per first transmission. */
+struct pslot {
+	uint64_t k; /* (pair << 24 | psn) + 1; 0 empty */
+	uint32_t flow, shared;
+};
+struct ptab {
+	struct pslot *s;
+	size_t cap, count;
+};
+
+static struct pslot *pput(struct ptab *t, uint64_t k)
+{
+	k++;
+	if (2 * (t->count + 1) > t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 1024;
+		struct pslot *ns = calloc(nc, sizeof *ns);
+		if (!ns)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++) {
+			if (!t->s[i].k)
+				continue;
+			size_t j = mix(t->s[i].k) & (nc - 1);
+			while (ns[j].k)
+				j = (j + 1) & (nc - 1);
+			ns[j] = t->s[i];
+		}
+		free(t->s);
+		t->s = ns;
+		t->cap = nc;
+	}
+	size_t i = mix(k) & (t->cap - 1);
+	while (t->s[i].k && t->s[i].k != k)
+		i = (i + 1) & (t->cap - 1);
+	if (!t->s[i].k) {
+		t->s[i] = (struct pslot){ .k = k, .flow = ~0u };
+		t->count++;
+	}
+	return &t->s[i];
+}
+
+static const struct pslot *pfind(const struct ptab *t, uint64_t k)
+{
+	k++;
+	if (!t->cap)
+		return NULL;
+	for (size_t i = mix(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		if (!t->s[i].k)
+			return NULL;
+		if (t->s[i].k == k)
+			return &t->s[i];
+	}
+}
+
+/* ---- the build ---- */
+
+struct pairinfo {
+	uint32_t first, count; /* its first flow, how many flows A->B */
+};
+
+struct build {
+	struct adp_flowset *fs;
+	size_t cap_flows;
+	struct htab flows, addrs, sports, learned, cm, reqs;
+	struct ptab psns;
+	uint32_t *pkt_flow; /* per request packet: its flow (pass 1 for pass 2) */
+	struct pairinfo *pairs;
+	size_t npairs, cap_pairs;
+	const struct adp_pair *opt;
+	size_t nopt;
+	char *err;
+	size_t errlen;
+};
+
+static void build_free(struct build *b)
+{
+	hfree(&b->flows);
+	hfree(&b->addrs);
+	hfree(&b->sports);
+	hfree(&b->learned);
+	hfree(&b->cm);
+	hfree(&b->reqs);
+	free(b->psns.s);
+	free(b->pkt_flow);
+	free(b->pairs);
 }
 
 /* AETH syndrome (IBTA §9.3.5 Table 43): bits 6:5 = 00 ACK, 01 RNR NAK, 11 NAK with the code
@@ -215,187 +248,304 @@ static enum adp_rec_kind aeth_kind(uint8_t syndrome)
 	}
 }
 
-/* Flows by key, so that grouping a capture costs one probe per packet (a linear search of the
- * flows made it quadratic in their number). Open addressing with linear probing in tables sized
- * once from the capture (a power of two at least twice the packets, so never more than half
- * full), FNV-1a over the key bytes: no allocation per packet. Slots hold a flow index + 1.
- *  - by_flow: (dqp, ipver, src, dst) -> the data flow;
- *  - by_addr: (ipver, src, dst) -> the first flow between these addresses, with the number of
- *    flows between them and the last one in pair_n[] / pair_last[] (an acknowledgement B->A
- *    matches every flow A->B). */
-struct flow_index {
-	uint32_t *by_flow, *by_addr;
-	size_t mask;
-	uint32_t *pair_n, *pair_last; /* per first flow of an address pair */
-};
-
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+/* A new flow for request k: -1 without memory. */
+static int new_flow(struct build *b, const struct roce_pkt *k, struct hslot *slot)
 {
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
-static uint64_t addr_hash(uint8_t ipver, const uint8_t *src, const uint8_t *dst)
-{
-	uint64_t h = fnv(0xcbf29ce484222325ull, &ipver, 1);
-	return fnv(fnv(h, src, 16), dst, 16);
-}
-
-static uint64_t flow_hash(uint32_t dqp, uint8_t ipver, const uint8_t *src, const uint8_t *dst)
-{
-	const uint8_t q[4] = { (uint8_t)(dqp >> 24), (uint8_t)(dqp >> 16), (uint8_t)(dqp >> 8),
-			       (uint8_t)dqp };
-	return fnv(addr_hash(ipver, src, dst), q, 4);
-}
-
-static int index_init(struct flow_index *ix, size_t npkts)
-{
-	size_t slots = 16;
-	while (slots < 2 * npkts + 2)
-		slots *= 2;
-	ix->mask = slots - 1;
-	ix->by_flow = calloc(slots, sizeof *ix->by_flow);
-	ix->by_addr = calloc(slots, sizeof *ix->by_addr);
-	ix->pair_n = calloc(npkts ? npkts : 1, sizeof *ix->pair_n);
-	ix->pair_last = calloc(npkts ? npkts : 1, sizeof *ix->pair_last);
-	return ix->by_flow && ix->by_addr && ix->pair_n && ix->pair_last ? 0 : -1;
-}
-
-static void index_free(struct flow_index *ix)
-{
-	free(ix->by_flow);
-	free(ix->by_addr);
-	free(ix->pair_n);
-	free(ix->pair_last);
-}
-
-/* The slot of flow (dqp, ipver, src, dst): holding it, or the empty one where it goes. */
-static uint32_t *flow_slot(const struct flow_index *ix, const struct adp_flow *flows, uint32_t dqp,
-			   uint8_t ipver, const uint8_t *src, const uint8_t *dst)
-{
-	for (size_t i = flow_hash(dqp, ipver, src, dst) & ix->mask;; i = (i + 1) & ix->mask) {
-		uint32_t *s = &ix->by_flow[i];
-		if (!*s)
-			return s;
-		const struct adp_flow *f = &flows[*s - 1];
-		if (f->dqp == dqp && f->ipver == ipver && same_addr(f->src, src) &&
-		    same_addr(f->dst, dst))
-			return s;
+	struct adp_flowset *fs = b->fs;
+	uint32_t f = (uint32_t)fs->nflows;
+	slot->v = f;
+	if (fs->nflows == b->cap_flows) {
+		size_t nc = b->cap_flows ? 2 * b->cap_flows : 64;
+		struct adp_flow *g = realloc(fs->flows, nc * sizeof *g);
+		if (!g)
+			return -1;
+		fs->flows = g;
+		b->cap_flows = nc;
 	}
-}
-
-/* The slot of the address pair (ipver, src, dst), likewise. */
-static uint32_t *addr_slot(const struct flow_index *ix, const struct adp_flow *flows,
-			   uint8_t ipver, const uint8_t *src, const uint8_t *dst)
-{
-	for (size_t i = addr_hash(ipver, src, dst) & ix->mask;; i = (i + 1) & ix->mask) {
-		uint32_t *s = &ix->by_addr[i];
-		if (!*s)
-			return s;
-		const struct adp_flow *f = &flows[*s - 1];
-		if (f->ipver == ipver && same_addr(f->src, src) && same_addr(f->dst, dst))
-			return s;
-	}
-}
-
-int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair *pairs,
-		    size_t npairs, struct adp_flowset *out, char *err, size_t errlen)
-{
-	memset(out, 0, sizeof *out);
-	struct flow_index ix = { 0 };
-	out->flows = calloc(n ? n : 1, sizeof *out->flows);
-	out->recs = calloc(n ? n : 1, sizeof *out->recs);
-	if (!out->flows || !out->recs || index_init(&ix, n) != 0) {
-		index_free(&ix);
-		adp_flows_free(out);
-		snprintf(err, errlen, "out of memory");
+	struct adp_flow *nf = &fs->flows[fs->nflows++];
+	memset(nf, 0, sizeof *nf);
+	nf->dqp = k->dqp;
+	nf->ipver = k->ipver;
+	nf->roce_ver = k->roce_ver;
+	memcpy(nf->src, k->src, 16);
+	memcpy(nf->dst, k->dst, 16);
+	nf->ack_qp = ~0u;
+	nf->sport = k->sport;
+	struct hkey ak = key(k->ipver, k->src, k->dst, 0);
+	struct hslot *a = hput(&b->addrs, &ak);
+	if (!a)
 		return -1;
+	if (a->n == 0) {
+		if (b->npairs == b->cap_pairs) {
+			size_t nc = b->cap_pairs ? 2 * b->cap_pairs : 64;
+			struct pairinfo *g = realloc(b->pairs, nc * sizeof *g);
+			if (!g)
+				return -1;
+			b->pairs = g;
+			b->cap_pairs = nc;
+		}
+		a->v = (uint32_t)b->npairs++;
+		b->pairs[a->v] = (struct pairinfo){ .first = f };
+	} else {
+		/* Linked newest first: the pair's list is only walked to count candidates. */
+		nf->next_in_pair = b->pairs[a->v].first + 1;
+		b->pairs[a->v].first = f;
 	}
-	/* Pass 1: the data flows, in order of their first request. */
+	a->n = 1;
+	nf->pair = a->v;
+	b->pairs[a->v].count++;
+	return 0;
+}
+
+/* The CM exchange: each ConnectReply answering a ConnectRequest of the capture ties the two
+ * QPs of a connection (both directions). */
+static int cm_connections(struct build *b, const struct cm_msg *cms, size_t ncm)
+{
+	for (size_t i = 0; i < ncm; i++) {
+		const struct cm_msg *m = &cms[i];
+		if (m->kind == CM_REQ) {
+			struct hkey k = key(m->ipver, m->src, m->dst, m->local_comm);
+			struct hslot *s = hput(&b->reqs, &k);
+			if (!s)
+				return -1;
+			s->v = m->qpn;
+		} else if (m->kind == CM_REP) {
+			/* The REP travels back: the REQ went from its destination to its source. */
+			struct hkey k = key(m->ipver, m->dst, m->src, m->remote_comm);
+			const struct hslot *r = hfind(&b->reqs, &k);
+			if (!r)
+				continue;
+			uint32_t req_qp = r->v;
+			struct hkey x = key(m->ipver, m->dst, m->src, req_qp);
+			struct hkey y = key(m->ipver, m->src, m->dst, m->qpn);
+			struct hslot *s = hput(&b->cm, &x);
+			if (!s)
+				return -1;
+			s->v = m->qpn;
+			if (!(s = hput(&b->cm, &y)))
+				return -1;
+			s->v = req_qp;
+		}
+	}
+	return 0;
+}
+
+static bool outstanding(const struct adp_flow *fl, uint32_t psn)
+{
+	return fl->sent && psn_le(fl->una, psn) && psn_le(psn, fl->end) &&
+	       psn_le(fl->una, fl->end) && ((fl->end + 1) & PSN_MASK) != fl->una;
+}
+
+/* The flow an acknowledgement k (B -> A) answers: >= 0, -1 (no flow of the capture), -2
+ * (ambiguous: b->err says so). *how: the rule that decided. */
+static long pair_ack(struct build *b, const struct roce_pkt *k, enum adp_paired *how)
+{
+	const struct adp_flowset *fs = b->fs;
+	const uint8_t *A = k->dst, *B = k->src;
+	struct hkey lk = key(k->ipver, A, B, k->dqp);
+	const struct hslot *s = hfind(&b->learned, &lk);
+	if (s) {
+		*how = ADP_PAIRED_NONE; /* already tied */
+		return s->v;
+	}
+	for (size_t i = 0; i < b->nopt; i++) {
+		if (b->opt[i].ack_qp != k->dqp)
+			continue;
+		struct hkey fk = key(k->ipver, A, B, b->opt[i].data_qp);
+		s = hfind(&b->flows, &fk);
+		*how = ADP_PAIRED_OPTION;
+		return s ? (long)s->v : -1;
+	}
+	if ((s = hfind(&b->cm, &lk)) != NULL) {
+		struct hkey fk = key(k->ipver, A, B, s->v);
+		if ((s = hfind(&b->flows, &fk)) != NULL) {
+			*how = ADP_PAIRED_CM;
+			return s->v;
+		}
+	}
+	struct hkey ak = key(k->ipver, A, B, 0);
+	if ((s = hfind(&b->addrs, &ak)) == NULL)
+		return -1;
+	const struct pairinfo *pi = &b->pairs[s->v];
+	uint32_t pair = s->v;
+	if (pi->count == 1) {
+		*how = ADP_PAIRED_UNIQUE;
+		return pi->first;
+	}
+	if (k->roce_ver == 2) {
+		struct hkey pk = key(k->ipver, A, B, k->sport);
+		/* A port is trusted only where the PSN agrees: rxe derives each side's port from
+		 * its own QPN, so with crossed QP numbers an ACK can carry another flow's port
+		 * (D-CAPT-3). */
+		if ((s = hfind(&b->sports, &pk)) != NULL && s->n == 1 &&
+		    fs->flows[s->v].ack_qp == ~0u && outstanding(&fs->flows[s->v], k->psn)) {
+			*how = ADP_PAIRED_UDP_SPORT;
+			return s->v;
+		}
+	}
+	*how = ADP_PAIRED_PSN;
+	const struct pslot *ps = pfind(&b->psns, (uint64_t)pair << 24 | k->psn);
+	if (ps && !ps->shared && fs->flows[ps->flow].ack_qp == ~0u &&
+	    outstanding(&fs->flows[ps->flow], k->psn))
+		return ps->flow;
+	/* Several flows sent this PSN, or it lies inside a READ's responses: every flow of the
+	 * pair not yet paired (a responder QP answers one requester QP), by its outstanding
+	 * window. */
+	uint32_t cand[8], nc = 0;
+	for (uint32_t f = pi->first + 1; f; f = fs->flows[f - 1].next_in_pair)
+		if (fs->flows[f - 1].ack_qp == ~0u && outstanding(&fs->flows[f - 1], k->psn)) {
+			if (nc < 8)
+				cand[nc] = f - 1;
+			nc++;
+		}
+	if (nc == 1)
+		return cand[0];
+	if (nc == 0)
+		return -1;
+	char a[48], bb[48], list[200] = "";
+	size_t o = 0;
+	roce_addr_format(k->ipver, A, a, sizeof a);
+	roce_addr_format(k->ipver, B, bb, sizeof bb);
+	for (uint32_t i = 0; i < nc && i < 8 && o < sizeof list; i++) {
+		int w = snprintf(list + o, sizeof list - o, "%s0x%x", i ? ", " : "",
+				 fs->flows[cand[i]].dqp);
+		o += w > 0 ? (size_t)w : 0;
+	}
+	snprintf(b->err, b->errlen,
+		 "frame %u: acknowledgement %s -> %s to QP 0x%06x (PSN %u) could answer %u request "
+		 "flows %s -> %s (to QP %s%s): no CM exchange in the capture ties QP 0x%x, its UDP "
+		 "source port %u is not one flow's, and the PSN is outstanding in each; name its "
+		 "flow with --ack-qp DATA_QP:0x%x",
+		 k->frame, bb, a, k->dqp, k->psn, nc, a, bb, list, nc > 8 ? ", ..." : "", k->dqp,
+		 k->sport, k->dqp);
+	return -2;
+}
+
+/* Pass 1: the flows, in order of their first request; their address pairs and source ports. */
+static int find_flows(struct build *b, const struct roce_pkt *pkts, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		const struct roce_pkt *k = &pkts[i];
-		if (i > 0 && k->t_ns < pkts[i - 1].t_ns) {
-			snprintf(err, errlen, "frame %u: timestamp earlier than frame %u's",
-				 k->frame, pkts[i - 1].frame);
-			index_free(&ix);
-			adp_flows_free(out);
-			return -1;
-		}
 		if (!roce_opcode_is_rc_request(k->opcode))
 			continue;
-		uint32_t *s = flow_slot(&ix, out->flows, k->dqp, k->ipver, k->src, k->dst);
-		if (*s)
-			continue;
-		uint32_t f = (uint32_t)out->nflows++;
-		struct adp_flow *nf = &out->flows[f];
-		nf->dqp = k->dqp;
-		nf->ipver = k->ipver;
-		memcpy(nf->src, k->src, 16);
-		memcpy(nf->dst, k->dst, 16);
-		nf->ack_qp = ~0u;
-		*s = f + 1;
-		uint32_t *a = addr_slot(&ix, out->flows, k->ipver, k->src, k->dst);
-		if (!*a)
-			*a = f + 1;
-		ix.pair_n[*a - 1]++;
-		ix.pair_last[*a - 1] = f;
+		struct hkey fk = key(k->ipver, k->src, k->dst, k->dqp);
+		struct hslot *s = hput(&b->flows, &fk);
+		if (!s)
+			return -1;
+		if (!s->n) {
+			s->n = 1;
+			if (new_flow(b, k, s) != 0)
+				return -1;
+		} else if (b->fs->flows[s->v].sport != k->sport) {
+			b->fs->flows[s->v].sport_mixed = 1;
+		}
+		b->pkt_flow[i] = s->v;
 	}
-	/* Pass 2: records in capture order, acknowledgements assigned to their flow. */
+	/* A UDP source port singles out a flow when only that flow of its address pair uses
+	 * it, and uses no other. */
+	for (size_t f = 0; f < b->fs->nflows; f++) {
+		const struct adp_flow *fl = &b->fs->flows[f];
+		if (fl->roce_ver != 2)
+			continue;
+		struct hkey pk = key(fl->ipver, fl->src, fl->dst, fl->sport);
+		struct hslot *s = hput(&b->sports, &pk);
+		if (!s)
+			return -1;
+		s->v = (uint32_t)f;
+		s->n += fl->sport_mixed ? 2 : 1;
+	}
+	return 0;
+}
+
+/* A request of flow f in capture order: its PSN window and the PSN index. */
+static int track_request(struct build *b, uint32_t f, const struct roce_pkt *k)
+{
+	struct adp_flow *fl = &b->fs->flows[f];
+	uint32_t last = (k->psn + k->span - 1) & PSN_MASK;
+	if (fl->sent && psn_le(k->psn, fl->end))
+		return 0; /* a retransmission */
+	if (!fl->sent || ((fl->end + 1) & PSN_MASK) == fl->una)
+		fl->una = k->psn; /* nothing was outstanding */
+	fl->sent = 1;
+	fl->end = last;
+	if (fl->ack_qp != ~0u)
+		return 0; /* already paired: its PSNs need no index */
+	struct pslot *p = pput(&b->psns, (uint64_t)fl->pair << 24 | k->psn);
+	if (!p)
+		return -1;
+	if (p->flow == ~0u)
+		p->flow = f;
+	else if (p->flow != f)
+		p->shared = 1;
+	return 0;
+}
+
+int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct cm_msg *cms, size_t ncm,
+		    const struct adp_pair *pairs, size_t npairs, struct adp_flowset *out, char *err,
+		    size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	struct build b = { .fs = out, .opt = pairs, .nopt = npairs, .err = err, .errlen = errlen };
+	out->recs = calloc(n ? n : 1, sizeof *out->recs);
+	b.pkt_flow = malloc((n ? n : 1) * sizeof *b.pkt_flow);
+	if (!out->recs || !b.pkt_flow || find_flows(&b, pkts, n) != 0 || cm_connections(&b, cms, ncm) != 0)
+		goto nomem;
+	/* Pass 2: records in capture order, acknowledgements paired with their flow. */
 	for (size_t i = 0; i < n; i++) {
 		const struct roce_pkt *k = &pkts[i];
 		struct adp_rec r = { .psn = k->psn, .t_ns = k->t_ns, .frame = k->frame };
 		if (roce_opcode_is_rc_request(k->opcode)) {
-			uint32_t f =
-				*flow_slot(&ix, out->flows, k->dqp, k->ipver, k->src, k->dst) - 1;
-			r.flow = f;
+			r.flow = b.pkt_flow[i];
 			r.kind = ADP_REC_DATA;
-			out->flows[f].ndata++;
+			out->flows[r.flow].ndata++;
+			if (track_request(&b, r.flow, k) != 0)
+				goto nomem;
 		} else if (k->has_aeth) {
-			/* It travels B->A: the flows A->B, or the one a pair names. */
-			const uint32_t none = ~0u;
-			uint32_t want = none;
-			for (size_t p = 0; p < npairs; p++)
-				if (pairs[p].ack_qp == k->dqp)
-					want = pairs[p].data_qp;
-			size_t found = 0, f = 0;
-			if (want != none) {
-				uint32_t s =
-					*flow_slot(&ix, out->flows, want, k->ipver, k->dst, k->src);
-				found = s != 0;
-				f = s ? s - 1 : 0;
-			} else {
-				uint32_t s = *addr_slot(&ix, out->flows, k->ipver, k->dst, k->src);
-				found = s ? ix.pair_n[s - 1] : 0;
-				f = s ? ix.pair_last[s - 1] : 0;
-			}
-			if (found == 0) {
-				out->ignored_acks++;
-				continue;
-			}
-			if (found > 1) {
-				char a[48], b[48];
-				adp_addr_format(k->ipver, k->src, a, sizeof a);
-				adp_addr_format(k->ipver, k->dst, b, sizeof b);
-				snprintf(err, errlen,
-					 "frame %u: acknowledgement %s -> %s to QP 0x%06x matches %zu "
-					 "request flows; name its flow with --ack-qp DATA_QP:ACK_QP",
-					 k->frame, a, b, k->dqp, found);
-				index_free(&ix);
+			enum adp_paired how = ADP_PAIRED_NONE;
+			long f = pair_ack(&b, k, &how);
+			if (f == -2) {
+				build_free(&b);
 				adp_flows_free(out);
 				return -1;
 			}
+			if (f < 0) {
+				out->ignored_acks++;
+				continue;
+			}
+			struct adp_flow *fl = &out->flows[f];
+			if (how != ADP_PAIRED_NONE) {
+				/* An RC requester QP talks to one responder QP: its later ACKs go
+				 * to the same flow. */
+				struct hkey lk = key(k->ipver, k->dst, k->src, k->dqp);
+				struct hslot *s = hput(&b.learned, &lk);
+				if (!s)
+					goto nomem;
+				s->v = (uint32_t)f;
+				if (fl->ack_qp == ~0u) {
+					fl->ack_qp = k->dqp;
+					fl->paired_by = (uint8_t)how;
+				}
+			}
 			r.flow = (uint32_t)f;
 			r.kind = (uint8_t)aeth_kind(k->syndrome);
-			out->flows[f].ack_qp = k->dqp;
-			out->flows[f].nack++;
+			fl->nack++;
+			uint32_t upto = r.kind == ADP_REC_ACK	  ? k->psn
+					: r.kind == ADP_REC_NAK_SEQ ? (k->psn - 1) & PSN_MASK
+								    : fl->una - 1;
+			if (fl->sent && psn_le(fl->una, upto) && psn_le(upto, fl->end))
+				fl->una = (upto + 1) & PSN_MASK;
 		} else {
-			continue; /* READ response middle, non-RC transports */
+			continue; /* READ response middle: no AETH */
 		}
 		out->recs[out->nrecs++] = r;
 	}
-	index_free(&ix);
+	build_free(&b);
 	return 0;
+nomem:
+	build_free(&b);
+	adp_flows_free(out);
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 void adp_flows_free(struct adp_flowset *fs)

@@ -1,52 +1,43 @@
-/* RoCEv2 packets out of captured frames, and the per-QP records `nicref adp check` decides on.
- * Pure: no libpcap here (harness/pcap_read.c feeds frames in), so the unit tests drive it with
- * hand-built frames. Packet formats are public: Ethernet II / 802.1Q, IPv4 (RFC 791), IPv6
- * (RFC 8200), UDP (RFC 768), RoCEv2 = UDP destination port 4791 carrying the InfiniBand Base
- * Transport Header (IBTA Vol. 1 §9.2) and, on acknowledgements, the AETH (§9.3.5). */
+/* The per-QP records `nicref adp check` decides on, out of a capture's RC packets
+ * (roce_capture.h), with every acknowledgement paired with its request flow (docs/captures.md,
+ * "How flows are paired"). Pure: no libpcap here, so the unit tests drive it with hand-built
+ * packets. */
 #ifndef NICREF_ADP_PKT_H
 #define NICREF_ADP_PKT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define ROCE_UDP_PORT 4791 /* IANA: RoCEv2 */
+#include "roce_class.h"
 
-/* Link layers a capture may use (pcap_read.c maps libpcap's DLT_* values onto these). */
-enum roce_link { ROCE_LINK_ETHERNET, ROCE_LINK_RAW_IP, ROCE_LINK_LINUX_SLL };
+/* How a flow's acknowledgements were tied to it, in the order the rules are tried. */
+#define ADP_PAIRINGS(X)                                                                         \
+	X(NONE, NULL)           /* no acknowledgement seen */                                   \
+	X(OPTION, "option")     /* --ack-qp */                                                  \
+	X(CM, "cm")             /* the ConnectRequest/ConnectReply exchange on QP1 */           \
+	X(UNIQUE, "unique")     /* the only request flow between the two addresses */          \
+	X(UDP_SPORT, "udp_sport") /* the only flow whose requests use the ACK's source port */  \
+	X(PSN, "psn")           /* the only flow with the acknowledged PSN outstanding */
+#define ADP_PAIR_ENUM(id, name) ADP_PAIRED_##id,
+enum adp_paired { ADP_PAIRINGS(ADP_PAIR_ENUM) };
+#undef ADP_PAIR_ENUM
+/* The JSON name ("psn", ...), NULL for ADP_PAIRED_NONE. */
+const char *adp_paired_name(enum adp_paired p);
 
-struct roce_pkt {
-	uint64_t t_ns;     /* capture timestamp */
-	uint32_t frame;    /* 1-based frame number in the capture */
-	uint8_t ipver;     /* 4 or 6 */
-	uint8_t src[16];   /* IPv4 in the first 4 bytes */
-	uint8_t dst[16];
-	uint8_t opcode;    /* BTH byte 0 */
-	uint32_t dqp;      /* BTH DestQP, 24 bits */
-	uint32_t psn;      /* BTH PSN, 24 bits */
-	uint8_t has_aeth;
-	uint8_t syndrome;  /* AETH byte 0 */
-	uint32_t msn;      /* AETH MSN */
-};
-
-enum roce_parse { ROCE_PARSE_OK, ROCE_PARSE_OTHER, ROCE_PARSE_TRUNCATED };
-/* One frame: ROCE_PARSE_OK with *out filled (t_ns and frame left to the caller), OTHER for a
- * frame that is not RoCEv2 (other protocols, IP fragments after the first), TRUNCATED for a
- * RoCEv2 frame cut short (the caller counts it). */
-enum roce_parse roce_parse_frame(const uint8_t *p, size_t len, enum roce_link link,
-				 struct roce_pkt *out);
-
-/* RC opcodes (IBTA §9.2.1, transport bits 7:5 = 000 for RC). */
-int roce_opcode_is_rc_request(uint8_t opcode);
-/* A response that carries an AETH, so it acknowledges (or NAKs) up to its PSN. */
-int roce_opcode_has_aeth(uint8_t opcode);
-
-/* A data flow: requests to one destination QP in one direction. */
+/* A data flow: RC requests to one destination QP in one direction. */
 struct adp_flow {
 	uint32_t dqp;
-	uint8_t ipver;
+	uint8_t ipver, roce_ver;
 	uint8_t src[16], dst[16];
 	uint32_t ack_qp;   /* destination QP of its acknowledgements (requester QP), or ~0 */
+	uint8_t paired_by; /* enum adp_paired: how the first acknowledgement was tied to it */
 	uint32_t ndata, nack;
+	/* Pairing state (adp_flows_build) */
+	uint16_t sport;      /* the UDP source port of its requests */
+	uint8_t sport_mixed; /* its requests use several */
+	uint8_t sent;        /* a request was seen in capture order so far */
+	uint32_t una, end;   /* oldest unacknowledged PSN, last PSN its requests take */
+	uint32_t pair, next_in_pair; /* its address pair; the next flow of that pair (+1, 0 none) */
 };
 
 /* What the checker sees: per flow, data transmissions (PSN) and acknowledgements. */
@@ -64,8 +55,8 @@ struct adp_rec {
 	uint8_t kind;   /* enum adp_rec_kind */
 };
 
-/* A user-given pairing when ACKs cannot be assigned by addresses alone: acknowledgements to
- * requester QP `ack_qp` belong to the requests sent to responder QP `data_qp`. */
+/* A user-given pairing (--ack-qp DATA_QP:ACK_QP): acknowledgements to requester QP `ack_qp`
+ * belong to the requests sent to responder QP `data_qp`. */
 struct adp_pair {
 	uint32_t data_qp, ack_qp;
 };
@@ -78,13 +69,15 @@ struct adp_flowset {
 	size_t ignored_acks; /* responses whose requests are not in the capture */
 };
 
-/* Groups packets (in capture order) into flows and records. An acknowledgement travelling
- * B->A belongs to the flow of requests A->B: the only such flow, or the one a pair names. 0, or
- * -1 with a message (an ambiguous acknowledgement, out-of-order timestamps, no memory). */
-int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct adp_pair *pairs,
-		    size_t npairs, struct adp_flowset *out, char *err, size_t errlen);
+/* Groups RC packets (in capture order) into flows and records, every acknowledgement paired
+ * with its flow by the rules of ADP_PAIRINGS, using the CM messages `cms` (capture order). Time
+ * is linear in the packets (hash tables). 0, or -1 with a message (an acknowledgement no rule
+ * separates: the frame, the candidate flows and --ack-qp; no memory). */
+int adp_flows_build(const struct roce_pkt *pkts, size_t n, const struct cm_msg *cms, size_t ncm,
+		    const struct adp_pair *pairs, size_t npairs, struct adp_flowset *out, char *err,
+		    size_t errlen);
 void adp_flows_free(struct adp_flowset *fs);
-/* "10.0.0.1" or an IPv6 address in full hex groups; buf >= 48 bytes. */
+/* roce_addr_format. */
 void adp_addr_format(uint8_t ipver, const uint8_t *a, char *buf, size_t len);
 
 #endif

@@ -368,8 +368,7 @@ Test(adp_cli, capture_with_nothing_to_check)
 	const size_t lens[1] = { sizeof frame };
 	write_pcap(arp, frames, lens, 1);
 	const char *files[2] = { empty, arp };
-	const char *counts[2] = { "among 0 frames (0 RoCEv2 packets)",
-				  "among 1 frames (0 RoCEv2 packets)" };
+	const char *counts[2] = { "among its 0 frames (none)", "among its 1 frames (not_roce 1)" };
 	for (int i = 0; i < 2; i++)
 		for (int json = 0; json < 2; json++) {
 			int rc;

@@ -1,6 +1,7 @@
 /* The RoCEv2 side of `nicref adp check`: the frame parser (harness/adp_pkt.c) on frames written
  * byte by byte from the public formats, flows grouped by key with their ACKs, many flows and
- * their index, and the pcap reader and the checker on the shipped captures (expected verdicts
+ * their index, acknowledgements paired by PSN, source port and CM exchange, and the capture
+ * reader and the checker on the shipped captures (expected verdicts
  * from corpora/adp_captures/captures.json, computed by corpora/adp_captures/gen_captures.py from
  * the seed text, not by nicref). The example profile: adp_tool_util.h. */
 #include <jansson.h>
@@ -10,7 +11,7 @@
 
 #include "adp_pkt.h"
 #include "adp_tool_util.h"
-#include "pcap_read.h"
+#include "roce_capture.h"
 
 /* ---- frames ---- */
 
@@ -46,13 +47,17 @@ static size_t frame4(uint8_t *f, uint8_t opcode, uint32_t dqp, uint32_t psn, int
 	return o + 4; /* ICRC */
 }
 
+#define CLASSIFY(f, n, link, k) roce_classify((f), (n), (n), (link), ROCE_UDP_PORT, (k))
+
 Test(adp_pkt, ethernet_ipv4_bth)
 {
 	uint8_t f[128];
 	struct roce_pkt k;
 	size_t n = frame4(f, 0x04, 0x123456, 0xabcdef, 0, 0, 4791, 0);
-	cr_assert_eq(roce_parse_frame(f, n, ROCE_LINK_ETHERNET, &k), ROCE_PARSE_OK);
+	cr_assert_eq(CLASSIFY(f, n, CAP_LINK_ETHERNET, &k), ROCE_CLASS_RC);
 	cr_expect_eq(k.ipver, 4);
+	cr_expect_eq(k.roce_ver, 2);
+	cr_expect_eq(k.sport, 0xc001);
 	cr_expect_eq(k.opcode, 0x04);
 	cr_expect_eq(k.dqp, 0x123456);
 	cr_expect_eq(k.psn, 0xabcdef);
@@ -60,74 +65,178 @@ Test(adp_pkt, ethernet_ipv4_bth)
 	cr_expect_eq(k.src[0], 10);
 	cr_expect_eq(k.dst[3], 2);
 	n = frame4(f, 0x11, 0x11, 42, 1, 0x60, 4791, 1); /* VLAN-tagged ACK: a NAK, code 0 */
-	cr_assert_eq(roce_parse_frame(f, n, ROCE_LINK_ETHERNET, &k), ROCE_PARSE_OK);
+	cr_assert_eq(CLASSIFY(f, n, CAP_LINK_ETHERNET, &k), ROCE_CLASS_RC);
 	cr_expect_eq(k.has_aeth, 1);
 	cr_expect_eq(k.syndrome, 0x60);
 	cr_expect_eq(k.msn, 7);
 	cr_expect_eq(k.psn, 42);
-	/* Not RoCEv2 (another UDP port); truncated (the snap length cut the BTH). */
+	/* Not RoCEv2 (another UDP port); cut (the snap length cut the BTH). */
 	n = frame4(f, 0x04, 1, 1, 0, 0, 4792, 0);
-	cr_expect_eq(roce_parse_frame(f, n, ROCE_LINK_ETHERNET, &k), ROCE_PARSE_OTHER);
-	n = frame4(f, 0x04, 1, 1, 0, 0, 4791, 0);
-	cr_expect_eq(roce_parse_frame(f, 14 + 20 + 8 + 6, ROCE_LINK_ETHERNET, &k),
-		     ROCE_PARSE_TRUNCATED);
+	cr_expect_eq(CLASSIFY(f, n, CAP_LINK_ETHERNET, &k), ROCE_CLASS_NOT_ROCE);
+	n = frame4(f, 0x04, 2, 1, 0, 0, 4791, 0);
+	cr_expect_eq(roce_classify(f, 14 + 20 + 8 + 6, n, CAP_LINK_ETHERNET, ROCE_UDP_PORT, &k),
+		     ROCE_CLASS_CUT);
 	/* The same packet without the link header, as raw IP and under a Linux cooked header. */
-	cr_expect_eq(roce_parse_frame(f + 14, n - 14, ROCE_LINK_RAW_IP, &k), ROCE_PARSE_OK);
+	cr_expect_eq(CLASSIFY(f + 14, n - 14, CAP_LINK_RAW_IP, &k), ROCE_CLASS_RC);
 	uint8_t sll[160] = { 0 };
 	sll[14] = 0x08;
 	memcpy(sll + 16, f + 14, n - 14);
-	cr_expect_eq(roce_parse_frame(sll, n + 2, ROCE_LINK_LINUX_SLL, &k), ROCE_PARSE_OK);
+	cr_expect_eq(CLASSIFY(sll, n + 2, CAP_LINK_LINUX_SLL, &k), ROCE_CLASS_RC);
 	cr_expect_eq(k.psn, 1);
-	/* Garbage of every length never crashes and is never RoCE. */
+	/* Garbage of every length never crashes and is never RC. */
 	uint8_t junk[64];
 	for (size_t i = 0; i < sizeof junk; i++)
 		junk[i] = (uint8_t)(i * 37 + 11);
 	for (size_t l = 0; l <= sizeof junk; l++)
-		cr_expect_neq(roce_parse_frame(junk, l, ROCE_LINK_ETHERNET, &k), ROCE_PARSE_OK);
+		cr_expect_neq(CLASSIFY(junk, l, CAP_LINK_ETHERNET, &k), ROCE_CLASS_RC);
 }
 
 Test(adp_pkt, ipv6_address_text)
 {
 	uint8_t a[16] = { 0xfd, 0, [15] = 1 }, b[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1,
 							 0, 0, 0, 0, 0, 0, 0, 1 };
+	uint8_t m[16] = { [10] = 0xff, [11] = 0xff, [12] = 10, [15] = 1 };
 	char s[48];
 	adp_addr_format(6, a, s, sizeof s);
 	cr_expect_str_eq(s, "fd00::1");
 	adp_addr_format(6, b, s, sizeof s);
 	cr_expect_str_eq(s, "2001:db8:0:1::1");
+	adp_addr_format(6, m, s, sizeof s); /* RFC 5952 §5: IPv4-mapped in mixed notation */
+	cr_expect_str_eq(s, "::ffff:10.0.0.1");
 }
 
 static struct roce_pkt pkt(uint64_t t, int from_req, uint8_t op, uint32_t dqp, uint32_t psn)
 {
-	struct roce_pkt k = { .t_ns = t, .frame = (uint32_t)(t + 1), .ipver = 4, .opcode = op,
-			      .dqp = dqp, .psn = psn, .has_aeth = op == 0x11 };
+	struct roce_pkt k = { .t_ns = t, .frame = (uint32_t)(t + 1), .ipver = 4, .roce_ver = 2,
+			      .opcode = op, .dqp = dqp, .psn = psn, .has_aeth = op == 0x11,
+			      .span = 1, .sport = 0xc000 };
 	k.src[0] = k.dst[0] = 10;
 	k.src[3] = from_req ? 1 : 2;
 	k.dst[3] = from_req ? 2 : 1;
 	return k;
 }
 
-Test(adp_pkt, acks_join_the_flow_of_the_reverse_direction)
+Test(adp_pkt, ambiguous_ack_named_and_resolved_by_ack_qp)
 {
-	/* Two responder QPs behind the same address pair: an ACK cannot be told apart without
-	 * --ack-qp; with it, it can. */
+	/* Two responder QPs behind the same address pair, the same source port, the same PSN
+	 * outstanding in both, no CM exchange: nothing separates them but --ack-qp. */
 	struct roce_pkt p[] = { pkt(0, 1, 0x04, 0x12, 1), pkt(1, 1, 0x04, 0x13, 1),
 				pkt(2, 0, 0x11, 0x11, 1) };
 	struct adp_flowset fs;
-	char err[256];
-	cr_expect_eq(adp_flows_build(p, 3, NULL, 0, &fs, err, sizeof err), -1);
-	cr_expect(strstr(err, "--ack-qp") != NULL, "%s", err);
+	char err[512];
+	cr_expect_eq(adp_flows_build(p, 3, NULL, 0, NULL, 0, &fs, err, sizeof err), -1);
+	cr_expect(strstr(err, "frame 3") && strstr(err, "--ack-qp") && strstr(err, "0x12") &&
+			  strstr(err, "0x13"), "%s", err);
 	struct adp_pair pair = { .data_qp = 0x13, .ack_qp = 0x11 };
-	cr_assert_eq(adp_flows_build(p, 3, &pair, 1, &fs, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(adp_flows_build(p, 3, NULL, 0, &pair, 1, &fs, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(fs.nflows, 2);
 	cr_assert_eq(fs.nrecs, 3);
 	cr_expect_eq(fs.recs[2].flow, 1);
 	cr_expect_eq(fs.recs[2].kind, ADP_REC_ACK);
 	cr_expect_eq(fs.flows[1].ack_qp, 0x11);
+	cr_expect_str_eq(adp_paired_name(fs.flows[1].paired_by), "option");
+	cr_expect_eq(fs.flows[0].paired_by, ADP_PAIRED_NONE);
 	adp_flows_free(&fs);
-	/* Out-of-order timestamps are refused. */
-	struct roce_pkt q[] = { pkt(5, 1, 0x04, 0x12, 1), pkt(4, 1, 0x04, 0x12, 2) };
-	cr_expect_eq(adp_flows_build(q, 2, NULL, 0, &fs, err, sizeof err), -1);
+}
+
+/* rxe derives each side's UDP source port from its own QPN: with crossed QP numbers the ACK
+ * of flow 0x12 carries the port flow 0x13's requests use. The port is trusted only where the
+ * PSN agrees (D-CAPT-3), so the PSN pairs it (before, the port tied it to 0x13). */
+Test(adp_pkt, port_of_another_flow_does_not_pair)
+{
+	struct roce_pkt p[] = { pkt(0, 1, 0x04, 0x12, 100), pkt(1, 1, 0x04, 0x13, 900),
+				pkt(2, 0, 0x11, 0x11, 100) };
+	p[0].sport = 0xd012;
+	p[1].sport = 0xd013;
+	p[2].sport = 0xd013;
+	struct adp_flowset fs;
+	char err[512];
+	cr_assert_eq(adp_flows_build(p, 3, NULL, 0, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(fs.nflows, 2);
+	cr_expect_eq(fs.flows[0].ack_qp, 0x11);
+	cr_expect_str_eq(adp_paired_name(fs.flows[0].paired_by), "psn");
+	cr_expect_eq(fs.flows[1].ack_qp, ~0u);
+	adp_flows_free(&fs);
+}
+
+/* Sixteen QP pairs between two hosts (each ACK carrying a PSN only one flow has outstanding):
+ * before issue 21 every ACK was refused as ambiguous. */
+Test(adp_pkt, acks_paired_by_psn_sport_and_cm)
+{
+	enum { Q = 16 };
+	struct roce_pkt p[3 * Q];
+	size_t n = 0;
+	for (uint32_t q = 0; q < Q; q++) {
+		uint32_t psn = (q * 0x9e3779u) & 0xffffff; /* distinct initial PSNs */
+		struct roce_pkt a = pkt(n, 1, 0x04, 0x100 + q, psn), b = a;
+		b.psn = (psn + 1) & 0xffffff;
+		b.t_ns = n + 1;
+		a.sport = b.sport = (uint16_t)(0xc000 + (q % 3)); /* shared: no port singles out */
+		p[n++] = a;
+		p[n++] = b;
+	}
+	for (uint32_t q = 0; q < Q; q++) {
+		uint32_t psn = ((q * 0x9e3779u) + 1) & 0xffffff; /* coalesced: acks both */
+		struct roce_pkt ack = pkt(n, 0, 0x11, 0x200 + q, psn);
+		ack.sport = 0x1234;
+		p[n++] = ack;
+	}
+	struct adp_flowset fs;
+	char err[512];
+	cr_assert_eq(adp_flows_build(p, n, NULL, 0, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(fs.nflows, Q);
+	for (uint32_t q = 0; q < Q; q++) {
+		cr_expect_eq(fs.flows[q].ack_qp, 0x200 + q, "flow %u", q);
+		cr_expect_eq(fs.flows[q].paired_by, ADP_PAIRED_PSN, "flow %u", q);
+		cr_expect_eq(fs.flows[q].nack, 1);
+	}
+	adp_flows_free(&fs);
+
+	/* Each QP pair its own source port, the same in both directions (ConnectX): paired by
+	 * the port even when every flow has the ACK's PSN outstanding. */
+	n = 0;
+	for (uint32_t q = 0; q < Q; q++) {
+		struct roce_pkt a = pkt(n, 1, 0x04, 0x100 + q, 5);
+		a.sport = (uint16_t)(0xd000 + q);
+		p[n++] = a;
+	}
+	for (uint32_t q = 0; q < Q; q++) {
+		struct roce_pkt ack = pkt(n, 0, 0x11, 0x200 + q, 5);
+		ack.sport = (uint16_t)(0xd000 + q);
+		p[n++] = ack;
+	}
+	cr_assert_eq(adp_flows_build(p, n, NULL, 0, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
+	for (uint32_t q = 0; q < Q; q++) {
+		cr_expect_eq(fs.flows[q].ack_qp, 0x200 + q, "flow %u", q);
+		cr_expect_eq(fs.flows[q].paired_by, ADP_PAIRED_UDP_SPORT, "flow %u", q);
+	}
+	adp_flows_free(&fs);
+
+	/* Random source ports and the same PSN everywhere: only the CM exchange pairs them.
+	 * ConnectRequest from the requester 10.0.0.1 (its QP 0x200 + q), ConnectReply from
+	 * 10.0.0.2 (its QP 0x100 + q). */
+	struct cm_msg cm[2 * Q];
+	for (uint32_t q = 0; q < Q; q++) {
+		struct roce_pkt r = pkt(0, 1, 0x64, 1, 0);
+		cm[2 * q] = (struct cm_msg){ .kind = CM_REQ, .ipver = 4, .local_comm = 77 + q,
+					     .qpn = 0x200 + q, .psn = 5 };
+		memcpy(cm[2 * q].src, r.src, 16);
+		memcpy(cm[2 * q].dst, r.dst, 16);
+		cm[2 * q + 1] = (struct cm_msg){ .kind = CM_REP, .ipver = 4, .local_comm = 900 + q,
+						 .remote_comm = 77 + q, .qpn = 0x100 + q, .psn = 9 };
+		memcpy(cm[2 * q + 1].src, r.dst, 16);
+		memcpy(cm[2 * q + 1].dst, r.src, 16);
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i].sport = (uint16_t)(0x4000 + i * 7919 % 4096);
+	cr_expect_eq(adp_flows_build(p, n, NULL, 0, NULL, 0, &fs, err, sizeof err), -1,
+		     "without the CM exchange nothing separates them");
+	cr_assert_eq(adp_flows_build(p, n, cm, 2 * Q, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
+	for (uint32_t q = 0; q < Q; q++) {
+		cr_expect_eq(fs.flows[q].ack_qp, 0x200 + q, "flow %u", q);
+		cr_expect_eq(fs.flows[q].paired_by, ADP_PAIRED_CM, "flow %u", q);
+	}
+	adp_flows_free(&fs);
 }
 
 /* ---- the shipped captures (expected verdicts from corpora/adp_captures/captures.json) ---- */
@@ -178,16 +287,18 @@ Test(adp_captures, every_capture_as_the_generator_expects)
 		const json_t *cap = json_array_get(caps, ci);
 		const char *file = json_string_value(json_object_get(cap, "file"));
 		struct adp_check_cfg c = cfg_from_args(json_object_get(cap, "args"));
-		struct roce_pkt *pk;
-		size_t n;
-		struct pcap_stats st;
-		char err[512];
-		cr_assert_eq(pcap_read_roce(file, &pk, &n, &st, err, sizeof err), 0, "%s", err);
-		cr_expect_eq(st.frames, n, "%s: every frame is RoCEv2", file);
-		cr_expect_eq(st.truncated, 0);
+		struct roce_capture rc;
+		char err[1024];
+		struct roce_load_opts lo = { ROCE_UDP_PORT, CAP_REORDER_TOL_DEFAULT_NS };
+		cr_assert_eq(roce_capture_load(file, &lo, &rc, err, sizeof err), 0, "%s", err);
+		cr_expect_eq(rc.sum.frames, rc.nrc, "%s: every frame is RoCEv2 RC", file);
+		cr_expect_eq(rc.sum.roce_v2, rc.nrc);
+		cr_expect_eq(rc.sum.cls[ROCE_CLASS_RC], rc.nrc);
+		cr_expect_eq(rc.sum.truncated, 0);
 		struct adp_flowset fs;
-		cr_assert_eq(adp_flows_build(pk, n, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
-		free(pk);
+		cr_assert_eq(adp_flows_build(rc.rc, rc.nrc, rc.cm, rc.ncm, NULL, 0, &fs, err,
+					     sizeof err), 0, "%s", err);
+		roce_capture_free(&rc);
 		const json_t *flows = json_object_get(cap, "flows");
 		cr_assert_eq(fs.nflows, json_array_size(flows), "%s: flows", file);
 		for (size_t fi = 0; fi < fs.nflows; fi++) {
@@ -242,15 +353,16 @@ static size_t many_flows(struct roce_pkt *p, size_t n)
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t a = 0x0a000000u + (uint32_t)i + 1;
-		struct roce_pkt req = { .ipver = 4, .opcode = 0x04, .dqp = (uint32_t)i + 1 };
+		struct roce_pkt req = { .ipver = 4, .roce_ver = 2, .opcode = 0x04,
+					.dqp = (uint32_t)i + 1, .span = 1 };
 		req.src[0] = (uint8_t)(a >> 24);
 		req.src[1] = (uint8_t)(a >> 16);
 		req.src[2] = (uint8_t)(a >> 8);
 		req.src[3] = (uint8_t)a;
 		req.dst[0] = 11;
 		req.dst[3] = 1;
-		struct roce_pkt ack = { .ipver = 4, .opcode = 0x11, .dqp = 0x800000u + (uint32_t)i,
-					.has_aeth = 1 };
+		struct roce_pkt ack = { .ipver = 4, .roce_ver = 2, .opcode = 0x11,
+					.dqp = 0x800000u + (uint32_t)i, .has_aeth = 1 };
 		memcpy(ack.src, req.dst, 16);
 		memcpy(ack.dst, req.src, 16);
 		uint64_t t = (uint64_t)i * US;
@@ -284,7 +396,7 @@ Test(adp_pkt, many_flows_grouped_by_key)
 	size_t np = many_flows(p, N);
 	struct adp_flowset fs;
 	char err[256];
-	cr_assert_eq(adp_flows_build(p, np, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(adp_flows_build(p, np, NULL, 0, NULL, 0, &fs, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(fs.nflows, N);
 	cr_assert_eq(fs.nrecs, np);
 	cr_expect_eq(fs.ignored_acks, 0);
