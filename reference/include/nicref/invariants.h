@@ -161,8 +161,8 @@
 	X(ETH_FRAMES_FROM_WQES, -502, "model",                                                  \
 	  "frames and drops are counted only once a WQE has run")                               \
 	X(RX_STATE, -510, "D-RX-11",                                                            \
-	  "the receive engine's WQE buffer exists, one stride of the largest RQ stride, and "   \
-	  "the send path's loopback hook is the receive engine's")
+	  "the receive engine's state exists with its WQE buffer, one stride of the largest "   \
+	  "RQ stride")
 
 #define NICREF_INVARIANTS(X)                                                                    \
 	NICREF_INVARIANTS_DEV(X)                                                                \
