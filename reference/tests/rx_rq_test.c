@@ -339,3 +339,36 @@ Test(rx_rq, rmp_linked_list_and_limit)
 	cr_expect_eq(lim, 1, "one RMP limit event (D-WQ-2)");
 	cr_expect_eq(rx_give(f, n, 0), RX_DROPPED, "the RMP is empty");
 }
+
+/* §3.3.9, D-RX-1: start_padding on an entry other than the first is ignored. */
+Test(rx_rq, start_padding_not_first)
+{
+	uint8_t f[256], m[256], c[64];
+	struct rx_frame_opts o = rx_udp(58);
+	size_t n = rx_frame(f, &o);
+	struct refdrv_rx_sge s[2] = { rx_sge(RX_BUF, 64), rx_sge(RX_BUF + 0x100, 256) };
+	s[1].start_padding = true;
+	rx_post(s, 2);
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	tl_expect_one_violation(&rdev->tr, NICREF_VIO_RX_START_PAD_NOT_FIRST);
+	rx_mem(RX_BUF + 0x100, m, n - 64);
+	cr_expect_arr_eq(m, f + 64, n - 64, "not padded");
+}
+
+/* §3.3.9 "supported only when HCA_CAP.start_pad==1": without it, no padding. */
+Test(rx_rq, start_padding_unsupported)
+{
+	tl_set_cap(rdev, "start_pad", 0);
+	uint8_t f[256], m[256], c[64];
+	struct rx_frame_opts o = rx_udp(58);
+	size_t n = rx_frame(f, &o);
+	struct refdrv_rx_sge s = rx_sge(RX_BUF, 512);
+	s.start_padding = true;
+	rx_post(&s, 1);
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	tl_expect_one_violation(&rdev->tr, NICREF_VIO_RX_START_PAD_UNSUPPORTED);
+	rx_mem(RX_BUF, m, n);
+	cr_expect_arr_eq(m, f, n, "at the entry's start");
+}
