@@ -103,6 +103,12 @@ static const struct ev_arg ev_args[] = {
 	{ NICREF_EV_TX_DISCARD, "sqn", NS_NONE, 24 },
 	{ NICREF_EV_TX_DISCARD, "wqe_counter", NS_NONE, 16 },
 	{ NICREF_EV_TX_DISCARD, "reason", NS_NONE, 2 },	  /* 1 inline, 2 MTU, 3 vport down */
+	{ NICREF_EV_FRAME_IN, "port", NS_NONE, 8 },	  /* the nicref_wire_rx port */
+	{ NICREF_EV_FRAME_IN, "len", NS_NONE, 32 },	  /* bytes, no FCS */
+	{ NICREF_EV_FRAME_IN, "crc", NS_NONE, 32 },	  /* CRC-32 of the bytes */
+	{ NICREF_EV_RX_DROP, "reason", NS_NONE, 4 },	  /* enum rx_drop_reason, docs/rx.md */
+	{ NICREF_EV_RX_DROP, "num", NS_NONE, 24 },	  /* port, TIRN or RQN */
+	{ NICREF_EV_RX_DROP, "len", NS_NONE, 32 },
 };
 
 /* The send path's events (the send engine's, TX_SPEC "Frames out"), by name until the kinds are

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "eth/eth.h"
+#include "eth/rx.h"
 
 static int eth_create(struct nicref_dev *dev, void **state)
 {
@@ -23,6 +24,11 @@ static int eth_create(struct nicref_dev *dev, void **state)
 	es->frame = malloc(es->frame_cap);
 	if (!es->pkt || !es->frame)
 		return -1;
+	/* The receive engine (eth/rx.h) takes the frames the send path loops back (§3.4). */
+	es->rx_state = rx_create(dev);
+	if (!es->rx_state)
+		return -1;
+	es->rx_loopback = rx_loopback;
 	dev->datapath.sq_run = eth_sq_run;
 	dev->datapath.state = es;
 	return 0;
@@ -35,6 +41,7 @@ static void eth_destroy(struct nicref_dev *dev, void *state)
 		dev->datapath = (struct dev_datapath){ 0 };
 	if (!es)
 		return;
+	rx_destroy(es->rx_state);
 	free(es->pkt);
 	free(es->frame);
 	free(es);
@@ -45,6 +52,7 @@ static void eth_reset(struct nicref_dev *dev, void *state)
 	(void)dev;
 	struct eth_state *es = state;
 	es->wqes = es->frames = es->discards = 0;
+	rx_reset(es->rx_state);
 }
 
 static int eth_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
@@ -62,7 +70,7 @@ static int eth_check(const struct nicref_dev *dev, const void *state, char *buf,
 		return dev_broken(buf, len, NICREF_INV_ETH_FRAMES_FROM_WQES,
 				  "%llu frames and %llu discards from no WQE",
 				  (unsigned long long)es->frames, (unsigned long long)es->discards);
-	return 0;
+	return rx_check(dev, es->rx_state, buf, len);
 }
 
 static void eth_counters(const struct nicref_dev *dev, const void *state, struct nicref_stats *out)
@@ -72,6 +80,7 @@ static void eth_counters(const struct nicref_dev *dev, const void *state, struct
 	out->send_wqes += es->wqes;
 	out->frames_out += es->frames;
 	out->tx_discards += es->discards;
+	rx_counters(es->rx_state, out);
 }
 
 const struct dev_subsys eth_subsys = {

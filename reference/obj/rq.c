@@ -324,6 +324,7 @@ enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
 			/* T57: SW zeroes the record before RST2RDY; the queue starts over and WQEs
 			 * taken from an RMP are dropped (D-RQ-5). */
 			rq->wq.hw_counter = rq->wq.sw_counter = 0;
+			rq->rx_drop_counter = 0; /* D-RX-4 */
 			taken_clear(rq);
 		}
 		wq_set_state(dev, WQ_KIND_RQ, rq->hdr.handle, &rq->state, (uint8_t)to,

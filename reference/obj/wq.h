@@ -81,6 +81,9 @@ struct rq {
 	uint32_t taken_cap;             /* slots, a power of 2; 0 for an inline RQ */
 	uint32_t taken_head, taken_len; /* the oldest slot, slots in use (done ones included) */
 	uint32_t ntaken;                /* WQEs held: slots in use not marked done */
+	/* T68 rx_drop_counter: frames dropped for want of a WQE since the last CQE, saturating
+	 * at 255 (the data path's, eth/rx_rq.c; D-RX-4). */
+	uint8_t rx_drop_counter;
 	uint8_t ctx[WQ_CTX_BYTES];
 };
 

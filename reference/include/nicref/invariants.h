@@ -159,7 +159,10 @@
 	X(ETH_HOOK, -501, "model (cmd/ctl_dev.h)",                                              \
 	  "the control plane's data-path hook is the send engine's")                            \
 	X(ETH_FRAMES_FROM_WQES, -502, "model",                                                  \
-	  "frames and drops are counted only once a WQE has run")
+	  "frames and drops are counted only once a WQE has run")                               \
+	X(RX_STATE, -510, "D-RX-11",                                                            \
+	  "the receive engine's state exists with its WQE buffer, one stride of the largest "   \
+	  "RQ stride")
 
 #define NICREF_INVARIANTS(X)                                                                    \
 	NICREF_INVARIANTS_DEV(X)                                                                \

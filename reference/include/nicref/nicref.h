@@ -15,6 +15,7 @@
 #include "nicref/cmd.h"
 #include "nicref/invariants.h"
 #include "nicref/layout.h"
+#include "nicref/rx.h"
 #include "nicref/trace.h"
 #include "nicref/version.h"
 
@@ -160,6 +161,9 @@ struct nicref_stats {
 	uint64_t send_wqes;   /* send WQEs executed (PRM §7.4) */
 	uint64_t frames_out;  /* frames put on the wire (frame_out events) */
 	uint64_t tx_discards; /* packets and frames the send path dropped (tx_discard events) */
+	uint64_t frames_in;   /* frames received from the wire (frame_in events, nicref_wire_rx) */
+	uint64_t rx_cqes;     /* receive completions written (good and error, not flushes) */
+	uint64_t rx_drops;    /* frame copies the receive path dropped (rx_drop events) */
 };
 NICREF_API void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
 

@@ -14,6 +14,7 @@
 #include "nicref/rules_tir.h"
 #include "nicref/rules_vport.h"
 #include "nicref/rules_tx.h"
+#include "nicref/rules_rx.h"
 
 #define NICREF_CMD_RULES_CTRL(X)                                                                \
 	NICREF_CMD_RULES_OBJ(X)                                                                 \
@@ -34,6 +35,7 @@
 	NICREF_VIOLATIONS_MKEY(X)                                                               \
 	NICREF_VIOLATIONS_TIR(X)                                                                \
 	NICREF_VIOLATIONS_VPORT(X)                                                              \
-	NICREF_VIOLATIONS_TX(X)
+	NICREF_VIOLATIONS_TX(X)                                                                 \
+	NICREF_VIOLATIONS_RX(X)
 
 #endif

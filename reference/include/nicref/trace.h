@@ -56,7 +56,15 @@
 	/* A frame or packet an SQ sent was dropped (D-TX-6), reason 1 fewer inline headers     \
 	 * than the inline mode requires (§7.9.3.1), 2 over the MTU (§11.1.1 T106), 3 the vport \
 	 * is down (D-VP-2); wqe_counter is the WQE's first WQEBB. */                            \
-	X(TX_DISCARD, "tx_discard", "sqn", "wqe_counter", "reason")
+	X(TX_DISCARD, "tx_discard", "sqn", "wqe_counter", "reason")                             \
+	/* A frame arrived on a port (nicref_wire_rx; PRM §7.3): local port, its length in     \
+	 * bytes without FCS (D-TX-2) and the CRC-32 of those bytes, as frame_out. */            \
+	X(FRAME_IN, "frame_in", "port", "len", "crc")                                            \
+	/* The receive path dropped a frame or one copy of it (docs/rx.md D-RX-8): reason as   \
+	 * enum rx_drop_reason (1 under the minimum, 2 over the MTU, 3 vport down, 4 vport     \
+	 * filter, 5 steering, 6 self-loopback, 7 no TIR/RQ, 8 RQ not RDY, 9 no WQE, 10 the link \
+	 * down); num the port, TIR or RQ it concerns (0 when none); len the frame's. */\
+	X(RX_DROP, "rx_drop", "reason", "num", "len")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,

@@ -1,0 +1,71 @@
+/* Receive completions (PRM §7.12.1.1 T67/T68 "RQ Raw Eth" column, §7.12.7 T73/T74, §7.12.10):
+ * the responder CQE (opcode 2) of a frame scattered into a receive WQE, and the responder error
+ * CQE (opcode 14), written through cq_post (obj/cq.h: owner, signature, 128-byte placement,
+ * overrun, events and moderation are its). Decisions D-RX-4, D-RX-15 (docs/rx.md). */
+#include "eth/rx.h"
+
+/* T67 srqn/user_index: "If HCA_CAP.cqe_version==1: The user_index which software sets when
+ * creating a context"; with cqe_version 0 the field is the SRQ (RMP) number (D-RX-15). */
+static uint32_t srqn_user_index(struct nicref_dev *dev, const struct rx_done *d)
+{
+	if (CAPS_CUR(dev, CAP_GENERAL, hca_cap, cqe_version) == 1)
+		return d->rq->user_index & 0xFFFFFF;
+	return d->srqn & 0xFFFFFF;
+}
+
+int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
+{
+	uint8_t cqe[PRM_SIZE_cqe64] = { 0 };
+	const struct rx_hdr *h = d->h;
+	const struct rx_pkt *p = d->p;
+	size_t n = sizeof cqe;
+	/* T68 rx_hash_result "Valid only when rx_hash_type is not zero" (0 then). */
+	if (p->rss.hashed && p->rss.hash_type) {
+		PRM_SET(cqe64, rx_hash_result, cqe, n, p->rss.hash);
+		PRM_SET(cqe64, rx_hash_type, cqe, n, p->rss.hash_type);
+	}
+	PRM_SET(cqe64, checksum, cqe, n, h->checksum);
+	PRM_SET(cqe64, l4_ok, cqe, n, h->l4_ok);
+	PRM_SET(cqe64, l3_ok, cqe, n, h->l3_ok);
+	PRM_SET(cqe64, l2_ok, cqe, n, h->l2_ok);
+	PRM_SET(cqe64, ip_frag, cqe, n, h->ip_frag);
+	PRM_SET(cqe64, l4_hdr_type, cqe, n, h->l4_hdr_type);
+	PRM_SET(cqe64, l3_hdr_type, cqe, n, h->l3_hdr_type);
+	PRM_SET(cqe64, ip_ext_opts, cqe, n, h->ip_ext_opts);
+	if (h->cv) {
+		/* T68 cv: present in the incoming frame, stripped or not (D-RX-3). */
+		PRM_SET(cqe64, cv, cqe, n, 1);
+		PRM_SET(cqe64, up, cqe, n, h->up);
+		PRM_SET(cqe64, cfi, cqe, n, h->cfi);
+		PRM_SET(cqe64, vid, cqe, n, h->vid);
+	}
+	PRM_SET(cqe64, srqn_user_index, cqe, n, srqn_user_index(dev, d));
+	PRM_SET(cqe64, byte_cnt, cqe, n, d->byte_cnt);
+	uint64_t ts = init_seg_timer(dev); /* §7.12.10 (D-TX-15) */
+	PRM_SET(cqe64, timestamp_h, cqe, n, ts >> 32);
+	PRM_SET(cqe64, timestamp_l, cqe, n, ts & 0xFFFFFFFFu);
+	/* T68 rx_drop_counter (s_wqe_opcode's bits on a responder): reported, then restarted
+	 * (D-RX-4). */
+	PRM_SET(cqe64, s_wqe_opcode, cqe, n, d->rq->rx_drop_counter);
+	d->rq->rx_drop_counter = 0;
+	/* T68 flow_tag: "If HCA_CAP.cqe_version==1". */
+	if (CAPS_CUR(dev, CAP_GENERAL, hca_cap, cqe_version) == 1)
+		PRM_SET(cqe64, flow_tag, cqe, n, p->flow_tag & 0xFFFFFF);
+	PRM_SET(cqe64, wqe_counter, cqe, n, d->wqe_counter);
+	PRM_SET(cqe64, opcode, cqe, n, CQE_OP_RESP_SEND);
+	return cq_post(dev, d->rq->cqn, cqe);
+}
+
+int rx_cqe_error(struct nicref_dev *dev, const struct rx_done *d, uint8_t syndrome)
+{
+	/* T73/T74: user_index, syndrome, flow_tag, wqe_counter; opcode 14 "responder error". */
+	uint8_t cqe[PRM_SIZE_err_cqe] = { 0 };
+	size_t n = sizeof cqe;
+	PRM_SET(err_cqe, srqn_user_index, cqe, n, srqn_user_index(dev, d));
+	PRM_SET(err_cqe, syndrome, cqe, n, syndrome);
+	if (CAPS_CUR(dev, CAP_GENERAL, hca_cap, cqe_version) == 1)
+		PRM_SET(err_cqe, flow_tag, cqe, n, d->p->flow_tag & 0xFFFFFF);
+	PRM_SET(err_cqe, wqe_counter, cqe, n, d->wqe_counter);
+	PRM_SET(err_cqe, opcode, cqe, n, CQE_OP_RESP_ERR);
+	return cq_post(dev, d->rq->cqn, cqe);
+}

@@ -1,0 +1,128 @@
+/* What a received frame's headers make of its CQE (PRM T68 l2_ok .. vid, T4 checksum; §3.3.1,
+ * §3.3.7): computed from the frame and its parse (eth/pkt_parse.h), once per copy that reaches
+ * a CQE. Decisions D-RX-3, D-RX-9, D-RX-10 (docs/rx.md). Every read is within the frame: the
+ * parse only reports headers that lie wholly in it. */
+#include "eth/csum.h"
+#include "eth/pkt_hdr.h"
+#include "eth/rx.h"
+
+/* T68 l3_hdr_type by enum pkt_l3, l4_hdr_type of UDP and of TCP by its ACK flag and payload. */
+static const uint8_t l3_type[] = { [PKT_L3_NONE] = 0, [PKT_L3_IPV6] = 1, [PKT_L3_IPV4] = 2 };
+enum { L4T_NONE = 0, L4T_TCP = 1, L4T_UDP = 2, L4T_TCP_ACK_EMPTY = 3, L4T_TCP_ACK_DATA = 4 };
+#define TCP_ACK 0x10u
+
+/* T68 ip_ext_opts: "Supported Ipv6 extensions in the device: Hop By Hop, Routing, Fragment,
+ * Destination, Authentication, Mobile" (RFC 8200 §4, RFC 4302, RFC 6275 numbers). */
+static const uint8_t ipv6_ext[] = { 0, 43, 44, 60, 51, 135 };
+
+static bool ipv6_has_ext(uint8_t nh)
+{
+	for (size_t i = 0; i < sizeof ipv6_ext; i++)
+		if (ipv6_ext[i] == nh)
+			return true;
+	return false;
+}
+
+unsigned rx_frame_prio(const uint8_t *frame, size_t len)
+{
+	/* IEEE 802.1Q: the PCP, bits 15:13 of the TCI after any recognised TPID. */
+	if (len < RX_TAG_AT + RX_TAG_LEN)
+		return 0;
+	uint16_t tpid = hdr_get16(frame + RX_TAG_AT);
+	if (tpid != HDR_TPID_CTAG && tpid != HDR_TPID_STAG)
+		return 0;
+	return frame[RX_TAG_AT + 2] >> 5;
+}
+
+/* The end of the IP datagram: its length field's when consistent, else the frame's. */
+static size_t ip_end(const struct pkt_info *pi, size_t len)
+{
+	return pi->ip_end ? pi->ip_end : len;
+}
+
+/* D-RX-9: l3_ok. IPv4: the header is whole, its length fields are consistent and its
+ * checksum verifies (RFC 791: the sum over the header is 0xFFFF). IPv6 has no header
+ * checksum: the header is whole and its payload length consistent. */
+static bool l3_ok(const uint8_t *f, const struct pkt_info *pi)
+{
+	if (pi->l3 == PKT_L3_NONE || pi->ip_end == 0)
+		return false;
+	if (pi->l3 == PKT_L3_IPV6)
+		return true;
+	return csum_fold(csum_add(0, f + pi->l3_off, pi->l4_off - pi->l3_off)) == 0;
+}
+
+/* The pseudo-header's addresses (RFC 9293 §3.1, RFC 768, RFC 8200 §8.1), by enum pkt_l3. */
+static const struct {
+	uint8_t at, len;
+} pseudo[] = {
+	[PKT_L3_IPV4] = { HDR_IPV4_SRC, 2 * HDR_IPV4_ADDR_LEN },
+	[PKT_L3_IPV6] = { HDR_IPV6_SRC, 2 * HDR_IPV6_ADDR_LEN },
+};
+
+/* D-RX-9: l4_ok. A TCP or UDP header was parsed in a datagram whose L3 is ok, not a fragment,
+ * without a source route (§3.3.1: no L4 checksum then), and the checksum over the
+ * pseudo-header and the L4 bytes to the datagram's end verifies. UDP over IPv4 with checksum
+ * 0 carries none (RFC 768): ok. */
+static bool l4_ok(const uint8_t *f, const struct pkt_info *pi, bool l3)
+{
+	if (!l3 || pi->l4 == PKT_L4_NONE || pi->fragment || pi->src_route)
+		return false;
+	size_t n = pi->ip_end - pi->l4_off;
+	if (n < pi->l4_hdr_len)
+		return false;
+	const uint8_t *l4 = f + pi->l4_off;
+	if (pi->l4 == PKT_L4_UDP && pi->l3 == PKT_L3_IPV4 && hdr_get16(l4 + HDR_UDP_CSUM) == 0)
+		return true;
+	uint64_t sum = csum_add(0, f + pi->l3_off + pseudo[pi->l3].at, pseudo[pi->l3].len);
+	sum += pi->ip_proto + (uint64_t)(n >> 16) + (n & 0xFFFF);
+	return csum_fold(csum_add(sum, l4, n)) == 0;
+}
+
+/* The IPv4 fragment offset (RFC 791): non-zero in every fragment but the first. */
+static bool later_fragment(const uint8_t *f, const struct pkt_info *pi)
+{
+	return pi->l3 == PKT_L3_IPV4 && (hdr_get16(f + pi->l3_off + HDR_IPV4_FRAG) & 0x1FFF) != 0;
+}
+
+static uint8_t l4_type(const uint8_t *f, size_t len, const struct pkt_info *pi)
+{
+	/* D-RX-10: a fragment other than the first carries no L4 header. */
+	if (pi->l4 == PKT_L4_NONE || later_fragment(f, pi))
+		return L4T_NONE;
+	if (pi->l4 == PKT_L4_UDP)
+		return L4T_UDP;
+	if (!(f[pi->l4_off + HDR_TCP_FLAGS] & TCP_ACK))
+		return L4T_TCP;
+	size_t end = ip_end(pi, len), data = pi->l4_off + pi->l4_hdr_len;
+	return end > data ? L4T_TCP_ACK_DATA : L4T_TCP_ACK_EMPTY;
+}
+
+void rx_hdr_fields(const uint8_t *f, size_t len, const struct pkt_info *pi, struct rx_hdr *h)
+{
+	*h = (struct rx_hdr){ 0 };
+	/* D-RX-9: l2_ok, the Ethernet header and the tags it announces (up to two) are whole. */
+	h->l2_ok = len >= HDR_ETH_LEN && pi->l3_off != 0;
+	/* T68 cv: "cVLAN was present in the incoming frame" (D-RX-3: the outermost tag, the one
+	 * §3.3.7 strips). */
+	if (h->l2_ok && len >= RX_TAG_AT + RX_TAG_LEN && hdr_get16(f + RX_TAG_AT) == RX_CTAG_TPID) {
+		uint16_t tci = hdr_get16(f + RX_TAG_AT + 2);
+		h->cv = h->strip_tag = true;
+		h->up = (uint8_t)(tci >> 13);
+		h->cfi = (uint8_t)(tci >> 12 & 1);
+		h->vid = tci & 0xFFF;
+	}
+	h->l3_hdr_type = l3_type[pi->l3];
+	if (pi->l3 == PKT_L3_NONE)
+		return; /* T4: checksum "invalid" for a non-IP packet: 0 (D-RX-10) */
+	h->ip_frag = pi->fragment;
+	h->ip_ext_opts = pi->l3 == PKT_L3_IPV4 ? pi->l4_off - pi->l3_off > HDR_IPV4_MIN_LEN
+					       : ipv6_has_ext(f[pi->l3_off + HDR_IPV6_NEXT]);
+	h->l3_ok = l3_ok(f, pi);
+	h->l4_ok = l4_ok(f, pi, h->l3_ok);
+	h->l4_hdr_type = l4_type(f, len, pi);
+	/* T4, §3.3.1 "1's complement 16-bit sum": over the IP header and payload, to the
+	 * datagram's end (L2 padding excluded), folded and not complemented (D-RX-10). */
+	uint64_t s = csum_add(0, f + pi->l3_off, ip_end(pi, len) - pi->l3_off);
+	h->checksum = (uint16_t)~csum_fold(s);
+}
