@@ -1,8 +1,8 @@
 /* The interfaces the receive engine calls in the two parts built beside it (issue 13's plan):
  * flow steering (steer/steer.h: steer_key_build, steer_classify) and RSS (eth/rss.h:
- * rss_compute, rss_rqt_index). The declarations are the plan's, word for word; until those
- * headers land, eth/rx_glue_stub.c defines them trivially. When they land this header becomes
- * two #include lines and the stub goes. */
+ * rss_compute, rss_rqt_index). RSS has joined (eth/rss.h); the steering declarations are the
+ * plan's, word for word, and eth/rx_glue_stub.c defines them trivially until steer/ lands. Then
+ * this header becomes two #include lines and the stub goes. */
 #ifndef NICREF_ETH_RX_GLUE_H
 #define NICREF_ETH_RX_GLUE_H
 
@@ -34,23 +34,7 @@ struct steer_verdict {
 void steer_classify(struct nicref_dev *dev, enum steer_table_type t,
 		    const uint8_t key[STEER_KEY_LEN], uint32_t frame_len, struct steer_verdict *v);
 
-/* ---- eth/rss.h -------------------------------------------------------------------------- */
-/* PRM §3.3.3, T45-T47: the TIR's hash. fn: the TIR's rx_hash_fn value (T45: 0 none, 1 inverted
- * XOR8, 2 Toeplitz); sel: rx_hash_field_selector_outer. */
-struct rss_cfg {
-	uint8_t fn;
-	bool symmetric;
-	uint8_t key[40];
-	uint32_t sel;
-};
-struct rss_result {
-	bool hashed;
-	uint32_t hash;
-	uint8_t hash_type; /* CQE rx_hash_type, T68 */
-};
-void rss_compute(const struct rss_cfg *c, const uint8_t *frame, size_t len,
-		 const struct pkt_info *pi, struct rss_result *r);
-/* The RQT entry a hash selects (PRM §3.3.3 / T58). */
-uint32_t rss_rqt_index(uint32_t hash, uint32_t rqt_actual_size);
+/* ---- eth/rss.h: joined -------------------------------------------------------------- */
+#include "eth/rss.h"
 
 #endif

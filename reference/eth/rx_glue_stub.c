@@ -1,7 +1,6 @@
-/* Stand-ins for flow steering (steer/steer.h) and RSS (eth/rss.h) until those parts of issue 13
- * land (eth/rx_glue.h): the key is zeros; NIC_RX classification answers DEFAULT (drop, §7.11.2
- * with no root), unless a test forced a verdict (rx_stub_force, kept in the engine's state);
- * no TIR is hashed. The lead deletes this file when joining the parts. */
+/* Stand-ins for flow steering (steer/steer.h) until that part of issue 13 lands (eth/rx_glue.h):
+ * the key is zeros; NIC_RX classification answers DEFAULT (drop, §7.11.2 with no root), unless a
+ * test forced a verdict (rx_stub_force, kept in the engine's state). Deleted when steer/ joins. */
 #include <string.h>
 
 #include "eth/rx.h"
@@ -38,19 +37,4 @@ void rx_stub_force(struct nicref_dev *dev, const struct steer_verdict *v)
 	rs->stub_forced = v != NULL;
 	if (v)
 		rs->stub_verdict = *v;
-}
-
-void rss_compute(const struct rss_cfg *c, const uint8_t *frame, size_t len,
-		 const struct pkt_info *pi, struct rss_result *r)
-{
-	(void)c;
-	(void)frame;
-	(void)len;
-	(void)pi;
-	*r = (struct rss_result){ 0 };
-}
-
-uint32_t rss_rqt_index(uint32_t hash, uint32_t rqt_actual_size)
-{
-	return rqt_actual_size ? hash & (rqt_actual_size - 1u) : 0;
 }

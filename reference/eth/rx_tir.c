@@ -26,11 +26,12 @@ static uint32_t indirect_rq(struct nicref_dev *dev, const struct tir *t, struct 
 	if (!rqt || rqt->actual_size == 0)
 		return 0; /* named since CREATE_TIR (D-OBJ-1): not reached */
 	struct rss_cfg c = { .fn = t->rx_hash_fn, .symmetric = t->rx_hash_symmetric,
-			     .sel = t->sel_outer };
+			     .sel = t->sel_outer, .rqt_max_size = rqt->max_size };
 	memcpy(c.key, t->toeplitz_key, sizeof c.key);
 	rss_compute(&c, p->frame, p->len, p->pi, &p->rss);
-	/* §3.3.3: the hash selects the RQT entry (rss_rqt_index: D-RSS-1); no hash, entry 0. */
-	uint32_t i = p->rss.hashed ? rss_rqt_index(p->rss.hash, rqt->actual_size) : 0;
+	/* §3.3.3: the hash selects the RQT entry (rss_rqt_index: D-RSS-1); a hash of no field
+	 * (rx_hash_type 0) still selects one (D-RSS-3); no hash function, hash 0: entry 0. */
+	uint32_t i = rss_rqt_index(p->rss.hash, rqt->actual_size);
 	return rqt_entry(rqt, i);
 }
 
