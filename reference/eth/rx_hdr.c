@@ -41,58 +41,32 @@ static size_t ip_end(const struct pkt_info *pi, size_t len)
 }
 
 /* D-RX-9: l3_ok. IPv4: the header is whole, its length fields are consistent and its
- * checksum verifies (RFC 791: the sum over the header is 0xFFFF). IPv6 has no header
- * checksum: the header is whole and its payload length consistent. */
-static bool l3_ok(const uint8_t *f, const struct pkt_info *pi)
+ * checksum verifies (pkt_parse's ip_csum_ok, RFC 791). IPv6 has no header checksum: the header
+ * is whole and its payload length consistent. */
+static bool l3_ok(const struct pkt_info *pi)
 {
 	if (pi->l3 == PKT_L3_NONE || pi->ip_end == 0)
 		return false;
-	if (pi->l3 == PKT_L3_IPV6)
-		return true;
-	return csum_fold(csum_add(0, f + pi->l3_off, pi->l4_off - pi->l3_off)) == 0;
+	return pi->l3 == PKT_L3_IPV6 || pi->ip_csum_ok;
 }
 
-/* The pseudo-header's addresses (RFC 9293 §3.1, RFC 768, RFC 8200 §8.1), by enum pkt_l3. */
-static const struct {
-	uint8_t at, len;
-} pseudo[] = {
-	[PKT_L3_IPV4] = { HDR_IPV4_SRC, 2 * HDR_IPV4_ADDR_LEN },
-	[PKT_L3_IPV6] = { HDR_IPV6_SRC, 2 * HDR_IPV6_ADDR_LEN },
-};
-
-/* D-RX-9: l4_ok. A TCP or UDP header was parsed in a datagram whose L3 is ok, not a fragment,
- * without a source route (§3.3.1: no L4 checksum then), and the checksum over the
- * pseudo-header and the L4 bytes to the datagram's end verifies. UDP over IPv4 with checksum
- * 0 carries none (RFC 768): ok. */
-static bool l4_ok(const uint8_t *f, const struct pkt_info *pi, bool l3)
+/* D-RX-9: l4_ok. A TCP or UDP header in a datagram whose L3 is ok, and its checksum verifies
+ * (pkt_parse's l4_csum_ok: not a fragment, no source route (§3.3.1), the pseudo-header, UDP over
+ * IPv4 with checksum 0 carrying none (RFC 768); D-PARSE-8). */
+static bool l4_ok(const struct pkt_info *pi, bool l3)
 {
-	if (!l3 || pi->l4 == PKT_L4_NONE || pi->fragment || pi->src_route)
-		return false;
-	size_t n = pi->ip_end - pi->l4_off;
-	if (n < pi->l4_hdr_len)
-		return false;
-	const uint8_t *l4 = f + pi->l4_off;
-	if (pi->l4 == PKT_L4_UDP && pi->l3 == PKT_L3_IPV4 && hdr_get16(l4 + HDR_UDP_CSUM) == 0)
-		return true;
-	uint64_t sum = csum_add(0, f + pi->l3_off + pseudo[pi->l3].at, pseudo[pi->l3].len);
-	sum += pi->ip_proto + (uint64_t)(n >> 16) + (n & 0xFFFF);
-	return csum_fold(csum_add(sum, l4, n)) == 0;
+	return l3 && pi->l4_csum_ok;
 }
 
-/* The IPv4 fragment offset (RFC 791): non-zero in every fragment but the first. */
-static bool later_fragment(const uint8_t *f, const struct pkt_info *pi)
+static uint8_t l4_type(size_t len, const struct pkt_info *pi)
 {
-	return pi->l3 == PKT_L3_IPV4 && (hdr_get16(f + pi->l3_off + HDR_IPV4_FRAG) & 0x1FFF) != 0;
-}
-
-static uint8_t l4_type(const uint8_t *f, size_t len, const struct pkt_info *pi)
-{
-	/* D-RX-10: a fragment other than the first carries no L4 header. */
-	if (pi->l4 == PKT_L4_NONE || later_fragment(f, pi))
+	/* D-RX-10: a fragment other than the first, IPv4 or IPv6, carries no L4 header
+	 * (pkt_parse's l4_rx, D-PARSE-5). */
+	if (pi->l4_rx == PKT_L4_NONE)
 		return L4T_NONE;
-	if (pi->l4 == PKT_L4_UDP)
+	if (pi->l4_rx == PKT_L4_UDP)
 		return L4T_UDP;
-	if (!(f[pi->l4_off + HDR_TCP_FLAGS] & TCP_ACK))
+	if (!(pi->tcp_flags & TCP_ACK))
 		return L4T_TCP;
 	size_t end = ip_end(pi, len), data = pi->l4_off + pi->l4_hdr_len;
 	return end > data ? L4T_TCP_ACK_DATA : L4T_TCP_ACK_EMPTY;
@@ -102,25 +76,24 @@ void rx_hdr_fields(const uint8_t *f, size_t len, const struct pkt_info *pi, stru
 {
 	*h = (struct rx_hdr){ 0 };
 	/* D-RX-9: l2_ok, the Ethernet header and the tags it announces (up to two) are whole. */
-	h->l2_ok = len >= HDR_ETH_LEN && pi->l3_off != 0;
+	h->l2_ok = pi->l2_complete;
 	/* T68 cv: "cVLAN was present in the incoming frame" (D-RX-3: the outermost tag, the one
 	 * §3.3.7 strips). */
-	if (h->l2_ok && len >= RX_TAG_AT + RX_TAG_LEN && hdr_get16(f + RX_TAG_AT) == RX_CTAG_TPID) {
-		uint16_t tci = hdr_get16(f + RX_TAG_AT + 2);
+	if (h->l2_ok && pi->ntags > 0 && pi->tag[0].tpid == RX_CTAG_TPID) {
 		h->cv = h->strip_tag = true;
-		h->up = (uint8_t)(tci >> 13);
-		h->cfi = (uint8_t)(tci >> 12 & 1);
-		h->vid = tci & 0xFFF;
+		h->up = pi->tag[0].prio;
+		h->cfi = pi->tag[0].cfi;
+		h->vid = pi->tag[0].vid;
 	}
 	h->l3_hdr_type = l3_type[pi->l3];
 	if (pi->l3 == PKT_L3_NONE)
 		return; /* T4: checksum "invalid" for a non-IP packet: 0 (D-RX-10) */
 	h->ip_frag = pi->fragment;
-	h->ip_ext_opts = pi->l3 == PKT_L3_IPV4 ? pi->l4_off - pi->l3_off > HDR_IPV4_MIN_LEN
+	h->ip_ext_opts = pi->l3 == PKT_L3_IPV4 ? pi->ip_opts
 					       : ipv6_has_ext(f[pi->l3_off + HDR_IPV6_NEXT]);
-	h->l3_ok = l3_ok(f, pi);
-	h->l4_ok = l4_ok(f, pi, h->l3_ok);
-	h->l4_hdr_type = l4_type(f, len, pi);
+	h->l3_ok = l3_ok(pi);
+	h->l4_ok = l4_ok(pi, h->l3_ok);
+	h->l4_hdr_type = l4_type(len, pi);
 	/* T4, §3.3.1 "1's complement 16-bit sum": over the IP header and payload, to the
 	 * datagram's end (L2 padding excluded), folded and not complemented (D-RX-10). */
 	uint64_t s = csum_add(0, f + pi->l3_off, ip_end(pi, len) - pi->l3_off);

@@ -372,3 +372,36 @@ Test(rx_rq, start_padding_unsupported)
 	rx_mem(RX_BUF, m, n);
 	cr_expect_arr_eq(m, f, n, "at the entry's start");
 }
+
+/* T68 over IPv6 (D-RX-10, D-PARSE-5): a fragment other than the first carries no L4 header,
+ * whatever its first bytes look like: l4_hdr_type 0, ip_frag 1, ip_ext_opts 1 (the fragment
+ * header, RFC 8200 §4.5); l3_hdr_type 1 (IPv6). */
+Test(rx_rq, ipv6_later_fragment_has_no_l4)
+{
+	uint8_t f[128] = { 0 }, c[64];
+	rx_post1(RX_BUF, 512);
+	memcpy(f, rx_own_mac, 6);
+	f[11] = 0x99;
+	f[12] = 0x86, f[13] = 0xDD;
+	uint8_t *ip = f + 14;
+	ip[0] = 0x60;
+	ip[5] = 8 + 16; /* payload: the fragment header and 16 bytes */
+	ip[6] = 44;     /* next header: Fragment */
+	ip[7] = 64;
+	ip[8] = 0xfd, ip[23] = 1;
+	ip[24] = 0xfd, ip[39] = 2;
+	uint8_t *fh = ip + 40;
+	fh[0] = 17;   /* the fragmented datagram is UDP */
+	fh[3] = 8;    /* offset 1 (8 bytes), M 0: the last fragment, not the first */
+	fh[7] = 0x42; /* identification */
+	uint8_t *pl = fh + 8; /* payload that looks like a UDP header */
+	pl[0] = 0x12, pl[1] = 0x34, pl[2] = 0x56, pl[3] = 0x78, pl[5] = 16;
+	size_t n = 14 + 40 + 8 + 16;
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, l3_hdr_type), 1);
+	cr_expect_eq(CQE(c, l4_hdr_type), 0);
+	cr_expect_eq(CQE(c, ip_frag), 1);
+	cr_expect_eq(CQE(c, ip_ext_opts), 1);
+	cr_expect_eq(CQE(c, l4_ok), 0);
+}
