@@ -98,6 +98,7 @@ struct flow_dev {
 	uint32_t level0[FLOW_TYPES];
 	uint32_t ntables[FLOW_TYPES];
 	uint32_t nflows[FLOW_TYPES];
+	uint64_t tir_overflow; /* TIR copies beyond STEER_MAX_TIRS (steer/classify.c, D-FT-20) */
 };
 
 /* The table classification of type t starts at (§7.11.3.2): the explicit root, else the
