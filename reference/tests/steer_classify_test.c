@@ -80,8 +80,8 @@ Test(steer_classify, lowest_matching_index_wins)
 	struct refdrv_fte f2 = to_tir(ga, e.tir[0], 7, m), f1 = to_tir(ga, e.tir[1], 8, m),
 			  f5 = to_tir(gb, e.tir[2], 9, NULL);
 	flow(&e, RX, ft, 5, &f5);
+	flow(&e, RX, ft, 1, &f1); /* set before index 2: the chain is kept in index order */
 	flow(&e, RX, ft, 2, &f2);
-	flow(&e, RX, ft, 1, &f1);
 	struct steer_verdict v;
 	struct sframe hit = { .dst = 0x0a000009, .proto = 17, .dport = 53 };
 	struct sframe other = { .dst = 0x0a000002, .proto = 17, .dport = 53 };
