@@ -51,7 +51,10 @@
 	  "PRM §7.12.7 T73/T74, §7.9.2", "modelled")                                            \
 	X("tx_inline", "send inline-header modes", "PRM §7.9.3, §7.9.3.1, T61", "modelled")       \
 	X("tx_counters", "TX counters: vport and PPCNT", "PRM §12.17.1, §11.1.5", "modelled")     \
-	X("tx_umr", "UMR WQEs", "PRM §7.4.4.1.3 T31-T37, §10.1.1", "modelled")
+	X("tx_umr", "UMR WQEs", "PRM §7.4.4.1.3 T31-T37, §10.1.1", "modelled")                    \
+	X("steer", "flow steering: tables, groups, entries, counters, the root; classification "  \
+	  "(unit tests until frames are received)", "PRM §7.11, §12.14 T383-T456, T148-T153",     \
+	  "modelled")
 
 static const char layouts_usage[] =
 	"usage: nicref layouts [--tsv]\n"

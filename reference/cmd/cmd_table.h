@@ -75,6 +75,7 @@ enum nicref_cmd_rule cmd_dealloc_transport_domain(struct cmd_ctx *c);
 #include "cmd/rows_cq.h"
 #include "cmd/rows_eq.h"
 #include "cmd/rows_mkey.h"
+#include "cmd/rows_steer.h"
 #include "cmd/rows_tir.h"
 #include "cmd/rows_vport.h"
 #include "cmd/rows_wq.h"
@@ -129,6 +130,7 @@ enum nicref_cmd_rule cmd_access_reg(struct cmd_ctx *c);
 	NICREF_CMDS_CQ(X)                                                                       \
 	NICREF_CMDS_WQ(X)                                                                       \
 	NICREF_CMDS_TIR(X)                                                                      \
-	NICREF_CMDS_VPORT(X)
+	NICREF_CMDS_VPORT(X)                                                                    \
+	NICREF_CMDS_STEER(X)
 
 #endif

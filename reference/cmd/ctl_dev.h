@@ -17,6 +17,7 @@
 #include "core/dev.h"
 #include "obj/cq.h"
 #include "obj/eq.h"
+#include "obj/flow.h"
 #include "obj/mkey.h"
 #include "obj/obj.h"
 #include "obj/objtab.h"
@@ -93,6 +94,7 @@ struct nicref_dev {
 	struct objtab obj[OBJ_TYPE_COUNT];
 	uint32_t obj_charged[OBJ_TYPE_COUNT];
 	struct eq_dev eqd;
+	struct flow_dev flow; /* obj/flow_*.c: flow steering per table type */
 	struct vport *vport;
 	struct uar_db *uar_db;   /* obj/uar_db.c: the registers of the UAR pages */
 	uint16_t *int_min_delay; /* CONFIG_INT_MODERATION, per vector (profile.msix_vectors) */

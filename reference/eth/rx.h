@@ -26,7 +26,8 @@
 #include "cmd/ctl_dev.h"
 #include "eth/eth.h"
 #include "eth/pkt_parse.h"
-#include "eth/rx_glue.h"
+#include "eth/rss.h"
+#include "steer/steer.h"
 
 /* §3.3.8: 64 bytes on the wire with the FCS, 60 without (D-TX-2, D-RX-5). */
 #define RX_MIN_FRAME 60u
@@ -79,15 +80,7 @@ struct rx_state {
 	size_t wqe_cap;
 	uint64_t frames_in;  /* nicref_stats */
 	uint64_t cqes, drops;
-	/* eth/rx_glue_stub.c only (it and these go when steering lands): a verdict a test forces
-	 * on steer_classify. */
-	bool stub_forced;
-	struct steer_verdict stub_verdict;
 };
-
-/* eth/rx_glue_stub.c, test-only (goes with the stub): the verdict steer_classify gives every
- * NIC_RX frame from now on; NULL: DEFAULT again, as at reset. */
-void rx_stub_force(struct nicref_dev *dev, const struct steer_verdict *v);
 
 /* rx_state.c, for eth_subsys.c. */
 struct rx_state *rx_create(struct nicref_dev *dev);

@@ -31,7 +31,6 @@ void rx_destroy(struct rx_state *rs)
 void rx_reset(struct rx_state *rs)
 {
 	rs->frames_in = rs->cqes = rs->drops = 0;
-	rs->stub_forced = false;
 }
 
 int rx_check(const struct nicref_dev *dev, const struct rx_state *rs, char *buf, size_t len)

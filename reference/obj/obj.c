@@ -18,6 +18,8 @@ static uint32_t table_capacity(const struct nicref_profile *p, enum obj_type t)
 		return 1u << 8;
 	case OBJ_UAR:
 		return DEV_MAX_UARS;
+	case OBJ_FC:
+		return 1u << 16; /* T436 flow_counter_id 15:0 */
 	case OBJ_PD:
 		log = p->log_max_pd;
 		break;
@@ -94,6 +96,7 @@ static void free_obj(void *ctx, void *obj)
 void hca_release_objects(struct nicref_dev *dev)
 {
 	/* The reverse of the creation order of §3.1, so nothing is freed while named. */
+	flow_dev_reset(dev);
 	tir_dev_reset(dev);
 	wq_dev_reset(dev);
 	cq_dev_reset(dev);
@@ -135,6 +138,7 @@ void obj_open_tables(struct nicref_dev *dev)
 	open_range(dev, OBJ_RQ, 1, CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_rq));
 	open_range(dev, OBJ_RQT, 1, CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_rqt));
 	open_range(dev, OBJ_TIR, 1, CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_tir));
+	flow_open_tables(dev);
 	/* PRM §7.2, T145: UAR area = 1 MB * 2^uar_sz; a UAR page is 4 KB * 2^log_uar_page_sz.
 	 * D-UAR-1: the first profile.uar_base 4 KB pages of BAR0 hold the init segment; UARs
 	 * start at the first UAR page past them. */

@@ -26,7 +26,10 @@
 	X(RMP, rmp)                                                                             \
 	X(RQ, rq)                                                                               \
 	X(RQT, rqt)                                                                             \
-	X(TIR, tir)
+	X(TIR, tir)                                                                             \
+	X(FC, fc)                                                                               \
+	X(FT, ft)                                                                               \
+	X(FG, fg)
 
 enum obj_type {
 #define OBJ_TYPE_ENUM(T, t) OBJ_##T,

@@ -21,6 +21,7 @@ static const struct ref_family {
 } ref_families[] = {
 	{ "EQ", eq_dev_refs },	       { "CQ", cq_dev_refs },	      { "SQ/RQ/RMP", wq_dev_refs },
 	{ "MKEY", mkey_dev_refs }, { "TIR/RQT/TIS", tir_dev_refs },
+	{ "FT/FG/FTE", flow_dev_refs },
 };
 #define REF_FAMILIES (sizeof ref_families / sizeof ref_families[0])
 
@@ -35,6 +36,7 @@ static const struct family_check {
 	{ wq_dev_check, 3, { OBJ_SQ, OBJ_RQ, OBJ_RMP } },
 	{ mkey_dev_check, 1, { OBJ_MKEY } },
 	{ tir_dev_check, 3, { OBJ_TIR, OBJ_RQT, OBJ_TIS } },
+	{ flow_dev_check, 3, { OBJ_FT, OBJ_FG, OBJ_FC } },
 	{ vport_dev_check, 0, { OBJ_PD } },
 };
 

@@ -149,10 +149,11 @@ Test(dispatch_opcodes, lookups)
 	cr_assert_eq(nicref_opcode_find("nop"), -1);
 	cr_assert_eq(nicref_opcode_find(""), -1);
 	cr_assert_eq(nicref_opcode_at(79), 0);
-	/* NOP is modelled; CREATE_FLOW_TABLE is in T127 but answered as unmodelled (flow
-	 * steering comes with the receive path). */
+	/* Every command of T127 is modelled since flow steering (§12.14, issue 13). */
 	cr_assert_eq(nicref_opcode_modelled(0x80D), 1);
-	cr_assert_eq(nicref_opcode_modelled(0x930), 0);
+	cr_assert_eq(nicref_opcode_modelled(0x930), 1);
+	for (unsigned i = 0; i < 79; i++)
+		cr_expect_eq(nicref_opcode_modelled(nicref_opcode_at(i)), 1, "T127 row %u", i);
 }
 
 /* PRM §12.2 T128. */

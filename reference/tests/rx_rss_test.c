@@ -59,9 +59,7 @@ static void indirect_setup(uint32_t sel)
 				      .toeplitz_key = ms_key, .sel_outer = sel, .td = rx.td,
 				      .self_lb_en = 3 };
 	cr_assert_eq(refdrv_create_tir(d, &ta, &ind.tir), 0, "CREATE_TIR %s", d->error);
-	struct steer_verdict v = { .action = STEER_DELIVER, .ntirs = 1 };
-	v.tirn[0] = ind.tir;
-	rx_stub_force(rdev->dev, &v);
+	rx_steer_all(&ind.tir, 1, 0);
 	rx_post1(RX_BUF, 512);
 	struct refdrv_rx_sge s = rx_sge(RX_BUF + 0x400, 512);
 	cr_assert_eq(refdrv_rq_post(d, &ind.ring2, &s, 1), 0, "%s", d->error);

@@ -14,6 +14,7 @@
 #include "cmd/ctl_dev.h"
 #include "driver_mkey.h"
 #include "driver_rq.h"
+#include "driver_steer.h"
 #include "driver_tir.h"
 #include "driver_wq.h"
 #include "eth/rx.h"
@@ -40,6 +41,8 @@ static struct tl_dev *rdev;
 static struct {
 	struct rx_opts o;
 	uint32_t pd, td, mkey_index, lkey, rqn, rmpn, tirn;
+	uint32_t ft, fg; /* rx_steer_all's NIC_RX table and group, when ft_made */
+	bool ft_made;
 	struct refdrv_eq eq;
 	struct refdrv_cq cq;
 	uint64_t data;
@@ -116,6 +119,29 @@ static inline void rx_teardown(void)
 {
 	tl_down(rdev);
 	rdev = NULL;
+}
+
+/* Steers every NIC_RX frame to the n TIRs with flow tag `tag` (PRM §7.11: a level-0 table, the
+ * root by default (§7.11.3.2), one group without criteria, one FWD_DEST flow at index 0; several
+ * TIRs are a multi-path flow, nic_rx_multi_path_tirs). A second call replaces the flow. */
+static inline void rx_steer_all(const uint32_t *tirs, unsigned n, uint32_t tag)
+{
+	struct refdrv *d = &rdev->d;
+	if (!rx.ft_made) {
+		cr_assert_eq(refdrv_create_flow_table(d, 0, 0, 4, 0, 0, &rx.ft), 0, "%s", d->error);
+		cr_assert_eq(refdrv_create_flow_group(d, 0, rx.ft, 0, 0, 0, NULL, &rx.fg), 0, "%s",
+			     d->error);
+		rx.ft_made = true;
+	} else {
+		cr_assert_eq(refdrv_delete_fte(d, 0, rx.ft, 0), 0, "%s", d->error);
+	}
+	struct refdrv_fte e = { .group_id = rx.fg, .action = 1u << 2, .flow_tag = tag, .ndest = n };
+	for (unsigned i = 0; i < n; i++) {
+		e.dest[i].type = 2; /* T433: TIR */
+		e.dest[i].id = tirs[i];
+	}
+	cr_assert_eq(refdrv_set_fte(d, 0, rx.ft, 0, 0, 0, &e), 0, "SET_FLOW_TABLE_ENTRY %s (rule %s)",
+		     d->error, tl_rule_of(d->last_syndrome));
 }
 
 /* Posts one WQE of entries (offset in the data region, byte_count). */

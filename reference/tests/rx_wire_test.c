@@ -15,10 +15,7 @@ static uint64_t ppcnt(enum port_counter id, unsigned set)
 /* Steering delivers every NIC_RX frame to the test's TIR with flow tag `tag`. */
 static void deliver_all(uint32_t tag)
 {
-	struct steer_verdict v = { .action = STEER_DELIVER, .ntirs = 1 };
-	v.tirn[0] = rx.tirn;
-	v.flow_tag[0] = tag;
-	rx_stub_force(rdev->dev, &v);
+	rx_steer_all(&rx.tirn, 1, tag);
 }
 
 Test(rx_wire, frame_in_and_bad_port)
@@ -169,27 +166,27 @@ Test(rx_wire, wire_to_cqe)
 Test(rx_wire, two_tirs_two_copies)
 {
 	uint8_t f[256], c[64];
-	uint32_t tir2;
+	uint32_t tirs[2];
+	tirs[0] = rx.tirn;
 	struct refdrv_tir_attr ta = { .inline_rqn = rx.rqn, .td = rx.td };
-	cr_assert_eq(refdrv_create_tir(&rdev->d, &ta, &tir2), 0);
-	struct steer_verdict v = { .action = STEER_DELIVER, .ntirs = 2 };
-	v.tirn[0] = rx.tirn;
-	v.tirn[1] = tir2;
-	v.flow_tag[0] = 1;
-	v.flow_tag[1] = 2;
-	rx_stub_force(rdev->dev, &v);
+	cr_assert_eq(refdrv_create_tir(&rdev->d, &ta, &tirs[1]), 0);
+	rx_steer_all(tirs, 2, 5); /* one multi-path flow to both TIRs (§7.11.2.7) */
 	rx_post1(RX_BUF, 512);
 	rx_post1(RX_BUF + 0x400, 512);
 	struct rx_frame_opts o = rx_udp(40);
 	size_t n = rx_frame(f, &o);
 	cr_assert_eq(nicref_wire_rx(rdev->dev, 1, f, n), 0);
 	rx_cqe(c);
-	cr_expect_eq(CQE(c, flow_tag), 1);
+	cr_expect_eq(CQE(c, flow_tag), 5);
+	cr_expect_eq(CQE(c, wqe_counter), 0);
 	rx_cqe(c);
-	cr_expect_eq(CQE(c, flow_tag), 2);
+	cr_expect_eq(CQE(c, flow_tag), 5);
+	cr_expect_eq(CQE(c, wqe_counter), 1, "the second copy takes the next WQE");
 	cr_expect_eq(vport_counter_get(rdev->dev, VPORT_CNT_RX_UNICAST).packets, 1, "once");
-	rx_stub_force(rdev->dev, NULL);
-	cr_assert_eq(refdrv_destroy_tir(&rdev->d, tir2), 0);
+	/* The flow names the TIR: destroying it is refused until the flow goes (D-OBJ-1). */
+	cr_expect_neq(refdrv_destroy_tir(&rdev->d, tirs[1]), 0);
+	cr_assert_eq(refdrv_delete_fte(&rdev->d, 0, rx.ft, 0), 0);
+	cr_assert_eq(refdrv_destroy_tir(&rdev->d, tirs[1]), 0);
 }
 
 /* §3.4, T45 self_lb_en (D-RX-12): a looped frame of the TIR's own domain passes only when its

@@ -129,6 +129,23 @@
 	  "an RQT's sizes are powers of two, the actual one at most the maximum")               \
 	X(RQT_TAIL_EMPTY, -372, "PRM T59", "RQT entries past the actual size hold nothing")
 
+/* Flow steering (reference/obj/flow_table.c, flow_group.c, flow_entry.c, flow_counter.c). */
+#define NICREF_INVARIANTS_STEER(X)                                                              \
+	X(FT_HANDLE_TYPE, -380, "D-OBJ-2; PRM T384",                                            \
+	  "a flow table carries the handle of its table slot and a table type 0 or 1")          \
+	X(FG_RANGES, -381, "PRM §7.11.3.4",                                                     \
+	  "a table's groups lie inside it, sorted by start_flow_index, without overlap")        \
+	X(FTE_IN_GROUP, -382, "PRM §7.11.3.6",                                                  \
+	  "a valid flow sits at its flow_index, inside the range of its group of the table")    \
+	X(FTE_INDEXED, -383, "model (obj/flow.h)",                                              \
+	  "the group's lookup index finds every valid flow by its own match value")             \
+	X(FT_COUNTS, -384, "model (obj/flow.h)",                                                \
+	  "a table's counts of valid and multi-path flows are those of its slots")              \
+	X(FT_TYPE_COUNTS, -385, "PRM T151 log_max_ft_num, log_max_flow",                        \
+	  "the tables and valid flows counted per type are those live")                         \
+	X(FT_ROOTS, -386, "PRM §7.11.3.2",                                                      \
+	  "the explicit root and the level-0 table of a type are live tables of that type")
+
 /* The NIC vport and its L2 table (reference/obj/vport.c, l2_table.c). */
 #define NICREF_INVARIANTS_VPORT(X)                                                              \
 	X(VPORT_PRESENT, -400, "model", "the vport state exists for the device's life")         \
@@ -171,6 +188,7 @@
 	NICREF_INVARIANTS_WQ(X)                                                                 \
 	NICREF_INVARIANTS_MKEY(X)                                                               \
 	NICREF_INVARIANTS_TIR(X)                                                                \
+	NICREF_INVARIANTS_STEER(X)                                                              \
 	NICREF_INVARIANTS_VPORT(X)                                                              \
 	NICREF_INVARIANTS_ETH(X)
 

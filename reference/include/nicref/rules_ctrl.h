@@ -15,6 +15,7 @@
 #include "nicref/rules_vport.h"
 #include "nicref/rules_tx.h"
 #include "nicref/rules_rx.h"
+#include "nicref/rules_steer.h"
 
 #define NICREF_CMD_RULES_CTRL(X)                                                                \
 	NICREF_CMD_RULES_OBJ(X)                                                                 \
@@ -23,7 +24,8 @@
 	NICREF_CMD_RULES_WQ(X)                                                                  \
 	NICREF_CMD_RULES_MKEY(X)                                                                \
 	NICREF_CMD_RULES_TIR(X)                                                                 \
-	NICREF_CMD_RULES_VPORT(X)
+	NICREF_CMD_RULES_VPORT(X)                                                               \
+	NICREF_CMD_RULES_STEER(X)
 
 /* Every one of these is a rule of a command's content or of the data path, never of the
  * command transport (the fuzz oracle tells the two apart by this list). */
@@ -36,6 +38,7 @@
 	NICREF_VIOLATIONS_TIR(X)                                                                \
 	NICREF_VIOLATIONS_VPORT(X)                                                              \
 	NICREF_VIOLATIONS_TX(X)                                                                 \
-	NICREF_VIOLATIONS_RX(X)
+	NICREF_VIOLATIONS_RX(X)                                                                 \
+	NICREF_VIOLATIONS_STEER(X)
 
 #endif
