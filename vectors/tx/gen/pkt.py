@@ -50,6 +50,20 @@ def eth(dst=DST_MAC, vlan=None, qinq=None, etype=None):
     return p
 
 
+def eth_tags(tags, etype, dst=DST_MAC):
+    """Ethernet II header carrying `tags` in order, outermost first, each ("ad", prio, vid) an
+    802.1ad S-tag (TPID 88A8h) or ("q", prio, vid) an 802.1Q C-tag (TPID 8100h); `etype` is the
+    EtherType after the last tag (IEEE 802.1Q: each tag's TPID sits where the EtherType would,
+    the tag's own EtherType field names what follows it)."""
+    if not tags:
+        return Ether(dst=dst, src=SRC_MAC, type=etype)
+    p = Ether(dst=dst, src=SRC_MAC)
+    for n, (kind, prio, vid) in enumerate(tags):
+        cls = {"ad": Dot1AD, "q": Dot1Q}[kind]
+        p = p / (cls(prio=prio, vlan=vid, type=etype) if n == len(tags) - 1 else cls(prio=prio, vlan=vid))
+    return p
+
+
 def build(p):
     """The bytes of a Scapy packet with every field made concrete."""
     return bytes(p)
