@@ -41,12 +41,14 @@ def eth(dst=DST_MAC, vlan=None, qinq=None, etype=None):
     """Ethernet II header, optionally with an 802.1Q tag (vlan=(prio, vid)) and an outer
     802.1ad tag (qinq=(prio, vid)): VLAN insertion through the inline headers (§3.3.7)."""
     p = Ether(dst=dst, src=SRC_MAC)
-    if etype is not None:
-        p.type = etype
     if qinq is not None:
         p = p / Dot1AD(prio=qinq[0], vlan=qinq[1])
     if vlan is not None:
         p = p / Dot1Q(prio=vlan[0], vlan=vlan[1])
+    if etype is not None:
+        # the EtherType after the last tag: on the Ether itself it would replace the tags'
+        # TPID and the frame would carry no tag at all
+        p.lastlayer().type = etype
     return p
 
 
