@@ -159,6 +159,16 @@ NOTES = {
         "A WQE whose message the device cannot send (longer than the port allows, 2 GB): the "
         "PRM names Local_Length_Error (T74) but no rule ties it to the case; refusal with 0x1, "
         "0x2 or 0x4 and silent drop are listed; never a frame of that length.")},
+    "MtuDrop": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "T106 oper_mtu: 'Packets exceeding this size will be dropped': no frame (pinned). How the "
+        "WQE then ends is not said: it completes (D-TX-6) or completes in error (T74 0x1, or "
+        "0x2 / 0x4); a device may report the oversized packet as a driver violation or not: "
+        "each listed.")},
+    "MtuTags": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "T106 does not say which bytes of a tagged frame the MTU counts. D-TX-6 (docs/tx.md) "
+        "leaves the Ethernet header and up to two 802.1Q/802.1ad tags out and counts a third tag "
+        "as L3 payload; other readings: every tag is L2, or the tags count toward the MTU. The "
+        "frame is sent or dropped as each reading says: both listed.")},
     "UmrReserved": {"bugType": "AMBIGUOUS_SPEC", "description": (
         "T33 marks a value reserved or says a field 'should' be so, without saying what the "
         "device does otherwise: the UMR done as if the rule held, or refused (§10.1.1.1 step 7 "
@@ -884,6 +894,8 @@ def errors_file():
         "T41): local protection (an L_Key that does not exist, an address outside the MKey), "
         "local length, malformed WQEs, the SQ moving to ERR and the WQEs after the error flushed "
         "(Work_Request_Flushed_Error 0x5), with and without flush_in_error_en, every CE mode.",
+        "The port MTU at its boundary (§11.1.1 T106, set through PMTU): untagged, with one and two "
+        "tags and with three, at the MTU and one byte over (decision D-TX-6, docs/tx.md).",
         "Written by vectors/tx/gen/gen_tx.py (vectors/tx/gen/README.md).",
     ], NOTES)
     g = f.group("one SQ, flush_in_error_en 1", SETUP + [tx_setup()])
@@ -1079,7 +1091,159 @@ def errors_file():
     t.cqes_any([("refused: Local_Length_Error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP]}, S_SEND)]),
                 ("completed", [cqe_ok(i, S_SEND)])])
     t.maybe_violation("nothing to send", CL_DATA)
+
+    mtu_group(f)
     return f
+
+
+# ----- the port MTU at its boundary (PRM §11.1.1 T106)
+# The MTU is set through PMTU (§11.1.1 T106), not the NIC vport context's mtu (§7.3 T16):
+# T106 is the clause that says what a larger packet gets ('Packets exceeding this size will be
+# dropped'); T16's mtu is only 'MTU size required for Vport' ('In query, 0 means MTU of Vport
+# equal to external physical port') and its value before a MODIFY is the device's. It is left
+# alone: a device's vport whose mtu is 0 (the port's) or the usual 1500 leaves the port's
+# MTU_SET (below 1500) the one that binds, and D-TX-6 takes the smaller of the two.
+# admin_mtu is written while the link is down and the link then brought up (PAOS T110,
+# admin_status with ase): oper_mtu, 'the actual MTU configured', follows admin_mtu at once
+# (D-REG-5) or at the next link-up (vectors/reg/pmtu.json lists both), so after the link-up it
+# is MTU_SET under either reading, and the setup reads it back to make sure.
+# What the MTU counts: T106 does not say. An MTU is the largest datagram the link carries
+# (RFC 791; RFC 894: an IP datagram on Ethernet is the 'data field' after the 14-byte header,
+# at most 1500 octets), not the frame: an untagged frame whose data field is MTU_SET bytes is
+# sent, one byte more is dropped (D-REG-5, D-TX-6). Whether 802.1Q/802.1ad tags count as data
+# is not said: D-TX-6 counts up to two tags as L2 (the tags the device parses, D-TXO-6) and a
+# third as L3 payload; other readings: every tag is L2, or the tags count. Frames the readings
+# decide are `acceptable` with each reading listed.
+MTU_SET = 1000
+PMTU_ID, PAOS_ID = "0x5003", "0x5006"
+
+
+def access_reg(reg, layout, op_mod, fields=None, out=None):
+    """ACCESS_REGISTER (PRM §12.4.1 T221-T224) of a port register on local_port 1 (D-REG-4)."""
+    exp = {"status": "OK", "syndrome": 0}
+    if out is not None:
+        exp["output"] = {"layout": f"access_reg_{layout}_out", "fields": out}
+    f = {"opcode": "ACCESS_REG", "op_mod": op_mod, "register_id": reg, "local_port": 1}
+    f.update(fields or {})
+    return {"command": {"layout": f"access_reg_{layout}_in", "fields": f, "output_length": "0x20",
+                        "expect": exp}}
+
+
+def port_mtu(mtu):
+    """The group setup's steps that leave the port's oper_mtu at `mtu` under both readings of
+    when it follows admin_mtu (D-REG-5): the link down (PAOS admin_status 2, 'Down by
+    configuration', with ase), admin_mtu written (T106), the link up (admin_status 1), then
+    PMTU read back. The link partner is present in vectors, so admin up is link up (T110)."""
+    return [access_reg(PAOS_ID, "paos", 0, {"admin_status": 2, "ase": 1}),
+            access_reg(PMTU_ID, "pmtu", 0, {"admin_mtu": mtu}),
+            access_reg(PAOS_ID, "paos", 0, {"admin_status": 1, "ase": 1}),
+            access_reg(PMTU_ID, "pmtu", 1, out={"admin_mtu": mtu, "oper_mtu": mtu}),
+            access_reg(PAOS_ID, "paos", 1, out={"oper_status": 1})]
+
+
+def mtu_frame(tags, data, seed):
+    """A frame with `tags` (pkt.eth_tags) and `data` bytes after the last tag's EtherType
+    (88B5h, local experimental: no protocol of its own the device could parse further)."""
+    return build(pkt.eth_tags(tags, 0x88B5)) + payload(data, seed)
+
+
+def mtu_group(f):
+    g = f.group(f"one SQ, the port MTU {MTU_SET} (PMTU admin_mtu with the link brought down and up, "
+                "read back: oper_mtu " + str(MTU_SET) + ")",
+                SETUP + port_mtu(MTU_SET) + [tx_setup()])
+    C_MTU = "PRM §11.1.1 T106 oper_mtu ('Packets exceeding this size will be dropped'), §11.1.3 T110"
+    QTAG, STAG = ("q", 0, 5), ("ad", 0, 100)
+
+    def drop_events(t, i):
+        """D-TX-6: the frame over the MTU is dropped with the driver violation TX_FRAME_OVER_MTU
+        (matched by its clause, §11.1.1) and a tx_discard (reason 2, over the MTU: docs/tx.md
+        "Events", in the order that table gives: violations, then the drop); another device
+        may report no violation."""
+        t.open = True
+        t.steps.append({"events": {"any_of": [
+            {"reading": "D-TX-6: over the MTU, a driver violation, then the drop",
+             "expect": [{"event": "violation", "clause": CL_MTU},
+                        {"event": "tx_discard", "wqe_counter": i, "reason": 2}], "exact": False},
+            {"reading": "not a driver violation", "expect": [], "exact": False}]}})
+
+    def completes(t, i):
+        """§11.1.1 says the packet is dropped, not how the WQE ends: it completes (D-TX-6) or
+        completes in error (T74 0x1 Local_Length_Error, or 0x2 / 0x4 as errors.json's
+        10000-byte SEND lists)."""
+        t.cqes_any([("D-TX-6: dropped, the WQE completes", [cqe_ok(i, S_SEND)]),
+                    ("dropped and completed in error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
+
+    def l3(tags, data):
+        """D-TX-6's L3 payload: what follows the Ethernet header and the first two tags."""
+        return data + 4 * max(0, len(tags) - 2)
+
+    # untagged: pinned at the boundary, one byte over dropped
+    fr = mtu_frame((), MTU_SET, 320)
+    t = g.test(f"untagged SEND whose data field (after the 14-byte Ethernet header) is exactly the "
+               f"MTU ({MTU_SET} bytes, a {len(fr)}-byte frame): not over the MTU, sent as posted "
+               "(an MTU counts the datagram, RFC 894, not the Ethernet header: D-REG-5, D-TX-6)",
+               C_MTU + "; decisions D-REG-5, D-TX-6", "valid")
+    sq = Sq()
+    i = post(t, sq, send(fr))
+    t.frames([fr]).cqes([cqe_ok(i, S_SEND)])
+
+    fr = mtu_frame((), MTU_SET + 1, 321)
+    t = g.test(f"untagged SEND whose data field is the MTU + 1 ({MTU_SET + 1} bytes): exceeds "
+               "oper_mtu, dropped (no frame); the WQE completes (D-TX-6) or completes in error",
+               C_MTU + "; " + C_ERR + "; decision D-TX-6", "acceptable", ["MtuDrop"])
+    sq = Sq()
+    i = post(t, sq, send(fr))
+    t.no_frames()
+    completes(t, i)
+    drop_events(t, i)
+
+    # tagged at the boundary: the readings differ; one byte over: dropped by every reading
+    for tags, what, seed in (((QTAG,), "one 802.1Q tag", 322),
+                             ((STAG, QTAG), "two tags (802.1ad outer, 802.1Q inner)", 324)):
+        ihs = 14 + 4 * len(tags)  # the whole L2 header inline (§7.9.3.1 L2: to the last EtherType)
+        fr = mtu_frame(tags, MTU_SET, seed)
+        t = g.test(f"SEND of a frame with {what} whose L3 payload (after the {ihs}-byte L2 header) "
+                   f"is exactly the MTU ({MTU_SET}; a {len(fr)}-byte frame): D-TX-6 leaves up to two "
+                   "tags out of the MTU, so it is sent as posted; a device that counts the tags "
+                   "(T106 does not say) drops it",
+                   C_MTU + "; " + C_VLAN + "; decision D-TX-6", "acceptable", ["MtuTags"])
+        sq = Sq()
+        i = post(t, sq, send(fr, ihs=ihs))
+        t.frames([fr], readings=[("D-TX-6: up to two tags are L2: sent", [fr]),
+                                 ("the tags count: over the MTU, dropped", [])])
+        t.cqes_any([("sent, or dropped and the WQE completes (D-TX-6)", [cqe_ok(i, S_SEND)]),
+                    ("the tags count: dropped and completed in error",
+                     [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
+        drop_events(t, i)
+
+        fr = mtu_frame(tags, MTU_SET + 1, seed + 1)
+        t = g.test(f"SEND of a frame with {what} whose L3 payload is the MTU + 1 ({MTU_SET + 1}): "
+                   "over the MTU whether the tags count or not: dropped (no frame); the WQE "
+                   "completes (D-TX-6) or completes in error",
+                   C_MTU + "; " + C_VLAN + "; " + C_ERR + "; decision D-TX-6", "acceptable", ["MtuDrop"])
+        sq = Sq()
+        i = post(t, sq, send(fr, ihs=ihs))
+        t.no_frames()
+        completes(t, i)
+        drop_events(t, i)
+
+    # three tags: D-TX-6 counts the third as L3 payload (MTU + 4, dropped); if every tag is L2,
+    # the payload after the third is exactly the MTU (sent)
+    tags = (STAG, QTAG, ("q", 0, 7))
+    fr = mtu_frame(tags, MTU_SET, 326)
+    assert l3(tags, MTU_SET) == MTU_SET + 4
+    t = g.test(f"SEND of a frame with three tags (802.1ad, 802.1Q, 802.1Q; all 26 bytes of L2 "
+               f"inline) and {MTU_SET} bytes after the third ({len(fr)} bytes): D-TX-6 parses two "
+               f"tags, so the third is L3 payload ({MTU_SET + 4} bytes, over the MTU): dropped; if "
+               f"every tag is L2 the L3 payload is exactly the MTU: sent",
+               C_MTU + "; " + C_VLAN + "; decision D-TX-6", "acceptable", ["MtuTags"])
+    sq = Sq()
+    i = post(t, sq, send(fr, ihs=26))
+    t.frames([], readings=[("D-TX-6: the third tag is L3 payload: over the MTU, dropped", []),
+                           ("every tag is L2: L3 payload = MTU, sent", [fr])])
+    t.cqes_any([("dropped and the WQE completes (D-TX-6), or sent", [cqe_ok(i, S_SEND)]),
+                ("dropped and completed in error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT]})])])
+    drop_events(t, i)
 
 
 # =============================================================================================

@@ -41,12 +41,28 @@ def eth(dst=DST_MAC, vlan=None, qinq=None, etype=None):
     """Ethernet II header, optionally with an 802.1Q tag (vlan=(prio, vid)) and an outer
     802.1ad tag (qinq=(prio, vid)): VLAN insertion through the inline headers (§3.3.7)."""
     p = Ether(dst=dst, src=SRC_MAC)
-    if etype is not None:
-        p.type = etype
     if qinq is not None:
         p = p / Dot1AD(prio=qinq[0], vlan=qinq[1])
     if vlan is not None:
         p = p / Dot1Q(prio=vlan[0], vlan=vlan[1])
+    if etype is not None:
+        # the EtherType after the last tag: on the Ether itself it would replace the tags'
+        # TPID and the frame would carry no tag at all
+        p.lastlayer().type = etype
+    return p
+
+
+def eth_tags(tags, etype, dst=DST_MAC):
+    """Ethernet II header carrying `tags` in order, outermost first, each ("ad", prio, vid) an
+    802.1ad S-tag (TPID 88A8h) or ("q", prio, vid) an 802.1Q C-tag (TPID 8100h); `etype` is the
+    EtherType after the last tag (IEEE 802.1Q: each tag's TPID sits where the EtherType would,
+    the tag's own EtherType field names what follows it)."""
+    if not tags:
+        return Ether(dst=dst, src=SRC_MAC, type=etype)
+    p = Ether(dst=dst, src=SRC_MAC)
+    for n, (kind, prio, vid) in enumerate(tags):
+        cls = {"ad": Dot1AD, "q": Dot1Q}[kind]
+        p = p / (cls(prio=prio, vlan=vid, type=etype) if n == len(tags) - 1 else cls(prio=prio, vlan=vid))
     return p
 
 

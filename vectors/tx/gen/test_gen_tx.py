@@ -32,6 +32,7 @@ sys.path.insert(0, HERE)
 
 import gen_tx  # noqa: E402
 import hand  # noqa: E402
+import pkt  # noqa: E402
 import wqe as W  # noqa: E402
 
 FILES = {make.__name__: make() for make in gen_tx.FILES}
@@ -142,6 +143,23 @@ class Frames(unittest.TestCase):
                 self.assertGreaterEqual(len(fr), 60, f"{name}#{tc}")
                 if pinned:
                     self.assertGreaterEqual(len(fr), 64, f"{name}#{tc}: a pinned frame under 64 bytes")
+
+    def test_tagged_headers_carry_their_tags(self):
+        """IEEE 802.1Q/802.1ad by hand: after the two addresses, each tag is its TPID (8100h
+        C-tag, 88A8h S-tag) and its TCI, outermost first; the EtherType given follows the last
+        tag (it must not replace the first TPID, which would leave a frame with no tag)."""
+        def hand(tags, etype):
+            out = bytes.fromhex(pkt.DST_MAC.replace(":", "")) + bytes.fromhex(pkt.SRC_MAC.replace(":", ""))
+            for kind, prio, vid in tags:
+                out += struct.pack(">HH", {"q": 0x8100, "ad": 0x88A8}[kind], prio << 13 | vid)
+            return out + struct.pack(">H", etype)
+
+        for tags, kw in (((), {}), ((("q", 3, 100),), {"vlan": (3, 100)}),
+                         ((("ad", 5, 0x123), ("q", 2, 0x456)), {"qinq": (5, 0x123), "vlan": (2, 0x456)})):
+            self.assertEqual(pkt.build(pkt.eth(etype=0x88B5, **kw)), hand(tags, 0x88B5), tags)
+            self.assertEqual(pkt.build(pkt.eth_tags(tags, 0x88B5)), hand(tags, 0x88B5), tags)
+        three = (("ad", 0, 100), ("q", 0, 5), ("q", 0, 7))
+        self.assertEqual(pkt.build(pkt.eth_tags(three, 0x88B5)), hand(three, 0x88B5))
 
     def test_tshark_reads_every_frame(self):
         tshark = shutil.which("tshark")
