@@ -58,7 +58,7 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check captures-check \
+	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check captures-check \
 	test bench corpora coverage \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check
@@ -143,7 +143,7 @@ SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check captures-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
@@ -211,6 +211,14 @@ tx-gen-check:
 # verification values before anything is written): a table that differs from its output fails.
 rss-gen-check:
 	/usr/bin/python3 reference/tests/gen/rss_gen.py --check
+
+# vectors/steer is the output of its generator (vectors/steer/gen/steer_gen.py, from the PRM).
+steer-gen-check:
+	@rm -rf $(BUILD)/steer-gen && mkdir -p $(BUILD)/steer-gen
+	/usr/bin/python3 vectors/steer/gen/steer_gen.py --check $(BUILD)/steer-gen
+	diff -r -x gen -x README.md $(BUILD)/steer-gen vectors/steer > /dev/null || \
+		{ echo "steer-gen-check: vectors/steer differs from vectors/steer/gen/steer_gen.py's output (regenerate it)"; exit 1; }
+	@echo "steer-gen-check: vectors/steer is the generator's output"
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)

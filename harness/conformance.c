@@ -14,12 +14,6 @@
 #define RX_NO_INJECT_STEP                                                                       \
 	"a receive WQE rule: no vector step injects a frame yet (issue 13's integration adds "   \
 	"one); reference/tests/rx_rq_test.c and rx_wire_test.c break it by hand"
-/* Flow steering rules of a per-type property (PRM T150/T151 blocks inside T149): a vector's
- * caps lower only the top-level fields of T145/T147/T149 (docs/vectors.md, caps), so these are
- * reached in reference/tests/steer_cmd_test.c, which lowers the property in the device. */
-#define STEER_CAPS_WHY                                                                          \
-	"needs a flow_table_properties_nic_receive/transmit field (T151) lowered, which the "   \
-	"vector caps cannot name; reference/tests/steer_cmd_test.c lowers it"
 #define UNREACHABLE_RULES(X)                                                                    \
 	X(RULE, OBJ_NO_MEMORY,                                                                  \
 	  "a failed allocation of the model's own (calloc/malloc of an object's host-side "      \
@@ -33,15 +27,8 @@
 	X(VIO, RX_START_PAD_NOT_FIRST, RX_NO_INJECT_STEP)                                      \
 	X(RULE, UNMODELLED_OPCODE,                                                              \
 	  "every command of PRM §12.1 T127 is modelled since the flow steering commands "          \
-	  "(§12.14, issue 13); an opcode outside T127 gets its own rule")                          \
-	X(RULE, FT_TYPE_UNSUPPORTED, STEER_CAPS_WHY)                                             \
-	X(RULE, FT_MISS_UNSUPPORTED, STEER_CAPS_WHY)                                             \
-	X(RULE, FT_MODIFY_UNSUPPORTED, STEER_CAPS_WHY)                                           \
-	X(RULE, FT_ROOT_UNSUPPORTED, STEER_CAPS_WHY)                                             \
-	X(RULE, FTE_MODIFY_UNSUPPORTED, STEER_CAPS_WHY)                                          \
-	X(RULE, FT_EXHAUSTED, STEER_CAPS_WHY " (by default 1024 tables of a type: more than the "  \
-	  "ICM pages a vector's setup gives)")                                                    \
-	X(RULE, FTE_FLOWS_EXHAUSTED, STEER_CAPS_WHY " (by default 65536 valid flows)")
+	  "(§12.14, issue 13); an opcode outside T127 gets its own rule")
+
 
 static const struct {
 	unsigned id;

@@ -55,7 +55,9 @@ static int cap_set(struct run *r, struct nicref_profile *p, const char *key, con
 	case NICREF_CAP_SET_UNKNOWN:
 		vbad(r, field, "no such capability: the fields of hca_cap, "
 			       "per_protocol_networking_offload_caps and flow_table_nic_cap "
-			       "(PRM §12.3.3 T145, T147, T149)");
+			       "(PRM §12.3.3 T145, T147, T149), and inside flow_table_nic_cap's "
+			       "properties blocks by their path (flow_table_properties_nic_receive."
+			       "ft_support, ...ft_field_support.outer_dmac; T151, T153)");
 		break;
 	case NICREF_CAP_SET_FIXED:
 		vbad(r, field, "cannot be set here: it follows a profile setting, or it is a "

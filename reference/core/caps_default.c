@@ -235,8 +235,7 @@ void caps_reset(struct nicref_dev *dev)
 
 /* ---- capabilities a profile lowers (struct nicref_cap_setting) ---- */
 
-/* The capability layouts a setting may name, top-level fields only (the sub-structures of the
- * flow table capabilities stay as the table above sets them). */
+/* The capability layouts a setting may name; their sub-structures through cap_subs. */
 static const struct {
 	const struct nicref_layout *l;
 	enum cap_type type;
@@ -245,6 +244,39 @@ static const struct {
 	{ &nicref_layout_per_protocol_networking_offload_caps, CAP_ETH_OFFLOAD },
 	{ &nicref_layout_flow_table_nic_cap, CAP_FLOW_TABLE_NIC },
 };
+
+/* The sub-structures a setting reaches by a dotted path: the wide field `at` of layout `in`
+ * holds a `sub` (T149's two T150 properties blocks; T150's two T152 field-support blocks). */
+static const struct {
+	struct cap_ref at;
+	const struct nicref_layout *sub;
+} cap_subs[] = {
+	{ FT_RX_REF, &nicref_layout_flow_table_properties },
+	{ FT_TX_REF, &nicref_layout_flow_table_properties },
+	{ REF(flow_table_properties, ft_field_support), &nicref_layout_flow_table_fields_supported },
+	{ REF(flow_table_properties, ft_field_bitmask_support),
+	  &nicref_layout_flow_table_fields_supported },
+};
+
+static const struct nicref_layout *cap_sub(const struct nicref_field *at)
+{
+	for (size_t i = 0; i < sizeof cap_subs / sizeof cap_subs[0]; i++)
+		if (&cap_subs[i].at.l->fields[cap_subs[i].at.i] == at)
+			return cap_subs[i].sub;
+	return NULL;
+}
+
+/* Whether the table's path (row->at) is the setting's (at: NULL-terminated, at most 2). */
+static bool cap_path_is(const struct cap_row *row, const struct nicref_field *const at[2])
+{
+	for (unsigned k = 0; k < 2; k++) {
+		const struct nicref_field *rf = row->at[k].l ? &row->at[k].l->fields[row->at[k].i]
+							    : NULL;
+		if (rf != at[k])
+			return false;
+	}
+	return true;
+}
 
 /* Minimums: lowering one would let the driver ask for more, not less (T145, T147). */
 static const struct cap_ref cap_minimums[] = {
@@ -261,14 +293,33 @@ static int cap_layout_index(const struct nicref_layout *l)
 	return -1;
 }
 
-/* What the device offers for a top-level capability field before any setting (a field that
- * follows the profile is FIXED, so the offer does not depend on it): NICREF_CAP_SET_OK and
- * *out, or NICREF_CAP_SET_UNKNOWN / _FIXED. */
-static enum nicref_cap_set_result cap_offered(const struct nicref_layout *l,
+/* The layout a setting's field belongs to: the capability layout, or the sub-structure its
+ * path leads to; NULL when the path is not one of cap_subs. */
+static const struct nicref_layout *cap_field_layout(const struct nicref_layout *l,
+						    const struct nicref_field *const at[2])
+{
+	for (unsigned k = 0; k < 2 && at[k]; k++) {
+		if (at[k] < l->fields || at[k] >= l->fields + l->nfields)
+			return NULL;
+		l = cap_sub(at[k]);
+		if (!l)
+			return NULL;
+	}
+	return l;
+}
+
+/* What the device offers for a capability field (of layout l, or at the path `at` inside it)
+ * before any setting (a field that follows the profile is FIXED, so the offer does not depend
+ * on it): NICREF_CAP_SET_OK and *out, or NICREF_CAP_SET_UNKNOWN / _FIXED. */
+static enum nicref_cap_set_result cap_offered(const struct nicref_layout *top,
+					      const struct nicref_field *const at[2],
 					      const struct nicref_field *f, uint64_t *out)
 {
-	if (cap_layout_index(l) < 0 || f < l->fields || f >= l->fields + l->nfields)
+	if (cap_layout_index(top) < 0)
 		return NICREF_CAP_SET_UNKNOWN;
+	const struct nicref_layout *l = cap_field_layout(top, at);
+	if (!l || f < l->fields || f >= l->fields + l->nfields || f->bit_width > 64)
+		return NICREF_CAP_SET_UNKNOWN; /* a wide field is set through its path */
 	uint16_t i = (uint16_t)(f - l->fields);
 	for (size_t m = 0; m < sizeof cap_minimums / sizeof cap_minimums[0]; m++)
 		if (cap_minimums[m].l == l && cap_minimums[m].i == i)
@@ -276,7 +327,8 @@ static enum nicref_cap_set_result cap_offered(const struct nicref_layout *l,
 	*out = 0; /* a field the table leaves out is 0 */
 	for (size_t r = 0; r < sizeof cap_defaults / sizeof cap_defaults[0]; r++) {
 		const struct cap_row *row = &cap_defaults[r];
-		if (row->at[0].l || row->f.l != l || row->f.i != i)
+		if (!cap_path_is(row, at) || row->f.l != l ||
+		    (row->f.i != i && row->f.i != CAP_ALL_FIELDS))
 			continue;
 		if (row->max >= P_LOG_MAX_OBJ || row->cur >= P_LOG_MAX_OBJ)
 			return NICREF_CAP_SET_FIXED; /* follows a profile setting */
@@ -285,15 +337,39 @@ static enum nicref_cap_set_result cap_offered(const struct nicref_layout *l,
 	return NICREF_CAP_SET_OK;
 }
 
+/* Resolves a dotted path in l into the wide fields it passes (at) and its last field. */
+static const struct nicref_field *cap_path(const struct nicref_layout *l, const char *path,
+					   const struct nicref_field *at[2])
+{
+	char name[96];
+	at[0] = at[1] = NULL;
+	for (unsigned depth = 0;; depth++) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+		if (n >= sizeof name)
+			return NULL;
+		memcpy(name, path, n);
+		name[n] = '\0';
+		const struct nicref_field *f = nicref_layout_field(l, name);
+		if (!f || !dot)
+			return f;
+		if (depth == 2 || !(l = cap_sub(f)))
+			return NULL;
+		at[depth] = f;
+		path = dot + 1;
+	}
+}
+
 enum nicref_cap_set_result nicref_profile_cap_set(struct nicref_profile *p, const char *layout,
 						  const char *field, uint64_t value)
 {
 	const struct nicref_layout *l = nicref_layout_find(layout);
-	const struct nicref_field *f = l ? nicref_layout_field(l, field) : NULL;
+	const struct nicref_field *at[2];
+	const struct nicref_field *f = l ? cap_path(l, field, at) : NULL;
 	uint64_t offered;
 	if (!f)
 		return NICREF_CAP_SET_UNKNOWN;
-	enum nicref_cap_set_result rc = cap_offered(l, f, &offered);
+	enum nicref_cap_set_result rc = cap_offered(l, at, f, &offered);
 	if (rc != NICREF_CAP_SET_OK)
 		return rc;
 	if (f->bit_width > 64 || (f->bit_width < 64 && value >> f->bit_width))
@@ -301,11 +377,13 @@ enum nicref_cap_set_result nicref_profile_cap_set(struct nicref_profile *p, cons
 	if (value > offered)
 		return NICREF_CAP_SET_RAISE;
 	unsigned k = 0;
-	while (k < p->ncaps && p->caps[k].field != f)
+	/* The same field under another path is another capability (receive / transmit). */
+	while (k < p->ncaps && !(p->caps[k].field == f && p->caps[k].at[0] == at[0] &&
+				 p->caps[k].at[1] == at[1]))
 		k++;
 	if (k == NICREF_MAX_CAP_SETTINGS)
 		return NICREF_CAP_SET_FULL;
-	p->caps[k] = (struct nicref_cap_setting){ l, f, value };
+	p->caps[k] = (struct nicref_cap_setting){ l, { at[0], at[1] }, f, value };
 	if (k == p->ncaps)
 		p->ncaps++;
 	return NICREF_CAP_SET_OK;
@@ -318,7 +396,8 @@ int caps_profile_ok(const struct nicref_profile *p)
 	for (unsigned k = 0; k < p->ncaps; k++) {
 		const struct nicref_cap_setting *c = &p->caps[k];
 		uint64_t offered;
-		if (!c->layout || !c->field || cap_offered(c->layout, c->field, &offered) != 0 ||
+		if (!c->layout || !c->field || (c->at[1] && !c->at[0]) ||
+		    cap_offered(c->layout, c->at, c->field, &offered) != 0 ||
 		    c->field->bit_width > 64 || c->value > offered)
 			return 0;
 	}
@@ -334,11 +413,17 @@ static void caps_lower(struct nicref_dev *dev)
 		const struct nicref_cap_setting *c = &p->caps[k];
 		enum cap_type t = cap_layouts[cap_layout_index(c->layout)].type;
 		uint8_t *bufs[2] = { caps->max[t], caps->cur[t] };
+		/* The sub-structure's place: its wide fields are whole bytes (T149, T150). */
+		uint64_t bit = 0;
+		for (unsigned k2 = 0; k2 < 2 && c->at[k2]; k2++)
+			bit += c->at[k2]->bit_offset;
+		NICREF_ASSERT(bit % 8 == 0);
 		for (unsigned b = 0; b < 2; b++) {
 			uint64_t v = 0;
-			NICREF_ASSERT(nicref_field_get(bufs[b], CAP_BYTES, c->field, &v) == 0);
+			NICREF_ASSERT(nicref_field_get(bufs[b] + bit / 8, CAP_BYTES - bit / 8, c->field,
+						       &v) == 0);
 			if (c->value < v)
-				put(bufs[b], 0, c->field, c->value);
+				put(bufs[b], bit, c->field, c->value);
 		}
 	}
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/ctl_dev.h"
+#include "obj/flow_cmd.h"
 
 static struct nicref_dev *create(const struct nicref_profile *p)
 {
@@ -71,4 +72,47 @@ Test(caps_profile, creation_refuses_a_raise)
 	nicref_dev_destroy(dev);
 	p.caps[0].field = &nicref_layout_nop_in.fields[0]; /* not a capability */
 	cr_expect_null(create(&p));
+}
+
+/* A field inside a sub-structure, by its dotted path: a T151 property of one flow table type
+ * (T149 40h receive / 100h transmit) and a T153 field-support bit inside it. The other type's
+ * block keeps what the device offers. */
+Test(caps_profile, nested_flow_table_properties)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	const char *ft = "flow_table_nic_cap";
+	cr_assert_eq(nicref_profile_cap_set(&p, ft, "flow_table_properties_nic_receive.ft_support", 0),
+		     NICREF_CAP_SET_OK);
+	cr_assert_eq(nicref_profile_cap_set(&p, ft,
+					    "flow_table_properties_nic_transmit.ft_field_support."
+					    "outer_dmac",
+					    0),
+		     NICREF_CAP_SET_OK);
+	cr_expect_eq(nicref_profile_cap_set(&p, ft, "flow_table_properties_nic_receive.log_max_ft_num",
+					    4),
+		     NICREF_CAP_SET_OK);
+	cr_expect_eq(p.ncaps, 3, "receive and transmit are different capabilities");
+	cr_expect_eq(nicref_profile_cap_set(&p, ft, "flow_table_properties_nic_receive.nope", 0),
+		     NICREF_CAP_SET_UNKNOWN);
+	cr_expect_eq(nicref_profile_cap_set(&p, ft, "flow_table_properties_nic_receive", 0),
+		     NICREF_CAP_SET_UNKNOWN, "a wide field is set through its path");
+	cr_expect_eq(nicref_profile_cap_set(&p, ft, "nic_rx_multi_path_tirs.x", 0),
+		     NICREF_CAP_SET_UNKNOWN, "not a sub-structure");
+	cr_expect_eq(nicref_profile_cap_set(&p, ft, "flow_table_properties_nic_receive.max_ft_level",
+					    255),
+		     NICREF_CAP_SET_RAISE);
+	struct nicref_dev *dev = create(&p);
+	cr_assert(dev);
+	for (int pass = 0; pass < 2; pass++) {
+		cr_expect_eq(flow_prop(dev, FLOW_NIC_RX, PRM_FIELD(flow_table_properties, ft_support)), 0);
+		cr_expect_eq(flow_prop(dev, FLOW_NIC_TX, PRM_FIELD(flow_table_properties, ft_support)), 1);
+		cr_expect_eq(flow_prop(dev, FLOW_NIC_RX,
+				       PRM_FIELD(flow_table_properties, log_max_ft_num)), 4);
+		cr_expect(flow_field_supported(dev, FLOW_NIC_RX, false, 31), "receive dmac kept");
+		cr_expect(!flow_field_supported(dev, FLOW_NIC_TX, false, 31), "transmit dmac lowered");
+		cr_expect(flow_field_supported(dev, FLOW_NIC_TX, false, 30), "transmit smac kept");
+		nicref_dev_reset(dev);
+	}
+	nicref_dev_destroy(dev);
 }

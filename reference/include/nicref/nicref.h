@@ -40,7 +40,11 @@ struct nicref_host_ops {
 struct nicref_cap_setting {
 	const struct nicref_layout *layout; /* hca_cap, per_protocol_networking_offload_caps or
 					     * flow_table_nic_cap (T145, T147, T149) */
-	const struct nicref_field *field;   /* one of its fields */
+	/* A field inside a sub-structure: the wide fields that hold it, outermost first (a T150
+	 * properties block of T149, then a T152 field-support block of T150); NULL when `field`
+	 * is one of layout's own. */
+	const struct nicref_field *at[2];
+	const struct nicref_field *field; /* the field set (of layout, or of the sub-structure) */
 	uint64_t value;
 };
 
@@ -91,7 +95,10 @@ struct nicref_profile {
 	struct nicref_cap_setting caps[NICREF_MAX_CAP_SETTINGS];
 };
 
-/* Lowers a capability: layout and field by name ("hca_cap", "cq_moderation"). Setting a field
+/* Lowers a capability: layout and field by name ("hca_cap", "cq_moderation"); a field inside a
+ * sub-structure by its dotted path ("flow_table_nic_cap",
+ * "flow_table_properties_nic_receive.ft_support" or
+ * "flow_table_properties_nic_transmit.ft_field_support.outer_dmac"). Setting a field
  * again replaces its value. A capability that follows a setting of this profile (num_ports,
  * log_max_pd, log_max_cq, ...: lower the setting instead) or that is a minimum (log_min_*,
  * lro_min_mss_size: lowering it would raise what the device allows) is FIXED. */

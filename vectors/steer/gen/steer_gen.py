@@ -9,7 +9,7 @@ import json
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.dirname(HERE)
+OUT = os.path.dirname(HERE)  # --check DIR: write there instead (make steer-gen-check compares)
 ROOT = os.path.dirname(os.path.dirname(OUT))
 
 RX, TX = 0, 1
@@ -270,6 +270,48 @@ def caps_groups(setup):
            steps(ft(), ft(level=64), fg(1, 0, 3),
                  fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1), (DEST_FT, 2)], status="BAD_PARAM",
                      rule="FTE_DEST_MIXED")), ["Caps", "Handles"])])
+    # The per-type properties (T151) inside T149's blocks: caps name them by their dotted path
+    # (docs/vectors.md, caps). Each group lowers NIC_RX's and checks NIC_TX is untouched.
+    RXP = "flow_table_nic_cap.flow_table_properties_nic_receive."
+    grp("NIC_RX ft_support = 0", {RXP + "ft_support": 0},
+        [T("CREATE_FLOW_TABLE NIC_RX → BAD_PARAM; NIC_TX still OK",
+           "PRM §7.11.3.1; T151 00h[31] ft_support", "invalid",
+           steps(ft(status="BAD_PARAM", rule="FT_TYPE_UNSUPPORTED"), ft(TX)), ["Caps", "Handles"])])
+    grp("NIC_RX identified_miss_table = 0", {RXP + "identified_miss_table": 0},
+        [T("CREATE_FLOW_TABLE NIC_RX with table_miss_action 1 → BAD_PARAM; the default miss is OK",
+           "PRM §12.14.1 T388 00h[27:24]; T151 00h[26]", "invalid",
+           steps(ft(level=1), ft(miss=1, miss_id=1, status="BAD_PARAM", rule="FT_MISS_UNSUPPORTED"),
+                 ft()), ["Caps", "Handles"])])
+    grp("NIC_RX flow_table_modify = 0", {RXP + "flow_table_modify": 0},
+        [T("MODIFY_FLOW_TABLE on NIC_RX → BAD_OP ('Supported only when flow_table_modify==1')",
+           "PRM §12.14.2; T151 00h[25]", "invalid",
+           steps(ft(), ft(level=1),
+                 tbl("modify_flow_table_in", 1, extra={"modify_field_select": 1, "table_miss_action": 1,
+                                                       "table_miss_id": 2},
+                     status="BAD_OP", rule="FT_MODIFY_UNSUPPORTED"),
+                 tbl("query_flow_table_in", 1, out={"table_miss_action": 0})), ["Caps", "Handles"])])
+    grp("NIC_RX modify_root = 0", {RXP + "modify_root": 0},
+        [T("SET_FLOW_TABLE_ROOT on NIC_RX → BAD_OP ('indicated by HCA_CAP.modify_root')",
+           "PRM §7.11.3.2; T151 00h[27]", "invalid",
+           steps(ft(level=1), tbl("set_flow_table_root_in", 1, status="BAD_OP",
+                                  rule="FT_ROOT_UNSUPPORTED")), ["Caps", "Handles"])])
+    grp("NIC_RX flow_modify_en = 0", {RXP + "flow_modify_en": 0},
+        [T("SET_FLOW_TABLE_ENTRY op_mod 1 on NIC_RX → BAD_OP; the entry stays as set",
+           "PRM §12.14.9 T428 04h ('Valid only when modify_flow_en==1'); T151 00h[28]", "invalid",
+           steps(ft(), fg(1, 0, 3), fte(1, 0, 1, ALLOW),
+                 fte(1, 0, 1, DROP, op_mod=1, mask=1, status="BAD_OP", rule="FTE_MODIFY_UNSUPPORTED"),
+                 qfte(1, 0, out={"action": ALLOW})), ["Caps", "Handles"])])
+    grp("NIC_RX log_max_ft_num = 1", {RXP + "log_max_ft_num": 1},
+        [T("a third NIC_RX flow table → EXCEED_LIM (2^log_max_ft_num = 2); NIC_TX still OK",
+           "PRM §7.11.3.1; T151 0Ch[7:0] log_max_ft_num", "invalid",
+           steps(ft(level=1), ft(level=2), ft(level=3, status="EXCEED_LIM", rule="FT_EXHAUSTED"),
+                 ft(TX)), ["Caps", "Handles"])])
+    grp("NIC_RX log_max_flow = 1", {RXP + "log_max_flow": 1},
+        [T("a third valid NIC_RX flow → EXCEED_LIM (2^log_max_flow = 2); after a delete, OK",
+           "PRM §7.11.3.6; T151 14h[7:0] log_max_flow", "invalid",
+           steps(ft(), fg(1, 0, 3), fte(1, 0, 1, ALLOW), fte(1, 1, 1, ALLOW),
+                 fte(1, 2, 1, ALLOW, status="EXCEED_LIM", rule="FTE_FLOWS_EXHAUSTED"),
+                 dfte(1, 0), fte(1, 2, 1, ALLOW)), ["Caps", "Handles"])])
     grp("max_flow_counter = 2", {"hca_cap.max_flow_counter": 2},
         [T("a third ALLOC_FLOW_COUNTER → EXCEED_LIM", "PRM §7.11.3.5; T145 68h[15:0]", "invalid",
            steps(fc_alloc(1), fc_alloc(2), fc_alloc(None, status="EXCEED_LIM", rule="FC_EXHAUSTED")),
@@ -541,4 +583,7 @@ def main():
 
 
 if __name__ == "__main__":
+    import sys
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        OUT = sys.argv[2]
     main()
