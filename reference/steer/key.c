@@ -27,43 +27,39 @@ static void put(uint8_t *key, const struct nicref_field *f, uint64_t v)
 
 /* VLAN tag i (0 first, 1 second) of the frame: T410 0Ch/10h for the first, T416 08h/0Ch for
  * the second. cvlan 0x8100, svlan 0x88A8 (T410 writes "0x8a88": D-FT-10). */
-static void put_tag(uint8_t *key, const uint8_t *tag, unsigned i)
+static void put_tag(uint8_t *key, const struct pkt_tag *t, unsigned i)
 {
-	uint32_t tpid = be16(tag), tci = be16(tag + 2);
-	bool c = tpid == HDR_TPID_CTAG, s = tpid == HDR_TPID_STAG;
+	bool c = t->tpid == HDR_TPID_CTAG, s = t->tpid == HDR_TPID_STAG;
 	if (i == 0) {
 		put(key, K(outer_cvlan_tag), c);
 		put(key, K(outer_svlan_tag), s);
-		put(key, K(outer_first_prio), tci >> 13);
-		put(key, K(outer_first_cfi), (tci >> 12) & 1);
-		put(key, K(outer_first_vid), tci & 0xFFF);
+		put(key, K(outer_first_prio), t->prio);
+		put(key, K(outer_first_cfi), t->cfi);
+		put(key, K(outer_first_vid), t->vid);
 	} else {
 		put(key, K(outer_second_cvlan_tag), c);
 		put(key, K(outer_second_svlan_tag), s);
-		put(key, K(outer_second_prio), tci >> 13);
-		put(key, K(outer_second_cfi), (tci >> 12) & 1);
-		put(key, K(outer_second_vid), tci & 0xFFF);
+		put(key, K(outer_second_prio), t->prio);
+		put(key, K(outer_second_cfi), t->cfi);
+		put(key, K(outer_second_vid), t->vid);
 	}
 }
 
-static void put_ip(uint8_t *key, const uint8_t *p, size_t len, const struct pkt_info *pi)
+static void put_ip(uint8_t *key, const uint8_t *p, const struct pkt_info *pi)
 {
 	const uint8_t *ip = p + pi->l3_off;
-	uint32_t tos;
 	uint8_t src[16] = { 0 }, dst[16] = { 0 };
-	if (pi->l3 == PKT_L3_IPV4) { /* RFC 791: TOS 1, addresses 12 and 16; T413 in the last dword */
-		tos = ip[1];
+	if (pi->l3 == PKT_L3_IPV4) { /* RFC 791: addresses at 12 and 16; T413 in the last dword */
 		memcpy(src + 12, ip + 12, 4);
 		memcpy(dst + 12, ip + 16, 4);
-	} else { /* RFC 8200: traffic class 4 bits into byte 0, flow label 20 bits; addresses 8, 24 */
-		tos = (be16(ip) >> 4) & 0xFF;
+	} else { /* RFC 8200: flow label 20 bits; addresses at 8 and 24 */
 		put(key, K(outer_ipv6_flow_label), be32(ip) & 0xFFFFF);
 		memcpy(src, ip + 8, 16);
 		memcpy(dst, ip + 24, 16);
 	}
-	(void)len;
-	put(key, K(outer_ip_dscp), tos >> 2);
-	put(key, K(outer_ip_ecn), tos & 3);
+	/* TOS / traffic class: DSCP 7:2, ECN 1:0 (RFC 2474, RFC 3168). */
+	put(key, K(outer_ip_dscp), pi->tos >> 2);
+	put(key, K(outer_ip_ecn), pi->tos & 3);
 	/* IPv4 protocol / the IPv6 next header that ends the extension chain (D-FT-3). */
 	put(key, K(outer_ip_protocol), pi->ip_proto);
 	put(key, K(outer_frag), pi->fragment);
@@ -82,21 +78,21 @@ void steer_key_build(const uint8_t *frame, size_t len, const struct pkt_info *pi
 	put(key, K(outer_dmac_15_0), be16(frame + 4));
 	put(key, K(outer_smac_47_16), be32(frame + 6));
 	put(key, K(outer_smac_15_0), be16(frame + 10));
-	unsigned ntags = pi->ntags < PKT_MAX_TAGS ? pi->ntags : PKT_MAX_TAGS;
-	for (unsigned i = 0; i < ntags && 12 + 4 * (size_t)i + 4 <= len; i++)
-		put_tag(key, frame + 12 + 4 * i, i);
-	size_t et = 12 + 4 * (size_t)ntags; /* "the Ethertype following the last VLAN tag" */
-	if (et + 2 <= len)
-		put(key, K(outer_ethertype), be16(frame + et));
+	for (unsigned i = 0; i < pi->ntags && i < PKT_MAX_TAGS; i++)
+		put_tag(key, &pi->tag[i], i);
+	/* "the Ethertype following the last VLAN tag"; an LLC/SNAP frame's SNAP type, an 802.3
+	 * length without SNAP 0 (D-PARSE-2). */
+	put(key, K(outer_ethertype), pi->ethertype);
 	if (pi->l3 != PKT_L3_NONE)
-		put_ip(key, frame, len, pi);
-	const uint8_t *l4 = frame + pi->l4_off;
-	if (pi->l4 == PKT_L4_TCP) { /* RFC 793/3540: flags 8 bits at 13, NS the low bit of 12 */
-		put(key, K(outer_tcp_sport), be16(l4));
-		put(key, K(outer_tcp_dport), be16(l4 + 2));
-		put(key, K(outer_tcp_flags), (uint32_t)(l4[12] & 1) << 8 | l4[13]);
-	} else if (pi->l4 == PKT_L4_UDP) {
-		put(key, K(outer_udp_sport), be16(l4));
-		put(key, K(outer_udp_dport), be16(l4 + 2));
+		put_ip(key, frame, pi);
+	/* Ports and flags only where an L4 header is: not in a fragment other than the first,
+	 * whose bytes are payload (D-PARSE-5). */
+	if (pi->l4_rx == PKT_L4_TCP) { /* RFC 9293 / 3540: the 8 flags and NS as bit 8 */
+		put(key, K(outer_tcp_sport), pi->sport);
+		put(key, K(outer_tcp_dport), pi->dport);
+		put(key, K(outer_tcp_flags), pi->tcp_flags);
+	} else if (pi->l4_rx == PKT_L4_UDP) {
+		put(key, K(outer_udp_sport), pi->sport);
+		put(key, K(outer_udp_dport), pi->dport);
 	}
 }

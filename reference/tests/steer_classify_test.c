@@ -325,3 +325,51 @@ Test(steer_classify, large_table)
 	cr_expect_eq(v.action, STEER_DEFAULT);
 	tl_down(e.t);
 }
+
+/* The key from the one parser (D-PARSE-2, D-PARSE-5): a UDP port rule does not match an IPv4
+ * fragment other than the first (its bytes are payload, not a header, whatever they look
+ * like), and an LLC/SNAP frame matches the EtherType its SNAP header carries. */
+Test(steer_classify, key_of_fragments_and_snap)
+{
+	struct senv e = senv_up();
+	uint32_t root = table(&e, RX, 0, 3);
+	uint8_t crit[REFDRV_MATCH_LEN] = { 0 }, m[REFDRV_MATCH_LEN] = { 0 };
+	mset(crit, "outer_udp_dport", 0xffff);
+	uint32_t g = group(&e, RX, root, 0, 0, 1, crit);
+	mset(m, "outer_udp_dport", 4791);
+	struct refdrv_fte f = to_tir(g, e.tir[0], 1, m);
+	flow(&e, RX, root, 0, &f);
+	uint8_t c2[REFDRV_MATCH_LEN] = { 0 }, m2[REFDRV_MATCH_LEN] = { 0 };
+	mset(c2, "outer_ethertype", 0xffff);
+	uint32_t g2 = group(&e, RX, root, 1, 1, 1, c2);
+	mset(m2, "outer_ethertype", 0x88b5);
+	struct refdrv_fte f2 = to_tir(g2, e.tir[1], 2, m2);
+	flow(&e, RX, root, 1, &f2);
+
+	uint8_t p[128], key[STEER_KEY_LEN];
+	struct pkt_info pi;
+	struct steer_verdict v;
+	struct sframe q = { .dst = 0x0a000002, .proto = 17, .dport = 4791 };
+	size_t n = sframe_build(&q, p);
+	pkt_parse(p, n, &pi);
+	steer_key_build(p, n, &pi, key);
+	steer_classify(e.t->dev, RX, key, (uint32_t)n, &v);
+	cr_expect_eq(v.action, STEER_DELIVER, "the whole datagram: port 4791");
+	p[14 + 6] = 0x00, p[14 + 7] = 0x10; /* fragment offset 16 (128 bytes), not the first */
+	pkt_parse(p, n, &pi);
+	steer_key_build(p, n, &pi, key);
+	steer_classify(e.t->dev, RX, key, (uint32_t)n, &v);
+	cr_expect_eq(v.action, STEER_DEFAULT, "a later fragment has no UDP header");
+
+	/* 802.3: length, LLC AA-AA-03, SNAP OUI 00-00-00 and type 88B5 (IEEE 802 local). */
+	static const uint8_t snap[] = { 2, 0, 0, 0, 0, 0xb, 2, 0, 0, 0, 0, 0xa, 0x00, 0x2e,
+					0xaa, 0xaa, 0x03, 0, 0, 0, 0x88, 0xb5 };
+	memset(p, 0, sizeof p);
+	memcpy(p, snap, sizeof snap);
+	pkt_parse(p, 60, &pi);
+	steer_key_build(p, 60, &pi, key);
+	steer_classify(e.t->dev, RX, key, 60, &v);
+	cr_expect_eq(v.action, STEER_DELIVER, "the SNAP header's EtherType");
+	cr_expect_eq(v.tirn[0], e.tir[1]);
+	tl_down(e.t);
+}
