@@ -613,21 +613,16 @@ void st_rq_post(struct run *r, const json_t *s)
 			}
 			addr = r->rx.data_addr + off;
 		}
-		if (lk && !json_is_string(lk)) {
+		bool data_key = !lk || (json_is_string(lk) && !strcmp(json_string_value(lk), "data"));
+		if (!data_key) {
 			char f[48];
 			snprintf(f, sizeof f, "%s.lkey", what);
 			if (vnum_at(r, f, lk, NS_NONE, 32, &lkey))
 				return;
-		} else if (lk && strcmp(json_string_value(lk), "data") != 0) {
-			char f[48];
-			snprintf(f, sizeof f, "%s.lkey", what);
-			vbad(r, f, "\"%s\" is not a number or \"data\"", json_string_value(lk));
-			return;
 		}
 		sge[i] = (struct refdrv_rx_sge){ .addr = addr,
-						 .lkey = (lk && !json_is_string(lk))
-							 ? (uint32_t)lkey
-							 : (r->checking ? 0 : r->rxs->lkey),
+						 .lkey = !data_key ? (uint32_t)lkey
+								   : (r->checking ? 0 : r->rxs->lkey),
 						 .byte_count = (uint32_t)bc,
 						 .start_padding = pad != 0 };
 	}
