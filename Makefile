@@ -58,7 +58,7 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check captures-check \
+	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check \
 	test bench corpora coverage \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check
@@ -143,7 +143,7 @@ SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
@@ -219,6 +219,12 @@ steer-gen-check:
 	diff -r -x gen -x README.md $(BUILD)/steer-gen vectors/steer > /dev/null || \
 		{ echo "steer-gen-check: vectors/steer differs from vectors/steer/gen/steer_gen.py's output (regenerate it)"; exit 1; }
 	@echo "steer-gen-check: vectors/steer is the generator's output"
+
+# The receive-path vectors (vectors/rx/*.json and frames.pcap) are the output of their
+# independent generator (vectors/rx/gen/gen_rx.py, Scapy, its own Toeplitz checked against
+# Microsoft's published verification values): a file that differs from its output fails.
+rx-gen-check:
+	/usr/bin/python3 vectors/rx/gen/gen_rx.py --check
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)

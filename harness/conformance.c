@@ -11,20 +11,10 @@
  * VIO (NICREF_VIOLATIONS). A rule belongs here only when no stimulus a vector can give makes
  * the device apply it; `nicref conformance --check-rules` (make check) fails both for a rule
  * with no passing vector that is not listed here and for a listed rule a vector names. */
-#define RX_NO_INJECT_STEP                                                                       \
-	"a receive WQE rule: no vector step injects a frame yet (issue 13's integration adds "   \
-	"one); reference/tests/rx_rq_test.c and rx_wire_test.c break it by hand"
 #define UNREACHABLE_RULES(X)                                                                    \
 	X(RULE, OBJ_NO_MEMORY,                                                                  \
 	  "a failed allocation of the model's own (calloc/malloc of an object's host-side "      \
 	  "state); no command input makes the host run out of memory")                           \
-	/* The receive path's WQE rules (docs/rx.md): a vector needs a step that injects a frame, \
-	 * which issue 13's integration adds; until then reference/tests/rx_rq_test.c names each. */ \
-	X(VIO, RX_WQE_SIGNATURE, RX_NO_INJECT_STEP)                                             \
-	X(VIO, RX_WQE_LKEY, RX_NO_INJECT_STEP)                                                  \
-	X(VIO, RX_WQE_TOO_SHORT, RX_NO_INJECT_STEP)                                             \
-	X(VIO, RX_START_PAD_UNSUPPORTED, RX_NO_INJECT_STEP)                                     \
-	X(VIO, RX_START_PAD_NOT_FIRST, RX_NO_INJECT_STEP)                                      \
 	X(RULE, UNMODELLED_OPCODE,                                                              \
 	  "every command of PRM §12.1 T127 is modelled since the flow steering commands "          \
 	  "(§12.14, issue 13); an opcode outside T127 gets its own rule")

@@ -54,7 +54,20 @@
 	X("tx_umr", "UMR WQEs", "PRM §7.4.4.1.3 T31-T37, §10.1.1", "modelled")                    \
 	X("steer", "flow steering: tables, groups, entries, counters, the root; classification "  \
 	  "(unit tests until frames are received)", "PRM §7.11, §12.14 T383-T456, T148-T153",     \
-	  "modelled")
+	  "modelled")                                                                           \
+	X("rx_rss", "RSS through an Indirect TIR: every field selection, symmetric, XOR8, "      \
+	  "Microsoft's verification values", "PRM §3.3.3, T45-T47, T68", "modelled")              \
+	X("rx_cqe", "responder CQEs: header fields, checksum, flow tag, 64/128-byte CQEs",        \
+	  "PRM §7.12.1.1 T67/T68, §3.3.1", "modelled")                                            \
+	X("rx_scatter", "receive WQEs: scatter, Null entry, signature, padding, VLAN strip, no "   \
+	  "WQE, errors and flush", "PRM §7.4.1.2, §7.4.4.1.5, §7.10, §3.3.7-§3.3.10, §7.12.7",     \
+	  "modelled")                                                                           \
+	X("rx_vport", "vport acceptance of received frames, size checks, RX counters",            \
+	  "PRM §7.3 T16, §3.3.8, §12.16, §12.17", "modelled")                                     \
+	X("rx_steer", "NIC_RX flow steering with frames: match fields, actions, miss, multi-path, " \
+	  "flow counters", "PRM §7.11.2, §12.14.9 T429-T434, T153", "modelled")                    \
+	X("rx_loopback", "local loopback through NIC_TX and NIC_RX steering, self-loopback",      \
+	  "PRM §3.4, T45 self_lb_en, §7.11.2", "modelled")
 
 static const char layouts_usage[] =
 	"usage: nicref layouts [--tsv]\n"

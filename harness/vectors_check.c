@@ -151,6 +151,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		struct posted after_setup[MAX_SLOTS];
 		unsigned faults_after_setup;
 		struct vec_tx tx_after_setup;
+		struct vec_rx rx_after_setup;
 		r->group = (long)gi;
 		r->cfg = (struct nicref_config){ 0 };
 		nicref_config_default(&r->cfg);
@@ -171,6 +172,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		memset(r->slot, 0, sizeof r->slot);
 		r->dma_faults = 0;
 		r->tx = (struct vec_tx){ .stage = -1 };
+		vec_rx_start(r);
 		r->in_setup = true;
 		size_t si;
 		json_t *step;
@@ -179,6 +181,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		memcpy(after_setup, r->slot, sizeof after_setup);
 		faults_after_setup = r->dma_faults;
 		tx_after_setup = r->tx;
+		rx_after_setup = r->rx;
 		vec_flush_bad(r, rep, 0);
 		json_array_foreach(json_object_get(g, "tests"), ti, t)
 		{
@@ -215,6 +218,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 			memcpy(r->slot, after_setup, sizeof r->slot);
 			r->dma_faults = faults_after_setup;
 			r->tx = tx_after_setup;
+			r->rx = rx_after_setup;
 			r->open_cmps = 0;
 			json_array_foreach(json_object_get(t, "steps"), si, step) vec_step(r, step, si);
 			check_acceptable(r, notes, t);

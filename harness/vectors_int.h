@@ -10,6 +10,7 @@
  *   vectors_tx.c       the send path: tx_setup, frames, cqes, and the frames the device
  *                      transmits (ops.wire_tx)
  *   vectors_wqe.c      the send path: wqe (a WQE built through the segment layouts), sq_ring
+ *   vectors_rx.c       the receive path: rx_setup, rq_post, rx_frame, steer, flow_counters
  *   vectors_profile.c  a group's profile and capabilities
  * Every step is written once and run twice: first with r->checking set, over every file before
  * any test runs (nothing touches a device; every refusal is printed), then for real. So the
@@ -63,6 +64,44 @@ struct vec_tx {
 	bool wq_signature;
 	uint64_t data_addr, data_size, data_next; /* the data region, its next free offset */
 };
+
+/* What the receive-path steps know of the test so far (vectors_rx.c): the same whether checking
+ * or running. Names of flow tables, groups and counters point into the vector document. */
+#define VEC_RX_MAX_RQS 16u
+#define VEC_RX_MAX_TIRS 16u
+#define VEC_RX_MAX_NAMES 32u
+struct vec_rx_wq {
+	unsigned log_wq_sz, log_stride, end_pad;
+	bool signature;
+};
+struct vec_rx_rq {
+	struct vec_rx_wq wq;
+	bool vsd, flush, on_rmp;
+	uint32_t user_index;
+};
+struct vec_rx_tir {
+	bool indirect, symmetric;
+	unsigned rq, hash_fn, self_lb_en;
+	uint32_t sel;
+	uint8_t key[40];
+};
+struct vec_rx {
+	bool setup, up, rmp, rmp_linked, td_tx;
+	unsigned log_cq_size, cqe_sz, lwm;
+	uint64_t data_addr, data_size;
+	struct vec_rx_wq rmp_wq;
+	unsigned nrq, ntir, rqt_max, rqt_n, nall;
+	struct vec_rx_rq rq[VEC_RX_MAX_RQS];
+	struct vec_rx_tir tir[VEC_RX_MAX_TIRS];
+	uint8_t rqt[256], all[64];
+	uint32_t flow_tag;
+	const char *tables[VEC_RX_MAX_NAMES], *groups[VEC_RX_MAX_NAMES],
+		*counters[VEC_RX_MAX_NAMES];
+	uint8_t table_type[VEC_RX_MAX_NAMES], group_table[VEC_RX_MAX_NAMES];
+	unsigned ntables, ngroups, ncounters;
+};
+struct rx_stack;
+struct refdrv_cq;
 
 struct posted {
 	bool used;
@@ -121,6 +160,10 @@ struct run {
 	struct refdrv_sq_stack *sq;       /* running: the tx_setup stack */
 	struct vec_capture *cap;          /* frames since the last frames step, CQEs of a step */
 	uint64_t pcap_base_ns;            /* --pcap: the virtual time of the tests before */
+
+	/* the receive path (vectors_rx.c) */
+	struct vec_rx rx;
+	struct rx_stack *rxs;             /* running: the rx_setup's objects */
 
 	unsigned refusals; /* of the whole run */
 };
@@ -271,6 +314,21 @@ void vec_tx_start(struct run *r);
 void vec_tx_end(struct run *r);
 /* The run's buffers go. */
 void vec_tx_free(struct run *r);
+
+/* ---- the receive path (vectors_rx.c; docs/vectors.md "Receive path") ---- */
+
+void st_rx_setup(struct run *r, const json_t *s);
+void st_rq_post(struct run *r, const json_t *s);
+void st_rx_frame(struct run *r, const json_t *s);
+void st_steer(struct run *r, const json_t *s);
+void st_flow_counters(struct run *r, const json_t *s);
+/* A receive configuration is set up (checking: an rx_setup came before), else vbad / vfail. */
+bool vec_rx_ready(struct run *r, const char *what);
+/* The rx_setup's CQ while running, or NULL. */
+struct refdrv_cq *vec_rx_cq(struct run *r);
+/* A test starts (the receive path forgets the last one) / the run's buffers go. */
+void vec_rx_start(struct run *r);
+void vec_rx_free(struct run *r);
 
 /* ---- the adp_timeline step (vectors_adp.c) ---- */
 

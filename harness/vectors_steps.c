@@ -343,6 +343,7 @@ static void st_bring_up(struct run *r, const json_t *s)
 	}
 	/* A new bring-up is a new driver: a tx_setup must follow it. */
 	r->tx = (struct vec_tx){ .stage = to };
+	vec_rx_start(r); /* and an rx_setup */
 	if (r->checking)
 		return;
 	if (!r->drv && !(r->drv = calloc(1, sizeof *r->drv))) {
@@ -639,7 +640,9 @@ static const struct {
 	{ "events", step_events },	   { "adp_timeline", step_adp_timeline },
 	{ "tx_setup", st_tx_setup },	   { "wqe", st_wqe },
 	{ "sq_ring", st_sq_ring },	   { "frames", step_frames },
-	{ "cqes", step_cqes },
+	{ "cqes", step_cqes },		   { "rx_setup", st_rx_setup },
+	{ "rq_post", st_rq_post },	   { "rx_frame", st_rx_frame },
+	{ "steer", st_steer },		   { "flow_counters", st_flow_counters },
 };
 
 void vec_step(struct run *r, const json_t *step, size_t index)

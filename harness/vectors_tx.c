@@ -65,6 +65,7 @@ static void capture_clear(struct vec_capture *c)
 void vec_tx_start(struct run *r)
 {
 	r->tx = (struct vec_tx){ .stage = -1 };
+	vec_rx_start(r);
 	capture_clear(r->cap);
 }
 
@@ -87,6 +88,7 @@ void vec_tx_free(struct run *r)
 	free(r->drv);
 	free(r->sq);
 	free(r->cap);
+	vec_rx_free(r);
 	r->drv = NULL;
 	r->sq = NULL;
 	r->cap = NULL;
@@ -454,9 +456,34 @@ static void cqe_describe(const struct seq *q, size_t got, char *buf, size_t len)
 										  : "byte_cnt"));
 }
 
+/* The CQ a cqes step reads: "cq" "tx" (the tx_setup's) or "rx" (the rx_setup's); by default
+ * the send path's when there is one, else the receive path's. NULL after vbad / vfail. */
+static struct refdrv_cq *cqes_cq(struct run *r, const json_t *s, bool *ok)
+{
+	const json_t *cq = json_object_get(s, "cq");
+	const char *which = cq ? json_string_value(cq) : (r->tx.setup || !r->rx.setup ? "tx" : "rx");
+	*ok = false;
+	if (!which || (strcmp(which, "tx") && strcmp(which, "rx"))) {
+		vbad(r, "cq", "a cqes step reads the \"tx\" or the \"rx\" CQ");
+		return NULL;
+	}
+	if (!strcmp(which, "tx")) {
+		if (!vec_tx_ready(r, "a cqes step"))
+			return NULL;
+		*ok = true;
+		return r->checking ? NULL : &r->sq->cq;
+	}
+	if (!vec_rx_ready(r, "a cqes step of the rx CQ"))
+		return NULL;
+	*ok = true;
+	return r->checking ? NULL : vec_rx_cq(r);
+}
+
 void step_cqes(struct run *r, const json_t *s)
 {
-	if (!vec_tx_ready(r, "a cqes step") || seq_check(r, s, cqe_check) || r->checking)
+	bool ok;
+	struct refdrv_cq *cq = cqes_cq(r, s, &ok);
+	if (!ok || seq_check(r, s, cqe_check) || r->checking)
 		return;
 	struct vec_capture *c = capture(r);
 	if (!c) {
@@ -466,7 +493,7 @@ void step_cqes(struct run *r, const json_t *s)
 	/* §7.12.3.2: the CQEs software owns, from the consumer counter on. */
 	int rc = 1;
 	for (c->ncqe = 0; c->ncqe < MAX_STEP_CQES; c->ncqe++)
-		if ((rc = refdrv_cq_poll(r->drv, &r->sq->cq, c->cqe[c->ncqe])) != 1)
+		if ((rc = refdrv_cq_poll(r->drv, cq, c->cqe[c->ncqe])) != 1)
 			break;
 	if (rc < 0) {
 		vbad(r, NULL, "host memory could not read the CQ back: %s", r->drv->error);
