@@ -1,7 +1,8 @@
 /* The match key of a frame: fte_match_param (PRM §12.14.6 T407-T416) as the packet fills it,
  * through the layout (prm/layouts_steer.h). What the frame does not have reads 0 (D-FT-5):
  * VLAN fields without a tag, IP fields without a complete IP header, ports without a complete
- * TCP/UDP header. The parse is eth/pkt_parse's (one parser for every stage). */
+ * TCP/UDP header (none in a fragment other than the first). The parse is eth/pkt_parse's (one
+ * parser for every stage). */
 #include <string.h>
 
 #include "eth/pkt_hdr.h"
@@ -90,12 +91,14 @@ void steer_key_build(const uint8_t *frame, size_t len, const struct pkt_info *pi
 		put(key, K(outer_ethertype), be16(frame + et));
 	if (pi->l3 != PKT_L3_NONE)
 		put_ip(key, frame, len, pi);
+	/* A fragment other than the first carries no TCP/UDP header, only payload: its ports and
+	 * flags read 0 (D-FT-5, D-PARSE-7: the receive path's view of L4, l4_rx). */
 	const uint8_t *l4 = frame + pi->l4_off;
-	if (pi->l4 == PKT_L4_TCP) { /* RFC 793/3540: flags 8 bits at 13, NS the low bit of 12 */
+	if (pi->l4_rx == PKT_L4_TCP) { /* RFC 793/3540: flags 8 bits at 13, NS the low bit of 12 */
 		put(key, K(outer_tcp_sport), be16(l4));
 		put(key, K(outer_tcp_dport), be16(l4 + 2));
 		put(key, K(outer_tcp_flags), (uint32_t)(l4[12] & 1) << 8 | l4[13]);
-	} else if (pi->l4 == PKT_L4_UDP) {
+	} else if (pi->l4_rx == PKT_L4_UDP) {
 		put(key, K(outer_udp_sport), be16(l4));
 		put(key, K(outer_udp_dport), be16(l4 + 2));
 	}
