@@ -146,7 +146,7 @@ check: deps
 	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
-	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),60)
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
 	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
 
@@ -266,15 +266,20 @@ TX_BENCH := $(BUILD)/harness/bench/tx_bench
 $(TX_BENCH): harness/bench/tx_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
+RX_BENCH := $(BUILD)/harness/bench/rx_bench
+$(RX_BENCH): harness/bench/rx_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
 ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(ADP_BENCH)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
 	$(TX_BENCH)
+	$(RX_BENCH)
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).

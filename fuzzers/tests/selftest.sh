@@ -133,6 +133,14 @@ tx_events NICREF_TX_FULL_RESET=1 >"$work/tx-full"
 cmp -s "$work/tx-light" "$work/tx-full" || bad "tx: a light restore and a full bring-up differ:
 $(diff "$work/tx-light" "$work/tx-full" | head -5)"
 
+# steer (steer_fuzz.c): 0x0C-0xFF; rx (rx_fuzz.c): 0x0E-0xFF; the op byte alone.
+seed=corpora/steer/seed-dst-ip-udp-port
+{ printf '\x0c\xff'; cat "$seed"; printf '\x80'; } >"$work/steer-r"
+same_trace steer "$seed" "$work/steer-r"
+seed=corpora/rx/seed-direct-vlan-no-wqe
+{ printf '\x0e\xff'; cat "$seed"; printf '\x80'; } >"$work/rx-r"
+same_trace rx "$seed" "$work/rx-r"
+
 # cmd: stages 12-15 are reserved: the input runs nothing.
 seed=corpora/cmd/seed-nop
 [ -s "$(trace_of cmd "$seed" >"$work/cmd.a"; echo "$work/cmd.a")" ] || bad "cmd: seed-nop leaves no trace"
@@ -143,4 +151,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx and cmd; tx's light restore matches a full bring-up"

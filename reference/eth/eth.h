@@ -11,7 +11,8 @@
  *  - wqe_gather.c the data segments (T38/T39) through the MKeys (obj/mkey.h);
  *  - wqe_umr.c    UMR (T31-T37, §10.1.1), applied by obj/mkey_umr.c;
  *  - tx_inline.c  the inline modes (§7.9.3.1);
- *  - tx_frame.c   each frame out: MTU, loopback (tx_loopback.c), the wire, the counters;
+ *  - tx_frame.c   each frame out: MTU, NIC_TX steering (tx_steer.c), loopback
+ *                 (tx_loopback.c), the wire, the counters;
  *  - tx_cqe.c     requester CQEs and completions with error (§7.12);
  *  - eth_subsys.c the row of the subsystem table: scratch sized at create, reset, invariants,
  *                 counters, and the hook it sets.
@@ -101,9 +102,17 @@ unsigned tx_inline_mode(const struct nicref_dev *dev, const struct sq *sq);
 size_t tx_inline_required(const uint8_t *pkt, size_t len, unsigned mode);
 
 /* tx_frame.c: tx_offload's emit (ctx: the struct tx_wqe), and a drop of `len` bytes. */
-enum tx_discard_reason { TX_DISCARD_INLINE = 1, TX_DISCARD_MTU = 2, TX_DISCARD_VPORT_DOWN = 3 };
+enum tx_discard_reason {
+	TX_DISCARD_INLINE = 1,
+	TX_DISCARD_MTU = 2,
+	TX_DISCARD_VPORT_DOWN = 3,
+	TX_DISCARD_STEERING = 4, /* a NIC_TX DROP flow (§7.11.4.2, D-TX-16) */
+};
 void tx_frame_emit(void *ctx, const uint8_t *frame, size_t len);
 void tx_discard(struct tx_wqe *w, enum tx_discard_reason reason, size_t len);
+
+/* tx_steer.c: false when the NIC_TX flow tables drop the frame (§7.11.4.2, D-TX-16). */
+bool tx_steer_allows(struct nicref_dev *dev, const uint8_t *frame, size_t len);
 
 /* tx_loopback.c (§3.4; D-TX-5). */
 enum tx_lb { TX_LB_WIRE = 0, TX_LB_LOCAL = 1, TX_LB_BOTH = 2 };

@@ -1,8 +1,9 @@
 /* Each frame the offloads produce (PRM §7.4.4.1, §3.3, §3.4): dropped when the vport is down
- * (D-VP-2) or the frame exceeds the MTU (§11.1.1 T106, T16 mtu), otherwise looped back and/or
+ * (D-VP-2), the frame exceeds the MTU (§11.1.1 T106, T16 mtu) or a NIC_TX flow drops it
+ * (§7.11.4.2, D-TX-16), otherwise looped back and/or
  * put on the wire through ops.wire_tx with a frame_out event, and counted in the vport's TX
  * counters (§12.17 T486) and the port's PPCNT groups (§11.1.5, D-REG-9). Decisions D-TX-2,
- * D-TX-5, D-TX-6, D-TX-7 (docs/tx.md). */
+ * D-TX-5, D-TX-6, D-TX-7, D-TX-16 (docs/tx.md). */
 #include "eth/eth.h"
 
 /* The L2 header the MTU leaves out (D-TX-6): the Ethernet header and the VLAN tags the device
@@ -74,6 +75,12 @@ void tx_frame_emit(void *ctx, const uint8_t *frame, size_t len)
 	if (len > l2 && len - l2 > mtu(dev)) {
 		tx_violation(w, NICREF_VIO_TX_FRAME_OVER_MTU, len);
 		tx_discard(w, TX_DISCARD_MTU, len);
+		return;
+	}
+	/* D-TX-16: NIC_TX steering sees the frame the checks above let go, before the loopback
+	 * decision (spec-map §5.7); a DROP is a discard like the others, not a frame sent. */
+	if (!tx_steer_allows(dev, frame, len)) {
+		tx_discard(w, TX_DISCARD_STEERING, len);
 		return;
 	}
 	enum tx_lb lb = tx_loopback_decide(dev, frame, len);

@@ -904,8 +904,7 @@ def gen_loopback():
         drop_tx, nrx, post(), tx_wqe(f), {"frames": {"expect": []}},
         {"cqes": {"cq": "tx", "expect": [{"opcode": 0, "wqe_counter": 0,
                                           "s_wqe_opcode": "SEND"}]}},
-        cqes([])], skip="NIC_TX classification of the send path (issue 13, part rxf) has not "
-                        "landed: without it the frame loops back")
+        cqes([])])
     for lb in (0, 1):
         g = vf.group(f"the TIR in the SQ's transport domain, self_lb_en {lb}",
                      [BRING_UP, {"tx_setup": {}},
