@@ -127,18 +127,18 @@ size_t rss_input(const struct rss_cfg *c, const uint8_t *frame, size_t len,
 
 uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n)
 {
-	/* win holds key bits i .. i+31 while input bit i is looked at; the key bit that enters it
-	 * on the shift after bit i is bit i + 32 (0 past the key). */
-	uint32_t win = 0, res = 0;
-	for (size_t k = 0; k < 4; k++)
+	/* win holds key bits 8i .. 8i+63 while input byte i is looked at: input bit j of the byte
+	 * (0 the MSB) takes the 32 key bits from 8i + j on, win >> (32 - j). Key bits past the
+	 * key read 0 (D-RSS-9). */
+	uint64_t win = 0;
+	for (size_t k = 0; k < 8; k++)
 		win = win << 8 | (k < keylen ? key[k] : 0u);
+	uint32_t res = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned next = i + 4 < keylen ? key[i + 4] : 0u;
-		for (int b = 7; b >= 0; b--) {
-			if (in[i] >> b & 1u)
-				res ^= win;
-			win = win << 1 | (next >> b & 1u);
-		}
+		unsigned x = in[i];
+		for (unsigned j = 0; j < 8; j++)
+			res ^= (uint32_t)(win >> (32 - j)) & (0u - (x >> (7 - j) & 1u));
+		win = win << 8 | (i + 8 < keylen ? key[i + 8] : 0u);
 	}
 	return res;
 }

@@ -19,6 +19,12 @@ int nicref_bits_get(const void *buf, size_t len, uint64_t bit_offset, uint32_t w
 
 	if (width > 64 || !in_bounds(len, bit_offset, width))
 		return -1;
+	long at = prm_dword_at(len, bit_offset, width);
+	if (at >= 0) { /* within one dword (prm/layouts.h) */
+		*out = (prm_be32(p + at) & prm_dword_mask(bit_offset, width)) >>
+		       (unsigned)(32 - bit_offset % 32 - width);
+		return 0;
+	}
 	/* Walk the bytes the field touches, most significant first (big-endian). */
 	uint64_t first = bit_offset / 8, last = (bit_offset + width - 1) / 8;
 	unsigned head = (unsigned)(bit_offset % 8);
@@ -48,6 +54,13 @@ int nicref_bits_set(void *buf, size_t len, uint64_t bit_offset, uint32_t width, 
 		return -1;
 	if (width < 64 && (value >> width) != 0)
 		return -1;
+	long at = prm_dword_at(len, bit_offset, width);
+	if (at >= 0) { /* within one dword (prm/layouts.h) */
+		uint32_t m = prm_dword_mask(bit_offset, width);
+		prm_put_be32(p + at, (prm_be32(p + at) & ~m) |
+					     ((uint32_t)value << (unsigned)(32 - bit_offset % 32 - width) & m));
+		return 0;
+	}
 	/* Least significant bits go to the last byte; walk backwards. */
 	uint64_t pos = bit_offset + width; /* one past the last bit */
 	uint32_t left = width;

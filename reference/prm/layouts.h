@@ -63,8 +63,42 @@ NICREF_LAYOUT_LIST(PRM_DECLARE)
 /* Field access for the model's own buffers, whose size it knows: a field that does not fit is
  * a model bug, so these return the value directly and leave the bounds check to the accessor
  * (a failing check reads as 0 and writes nothing; unit tests pin the layouts). */
+/* Most PRM fields lie within one big-endian dword (F rows): one load and a mask. The data path
+ * reads and writes CQE, WQE and match-key fields per frame, so the accessors below take this
+ * path inline and leave every other shape to the general accessor (prm/layout.c, which takes
+ * the same path). prm_dword_at: the dword's byte offset, or -1 when the field is not within
+ * one dword of the buffer. */
+static inline long prm_dword_at(size_t len, uint64_t bit_offset, uint32_t width)
+{
+	uint64_t dw = bit_offset / 32;
+	if (width == 0 || width > 32 || (bit_offset + width - 1) / 32 != dw || (dw + 1) * 4 > len)
+		return -1;
+	return (long)(dw * 4);
+}
+
+static inline uint32_t prm_dword_mask(uint64_t bit_offset, uint32_t width)
+{
+	return (width == 32 ? 0xFFFFFFFFu : (1u << width) - 1u)
+	       << (unsigned)(32 - bit_offset % 32 - width);
+}
+
+static inline uint32_t prm_be32(const uint8_t *q)
+{
+	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+}
+
+static inline void prm_put_be32(uint8_t *q, uint32_t w)
+{
+	q[0] = (uint8_t)(w >> 24), q[1] = (uint8_t)(w >> 16), q[2] = (uint8_t)(w >> 8);
+	q[3] = (uint8_t)w;
+}
+
 static inline uint64_t prm_get(const void *buf, size_t len, const struct nicref_field *f)
 {
+	long at = prm_dword_at(len, f->bit_offset, f->bit_width);
+	if (at >= 0)
+		return (prm_be32((const uint8_t *)buf + at) & prm_dword_mask(f->bit_offset, f->bit_width))
+		       >> (unsigned)(32 - f->bit_offset % 32 - f->bit_width);
 	uint64_t v = 0;
 	(void)nicref_field_get(buf, len, f, &v);
 	return v;
@@ -72,6 +106,14 @@ static inline uint64_t prm_get(const void *buf, size_t len, const struct nicref_
 
 static inline void prm_set(void *buf, size_t len, const struct nicref_field *f, uint64_t v)
 {
+	long at = prm_dword_at(len, f->bit_offset, f->bit_width);
+	if (at >= 0 && (v >> f->bit_width) == 0) {
+		uint8_t *q = (uint8_t *)buf + at;
+		uint32_t m = prm_dword_mask(f->bit_offset, f->bit_width);
+		prm_put_be32(q, (prm_be32(q) & ~m) |
+					((uint32_t)v << (unsigned)(32 - f->bit_offset % 32 - f->bit_width) & m));
+		return;
+	}
 	(void)nicref_field_set(buf, len, f, v);
 }
 
