@@ -53,7 +53,7 @@
 	X("tx_counters", "TX counters: vport and PPCNT", "PRM §12.17.1, §11.1.5", "modelled")     \
 	X("tx_umr", "UMR WQEs", "PRM §7.4.4.1.3 T31-T37, §10.1.1", "modelled")                    \
 	X("steer", "flow steering: tables, groups, entries, counters, the root; classification "  \
-	  "(unit tests until frames are received)", "PRM §7.11, §12.14 T383-T456, T148-T153",     \
+	  "(frames: vectors/rx/steer_frames.json)", "PRM §7.11, §12.14 T383-T456, T148-T153",     \
 	  "modelled")                                                                           \
 	X("rx_rss", "RSS through an Indirect TIR: every field selection, symmetric, XOR8, "      \
 	  "Microsoft's verification values", "PRM §3.3.3, T45-T47, T68", "modelled")              \
