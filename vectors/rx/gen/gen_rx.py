@@ -9,8 +9,8 @@ instead of writing (exit 1 on a difference). Frames are built with Scapy; every 
 field, host memory byte, drop and counter is derived here from ConnectX-4 PRM Rev 0.40
 (T45-T47, T67/T68, T74, §3.3, §7.3, §7.10, §7.11, §7.12.1, §7.12.10, §11.1.3, §11.1.5) and the
 decisions the project recorded on its ambiguities (docs/rx.md D-RX-*, docs/rss.md D-RSS-*,
-docs/steer.md D-FT-*, docs/wq.md D-WQ-2/D-EV-1, docs/registers.md D-REG-9, D-TS-1), never from nicref's output. The RSS hash is a Toeplitz of this
-file's own (Microsoft, "RSS Hashing Functions"), and nothing is written unless it reproduces
+docs/steer.md D-FT-*, docs/wq.md D-WQ-2/D-EV-1, docs/registers.md D-REG-9, D-TS-1), never
+from nicref's output. The RSS hash is a Toeplitz of this file's own (Microsoft, "RSS Hashing Functions"), and nothing is written unless it reproduces
 Microsoft's published verification values ("Verifying the RSS Hash Calculation").
 
 Where a decision picks one reading of an ambiguity, the test is `acceptable` and lists each
