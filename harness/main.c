@@ -67,7 +67,11 @@
 	X("rx_steer", "NIC_RX flow steering with frames: match fields, actions, miss, multi-path, " \
 	  "flow counters", "PRM §7.11.2, §12.14.9 T429-T434, T153", "modelled")                    \
 	X("rx_loopback", "local loopback through NIC_TX and NIC_RX steering, self-loopback",      \
-	  "PRM §3.4, T45 self_lb_en, §7.11.2", "modelled")
+	  "PRM §3.4, T45 self_lb_en, §7.11.2", "modelled")                                      \
+	X("rx_counters", "RX counters: PPCNT groups moved once per frame, drops, the link down", \
+	  "PRM §11.1.5 T114-T124, §11.1.3, §12.17.1", "modelled")                               \
+	X("rx_events", "the receive CQ: overrun, CQE timestamp, se, completion event; RMP limit", \
+	  "PRM §7.12.1, §7.12.10, §7.10 T55", "modelled")
 
 static const char layouts_usage[] =
 	"usage: nicref layouts [--tsv]\n"

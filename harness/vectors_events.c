@@ -102,7 +102,7 @@ static const struct ev_arg ev_args[] = {
 	{ NICREF_EV_TX_LOOPBACK, "decision", NS_NONE, 2 }, /* 1 local, 2 wire and local */
 	{ NICREF_EV_TX_DISCARD, "sqn", NS_NONE, 24 },
 	{ NICREF_EV_TX_DISCARD, "wqe_counter", NS_NONE, 16 },
-	{ NICREF_EV_TX_DISCARD, "reason", NS_NONE, 2 },	  /* 1 inline, 2 MTU, 3 vport down */
+	{ NICREF_EV_TX_DISCARD, "reason", NS_NONE, 4 },	  /* 1 inline, 2 MTU, 3 vport down, 4 NIC_TX DROP */
 	{ NICREF_EV_FRAME_IN, "port", NS_NONE, 8 },	  /* the nicref_wire_rx port */
 	{ NICREF_EV_FRAME_IN, "len", NS_NONE, 32 },	  /* bytes, no FCS */
 	{ NICREF_EV_FRAME_IN, "crc", NS_NONE, 32 },	  /* CRC-32 of the bytes */

@@ -388,8 +388,10 @@ static int setup_run(struct run *r, struct rx_stack *x)
 		return -1;
 	if (status_fail(r, "ALLOC_UAR", refdrv_alloc_uar(d, &x->uar)))
 		return -1;
+	/* tx_setup's event types (04h, 05h, 10h-13h) and the RMP limit event (14h, D-EV-1), which
+	 * a driver that sets an RMP's lwm maps to its EQ. */
 	struct refdrv_eq_attr ea = { .buf = RX_EQ_BUF, .log_eq_size = RX_EQ_LOG, .uar = x->uar,
-				     .events = 0x30ull | 0xFull << 16 };
+				     .events = 0x30ull | 0x1Full << 16 };
 	if (status_fail(r, "CREATE_EQ", refdrv_create_eq(d, &ea, &x->eq)))
 		return -1;
 	refdrv_eq_doorbell(d, &x->eq, true);
