@@ -13,33 +13,36 @@ static const struct drop_kind {
 	bool prio_discard;
 	/* T486 "Received errors" (the vport took the frame and could not deliver it). */
 	bool vport_error;
+	/* The port received it and refused its size: RFC 2819 counts bad packets too (T120). */
+	bool bad_size;
 } drop_kinds[] = {
-	/* RFC 2819 etherStatsUndersizePkts ("less than 64 octets ... otherwise well formed"),
-	 * RFC 2863 ifInErrors. */
-	{ RX_DROP_UNDERSIZE,
-	  { PORT_CNT_ether_stats_undersize_pkts, PORT_CNT_if_in_errors, NO_PORT_CNT },
-	  false, false },
+	/* RFC 2863 ifInErrors; and RFC 2819 etherStatsPkts/Octets ("including bad packets") with
+	 * etherStatsUndersizePkts ("less than 64 octets ... otherwise well formed"): bad_size. */
+	{ RX_DROP_UNDERSIZE, { PORT_CNT_if_in_errors, NO_PORT_CNT, NO_PORT_CNT }, false, false,
+	  true },
 	/* IEEE 802.3 aFrameTooLongErrors (T116 "exceed the maximum permitted frame size ... (MTU
 	 * size)"), RFC 3635 dot3StatsFrameTooLongs, RFC 2863 ifInErrors. */
 	{ RX_DROP_OVER_MTU,
 	  { PORT_CNT_a_frame_too_long_errors, PORT_CNT_dot3stats_frame_too_long,
 	    PORT_CNT_if_in_errors },
-	  false, false },
+	  false, false, true },
 	/* RFC 2863 ifInDiscards: "chosen to be discarded even though no errors had been
 	 * detected". */
-	{ RX_DROP_VPORT_DOWN, { PORT_CNT_if_in_discards, NO_PORT_CNT, NO_PORT_CNT }, false, false },
+	{ RX_DROP_VPORT_DOWN, { PORT_CNT_if_in_discards, NO_PORT_CNT, NO_PORT_CNT }, false, false,
+	  false },
 	/* A frame for another station: not this function's traffic, nothing to count. */
-	{ RX_DROP_VPORT_FILTER, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false },
-	{ RX_DROP_STEERING, { PORT_CNT_if_in_discards, NO_PORT_CNT, NO_PORT_CNT }, false, false },
+	{ RX_DROP_VPORT_FILTER, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false, false },
+	{ RX_DROP_STEERING, { PORT_CNT_if_in_discards, NO_PORT_CNT, NO_PORT_CNT }, false, false,
+	  false },
 	/* §3.4: a TIR that does not take its own domain's frames; the frame is the sender's. */
-	{ RX_DROP_SELF_LOOPBACK, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false },
+	{ RX_DROP_SELF_LOOPBACK, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false, false },
 	{ RX_DROP_NO_DESTINATION, { PORT_CNT_if_in_discards, NO_PORT_CNT, NO_PORT_CNT }, false,
-	  true },
+	  true, false },
 	/* No receive buffer: the per-priority rx_discards and the vport's errors. */
-	{ RX_DROP_RQ_NOT_RDY, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, true, true },
-	{ RX_DROP_NO_WQE, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, true, true },
+	{ RX_DROP_RQ_NOT_RDY, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, true, true, false },
+	{ RX_DROP_NO_WQE, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, true, true, false },
 	/* The link is down (PAOS oper_status): the MAC received nothing. */
-	{ RX_DROP_PORT_DOWN, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false },
+	{ RX_DROP_PORT_DOWN, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false, false },
 };
 
 enum port_cast rx_cast(const uint8_t *f, size_t len)
@@ -69,6 +72,8 @@ void rx_drop(struct nicref_dev *dev, enum rx_drop_reason reason, uint32_t num,
 		for (unsigned i = 0; i < 3; i++)
 			if (k->port_cnt[i] != NO_PORT_CNT)
 				port_counter_add(dev, p->port, (enum port_counter)k->port_cnt[i], 0, 1);
+		if (k->bad_size)
+			port_count_rx_bad_size(dev, p->port, (uint32_t)p->len);
 		if (k->prio_discard)
 			port_counter_add(dev, p->port, PORT_CNT_rx_discards,
 					 rx_frame_prio(p->frame, p->len), 1);

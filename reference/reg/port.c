@@ -231,6 +231,28 @@ static int size_bin(uint64_t octets)
 
 #define FCS_BYTES 4
 
+/* RFC 2819 size bins ("including bad packets") and etherStatsUndersizePkts of a received frame
+ * of `octets` (FCS included). */
+static void port_count_rmon_size(struct nicref_dev *dev, unsigned local_port, uint64_t octets)
+{
+	int bin = size_bin(octets);
+	if (bin >= 0)
+		port_counter_add(dev, local_port, (enum port_counter)bin, 0, 1);
+	else if (octets < 64)
+		port_counter_add(dev, local_port, PORT_CNT_ether_stats_undersize_pkts, 0, 1);
+}
+
+void port_count_rx_bad_size(struct nicref_dev *dev, unsigned local_port, uint32_t len)
+{
+	uint64_t octets = (uint64_t)len + FCS_BYTES;
+	/* T120 ether_stats_pkts "including bad packets", ether_stats_octets "including those in
+	 * bad packets ... including FCS octets" (RFC 2819); the bins and undersize as a good
+	 * frame's. No good-frame counter (aFramesReceivedOK, ifIn*) moves. */
+	port_counter_add(dev, local_port, PORT_CNT_ether_stats_pkts, 0, 1);
+	port_counter_add(dev, local_port, PORT_CNT_ether_stats_octets, 0, octets);
+	port_count_rmon_size(dev, local_port, octets);
+}
+
 void port_count(struct nicref_dev *dev, unsigned local_port, enum port_dir dir,
 		enum port_cast cast, unsigned prio, uint32_t len)
 {
@@ -271,11 +293,7 @@ void port_count(struct nicref_dev *dev, unsigned local_port, enum port_dir dir,
 	} else {
 		ADD(if_in_ucast_pkts, 1);
 	}
-	int bin = size_bin(octets);
-	if (bin >= 0)
-		port_counter_add(dev, local_port, (enum port_counter)bin, 0, 1);
-	else if (octets < 64)
-		ADD(ether_stats_undersize_pkts, 1);
+	port_count_rmon_size(dev, local_port, octets);
 #undef ADD
 	port_counter_add(dev, local_port, PORT_CNT_rx_octets, prio, octets);
 	port_counter_add(dev, local_port, PORT_CNT_rx_frames, prio, 1);

@@ -121,5 +121,8 @@ enum port_dir { PORT_TX, PORT_RX };
 enum port_cast { PORT_UNICAST, PORT_MULTICAST, PORT_BROADCAST };
 void port_count(struct nicref_dev *dev, unsigned local_port, enum port_dir dir,
 		enum port_cast cast, unsigned prio, uint32_t len);
+/* A frame the port received and refused for its size (undersize, over the MTU): the RFC 2819
+ * counters that count bad packets too (T120), nothing else. */
+void port_count_rx_bad_size(struct nicref_dev *dev, unsigned local_port, uint32_t len);
 
 #endif
