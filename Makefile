@@ -263,17 +263,17 @@ $(CTRL_BENCH): harness/bench/ctrl_bench.c $(filter $(BUILD)/harness/driver%.o $(
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
 TX_BENCH := $(BUILD)/harness/bench/tx_bench
-$(TX_BENCH): harness/bench/tx_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+$(TX_BENCH): harness/bench/tx_bench.c harness/bench/alloc_count.h $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS)
 RX_BENCH := $(BUILD)/harness/bench/rx_bench
-$(RX_BENCH): harness/bench/rx_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+$(RX_BENCH): harness/bench/rx_bench.c harness/bench/alloc_count.h $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS)
 ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
 bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
