@@ -73,7 +73,8 @@ void rx_drop(struct nicref_dev *dev, enum rx_drop_reason reason, uint32_t num,
 			if (k->port_cnt[i] != NO_PORT_CNT)
 				port_counter_add(dev, p->port, (enum port_counter)k->port_cnt[i], 0, 1);
 		if (k->bad_size)
-			port_count_rx_bad_size(dev, p->port, (uint32_t)p->len);
+			port_count_rx_bad_size(dev, p->port, (uint32_t)p->len,
+					       reason == RX_DROP_OVER_MTU);
 		if (k->prio_discard)
 			port_counter_add(dev, p->port, PORT_CNT_rx_discards,
 					 rx_frame_prio(p->frame, p->len), 1);

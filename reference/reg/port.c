@@ -242,14 +242,19 @@ static void port_count_rmon_size(struct nicref_dev *dev, unsigned local_port, ui
 		port_counter_add(dev, local_port, PORT_CNT_ether_stats_undersize_pkts, 0, 1);
 }
 
-void port_count_rx_bad_size(struct nicref_dev *dev, unsigned local_port, uint32_t len)
+void port_count_rx_bad_size(struct nicref_dev *dev, unsigned local_port, uint32_t len,
+			    bool over_mtu)
 {
 	uint64_t octets = (uint64_t)len + FCS_BYTES;
 	/* T120 ether_stats_pkts "including bad packets", ether_stats_octets "including those in
 	 * bad packets ... including FCS octets" (RFC 2819); the bins and undersize as a good
-	 * frame's. No good-frame counter (aFramesReceivedOK, ifIn*) moves. */
+	 * frame's; ether_stats_oversize_pkts "longer than MTU octets ... but otherwise well
+	 * formed" (T120 reads RFC 2819's 1518 as the MTU). No good-frame counter
+	 * (aFramesReceivedOK, ifIn*) moves. */
 	port_counter_add(dev, local_port, PORT_CNT_ether_stats_pkts, 0, 1);
 	port_counter_add(dev, local_port, PORT_CNT_ether_stats_octets, 0, octets);
+	if (over_mtu)
+		port_counter_add(dev, local_port, PORT_CNT_ether_stats_oversize_pkts, 0, 1);
 	port_count_rmon_size(dev, local_port, octets);
 }
 

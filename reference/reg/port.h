@@ -123,6 +123,7 @@ void port_count(struct nicref_dev *dev, unsigned local_port, enum port_dir dir,
 		enum port_cast cast, unsigned prio, uint32_t len);
 /* A frame the port received and refused for its size (undersize, over the MTU): the RFC 2819
  * counters that count bad packets too (T120), nothing else. */
-void port_count_rx_bad_size(struct nicref_dev *dev, unsigned local_port, uint32_t len);
+void port_count_rx_bad_size(struct nicref_dev *dev, unsigned local_port, uint32_t len,
+			    bool over_mtu);
 
 #endif

@@ -51,6 +51,12 @@ Test(rx_wire, undersize_and_over_mtu)
 	cr_expect_eq(rx_drops_of(RX_DROP_OVER_MTU), 1);
 	cr_expect_eq(ppcnt(PORT_CNT_a_frame_too_long_errors, 0), 1);
 	cr_expect_eq(ppcnt(PORT_CNT_a_frames_received_ok, 0), 1, "only the good frame");
+	/* T120: ether_stats_pkts and _octets count bad packets too (FCS included);
+	 * ether_stats_oversize_pkts "longer than MTU octets ... but otherwise well formed". */
+	cr_expect_eq(ppcnt(PORT_CNT_ether_stats_pkts, 0), 3);
+	cr_expect_eq(ppcnt(PORT_CNT_ether_stats_octets, 0),
+		     (59 + 4) + (14 + mtu + 4) + (14 + mtu + 1 + 4));
+	cr_expect_eq(ppcnt(PORT_CNT_ether_stats_oversize_pkts, 0), 1);
 }
 
 /* D-RX-6: the vport takes its own addresses, broadcast, its lists, and what promisc allows. */
