@@ -164,8 +164,15 @@ static bool parse_ipv6(const uint8_t *p, size_t len, struct pkt_info *pi)
 			pi->has_spi = true;
 			pi->spi = hdr_get32(p + off + HDR_AH_SPI);
 		}
+		bool later_fragment = k->fragment &&
+				      (hdr_get16(p + off + HDR_IPV6_FRAG_OFF) & HDR_IPV6_FRAG_MASK) != 0;
 		nh = p[off];
 		off += hl;
+		/* RFC 8200 §4.5: behind the Fragment header of a fragment other than the first is
+		 * fragment data, not the headers its next header names (D-PARSE-5): the walk stops,
+		 * ip_proto is that next header. */
+		if (later_fragment)
+			break;
 	}
 	pi->ip_proto = nh;
 	pi->l4_off = off;

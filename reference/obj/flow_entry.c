@@ -125,8 +125,12 @@ static enum nicref_cmd_rule read_dests(const struct cmd_ctx *c, const struct flo
 	n->multi = n->ndest > 1;
 	if (!n->multi)
 		return NICREF_RULE_NONE;
+	/* §7.11.4.1: several TIRs need nic_rx_multi_path_tirs; "in case of
+	 * nic_rx_multi_path_tirs_fts = 1, ... also for single/multiple TIRs followed by
+	 * single/multiple Flow Tables" (checked above when tables follow). */
 	if (t->type != FLOW_NIC_RX ||
-	    (ntir > 1 && !CAPS_CUR(dev, CAP_FLOW_TABLE_NIC, flow_table_nic_cap, nic_rx_multi_path_tirs)))
+	    (ntir > 1 && !nft &&
+	     !CAPS_CUR(dev, CAP_FLOW_TABLE_NIC, flow_table_nic_cap, nic_rx_multi_path_tirs)))
 		return NICREF_RULE_FTE_MULTI_TIRS_UNSUPPORTED; /* §7.11.4.1, §7.11.4.2 */
 	/* §7.11.3.3: the table below 64; the tables pointed to at 64 or above, but for the last
 	 * one when HCA_CAP.nic_rx_multi_path_tirs = 1 (as the PRM writes it; D-FT-19). */

@@ -405,3 +405,36 @@ Test(rx_rq, ipv6_later_fragment_has_no_l4)
 	cr_expect_eq(CQE(c, ip_ext_opts), 1);
 	cr_expect_eq(CQE(c, l4_ok), 0);
 }
+
+/* RFC 8200 §4.5: behind the Fragment header of a fragment other than the first is fragment
+ * data, even when the Fragment header's next header names an extension header (Destination
+ * Options may follow a Fragment header): the parse stops there (D-PARSE-5). Before, the
+ * payload was walked as a Destination Options header whose length ran past the frame, and the
+ * packet read as an incomplete IPv6 header: l3_ok 0. */
+Test(rx_rq, ipv6_later_fragment_payload_is_not_a_header)
+{
+	uint8_t f[128] = { 0 }, c[64];
+	rx_post1(RX_BUF, 512);
+	memcpy(f, rx_own_mac, 6);
+	f[11] = 0x99;
+	f[12] = 0x86, f[13] = 0xDD;
+	uint8_t *ip = f + 14;
+	ip[0] = 0x60;
+	ip[5] = 8 + 16;
+	ip[6] = 44; /* Fragment */
+	ip[7] = 64;
+	ip[8] = 0xfd, ip[23] = 1;
+	ip[24] = 0xfd, ip[39] = 2;
+	uint8_t *fh = ip + 40;
+	fh[0] = 60; /* the fragmented part starts with Destination Options */
+	fh[3] = 8;  /* offset 1, M 0 */
+	uint8_t *pl = fh + 8;
+	pl[0] = 17, pl[1] = 0xff; /* as a header: 2040 bytes long, past the frame */
+	size_t n = 14 + 40 + 8 + 16;
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, l3_hdr_type), 1);
+	cr_expect_eq(CQE(c, l3_ok), 1, "a whole IPv6 header with a consistent payload length");
+	cr_expect_eq(CQE(c, l4_hdr_type), 0);
+	cr_expect_eq(CQE(c, ip_frag), 1);
+}

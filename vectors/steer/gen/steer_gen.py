@@ -264,6 +264,15 @@ def caps_groups(setup):
                  fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1), (DEST_TIR, 2)], status="BAD_PARAM",
                      rule="FTE_MULTI_TIRS_UNSUPPORTED"),
                  fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1)])), ["Caps", "Handles"])])
+    grp("nic_rx_multi_path_tirs = 0, nic_rx_multi_path_tirs_fts = 1",
+        {"flow_table_nic_cap.nic_rx_multi_path_tirs": 0},
+        [T("two TIRs followed by a flow table of level 64 → OK ('In case of "
+           "HCA_CAP.nic_rx_multi_path_tirs_fts = 1, multiple processing paths are supported also "
+           "for single/multiple TIRs followed by single/multiple Flow Tables')",
+           "PRM §7.11.4.1; T149 00h[30]", "valid",
+           steps(ft(), ft(level=64), fg(1, 0, 3),
+                 fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1), (DEST_TIR, 2), (DEST_FT, 2)])),
+           ["Caps", "Handles"])])
     grp("nic_rx_multi_path_tirs_fts = 0", {"flow_table_nic_cap.nic_rx_multi_path_tirs_fts": 0},
         [T("a TIR then a flow table → BAD_PARAM ('must be comprised of destinations of the same type')",
            "PRM §7.11.3.6; §7.11.4.1; T149 00h[30]", "invalid",
