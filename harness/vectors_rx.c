@@ -3,51 +3,22 @@
  * its PD, transport domain, UAR, EQ, CQ, an MKey over a data region, RQs (on their own WQ or on
  * an RMP), an RQT, TIRs (Direct or Indirect with their hash) and, when asked, one NIC_RX flow
  * that sends every frame to some TIRs; rq_post posts receive WQEs; rx_frame hands a frame to a
- * port (nicref_wire_rx), given as hex or as a record of a small pcap beside the vector; steer
- * builds flow tables, groups, entries and counters by name; flow_counters compares counters.
+ * port (nicref_wire_rx), given as hex or as a record of a small pcap beside the vector (read
+ * through harness/capture.h). steer and flow_counters are in vectors_rx_steer.c.
  * The CQEs are read by the cqes step (vectors_tx.c, "cq": "rx"). Like every step, each checks
  * its value whole (r->checking) before it drives the device, with the same state both times. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver_cq.h"
-#include "driver_eq.h"
+#include "capture.h"
 #include "driver_mkey.h"
-#include "driver_rq.h"
 #include "driver_sq.h"
 #include "driver_steer.h"
 #include "driver_tir.h"
 #include "driver_wq.h"
 #include "nicref/rx.h"
-#include "vectors_int.h"
-
-/* Fixed placement (docs/vectors.md "Receive path"), clear of the send path's 0x30000000-
- * 0x3101007F and its data region at 0x40000000. */
-#define RX_EQ_BUF 0x32000000ull
-#define RX_CQ_BUF 0x32100000ull
-#define RX_DBR 0x32FF0000ull      /* CQ record; RQ i's at +0x40 (i + 1); the RMP's at +0x1000 */
-#define RX_RQ_BUF 0x33000000ull   /* + i * RX_RQ_SPAN */
-#define RX_RQ_SPAN 0x100000ull
-#define RX_RMP_BUF 0x34000000ull
-#define RX_DATA_ADDR 0x50000000ull
-#define RX_DATA_SIZE 0x100000ull
-#define RX_MKEY_TAG 0xA5u          /* lkey = mkey_index << 8 | 0xA5 */
-#define RX_EQ_LOG 6u
-#define RX_USER_INDEX_BASE 0x100u  /* RQ i's user_index unless given */
-#define NULL_LKEY 0x100u           /* §7.4.1.2 the Null entry */
-#define MAX_RX_ENTRIES 32u         /* scatter entries of one rq_post (a 512-byte stride) */
-
-struct rx_stack {
-	uint32_t pd, td, uar, mkey_index, lkey, rmpn, rqtn;
-	struct refdrv_eq eq;
-	struct refdrv_cq cq;
-	uint32_t rqn[VEC_RX_MAX_RQS], tirn[VEC_RX_MAX_TIRS];
-	struct refdrv_rq_ring ring[VEC_RX_MAX_RQS], rmp_ring;
-	uint32_t table_id[VEC_RX_MAX_NAMES], group_id[VEC_RX_MAX_NAMES],
-		counter_id[VEC_RX_MAX_NAMES];
-	uint8_t frame[MAX_TX_FRAME];
-};
+#include "vectors_rx_int.h"
 
 void vec_rx_start(struct run *r)
 {
@@ -60,7 +31,7 @@ void vec_rx_free(struct run *r)
 	r->rxs = NULL;
 }
 
-static struct rx_stack *stack(struct run *r)
+struct rx_stack *vec_rx_stack(struct run *r)
 {
 	if (!r->rxs)
 		r->rxs = calloc(1, sizeof *r->rxs);
@@ -70,8 +41,8 @@ static struct rx_stack *stack(struct run *r)
 /* ---- small readers ---- */
 
 /* A number of obj under key, named "what.key" (or "key") in messages. */
-static int num_in(struct run *r, const char *what, const json_t *obj, const char *key,
-		  unsigned bits, uint64_t dflt, uint64_t *out)
+int vec_rx_num_in(struct run *r, const char *what, const json_t *obj, const char *key,
+		   unsigned bits, uint64_t dflt, uint64_t *out)
 {
 	char field[96];
 	const json_t *v = json_object_get(obj, key);
@@ -84,7 +55,7 @@ static int num_in(struct run *r, const char *what, const json_t *obj, const char
 static int num_max(struct run *r, const char *what, const json_t *obj, const char *key,
 		   uint64_t max, uint64_t dflt, uint64_t *out, const char *why)
 {
-	if (num_in(r, what, obj, key, 64, dflt, out))
+	if (vec_rx_num_in(r, what, obj, key, 64, dflt, out))
 		return -1;
 	if (*out > max) {
 		char field[96];
@@ -103,8 +74,8 @@ static int wq_values(struct run *r, const char *what, const json_t *o, struct ve
 {
 	uint64_t lsz, lst, sig, pad;
 	if (num_max(r, what, o, "log_wq_sz", 16, 4, &lsz, "a 16-bit WQE counter, PRM T54") ||
-	    num_in(r, what, o, "log_wq_stride", 64, 6, &lst) ||
-	    num_in(r, what, o, "wq_signature", 1, 0, &sig) ||
+	    vec_rx_num_in(r, what, o, "log_wq_stride", 64, 6, &lst) ||
+	    vec_rx_num_in(r, what, o, "wq_signature", 1, 0, &sig) ||
 	    num_max(r, what, o, "end_padding_mode", 3, 0, &pad, "PRM T55: 2 bits"))
 		return -1;
 	if (lst < 4 || lst > 12) {
@@ -141,10 +112,10 @@ static int rqs_values(struct run *r, const json_t *s)
 		struct vec_rx_rq *q = &r->rx.rq[i];
 		o = rqs ? json_array_get(rqs, i) : NULL;
 		snprintf(what, sizeof what, "rqs[%zu]", i);
-		if (wq_values(r, what, o, &q->wq) || num_in(r, what, o, "vsd", 1, 0, &vsd) ||
-		    num_in(r, what, o, "flush_in_error_en", 1, 1, &flush) ||
-		    num_in(r, what, o, "on_rmp", 1, 0, &on_rmp) ||
-		    num_in(r, what, o, "user_index", 24, RX_USER_INDEX_BASE + i, &ui))
+		if (wq_values(r, what, o, &q->wq) || vec_rx_num_in(r, what, o, "vsd", 1, 0, &vsd) ||
+		    vec_rx_num_in(r, what, o, "flush_in_error_en", 1, 1, &flush) ||
+		    vec_rx_num_in(r, what, o, "on_rmp", 1, 0, &on_rmp) ||
+		    vec_rx_num_in(r, what, o, "user_index", 24, RX_USER_INDEX_BASE + i, &ui))
 			return -1;
 		q->vsd = vsd != 0;
 		q->flush = flush != 0;
@@ -159,7 +130,7 @@ static int rqs_values(struct run *r, const json_t *s)
 }
 
 /* An index into a list of n, named field. */
-static int index_in(struct run *r, const char *field, const json_t *v, unsigned n,
+int vec_rx_index_in(struct run *r, const char *field, const json_t *v, unsigned n,
 		    const char *list, uint64_t *out)
 {
 	if (vnum_at(r, field, v, NS_NONE, 64, out))
@@ -191,7 +162,7 @@ static int rqt_values(struct run *r, const json_t *s)
 		char f[32];
 		uint64_t k;
 		snprintf(f, sizeof f, "rqt.rqs[%zu]", i);
-		if (index_in(r, f, v, r->rx.nrq, "RQs", &k))
+		if (vec_rx_index_in(r, f, v, r->rx.nrq, "RQs", &k))
 			return -1;
 		r->rx.rqt[i] = (uint8_t)k;
 	}
@@ -218,14 +189,14 @@ static int tirs_values(struct run *r, const json_t *s)
 		snprintf(what, sizeof what, "tirs[%zu]", i);
 		t->indirect = json_is_true(json_object_get(o, "indirect"));
 		if (num_max(r, what, o, "hash_fn", 2, t->indirect ? 2 : 0, &fn, "PRM T45") ||
-		    num_in(r, what, o, "symmetric", 1, 0, &sym) ||
-		    num_in(r, what, o, "sel", 32, 0, &sel) ||
-		    num_in(r, what, o, "self_lb_en", 2, 0, &lb))
+		    vec_rx_num_in(r, what, o, "symmetric", 1, 0, &sym) ||
+		    vec_rx_num_in(r, what, o, "sel", 32, 0, &sel) ||
+		    vec_rx_num_in(r, what, o, "self_lb_en", 2, 0, &lb))
 			return -1;
 		if (!t->indirect) {
 			snprintf(f, sizeof f, "%s.rq", what);
 			const json_t *v = json_object_get(o, "rq");
-			if (v && index_in(r, f, v, r->rx.nrq, "RQs", &rq))
+			if (v && vec_rx_index_in(r, f, v, r->rx.nrq, "RQs", &rq))
 				return -1;
 			if (json_object_get(o, "hash_fn") || json_object_get(o, "key") ||
 			    json_object_get(o, "sel") || json_object_get(o, "symmetric")) {
@@ -273,10 +244,10 @@ static int setup_values(struct run *r, const json_t *s)
 	size_t i;
 	if (num_max(r, NULL, s, "log_cq_size", 16, 6, &lcq, "the reference driver initialises "
 							      "every CQE, PRM §7.12.3.1") ||
-	    num_in(r, NULL, s, "cqe_sz", 1, 0, &csz) ||
-	    num_in(r, "data", data, "addr", 64, RX_DATA_ADDR, &r->rx.data_addr) ||
-	    num_in(r, "data", data, "size", 64, RX_DATA_SIZE, &r->rx.data_size) ||
-	    num_in(r, NULL, s, "flow_tag", 24, 0, &tag))
+	    vec_rx_num_in(r, NULL, s, "cqe_sz", 1, 0, &csz) ||
+	    vec_rx_num_in(r, "data", data, "addr", 64, RX_DATA_ADDR, &r->rx.data_addr) ||
+	    vec_rx_num_in(r, "data", data, "size", 64, RX_DATA_SIZE, &r->rx.data_size) ||
+	    vec_rx_num_in(r, NULL, s, "flow_tag", 24, 0, &tag))
 		return -1;
 	r->rx.log_cq_size = (unsigned)lcq;
 	r->rx.cqe_sz = (unsigned)csz;
@@ -296,8 +267,8 @@ static int setup_values(struct run *r, const json_t *s)
 	r->rx.rmp = rmp != NULL;
 	if (rmp) {
 		if (wq_values(r, "rmp", rmp, &r->rx.rmp_wq) ||
-		    num_in(r, "rmp", rmp, "wq_type", 1, 1, &wqt) ||
-		    num_in(r, "rmp", rmp, "lwm", 16, 0, &lwm))
+		    vec_rx_num_in(r, "rmp", rmp, "wq_type", 1, 1, &wqt) ||
+		    vec_rx_num_in(r, "rmp", rmp, "lwm", 16, 0, &lwm))
 			return -1;
 		r->rx.rmp_linked = wqt == 0;
 		r->rx.lwm = (unsigned)lwm;
@@ -317,7 +288,7 @@ static int setup_values(struct run *r, const json_t *s)
 		char f[32];
 		uint64_t k;
 		snprintf(f, sizeof f, "steer_all[%zu]", i);
-		if (index_in(r, f, v, r->rx.ntir, "TIRs", &k))
+		if (vec_rx_index_in(r, f, v, r->rx.ntir, "TIRs", &k))
 			return -1;
 		r->rx.all[i] = (uint8_t)k;
 	}
@@ -503,7 +474,7 @@ void st_rx_setup(struct run *r, const json_t *s)
 		vfail(r, "rx_setup: td \"tx\": no send queue (the tx_setup failed)");
 		return;
 	}
-	struct rx_stack *x = stack(r);
+	struct rx_stack *x = vec_rx_stack(r);
 	if (!x) {
 		vbad(r, NULL, "out of memory");
 		return;
@@ -515,7 +486,9 @@ void st_rx_setup(struct run *r, const json_t *s)
 	r->ev_cursor = r->nev;
 }
 
-static bool rx_ready(struct run *r, const char *what)
+/* Whether an rx_setup ran before the step `what` (else the vector is refused, or fails when the
+ * setup failed). */
+bool vec_rx_ready(struct run *r, const char *what)
 {
 	if (!r->rx.setup) {
 		vbad(r, NULL, "%s needs an rx_setup before it (in the group's setup or the test)", what);
@@ -533,11 +506,6 @@ struct refdrv_cq *vec_rx_cq(struct run *r)
 	return r->rxs && r->rx.up ? &r->rxs->cq : NULL;
 }
 
-bool vec_rx_ready(struct run *r, const char *what)
-{
-	return rx_ready(r, what);
-}
-
 /* ---- rq_post ---- */
 
 void st_rq_post(struct run *r, const json_t *s)
@@ -548,7 +516,7 @@ void st_rq_post(struct run *r, const json_t *s)
 	bool rmp = json_is_string(rq), record = !json_is_false(json_object_get(s, "record"));
 	bool sig = json_object_get(s, "signature") != NULL;
 	size_t i;
-	if (!rx_ready(r, "an rq_post"))
+	if (!vec_rx_ready(r, "an rq_post"))
 		return;
 	if (rmp && strcmp(json_string_value(rq), "rmp") != 0) {
 		vbad(r, "rq", "\"%s\": an RQ's index, or \"rmp\"", json_string_value(rq));
@@ -558,7 +526,7 @@ void st_rq_post(struct run *r, const json_t *s)
 		vbad(r, "rq", "\"rmp\": the rx_setup has no rmp");
 		return;
 	}
-	if (!rmp && rq && index_in(r, "rq", rq, r->rx.nrq, "RQs", &qi))
+	if (!rmp && rq && vec_rx_index_in(r, "rq", rq, r->rx.nrq, "RQs", &qi))
 		return;
 	if (!rmp && r->rx.rq[qi].on_rmp) {
 		vbad(r, "rq", "RQ %llu takes its WQEs from the RMP (PRM §7.10): post to \"rmp\"",
@@ -566,7 +534,7 @@ void st_rq_post(struct run *r, const json_t *s)
 		return;
 	}
 	if (num_max(r, NULL, s, "count", 65536, 1, &count, "one ring's worth of WQEs") ||
-	    num_in(r, NULL, s, "signature", 8, 0, &sigv))
+	    vec_rx_num_in(r, NULL, s, "signature", 8, 0, &sigv))
 		return;
 	const struct vec_rx_wq *wq = rmp ? &r->rx.rmp_wq : &r->rx.rq[qi].wq;
 	if (sig && !wq->signature) {
@@ -594,16 +562,16 @@ void st_rq_post(struct run *r, const json_t *s)
 			sge[i] = (struct refdrv_rx_sge){ .lkey = NULL_LKEY };
 			continue;
 		}
-		if (num_in(r, what, e, "offset", 64, 0, &off) ||
-		    num_in(r, what, e, "byte_count", 31, 0, &bc) ||
-		    num_in(r, what, e, "start_padding", 1, 0, &pad))
+		if (vec_rx_num_in(r, what, e, "offset", 64, 0, &off) ||
+		    vec_rx_num_in(r, what, e, "byte_count", 31, 0, &bc) ||
+		    vec_rx_num_in(r, what, e, "start_padding", 1, 0, &pad))
 			return;
 		if (json_object_get(e, "addr")) {
 			if (json_object_get(e, "offset")) {
 				vbad(r, what, "an entry gives offset (in the data region) or addr");
 				return;
 			}
-			if (num_in(r, what, e, "addr", 64, 0, &addr))
+			if (vec_rx_num_in(r, what, e, "addr", 64, 0, &addr))
 				return;
 		} else {
 			if (off >= r->rx.data_size) {
@@ -652,17 +620,12 @@ void st_rq_post(struct run *r, const json_t *s)
 
 /* ---- rx_frame ---- */
 
-static uint32_t rd32(const uint8_t *p, bool be)
-{
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-/* Record `index` of a classic pcap file (link type 1, Ethernet without FCS) at the vector
- * file's folder: its length into *len and bytes into buf, or -1 after vbad. */
+/* Record `index` (0-based) of a capture at the vector file's folder, read through the one
+ * capture reader (harness/capture.h): an Ethernet frame, whole (not cut by the snapshot
+ * length); its length into *len and bytes into buf, or -1 after vbad. */
 static long pcap_frame(struct run *r, const char *name, uint64_t index, uint8_t *buf, size_t cap)
 {
-	char path[1024];
+	char path[1024], err[512];
 	const char *slash = strrchr(r->file, '/');
 	int dir = slash ? (int)(slash - r->file + 1) : 0;
 	if (!*name || strchr(name, '/') || name[0] == '.') {
@@ -670,64 +633,41 @@ static long pcap_frame(struct run *r, const char *name, uint64_t index, uint8_t 
 		return -1;
 	}
 	snprintf(path, sizeof path, "%.*s%s", dir, r->file, name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		vbad(r, "pcap", "%s cannot be read", path);
+	struct capture *c;
+	if (capture_open(path, &c, err, sizeof err) != 0) {
+		vbad(r, "pcap", "%s", err);
 		return -1;
 	}
-	uint8_t h[24], rec[16];
 	long n = -1;
-	bool be = false;
-	if (fread(h, 1, 24, f) != 24) {
-		vbad(r, "pcap", "%s: shorter than a pcap header", path);
+	if (capture_link(c) != CAP_LINK_ETHERNET) {
+		vbad(r, "pcap", "%s: link type %s, not Ethernet", path, cap_link_name(capture_link(c)));
 		goto out;
 	}
-	uint32_t magic = rd32(h, false);
-	if (magic == 0xA1B2C3D4u || magic == 0xA1B23C4Du)
-		be = false;
-	else if (magic == 0xD4C3B2A1u || magic == 0x4D3CB2A1u)
-		be = true;
-	else {
-		vbad(r, "pcap", "%s: not a classic pcap file (magic 0x%08x)", path, magic);
-		goto out;
-	}
-	if (rd32(h + 20, be) != 1) {
-		vbad(r, "pcap", "%s: link type %u, not 1 (Ethernet)", path, rd32(h + 20, be));
-		goto out;
-	}
+	struct cap_frame f;
 	for (uint64_t k = 0;; k++) {
-		if (fread(rec, 1, 16, f) != 16) {
+		int got = capture_next(c, &f, err, sizeof err);
+		if (got < 0) {
+			vbad(r, "pcap", "%s", err);
+			goto out;
+		}
+		if (got == 0) {
 			vbad(r, "index", "%llu: %s holds %llu frames", (unsigned long long)index, path,
 			     (unsigned long long)k);
 			goto out;
 		}
-		uint32_t incl = rd32(rec + 8, be), orig = rd32(rec + 12, be);
-		if (incl > cap || incl == 0) {
-			vbad(r, "pcap", "%s: record %llu of %u bytes (1 to %zu)", path,
-			     (unsigned long long)k, incl, cap);
+		if (k < index)
+			continue;
+		if (f.caplen != f.wirelen || f.caplen == 0 || f.caplen > cap) {
+			vbad(r, "pcap", "%s: record %llu of %u bytes captured of %u (whole, 1 to %zu)",
+			     path, (unsigned long long)k, f.caplen, f.wirelen, cap);
 			goto out;
 		}
-		if (k == index) {
-			if (incl != orig) {
-				vbad(r, "pcap", "%s: record %llu is cut (%u of %u bytes)", path,
-				     (unsigned long long)k, incl, orig);
-				goto out;
-			}
-			if (fread(buf, 1, incl, f) != incl) {
-				vbad(r, "pcap", "%s: record %llu is cut short", path,
-				     (unsigned long long)k);
-				goto out;
-			}
-			n = (long)incl;
-			goto out;
-		}
-		if (fseek(f, (long)incl, SEEK_CUR)) {
-			vbad(r, "pcap", "%s: record %llu is cut short", path, (unsigned long long)k);
-			goto out;
-		}
+		memcpy(buf, f.data, f.caplen);
+		n = (long)f.caplen;
+		goto out;
 	}
 out:
-	fclose(f);
+	capture_close(c);
 	return n;
 }
 
@@ -747,7 +687,7 @@ void st_rx_frame(struct run *r, const json_t *s)
 		vbad(r, "index", "names a record of a pcap: give pcap");
 		return;
 	}
-	uint8_t *buf = r->checking || !stack(r) ? check_buf : r->rxs->frame;
+	uint8_t *buf = r->checking || !vec_rx_stack(r) ? check_buf : r->rxs->frame;
 	if (hex) {
 		if ((n = vec_hex_bytes(r, "hex", hex, MAX_TX_FRAME, false)) < 0)
 			return;
@@ -760,344 +700,4 @@ void st_rx_frame(struct run *r, const json_t *s)
 	if (nicref_wire_rx(r->dev, (unsigned)port, buf, (size_t)n) != 0)
 		vnote(r, "rx_frame: port %llu is not a port of the device: nothing happened",
 		      (unsigned long long)port);
-}
-
-/* ---- steer: flow tables, groups, entries and counters by name ---- */
-
-static int name_find(const char *const *names, unsigned n, const char *name)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return (int)i;
-	return -1;
-}
-
-/* A name of list (tables, groups, counters) that exists: its index, or -1 after vbad. */
-static int name_ref(struct run *r, const char *field, const json_t *v, const char *const *names,
-		    unsigned n, const char *what)
-{
-	int k = json_is_string(v) ? name_find(names, n, json_string_value(v)) : -1;
-	if (k < 0)
-		vbad(r, field, "no %s of that name was made before (a steer step's %ss)", what, what);
-	return k;
-}
-
-/* A new name into list: 0, or -1 after vbad. */
-static int name_new(struct run *r, const char *field, const json_t *v, const char **names,
-		    unsigned *n)
-{
-	const char *s = json_string_value(v);
-	if (!s || !*s) {
-		vbad(r, field, "a name is a non-empty string");
-		return -1;
-	}
-	if (name_find(names, *n, s) >= 0) {
-		vbad(r, field, "\"%s\" is made twice", s);
-		return -1;
-	}
-	if (*n == VEC_RX_MAX_NAMES) {
-		vbad(r, field, "at most %u of a kind a test", VEC_RX_MAX_NAMES);
-		return -1;
-	}
-	names[(*n)++] = s;
-	return 0;
-}
-
-static int type_of(struct run *r, const char *field, const json_t *v, unsigned *type)
-{
-	const char *s = json_string_value(v);
-	*type = 0;
-	if (!v)
-		return 0;
-	if (s && !strcmp(s, "NIC_RX"))
-		return 0;
-	if (s && !strcmp(s, "NIC_TX")) {
-		*type = 1;
-		return 0;
-	}
-	vbad(r, field, "a table type is \"NIC_RX\" or \"NIC_TX\" (PRM T384)");
-	return -1;
-}
-
-static enum name_space ns_plain(const char *key)
-{
-	(void)key;
-	return NS_NONE;
-}
-
-/* The match_criteria_enable bits of a match value (T406: bit 0 outer_headers 00h-3Fh, bit 1
- * misc_parameters 40h-7Fh, bit 2 inner_headers 80h-BFh). */
-static unsigned blocks_of(const uint8_t *m)
-{
-	unsigned e = 0;
-	for (unsigned i = 0; i < REFDRV_MATCH_LEN; i++)
-		if (m[i])
-			e |= 1u << (i / 0x40);
-	return e;
-}
-
-static int fte_values(struct run *r, const char *what, const json_t *o, struct refdrv_fte *f,
-		      uint8_t *match, unsigned *table, uint64_t *index)
-{
-	const json_t *dest = json_object_get(o, "dest"), *cnt = json_object_get(o, "counters"), *v;
-	char fld[64];
-	uint64_t action, tag;
-	size_t i;
-	int k;
-	snprintf(fld, sizeof fld, "%s.table", what);
-	if ((k = name_ref(r, fld, json_object_get(o, "table"), r->rx.tables, r->rx.ntables,
-			  "table")) < 0)
-		return -1;
-	*table = (unsigned)k;
-	snprintf(fld, sizeof fld, "%s.group", what);
-	int g = name_ref(r, fld, json_object_get(o, "group"), r->rx.groups, r->rx.ngroups, "group");
-	if (g < 0 || num_in(r, what, o, "index", 32, 0, index) ||
-	    num_in(r, what, o, "action", 16, 0, &action) ||
-	    num_in(r, what, o, "flow_tag", 24, 0, &tag))
-		return -1;
-	memset(f, 0, sizeof *f);
-	memset(match, 0, REFDRV_MATCH_LEN);
-	snprintf(fld, sizeof fld, "%s.match", what);
-	if (json_object_get(o, "match") &&
-	    vec_set_fields(r, fld, nicref_layout_find("fte_match_param"), json_object_get(o, "match"),
-			   match, REFDRV_MATCH_LEN, ns_plain, NULL))
-		return -1;
-	if (json_array_size(dest) > REFDRV_FTE_MAX_LIST || json_array_size(cnt) > REFDRV_FTE_MAX_LIST) {
-		vbad(r, what, "at most %u destinations and counters", REFDRV_FTE_MAX_LIST);
-		return -1;
-	}
-	json_array_foreach(dest, i, v)
-	{
-		uint64_t t;
-		snprintf(fld, sizeof fld, "%s.dest[%zu]", what, i);
-		if (json_object_get(v, "tir")) {
-			snprintf(fld, sizeof fld, "%s.dest[%zu].tir", what, i);
-			if (index_in(r, fld, json_object_get(v, "tir"), r->rx.ntir, "TIRs", &t))
-				return -1;
-			f->dest[i].type = 2; /* T433 */
-			f->dest[i].id = (uint32_t)t;
-		} else {
-			snprintf(fld, sizeof fld, "%s.dest[%zu].table", what, i);
-			if ((k = name_ref(r, fld, json_object_get(v, "table"), r->rx.tables,
-					  r->rx.ntables, "table")) < 0)
-				return -1;
-			f->dest[i].type = 1;
-			f->dest[i].id = (uint32_t)k;
-		}
-	}
-	json_array_foreach(cnt, i, v)
-	{
-		snprintf(fld, sizeof fld, "%s.counters[%zu]", what, i);
-		if ((k = name_ref(r, fld, v, r->rx.counters, r->rx.ncounters, "counter")) < 0)
-			return -1;
-		f->cnt[i] = (uint16_t)k;
-	}
-	f->group_id = (uint32_t)g;
-	f->action = (unsigned)action;
-	f->flow_tag = (uint32_t)tag;
-	f->ndest = (unsigned)json_array_size(dest);
-	f->ncnt = (unsigned)json_array_size(cnt);
-	f->match = match;
-	return 0;
-}
-
-/* The command's status against the expected one (default OK). */
-static void steer_status(struct run *r, const char *what, const json_t *o, int st)
-{
-	const json_t *want = json_object_get(o, "status");
-	if (st < 0) {
-		vfail(r, "steer: %s: %s", what, r->drv->error);
-		return;
-	}
-	if (want ? !cmp_holds(want, NS_STATUS, (uint64_t)st) : st != 0) {
-		char t[96], g[48];
-		if (want)
-			cmp_text(want, NS_STATUS, t, sizeof t);
-		else
-			snprintf(t, sizeof t, "OK (0x0)");
-		value_text(NS_STATUS, (uint64_t)st, g, sizeof g);
-		vfail(r, "steer: %s: status expected %s, got %s (syndrome 0x%08x)", what, t, g,
-		      (unsigned)r->drv->last_syndrome);
-	}
-}
-
-static int status_check(struct run *r, const char *what, const json_t *o)
-{
-	char f[64];
-	const json_t *v = json_object_get(o, "status");
-	snprintf(f, sizeof f, "%s.status", what);
-	return v ? cmp_check(r, f, v, NS_STATUS, 8) : 0;
-}
-
-void st_steer(struct run *r, const json_t *s)
-{
-	const json_t *list, *o;
-	size_t i;
-	if (!rx_ready(r, "a steer step"))
-		return;
-	struct rx_stack *x = r->checking ? NULL : r->rxs;
-	struct refdrv *d = r->drv;
-	/* counters, tables (a miss table before the table that names it), groups, entries */
-	json_array_foreach(json_object_get(s, "counters"), i, o)
-	{
-		char f[32];
-		snprintf(f, sizeof f, "counters[%zu]", i);
-		unsigned at = r->rx.ncounters;
-		if (name_new(r, f, o, r->rx.counters, &r->rx.ncounters))
-			return;
-		if (x) {
-			int st = refdrv_alloc_flow_counter(d, &x->counter_id[at]);
-			if (st)
-				steer_status(r, f, NULL, st);
-		}
-	}
-	json_array_foreach(json_object_get(s, "tables"), i, o)
-	{
-		char w[32], f[48];
-		uint64_t level, lsz;
-		unsigned type;
-		int miss = -1;
-		snprintf(w, sizeof w, "tables[%zu]", i);
-		snprintf(f, sizeof f, "%s.type", w);
-		if (type_of(r, f, json_object_get(o, "type"), &type) ||
-		    num_in(r, w, o, "level", 8, 0, &level) || num_in(r, w, o, "log_size", 8, 4, &lsz) ||
-		    status_check(r, w, o))
-			return;
-		snprintf(f, sizeof f, "%s.miss", w);
-		if (json_object_get(o, "miss") &&
-		    (miss = name_ref(r, f, json_object_get(o, "miss"), r->rx.tables, r->rx.ntables,
-				     "table")) < 0)
-			return;
-		unsigned at = r->rx.ntables;
-		snprintf(f, sizeof f, "%s.name", w);
-		if (name_new(r, f, json_object_get(o, "name"), r->rx.tables, &r->rx.ntables))
-			return;
-		r->rx.table_type[at] = (uint8_t)type;
-		if (miss >= 0 && r->rx.table_type[miss] != type) {
-			vbad(r, f, "its miss table is of another type");
-			return;
-		}
-		if (!x)
-			continue;
-		int st = refdrv_create_flow_table(d, type, (unsigned)level, (unsigned)lsz,
-						  miss >= 0 ? 1u : 0u,
-						  miss >= 0 ? x->table_id[miss] : 0, &x->table_id[at]);
-		steer_status(r, w, o, st);
-		if (st == 0 && json_is_true(json_object_get(o, "root")))
-			steer_status(r, w, NULL,
-				     refdrv_set_flow_table_root(d, type, x->table_id[at]));
-	}
-	json_array_foreach(json_object_get(s, "groups"), i, o)
-	{
-		char w[32], f[48];
-		uint8_t crit[REFDRV_MATCH_LEN] = { 0 };
-		uint64_t start, end, en;
-		snprintf(w, sizeof w, "groups[%zu]", i);
-		snprintf(f, sizeof f, "%s.table", w);
-		int t = name_ref(r, f, json_object_get(o, "table"), r->rx.tables, r->rx.ntables, "table");
-		snprintf(f, sizeof f, "%s.criteria", w);
-		if (t < 0 || num_in(r, w, o, "start", 32, 0, &start) ||
-		    num_in(r, w, o, "end", 32, start, &end) || status_check(r, w, o) ||
-		    (json_object_get(o, "criteria") &&
-		     vec_set_fields(r, f, nicref_layout_find("fte_match_param"),
-				    json_object_get(o, "criteria"), crit, sizeof crit, ns_plain, NULL)) ||
-		    num_in(r, w, o, "enable", 8, blocks_of(crit), &en))
-			return;
-		unsigned at = r->rx.ngroups;
-		snprintf(f, sizeof f, "%s.name", w);
-		if (name_new(r, f, json_object_get(o, "name"), r->rx.groups, &r->rx.ngroups))
-			return;
-		r->rx.group_table[at] = (uint8_t)t;
-		if (!x)
-			continue;
-		steer_status(r, w, o,
-			     refdrv_create_flow_group(d, r->rx.table_type[t], x->table_id[t],
-						      (uint32_t)start, (uint32_t)end, (unsigned)en, crit,
-						      &x->group_id[at]));
-	}
-	list = json_object_get(s, "entries");
-	json_array_foreach(list, i, o)
-	{
-		char w[32];
-		uint8_t match[REFDRV_MATCH_LEN];
-		struct refdrv_fte f;
-		unsigned t;
-		uint64_t index;
-		snprintf(w, sizeof w, "entries[%zu]", i);
-		if (fte_values(r, w, o, &f, match, &t, &index) || status_check(r, w, o))
-			return;
-		if (!x)
-			continue;
-		f.group_id = x->group_id[f.group_id];
-		for (unsigned k = 0; k < f.ndest; k++)
-			f.dest[k].id = f.dest[k].type == 2 ? x->tirn[f.dest[k].id]
-							   : x->table_id[f.dest[k].id];
-		for (unsigned k = 0; k < f.ncnt; k++)
-			f.cnt[k] = (uint16_t)x->counter_id[f.cnt[k]];
-		steer_status(r, w, o,
-			     refdrv_set_fte(d, r->rx.table_type[t], x->table_id[t], (uint32_t)index, 0,
-					    0, &f));
-	}
-	json_array_foreach(json_object_get(s, "delete"), i, o)
-	{
-		char w[32], f[48];
-		uint64_t index;
-		snprintf(w, sizeof w, "delete[%zu]", i);
-		snprintf(f, sizeof f, "%s.table", w);
-		int t = name_ref(r, f, json_object_get(o, "table"), r->rx.tables, r->rx.ntables, "table");
-		if (t < 0 || num_in(r, w, o, "index", 32, 0, &index) || status_check(r, w, o))
-			return;
-		if (x)
-			steer_status(r, w, o,
-				     refdrv_delete_fte(d, r->rx.table_type[t], x->table_id[t],
-						       (uint32_t)index));
-	}
-}
-
-/* ---- flow_counters ---- */
-
-void st_flow_counters(struct run *r, const json_t *s)
-{
-	const json_t *o;
-	size_t i;
-	bool clear = json_is_true(json_object_get(s, "clear"));
-	if (!rx_ready(r, "a flow_counters step"))
-		return;
-	json_array_foreach(json_object_get(s, "expect"), i, o)
-	{
-		char w[32], f[48];
-		snprintf(w, sizeof w, "expect[%zu]", i);
-		snprintf(f, sizeof f, "%s.counter", w);
-		int k = name_ref(r, f, json_object_get(o, "counter"), r->rx.counters, r->rx.ncounters,
-				 "counter");
-		if (k < 0)
-			return;
-		snprintf(f, sizeof f, "%s.packets", w);
-		if (json_object_get(o, "packets") &&
-		    cmp_check(r, f, json_object_get(o, "packets"), NS_NONE, 64))
-			return;
-		snprintf(f, sizeof f, "%s.octets", w);
-		if (json_object_get(o, "octets") &&
-		    cmp_check(r, f, json_object_get(o, "octets"), NS_NONE, 64))
-			return;
-		if (r->checking)
-			continue;
-		uint64_t pk = 0, oc = 0;
-		int st = refdrv_query_flow_counter(r->drv, r->rxs->counter_id[k], clear, &pk, &oc);
-		if (st) {
-			vfail(r, "flow_counters: %s: QUERY_FLOW_COUNTER status %d", w, st);
-			continue;
-		}
-		const json_t *want[2] = { json_object_get(o, "packets"), json_object_get(o, "octets") };
-		const uint64_t got[2] = { pk, oc };
-		static const char *const nm[2] = { "packets", "octets" };
-		for (int j = 0; j < 2; j++)
-			if (want[j] && !cmp_holds(want[j], NS_NONE, got[j])) {
-				char t[96];
-				cmp_text(want[j], NS_NONE, t, sizeof t);
-				vfail(r, "flow_counters: counter \"%s\" %s: expected %s, got %llu",
-				      json_string_value(json_object_get(o, "counter")), nm[j], t,
-				      (unsigned long long)got[j]);
-			}
-	}
 }
