@@ -34,6 +34,9 @@ static int name_lookup(const char *s, enum name_space ns, uint64_t *out)
 	case NS_WQE_OPCODE:
 		v = refdrv_wqe_opcode_find(s);
 		break;
+	case NS_LRO_CAUSE:
+		v = nicref_lro_cause_find(s);
+		break;
 	case NS_NONE:
 		break;
 	}
@@ -58,6 +61,8 @@ const char *jv_space_what(enum name_space ns)
 		return "a command rule name";
 	case NS_WQE_OPCODE:
 		return "a WQE opcode name (PRM T26: NOP, SEND, LSO, UMR)";
+	case NS_LRO_CAUSE:
+		return "an LRO cause name (nicref/lro.h: timer, max_size, out_of_order, ...)";
 	case NS_NONE:
 		break;
 	}

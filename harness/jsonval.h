@@ -16,6 +16,7 @@ enum name_space {
 	NS_VIOLATION, /* driver violation rule names */
 	NS_CMD_RULE,  /* command refusal rule names */
 	NS_WQE_OPCODE, /* send WQE opcode names (T26; harness/driver_sq.h) */
+	NS_LRO_CAUSE, /* LRO causes (nicref/lro.h) */
 };
 
 /* What the names of a space are, for messages: "a return status name (PRM T128)". */

@@ -109,6 +109,24 @@ static const struct ev_arg ev_args[] = {
 	{ NICREF_EV_RX_DROP, "reason", NS_NONE, 4 },	  /* enum rx_drop_reason, docs/rx.md */
 	{ NICREF_EV_RX_DROP, "num", NS_NONE, 24 },	  /* port, TIRN or RQN */
 	{ NICREF_EV_RX_DROP, "len", NS_NONE, 32 },
+	{ NICREF_EV_LRO_OPEN, "tir", NS_NONE, 24 },
+	{ NICREF_EV_LRO_OPEN, "rq", NS_NONE, 24 },
+	{ NICREF_EV_LRO_OPEN, "wqe_counter", NS_NONE, 16 },
+	{ NICREF_EV_LRO_OPEN, "len", NS_NONE, 32 },
+	{ NICREF_EV_LRO_MERGE, "tir", NS_NONE, 24 },
+	{ NICREF_EV_LRO_MERGE, "rq", NS_NONE, 24 },
+	{ NICREF_EV_LRO_MERGE, "wqe_counter", NS_NONE, 16 },
+	{ NICREF_EV_LRO_MERGE, "num_seg", NS_NONE, 8 },	  /* T68 lro_num_seg */
+	{ NICREF_EV_LRO_MERGE, "bytes", NS_NONE, 32 },	  /* T68 byte_cnt */
+	{ NICREF_EV_LRO_END, "tir", NS_NONE, 24 },
+	{ NICREF_EV_LRO_END, "rq", NS_NONE, 24 },
+	{ NICREF_EV_LRO_END, "wqe_counter", NS_NONE, 16 },
+	{ NICREF_EV_LRO_END, "cause", NS_LRO_CAUSE, 8 },  /* enum nicref_lro_cause */
+	{ NICREF_EV_LRO_END, "num_seg", NS_NONE, 8 },
+	{ NICREF_EV_LRO_END, "byte_cnt", NS_NONE, 32 },
+	{ NICREF_EV_LRO_PASS, "tir", NS_NONE, 24 },
+	{ NICREF_EV_LRO_PASS, "rq", NS_NONE, 24 },
+	{ NICREF_EV_LRO_PASS, "cause", NS_LRO_CAUSE, 8 },
 };
 
 /* The send path's events (the send engine's, TX_SPEC "Frames out"), by name until the kinds are

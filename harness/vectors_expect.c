@@ -79,6 +79,9 @@ static const char *space_name(enum name_space ns, uint64_t v)
 		return v < NICREF_RULE_COUNT ? nicref_cmd_rule_name((unsigned)v) : NULL;
 	case NS_WQE_OPCODE:
 		return refdrv_wqe_opcode_name((unsigned)v);
+	case NS_LRO_CAUSE:
+		return v < NICREF_LRO_CAUSE_COUNT ? nicref_lro_cause_name((enum nicref_lro_cause)v)
+						  : NULL;
 	case NS_NONE:
 		break;
 	}

@@ -15,6 +15,7 @@
 #include "nicref/cmd.h"
 #include "nicref/invariants.h"
 #include "nicref/layout.h"
+#include "nicref/lro.h"
 #include "nicref/rx.h"
 #include "nicref/trace.h"
 #include "nicref/version.h"

@@ -64,7 +64,17 @@
 	 * enum rx_drop_reason (1 under the minimum, 2 over the MTU, 3 vport down, 4 vport     \
 	 * filter, 5 steering, 6 self-loopback, 7 no TIR/RQ, 8 RQ not RDY, 9 no WQE, 10 the link \
 	 * down); num the port, TIR or RQ it concerns (0 when none); len the frame's. */\
-	X(RX_DROP, "rx_drop", "reason", "num", "len")
+	X(RX_DROP, "rx_drop", "reason", "num", "len")                                            \
+	/* Large Receive Offload (PRM §3.3.6; nicref/lro.h, docs/lro.md): a TCP segment on an   \
+	 * LRO TIR opened a session in the WQE of counter wqe_counter of RQ rq (len: the frame's \
+	 * bytes scattered, no CQE yet), joined it (num_seg segments so far, bytes: the byte_cnt \
+	 * the session's CQE would carry now), or went on its own (lro_pass, cause as enum     \
+	 * nicref_lro_cause); a session completed (lro_end, its cause, its CQE's lro_num_seg and \
+	 * byte_cnt; the CQE event follows). */                                                 \
+	X(LRO_OPEN, "lro_open", "tir", "rq", "wqe_counter", "len")                               \
+	X(LRO_MERGE, "lro_merge", "tir", "rq", "wqe_counter", "num_seg", "bytes")                \
+	X(LRO_END, "lro_end", "tir", "rq", "wqe_counter", "cause", "num_seg", "byte_cnt")        \
+	X(LRO_PASS, "lro_pass", "tir", "rq", "cause")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,
