@@ -821,8 +821,8 @@ def gen_vport():
                              "expect": {"status": "OK"}}},
                 post(), frame_step(b), events([drop(3)]), cqes([])])
     short = bytes(v4(UDP, 0))[:59]
-    vf.test(g, "59 bytes without FCS (under §3.3.8's 64 with it): dropped (reason 1)",
-            "PRM §3.3.8", [post(), frame_step(short), events([drop(1)]), cqes([])])
+    vf.test(g, "59 bytes without FCS, 63 with it: a runt under the 64-byte minimum, dropped "
+            "(reason 1)", "IEEE 802.3 §4.2.4.2.2 (minFrameSize), PRM §3.3.8", [post(), frame_step(short), events([drop(1)]), cqes([])])
     for n, ok in ((100, True), (101, False)):
         p = raw(Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP() /
                 payload(n - 28))
@@ -885,6 +885,13 @@ def ppcnt(grp, fields, prio=0, any_of=None):
                         "fields": {"opcode": "ACCESS_REG", "op_mod": 1, "register_id": PPCNT_ID,
                                    "local_port": 1, "grp": grp, "prio_tc": prio, "clr": 0},
                         "output_length": "0x110", "expect": exp}}
+
+
+def fc_octets(n, frames=1):
+    """A flow counter's octets after `frames` frames of n bytes (without FCS): the PRM
+    (§7.11.2.8, §12.14.13) does not say whether the FCS counts; D-FC-2 counts the frame as
+    classified (no FCS), the other reading adds 4 per frame. Both are accepted."""
+    return {"in": [frames * n, frames * (n + 4)]}
 
 
 def octets(name, n, frames=1):
@@ -1238,6 +1245,45 @@ def steer_one(crit, value, action=4, dest=None, counters=None, tag=0x77, extra=N
     return {"steer": s}
 
 
+def prio_vlan_tag_cases(vf, g):
+    """§7.11.3.10.1: a prio-tagged frame (an 802.1Q tag with VID 0) against the three flows the
+    section names. Its first two sentences are clear: "only prio-tagged" matches vlan_tag 1 and
+    first_vid 0, "only untagged" matches vlan_tag 0. Its third says one flow matching vlan_tag 0
+    and first_vid 0 takes both kinds, which contradicts the first (a prio-tagged frame has
+    vlan_tag 1): D-FT-21 follows the first two, the third's reading is accepted."""
+    cite = C_STEER + ", §7.11.3.10.1"
+    untagged = raw(v4(UDP))
+    prio = raw(Ether(dst=OWN_MAC, src=PEER_MAC) / Dot1Q(prio=3, vlan=0) / IP(src="10.0.0.1",
+               dst="10.0.0.2") / UDP(sport=0x1234, dport=0x5678) / payload(32))
+    only_prio = ({"outer_cvlan_tag": 1, "outer_first_vid": "0xfff"},
+                 {"outer_cvlan_tag": 1, "outer_first_vid": 0})
+    only_untagged = ({"outer_cvlan_tag": 1}, {"outer_cvlan_tag": 0})
+    both = ({"outer_cvlan_tag": 1, "outer_first_vid": "0xfff"},
+            {"outer_cvlan_tag": 0, "outer_first_vid": 0})
+    hit_prio = cqes([cqe_ok(prio, flow_tag=0x77, strip=True)])
+    hit_untagged = cqes([cqe_ok(untagged, flow_tag=0x77)])
+    miss = [events([drop(5)]), cqes([])]
+    vf.test(g, "prio-tagged only (vlan_tag 1, first_vid 0): a prio-tagged frame matches, an "
+            "untagged one misses", cite, [
+                steer_one(*only_prio, dest=[{"tir": 0}]), post(), frame_step(prio), hit_prio,
+                frame_step(untagged)] + miss)
+    vf.test(g, "untagged only (vlan_tag 0): an untagged frame matches, a prio-tagged one "
+            "misses", cite, [
+                steer_one(*only_untagged, dest=[{"tir": 0}]), post(), frame_step(untagged),
+                hit_untagged, frame_step(prio)] + miss)
+    vf.test(g, "the single flow of vlan_tag 0 and first_vid 0 takes an untagged frame", cite, [
+        steer_one(*both, dest=[{"tir": 0}]), post(), frame_step(untagged), hit_untagged])
+    vf.test(g, "the single flow of vlan_tag 0 and first_vid 0 and a prio-tagged frame "
+            "(D-FT-21)", cite, [
+                steer_one(*both, dest=[{"tir": 0}]), post(), frame_step(prio),
+                {"events": {"any_of": [
+                    {"reading": "D-FT-21: the frame has vlan_tag 1 (sentence 1): a miss",
+                     "expect": [drop(5)], "exact": False},
+                    {"reading": "sentence 3: the flow takes prio-tagged frames too",
+                     "expect": [{"event": "cqe", "opcode": 2}], "exact": False}]}}],
+            "acceptable")
+
+
 def gen_steer():
     vf = VFile("steer_frames.json", "rx_steer", [
         "NIC_RX flow steering with frames (PRM §7.11.2, §12.14.9 T429-T434): every match field "
@@ -1256,6 +1302,7 @@ def gen_steer():
                     steer_one(crit, value, dest=[{"tir": 0}]), post(), frame_step(y),
                     cqes([cqe_ok(y, flow_tag=0x77, strip=f["cv"] == 1)]), frame_step(n),
                     events([drop(5)]), cqes([])])
+    prio_vlan_tag_cases(vf, g)
     any_ = {"outer_ethertype": "0xffff"}
     val = {"outer_ethertype": "0x0800"}
     vf.test(g, "DROP: dropped (reason 5)", C_STEER + " T430 action DROP", [
@@ -1274,7 +1321,7 @@ def gen_steer():
         post(count=2), frame_step(b), frame_step(b),
         cqes([cqe_ok(b, flow_tag=0x77), cqe_ok(b, flow_tag=0x77, wqe_counter=1)]),
         {"flow_counters": {"expect": [{"counter": "c0", "packets": 2,
-                                       "octets": 2 * len(b)}]}}])
+                                       "octets": fc_octets(len(b), 2)}]}}])
     vf.test(g, "a miss goes to the identified miss table, whose flow delivers",
             C_STEER + ", T388 table_miss_action", [
                 {"steer": {"tables": [{"name": "t1", "level": 1},
@@ -1405,10 +1452,10 @@ def gen_loopback():
                                      "flow_tag": 9, "dest": [{"tir": 0}],
                                      "counters": ["crx"]}]}}
     vf.test(g, "a sent frame that loops back is counted by the NIC_RX flow it hits, once, its "
-            "length as classified (no FCS, D-FC-2)", "PRM §3.4, §7.11.2.8, §12.14.13", [
+            "length (D-FC-2 counts it without the FCS)", "PRM §3.4, §7.11.2.8, §12.14.13", [
                 ntx, cnt_rx, post(), tx_wqe(f), cqes([cqe_ok(f, flow_tag=9)]),
                 {"flow_counters": {"expect": [{"counter": "crx", "packets": 1,
-                                               "octets": len(f)}]}}])
+                                               "octets": fc_octets(len(f))}]}}])
     for lb in (0, 1):
         g = vf.group(f"the TIR in the SQ's transport domain, self_lb_en {lb}",
                      [BRING_UP, {"tx_setup": {}},

@@ -54,7 +54,9 @@ def cmd(layout, fields, status="OK", rule=None, length=None, olen=None, out=None
     ev = [done]
     if rule:
         ev = [{"event": "cmd_fail", "slot": 0, "opcode": op, "rule": rule}, done]
-    return [{"command": c}, {"events": {"exact": True, "expect": ev}}]
+    # A status the spec leaves open (a comparator): a refusal traces cmd_fail first, so the
+    # trace is matched loosely (the completion, whatever precedes it).
+    return [{"command": c}, {"events": {"exact": not isinstance(status, dict), "expect": ev}}]
 
 
 def ft(type=RX, level=0, log_size=4, miss=0, miss_id=0, **kw):
@@ -478,11 +480,15 @@ def entry_tests():
                      fte(1, 0, 1, FWD, dests=[(DEST_FT, 2)], status="BAD_RESOURCE", rule="FTE_DEST_FT_INVALID"),
                      ft(level=5), fg(4, 0, 3), ft(level=5 + 0, status="OK") if False else [],
                      fte(4, 0, 2, FWD, dests=[(DEST_FT, 3)], status="BAD_PARAM", rule="FTE_DEST_FT_LEVEL"))))
-    t.append(T("a flow table then a TIR → BAD_PARAM (TIRs may only precede flow tables)",
-               "PRM §7.11.3.6; §7.11.4.1", "invalid",
+    # D-FT-22: §7.11.3.6 leaves the order of destinations undefined; §7.11.4.1's "TIRs
+    # followed by Flow Tables" is read as list order, so the model refuses a table before a TIR.
+    # The other reading (any order, the same set) accepts it: both are accepted.
+    t.append(T("a flow table then a TIR: BAD_PARAM under D-FT-22 (TIRs precede flow tables, "
+               "§7.11.4.1), OK when the order is free (§7.11.3.6)",
+               "PRM §7.11.3.6; §7.11.4.1", "acceptable",
                steps(ft(), ft(level=64), fg(1, 0, 3),
-                     fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_TIR, 1)], status="BAD_PARAM",
-                         rule="FTE_DEST_MIXED"))))
+                     fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_TIR, 1)],
+                         status={"in": ["BAD_PARAM", "OK"]}))))
     t.append(T("multi-path from a table of level 64 → BAD_PARAM; to a table of level 1 that is not last "
                "→ BAD_PARAM", "PRM §7.11.3.3", "invalid",
                steps(ft(level=64), ft(level=2), fg(1, 0, 3), ft(), fg(3, 0, 3), ft(level=1),
