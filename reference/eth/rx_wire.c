@@ -39,9 +39,15 @@ static const enum vport_counter vport_rx[] = {
 };
 
 /* NIC_RX classification (§7.11.2) and one copy per TIR of the verdict (§7.11.2: each
- * destination receives the packet; the order of the list, spec-map §5.5). */
+ * destination receives the packet; the order of the list, D-FT-20, docs/steer.md). */
 static void classify(struct nicref_dev *dev, const struct rx_pkt *p)
 {
+	/* §7.11.2.5: without a NIC_RX root the verdict is the default, drop, whatever the frame:
+	 * no key to build (the same shortcut as tx_steer.c's). */
+	if (!flow_root(dev, FLOW_NIC_RX)) {
+		rx_drop(dev, RX_DROP_STEERING, STEER_WHY_NO_ROOT, p);
+		return;
+	}
 	uint8_t key[STEER_KEY_LEN];
 	struct steer_verdict v;
 	steer_key_build(p->frame, p->len, p->pi, key);
