@@ -10,7 +10,7 @@
 /* T45 self_lb_en: bit 0 enables unicast, bit 1 multicast (and broadcast) self-loopback. */
 enum { SELF_LB_UC = 1, SELF_LB_MC = 2 };
 
-/* §3.4, T45 (spec-map §4.7, D-RX-12): a looped frame is "self" at a TIR of the sending TIS's
+/* §3.4, T45 (D-RX-12, docs/rx.md): a looped frame is "self" at a TIR of the sending TIS's
  * transport domain; self traffic passes only when self_lb_en enables its kind. Rev 0.40's
  * bits enable (1 = deliver). */
 static bool self_blocked(const struct tir *t, const struct eth_lb_frame *lb)
