@@ -4,9 +4,17 @@
 # the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if grep -rnI --exclude-dir=build -e '\.\./shared' -e 'shared/seeds' -e 'shared/spec-map' -e 'shared/tools' \
-	README.md CONTRIBUTING.md docs/ reference/ harness/ fuzzers/ vectors/ ci/ Makefile \
-	| grep -v '^ci/check_standalone_docs.sh:'; then
+# Every file git tracks (outside a git checkout, every file but build/ and .git/), this script
+# excepted.
+hits() {
+	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		git grep -nI "$@" -- . ':!ci/check_standalone_docs.sh'
+	else
+		grep -rnI --exclude-dir=build --exclude-dir=.git "$@" . \
+			| grep -v '^\./ci/check_standalone_docs.sh:'
+	fi
+}
+if hits -e '\.\./shared' -e 'shared/seeds' -e 'shared/spec-map' -e 'shared/tools' -e '/work/'; then
 	echo "check_standalone_docs: the lines above name a path outside the repository" >&2
 	exit 1
 fi
@@ -14,16 +22,8 @@ fi
 # repository may cite them: every file git tracks (README, docs, reference, harness, fuzzers,
 # vectors and their generators, ci, corpora, Makefile, ...) except this script cites the PRM
 # section or table, or the repository's own decision ID (docs/decisions.md and the pages it
-# links). Outside a git checkout, every file but build/ and .git/.
-if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-	spec_map_hits() { git grep -nI -e 'spec-map' -- . ':!ci/check_standalone_docs.sh'; }
-else
-	spec_map_hits() {
-		grep -rnI --exclude-dir=build --exclude-dir=.git -e 'spec-map' . \
-			| grep -v '^\./ci/check_standalone_docs.sh:'
-	}
-fi
-if spec_map_hits; then
+# links).
+if hits -e 'spec-map'; then
 	echo "check_standalone_docs: the lines above cite the spec-map, which a clone does not have" >&2
 	exit 1
 fi
