@@ -27,6 +27,7 @@ enum dev_note {
 	DEV_NOTE_TIR_LRO,     /* MODIFY_TIR writes the TIR's LRO group (T48 bit 0) */
 	DEV_NOTE_TIR_DESTROY, /* DESTROY_TIR */
 	DEV_NOTE_RQ_LEAVES_RDY, /* an RQ leaves RDY (MODIFY_RQ, an error) or is destroyed */
+	DEV_NOTE_OBJECTS_RELEASED, /* every object goes at once (TEARDOWN_HCA, a reset); num 0 */
 };
 
 struct dev_subsys {

@@ -97,6 +97,8 @@ struct lro_state {
 struct lro_state *lro_create(struct nicref_dev *dev);
 void lro_destroy(struct lro_state *ls);
 void lro_reset(struct lro_state *ls);
+/* Forgets the open sessions, without completions (TEARDOWN_HCA: their objects go). */
+void lro_reset_sessions(struct lro_state *ls);
 struct lro_state *lro_state_of(struct nicref_dev *dev);
 struct lro_session *lro_find(struct lro_state *ls, const struct lro_key *k);
 /* A free session opened under k at the tail of the open order, or NULL (none free). */

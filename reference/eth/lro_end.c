@@ -104,6 +104,10 @@ void lro_notify(struct nicref_dev *dev, struct lro_state *ls, enum dev_note note
 {
 	if (!ls->nopen)
 		return;
+	if (note == DEV_NOTE_OBJECTS_RELEASED) {
+		lro_reset_sessions(ls); /* the TIRs, RQs and CQs go: nothing to complete into */
+		return;
+	}
 	/* §3.3.6.1: DESTROY_TIR and MODIFY_TIR (LRO) first complete the TIR's sessions; an RQ
 	 * leaving RDY completes its own while it can still take their CQEs (D-LRO-10). */
 	if (note == DEV_NOTE_RQ_LEAVES_RDY)

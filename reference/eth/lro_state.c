@@ -58,11 +58,17 @@ void lro_destroy(struct lro_state *ls)
 	free(ls);
 }
 
+void lro_reset_sessions(struct lro_state *ls)
+{
+	while (ls->head != LRO_NIL)
+		lro_release(ls, &ls->s[ls->head]);
+	ls->top = 0;
+}
+
 void lro_reset(struct lro_state *ls)
 {
 	/* Power-on: the open sessions are forgotten (no CQE: the device is reset). */
-	while (ls->head != LRO_NIL)
-		lro_release(ls, &ls->s[ls->head]);
+	lro_reset_sessions(ls);
 	ls->opened = ls->ended = ls->merged = 0;
 }
 

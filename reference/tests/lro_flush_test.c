@@ -205,3 +205,19 @@ Test(lro_flush, reset_forgets_sessions)
 	cr_expect_eq(st.lro_sessions_opened, 0);
 	cr_expect_eq(nicref_dev_check(rdev->dev), 0);
 }
+
+/* TEARDOWN_HCA (the panic profile, T169: the queues go with it) releases every object: the
+ * sessions are forgotten with them (no CQ to complete into), and the invariants hold. */
+Test(lro_flush, teardown_forgets_sessions)
+{
+	rx_post1(RX_BUF, 4096);
+	give(1, 1, 100);
+	tl_mark(&rdev->tr);
+	tl_begin(rdev, "teardown_hca_in", "TEARDOWN_HCA");
+	tl_set(rdev, "teardown_hca_in", "profile", 1);
+	cr_assert_eq(tl_run(rdev, 0x10, 0x10), 0, "TEARDOWN_HCA panic");
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_LRO_END), 0);
+	cr_expect_eq(nicref_dev_check(rdev->dev), 0, "no session names a released RQ");
+	nicref_clock_advance(rdev->dev, 64000);
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_LRO_END), 0, "no timer either");
+}
