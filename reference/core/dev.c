@@ -107,9 +107,13 @@ void nicref_dev_destroy(struct nicref_dev *dev)
 	if (!dev)
 		return;
 	struct dev_core *c = dev_core(dev);
-	for (unsigned i = c->ncreated; i-- > 0;)
+	/* Rows go in reverse order, each no longer counted as created before it goes: a row's
+	 * destroy may dev_notify the rows still there (the objects releasing, LRO). */
+	while (c->ncreated > 0) {
+		unsigned i = --c->ncreated;
 		if (c->subsys[i]->destroy)
 			c->subsys[i]->destroy(dev, c->state[i]);
+	}
 	hostmem_fini(&c->hostmem);
 	page_pool_fini(&c->pages);
 	free(c->state);

@@ -93,17 +93,26 @@ static int eth_profile_ok(const struct nicref_profile *p)
 }
 
 /* Virtual time moved: LRO sessions whose timer expired complete (D-LRO-5). */
-static void eth_tick(struct nicref_dev *dev, void *state)
+static struct lro_state *lro_of(void *state)
 {
 	struct eth_state *es = state;
-	lro_tick(dev, ((struct rx_state *)es->rx_state)->lro);
+	struct rx_state *rs = es ? es->rx_state : NULL;
+	return rs ? rs->lro : NULL; /* NULL only while a failed create is undone */
+}
+
+static void eth_tick(struct nicref_dev *dev, void *state)
+{
+	struct lro_state *ls = lro_of(state);
+	if (ls)
+		lro_tick(dev, ls);
 }
 
 /* The control plane changes a TIR or an RQ: its LRO sessions complete first (D-LRO-10). */
 static void eth_notify(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num)
 {
-	struct eth_state *es = state;
-	lro_notify(dev, ((struct rx_state *)es->rx_state)->lro, note, num);
+	struct lro_state *ls = lro_of(state);
+	if (ls)
+		lro_notify(dev, ls, note, num);
 }
 
 const struct dev_subsys eth_subsys = {
