@@ -244,3 +244,27 @@ Test(lro_merge, ipv6_segments)
 	const size_t len[2] = { 80, 60 };
 	cr_expect_eq(CQE(c, checksum), sum_of(p, len, 2));
 }
+
+/* Multi-destination steering (PRM §7.11.2.4): each TIR receiving a copy runs its own session
+ * (D-LRO-1), each in its own WQE. */
+Test(lro_merge, each_tir_of_a_multi_path_flow_has_its_session)
+{
+	struct lro_tir_opts t = lro_tir_default();
+	uint32_t tirs[2] = { lro_tirn, lro_make_tir(&t) };
+	rx_steer_all(tirs, 2, 0);
+	for (unsigned i = 0; i < 4; i++)
+		rx_post1(RX_BUF + 0x1000 * i, 4096);
+	tl_mark(&rdev->tr);
+	uint8_t f[512];
+	for (unsigned i = 0; i < 2; i++) {
+		struct seg s = seg_of(1 + 100 * i, 100);
+		size_t n = seg_build(f, &s, NULL);
+		nicref_wire_rx(rdev->dev, 1, f, n);
+	}
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_LRO_OPEN), 2);
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_LRO_MERGE), 2);
+	cr_expect_eq(lro_ev(NICREF_EV_LRO_OPEN, 0)->arg[0], tirs[0]);
+	cr_expect_eq(lro_ev(NICREF_EV_LRO_OPEN, 1)->arg[0], tirs[1]);
+	cr_expect_eq(lro_ev(NICREF_EV_LRO_MERGE, 0)->arg[2], 0, "TIR 1's session in WQE 0");
+	cr_expect_eq(lro_ev(NICREF_EV_LRO_MERGE, 1)->arg[2], 1, "TIR 2's in WQE 1");
+}
