@@ -4,6 +4,7 @@
  * leaving RDY, each completing the sessions concerned in the order they opened. */
 #include <criterion/criterion.h>
 
+#include "eth/lro.h"
 #include "lro_util.h"
 
 TestSuite(lro_flush, .init = lro_setup, .fini = rx_teardown);
@@ -220,4 +221,34 @@ Test(lro_flush, teardown_forgets_sessions)
 	cr_expect_eq(nicref_dev_check(rdev->dev), 0, "no session names a released RQ");
 	nicref_clock_advance(rdev->dev, 64000);
 	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_LRO_END), 0, "no timer either");
+}
+
+/* The engine's invariants (nicref/invariants.h -520 to -523) see a broken session. */
+Test(lro_flush, invariants_see_a_broken_session)
+{
+	rx_post1(RX_BUF, 4096);
+	give(1, 1, 100);
+	struct lro_state *ls = rx_state_of(rdev->dev)->lro;
+	struct lro_session *s = &ls->s[ls->head];
+	cr_assert_eq(nicref_dev_check(rdev->dev), 0);
+	s->byte_cnt++;
+	cr_expect_eq(nicref_dev_check(rdev->dev), NICREF_INV_LRO_SESSION_BYTES);
+	s->byte_cnt--;
+	uint64_t deadline = s->deadline_ns;
+	s->deadline_ns = UINT64_MAX; /* a timer that never fires */
+	nicref_clock_advance(rdev->dev, 64000);
+	cr_expect_eq(nicref_dev_check(rdev->dev), NICREF_INV_LRO_SESSION_TIMER, "open at 2N");
+	s->deadline_ns = deadline;
+	nicref_clock_advance(rdev->dev, 0);
+	cr_expect_eq(nicref_dev_check(rdev->dev), 0, "the tick ended it");
+	rx_post1(RX_BUF + 0x1000, 4096);
+	give(1, 1, 100);
+	s = &ls->s[ls->head];
+	ls->nopen++;
+	cr_expect_eq(nicref_dev_check(rdev->dev), NICREF_INV_LRO_SESSIONS_WITHIN_LIMIT);
+	ls->nopen--;
+	struct rq *rq = s->slot.rq;
+	rq->state = WQ_ERR;
+	cr_expect_eq(nicref_dev_check(rdev->dev), NICREF_INV_LRO_SESSION_RQ_RDY);
+	rq->state = WQ_RDY;
 }
