@@ -252,3 +252,32 @@ Test(lro_flush, invariants_see_a_broken_session)
 	cr_expect_eq(nicref_dev_check(rdev->dev), NICREF_INV_LRO_SESSION_RQ_RDY);
 	rq->state = WQ_RDY;
 }
+
+/* A session's CQE the CQ cannot take (overrun, §7.12.1 step 2) puts the RQ in ERR, which
+ * completes its other sessions (rq_state) while the timer is still ending sessions: each ends
+ * once, and the invariants hold. */
+Test(lro_flush, a_full_cq_while_the_timer_ends_sessions)
+{
+	struct rx_opts o = rx_default_opts();
+	o.log_wq = 7;
+	struct lro_tir_opts t = lro_tir_default();
+	lro_setup_with(&o, &t);
+	for (unsigned i = 0; i < 80; i++)
+		rx_post1(RX_BUF, 512);
+	give(1, 1, 100);
+	give(2, 1, 100);
+	uint8_t f[256];
+	struct rx_frame_opts u = rx_udp(30);
+	size_t n = rx_frame(f, &u);
+	for (unsigned i = 0; i < 64; i++) /* 64 CQEs fill the CQ of 64 */
+		cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	tl_mark(&rdev->tr);
+	nicref_clock_advance(rdev->dev, 64000);
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_LRO_END), 2, "each session ends once");
+	cr_expect_eq(lro_end_cause(0), NICREF_LRO_TIMER);
+	cr_expect_eq(lro_end_cause(1), NICREF_LRO_RQ_STATE, "the RQ went to ERR first");
+	struct refdrv_wq_status st;
+	cr_assert_eq(refdrv_query_rq(&rdev->d, rx.rqn, &st), 0);
+	cr_expect_eq(st.state, 3, "ERR");
+	cr_expect_eq(nicref_dev_check(rdev->dev), 0);
+}
