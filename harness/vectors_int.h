@@ -79,7 +79,11 @@ struct vec_rx_rq {
 	bool vsd, flush, on_rmp;
 	uint32_t user_index;
 };
+struct vec_rx_lro {
+	unsigned mask, timeout, max_msg_sz; /* T45 10h; mask 0: LRO off */
+};
 struct vec_rx_tir {
+	struct vec_rx_lro lro;
 	bool indirect, symmetric;
 	unsigned rq, hash_fn, self_lb_en;
 	uint32_t sel;
@@ -322,6 +326,9 @@ void st_rq_post(struct run *r, const json_t *s);
 void st_rx_frame(struct run *r, const json_t *s);
 void st_steer(struct run *r, const json_t *s);
 void st_flow_counters(struct run *r, const json_t *s);
+void st_modify_tir(struct run *r, const json_t *s); /* vectors_rx_lro.c */
+void st_destroy_tir(struct run *r, const json_t *s);
+void st_rq_state(struct run *r, const json_t *s);
 /* A receive configuration is set up (checking: an rx_setup came before), else vbad / vfail. */
 bool vec_rx_ready(struct run *r, const char *what);
 /* The rx_setup's CQ while running, or NULL. */

@@ -49,6 +49,9 @@ struct cap_row {
 #define P_LOG_MAX_TD (UINT64_MAX - 4)     /* profile.log_max_transport_domain */
 #define P_DRIVER_VERSION (UINT64_MAX - 5) /* profile.driver_version */
 #define P_LOG_MAX_OBJ (UINT64_MAX - 6)    /* profile.log_max_objects */
+#define P_LRO_MIN_MSS (UINT64_MAX - 7)    /* profile.lro_min_mss_size */
+#define P_LRO_MSG_MODE (UINT64_MAX - 8)   /* profile.lro_max_msg_sz_mode */
+#define P_FIRST P_LRO_MSG_MODE            /* the lowest of these markers */
 
 #define REF(L, n) { &nicref_layout_##L, PRMF_##L##__##n }
 #define NOREF { NULL, 0 }
@@ -148,15 +151,17 @@ static const struct cap_row cap_defaults[] = {
 	ETH(lro_cap, 1, 1)                  /* §3.3.6 */
 	ETH(lro_psh_flag, 1, 1)
 	ETH(lro_time_stamp, 1, 1)
-	ETH(lro_max_msg_sz_mode, 0, 0)      /* start_from_TCP_header, the mode T48 names
-					       (lro_max_ip_payload_size) */
+	ETH(lro_max_msg_sz_mode, P_LRO_MSG_MODE, P_LRO_MSG_MODE) /* 0 start_from_TCP_header
+					       (the mode T48 names, lro_max_ip_payload_size) by
+					       default; the profile says (D-LRO-6) */
 	ETH(self_lb_en_modifiable, 1, 1)    /* loopback modelled (PRM §3.4) */
 	ETH(self_lb_mc, 1, 1)
 	ETH(self_lb_uc, 1, 1)
 	ETH(max_lso_cap, 16, 16)            /* 64 KB LSO payload */
 	ETH(wqe_inline_mode, 1, 1)          /* nic_vport_context: ConnectX-4 Lx behaviour */
 	ETH(rss_ind_tbl_cap, 8, 8)          /* 256, = log_max_rqt_size */
-	ETH(lro_min_mss_size, 1, 1)         /* any payload; pure ACKs never merge (L1332) */
+	ETH(lro_min_mss_size, P_LRO_MIN_MSS, P_LRO_MIN_MSS) /* profile, default 1: any payload;
+					       pure ACKs never merge (§3.3.6.2) */
 	ETH(lro_timer_supported_periods_0, 8, 8) /* µs, ascending (T147) */
 	ETH(lro_timer_supported_periods_1, 16, 16)
 	ETH(lro_timer_supported_periods_2, 32, 32)
@@ -216,6 +221,10 @@ static uint64_t resolve(uint64_t v, const struct nicref_profile *p)
 		return p->log_max_objects;
 	case P_DRIVER_VERSION:
 		return p->driver_version;
+	case P_LRO_MIN_MSS:
+		return p->lro_min_mss_size;
+	case P_LRO_MSG_MODE:
+		return p->lro_max_msg_sz_mode;
 	default:
 		return v;
 	}
@@ -332,7 +341,7 @@ static enum nicref_cap_set_result cap_offered(const struct nicref_layout *top,
 		if (!cap_path_is(row, at) || row->f.l != l ||
 		    (row->f.i != i && row->f.i != CAP_ALL_FIELDS))
 			continue;
-		if (row->max >= P_LOG_MAX_OBJ || row->cur >= P_LOG_MAX_OBJ)
+		if (row->max >= P_FIRST || row->cur >= P_FIRST)
 			return NICREF_CAP_SET_FIXED; /* follows a profile setting */
 		*out = row->max;
 	}

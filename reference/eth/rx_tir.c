@@ -5,6 +5,7 @@
  * hash selects. */
 #include <string.h>
 
+#include "eth/lro.h"
 #include "eth/rx.h"
 
 /* T45 self_lb_en: bit 0 enables unicast, bit 1 multicast (and broadcast) self-loopback. */
@@ -48,6 +49,9 @@ enum rx_outcome rx_deliver(struct nicref_dev *dev, uint32_t tirn, struct rx_pkt 
 	}
 	p->rss = (struct rss_result){ 0 };
 	uint32_t rqn = t->disp_type == TIR_DIRECT ? t->inline_rqn : indirect_rq(dev, t, p);
+	/* PRM §3.3.6.1: a TIR enabled for LRO extracts the flow id of what it receives. */
+	if (t->lro_enable_mask)
+		return lro_rx(dev, t, rqn, p);
 	return rx_deliver_rq(dev, rqn, p);
 }
 

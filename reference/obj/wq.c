@@ -355,6 +355,10 @@ void wq_set_state(struct nicref_dev *dev, enum wq_kind kind, uint32_t num, uint8
 {
 	if (*state == to)
 		return;
+	/* An RQ leaving RDY completes its LRO sessions first, while it can still take their CQEs
+	 * (PRM §3.3.6.3, §7.7.2; D-LRO-10). */
+	if (kind == WQ_KIND_RQ && *state == WQ_RDY)
+		dev_notify(dev, DEV_NOTE_RQ_LEAVES_RDY, num);
 	uint64_t a[5] = { kind, num, *state, to, cause };
 	*state = to;
 	dev_emit(dev, NICREF_EV_WQ_STATE, a, 5);
