@@ -26,7 +26,7 @@ OUT = os.path.dirname(HERE)
 ROOT = os.path.dirname(os.path.dirname(OUT))
 EXAMPLES = os.path.join(ROOT, "examples", "lro")
 
-from scapy.all import (IP, TCP, UDP, Dot1Q, Ether, IPv6, IPv6ExtHdrDestOpt,  # noqa: E402
+from scapy.all import (IP, TCP, UDP, Dot1Q, Dot3, Ether, IPv6, IPv6ExtHdrDestOpt,  # noqa: E402
                        IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, IPOption_NOP, LLC, SNAP, Raw)
 
 import lro_model as M  # noqa: E402
@@ -223,6 +223,8 @@ def ev_expect(o):
         return e
     if k == "drop":
         return {"event": "rx_drop", "reason": o["reason"]}
+    if k == "violation":
+        return {"event": "violation", "rule": o["rule"]}
     raise ValueError(k)
 
 
@@ -455,7 +457,7 @@ def gen_session():
          readings=[("the fragment is named first", {"fragment_first"}),
                    ("a fragment fails validation first (invalid)", {"frag_invalid"}),
                    ("fragment first, failing validation", {"frag_invalid", "fragment_first"})])
-    snap = bytes(Ether(dst=OWN_MAC, src=PEER_MAC) / LLC(dsap=0xAA, ssap=0xAA, ctrl=3) /
+    snap = bytes(Dot3(dst=OWN_MAC, src=PEER_MAC) / LLC(dsap=0xAA, ssap=0xAA, ctrl=3) /
                  SNAP(OUI=0, code=0x0800) / IP(src="10.0.0.1", dst="10.0.0.2") /
                  TCP(sport=0x1234, dport=0x5678, seq=SEQ0, ack=ACK0, flags="A", window=WIN0) /
                  Raw(payload(100, 0)))
@@ -586,6 +588,12 @@ def gen_merge():
              C_END + " 'a different value for the ECN flags (ECE and CWR)' (*), " + C_MERGE,
              [*frames([seg(seq=SEQ0, flags=a), seg(seq=SEQ0 + 100, flags=a),
                        seg(seq=SEQ0 + 200, flags=b)]), END])
+    test(vf, g, "the IPv6 ECN bits of the traffic class change (ECT(1) to CE): the session "
+         "ends (ecn, (*)) and the segment opens the next",
+         C_END + " 'a different value for the ECN field (ECT, CE) in the IP header' (*)",
+         [*frames([seg(v6=True, seq=SEQ0, tos=1), seg(v6=True, seq=SEQ0 + 100, tos=1),
+                   seg(v6=True, seq=SEQ0 + 200, tos=3)]), END],
+         readings=[("ECN is an IP field that must match (ip_mismatch)", {"ip_ecn_is_ip_field"})])
     test(vf, g, "the IPv4 ECN field changes (ECT(0) to CE): the session ends (ecn, (*)) and "
          "the segment opens the next; the IP-field rule would end it without the restart",
          C_END + " 'a different value for the ECN field (ECT, CE) in the IP header' (*)",
@@ -859,6 +867,16 @@ def gen_flush():
          "segment is dropped (the RQ is not ready)", C_END + ", D-LRO-10, PRM §7.12.7",
          [*frames(stream(2)), ("rq_error", 0), ("check",), ("frame", seg(seq=SEQ0 + 200))],
          posts=[1])
+    big = bytes(Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src="10.0.0.1", dst="10.0.0.9") /
+                UDP(sport=9, dport=9) / Raw(payload(600, 1)))
+    g = group(vf, "the second WQE holds 400 bytes", Setup(tirs=[{"rq": 0, "lro": {}}],
+                                                          cap_bytes={(0, 1): 400}))
+    test(vf, g, "a UDP datagram longer than its WQE (a receive error: local length, the RQ to "
+         "ERR) completes the RQ's open session first (rq_state)",
+         C_END + ", D-LRO-10, PRM §7.12.7 T74 0x1",
+         [*frames(stream(2)), ("frame", big)], posts=[2],
+         readings=[("the error completion first, then the session's",
+                    {"rx_error_cqe_first"})])
     st = Setup(tirs=[{"rq": 0, "lro": {}}], steer=False)
     g = group(vf, "a Direct TIR with LRO, steered by the test's own flow", st)
     flow = {"steer": {"tables": [{"name": "t0", "level": 0}],

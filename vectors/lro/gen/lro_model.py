@@ -48,6 +48,7 @@ READINGS = {
     "checksum_payload_only": "T4: the checksum covers the merged TCP payload only",
     "checksum_per_segment": "each merged payload summed on its own (odd lengths do not shift)",
     "llc_snap_not_ip": "an LLC/SNAP frame is not parsed as IP/TCP: received without LRO",
+    "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
 
 
@@ -352,7 +353,7 @@ def session_cqe(ss, cause, ui, readings=()):
 def plain_cqe(seg, wqe, ui):
     c = {"opcode": 2, "byte_cnt": len(seg.scattered), "wqe_counter": wqe & 0xFFFF,
          "srqn_user_index": ui, "lro_num_seg": 0}
-    if seg.tcp:
+    if seg.tcp and not seg.llc_snap:   # behind SNAP, T68 does not say what is parsed
         c["l4_hdr_type"] = l4_hdr_type(seg)
     if seg.ipver:
         # T4 "Calculated IP header and IP Payload Checksum" (the project's D-RX-10: the sum of
@@ -501,6 +502,8 @@ class Device:
         w = self.take_wqe(tir.rq)
         if w is None:
             return [{"ev": "drop", "rq": tir.rq, "reason": 9}]
+        if len(s.scattered) > self.rqs[tir.rq].cap(w):
+            return self.rx_error(tir.rq, w)
         return [{"ev": "cqe", "rq": tir.rq, "wqe": w, "fields": plain_cqe(s, w, self.ui[tir.rq]),
                  "mem": s.scattered, "err": False}]
 
@@ -529,6 +532,18 @@ class Device:
         out += self.flush_rq(ss.rq, "rq_state")
         out += self.to_err(ss.rq)
         return out + [{"ev": "drop", "rq": ss.rq, "reason": 8}]
+
+    def rx_error(self, rq, w):
+        """A frame longer than its WQE: a completion with error (T74 0x1, D-RX-2), the RQ to
+        ERR; the RQ's open sessions complete first (D-LRO-10), or, the other reading, after
+        the error completion."""
+        err = [{"ev": "cqe", "rq": rq, "wqe": w, "err": True, "mem": None,
+                "fields": {"opcode": 14, "syndrome": 1, "wqe_counter": w & 0xFFFF,
+                           "srqn_user_index": self.ui[rq]}}]
+        flush = self.flush_rq(rq, "rq_state")
+        out = err + flush if "rx_error_cqe_first" in self.r else flush + err
+        # the driver posted a WQE too short for the frame (§7.4.1.2): a driver violation
+        return [{"ev": "violation", "rule": "RX_WQE_TOO_SHORT"}] + out + self.to_err(rq)
 
     def to_err(self, rq):
         """The RQ enters ERR: the WQEs posted and not taken complete with error (T74 0x5, WR
