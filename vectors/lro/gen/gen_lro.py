@@ -253,7 +253,7 @@ def run_ops(setup, ops, readings, posts=None):
         elif k == "destroy":
             res.append((op, d.destroy_tir(op[1])))
         elif k == "rq_error":
-            res.append((op, d.rq_error(op[1])))
+            res.append((op, d.rq_error(op[1], *op[2:])))
         else:
             res.append((op, []))
     return res, [r.next_wqe for r in d.rqs]
@@ -302,7 +302,7 @@ def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, ext
         elif k == "destroy":
             steps.append({"destroy_tir": {"tir": op[1]}})
         elif k == "rq_error":
-            steps.append({"rq_state": {"rq": op[1], "to": "ERR"}})
+            steps.append({"rq_state": {"rq": op[1], "to": op[2] if len(op) > 2 else "ERR"}})
         elif k == "step":
             steps.append(op[1])
         elif k == "check":
@@ -877,6 +877,9 @@ def gen_flush():
          [*frames(stream(2)), ("frame", big)], posts=[2],
          readings=[("the error completion first, then the session's",
                     {"rx_error_cqe_first"})])
+    test(vf, g, "MODIFY_RQ to RST completes the open session first (rq_state)",
+         C_END + ", D-LRO-10, T57",
+         [*frames(stream(2)), ("rq_error", 0, "RST"), ("check",)], posts=[1])
     st = Setup(tirs=[{"rq": 0, "lro": {}}], steer=False)
     g = group(vf, "a Direct TIR with LRO, steered by the test's own flow", st)
     flow = {"steer": {"tables": [{"name": "t0", "level": 0}],
@@ -943,8 +946,18 @@ def gen_limits():
     g = group(vf, "two RQs, two Direct TIRs with LRO, each frame to both (multi-path)",
               Setup(rqs=[{}, {}], tirs=[{"rq": 0, "lro": {}}, {"rq": 1, "lro": {}}]))
     test(vf, g, "each TIR runs its own session over the same segments (D-LRO-1)",
-         C_FLOW + ", D-LRO-1, §7.11.3.6", [*frames(stream(3)), END], events=False,
-         either_order=True)
+         C_FLOW + ", D-LRO-1, §7.11.3.6", [*frames(stream(3)), END],
+         readings=[("the copies reach the TIRs in the other order (§7.11.3.6)",
+                    {"tir_copies_reversed"})])
+    g = group(vf, "lro_max_sessions 1; two RQs, two Direct TIRs with LRO, each frame to both",
+              Setup(rqs=[{}, {}], tirs=[{"rq": 0, "lro": {}}, {"rq": 1, "lro": {}}],
+                    profile={"lro_max_sessions": 1}))
+    test(vf, g, "the limit is the device's (D-LRO-1): the copy that comes first opens the one "
+         "session, the other TIR's copy completes alone (no_resources)",
+         C_OPEN + " 'The HW has available resources', D-LRO-1, §7.11.3.6",
+         [*frames(stream(2)), END],
+         readings=[("the copies reach the TIRs in the other order (§7.11.3.6)",
+                    {"tir_copies_reversed"})])
     return vf
 
 

@@ -48,6 +48,7 @@ READINGS = {
     "checksum_payload_only": "T4: the checksum covers the merged TCP payload only",
     "checksum_per_segment": "each merged payload summed on its own (odd lengths do not shift)",
     "llc_snap_not_ip": "an LLC/SNAP frame is not parsed as IP/TCP: received without LRO",
+    "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
 
@@ -441,7 +442,10 @@ class Device:
     # -- events ------------------------------------------------------------------------------
     def frame(self, frame):
         out = []
-        for ti, tir in enumerate(self.tirs):
+        order = list(enumerate(self.tirs))
+        if "tir_copies_reversed" in self.r:
+            order.reverse()
+        for ti, tir in order:
             if tir is not None:
                 out += self.frame_tir(ti, tir, frame)
         return out
@@ -596,6 +600,11 @@ class Device:
         self.tirs[ti] = None
         return out
 
-    def rq_error(self, rq):
-        """D-LRO-10: an RQ leaving RDY flushes its sessions first (cause rq_state)."""
-        return self.flush_rq(rq, "rq_state") + self.to_err(rq)
+    def rq_error(self, rq, to="ERR"):
+        """D-LRO-10: an RQ leaving RDY flushes its sessions first (cause rq_state); in ERR
+        the WQEs left are flushed, in RST they are dropped without completions (T57)."""
+        out = self.flush_rq(rq, "rq_state")
+        if to == "ERR":
+            return out + self.to_err(rq)
+        self.rqs[rq].ready = False
+        return out
