@@ -48,6 +48,8 @@ READINGS = {
     "checksum_payload_only": "T4: the checksum covers the merged TCP payload only",
     "checksum_per_segment": "each merged payload summed on its own (odd lengths do not shift)",
     "llc_snap_not_ip": "an LLC/SNAP frame is not parsed as IP/TCP: received without LRO",
+    "timer_ties_reversed": "sessions opened at one moment: their timers fire in the other order "
+                           "(each fires anywhere in N..2N, T147)",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
@@ -579,7 +581,8 @@ class Device:
             due = [d for d in due if d[0] <= end]
             if not due:
                 break
-            t, _, ss = min(due, key=lambda d: (d[0], d[1]))
+            rev = -1 if "timer_ties_reversed" in self.r else 1
+            t, _, ss = min(due, key=lambda d: (d[0], rev * d[1]))
             self.now = max(self.now, t)
             out += self.end(ss, "timer")
         self.now = end
