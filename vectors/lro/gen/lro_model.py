@@ -526,18 +526,22 @@ class Device:
 
     def wqe_space(self, ss, s):
         """D-LRO-3: the session's WQE cannot hold the segment: a completion with error (T74
-        0x1 local length), the RQ to ERR (its other sessions flushed first, D-LRO-10), the
-        segment not delivered (the RQ is not RDY)."""
+        0x1 local length) with the driver violation of a WQE too short (§3.3.6.5 "that WQE has
+        to be large enough"), the RQ to ERR (its other sessions flushed first, D-LRO-10, and
+        the WQEs left flushed), then the segment, passed on alone, is dropped (RQ not RDY)."""
         self.sessions.remove(ss)
         mem = ss.first.scattered + b"".join(ss.payloads[1:])
-        out = [{"ev": "end", "tir": ss.tir, "rq": ss.rq, "wqe": ss.wqe, "cause": "wqe_space",
-                "num_seg": ss.num_seg, "byte_cnt": ss.bytes},
+        # the violation is found when the payload does not fit, before the session ends
+        out = [{"ev": "violation", "rule": "RX_WQE_TOO_SHORT"},
+               {"ev": "end", "tir": ss.tir, "rq": ss.rq, "wqe": ss.wqe, "cause": "wqe_space",
+                "num_seg": ss.num_seg, "byte_cnt": ss.bytes, "t": self.now},
                {"ev": "cqe", "rq": ss.rq, "wqe": ss.wqe, "err": True, "mem": mem,
                 "fields": {"opcode": 14, "syndrome": 1, "wqe_counter": ss.wqe & 0xFFFF,
                            "srqn_user_index": self.ui[ss.rq]}}]
         out += self.flush_rq(ss.rq, "rq_state")
         out += self.to_err(ss.rq)
-        return out + [{"ev": "drop", "rq": ss.rq, "reason": 8}]
+        return out + [{"ev": "pass", "tir": ss.tir, "rq": ss.rq, "cause": "wqe_space"},
+                      {"ev": "drop", "rq": ss.rq, "reason": 8}]
 
     def rx_error(self, rq, w):
         """A frame longer than its WQE: a completion with error (T74 0x1, D-RX-2), the RQ to
