@@ -932,6 +932,12 @@ def gen_limits():
     test(vf, g, "a segment of an open session still merges when no session is free",
          C_MERGE + ", D-LRO-1", [*frames(flows[:2]), ("frame", seg(seq=0x200, sport=0x1000)),
                                  END])
+    g = group(vf, "one RQ, a Direct TIR with LRO (defaults)", Setup(tirs=[{"rq": 0, "lro": {}}]))
+    test(vf, g, "255 segments of 6 bytes merge into one session (lro_num_seg 255, T68's 8 "
+         "bits); the 256th cannot join it: the session ends and the segment opens the next one "
+         "(D-LRO-6 names it max_size)", C_MERGE + ", T68 lro_num_seg",
+         [("frame", s) for s in stream(256, n=6)] + [END],
+         readings=[("the 256th segment completes alone", {"seg_limit_alone"})])
     g = group(vf, "lro_min_mss_size 100", Setup(tirs=[{"rq": 0, "lro": {}}],
                                                 profile={"lro_min_mss_size": 100}))
     test(vf, g, "99 bytes of payload: no session (small)",

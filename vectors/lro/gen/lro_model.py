@@ -50,6 +50,8 @@ READINGS = {
     "llc_snap_not_ip": "an LLC/SNAP frame is not parsed as IP/TCP: received without LRO",
     "timer_ties_reversed": "sessions opened at one moment: their timers fire in the other order "
                            "(each fires anywhere in N..2N, T147)",
+    "seg_limit_alone": "the 256th segment (lro_num_seg has 8 bits) ends the session and "
+                       "completes alone",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
@@ -420,6 +422,8 @@ class Device:
         ecn_ip = "ip_ecn_is_ip_field" in self.r
         if s.ip_key != ss.last.ip_key or (ecn_ip and s.ecn != ss.last.ecn):
             return "ip_mismatch"
+        if ss.num_seg == 255:   # lro_num_seg has 8 bits (T68): the 256th segment cannot join
+            return "max_size" if "seg_limit_alone" not in self.r else "seg_limit"
         limit = tir.max_msg * 256
         if self.caps.msg_sz_mode == 0:
             size = ss.tcp_len + len(s.payload)           # TCP header + all payload
@@ -480,6 +484,9 @@ class Device:
                          "num_seg": ss.num_seg, "bytes": ss.bytes}]
             if cause == "wqe_space" and "wqe_space_normal" not in self.r:
                 return self.wqe_space(ss, s)
+            if cause == "seg_limit":    # the other reading: ended, the segment alone
+                out += self.end(ss, "max_size")
+                return out + self.pass_(ti, tir, s, "max_size")
             out += self.end(ss, cause)
             if cause not in RESTART:
                 return out + self.pass_(ti, tir, s, cause)
