@@ -4,8 +4,9 @@ capture (examples/lro/).
 
     /usr/bin/python3 vectors/lro/gen/gen_lro.py [--check]
 
-Writes session.json, merge.json, termination.json, timer.json, cqe.json, flush.json and
-limits.json beside this folder, and examples/lro/{stream.pcap,setup.json,expected_explain.json};
+Writes session.json, merge.json, termination.json, timer.json, cqe.json, flush.json,
+limits.json and stream.json beside this folder, and examples/lro/{stream.pcap,README.md,
+expected_explain.json};
 --check compares instead of writing (exit 1 on a difference). The TCP segments are built with
 Scapy; which segments merge, why and when each session ends and every field of its CQE come
 from lro_model.py, an independent model of ConnectX-4 PRM Rev 0.40 §3.3.6 (T5, T45, T68, T147)
@@ -977,54 +978,63 @@ def gen_limits():
 # The example capture (examples/lro/): a few flows whose sessions end for different reasons
 
 def example():
-    """Frames with their times (µs) and the TIR settings `nicref lro explain` is given."""
+    """Frames with their times (µs) and the TIR settings `nicref lro explain` is given. The
+    flows follow one another 70 µs apart (more than 2N after the last session of the flow
+    before opened), so which session ends first never depends on where in N..2N a timer fires
+    (T147): everything but the moment a timer fires is the PRM's."""
     lro = {"enable_mask": 3, "timeout_usecs": 32, "max_msg_sz": 8}
-    A = dict(sport=40001)
-    B = dict(sport=40002, ts=None)
-    C = dict(sport=40003)
-    D = dict(sport=40004, v6=True)
-    E = dict(sport=40005)
-    ev = []
-    t = 0
-    # flow A: three segments, then the timer
-    for i in range(3):
-        ev.append((t, seg(seq=1000 + i * 500, n=500, **A)))
-        t += 2
-    # flow B: timestamps, then a lower TSval (ts_older, restart), then the timer
-    for i, tv in enumerate((50, 51, 49, 52)):
-        ev.append((t, seg(seq=7000 + i * 400, n=400, ts=(tv, 9), sport=40002)))
-        t += 2
-    # flow C: in order, a gap (out_of_order), then PSH merges and FIN ends it
-    ev.append((t, seg(seq=100, n=300, **C)))
-    t += 1
-    ev.append((t, seg(seq=400, n=300, **C)))
-    t += 1
-    ev.append((t, seg(seq=2000, n=300, **C)))
-    t += 1
-    ev.append((t, seg(seq=2300, n=300, flags="PA", **C)))
-    t += 1
-    ev.append((t, seg(seq=2600, n=300, flags="FA", **C)))
-    t += 1
-    # flow D (IPv6): 1448-byte segments up to the size limit (2048 bytes: max_size)
-    for i in range(3):
-        ev.append((t, seg(seq=5000 + i * 1000, n=1000, **D)))
-        t += 1
-    # flow E: ECN (ECE) change, then the IP ECN field
-    ev.append((t, seg(seq=300, n=200, **E)))
-    t += 1
-    ev.append((t, seg(seq=500, n=200, flags="AE", **E)))
-    t += 1
-    ev.append((t, seg(seq=700, n=200, flags="AE", **E)))
-    t += 100
-    # flow A again, after its timer: a new session that the capture's end flushes
-    ev.append((t, seg(seq=2500, n=500, **A)))
-    return ev, lro, B
+    flows = [
+        # 40001: three segments, then the timer
+        [(0, seg(seq=1000 + i * 500, n=500, sport=40001)) for i in range(3)],
+        # 40002: timestamps, then a lower TSval (ts_older, (*)): the next session, the timer
+        [(0, seg(seq=7000 + i * 400, n=400, ts=(tv, 9), sport=40002))
+         for i, tv in enumerate((50, 51, 49, 52))],
+        # 40003: a gap (out_of_order, alone), PSH opens a session, FIN ends it (alone)
+        [(0, seg(seq=100, n=300, sport=40003)), (0, seg(seq=400, n=300, sport=40003)),
+         (0, seg(seq=2000, n=300, sport=40003)),
+         (0, seg(seq=2300, n=300, flags="PA", sport=40003)),
+         (0, seg(seq=2600, n=300, flags="FA", sport=40003))],
+        # 40004, IPv6: 1000-byte segments; the third passes 2048 bytes (max_size, (*))
+        [(0, seg(seq=5000 + i * 1000, n=1000, sport=40004, v6=True)) for i in range(3)],
+        # 40005: ECE appears (ecn, (*)): the next session, the timer
+        [(0, seg(seq=300 + i * 200, n=200, flags="AE" if i else "A", sport=40005))
+         for i in range(3)],
+        # 40001 again: a new session
+        [(0, seg(seq=2500, n=500, sport=40001))],
+    ]
+    ev, t = [], 0
+    for fl in flows:
+        for k, (_, fr) in enumerate(fl):
+            ev.append((t, fr))
+            t += 2
+        t += 70
+    return ev, lro
+
+
+def gen_stream():
+    vf = VFile("stream.json", "lro_stream", [
+        "The example capture of examples/lro (stream.pcap) replayed at its times into a TIR "
+        "with its LRO settings: five flows whose sessions end by the timer, a lower TSval, a "
+        "gap, FIN, the size limit and ECN (PRM §3.3.6.2-§3.3.6.6); the same expectations as "
+        "examples/lro/expected_explain.json, from vectors/lro/gen/lro_model.py."])
+    ev, lro = example()
+    g = group(vf, "one RQ, a Direct TIR with the example's LRO settings",
+              Setup(tirs=[{"rq": 0, "lro": lro}]))
+    ops, now = [], 0
+    for t, fr in ev:
+        if t > now:
+            ops.append(("advance", (t - now) * US))
+            now = t
+        ops.append(("frame", fr))
+    test(vf, g, "the example capture: every session, its end and its CQE",
+         C_OPEN + ", " + C_END + ", " + C_MERGE + ", " + C_CQE, ops + [END])
+    return vf
 
 
 def gen_example():
     """The expected explanation, shaped as `nicref lro explain --json` prints it
     (docs/lro_explain.md): frames by their 1-based number in the capture."""
-    ev, lro, _ = example()
+    ev, lro = example()
     setup = Setup(tirs=[{"rq": 0, "lro": lro}])
     d = setup.device()
     t0 = ev[0][0]
@@ -1090,8 +1100,8 @@ EXPLAIN_CQE = ("opcode", "byte_cnt", "checksum", "lro_num_seg", "lro_tcp_psh", "
 README = """# An example capture for `nicref lro explain`
 
 `stream.pcap` holds {n} TCP segments of five flows from 10.0.0.1 / 2001:db8::1 to port 22136
-(5678h), timed so that the LRO sessions end for different reasons (ConnectX-4 PRM Rev 0.40
-§3.3.6.3):
+(5678h), one flow after the other (70 µs apart, more than twice the timer period), whose LRO
+sessions end for different reasons (ConnectX-4 PRM Rev 0.40 §3.3.6.3):
 
 | flow (source port) | what happens |
 |---|---|
@@ -1141,7 +1151,7 @@ def main(argv):
     check = "--check" in argv
     files = {}
     for vf in (gen_session(), gen_merge(), gen_termination(), gen_timer(), gen_cqe(),
-               gen_flush(), gen_limits()):
+               gen_flush(), gen_limits(), gen_stream()):
         files[os.path.join(OUT, vf.name)] = dump(strip_private(vf)).encode()
     for name, data in gen_example().items():
         files[os.path.join(EXAMPLES, name)] = data
