@@ -866,10 +866,17 @@ def gen_flush():
          "segment opens a new one", C_END + " 'TIR destruction or update', T48 bit 0",
          [*frames(stream(2)), ("modify", 0, {"enable_mask": 3, "timeout_usecs": 16}),
           ("check",), ("frame", seg(seq=SEQ0 + 200)), END])
-    test(vf, g, "MODIFY_TIR with two sessions open completes both, in the order they opened",
+    test(vf, g, "MODIFY_TIR with two sessions open completes both (D-LRO-10: in the order "
+         "they opened)",
          C_END + " 'TIR destruction or update', D-LRO-10",
          [("frame", seg()), ("frame", seg(seq=0x900, sport=0x4321)),
-          ("frame", seg(seq=SEQ0 + 100)), ("modify", 0, {"enable_mask": 0}), END])
+          ("frame", seg(seq=SEQ0 + 100)), ("modify", 0, {"enable_mask": 0}), END],
+         readings=[("the PRM orders no flush: the other order", {"flush_reversed"})])
+    test(vf, g, "MODIFY_RQ to ERR with two sessions open on the RQ completes both",
+         C_END + ", D-LRO-10",
+         [("frame", seg()), ("frame", seg(seq=0x900, sport=0x4321)), ("rq_error", 0),
+          ("check",)], posts=[2],
+         readings=[("the PRM orders no flush: the other order", {"flush_reversed"})])
     test(vf, g, "MODIFY_RQ to ERR completes the open session first (rq_state), then the next "
          "segment is dropped (the RQ is not ready)", C_END + ", D-LRO-10, PRM §7.12.7",
          [*frames(stream(2)), ("rq_error", 0), ("check",), ("frame", seg(seq=SEQ0 + 200))],
@@ -884,6 +891,10 @@ def gen_flush():
          [*frames(stream(2)), ("frame", big)], posts=[2],
          readings=[("the error completion first, then the session's",
                     {"rx_error_cqe_first"})])
+    test(vf, g, "DESTROY_TIR completes the open session first (tir_change)",
+         "PRM §3.3.6.1 'When a TIR that is enabled for LRO is destroyed ... the device first "
+         "completes all outstanding LRO sessions ... Only then does the DESTROY_TIR command "
+         "complete'", [*frames(stream(2, v6=True)), ("destroy", 0), ("check",)])
     test(vf, g, "MODIFY_RQ to RST completes the open session first (rq_state)",
          C_END + ", D-LRO-10, T57",
          [*frames(stream(2)), ("rq_error", 0, "RST"), ("check",)], posts=[1])

@@ -52,6 +52,7 @@ READINGS = {
                            "(each fires anywhere in N..2N, T147)",
     "seg_limit_alone": "the 256th segment (lro_num_seg has 8 bits) ends the session and "
                        "completes alone",
+    "flush_reversed": "a flush completes the sessions in the reverse of their open order",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
@@ -577,7 +578,7 @@ class Device:
 
     def flush_rq(self, rq, cause):
         out = []
-        for ss in [x for x in self.sessions if x.rq == rq]:
+        for ss in self.flush_order([x for x in self.sessions if x.rq == rq]):
             out += self.end(ss, cause)
         return out
 
@@ -599,17 +600,21 @@ class Device:
         self.now = end
         return out
 
+    def flush_order(self, sessions):
+        """D-LRO-10: a flush completes sessions in the order they opened (the PRM gives none)."""
+        return sessions[::-1] if "flush_reversed" in self.r else sessions
+
     def modify_tir(self, ti, lro):
         """§3.3.6.1, §3.3.6.3 "TIR destruction or update": the TIR's sessions complete first."""
         out = []
-        for ss in [x for x in self.sessions if x.tir == ti]:
+        for ss in self.flush_order([x for x in self.sessions if x.tir == ti]):
             out += self.end(ss, "tir_change")
         self.tirs[ti].set_lro(lro)
         return out
 
     def destroy_tir(self, ti):
         out = []
-        for ss in [x for x in self.sessions if x.tir == ti]:
+        for ss in self.flush_order([x for x in self.sessions if x.tir == ti]):
             out += self.end(ss, "tir_change")
         self.tirs[ti] = None
         return out
