@@ -260,8 +260,8 @@ def run_ops(setup, ops, readings, posts=None):
     return res, [r.next_wqe for r in d.rqs]
 
 
-def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, extra_pre=None,
-         csum=False, events=True, either_order=False):
+def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, csum=False,
+         events=True):
     """One test: post WQEs, run `ops` ("frame", bytes) / ("advance", ns) / ("modify", tir, lro)
     / ("destroy", tir) / ("rq_error", rq) / ("check",) / ("step", json step), and after each
     "check" and at the end expect the events, CQEs and host memory the model gives. Readings:
@@ -277,7 +277,7 @@ def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, ext
         results = [run_ops(setup, ops, r) for _, r in runs]
         posts = [max(1, max(x)) for x in zip(*[t for _, t in results])]
     results = [run_ops(setup, ops, r, posts) for _, r in runs]
-    steps = list(extra_pre or [])
+    steps = []
     for rq, n in enumerate(posts):
         for w in range(n):
             e = {"offset": hex(0x1000 + rq * RQ_SPAN + w * WQE_SPAN),
@@ -315,7 +315,7 @@ def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, ext
             if ci >= n_chunks:
                 break
             per = [chunks_per_run[r][ci] for r in range(len(runs))]
-            s, o = expect_steps(runs, per, events, check_mem, csum, either_order)
+            s, o = expect_steps(runs, per, events, check_mem, csum)
             steps += s
             open_ |= o
             ci += 1
@@ -327,7 +327,7 @@ def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, ext
     return t
 
 
-def expect_steps(runs, per, events, check_mem, csum, either_order=False):
+def expect_steps(runs, per, events, check_mem, csum):
     """The events, cqes and mem_expect steps of one check point, an any_of where the readings
     differ."""
     steps = []
@@ -349,8 +349,6 @@ def expect_steps(runs, per, events, check_mem, csum, either_order=False):
             steps.append({"events": {"any_of": [{"reading": r[:80], "expect": e, "exact": False}
                                                 for r, e in alts]}})
     alts = uniq([(runs[i][0], c) for i, c in enumerate(cqs)])
-    if either_order:   # copies to several TIRs: their order is not defined (§7.11.3.6)
-        alts = uniq(alts + [("the other TIR's copy first", list(reversed(c))) for _, c in alts])
     if len(alts) == 1:
         steps.append({"cqes": {"cq": "rx", "expect": alts[0][1]}})
     else:

@@ -79,7 +79,8 @@ def ones_sum(b, start=0):
 # ---------------------------------------------------------------------------------------------
 # Parsing a frame (Ethernet II or 802.3 LLC/SNAP, one optional C-VLAN tag, IPv4/IPv6, TCP)
 
-IPV6_EXT = (0, 43, 44, 60, 51, 135)  # T68 ip_ext_opts list: HBH, routing, fragment, dest, AH, mobility
+# T68 ip_ext_opts: hop-by-hop, routing, fragment, destination, authentication, mobility
+IPV6_EXT = (0, 43, 44, 60, 51, 135)
 
 
 class Seg:
@@ -207,7 +208,8 @@ def parse_tcp(s, frame, off, end, check):
     s.reserved = (t[12] >> 1) & 7
     s.ns = t[12] & 1
     f = t[13]
-    s.cwr, s.ece, s.urg, s.ackf, s.psh, s.rst, s.syn, s.fin = ((f >> i) & 1 for i in range(7, -1, -1))
+    bits = [(f >> i) & 1 for i in range(7, -1, -1)]
+    s.cwr, s.ece, s.urg, s.ackf, s.psh, s.rst, s.syn, s.fin = bits
     s.win = struct.unpack(">H", t[14:16])[0]
     s.tcp_hdr = t[:doff]
     s.payload = t[doff:]
@@ -530,7 +532,8 @@ class Device:
         return [{"ev": "end", "tir": ss.tir, "rq": ss.rq, "wqe": ss.wqe, "cause": cause,
                  "num_seg": ss.num_seg, "byte_cnt": ss.bytes, "t": self.now},
                 {"ev": "cqe", "rq": ss.rq, "wqe": ss.wqe,
-                 "fields": session_cqe(ss, cause, self.ui[ss.rq], self.r), "mem": mem, "err": False}]
+                 "fields": session_cqe(ss, cause, self.ui[ss.rq], self.r), "mem": mem,
+                 "err": False}]
 
     def wqe_space(self, ss, s):
         """D-LRO-3: the session's WQE cannot hold the segment: a completion with error (T74
