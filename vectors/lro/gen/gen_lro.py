@@ -381,7 +381,9 @@ def frames(segs):
     return [("frame", s) for s in segs]
 
 
-END = ("advance", 200 * US)   # past 2N of every period a test uses (N at most 32 µs + slack)
+END = ("advance", 200 * US)
+RQ_LEAVE = ("the PRM says nothing of LRO when an RQ leaves RDY: its sessions are abandoned",
+            {"rq_leave_discards"})   # past 2N of every period a test uses (N at most 32 µs + slack)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -874,11 +876,11 @@ def gen_flush():
          C_END + ", D-LRO-10",
          [("frame", seg()), ("frame", seg(seq=0x900, sport=0x4321)), ("rq_error", 0),
           ("check",)], posts=[2],
-         readings=[("the PRM orders no flush: the other order", {"flush_reversed"})])
+         readings=[("the PRM orders no flush: the other order", {"flush_reversed"}), RQ_LEAVE])
     test(vf, g, "MODIFY_RQ to ERR completes the open session first (rq_state), then the next "
          "segment is dropped (the RQ is not ready)", C_END + ", D-LRO-10, PRM §7.12.7",
          [*frames(stream(2)), ("rq_error", 0), ("check",), ("frame", seg(seq=SEQ0 + 200))],
-         posts=[1])
+         posts=[1], readings=[RQ_LEAVE])
     big = bytes(Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src="10.0.0.1", dst="10.0.0.9") /
                 UDP(sport=9, dport=9) / Raw(payload(600, 1)))
     g = group(vf, "the second WQE holds 400 bytes", Setup(tirs=[{"rq": 0, "lro": {}}],
@@ -888,14 +890,15 @@ def gen_flush():
          C_END + ", D-LRO-10, PRM §7.12.7 T74 0x1",
          [*frames(stream(2)), ("frame", big)], posts=[2],
          readings=[("the error completion first, then the session's",
-                    {"rx_error_cqe_first"})])
+                    {"rx_error_cqe_first"}), RQ_LEAVE])
     test(vf, g, "DESTROY_TIR completes the open session first (tir_change)",
          "PRM §3.3.6.1 'When a TIR that is enabled for LRO is destroyed ... the device first "
          "completes all outstanding LRO sessions ... Only then does the DESTROY_TIR command "
          "complete'", [*frames(stream(2, v6=True)), ("destroy", 0), ("check",)])
     test(vf, g, "MODIFY_RQ to RST completes the open session first (rq_state)",
          C_END + ", D-LRO-10, T57",
-         [*frames(stream(2)), ("rq_error", 0, "RST"), ("check",)], posts=[1])
+         [*frames(stream(2)), ("rq_error", 0, "RST"), ("check",)], posts=[1],
+         readings=[RQ_LEAVE])
     st = Setup(tirs=[{"rq": 0, "lro": {}}], steer=False)
     g = group(vf, "a Direct TIR with LRO, steered by the test's own flow", st)
     flow = {"steer": {"tables": [{"name": "t0", "level": 0}],

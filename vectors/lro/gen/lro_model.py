@@ -53,6 +53,8 @@ READINGS = {
     "seg_limit_alone": "the 256th segment (lro_num_seg has 8 bits) ends the session and "
                        "completes alone",
     "flush_reversed": "a flush completes the sessions in the reverse of their open order",
+    "rq_leave_discards": "an RQ leaving RDY abandons its sessions: their WQEs are flushed in "
+                         "ERR (T74 0x5) or dropped in RST, no LRO completion",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
@@ -382,6 +384,7 @@ class Device:
         self.rqs = rqs or [Rq()]
         self.max_sessions = max_sessions
         self.sessions = []   # open sessions, in open order
+        self.held = {}       # rq -> WQEs of abandoned sessions (rq_leave_discards)
         self.now = 0
         self.ui = user_index or [0x100 + i for i in range(len(self.rqs))]
 
@@ -571,17 +574,24 @@ class Device:
         flush error; the rx_setup RQs have flush_in_error_en 1)."""
         r = self.rqs[rq]
         r.ready = False
-        out = []
+        held = sorted(self.held.pop(rq, []))
         while r.posted is not None and r.next_wqe < r.posted:
-            w = self.take_wqe(rq)
-            out.append({"ev": "cqe", "rq": rq, "wqe": w, "err": True, "mem": None,
-                        "fields": {"opcode": 14, "syndrome": 5, "wqe_counter": w & 0xFFFF,
-                                   "srqn_user_index": self.ui[rq]}})
-        return out
+            held.append(self.take_wqe(rq))
+        return [{"ev": "cqe", "rq": rq, "wqe": w, "err": True, "mem": None,
+                 "fields": {"opcode": 14, "syndrome": 5, "wqe_counter": w & 0xFFFF,
+                            "srqn_user_index": self.ui[rq]}} for w in held]
 
     def flush_rq(self, rq, cause):
+        """D-LRO-10: the RQ leaves RDY: its sessions complete first. The other reading: they
+        are abandoned, their WQEs flushed with the others in ERR (or dropped in RST)."""
+        mine = self.flush_order([x for x in self.sessions if x.rq == rq])
+        if "rq_leave_discards" in self.r:
+            for ss in mine:
+                self.sessions.remove(ss)
+            self.held[rq] = [ss.wqe for ss in mine]
+            return []
         out = []
-        for ss in self.flush_order([x for x in self.sessions if x.rq == rq]):
+        for ss in mine:
             out += self.end(ss, cause)
         return out
 
@@ -629,4 +639,5 @@ class Device:
         if to == "ERR":
             return out + self.to_err(rq)
         self.rqs[rq].ready = False
+        self.held.pop(rq, None)
         return out
