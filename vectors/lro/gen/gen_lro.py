@@ -273,6 +273,11 @@ def test(vf, g, comment, cite, ops, readings=(), posts=None, check_mem=True, csu
     tie = "timers of sessions opened together in the other order (T147 N..2N)"
     runs += [((tie if not r else n + "; " + tie), set(r) | {"timer_ties_reversed"})
              for n, r in runs]
+    # §3.3.6.3 marks the size limit (*) yet its sentence names only "timestamp mismatch or ECN
+    # mismatch" as letting the segment open the next session: both readings, wherever it shows
+    alone = "the segment over the size limit completes alone (§3.3.6.3's sentence)"
+    runs += [((alone if not r else n + "; " + alone), set(r) | {"max_size_alone"})
+             for n, r in runs]
     if posts is None:
         results = [run_ops(setup, ops, r) for _, r in runs]
         posts = [max(1, max(x)) for x in zip(*[t for _, t in results])]

@@ -55,6 +55,8 @@ READINGS = {
     "flush_reversed": "a flush completes the sessions in the reverse of their open order",
     "rq_leave_discards": "an RQ leaving RDY abandons its sessions: their WQEs are flushed in "
                          "ERR (T74 0x5) or dropped in RST, no LRO completion",
+    "max_size_alone": "§3.3.6.3 names only 'timestamp mismatch or ECN mismatch' as restarting: "
+                      "the segment over the size limit completes alone",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
 }
@@ -494,7 +496,7 @@ class Device:
                 out += self.end(ss, "max_size")
                 return out + self.pass_(ti, tir, s, "max_size")
             out += self.end(ss, cause)
-            if cause not in RESTART:
+            if cause not in RESTART or (cause == "max_size" and "max_size_alone" in self.r):
                 return out + self.pass_(ti, tir, s, cause)
         cause = self.eligibility(tir, s)
         if cause is None and len(self.sessions) >= self.max_sessions:
