@@ -224,6 +224,15 @@ def has_open(x):
     return False
 
 
+def readings_of(x):
+    if isinstance(x, dict):
+        out = [x["reading"]] if "reading" in x else []
+        return out + [r for v in x.values() for r in readings_of(v)]
+    if isinstance(x, list):
+        return [r for v in x for r in readings_of(v)]
+    return []
+
+
 CAUSES = set(M.ELIGIBILITY + M.MERGE_ONLY + ["no_resources", "timer", "wqe_space",
                                              "tir_change", "rq_state"])
 
@@ -240,6 +249,8 @@ def check_files():
         check(len(set(ids)) == len(ids), f"{f}: tcIds unique")
         for t in tests:
             where = f"{f}#{t['tcId']}"
+            for r in readings_of(t):
+                check(0 < len(r) <= 80, f"{where}: reading of {len(r)} characters: {r}")
             check(t["cite"].startswith("PRM "), f"{where}: cite")
             check((t["result"] == "acceptable") == has_open(t["steps"]),
                   f"{where}: result {t['result']} against its expectations")
