@@ -395,7 +395,7 @@ RQ_LEAVE = ("the PRM says nothing of LRO when an RQ leaves RDY: its sessions are
 # session.json: opening a session (§3.3.6.2) and every eligibility rule, accepted and refused
 
 def gen_session():
-    vf = VFile("session.json", "lro_session", [
+    vf = VFile("session.json", "lro", [
         "LRO session creation (PRM §3.3.6.2) on a Direct TIR with LRO (T45 10h): each "
         "eligibility condition, met (a session opens on the segment: lro_open, its WQE held "
         "without a CQE until the timer ends it) and not met (lro_pass with the cause, a "
@@ -522,7 +522,7 @@ def gen_session():
 # merge.json: the merge conditions (§3.3.6.4), what a merged buffer holds (§3.3.6.5)
 
 def gen_merge():
-    vf = VFile("merge.json", "lro_merge", [
+    vf = VFile("merge.json", "lro", [
         "Merging segments into an open session (PRM §3.3.6.4): sequence continuity, the "
         "timestamp order, the IP fields that must match and those that may change, ECN, the "
         "size limit lro_max_msg_sz in mode 0, flows kept apart by the LRO Flow ID (§3.3.6.1), "
@@ -653,7 +653,7 @@ def gen_merge():
 # restart of the four (*) cases and the standalone completion of the others
 
 def gen_termination():
-    vf = VFile("termination.json", "lro_termination", [
+    vf = VFile("termination.json", "lro", [
         "Ending a session on an arriving segment of its flow (PRM §3.3.6.3): each condition "
         "of the list. The completion reports only the data already coalesced; after it the "
         "segment opens a new session when the cause is one of the four marked (*) (the size "
@@ -739,7 +739,7 @@ def gen_termination():
 # timer.json: the LRO timer (§3.3.6.3 "LRO timer expiration", T45, T147), N to 2N
 
 def gen_timer():
-    vf = VFile("timer.json", "lro_timer", [
+    vf = VFile("timer.json", "lro", [
         "The LRO timer (PRM §3.3.6.3, T45 lro_timeout_period_usecs, T147 "
         "lro_timer_supported_periods): the period in force is the largest supported period "
         "not above the request; a session ends (lro_abrt 01) between N and 2N after it "
@@ -795,7 +795,7 @@ def gen_timer():
 # cqe.json: the fields of a session's CQE (§3.3.6.6 T5, T68)
 
 def gen_cqe():
-    vf = VFile("cqe.json", "lro_cqe", [
+    vf = VFile("cqe.json", "lro", [
         "The CQE of a session (PRM §3.3.6.6 T5, §7.12.1.1 T68): lro_num_seg, byte_cnt from the "
         "MAC header, lro_min_ttl, lro_tcp_win and lro_ack_seq_num of the last segment, "
         "lro_tcp_psh, lro_dup_ack_cnt 0, lro_timestamp_is_valid with TSval/TSecr of the last "
@@ -853,7 +853,7 @@ def gen_cqe():
 # flush.json: TIR modify and destroy, the RQ leaving RDY, the WQE's room
 
 def gen_flush():
-    vf = VFile("flush.json", "lro_flush", [
+    vf = VFile("flush.json", "lro", [
         "Sessions ended by the configuration (PRM §3.3.6.1, §3.3.6.3 'TIR destruction or "
         "update'): MODIFY_TIR of the LRO fields and DESTROY_TIR complete the TIR's sessions "
         "before the command completes; an RQ leaving RDY completes its sessions first "
@@ -932,7 +932,7 @@ def gen_flush():
 # limits.json: the session limit, lro_min_mss_size, the size mode, several TIRs
 
 def gen_limits():
-    vf = VFile("limits.json", "lro_limits", [
+    vf = VFile("limits.json", "lro", [
         "Device limits (PRM §3.3.6.2 'The HW has available resources for a new LRO session', "
         "T147 lro_min_mss_size, lro_max_msg_sz_mode): the profile's lro_max_sessions "
         "(D-LRO-1), lro_min_mss_size above 1, the size limit counted from the L2 header "
@@ -1029,7 +1029,7 @@ def example():
 
 
 def gen_stream():
-    vf = VFile("stream.json", "lro_stream", [
+    vf = VFile("stream.json", "lro", [
         "The example capture of examples/lro (stream.pcap) replayed at its times into a TIR "
         "with its LRO settings: five flows whose sessions end by the timer, a lower TSval, a "
         "gap, FIN, the size limit and ECN (PRM §3.3.6.2-§3.3.6.6); the same expectations as "

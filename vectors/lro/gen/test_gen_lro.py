@@ -240,8 +240,10 @@ CAUSES = set(M.ELIGIBILITY + M.MERGE_ONLY + ["no_resources", "timer", "wqe_space
 def check_files():
     causes = set()
     total = 0
+    names = set()
     for f in vector_files():
         d = json.load(open(os.path.join(OUT, f)))
+        check(d["feature"] == "lro", f"{f}: feature {d['feature']} (the conformance row is lro)")
         tests = [t for g in d["testGroups"] for t in g["tests"]]
         total += len(tests)
         check(d["numberOfTests"] == len(tests), f"{f}: numberOfTests")
@@ -249,6 +251,9 @@ def check_files():
         check(len(set(ids)) == len(ids), f"{f}: tcIds unique")
         for t in tests:
             where = f"{f}#{t['tcId']}"
+            # one feature: a JUnit testcase is named "tcN comment" (GitLab keeps one of two)
+            check((t["tcId"], t["comment"]) not in names, f"{where}: tcId and comment twice")
+            names.add((t["tcId"], t["comment"]))
             for r in readings_of(t):
                 check(0 < len(r) <= 80, f"{where}: reading of {len(r)} characters: {r}")
             check(t["cite"].startswith("PRM "), f"{where}: cite")
