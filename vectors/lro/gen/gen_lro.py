@@ -472,9 +472,10 @@ def gen_session():
                  SNAP(OUI=0, code=0x0800) / IP(src="10.0.0.1", dst="10.0.0.2") /
                  TCP(sport=0x1234, dport=0x5678, seq=SEQ0, ack=ACK0, flags="A", window=WIN0) /
                  Raw(payload(100, 0)))
-    test(vf, g, "an LLC/SNAP frame carrying IPv4/TCP: no session (llc_snap)",
+    test(vf, g, "an LLC/SNAP frame carrying IPv4/TCP: no session (the parser does not look "
+         "behind SNAP, or it does and the cause is llc_snap)",
          C_OPEN + " 'No LLC/SNAP'", [("frame", snap), END],
-         readings=[("LLC/SNAP is not parsed as IP: received without LRO", {"llc_snap_not_ip"})])
+         readings=[("TCP behind SNAP is seen and refused (llc_snap)", {"llc_snap_parsed"})])
     u = bytes(Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src="10.0.0.1", dst="10.0.0.2") /
               UDP(sport=0x1234, dport=0x5678) / Raw(payload(100, 0)))
     test(vf, g, "a UDP datagram on an LRO TIR is received as always (LRO is for TCP, D-LRO-9)",
@@ -891,11 +892,12 @@ def gen_flush():
     g = group(vf, "the second WQE holds 400 bytes", Setup(tirs=[{"rq": 0, "lro": {}}],
                                                           cap_bytes={(0, 1): 400}))
     test(vf, g, "a UDP datagram longer than its WQE (a receive error: local length, the RQ to "
-         "ERR) completes the RQ's open session first (rq_state)",
+         "ERR): the RQ's open session completes (rq_state) before the RQ leaves RDY, after the "
+         "error completion (D-LRO-10)",
          C_END + ", D-LRO-10, PRM §7.12.7 T74 0x1",
          [*frames(stream(2)), ("frame", big)], posts=[2],
-         readings=[("the error completion first, then the session's",
-                    {"rx_error_cqe_first"}), RQ_LEAVE])
+         readings=[("the session's completion first, then the error's",
+                    {"rx_error_sessions_first"}), RQ_LEAVE])
     test(vf, g, "DESTROY_TIR completes the open session first (tir_change)",
          "PRM §3.3.6.1 'When a TIR that is enabled for LRO is destroyed ... the device first "
          "completes all outstanding LRO sessions ... Only then does the DESTROY_TIR command "

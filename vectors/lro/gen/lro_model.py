@@ -47,7 +47,7 @@ READINGS = {
     "timer_from_last": "the timer restarts at every merged segment",
     "checksum_payload_only": "T4: the checksum covers the merged TCP payload only",
     "checksum_per_segment": "each merged payload summed on its own (odd lengths do not shift)",
-    "llc_snap_not_ip": "an LLC/SNAP frame is not parsed as IP/TCP: received without LRO",
+    "llc_snap_parsed": "TCP behind LLC/SNAP is seen and refused (§3.3.6.2 'No LLC/SNAP')",
     "timer_ties_reversed": "sessions opened at one moment: their timers fire in the other order "
                            "(each fires anywhere in N..2N, T147)",
     "seg_limit_alone": "the 256th segment (lro_num_seg has 8 bits) ends the session and "
@@ -58,7 +58,7 @@ READINGS = {
     "max_size_alone": "§3.3.6.3 names only 'timestamp mismatch or ECN mismatch' as restarting: "
                       "the segment over the size limit completes alone",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
-    "rx_error_cqe_first": "a receive error's completion comes before the RQ's sessions' ones",
+    "rx_error_sessions_first": "the RQ's sessions complete before the receive error's completion",
 }
 
 
@@ -476,7 +476,8 @@ class Device:
         s = parse(frame, rq.vsd)
         if not rq.ready:
             return [{"ev": "drop", "rq": tir.rq, "reason": 8}]
-        if s.llc_snap and "llc_snap_not_ip" in self.r:
+        if s.llc_snap and "llc_snap_parsed" not in self.r:
+            # docs/lro.md: the receive parser does not look behind SNAP: not TCP for LRO
             return self.deliver(ti, tir, s)
         if tir.mask == 0 or not s.tcp:   # LRO not configured, or not TCP: no LRO at all
             return self.deliver(ti, tir, s)
@@ -561,13 +562,13 @@ class Device:
 
     def rx_error(self, rq, w):
         """A frame longer than its WQE: a completion with error (T74 0x1, D-RX-2), the RQ to
-        ERR; the RQ's open sessions complete first (D-LRO-10), or, the other reading, after
-        the error completion."""
+        ERR; the RQ's open sessions complete while it is still RDY, after the error completion
+        of the frame that put it in error (D-LRO-10), or, the other reading, before it."""
         err = [{"ev": "cqe", "rq": rq, "wqe": w, "err": True, "mem": None,
                 "fields": {"opcode": 14, "syndrome": 1, "wqe_counter": w & 0xFFFF,
                            "srqn_user_index": self.ui[rq]}}]
         flush = self.flush_rq(rq, "rq_state")
-        out = err + flush if "rx_error_cqe_first" in self.r else flush + err
+        out = flush + err if "rx_error_sessions_first" in self.r else err + flush
         # the driver posted a WQE too short for the frame (§7.4.1.2): a driver violation
         return [{"ev": "violation", "rule": "RX_WQE_TOO_SHORT"}] + out + self.to_err(rq)
 
