@@ -981,6 +981,19 @@ def gen_limits():
          C_FLOW + ", D-LRO-1, §7.11.3.6", [*frames(stream(3)), END],
          readings=[("the copies reach the TIRs in the other order (§7.11.3.6)",
                     {"tir_copies_reversed"})])
+    g = group(vf, "one RQ, two Direct TIRs with LRO on it, each frame to both (multi-path)",
+              Setup(tirs=[{"rq": 0, "lro": {}}, {"rq": 0, "lro": {}}]))
+    test(vf, g, "sessions are per TIR (§3.3.6.1 'the TIR extracts LRO Flow IDs', D-LRO-1): "
+         "the two copies of each segment go to two sessions on the one RQ, each in its own WQE",
+         C_FLOW + ", D-LRO-1, §7.11.3.6", [*frames(stream(3)), END],
+         readings=[("the copies reach the TIRs in the other order (§7.11.3.6)",
+                    {"tir_copies_reversed"})])
+    g = group(vf, "two RQs; a Direct TIR with LRO and one without, each frame to both",
+              Setup(rqs=[{}, {}], tirs=[{"rq": 0, "lro": {}}, {"rq": 1}]))
+    test(vf, g, "the TIR without LRO receives every segment alone while the other merges them",
+         C_TIR + ", D-LRO-1, §7.11.3.6", [*frames(stream(3)), END],
+         readings=[("the copies reach the TIRs in the other order (§7.11.3.6)",
+                    {"tir_copies_reversed"})])
     g = group(vf, "lro_max_sessions 1; two RQs, two Direct TIRs with LRO, each frame to both",
               Setup(rqs=[{}, {}], tirs=[{"rq": 0, "lro": {}}, {"rq": 1, "lro": {}}],
                     profile={"lro_max_sessions": 1}))
