@@ -1,8 +1,10 @@
 /* One receive stack for frames from the wire (harness/driver_rxstack.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver_mkey.h"
+#include "nicref/nicref.h"
 #include "driver_steer.h"
 #include "driver_vport.h"
 #include "driver_wq.h"
@@ -167,4 +169,44 @@ int refdrv_rx_stack_modify_lro(struct refdrv *d, struct refdrv_rx_stack *s, unsi
 	if (st == 0)
 		s->a.tir = t;
 	return step(d, "MODIFY_TIR", st);
+}
+
+int refdrv_lro_caps_query(struct refdrv *d, struct refdrv_lro_caps *c)
+{
+	enum { OUT = 0x1010 };
+	static const char L[] = "per_protocol_networking_offload_caps";
+	uint8_t in[16] = { 0 }, *out = calloc(1, OUT);
+	if (!out) {
+		snprintf(d->error, sizeof d->error, "QUERY_HCA_CAP: out of memory");
+		return -1;
+	}
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode",
+			 (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", 1u << 1 | 1u); /* type 1, current */
+	int st = refdrv_cmd(d, in, sizeof in, out, OUT);
+	if (st == 0) {
+		const uint8_t *cap = out + 0x10;
+		c->lro_cap = refdrv_field_get(cap, 0x1000, L, "lro_cap");
+		c->psh_flag = refdrv_field_get(cap, 0x1000, L, "lro_psh_flag");
+		c->time_stamp = refdrv_field_get(cap, 0x1000, L, "lro_time_stamp");
+		c->max_msg_sz_mode = (unsigned)refdrv_field_get(cap, 0x1000, L, "lro_max_msg_sz_mode");
+		c->min_mss_size = (unsigned)refdrv_field_get(cap, 0x1000, L, "lro_min_mss_size");
+		static const char *const pn[4] = {
+			"lro_timer_supported_periods_0", "lro_timer_supported_periods_1",
+			"lro_timer_supported_periods_2", "lro_timer_supported_periods_3"
+		};
+		for (unsigned i = 0; i < 4; i++)
+			c->periods[i] = (uint32_t)refdrv_field_get(cap, 0x1000, L, pn[i]);
+	}
+	free(out);
+	return step(d, "QUERY_HCA_CAP", st);
+}
+
+unsigned refdrv_lro_period(const struct refdrv_lro_caps *c, unsigned want)
+{
+	unsigned best = 0;
+	for (unsigned i = 0; i < 4; i++)
+		if (c->periods[i] <= want && c->periods[i] > best)
+			best = c->periods[i];
+	return best;
 }

@@ -70,4 +70,17 @@ int refdrv_rx_stack_recover(struct refdrv *d, struct refdrv_rx_stack *s);
 int refdrv_rx_stack_modify_lro(struct refdrv *d, struct refdrv_rx_stack *s, unsigned enable_mask,
 			       unsigned timeout_usecs, unsigned max_msg_sz);
 
+/* The device's LRO capabilities (T147, QUERY_HCA_CAP of the per-protocol networking offloads,
+ * current values). */
+struct refdrv_lro_caps {
+	bool lro_cap, psh_flag, time_stamp;
+	unsigned max_msg_sz_mode, min_mss_size;
+	uint32_t periods[4]; /* lro_timer_supported_periods, µs */
+};
+int refdrv_lro_caps_query(struct refdrv *d, struct refdrv_lro_caps *c);
+/* The period a TIR asking for `want` µs runs with (T45 10h[27:12]: a period the device does not
+ * support is "adjusted to the nearest timeout period which is < requested"); 0 when below the
+ * smallest (LRO does not work on the TIR). */
+unsigned refdrv_lro_period(const struct refdrv_lro_caps *c, unsigned want);
+
 #endif

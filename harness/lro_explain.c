@@ -94,6 +94,8 @@ struct ctx {
 	size_t nown, owncap;
 	unsigned recovered, backwards, non_eth, truncated, padded, long_frames;
 	uint64_t max_session_ns;
+	struct refdrv_lro_caps caps;
+	unsigned period; /* the TIR's period in force, µs (T45; 0: LRO inactive) */
 };
 
 /* ---- options ---------------------------------------------------------------------------- */
@@ -435,6 +437,11 @@ static int setup(struct ctx *c, FILE *err)
 		fprintf(err, "nicref lro explain: the device's set-up failed: %s\n", c->drv.error);
 		return -1;
 	}
+	if (refdrv_lro_caps_query(&c->drv, &c->caps)) {
+		fprintf(err, "nicref lro explain: %s\n", c->drv.error);
+		return -1;
+	}
+	c->period = refdrv_lro_period(&c->caps, o->timeout_usecs);
 	c->nev = 0;
 	return 0;
 }
@@ -451,9 +458,7 @@ static int step_done(struct ctx *c, long cur, FILE *err)
 /* Time until every open session's timer has fired (T147: between N and 2N). */
 static int drain_sessions(struct ctx *c, FILE *err)
 {
-	uint64_t step = 2000ull * (c->o->timeout_usecs ? c->o->timeout_usecs : 1) + 1000;
-	if (step < 2048000ull)
-		step = 2048000ull; /* twice the longest supported period of the defaults */
+	uint64_t step = 2000ull * (c->period ? c->period : 1) + 1000;
 	for (unsigned k = 0; c->nopen && k < 64; k++) {
 		nicref_clock_advance(c->dev, step);
 		if (step_done(c, -1, err))
@@ -590,6 +595,7 @@ static json_t *build(const struct ctx *c)
 	json_object_set_new(tir, "lro_enable_mask", json_integer(o->enable_mask));
 	json_object_set_new(tir, "lro_timeout_period_usecs", json_integer(o->timeout_usecs));
 	json_object_set_new(tir, "lro_max_msg_sz", json_integer(o->max_msg_sz));
+	json_object_set_new(tir, "period_in_force_usecs", json_integer(c->period));
 	json_object_set_new(doc, "tir", tir);
 	size_t merged = 0;
 	for (size_t i = 0; i < c->nse; i++) {
@@ -702,9 +708,10 @@ static void cause_text(FILE *out, int cause)
 static void text(FILE *out, const struct ctx *c)
 {
 	const struct lro_explain_opts *o = c->o;
-	fprintf(out, "%s: %zu frames; TIR lro_enable_mask %u, lro_timeout_period_usecs %u, "
-		     "lro_max_msg_sz %u\n",
-		o->capture, c->nfr, o->enable_mask, o->timeout_usecs, o->max_msg_sz);
+	fprintf(out, "%s: %zu frames; TIR lro_enable_mask %u, lro_timeout_period_usecs %u (in "
+		     "force: %u, T45), lro_max_msg_sz %u (%u bytes, mode %u)\n",
+		o->capture, c->nfr, o->enable_mask, o->timeout_usecs, c->period, o->max_msg_sz,
+		o->max_msg_sz * 256u, c->caps.max_msg_sz_mode);
 	size_t merged = 0, alone = 0, other = 0, dropped = 0, skipped = 0;
 	for (size_t i = 0; i < c->nse; i++) {
 		const struct xsession *s = &c->se[i];
