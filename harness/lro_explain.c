@@ -94,6 +94,7 @@ struct ctx {
 	size_t nown, owncap;
 	unsigned recovered, backwards, non_eth, truncated, padded, long_frames;
 	uint64_t max_session_ns;
+	uint64_t base; /* the clock at the first frame: times are reported from it */
 	struct refdrv_lro_caps caps;
 	unsigned period; /* the TIR's period in force, µs (T45; 0: LRO inactive) */
 };
@@ -257,7 +258,8 @@ static int digest(struct ctx *c, long cur)
 				return -1;
 			c->se = a;
 			struct xsession *s = &c->se[c->nse];
-			*s = (struct xsession){ .wqe = wqe, .open_ns = e->time_ns, .end_frame = -1 };
+			*s = (struct xsession){ .wqe = wqe, .open_ns = e->time_ns - c->base,
+						.end_frame = -1 };
 			if (cur >= 0 && add_frame_to(s, cur))
 				return -1;
 			if (cur >= 0)
@@ -283,10 +285,10 @@ static int digest(struct ctx *c, long cur)
 			s->cause = (int)e->arg[3];
 			s->num_seg = e->arg[4];
 			s->byte_cnt = e->arg[5];
-			s->end_ns = e->time_ns;
+			s->end_ns = e->time_ns - c->base;
 			s->end_frame = cur;
-			if (e->time_ns - s->open_ns > c->max_session_ns)
-				c->max_session_ns = e->time_ns - s->open_ns;
+			if (s->end_ns - s->open_ns > c->max_session_ns)
+				c->max_session_ns = s->end_ns - s->open_ns;
 			c->open_by_wqe[wqe] = -1;
 			c->ended_by_wqe[wqe] = i;
 			c->nopen--;
@@ -479,6 +481,7 @@ static int replay(struct ctx *c, FILE *err)
 	bool eth = capture_link(cap) == CAP_LINK_ETHERNET;
 	struct cap_frame f;
 	uint64_t t0 = 0, prev_t = 0, base = nicref_clock_now(c->dev);
+	c->base = base;
 	bool first = true;
 	int r;
 	static uint8_t buf[MAX_FRAME];
