@@ -95,6 +95,7 @@ struct ctx {
 	unsigned recovered, backwards, non_eth, truncated, padded, long_frames;
 	uint64_t max_session_ns;
 	uint64_t base; /* the clock at the first frame: times are reported from it */
+	size_t oldest; /* no session before it is open */
 	struct refdrv_lro_caps caps;
 	unsigned period; /* the TIR's period in force, µs (T45; 0: LRO inactive) */
 };
@@ -457,15 +458,44 @@ static int step_done(struct ctx *c, long cur, FILE *err)
 	return 0;
 }
 
+/* Virtual time to `to` (from the first frame), stopping at each open session's deadline on the
+ * way: a session opened at t0 ends at t0 + N (D-LRO-5; T147 allows up to 2N), so its CQE's
+ * time is its deadline whatever the capture's next frame is. Sessions open in time order and
+ * share the TIR's period: the oldest open one has the earliest deadline. */
+static int advance_to(struct ctx *c, uint64_t to, FILE *err)
+{
+	for (;;) {
+		while (c->oldest < c->nse && c->se[c->oldest].cause)
+			c->oldest++;
+		uint64_t now = nicref_clock_now(c->dev) - c->base;
+		if (c->oldest >= c->nse || !c->period)
+			break;
+		uint64_t d = c->se[c->oldest].open_ns + c->period * 1000ull;
+		if (d > to)
+			break;
+		size_t was = c->oldest;
+		if (d > now)
+			nicref_clock_advance(c->dev, d - now);
+		if (step_done(c, -1, err))
+			return -1;
+		if (c->oldest == was && !c->se[was].cause)
+			break; /* not ended at its deadline: it ends later, by `to` or by the drain */
+	}
+	uint64_t now = nicref_clock_now(c->dev) - c->base;
+	if (to > now) {
+		nicref_clock_advance(c->dev, to - now);
+		return step_done(c, -1, err);
+	}
+	return 0;
+}
+
 /* Time until every open session's timer has fired (T147: between N and 2N). */
 static int drain_sessions(struct ctx *c, FILE *err)
 {
 	uint64_t step = 2000ull * (c->period ? c->period : 1) + 1000;
-	for (unsigned k = 0; c->nopen && k < 64; k++) {
-		nicref_clock_advance(c->dev, step);
-		if (step_done(c, -1, err))
+	for (unsigned k = 0; c->nopen && k < 64; k++)
+		if (advance_to(c, nicref_clock_now(c->dev) - c->base + step, err))
 			return -1;
-	}
 	return 0;
 }
 
@@ -522,13 +552,11 @@ static int replay(struct ctx *c, FILE *err)
 			continue;
 		}
 		/* virtual time follows the capture's, from its first frame */
-		uint64_t want = f.t_ns >= t0 ? f.t_ns - t0 : 0, now = nicref_clock_now(c->dev) - base;
-		if (want > now)
-			nicref_clock_advance(c->dev, want - now);
+		uint64_t want = f.t_ns >= t0 ? f.t_ns - t0 : 0;
 		c->backwards += f.t_ns < prev_t;
 		prev_t = f.t_ns;
 		/* the time step may end sessions: theirs, before the frame */
-		if (step_done(c, -1, err)) {
+		if (advance_to(c, want, err)) {
 			capture_close(cap);
 			return 2;
 		}
@@ -574,8 +602,12 @@ static json_t *cqe_json(const struct xcqe *x)
 		json_object_set_new(o, "syndrome", json_integer(x->syndrome));
 		return o;
 	}
+	/* T5: the lro_* fields and the LRO timestamps are valid only when lro_num_seg is not 0 */
+	bool lro = x->f[CQE_lro_num_seg] != 0;
 	for (unsigned i = 0; i < CQE_NFIELDS; i++)
-		json_object_set_new(o, cqe_names[i], json_integer((json_int_t)x->f[i]));
+		if (lro || i == CQE_byte_cnt || i == CQE_checksum || i == CQE_lro_num_seg ||
+		    i == CQE_l4_hdr_type)
+			json_object_set_new(o, cqe_names[i], json_integer((json_int_t)x->f[i]));
 	return o;
 }
 
@@ -684,6 +716,12 @@ static void cqe_text(FILE *out, const struct xcqe *x)
 		return;
 	}
 	const uint64_t *f = x->f;
+	if (!f[CQE_lro_num_seg]) { /* T5: the lro_* fields are valid only for LRO packets */
+		fprintf(out, "    CQE: byte_cnt %" PRIu64 ", checksum 0x%04" PRIx64
+			     ", lro_num_seg 0, l4_hdr_type %" PRIu64 "\n",
+			f[CQE_byte_cnt], f[CQE_checksum], f[CQE_l4_hdr_type]);
+		return;
+	}
 	fprintf(out, "    CQE: byte_cnt %" PRIu64 ", checksum 0x%04" PRIx64 ", lro_num_seg %" PRIu64
 		     ", l4_hdr_type %" PRIu64 ", lro_tcp_psh %" PRIu64 ", lro_abrt %" PRIu64
 		     ", lro_dup_ack_cnt %" PRIu64 "\n",
