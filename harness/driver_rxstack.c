@@ -145,12 +145,19 @@ int refdrv_rx_stack_done(struct refdrv *d, struct refdrv_rx_stack *s, uint16_t w
 	return refdrv_rq_record(d, &s->ring);
 }
 
-int refdrv_rx_stack_recover(struct refdrv *d, struct refdrv_rx_stack *s)
+int refdrv_rx_stack_stop(struct refdrv *d, struct refdrv_rx_stack *s)
 {
 	struct refdrv_wq_status st;
 	if (step(d, "QUERY_RQ", refdrv_query_rq(d, s->rqn, &st)))
 		return -1;
 	if (st.state != 0 && step(d, "MODIFY_RQ", refdrv_modify_rq(d, s->rqn, st.state, 0)))
+		return -1;
+	return 0;
+}
+
+int refdrv_rx_stack_recover(struct refdrv *d, struct refdrv_rx_stack *s)
+{
+	if (refdrv_rx_stack_stop(d, s))
 		return -1;
 	if (refdrv_wq_dbr_write(d, s->ring.dbr, false, 0) ||
 	    step(d, "MODIFY_RQ", refdrv_modify_rq(d, s->rqn, 0, 1)))

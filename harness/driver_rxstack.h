@@ -63,7 +63,11 @@ uint64_t refdrv_rx_stack_buf(const struct refdrv_rx_stack *s, uint16_t wqe_count
 /* The WQE of this counter completed (its CQE was polled): its slot, and every completed slot
  * after it, go back to the device. 0, or -1 (host memory). */
 int refdrv_rx_stack_done(struct refdrv *d, struct refdrv_rx_stack *s, uint16_t wqe_counter);
-/* After the RQ went to ERR: RST, RDY again, the ring posted again from counter 0. 0 or -1. */
+/* The RQ to RST (from RDY or ERR; LRO sessions on it end first, with their CQEs, which the
+ * caller polls before refdrv_rx_stack_recover). 0 or -1. */
+int refdrv_rx_stack_stop(struct refdrv *d, struct refdrv_rx_stack *s);
+/* After the RQ went to ERR or RST, and its CQEs were polled: RST, RDY again, the ring posted
+ * again from counter 0. 0 or -1. */
 int refdrv_rx_stack_recover(struct refdrv *d, struct refdrv_rx_stack *s);
 /* MODIFY_TIR of the LRO group (T48 bit 0) to lro_enable_mask/timeout/max_msg_sz; s->a.tir
  * follows on success. */
