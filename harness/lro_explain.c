@@ -103,7 +103,9 @@ struct ctx {
 /* ---- options ---------------------------------------------------------------------------- */
 
 /* Profile settings --profile may change (struct nicref_profile). */
-#define PROFILE_FIELDS(X) X(hostmem_max_pages) X(timer_khz) X(log_max_objects) X(contexts_per_page)
+#define PROFILE_FIELDS(X)                                                                       \
+	X(lro_max_sessions) X(lro_min_mss_size) X(lro_max_msg_sz_mode) X(hostmem_max_pages)     \
+	X(timer_khz) X(log_max_objects) X(contexts_per_page)
 
 void lro_explain_defaults(struct lro_explain_opts *o)
 {
@@ -430,8 +432,8 @@ static int setup(struct ctx *c, FILE *err)
 	uint32_t need = o->max_msg_sz * 256u + 1024u;
 	a.wqe_bytes = (need > MAX_FRAME + 1024u ? need : MAX_FRAME + 1024u + 0u);
 	a.wqe_bytes = (a.wqe_bytes + 4095u) & ~4095u;
-	a.log_rq = 12;
-	a.log_cq = 13;
+	a.log_rq = 13; /* more WQEs than lro_max_sessions (at most 4096) can hold */
+	a.log_cq = 14;
 	a.tir.lro_enable_mask = o->enable_mask;
 	a.tir.lro_timeout_usecs = o->timeout_usecs;
 	a.tir.lro_max_msg_sz = o->max_msg_sz;

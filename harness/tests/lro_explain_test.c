@@ -178,10 +178,11 @@ static size_t ipv4(uint8_t *f, uint8_t proto, const uint8_t *l4, size_t l4len)
 	return 14 + 20 + l4len;
 }
 
-/* A TCP segment of the flow: ACK, window 1000, no options, `len` payload bytes. */
-static size_t tcp(uint8_t *f, uint32_t seq, size_t len)
+/* A TCP segment of the flow from port sport: ACK, window 1000, no options, `len` payload
+ * bytes. */
+static size_t tcp_from(uint8_t *f, unsigned sport, uint32_t seq, size_t len)
 {
-	uint8_t t[1500] = { 0x0F, 0xA0, 0, 80 };
+	uint8_t t[1500] = { (uint8_t)(sport >> 8), (uint8_t)sport, 0, 80 };
 	t[4] = (uint8_t)(seq >> 24), t[5] = (uint8_t)(seq >> 16), t[6] = (uint8_t)(seq >> 8);
 	t[7] = (uint8_t)seq;
 	t[11] = 7; /* ack 7 */
@@ -189,6 +190,11 @@ static size_t tcp(uint8_t *f, uint32_t seq, size_t len)
 	for (size_t i = 0; i < len; i++)
 		t[20 + i] = (uint8_t)(seq + i);
 	return ipv4(f, 6, t, 20 + len);
+}
+
+static size_t tcp(uint8_t *f, uint32_t seq, size_t len)
+{
+	return tcp_from(f, 4000, seq, len);
 }
 
 static void write_cap(const char *path, const struct cap *c)
@@ -323,6 +329,45 @@ Test(lro_explain, bad_input_names_the_file_and_the_frame)
 	cr_expect_eq(rc, 2);
 	cr_expect(strstr(err, path) && strstr(err, "2"), "%s", err);
 	json_decref(got);
+}
+
+/* --profile lro_max_sessions=1: a second flow finds no free session and goes alone
+ * (no_resources, D-LRO-1); with the default 256 both open one. */
+Test(lro_explain, the_profile_limits_the_sessions)
+{
+	struct cap c;
+	uint8_t f[1600];
+	header(&c, 1);
+	size_t n = tcp_from(f, 4000, 1000, 500);
+	record(&c, 0, f, (uint32_t)n, (uint32_t)n);
+	n = tcp_from(f, 4001, 9000, 500);
+	record(&c, 1, f, (uint32_t)n, (uint32_t)n);
+	char path[] = "/tmp/nicref-lro-explain-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	write_cap(path, &c);
+	for (unsigned limit = 0; limit < 2; limit++) {
+		struct lro_explain_opts o;
+		char err[1024];
+		lro_explain_defaults(&o);
+		if (limit)
+			cr_assert_eq(lro_explain_profile_set(&o, "lro_max_sessions=1", err, sizeof err),
+				     0, "%s", err);
+		o.capture = path;
+		int rc;
+		json_t *got = explain(&o, &rc, err, sizeof err);
+		cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+		const json_t *al = json_object_get(got, "alone");
+		cr_expect_eq(json_array_size(json_object_get(got, "sessions")), limit ? 1 : 2);
+		cr_expect_eq(json_array_size(al), limit ? 1 : 0);
+		if (limit)
+			cr_expect_str_eq(json_string_value(json_object_get(json_array_get(al, 0),
+									   "cause")),
+					 "no_resources");
+		json_decref(got);
+	}
+	unlink(path);
 }
 
 Test(lro_explain, options_are_checked)
