@@ -907,8 +907,8 @@ static int tir_lro(struct lro_explain_opts *o, const char *arg, char *err, size_
 			return -1;
 		}
 		if (v >> bits) {
-			snprintf(err, len, "--tir-lro %s=%" PRIu64 ": more than its %u bits (PRM T45 10h)", name,
-				 v, bits);
+			snprintf(err, len, "--tir-lro %s=%" PRIu64 ": more than its %u bits (PRM "
+					   "T45 10h)", name, v, bits);
 			return -1;
 		}
 		*dst = (unsigned)v;
