@@ -679,7 +679,7 @@ static void op_rq(struct reader *r)
 	NICREF_FUZZ_CHECK(rq_recover() == 0);
 }
 
-/* ---- bring-up and restore --------------------------------------------------------------------- */
+/* ---- bring-up and restore -------------------------------------------------------------------- */
 
 static void full_bring_up(void)
 {

@@ -860,7 +860,7 @@ int lro_explain_run(const struct lro_explain_opts *o, FILE *out, FILE *err)
 	return rc;
 }
 
-/* ---- the command ------------------------------------------------------------------------------ */
+/* ---- the command ----------------------------------------------------------------------------- */
 
 #define EXPLAIN_USAGE                                                                            \
 	"usage: nicref lro explain [--json] [--tir-lro K=V[,K=V...]] [--profile NAME=VALUE]...\n" \
