@@ -302,8 +302,11 @@ static int digest(struct ctx *c, long cur)
 				c->fr[cur].fate = F_ALONE, c->fr[cur].cause = (int)e->arg[2];
 			break;
 		case NICREF_EV_RX_DROP:
+			/* after lro_pass (wqe_space: the RQ went to ERR) the frame stays "alone" */
+			if (cur >= 0 && c->fr[cur].fate != F_ALONE)
+				c->fr[cur].fate = F_DROPPED;
 			if (cur >= 0)
-				c->fr[cur].fate = F_DROPPED, c->fr[cur].drop = (unsigned)e->arg[0];
+				c->fr[cur].drop = (unsigned)e->arg[0];
 			break;
 		case NICREF_EV_CQE: {
 			if (e->arg[0] != c->st.cq.cqn)
@@ -655,7 +658,13 @@ static json_t *build(const struct ctx *c)
 		json_t *j = json_object();
 		json_object_set_new(j, "frame", json_integer((json_int_t)x->number));
 		if (x->fate == F_ALONE) {
-			json_object_update(j, cause_json(x->cause));
+			json_t *cj = cause_json(x->cause);
+			json_object_update(j, cj);
+			json_decref(cj);
+			if (x->drop) {
+				json_object_set_new(j, "dropped", json_integer(x->drop));
+				json_object_set_new(j, "why_dropped", json_string(drop_name(x->drop)));
+			}
 			json_object_set_new(j, "cqe", cqe_json(&x->cqe));
 			json_array_append(al, j);
 		} else if (x->fate == F_OTHER) {
@@ -786,7 +795,11 @@ static void text(FILE *out, const struct ctx *c)
 		fprintf(out, "  frame %" PRIu64 ": ", x->number);
 		cause_text(out, x->cause);
 		fprintf(out, "\n");
-		cqe_text(out, &x->cqe);
+		if (x->drop)
+			fprintf(out, "    then dropped by the receive path: %s (rx_drop reason %u)\n",
+				drop_name(x->drop), x->drop);
+		else
+			cqe_text(out, &x->cqe);
 	}
 	head = false;
 	for (size_t i = 0; i < c->nfr; i++) {
