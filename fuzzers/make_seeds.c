@@ -924,7 +924,7 @@ static void dict_command_tokens(FILE *f)
 /* ---- lro: TCP segment streams (fuzzers/lro_fuzz.c's ops) -------------------------------- */
 
 struct lro_in {
-	uint8_t b[2048];
+	uint8_t b[4096];
 	size_t n;
 };
 
@@ -1013,6 +1013,16 @@ static void lro_seeds(void)
 	lro_seg(&s, 4, 0, 0, 1448, 0, 1, 0, 0);
 	lro_time(&s, 0xFFFF);
 	write_file(dir, "seed-timer-modify", s.b, s.n);
+	/* a long stream: 8 flows of both versions, 1448-byte segments, 1 µs apart, an ACK-only
+	 * segment now and then (long inputs lift libFuzzer's length limit for this target) */
+	s.n = 0;
+	for (unsigned i = 0; i < 180; i++) {
+		unsigned flow = (i * 5) % 8 | (i & 8);
+		lro_seg(&s, flow, i % 37 == 36 ? 0x08 : 0, 0, i % 23 == 22 ? 0 : 1448,
+			flow & 1 ? 4 : 0, 1, 0, 0);
+		lro_time(&s, 4);
+	}
+	write_file(dir, "seed-long-stream", s.b, s.n);
 }
 
 static void dicts(void)
