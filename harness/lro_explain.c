@@ -250,7 +250,6 @@ static int push_owner(struct ctx *c, bool session, long i)
 /* The events of one step (the frame cur, or -1 for time alone) into frames and sessions. */
 static int digest(struct ctx *c, long cur)
 {
-	uint64_t now = nicref_clock_now(c->dev);
 	for (size_t k = 0; k < c->nev; k++) {
 		const struct nicref_event *e = &c->ev[k];
 		uint16_t wqe = (uint16_t)e->arg[2];
@@ -312,7 +311,11 @@ static int digest(struct ctx *c, long cur)
 			if (e->arg[0] != c->st.cq.cqn)
 				break; /* the send stack's CQ */
 			uint16_t w = (uint16_t)e->arg[4];
-			if (c->ended_by_wqe[w] >= 0) {
+			bool flush = (e->arg[2] == 13 || e->arg[2] == 14) && e->arg[3] == 5;
+			if (flush) { /* T74 0x5: a WQE flushed after an error, no frame's */
+				if (push_owner(c, false, -1))
+					return -1;
+			} else if (c->ended_by_wqe[w] >= 0) {
 				if (push_owner(c, true, c->ended_by_wqe[w]))
 					return -1;
 				c->ended_by_wqe[w] = -1;
@@ -325,7 +328,6 @@ static int digest(struct ctx *c, long cur)
 			break;
 		}
 	}
-	(void)now;
 	c->nev = 0;
 	return c->oom ? -1 : 0;
 }
