@@ -277,16 +277,21 @@ RX_BENCH := $(BUILD)/harness/bench/rx_bench
 $(RX_BENCH): harness/bench/rx_bench.c harness/bench/alloc_count.h $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS)
+LRO_BENCH := $(BUILD)/harness/bench/lro_bench
+$(LRO_BENCH): harness/bench/lro_bench.c harness/bench/alloc_count.h $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS)
 ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) $(ADP_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
 	$(TX_BENCH)
 	$(RX_BENCH)
+	$(LRO_BENCH)
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "conformance.h"
 #include "jsonval.h"
+#include "lro_explain.h"
 #include "nicref/nicref.h"
 #include "pcap_write.h"
 #include "report.h"
@@ -425,6 +426,7 @@ static const struct cli_cmd commands[] = {
 	{ "conformance", "print the conformance matrix (docs/conformance.md)", conformance_usage,
 	  cmd_conformance, NULL },
 	ADP_CLI_ROW,
+	LRO_CLI_ROW,
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };
