@@ -143,6 +143,12 @@ int capture_next(struct capture *c, struct cap_frame *f, char *err, size_t errle
 	return 1;
 }
 
+long long capture_tell(const struct capture *c)
+{
+	FILE *f = pcap_file(c->pc);
+	return f ? (long long)ftello(f) : -1;
+}
+
 enum cap_link capture_link(const struct capture *c)
 {
 	return c->link;
