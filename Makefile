@@ -280,13 +280,14 @@ ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH) $(TOOL)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
 	$(TX_BENCH)
 	$(RX_BENCH)
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
+	/usr/bin/python3 harness/bench/replay_bench.py $(TOOL) $(BUILD)
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"
