@@ -24,7 +24,7 @@ run() {
 
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
-commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "help")
+commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "replay" "help")
 groups=("adp")
 
 run --help
@@ -103,6 +103,12 @@ usage_error "unknown option" "^nicref adp check: unrecognized option '--tolerenc
 usage_error "no operand" "^nicref adp check: " "adp check" adp check --classic
 usage_error "operand count" "^nicref adp check: unexpected operand 'b.pcap'$" "adp check" \
   adp check --classic a.pcap b.pcap
+usage_error "unknown option" "^nicref replay: unrecognized option '--jsnol'$" replay \
+  replay --jsnol x s.json c.pcap
+usage_error "operand count" "^nicref replay: expected SETUP and CAPTURE, got 1 operand$" replay \
+  replay s.json
+usage_error "option combination" "^nicref replay: --json, --junit and --ignore" replay \
+  replay --json r.json s.json c.pcap
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus
