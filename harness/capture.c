@@ -89,7 +89,8 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 	char *iobuf = malloc(CAPTURE_IOBUF);
 	FILE *fp = iobuf ? fopen(path, "rb") : NULL;
 	if (!fp) {
-		snprintf(ebuf, sizeof ebuf, "%s", iobuf ? strerror(errno) : "out of memory");
+		/* libpcap's own words for a file it cannot open: "PATH: REASON" */
+		snprintf(ebuf, sizeof ebuf, "%s: %s", path, iobuf ? strerror(errno) : "out of memory");
 		free(iobuf);
 		pcap_error(err, errlen, path, 0, ebuf);
 		return -1;
