@@ -12,7 +12,11 @@
    report valid against docs/schemas/report.schema.json that names each frame, and a JUnit
    report valid against docs/schemas/junit.xsd; --ignore leaves out exactly the fields it
    names; a field --ignore does not know is refused (exit 2);
-4. bad input: a SETUP that is not JSON, a step the runner refuses, a capture libpcap cannot
+4. messy captures, each with its counted outcome: Linux cooked (SLL) and raw-IP records are
+   given an Ethernet header and delivered; a pcapng of two interfaces replays whole; a file cut
+   inside a record prints the summary of the records before it and exits 2 naming the frame;
+   --no-repost runs a ring dry and says at which frame;
+5. bad input: a SETUP that is not JSON, a step the runner refuses, a capture libpcap cannot
    read: exit 2, the message names the file.
 The log of every run goes to build/replay/check_replay.log.
 
@@ -188,6 +192,77 @@ def bad_input(tool):
     print(f"ok   bad input: {len(cases)} refusals, exit 2, each naming what is wrong")
 
 
+def pcap(path, linktype, recs):
+    """A classic pcap (microsecond stamps) of (bytes, wire length) records, 1 us apart."""
+    import struct
+    with open(path, "wb") as fh:
+        fh.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype))
+        for i, (data, wire) in enumerate(recs):
+            fh.write(struct.pack("<IIII", 1700000000, i, len(data), wire) + data)
+
+
+def summary_has(p, *words):
+    return all(w in p.stdout for w in words)
+
+
+def messy(tool):
+    from scapy.all import IP, UDP, CookedLinux, Ether, IPv6, Raw
+    from scapy.utils import PcapNgWriter
+    setup = os.path.join(EX, "one_rq.json")
+    ip4 = bytes(IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / Raw(b"x" * 40))
+    ip6 = bytes(IPv6(src="2001:db8::1", dst="2001:db8::2") / UDP(sport=1, dport=2) / Raw(b"y" * 40))
+    raw = os.path.join(OUT, "messy_raw.pcap")
+    pcap(raw, 101, [(ip4, len(ip4)), (ip6, len(ip6)), (b"\x50" + ip4[1:], len(ip4))])
+    p = run([tool, "replay", "--jsonl", os.path.join(OUT, "messy_raw.jsonl"), setup, raw])
+    if p.returncode or not summary_has(p, "raw_ip 3", "injected 2", "not_ethernet 1", "converted 2",
+                                       "delivered: 2 frames"):
+        fail(f"raw-IP capture: exit {p.returncode}: {p.stdout!r}")
+    sll = os.path.join(OUT, "messy_sll.pcap")
+    c = bytes(CookedLinux(pkttype=0, lladdrtype=1, lladdrlen=6, src=bytes.fromhex("020000000099") + b"\0\0",
+                          proto=0x0800) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP() / Raw(b"z" * 30))
+    pcap(sll, 113, [(c, len(c))])
+    p = run([tool, "replay", "--pcap-dir", os.path.join(OUT, "messy_sll.rqs"), setup, sll])
+    if p.returncode or not summary_has(p, "linux_sll 1", "converted 1", "delivered: 1 frames"):
+        fail(f"Linux cooked capture: exit {p.returncode}: {p.stdout!r}")
+    with open(os.path.join(OUT, "messy_sll.rqs", "rq0.pcap"), "rb") as fh:
+        got = fh.read()
+    if bytes.fromhex("024e49435246020000000099") not in got:
+        fail("Linux cooked capture: rq0.pcap does not hold the frame with the function's address")
+    ng = os.path.join(OUT, "messy_two_ifaces.pcapng")
+    w = PcapNgWriter(ng)
+    for i in range(4):
+        f = Ether(dst="02:4e:49:43:52:46", src="02:00:00:00:00:99") / IP() / UDP(dport=i) / Raw(b"q" * 20)
+        f.time = 1700000000 + i / 1e6
+        f.sniffed_on = "eth%d" % (i % 2)
+        w.write(f)
+    w.close()
+    p = run([tool, "replay", setup, ng])
+    if p.returncode or not summary_has(p, "ethernet 4", "delivered: 4 frames"):
+        fail(f"pcapng of two interfaces: exit {p.returncode}: {p.stdout!r} {p.stderr!r}")
+    with open(os.path.join(EX, "one_rq.pcap"), "rb") as fh:
+        whole = fh.read()
+    cut = os.path.join(OUT, "messy_cut.pcap")
+    with open(cut, "wb") as fh:
+        fh.write(whole[:300])
+    p = run([tool, "replay", setup, cut])
+    if p.returncode != 2 or "messy_cut.pcap" not in p.stderr or "frame" not in p.stderr or \
+            not p.stdout.startswith("replay "):
+        fail(f"a file cut inside a record: exit {p.returncode}, {p.stderr!r}")
+    p = run([tool, "replay", "--no-repost", os.path.join(EX, "vlan_port.json"), big_capture(tool)])
+    if p.returncode or "the ring first ran dry at frame" not in p.stdout or "no_wqe" not in p.stdout:
+        fail(f"--no-repost: exit {p.returncode}: {p.stdout!r}")
+    print("ok   messy captures: raw IP, Linux cooked, two interfaces, a cut file, a starved ring")
+
+
+def big_capture(tool):
+    """40 copies of vlan_port.pcap's VLAN 10 frame: more than RQ 0's 16 WQEs."""
+    import gen_examples
+    recs = gen_examples.frames("vlan_port.pcap")
+    path = os.path.join(OUT, "starve.pcap")
+    pcap(path, 1, [(recs[2][1], recs[2][2])] * 40)
+    return path
+
+
 def main(argv):
     global log
     if len(argv) != 1:
@@ -200,6 +275,7 @@ def main(argv):
     with open(os.path.join(OUT, "check_replay.log"), "w") as log:
         examples(argv[0], schema)
         expect(argv[0], report_schema)
+        messy(argv[0])
         bad_input(argv[0])
     if errors:
         print(f"replay-check: {len(errors)} problem(s); the runs are in build/replay/check_replay.log")
