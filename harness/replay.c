@@ -95,12 +95,12 @@ static double wall_seconds(void)
 
 /* What a record not injected means, said once per reason. */
 static const char *const skip_why[REPLAY_SKIP_COUNT] = {
-	[REPLAY_SKIP_TRUNCATED] = "was cut by the snapshot length: its bytes are not all in the "
-				  "file, so what the device would do cannot be known; capture "
-				  "with -s 0 (tcpdump) to replay every frame",
+	[REPLAY_SKIP_TRUNCATED] = ("was cut by the snapshot length: its bytes are not all in the "
+				   "file, so what the device would do cannot be known; capture "
+				   "with -s 0 (tcpdump) to replay every frame"),
 	[REPLAY_SKIP_TOO_LONG] = "is longer than the 65536 bytes a port takes",
-	[REPLAY_SKIP_NOT_ETHERNET] = "holds no EtherType (an 802.3 length, or a raw-IP packet "
-				     "that is neither IPv4 nor IPv6)",
+	[REPLAY_SKIP_NOT_ETHERNET] = ("holds no EtherType (an 802.3 length, or a raw-IP packet "
+				      "that is neither IPv4 nor IPv6)"),
 };
 
 static void count(struct replay *rp, const struct cap_frame *f)
