@@ -137,6 +137,31 @@ uint64_t replay_cqe_field(const uint8_t cqe[64], unsigned i)
 		at += k_ > 0 ? (size_t)k_ : 0;                                                  \
 	} while (0)
 
+/* ,"name":value without snprintf: a line holds some 25 of these, and --jsonl writes one line
+ * per frame. */
+static size_t put_field(char *buf, size_t at, size_t cap, bool first, const char *name,
+			uint64_t v)
+{
+	char digits[20];
+	size_t n = strlen(name), k = 0;
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	if (at + n + k + 4 >= cap)
+		return at;
+	if (!first)
+		buf[at++] = ',';
+	buf[at++] = '"';
+	memcpy(buf + at, name, n);
+	at += n;
+	buf[at++] = '"';
+	buf[at++] = ':';
+	while (k)
+		buf[at++] = digits[--k];
+	buf[at] = '\0';
+	return at;
+}
+
 static const char *outcome_of(const struct replay_pred *p)
 {
 	bool good = false, err = false;
@@ -190,7 +215,7 @@ size_t replay_jsonl_line(const struct replay_pred *p, char *buf, size_t cap)
 		for (unsigned k = 0; k < NROWS; k++) {
 			if (!row_applies(k, c->cqe))
 				continue;
-			PUT("%s\"%s\":%" PRIu64, first ? "" : ",", rows[k].name, replay_cqe_field(c->cqe, k));
+			at = put_field(buf, at, cap, first, rows[k].name, replay_cqe_field(c->cqe, k));
 			first = false;
 		}
 		PUT("}}");

@@ -35,14 +35,17 @@ def capture(build, n):
 
 
 def child(args):
-    """Runs args; returns (stdout, CPU seconds, max RSS in KiB) of that child alone."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Runs args; returns (stdout, CPU seconds, max RSS in KiB) of that child alone (wait4
+    gives one child's resource use, whatever ran before it)."""
+    with open(os.path.join(os.path.dirname(args[-1]), "replay_bench.out"), "w+") as out:
+        p = subprocess.Popen(args, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read()
     if p.returncode:
-        sys.exit("replay_bench: %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stderr))
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return p.stdout, cpu, after.ru_maxrss  # ru_maxrss: the largest child so far
+        sys.exit("replay_bench: %s: exit %d" % (" ".join(args), p.returncode))
+    return text, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
 def rate(out):
@@ -59,7 +62,6 @@ def main(argv):
     small, big = capture(build, 100_000), capture(build, 1_000_000)
     print("replay_bench: one core (thread CPU time of the loop), gcc -O2; %s through %s"
           % (os.path.basename(big), os.path.relpath(SETUP)))
-    # The smaller run first: ru_maxrss is the largest child so far.
     _, _, rss_small = child([tool, "replay", "--no-progress", SETUP, small])
     out, cpu, rss_big = child([tool, "replay", "--no-progress", SETUP, big])
     r_sum = rate(out)
