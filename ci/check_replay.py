@@ -169,6 +169,21 @@ def expect(tool, report_schema):
     if p.returncode != 2 or "timestmp" not in p.stderr:
         fail(f"--ignore of an unknown field: exit {p.returncode}, {p.stderr!r}")
     print("ok   --ignore: leaves out what it names, refuses what it does not know")
+    short = os.path.join(OUT, "expect_short.jsonl")
+    with open(short, "w") as fh:
+        for o in [header] + frames[:20]:
+            fh.write(json.dumps(o) + "\n")
+    p = run([tool, "replay", "--expect", short, setup, cap])
+    if p.returncode != 1 or "frame 21: " + short + " ends before this frame" not in p.stdout:
+        fail(f"--expect with a log 29 frames short: exit {p.returncode}: {p.stdout[-400:]!r}")
+    longer = os.path.join(OUT, "expect_long.jsonl")
+    with open(longer, "w") as fh:
+        for o in [header] + frames + [dict(frames[-1], frame=len(frames) + 1)]:
+            fh.write(json.dumps(o) + "\n")
+    p = run([tool, "replay", "--expect", longer, setup, cap])
+    if p.returncode != 1 or "frames the capture does not hold" not in p.stdout:
+        fail(f"--expect with a log one frame longer: exit {p.returncode}: {p.stdout[-400:]!r}")
+    print("ok   --expect: a log that ends early or runs longer is a difference, said once")
 
 
 def bad_input(tool):
