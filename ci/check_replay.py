@@ -266,7 +266,17 @@ def messy(tool):
     p = run([tool, "replay", "--no-repost", os.path.join(EX, "vlan_port.json"), big_capture(tool)])
     if p.returncode or "the ring first ran dry at frame" not in p.stdout or "no_wqe" not in p.stdout:
         fail(f"--no-repost: exit {p.returncode}: {p.stdout!r}")
-    print("ok   messy captures: raw IP, Linux cooked, two interfaces, a cut file, a starved ring")
+    rmp = os.path.join(OUT, "rmp_setup.json")
+    with open(rmp, "w") as fh:
+        json.dump({"setup": [{"bring_up": {"to": "initialized"}},
+                             {"rx_setup": {"rmp": {"log_wq_sz": 2, "log_wq_stride": 5, "wq_signature": 1},
+                                           "rqs": [{"on_rmp": 1}], "tirs": [{"rq": 0}], "steer_all": [0]}},
+                             {"rq_fill": {"byte_count": 16384}}]}, fh)
+    p = run([tool, "replay", rmp, big_capture(tool)])
+    if p.returncode or not summary_has(p, "delivered: 40 frames", "WQEs re-posted 40", "(0 error CQEs)"):
+        fail(f"an RMP of 4 signed WQEs, 40 frames: exit {p.returncode}: {p.stdout!r}")
+    print("ok   messy captures: raw IP, Linux cooked, two interfaces, a cut file, a starved ring; "
+          "40 frames through an RMP of 4 signed WQEs")
 
 
 def big_capture(tool):
