@@ -56,7 +56,9 @@ static void where_text(const struct run *r, bool with_test, char *buf, size_t le
 	size_t at = 0;
 	buf[0] = '\0';
 #define PUT(...) at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__)
-	if (r->tc_id >= 0 && with_test)
+	if (r->setup_only) /* a replay's SETUP: its steps are the only place */
+		;
+	else if (r->tc_id >= 0 && with_test)
 		PUT("tcId %ld", r->tc_id);
 	else if (r->tc_id < 0 && r->group >= 0)
 		PUT("group %ld", r->group);
@@ -100,7 +102,10 @@ void vfail(struct run *r, const char *fmt, ...)
 	where_text(r, false, where, sizeof where);
 	snprintf(line, sizeof line, "%s%s%s", where, where[0] ? ": " : "", msg);
 	lines_add(&r->fail, line);
-	fprintf(r->out, "FAIL %s#%ld: %s\n", r->file, r->tc_id, line);
+	if (r->setup_only)
+		fprintf(r->out, "FAIL %s: %s\n", r->file, line);
+	else
+		fprintf(r->out, "FAIL %s#%ld: %s\n", r->file, r->tc_id, line);
 }
 
 void vnote(struct run *r, const char *fmt, ...)

@@ -167,6 +167,9 @@ struct run {
 
 	unsigned refusals; /* of the whole run */
 
+	/* The steps are a SETUP's, not a vector file's (vectors_stack.h): messages name the step
+	 * only, not a group or test the file does not have. */
+	bool setup_only;
 	/* When set, the device's events go here instead of the test's list (vectors_stack.h). */
 	void (*sink)(void *ctx, const struct nicref_event *ev);
 	void *sink_ctx;

@@ -76,7 +76,7 @@ enum vec_stack_result vec_stack_open(const char *file, const json_t *group, FILE
 		return VEC_STACK_BAD;
 	struct run *r = &s->r;
 	*r = (struct run){ .opt = &s->opt, .out = out, .tc_id = -1, .group = -1, .step = -1,
-			   .tx = { .stage = -1 }, .file = file };
+			   .tx = { .stage = -1 }, .file = file, .setup_only = true };
 	json_t *sj = json_loads(vector_schema_json, JSON_REJECT_DUPLICATES, &jerr);
 	r->schema = sj ? jschema_compile(sj, err, sizeof err) : NULL;
 	json_decref(sj);
