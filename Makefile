@@ -58,7 +58,7 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check \
+	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check replay-check \
 	test bench corpora coverage \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check
@@ -144,6 +144,7 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check
+	@$(MAKE) --no-print-directory replay-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
@@ -197,6 +198,11 @@ pcap-check: $(TOOL)
 captures-check: $(TOOL)
 	/usr/bin/python3 corpora/captures/test_gen_captures.py
 	/usr/bin/python3 ci/check_captures.py $(TOOL) corpora/captures/expected.json
+
+# nicref replay (docs/replay.md): each example against its independent prediction
+# (examples/replay/predict.py), --expect with injected disagreements and its reports, bad input.
+replay-check: $(TOOL)
+	/usr/bin/python3 ci/check_replay.py $(TOOL)
 
 # The send-path vectors are the output of their independent generator (vectors/tx/gen/, Python and
 # Scapy): a file that differs from what the generator writes (a hand edit) fails, and so does the
@@ -285,7 +291,7 @@ ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) $(ADP_BENCH)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) $(ADP_BENCH) $(TOOL)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
@@ -293,6 +299,7 @@ bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) 
 	$(RX_BENCH)
 	$(LRO_BENCH)
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
+	/usr/bin/python3 harness/bench/replay_bench.py $(TOOL) $(BUILD)
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"

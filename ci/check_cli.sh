@@ -25,7 +25,7 @@ run() {
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
 commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "lro explain"
-  "help")
+  "replay" "help")
 groups=("adp" "lro")
 
 run --help
@@ -109,6 +109,12 @@ usage_error "unknown option" "^nicref lro explain: unrecognized option '--jsn'$"
 usage_error "no operand" "^nicref lro explain: missing CAPTURE$" "lro explain" lro explain
 usage_error "bad field" "^nicref lro explain: --tir-lro: no field 'mask'" "lro explain" \
   lro explain --tir-lro mask=3 x.pcap
+usage_error "unknown option" "^nicref replay: unrecognized option '--jsnol'$" replay \
+  replay --jsnol x s.json c.pcap
+usage_error "operand count" "^nicref replay: expected SETUP and CAPTURE, got 1 operand$" replay \
+  replay s.json
+usage_error "option combination" "^nicref replay: --json, --junit and --ignore" replay \
+  replay --json r.json s.json c.pcap
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus

@@ -10,6 +10,7 @@
 #include "lro_explain.h"
 #include "nicref/nicref.h"
 #include "pcap_write.h"
+#include "replay.h"
 #include "report.h"
 #include "vectors.h"
 
@@ -427,6 +428,7 @@ static const struct cli_cmd commands[] = {
 	  cmd_conformance, NULL },
 	ADP_CLI_ROW,
 	LRO_CLI_ROW,
+	REPLAY_CLI_ROW,
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };
