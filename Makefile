@@ -40,7 +40,10 @@ endif
 REF_SRC  := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c)))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
-HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
+# The VFIO front end's pure parts (the instruction decoder, the profile settings) serve the
+# tool and the unit tests too.
+VFIO_PURE := harness/vfio/x86_decode.c harness/vfio/vfio_profile.c
+HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(VFIO_PURE:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
 REF_INC  := -Ireference/include -Ireference
 HAR_INC  := $(REF_INC) -Iharness
 LIB_A    := $(BUILD)/libnicref.a
@@ -57,7 +60,7 @@ TEST_HDR := $(wildcard reference/tests/*.h harness/tests/*.h)
 TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
-.PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
+.PHONY: all vfio deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
 	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check \
 	test bench corpora coverage \
 	clean install \
@@ -121,6 +124,25 @@ $(LIB_SO): $(LIB_SO_FILE)
 
 $(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ljansson -lpcap
+
+# libnicref_vfio.so, the VFIO front end a driver's process loads with LD_PRELOAD
+# (harness/vfio/, docs/drivers.md): libnicref inside, only the interposed libc functions
+# exported. Not built under sanitizers: their runtime cannot be preloaded into a program
+# built without them.
+VFIO_SO  := $(BUILD)/libnicref_vfio.so
+VFIO_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard harness/vfio/*.c))
+$(VFIO_OBJ): VISIBILITY := $(LIB_VISIBILITY)
+$(VFIO_SO): $(VFIO_OBJ) $(LIB_A)
+	$(CC) -shared $(LDFLAGS) -Wl$(comma)--exclude-libs$(comma)ALL -o $@ $(VFIO_OBJ) $(LIB_A) -ldl
+
+# Programs run under `nicref drive`: harness/drivers/ (M1: rdma-core's mlx5_vfio through
+# Debian's libibverbs and libmlx5) and the deliberately wrong ones of harness/drivers/bad/.
+DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke
+$(BUILD)/drivers/mlx5_vfio_smoke: harness/drivers/mlx5_vfio_smoke.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -libverbs -lmlx5
+vfio: $(VFIO_SO) $(DRIVERS)
+all: $(if $(SAN),,$(VFIO_SO))
 
 # Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
 # `make test T=cmdq` builds and runs reference/tests/cmdq_test.c (or harness/tests/) alone.

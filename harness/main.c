@@ -396,6 +396,7 @@ static int cmd_conformance(const struct cli_call *call, int argc, char **argv)
 		       nicref_opcode_section(op),
 		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", ok, refused, posted);
 	}
+	conformance_beyond_print(stdout);
 	conformance_rules_print(&rep, stdout);
 	if (check_rules && conformance_rules_check(&rep, stderr) && rc == VEC_PASSED)
 		rc = VEC_FAILED;
