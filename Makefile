@@ -60,7 +60,7 @@ TEST_HDR := $(wildcard reference/tests/*.h harness/tests/*.h)
 TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
-.PHONY: all vfio deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
+.PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
 	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check \
 	test bench corpora coverage \
 	clean install \
@@ -137,11 +137,20 @@ $(VFIO_SO): $(VFIO_OBJ) $(LIB_A)
 
 # Programs run under `nicref drive`: harness/drivers/ (M1: rdma-core's mlx5_vfio through
 # Debian's libibverbs and libmlx5) and the deliberately wrong ones of harness/drivers/bad/.
-DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke
+BAD_DRIVERS := $(patsubst harness/drivers/bad/%.c,$(BUILD)/drivers/%,$(wildcard harness/drivers/bad/*.c))
+DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BAD_DRIVERS)
 $(BUILD)/drivers/mlx5_vfio_smoke: harness/drivers/mlx5_vfio_smoke.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -libverbs -lmlx5
+$(BUILD)/drivers/%: harness/drivers/bad/%.c harness/drivers/bad/vfio_util.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 vfio: $(VFIO_SO) $(DRIVERS)
+
+# `nicref drive` on M1 (rdma-core's mlx5_vfio) and the deliberately wrong drivers: the reported
+# rules must equal harness/drivers/expect/ (ci/check_drive.sh, docs/drivers.md).
+drive-check: $(TOOL) $(VFIO_SO) $(DRIVERS)
+	ci/check_drive.sh $(TOOL) $(BUILD)/drivers
 all: $(if $(SAN),,$(VFIO_SO))
 
 # Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
@@ -166,7 +175,7 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check
-	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
+	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests

@@ -24,7 +24,7 @@ run() {
 
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
-commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "help")
+commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "drive" "help")
 groups=("adp")
 
 run --help
@@ -103,6 +103,11 @@ usage_error "unknown option" "^nicref adp check: unrecognized option '--tolerenc
 usage_error "no operand" "^nicref adp check: " "adp check" adp check --classic
 usage_error "operand count" "^nicref adp check: unexpected operand 'b.pcap'$" "adp check" \
   adp check --classic a.pcap b.pcap
+usage_error "no program" "^nicref drive: no PROGRAM to run$" drive drive
+usage_error "bad profile" "^nicref drive: --profile: no profile setting 'bogus'" drive \
+  drive --profile bogus=1 -- /bin/true
+usage_error "unknown option" "^nicref drive: unrecognized option '--bogus'$" drive \
+  drive --bogus -- /bin/true
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus

@@ -6,6 +6,7 @@
 #include "adp_cmd.h"
 #include "cli.h"
 #include "conformance.h"
+#include "drive.h"
 #include "jsonval.h"
 #include "nicref/nicref.h"
 #include "pcap_write.h"
@@ -424,6 +425,8 @@ static const struct cli_cmd commands[] = {
 	{ "conformance", "print the conformance matrix (docs/conformance.md)", conformance_usage,
 	  cmd_conformance, NULL },
 	ADP_CLI_ROW,
+	{ "drive", "run a user-space driver on the model through VFIO; its violations",
+	  drive_usage, cmd_drive, NULL },
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };

@@ -132,9 +132,9 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 		break;
 	case NICREF_EV_VIOLATION: {
 		unsigned r = (unsigned)ev->arg[0];
-		vfio_record("vio model %s V|%s|%s, arg 0x%llx (t=%llu ns, event %llu, last command "
+		vfio_record("vio model %s %c|%s|%s, arg 0x%llx (t=%llu ns, event %llu, last command "
 			    "0x%llx)",
-			    nicref_violation_name(r), nicref_violation_citation(r),
+			    nicref_violation_name(r), nicref_violation_is_warning(r) == 1 ? 'W' : 'V', nicref_violation_citation(r),
 			    nicref_violation_text(r), (unsigned long long)ev->arg[1],
 			    (unsigned long long)ev->time_ns, (unsigned long long)ev->seq,
 			    (unsigned long long)vfio.last_opcode);
