@@ -45,6 +45,13 @@ for p in bad_wild_bar bad_dma bad_outstanding bad_crash bad_hang; do
 	"$tool" drive -- "$dir/$p" >/dev/null 2>&1; rc=$?
 	[ "$rc" = 1 ] || fail "$p without --expect: exit $rc, expected 1"
 done
+# through a shell: the shell loads the front end too, but only the process that opens the
+# device records (the same verdict as run directly)
+"$tool" drive --expect harness/drivers/expect/bad_dma.expect -- /bin/sh -c "$dir/bad_dma" >/dev/null 2>&1; rc=$?
+[ "$rc" = 0 ] || fail "bad_dma through /bin/sh -c: exit $rc, expected 0"
+# a program that never opens the device is no driver run
+"$tool" drive -- /bin/true >/dev/null 2>&1; rc=$?
+[ "$rc" = 1 ] || fail "/bin/true: exit $rc, expected 1"
 # usage errors
 for args in "" "--profile nosuch=1 -- /bin/true" "--profile cmdif_checksum=x -- /bin/true" \
 	"--timeout 0 -- /bin/true" "-- /nonexistent/program" "--expect /nonexistent -- /bin/true"; do

@@ -262,7 +262,8 @@ int drive_verdict(const struct drive_run *run, const struct drive_expect *e, FIL
 		fprintf(out, "  front end refused to start: %s\n", run->setup_error);
 	int ran_ok = run->end == DRIVE_EXITED && run->code == 0 && run->front_done;
 	if (!run->front_ok && run->end != DRIVE_NO_EXEC)
-		fprintf(out, "  the front end never started: is the program dynamically linked?\n");
+		fprintf(out, "  the program never opened /dev/vfio/vfio (or is statically linked: the "
+			     "front end is preloaded)\n");
 	if (!ran_ok)
 		bad = 1;
 	snprintf(msg, sizeof msg, "the program %s%s", prog,

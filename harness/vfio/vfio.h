@@ -52,6 +52,8 @@ struct vfio {
 	uint64_t last_opcode; /* of the last command completed, for a violation's context */
 	int exiting;
 	int log_bar; /* NICREF_VFIO_LOG_BAR: a record line per BAR0 access */
+	int active;  /* this process opened /dev/vfio/vfio: it records and checks at exit */
+	pid_t pid;   /* which process that was */
 };
 
 extern struct vfio vfio;
@@ -65,6 +67,9 @@ void vfio_time_advance(uint64_t ns);
 /* Exit statuses of the driver's process that are the front end's, not the program's:
  * setup refused (bad profile), the driver waited for an event nothing will raise. */
 enum { VFIO_EXIT_SETUP = 120, VFIO_EXIT_HANG = 121 };
+
+/* The process opened the container: from now on it records (and checks at exit). */
+void vfio_activate(void);
 
 /* The record file: one line per record (docs/drivers.md, "Record"). */
 void vfio_record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

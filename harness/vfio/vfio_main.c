@@ -55,7 +55,9 @@ static void write_all(int fd, const char *buf, size_t n)
 
 void vfio_record(const char *fmt, ...)
 {
-	if (vfio.record_fd < 0)
+	/* Only the process that opened the container speaks: a shell or any other process the
+	 * program starts also loads the front end (LD_PRELOAD is inherited) and stays silent. */
+	if (vfio.record_fd < 0 || !vfio.active)
 		return;
 	char line[1024];
 	va_list ap;
@@ -203,6 +205,7 @@ __attribute__((constructor)) static void vfio_init(void)
 	nicref_config_default(&cfg);
 	char err[256];
 	if (vfio_profile_apply(&cfg.profile, getenv("NICREF_VFIO_PROFILE"), err, sizeof err)) {
+		vfio.active = 1; /* a refusal is recorded whoever meets it */
 		vfio_record("error profile: %s", err);
 		_exit(VFIO_EXIT_SETUP);
 	}
@@ -213,20 +216,31 @@ __attribute__((constructor)) static void vfio_init(void)
 	cfg.trace = on_event;
 	vfio.dev = nicref_dev_create(&cfg);
 	if (!vfio.dev) {
+		vfio.active = 1;
 		vfio_record("error profile: the device refuses this profile");
 		_exit(VFIO_EXIT_SETUP);
 	}
 	vfio.profile = cfg.profile;
 	vfio.nirq = cfg.profile.msix_vectors < VFIO_MAX_IRQS ? cfg.profile.msix_vectors : VFIO_MAX_IRQS;
 	vfio_cfg_init();
-	vfio_record("start pci %s group %d", vfio.pci, vfio.group);
 	vfio_bar_install_handlers();
 	vfio.ready = 1;
 }
 
+void vfio_activate(void)
+{
+	if (vfio.active)
+		return;
+	vfio.active = 1;
+	vfio.pid = getpid();
+	vfio_record("start pci %s group %d", vfio.pci, vfio.group);
+}
+
 __attribute__((destructor)) static void vfio_fini(void)
 {
-	if (!vfio.ready)
+	/* a child forked after the container was opened has a copy of the device: only the
+	 * process that opened it checks and ends */
+	if (!vfio.ready || !vfio.active || getpid() != vfio.pid)
 		return;
 	vfio.exiting = 1;
 	exit_checks();

@@ -107,6 +107,7 @@ static int open_ours(enum path_kind k)
 		fd_set_kind(fd, VFD_SYSFILE);
 		return fd;
 	case PATH_CONTAINER:
+		vfio_activate();
 		fd = vfio_new_fd("nicref-vfio-container", NULL, 0);
 		fd_set_kind(fd, VFD_CONTAINER);
 		vfio.container_fd = fd;
@@ -203,6 +204,10 @@ VFIO_API int close(int fd)
 		fd_set_kind(fd, VFD_NONE);
 		if (k == VFD_DEVICE) {
 			vfio.device_fd = -1;
+			/* closing the device disables its interrupts, as vfio-pci does: no write may
+			 * reach a descriptor number the program reuses */
+			for (unsigned i = 0; i < VFIO_MAX_IRQS; i++)
+				vfio.irq_fd[i] = -1;
 			vfio_record("close device");
 		} else if (k == VFD_CONTAINER) {
 			vfio.container_fd = -1;
