@@ -53,6 +53,8 @@ struct vfio {
 	int exiting;
 	int log_bar; /* NICREF_VFIO_LOG_BAR: a record line per BAR0 access */
 	int active;  /* this process opened /dev/vfio/vfio: it records and checks at exit */
+	int sessions; /* device descriptors handed out so far */
+	int checked;  /* the release checks of the current session ran */
 	pid_t pid;   /* which process that was */
 };
 
@@ -67,6 +69,10 @@ void vfio_time_advance(uint64_t ns);
 /* Exit statuses of the driver's process that are the front end's, not the program's:
  * setup refused (bad profile), the driver waited for an event nothing will raise. */
 enum { VFIO_EXIT_SETUP = 120, VFIO_EXIT_HANG = 121 };
+
+/* The checks of D-VFIO-6 and the state record, once per session: when the driver closes the
+ * device descriptor, or at exit while it is open. */
+void vfio_release_checks(void);
 
 /* The process opened the container: from now on it records (and checks at exit). */
 void vfio_activate(void);

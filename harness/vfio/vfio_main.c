@@ -158,8 +158,11 @@ static int open_out(const char *env)
 }
 
 /* The exit checks: entries still owned by hardware, the lifecycle, the pages (PRM §8.3). */
-static void exit_checks(void)
+void vfio_release_checks(void)
 {
+	if (vfio.checked)
+		return;
+	vfio.checked = 1;
 	if (vfio.cmdq_iova) {
 		unsigned n = 1u << vfio.profile.log_cmdq_size, stride = 1u << vfio.profile.log_cmdq_stride;
 		for (unsigned s = 0; s < n && s < 32; s++) {
@@ -243,7 +246,7 @@ __attribute__((destructor)) static void vfio_fini(void)
 	if (!vfio.ready || !vfio.active || getpid() != vfio.pid)
 		return;
 	vfio.exiting = 1;
-	exit_checks();
+	vfio_release_checks(); /* unless the device was closed (and checked) before */
 	vfio_record("end");
 	vfio.ready = 0;
 }

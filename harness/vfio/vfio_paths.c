@@ -203,6 +203,7 @@ VFIO_API int close(int fd)
 	if (k != VFD_NONE) {
 		fd_set_kind(fd, VFD_NONE);
 		if (k == VFD_DEVICE) {
+			vfio_release_checks(); /* what the driver left behind, before anything resets */
 			vfio.device_fd = -1;
 			/* closing the device disables its interrupts, as vfio-pci does: no write may
 			 * reach a descriptor number the program reuses */
@@ -320,6 +321,16 @@ VFIO_API ssize_t readlink(const char *path, char *buf, size_t len)
 /* The device descriptor comes from VFIO_GROUP_GET_DEVICE_FD (vfio_ioctl.c). */
 int vfio_open_device_fd(void)
 {
+	/* vfio-pci resets a function when its device is opened again (a function-level reset):
+	 * a second session starts from power-on, whatever the first left (the front end does
+	 * not reset the first: the model is created at power-on). */
+	if (vfio.sessions++ > 0) {
+		nicref_dev_reset(vfio.dev);
+		vfio_cfg_init();
+		vfio.cmdq_iova = 0;
+		vfio.checked = 0;
+		vfio_record("reset on open (function-level reset, as vfio-pci)");
+	}
 	int fd = vfio_new_fd("nicref-vfio-device", NULL, 0);
 	fd_set_kind(fd, VFD_DEVICE);
 	vfio.device_fd = fd;
