@@ -14,7 +14,7 @@ problems=0
 fail() { echo "drive-check: $*" >&2; problems=$((problems + 1)); }
 
 # program, nicref drive's exit status with the program's expectation
-runs=("mlx5_vfio_smoke 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
+runs=("mlx5_vfio_smoke 0" "reopen 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
 for r in "${runs[@]}"; do
 	set -- $r
 	p=$1 want=$2

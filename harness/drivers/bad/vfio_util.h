@@ -1,4 +1,5 @@
-/* What the deliberately wrong drivers of harness/drivers/bad/ share: the VFIO steps every
+/* What the small programs of harness/drivers/bad/ share (the deliberately wrong drivers, and
+ * reopen.c): the VFIO steps every
  * user-space driver takes to reach its function (as rdma-core's mlx5_vfio does), done right,
  * so that each program's one mistake is the only thing `nicref drive` reports about it. They
  * run only under the front end (`nicref drive`); each exits 3 when a step fails. */
