@@ -143,6 +143,15 @@ int drive_record_load(struct drive_run *run, const char *path)
 			}
 		} else if (strncmp(line, "vio ", 4) == 0) {
 			parse_vio(run, line + 4);
+		} else if (strncmp(line, "model_bug ", 10) == 0) {
+			/* not the driver's: reported as a rule of its own, which no expectation
+			 * should list */
+			struct drive_rule *r = rule_at(run, "MODEL_INVARIANT", "model");
+			if (r && r->count++ == 0) {
+				r->kind = DRIVE_VIOLATION;
+				snprintf(r->clause, sizeof r->clause, "a model bug (nicref_dev_check)");
+				snprintf(r->first, sizeof r->first, "%.500s", line + 10);
+			}
 		} else if (strncmp(line, "crash ", 6) == 0 || strncmp(line, "hang ", 5) == 0) {
 			if (!run->crash[0])
 				snprintf(run->crash, sizeof run->crash, "%.500s", line);

@@ -173,6 +173,12 @@ void vfio_release_checks(void)
 					       s, (unsigned long long)(at - 0x3F));
 		}
 	}
+	/* The model's own invariants (a failure is a model bug, not the driver's). */
+	char why[256];
+	int inv = nicref_dev_check_explain(vfio.dev, why, sizeof why);
+	if (inv != 0)
+		vfio_record("model_bug %s: %s", nicref_invariant_name(inv) ? nicref_invariant_name(inv) : "?",
+			    why);
 	struct nicref_hca_info h;
 	nicref_hca_info(vfio.dev, &h);
 	if (h.state == NICREF_HCA_ENABLED || h.state == NICREF_HCA_INITIALIZED)
