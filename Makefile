@@ -40,7 +40,10 @@ endif
 REF_SRC  := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c)))
 HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
-HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
+# The VFIO front end's pure parts (the instruction decoder, the profile settings) serve the
+# tool and the unit tests too.
+VFIO_PURE := harness/vfio/x86_decode.c harness/vfio/vfio_profile.c
+HAR_OBJ  := $(HAR_SRC:%.c=$(BUILD)/%.o) $(VFIO_PURE:%.c=$(BUILD)/%.o) $(BUILD)/gen/vector_schema.o
 REF_INC  := -Ireference/include -Ireference
 HAR_INC  := $(REF_INC) -Iharness
 LIB_A    := $(BUILD)/libnicref.a
@@ -57,7 +60,7 @@ TEST_HDR := $(wildcard reference/tests/*.h harness/tests/*.h)
 TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
-.PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
+.PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
 	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check replay-check \
 	test bench corpora coverage \
 	clean install \
@@ -122,6 +125,34 @@ $(LIB_SO): $(LIB_SO_FILE)
 $(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ljansson -lpcap
 
+# libnicref_vfio.so, the VFIO front end a driver's process loads with LD_PRELOAD
+# (harness/vfio/, docs/drivers.md): libnicref inside, only the interposed libc functions
+# exported. Not built under sanitizers: their runtime cannot be preloaded into a program
+# built without them.
+VFIO_SO  := $(BUILD)/libnicref_vfio.so
+VFIO_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard harness/vfio/*.c))
+$(VFIO_OBJ): VISIBILITY := $(LIB_VISIBILITY)
+$(VFIO_SO): $(VFIO_OBJ) $(LIB_A)
+	$(CC) -shared $(LDFLAGS) -Wl$(comma)--exclude-libs$(comma)ALL -o $@ $(VFIO_OBJ) $(LIB_A) -ldl
+
+# Programs run under `nicref drive`: harness/drivers/ (M1: rdma-core's mlx5_vfio through
+# Debian's libibverbs and libmlx5) and the deliberately wrong ones of harness/drivers/bad/.
+BAD_DRIVERS := $(patsubst harness/drivers/bad/%.c,$(BUILD)/drivers/%,$(wildcard harness/drivers/bad/*.c))
+DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BAD_DRIVERS)
+$(BUILD)/drivers/mlx5_vfio_smoke: harness/drivers/mlx5_vfio_smoke.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -libverbs -lmlx5
+$(BUILD)/drivers/%: harness/drivers/bad/%.c harness/drivers/bad/vfio_util.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+vfio: $(VFIO_SO) $(DRIVERS)
+
+# `nicref drive` on M1 (rdma-core's mlx5_vfio) and the deliberately wrong drivers: the reported
+# rules must equal harness/drivers/expect/ (ci/check_drive.sh, docs/drivers.md).
+drive-check: $(TOOL) $(VFIO_SO) $(DRIVERS)
+	ci/check_drive.sh $(TOOL) $(BUILD)/drivers
+all: $(if $(SAN),,$(VFIO_SO))
+
 # Unit tests: Criterion. All *_test.c files link into one runner (one synthesis line);
 # `make test T=cmdq` builds and runs reference/tests/cmdq_test.c (or harness/tests/) alone.
 UNIT_BIN := $(BUILD)/tests/unit_tests
@@ -145,7 +176,7 @@ check: deps
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check
 	@$(MAKE) --no-print-directory replay-check
-	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
+	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests

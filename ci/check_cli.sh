@@ -25,7 +25,7 @@ run() {
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
 commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "lro explain"
-  "replay" "help")
+  "replay" "drive" "help")
 groups=("adp" "lro")
 
 run --help
@@ -115,6 +115,11 @@ usage_error "operand count" "^nicref replay: expected SETUP and CAPTURE, got 1 o
   replay s.json
 usage_error "option combination" "^nicref replay: --json, --junit and --ignore" replay \
   replay --json r.json s.json c.pcap
+usage_error "no program" "^nicref drive: no PROGRAM to run$" drive drive
+usage_error "bad profile" "^nicref drive: --profile: no profile setting 'bogus'" drive \
+  drive --profile bogus=1 -- /bin/true
+usage_error "unknown option" "^nicref drive: unrecognized option '--bogus'$" drive \
+  drive --bogus -- /bin/true
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus

@@ -17,6 +17,7 @@ pkgs=(
   python3-scapy                  # generated packet corpora
   gcovr                          # coverage reports
   tshark                         # make pcap-check: the vectors' frames dissected by Wireshark
+  libibverbs-dev ibverbs-providers # nicref drive's M1: rdma-core's mlx5_vfio (libmlx5) and headers
 )
 
 missing=()

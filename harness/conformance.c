@@ -156,6 +156,28 @@ static void print_table(const struct report *rep, FILE *out, bool violations)
 	}
 }
 
+/* X("what", "where in the model", "decision", "vectors") */
+#define BEYOND_PRM(X)                                                                           \
+	X("HOST_ENDIANNESS register (ACCESS_REG id 0x7004, he 00h[31:24])",                      \
+	  "reference/reg/host_endianness.c", "D-VFIO-1", "vectors/reg/host_endianness.json")      \
+	X("HCA_CAP umem_uid_0 (48h[13])", "reference/core/caps_default.c", "D-VFIO-2",             \
+	  "vectors/caps/caps.json")                                                               \
+	X("NIC vport context roce_en (00h[0]) and MODIFY_NIC_VPORT_CONTEXT field_select bit 1",   \
+	  "reference/obj/vport_cmd.c", "D-VFIO-3", "vectors/vport/roce_en.json")
+
+void conformance_beyond_print(FILE *out)
+{
+	fprintf(out, "\n## Beyond PRM Rev 0.40\n\n"
+		     "Taken from the public mlx5 interface definitions (Linux `mlx5_ifc.h`, rdma-core's\n"
+		     "`providers/mlx5/mlx5_ifc.h`), not from the PRM, because an unmodified real driver\n"
+		     "(rdma-core's mlx5_vfio, docs/drivers.md) cannot bring the device up without them.\n\n"
+		     "| addition | where | decision | vectors |\n|---|---|---|---|\n");
+#define BEYOND_ROW(what, where, dec, vec) \
+	fprintf(out, "| %s | `%s` | %s | `%s` |\n", what, where, dec, vec);
+	BEYOND_PRM(BEYOND_ROW)
+#undef BEYOND_ROW
+}
+
 void conformance_rules_print(const struct report *rep, FILE *out)
 {
 	fprintf(out, "\n## Rules\n\n"

@@ -19,6 +19,10 @@ const char *conformance_unreachable(unsigned id);
 /* How many passing tests of rep are credited with the rule. */
 size_t conformance_rule_count(const struct report *rep, unsigned id);
 
+/* The "Beyond PRM Rev 0.40" section: what the model takes from the public mlx5 interface
+ * definitions because real drivers need it (docs/decisions.md, D-VFIO-*). */
+void conformance_beyond_print(FILE *out);
+
 /* The "Rules" sections in Markdown. */
 void conformance_rules_print(const struct report *rep, FILE *out);
 

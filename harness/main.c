@@ -6,6 +6,7 @@
 #include "adp_cmd.h"
 #include "cli.h"
 #include "conformance.h"
+#include "drive.h"
 #include "jsonval.h"
 #include "lro_explain.h"
 #include "nicref/nicref.h"
@@ -400,6 +401,7 @@ static int cmd_conformance(const struct cli_call *call, int argc, char **argv)
 		       nicref_opcode_section(op),
 		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", ok, refused, posted);
 	}
+	conformance_beyond_print(stdout);
 	conformance_rules_print(&rep, stdout);
 	if (check_rules && conformance_rules_check(&rep, stderr) && rc == VEC_PASSED)
 		rc = VEC_FAILED;
@@ -429,6 +431,8 @@ static const struct cli_cmd commands[] = {
 	ADP_CLI_ROW,
 	LRO_CLI_ROW,
 	REPLAY_CLI_ROW,
+	{ "drive", "run a user-space driver on the model through VFIO; its violations",
+	  drive_usage, cmd_drive, NULL },
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };

@@ -10,7 +10,7 @@
 	X(fw_rev_major) X(fw_rev_minor) X(fw_rev_subminor) X(cmd_interface_rev)                 \
 	X(log_cmdq_size) X(log_cmdq_stride) X(nic_interface_supported) X(cmdif_checksum)        \
 	X(init_delay_ns) X(health_period_ns) X(timer_khz) X(max_mailbox_blocks)                 \
-	X(hostmem_max_pages) X(reserved_check) X(boot_pages) X(init_pages) X(max_icm_pages)     \
+	X(hostmem_max_pages) X(reserved_check) X(should_strict) X(page_wait) X(boot_pages) X(init_pages) X(max_icm_pages)     \
 	X(supported_issi) X(msix_vectors) X(num_ports) X(uar_base) X(log_max_pd)                \
 	X(log_max_transport_domain) X(driver_version) X(adp_max_range_num)                      \
 	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \

@@ -43,7 +43,10 @@ Test(refdrv, up_and_down_without_violations)
 Test(refdrv, wrong_mailbox_signature_is_reported)
 {
 	static struct tl_trace s;
-	struct nicref_dev *dev = tl_dev_create(NULL, &s);
+	struct nicref_profile strict; /* D-CMD-5: signatures checked (cmdif_checksum 3) */
+	nicref_profile_default(&strict);
+	strict.cmdif_checksum = 3;
+	struct nicref_dev *dev = tl_dev_create(&strict, &s);
 	struct refdrv_ops ops = refdrv_ops_model(dev);
 	struct refdrv d;
 	cr_assert_eq(refdrv_init(&d, &ops), 0);

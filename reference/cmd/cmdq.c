@@ -203,6 +203,29 @@ static int scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint
 	return failed;
 }
 
+/* D-PG-6: a command refused for want of ICM pages waits, owned by the device, when the
+ * profile says so and its Page Request reached an EQ (otherwise no MANAGE_PAGES may ever
+ * come: it is refused). Nothing of it is written back until it runs again. */
+static bool waits_for_pages(const struct nicref_dev *dev, uint64_t status, uint64_t syndrome)
+{
+	return dev->core.cfg.profile.page_wait && status == NICREF_STATUS_NO_RESOURCES &&
+	       syndrome == nicref_cmd_rule_syndrome(NICREF_RULE_ICM_PAGES_SHORT) &&
+	       dev->hca.pages_wanted != 0 && eq_event_mapped(dev, EQ_EVENT_PAGE_REQUEST);
+}
+
+static void execute_slot(struct nicref_dev *dev, unsigned slot);
+
+/* After MANAGE_PAGES: the waiting commands run again, lowest slot first (D-PG-6); one still
+ * short waits on (a new Page Request asks for the rest). */
+static void run_waiting(struct nicref_dev *dev)
+{
+	uint32_t w = dev->hca.slots_waiting;
+	dev->hca.slots_waiting = 0;
+	for (unsigned s = 0; s < 32; s++)
+		if (w & (1u << s))
+			execute_slot(dev, s);
+}
+
 static void execute_slot(struct nicref_dev *dev, unsigned slot)
 {
 	const struct nicref_profile *p = &dev->core.cfg.profile;
@@ -263,10 +286,14 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 		if (x.out_len > x.output_length && x.output_length > INLINE_LEN)
 			x.out_len = x.output_length;
 		cmd_execute(dev, &x);
-		const struct nicref_field *out_inline = ENTRY_FIELD(command_output_inline_data);
-		(void)nicref_field_set_bytes(e, ENTRY_SIZE, out_inline, x.out, INLINE_LEN);
 		status = PRM_GET(cmd_out, status, x.out, x.out_len);
 		syndrome = PRM_GET(cmd_out, syndrome, x.out, x.out_len);
+		if (waits_for_pages(dev, status, syndrome)) {
+			dev->hca.slots_waiting |= 1u << slot;
+			return;
+		}
+		const struct nicref_field *out_inline = ENTRY_FIELD(command_output_inline_data);
+		(void)nicref_field_set_bytes(e, ENTRY_SIZE, out_inline, x.out, INLINE_LEN);
 		/* D-CMD-15: the command ran, but SW cannot see its output: say so. */
 		int lost = scatter_output(dev, &x, out_blocks);
 		size_t at = field_byte(out_inline);
@@ -294,6 +321,8 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	/* §7.14: "Once a command is completed, the ownership bit of the command is updated and
 	 * the event is generated" (command completion EQE, §7.13.10.1, when an EQ takes it). */
 	eq_cmd_completion(dev, slot);
+	if (opcode == NICREF_OP_MANAGE_PAGES && dev->hca.slots_waiting)
+		run_waiting(dev);
 }
 
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)

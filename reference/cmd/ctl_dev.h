@@ -62,6 +62,11 @@ struct hca {
 	 * MANAGE_PAGES re-arms it (D-PG-4). */
 	bool page_request_armed;
 	uint32_t pages_wanted; /* total the last request asked for; 0 when answered */
+	/* Slots whose command waits for pages (D-PG-6): owned by the device, not completed. */
+	uint32_t slots_waiting;
+	/* HOST_ENDIANNESS (0x7004, beyond PRM Rev 0.40: the public mlx5 interface; D-VFIO-1):
+	 * he as last written, 0 at power-on. */
+	uint8_t host_endianness;
 };
 
 /* What the control plane hands the data path: one small table, set at create by the data

@@ -113,6 +113,8 @@ static const struct cap_row cap_defaults[] = {
 	GEN(scqe_break_moderation, 1, 1)
 	GEN(cq_period_start_from_cqe, 1, 1) /* cq_period_mode 1 */
 	GEN(uar_sz, 0, 0)                   /* 1 MB UAR area (DEV_MAX_UARS) */
+	GEN(umem_uid_0, 1, 1)               /* beyond Rev 0.40, public mlx5 interface: drivers
+					       (mlx5_vfio) refuse a device without it (D-VFIO-2) */
 	GEN(log_pg_sz, 12, 12)              /* 4 KB, the page of MANAGE_PAGES (T139) */
 	GEN(bf, 1, 1)                       /* BlueFlame modelled (D-DB-3) */
 	GEN(driver_version, P_DRIVER_VERSION, P_DRIVER_VERSION)           /* SET_DRIVER_VERSION supported */

@@ -15,7 +15,7 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->log_cmdq_size = 5;           /* D-CMD-1: 32 entries */
 	p->log_cmdq_stride = 6;         /* D-CMD-1: 64-byte entries */
 	p->nic_interface_supported = 1; /* full_driver only */
-	p->cmdif_checksum = 3;          /* D-CMD-5: checked and generated */
+	p->cmdif_checksum = 1;          /* D-CMD-5: T145 "initial_state", not checked on input */
 	p->init_delay_ns = 0;
 	p->health_period_ns = 1000000; /* D-H-1: 1 ms */
 	p->timer_khz = 156250;         /* D-TS-1 */
@@ -24,6 +24,7 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->reserved_check = 1;         /* D-CMD-8: strict */
 	p->boot_pages = 2;             /* D-PG-2 */
 	p->init_pages = 6;
+	p->page_wait = 1;              /* D-PG-6: as firmware */
 	p->max_icm_pages = 4096;       /* 16 MiB */
 	p->supported_issi = 0x3;       /* D-ISSI-1: ISSI 0 and 1 */
 	p->msix_vectors = 64;

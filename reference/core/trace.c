@@ -79,6 +79,21 @@ const char *nicref_violation_text(unsigned rule)
 	return rule < NICREF_VIO_COUNT ? violations[rule].text : NULL;
 }
 
+int nicref_violation_is_warning(unsigned rule)
+{
+	static const unsigned should[] = {
+#define SHOULD_ROW(id) NICREF_VIO_##id,
+		NICREF_VIOLATIONS_SHOULD(SHOULD_ROW)
+#undef SHOULD_ROW
+	};
+	if (rule >= NICREF_VIO_COUNT)
+		return -1;
+	for (size_t i = 0; i < sizeof should / sizeof should[0]; i++)
+		if (should[i] == rule)
+			return 1;
+	return 0;
+}
+
 int nicref_violation_find(const char *name)
 {
 	for (unsigned i = 0; i < NICREF_VIO_COUNT; i++)

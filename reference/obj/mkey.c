@@ -96,8 +96,13 @@ static enum nicref_cmd_rule check_context(struct cmd_ctx *c, uint32_t actual)
 		return NICREF_RULE_MKEY_ENTITY_SIZE_SMALL;
 	/* T10 34h: MTT/KLM table size in octwords, "Must be a multiple of 4"; reserved for PA,
 	 * where no entry may be delivered (D-MKC-8). */
-	if (mode != MKEY_AM_PA && size % 4 != 0)
-		return NICREF_RULE_MKEY_OCTWORD_SIZE_ALIGN;
+	if (mode != MKEY_AM_PA && size % 4 != 0) {
+		if (c->dev->core.cfg.profile.should_strict)
+			return NICREF_RULE_MKEY_OCTWORD_SIZE_ALIGN;
+		/* D-CMD-19: a warning; the device takes the exact count as it does from every
+		 * driver. */
+		dev_violation(c->dev, NICREF_VIO_MKEY_OCTWORD_SIZE_NOT_MULT4, size);
+	}
 	if (actual > (mode == MKEY_AM_PA ? 0 : size))
 		return NICREF_RULE_MKEY_ACTUAL_BEYOND_SIZE;
 	/* T37 00h: a KLM's byte_count "Must be up to 2GB". */

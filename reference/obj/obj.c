@@ -154,17 +154,21 @@ void obj_open_tables(struct nicref_dev *dev)
 		     uars < DEV_MAX_UARS ? (uint32_t)uars : DEV_MAX_UARS, NULL, NULL);
 }
 
-static uint32_t pages_for(const struct nicref_dev *dev, uint32_t contexts)
+/* Regular pages the contexts of one type take beyond the init pages. D-PG-5: the init pages
+ * hold the first page of EQ contexts, since the first EQ must exist before a Page Request
+ * (PRM §7.13.10.2, an EQE) could ask for its page: the first contexts_per_page EQs are free. */
+static uint32_t pages_for(const struct nicref_dev *dev, enum obj_type type, uint32_t contexts)
 {
 	uint32_t per = dev->core.cfg.profile.contexts_per_page;
-	return (uint32_t)(((uint64_t)contexts + per - 1) / per);
+	uint32_t pages = (uint32_t)(((uint64_t)contexts + per - 1) / per);
+	return type == OBJ_EQ && pages > 0 ? pages - 1 : pages;
 }
 
 uint32_t obj_pages_required(const struct nicref_dev *dev)
 {
 	uint64_t n = 0;
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++)
-		n += pages_for(dev, dev->obj_charged[t]);
+		n += pages_for(dev, (enum obj_type)t, dev->obj_charged[t]);
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
@@ -172,8 +176,8 @@ int obj_charge(struct nicref_dev *dev, enum obj_type type)
 {
 	if (!obj_takes_icm(type))
 		return 0;
-	uint32_t now = pages_for(dev, dev->obj_charged[type]);
-	uint32_t after = pages_for(dev, dev->obj_charged[type] + 1);
+	uint32_t now = pages_for(dev, type, dev->obj_charged[type]);
+	uint32_t after = pages_for(dev, type, dev->obj_charged[type] + 1);
 	const struct nicref_profile *p = &dev->core.cfg.profile;
 	uint64_t need = (uint64_t)p->boot_pages + p->init_pages + obj_pages_required(dev) +
 			(after - now);

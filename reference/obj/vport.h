@@ -58,6 +58,7 @@ struct vport {
 	uint8_t min_wqe_inline_mode;
 	uint16_t mtu; /* 0: the physical port's */
 	bool promisc_uc, promisc_mc, promisc_all;
+	bool roce_en; /* beyond Rev 0.40 (D-VFIO-3): kept and read back; no RoCE is modelled */
 	uint64_t permanent_address;
 	/* The three address lists, each with its own length (T16 allowed_list_type); elements are
 	 * mac_addr[47:0] for uc/mc and the vlan id for vlan. */

@@ -6,6 +6,7 @@
 #include "cmd/cmd_table.h"
 
 /* PRM §12.16.4 T483 field_select. */
+#define FS_ROCE_EN (1u << 1) /* beyond Rev 0.40: the public mlx5 interface's (D-VFIO-3) */
 #define FS_ADDRESSES_LIST (1u << 2)
 #define FS_PROMISC (1u << 4)
 #define FS_MTU (1u << 6)
@@ -72,6 +73,7 @@ enum nicref_cmd_rule cmd_query_nic_vport_context(struct cmd_ctx *c)
 	size_t n = c->out_len;
 #define OUT(f, val) PRM_SET(query_nic_vport_context_out, f, o, n, (val))
 	OUT(min_wqe_inline_mode, v->min_wqe_inline_mode);
+	OUT(roce_en, v->roce_en);
 	OUT(mtu, v->mtu); /* T16: 0 = the physical port's MTU */
 	OUT(promisc_uc, v->promisc_uc);
 	OUT(promisc_mc, v->promisc_mc);
@@ -149,8 +151,9 @@ enum nicref_cmd_rule cmd_modify_nic_vport_context(struct cmd_ctx *c)
 {
 	struct vport *v = c->dev->vport;
 	uint32_t fs = (uint32_t)PRM_GET(modify_nic_vport_context_in, field_select, c->in, c->in_len);
-	/* T483 defines bits 2, 4 and 6; a bit selecting no field is refused (D-VP-5). */
-	if (fs & ~(uint32_t)(FS_ADDRESSES_LIST | FS_PROMISC | FS_MTU))
+	/* T483 defines bits 2, 4 and 6, the public interface bit 1 (D-VFIO-3); a bit selecting
+	 * no field is refused (D-VP-5). */
+	if (fs & ~(uint32_t)(FS_ROCE_EN | FS_ADDRESSES_LIST | FS_PROMISC | FS_MTU))
 		return NICREF_RULE_NIC_VPORT_FIELD_SELECT_UNKNOWN;
 	enum vport_list type = VPORT_LIST_UC;
 	uint32_t size = 0;
@@ -174,6 +177,8 @@ enum nicref_cmd_rule cmd_modify_nic_vport_context(struct cmd_ctx *c)
 		v->promisc_mc = PRM_GET(modify_nic_vport_context_in, promisc_mc, in, n);
 		v->promisc_all = PRM_GET(modify_nic_vport_context_in, promisc_all, in, n);
 	}
+	if (fs & FS_ROCE_EN)
+		v->roce_en = PRM_GET(modify_nic_vport_context_in, roce_en, in, n);
 	if (fs & FS_MTU)
 		/* T16 gives no bound; 0 means the physical port's MTU again (D-VP-7). */
 		v->mtu = (uint16_t)PRM_GET(modify_nic_vport_context_in, mtu, in, n);

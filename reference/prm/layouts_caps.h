@@ -56,6 +56,9 @@
 	F(L, scqe_break_moderation, 0x44, 21, 21)                                               \
 	F(L, cq_period_start_from_cqe, 0x44, 20, 20)                                            \
 	F(L, uar_sz, 0x48, 21, 16)                                                              \
+	/* beyond PRM Rev 0.40 (T145 leaves 48h[13] reserved): umem_uid_0 where the public mlx5 \
+	 * interface places it (D-VFIO-2) */                                                    \
+	F(L, umem_uid_0, 0x48, 13, 13)                                                          \
 	F(L, log_pg_sz, 0x48, 7, 0)                                                             \
 	F(L, bf, 0x4C, 31, 31)                                                                  \
 	F(L, driver_version, 0x4C, 30, 30)                                                      \

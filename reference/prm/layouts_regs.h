@@ -199,6 +199,12 @@
 #define PRM_L_ppcnt_per_prio(F, W, A, L) PRM_C_ppcnt_per_prio(PRM_CNT_HL, F, L, 0x00)
 #define PRM_L_ppcnt_per_tc(F, W, A, L) PRM_C_ppcnt_per_tc(PRM_CNT_HL, F, L, 0x00)
 
+/* HOST_ENDIANNESS (0x7004): beyond PRM Rev 0.40, from the public mlx5 interface definitions
+ * (struct mlx5_reg_host_endianness: he, one byte, then 15 reserved; D-VFIO-1). he 0x80: the
+ * host is big-endian, 0: little-endian. */
+#define PRM_R_host_endianness(F, W, A, L, B) F(L, he, B + 0x00, 31, 24)
+#define PRM_L_host_endianness(F, W, A, L) PRM_R_host_endianness(F, W, A, L, 0x00)
+
 /* ---- Whole-command views: ACCESS_REGISTER (PRM §12.4.1 T221-T224) with a register at 10h ---
  * The header rows are those of access_reg_in / access_reg_out (prm/layouts_init.h) without the
  * register_data[] array, which the register's own rows replace. */
@@ -223,6 +229,8 @@
 #define PRM_L_access_reg_paos_out(F, W, A, L) PRM_ACCESS_REG_OUT(F, W, A, L, paos)
 #define PRM_L_access_reg_pfcc_in(F, W, A, L) PRM_ACCESS_REG_IN(F, W, A, L, pfcc)
 #define PRM_L_access_reg_pfcc_out(F, W, A, L) PRM_ACCESS_REG_OUT(F, W, A, L, pfcc)
+#define PRM_L_access_reg_host_endianness_in(F, W, A, L) PRM_ACCESS_REG_IN(F, W, A, L, host_endianness)
+#define PRM_L_access_reg_host_endianness_out(F, W, A, L) PRM_ACCESS_REG_OUT(F, W, A, L, host_endianness)
 /* PPCNT input: the index part (counter_set is read-only and reserved on input, T222). */
 #define PRM_L_access_reg_ppcnt_in(F, W, A, L) PRM_ACCESS_REG_IN(F, W, A, L, ppcnt_hdr)
 /* PPCNT output, one view per counter group: counter_set at 10h + 08h. */
@@ -245,6 +253,7 @@
 	X(ptys, 0x40, "PRM §11.1.2 T107/T108")                                                  \
 	X(paos, 0x10, "PRM §11.1.3 T109/T110")                                                  \
 	X(pfcc, 0x20, "PRM §11.1.4 T111/T112")                                                  \
+	X(host_endianness, 0x10, "beyond PRM Rev 0.40: public mlx5 interface (D-VFIO-1)")       \
 	X(ppcnt, 0x100, "PRM §11.1.5 T113/T114")                                                \
 	X(ppcnt_ieee_802_3, 0xF8, "PRM §11.1.5.1 T115/T116")                                    \
 	X(ppcnt_rfc_2863, 0xF8, "PRM §11.1.5.2 T117/T118")                                      \
@@ -260,6 +269,8 @@
 	X(access_reg_paos_out, 0x20, "PRM §12.4.1 T223/T224 + §11.1.3 T110 at 10h")             \
 	X(access_reg_pfcc_in, 0x30, "PRM §12.4.1 T221/T222 + §11.1.4 T112 at 10h")              \
 	X(access_reg_pfcc_out, 0x30, "PRM §12.4.1 T223/T224 + §11.1.4 T112 at 10h")             \
+	X(access_reg_host_endianness_in, 0x20, "PRM §12.4.1 T221/T222 + HOST_ENDIANNESS at 10h") \
+	X(access_reg_host_endianness_out, 0x20, "PRM §12.4.1 T223/T224 + HOST_ENDIANNESS at 10h") \
 	X(access_reg_ppcnt_in, 0x110, "PRM §12.4.1 T221/T222 + §11.1.5 T114 at 10h")            \
 	X(access_reg_ppcnt_ieee_802_3_out, 0x110,                                               \
 	  "PRM §12.4.1 T223/T224 + §11.1.5 T114 at 10h + T116 at 18h")                            \

@@ -36,6 +36,9 @@
  * (D-VP-4 in docs/vport.md). */
 #define PRM_R_nic_vport_context(F, W, A, L, B)                                                  \
 	F(L, min_wqe_inline_mode, B + 0x00, 26, 24)                                             \
+	/* beyond PRM Rev 0.40 (T16 leaves 00h[0] reserved): roce_en where the public mlx5     \
+	 * interface places it (D-VFIO-3) */                                                    \
+	F(L, roce_en, B + 0x00, 0, 0)                                                           \
 	F(L, mtu, B + 0x24, 15, 0)                                                              \
 	F(L, promisc_uc, B + 0xF0, 31, 31)                                                      \
 	F(L, promisc_mc, B + 0xF0, 30, 30)                                                      \

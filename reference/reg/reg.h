@@ -18,7 +18,12 @@
 	X(PPCNT, 0x5008, ppcnt, true, reg_ppcnt_query, reg_ppcnt_write)                        \
 	/* ROCE_ACCL (seed 000): the seeds give no id; 0x4050 is nicref's choice (docs/adp.md), \
 	 * not NVIDIA's. Per function: no local_port. */                                        \
-	X(ROCE_ACCL, 0x4050, roce_accl, false, reg_roce_accl_query, reg_roce_accl_write)
+	X(ROCE_ACCL, 0x4050, roce_accl, false, reg_roce_accl_query, reg_roce_accl_write)      \
+	/* HOST_ENDIANNESS: not in PRM Rev 0.40; id, size and field as the public mlx5 interface \
+	 * defines them (Linux mlx5_ifc.h, rdma-core mlx5_vfio), which every driver writes      \
+	 * during bring-up (D-VFIO-1). Per function: no local_port. */                          \
+	X(HOST_ENDIANNESS, 0x7004, host_endianness, false, reg_host_endianness_query,          \
+	  reg_host_endianness_write)
 
 enum nicref_reg_id {
 #define REG_ID_ENUM(name, id, L, indexed, q, w) REG_ID_##name = id,

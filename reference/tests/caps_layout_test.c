@@ -53,7 +53,10 @@ Test(caps_layout, hca_cap_t145)
 	tl_pin("hca_cap", "device_frequency_mhz", 0x98, 31, 0);
 	/* T145 lists 3Ch[31:16] as reserved; T144's stat_rate_support is not a field. */
 	cr_expect_null(nicref_layout_field(nicref_layout_find("hca_cap"), "stat_rate_support"));
-	cr_expect_eq(nicref_layout_find("hca_cap")->nfields, 61, "T145 has 61 named fields");
+	/* Beyond Rev 0.40: umem_uid_0, where the public mlx5 interface places it (D-VFIO-2). */
+	tl_pin("hca_cap", "umem_uid_0", 0x48, 13, 13);
+	cr_expect_eq(nicref_layout_find("hca_cap")->nfields, 62,
+		     "T145 has 61 named fields, and umem_uid_0 (D-VFIO-2)");
 }
 
 Test(caps_layout, per_protocol_networking_offload_t147)

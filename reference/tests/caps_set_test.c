@@ -112,7 +112,12 @@ Test(caps_set, range_rules)
 /* All four RW fields at once, one of them bad: nothing changes. */
 Test(caps_set, refused_set_changes_nothing)
 {
-	start(REFDRV_ENABLED, 1);
+	/* The strict profile (D-CMD-5 cmdif_checksum 3), so that the signature check shows the
+	 * refused SET left cmdif_checksum as it was. */
+	struct nicref_profile strict;
+	nicref_profile_default(&strict);
+	strict.cmdif_checksum = 3;
+	tdev = tl_up_to(&strict, REFDRV_ENABLED);
 	query_ok(0x1, cur0);
 	memcpy(buf, cur0, CAP);
 	GEN_SET(buf, cmdif_checksum, 1);
@@ -123,7 +128,7 @@ Test(caps_set, refused_set_changes_nothing)
 	tl_expect_refused(tdev, 0x03, NICREF_RULE_CAP_UAR_PAGE_BEYOND_AREA);
 	query_ok(0x1, after);
 	cr_expect_eq(memcmp(after, cur0, CAP), 0);
-	/* Input signatures are still checked: cmdif_checksum stayed 3. */
+	/* Input signatures are still checked: cmdif_checksum stayed 3, not the 1 refused. */
 	tdev->d.mistakes = REFDRV_MISTAKE_MAILBOX_SIGNATURE;
 	cr_expect_lt(set(0x0, cur0), 0, "a bad mailbox signature went through");
 	cr_expect_eq(tdev->d.last_delivery, 0x1, "T96 signature error");

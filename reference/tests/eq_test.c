@@ -113,12 +113,20 @@ Test(eq_create, each_validity_rule)
 
 Test(eq_create, needs_icm_pages_and_asks_for_them)
 {
-	struct tl_dev *t = tl_up(NULL);
+	/* One EQ context per page, so the second EQ needs a page of its own. */
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.contexts_per_page = 1;
+	struct tl_dev *t = tl_up(&p);
 	uint64_t buf = tl_hostmem(t, 0x1000);
-	/* D-PG-4: the reference driver gave boot and init pages only; the first EQ context needs
-	 * one more page: NO_RESOURCES, and a Page Request event (T91/T92) that no EQ takes yet
-	 * (§12.6: unmapped events are not reported). */
+	/* D-PG-5: the reference driver gave boot and init pages only, and they hold the first
+	 * page of EQ contexts: the first EQ is created. */
 	create_in(t, buf);
+	cr_assert_eq(tl_run(t, 0x118, 0x10), 0, "%s", tl_rule_of(t->d.last_syndrome));
+	/* D-PG-4: the second needs one more page: NO_RESOURCES, and a Page Request event
+	 * (T91/T92) that no EQ takes (EQ 0 maps none; §12.6: unmapped events are not
+	 * reported). */
+	create_in(t, tl_hostmem(t, 0x1000));
 	tl_mark(&t->tr);
 	tl_refused(t, tl_run(t, 0x118, 0x10), ICM_PAGES_SHORT);
 	const struct nicref_event *d = tl_nth(&t->tr, NICREF_EV_EQE_DROPPED, 0);
@@ -127,6 +135,7 @@ Test(eq_create, needs_icm_pages_and_asks_for_them)
 	cr_expect_eq(d->arg[1], 0x0B);
 	cr_expect_eq(d->arg[2], 0, "reason: no EQ mapped");
 	tl_begin(t, "query_eq_in", "QUERY_EQ");
+	tl_set(t, "query_eq_in", "eq_number", 1);
 	tl_refused(t, tl_run(t, 0x10, 0x110), EQ_NOT_FOUND);
 	tl_down(t);
 }
@@ -470,7 +479,10 @@ Test(eq_events, mapping_moves_and_port_state_change)
 
 Test(eq_events, page_request_event)
 {
-	struct tl_dev *t = tl_up(NULL);
+	struct nicref_profile p; /* D-PG-4's refusal: page_wait 0 (D-PG-6) */
+	nicref_profile_default(&p);
+	p.page_wait = 0;
+	struct tl_dev *t = tl_up(&p);
 	struct refdrv_eq eq = tl_eq(t, 2, 1ull << 0x0B, 0);
 	/* A CQ context needs a page the device does not have (D-PG-4): NO_RESOURCES and a Page
 	 * Request (T91/T92) of 1 page on the EQ that takes type 0x0B. */

@@ -37,6 +37,7 @@ struct ctx_field {
 };
 static const struct ctx_field ctx_fields[] = {
 	{ "min_wqe_inline_mode", 0, 3, MIN_INLINE_L2 },
+	{ "roce_en", 1u << 1, 1, 0 }, /* beyond Rev 0.40: the public interface's bit 1 (D-VFIO-3) */
 	{ "mtu", FS_MTU, 9000, 0 },
 	{ "promisc_uc", FS_PROMISC, 1, 0 },
 	{ "promisc_mc", FS_PROMISC, 1, 0 },
@@ -156,9 +157,10 @@ Test(vport_context, unselected_fields_are_ignored)
 
 Test(vport_context, field_select_unknown_bits_refused)
 {
-	/* T483 defines bits 2, 4 and 6 (D-VP-5). */
+	/* T483 defines bits 2, 4 and 6 (D-VP-5); bit 1, roce_en, is the public mlx5
+	 * interface's (D-VFIO-3). */
 	for (unsigned b = 0; b < 32; b++) {
-		if (b == 2 || b == 4 || b == 6)
+		if (b == 1 || b == 2 || b == 4 || b == 6)
 			continue;
 		uint32_t len;
 		uint8_t *in = modify_in(FS_MTU | (1u << b), 0, &len);

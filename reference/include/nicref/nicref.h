@@ -65,7 +65,15 @@ struct nicref_profile {
 	/* Reserved input bits (D-CMD-8): always a driver violation; 1 strict refuses the command
 	 * with BAD_PARAM (PRM T128), 0 permissive runs it. */
 	uint8_t reserved_check;
+	/* "Must" rules no driver meets and real devices do not enforce, reported as warnings
+	 * (D-CMD-19, NICREF_VIOLATIONS_SHOULD): 0 (default) a warning and the command runs, 1
+	 * strict refuses as the letter of the PRM says. */
+	uint8_t should_strict;
 	uint32_t boot_pages, init_pages; /* QUERY_PAGES boot / init need (PRM §12.3.1; D-PG-2) */
+	/* A create short of ICM pages while its Page Request reached an EQ (D-PG-6): 1 (default)
+	 * the command waits, owned by the device, and runs again after each MANAGE_PAGES, as
+	 * firmware does; 0 it is refused at once, NO_RESOURCES ICM_PAGES_SHORT (D-PG-4). */
+	uint8_t page_wait;
 	uint32_t max_icm_pages;          /* most pages MANAGE_PAGES may hand the device */
 	uint16_t supported_issi;         /* QUERY_ISSI bitmask, bit N = ISSI N (D-ISSI-1) */
 	uint16_t msix_vectors;           /* interrupt vectors (CONFIG_INT_MODERATION int_vector) */

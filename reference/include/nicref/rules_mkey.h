@@ -43,6 +43,10 @@
 	X(MKEY_QUERY_PG_ACCESS, BAD_PARAM, "PRM §12.5.2 T231 0Ch[31] L6666",                    \
 	  "QUERY_MKEY pg_access on an MKey not created with pg_access")
 
-#define NICREF_VIOLATIONS_MKEY(X)
+/* T10 34h "Must be a multiple of 4", read as a "should" (D-CMD-19): every driver sends the
+ * exact count of its MTTs and KLMs; profile should_strict refuses instead (the rule above). */
+#define NICREF_VIOLATIONS_MKEY(X)                                                               \
+	X(MKEY_OCTWORD_SIZE_NOT_MULT4, "PRM §6.4.1 T10 34h L1780",                               \
+	  "translations_octword_size not a multiple of 4 (a warning, D-CMD-19)")
 
 #endif

@@ -161,4 +161,13 @@ NICREF_API const char *nicref_violation_citation(unsigned rule);
 NICREF_API const char *nicref_violation_text(unsigned rule);
 NICREF_API int nicref_violation_find(const char *name);
 
+/* The violations of a "should" or of a "must" no driver meets and the device does not enforce
+ * (D-CMD-19): warnings, reported apart from the violations of a "must" (`nicref drive`, the
+ * reports); the command they concern runs. */
+#define NICREF_VIOLATIONS_SHOULD(X)                                                             \
+	X(MAILBOX_NEXT_NOT_ZERO) /* T98 "the pointer should be 0" */                            \
+	X(MKEY_OCTWORD_SIZE_NOT_MULT4)
+/* 1 for a warning (NICREF_VIOLATIONS_SHOULD), 0 for a violation, -1 for no such rule. */
+NICREF_API int nicref_violation_is_warning(unsigned rule);
+
 #endif

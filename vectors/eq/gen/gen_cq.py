@@ -187,11 +187,11 @@ groups = [{"comment": "HCA initialized, 16 more pages, UAR 5, EQ 0 (taking CQ er
            "setup": up(), "tests": tests}]
 
 tests = []
-T("CREATE_CQ when the pages given hold only the EQ context: NO_RESOURCES (the Page Request event is dropped: EQ 0 takes CQ errors only)",
-  "PRM §12.2 T128 0x0F; §12.3.1; §7.13.10.2; D-PG-4", ["Pages"], "invalid",
+T("CREATE_CQ when the pages held cover only the EQ context (the init pages, D-PG-5): NO_RESOURCES (the Page Request event is dropped: EQ 0 takes CQ errors only)",
+  "PRM §12.2 T128 0x0F; §12.3.1; §7.13.10.2; D-PG-4, D-PG-5", ["Pages"], "invalid",
   [create_cq(expect=refused("NO_RESOURCES", "ICM_PAGES_SHORT")),
    events([ev("eqe_dropped", eqn="0xFFFFFFFF", type=0x0B, reason=0)] + fail("CREATE_CQ", "ICM_PAGES_SHORT", "NO_RESOURCES"))])
-groups.append({"comment": "HCA initialized with one page beyond boot and init (taken by EQ 0)", "setup": up(pages=1), "tests": tests})
+groups.append({"comment": "HCA initialized with the boot and init pages only (EQ 0 takes the first EQ context page they hold, D-PG-5)", "setup": up(pages=0), "tests": tests})
 
 tests = []
 for op, lay, fields, outl, length in [

@@ -159,8 +159,24 @@ T("The EQ that takes Page Request (type 0Bh) gets one when a CQ context needs a 
    create_cq(expect=refused("NO_RESOURCES", "ICM_PAGES_SHORT")),
    events(fail("CREATE_CQ", "ICM_PAGES_SHORT", "NO_RESOURCES")),
    manage_pages(1, base=0x12000000), create_cq(), flush()])
-groups.append({"comment": "HCA initialized with one page beyond boot and init: room for the EQ context only",
-               "setup": up(pages=1), "tests": tests})
+groups.append({"comment": "HCA initialized with the boot and init pages only: room for the first EQ's context (D-PG-5) and nothing more; page_wait 0, the refusal of D-PG-4",
+               "profile": {"page_wait": 0}, "setup": up(pages=0), "tests": tests})
+
+tests = []
+mp_slot1 = manage_pages(1, base=0x12000000)
+mp_slot1["command"]["slot"] = 1
+T("D-PG-6 (page_wait 1, the default): CREATE_CQ short of a page, once its Page Request reached the EQ, waits owned by the device (no completion); MANAGE_PAGES in slot 1 gives the page, completes, and the CQ command runs again and completes in slot 0",
+  "PRM §7.13.10.2 T91/T92, §12.3.2, §7.14.1 T96 (ownership); D-PG-6", ["Events"], "valid",
+  [create_eq(bitmask=1 << 0x0B), cq_init(CQ_BUF, 4), flush(),
+   create_cq(expect={"delivery": "OK", "ownership": 1}),
+   events([ev("eqe", eqn=0, index=0, type=0x0B, sub_type=0), ev("cmd_fail", slot=0, opcode="CREATE_CQ", rule="ICM_PAGES_SHORT")]),
+   mp_slot1,
+   events([ev("cmd_done", slot=1, opcode="MANAGE_PAGES", delivery="OK", status="OK"), done("CREATE_CQ")]),
+   {"completion": {"slot": 0, "delivery": "OK", "ownership": 0, "status": "OK", "syndrome": 0,
+                   "output": {"layout": "create_cq_out", "fields": {"cqn": 1}}}},
+   flush()])
+groups.append({"comment": "HCA initialized with the boot and init pages only, the default profile (page_wait 1)",
+               "setup": up(pages=0), "tests": tests})
 
 n = write_file(OUT, "eq", [
     "EQEs and events of PRM §7.13: EQE ownership across a wrap and signatures (T77/T78), overrun, oi and ec (T94), the EQ doorbells and arming (§7.2.2 T13, §7.13.12), interrupt frequency moderation (§7.13.15), event mapping (§12.6.1) and the device's events (Port State Change, Page Request, Command Interface Completion).",

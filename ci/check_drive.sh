@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `nicref drive` on the programs of harness/drivers/ (docs/drivers.md): M1, rdma-core's mlx5_vfio
+# through Debian's libmlx5, must report exactly the rules of its expectation and exit 0; each
+# deliberately wrong driver must report exactly its rules, exit 0 when its expectation lists
+# them all and 1 when it crashes or hangs (a failed run whatever the expectation), and exit 1
+# with no expectation at all; the JSON and JUnit reports validate against docs/schemas/; two
+# runs of M1 give the same trace; usage errors exit 2.
+# Usage: ci/check_drive.sh TOOL DRIVERS_DIR
+set -u
+tool=$1 dir=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+problems=0
+# M1's expectation is for the libmlx5 of Debian bookworm's ibverbs-providers 44.0-2: another
+# version may break other rules, and then the expectation needs a look, not an edit on trust.
+ver=$(dpkg-query -W -f='${Version}' ibverbs-providers 2>/dev/null || echo unknown)
+[ "$ver" = "44.0-2" ] || echo "drive-check: note: ibverbs-providers $ver, M1's expectation is for 44.0-2" >&2
+fail() { echo "drive-check: $*" >&2; problems=$((problems + 1)); }
+
+# program, nicref drive's exit status with the program's expectation
+runs=("mlx5_vfio_smoke 0" "reopen 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
+for r in "${runs[@]}"; do
+	set -- $r
+	p=$1 want=$2
+	exp=harness/drivers/expect/$p.expect
+	"$tool" drive --expect "$exp" --json "$out/$p.json" --junit "$out/$p.xml" --trace "$out/$p.trace" \
+		-- "$dir/$p" >"$out/$p.txt" 2>&1
+	rc=$?
+	[ "$rc" = "$want" ] || fail "$p: exit $rc, expected $want"
+	if grep -q "<- not expected\|^expected but not reported" "$out/$p.txt"; then
+		fail "$p: the reported rules differ from $exp:"
+		grep "<- not expected\|^expected but not reported" "$out/$p.txt" >&2
+	fi
+	grep -q "^verdict: " "$out/$p.txt" || fail "$p: no verdict"
+	xmllint --noout --schema docs/schemas/junit.xsd "$out/$p.xml" 2>/dev/null ||
+		fail "$p: the JUnit report does not validate"
+	/usr/bin/python3 -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+		"$out/$p.json" docs/schemas/report.schema.json || fail "$p: the JSON report does not validate"
+	# the same run twice gives the same trace, byte for byte (virtual time, D-VFIO-5)
+	if [ "$p" = mlx5_vfio_smoke ]; then
+		"$tool" drive --trace "$out/$p.trace2" -- "$dir/$p" >/dev/null 2>&1
+		cmp -s "$out/$p.trace" "$out/$p.trace2" || fail "$p: two runs, two traces"
+		[ -s "$out/$p.trace" ] || fail "$p: empty trace"
+		grep -q "commands: 2[0-9] executed" "$out/$p.txt" || fail "$p: the bring-up did not run"
+	fi
+done
+# without an expectation every bad driver fails
+for p in bad_wild_bar bad_dma bad_outstanding bad_crash bad_hang; do
+	"$tool" drive -- "$dir/$p" >/dev/null 2>&1; rc=$?
+	[ "$rc" = 1 ] || fail "$p without --expect: exit $rc, expected 1"
+done
+# through a shell: the shell loads the front end too, but only the process that opens the
+# device records (the same verdict as run directly)
+"$tool" drive --expect harness/drivers/expect/bad_dma.expect -- /bin/sh -c "$dir/bad_dma" >/dev/null 2>&1; rc=$?
+[ "$rc" = 0 ] || fail "bad_dma through /bin/sh -c: exit $rc, expected 0"
+# a program that never opens the device is no driver run
+"$tool" drive -- /bin/true >/dev/null 2>&1; rc=$?
+[ "$rc" = 1 ] || fail "/bin/true: exit $rc, expected 1"
+# usage errors
+for args in "" "--profile nosuch=1 -- /bin/true" "--profile cmdif_checksum=x -- /bin/true" \
+	"--timeout 0 -- /bin/true" "-- /nonexistent/program" "--expect /nonexistent -- /bin/true"; do
+	# shellcheck disable=SC2086
+	"$tool" drive $args >/dev/null 2>&1; rc=$?
+	[ "$rc" = 2 ] || fail "nicref drive $args: exit $rc, expected 2"
+done
+if [ "$problems" -ne 0 ]; then
+	echo "drive-check: $problems problem(s)" >&2
+	exit 1
+fi
+echo "drive-check: M1 and ${#runs[@]} runs as expected, reports valid, usage errors exit 2"
