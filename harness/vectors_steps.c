@@ -643,6 +643,11 @@ static const struct {
 	{ "cqes", step_cqes },		   { "rx_setup", st_rx_setup },
 	{ "rq_post", st_rq_post },	   { "rx_frame", st_rx_frame },
 	{ "steer", st_steer },		   { "flow_counters", st_flow_counters },
+	/* the PCIe data link layer (docs/pcie.md) */
+	{ "dll", step_pcie_dll },	   { "tl_send", step_pcie_tl_send },
+	{ "rx_tlp", step_pcie_rx_tlp },	   { "rx_dllp", step_pcie_rx_dllp },
+	{ "advance", step_pcie_advance },  { "retrain_done", step_pcie_retrain_done },
+	{ "link_down", step_pcie_link_down }, { "expect", step_pcie_expect },
 };
 
 void vec_step(struct run *r, const json_t *step, size_t index)
