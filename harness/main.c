@@ -9,6 +9,7 @@
 #include "jsonval.h"
 #include "nicref/nicref.h"
 #include "pcap_write.h"
+#include "pcie_cmd.h"
 #include "report.h"
 #include "vectors.h"
 
@@ -423,6 +424,7 @@ static const struct cli_cmd commands[] = {
 	{ "conformance", "print the conformance matrix (docs/conformance.md)", conformance_usage,
 	  cmd_conformance, NULL },
 	ADP_CLI_ROW,
+	PCIE_CLI_ROW,
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };
