@@ -37,11 +37,11 @@ static void timer_start_if_idle(struct nicref_pcie_dll *d)
 }
 
 static void emit_tlp(struct nicref_pcie_dll *d, uint16_t seq, const uint8_t *tlp, uint32_t len,
-		     uint32_t lcrc, bool nullified, bool replay)
+		     uint32_t lcrc, bool nullified, bool replay, bool begins)
 {
 	struct nicref_pcie_event ev = { .kind = NICREF_PCIE_EV_TX, .seq = seq, .tlp = tlp,
 					.len = len, .lcrc = lcrc, .nullified = nullified,
-					.replay = replay };
+					.replay = replay, .replay_begins = begins };
 	pcie_emit(d, &ev);
 }
 
@@ -71,7 +71,7 @@ enum nicref_pcie_accept nicref_pcie_tl_send(struct nicref_pcie_dll *d, const uin
 	if (nullify) {
 		/* T6 (L72-81): the uncomplemented remainder, EDB; NEXT_TRANSMIT_SEQ unchanged, not
 		 * stored (L83), so never replayed; no timer (D-DLL-20). */
-		emit_tlp(d, seq, tlp, (uint32_t)len, ~lcrc, true, false);
+		emit_tlp(d, seq, tlp, (uint32_t)len, ~lcrc, true, false, false);
 		return NICREF_PCIE_SENT;
 	}
 	/* T5 (L83): the copy in the retry buffer, with its LCRC (a replay sends the original). */
@@ -79,7 +79,7 @@ enum nicref_pcie_accept nicref_pcie_tl_send(struct nicref_pcie_dll *d, const uin
 	d->slot[seq % NICREF_PCIE_RETRY_SLOTS] = (struct nicref_pcie_slot){ lcrc, (uint16_t)len };
 	/* T4 (L49). */
 	d->next_transmit_seq = seq_add(seq, 1);
-	emit_tlp(d, seq, slot_bytes(d, seq), (uint32_t)len, lcrc, false, false);
+	emit_tlp(d, seq, slot_bytes(d, seq), (uint32_t)len, lcrc, false, false, false);
 	timer_start_if_idle(d);
 	return NICREF_PCIE_SENT;
 }
@@ -137,7 +137,7 @@ bool pcie_replay_one(struct nicref_pcie_dll *d)
 	const struct nicref_pcie_slot *s = &d->slot[seq % NICREF_PCIE_RETRY_SLOTS];
 	/* The original sequence number and LCRC (L100). The slot stays intact even when an Ack
 	 * purged it meanwhile: no new TLP is accepted during a replay (L96). */
-	emit_tlp(d, seq, slot_bytes(d, seq), s->len, s->lcrc, false, true);
+	emit_tlp(d, seq, slot_bytes(d, seq), s->len, s->lcrc, false, true, first);
 	if (first && retry_count(d) > 0)
 		pcie_timer_restart(d); /* T7(b), T10(6) (L34, L102) */
 	else
@@ -171,7 +171,9 @@ void pcie_acknak(struct nicref_pcie_dll *d, bool nak, uint16_t seq)
 		d->ackd_seq = seq;
 		d->replay_num = 0;
 		d->triggers_since_progress = 0;
-		pcie_emit(d, &ev);
+		/* T10(1) (L86): a replay waiting with nothing left to send is over. */
+		if (d->replay_pending && retry_count(d) == 0)
+			d->replay_pending = false;
 		/* A replay that waits keeps the timer held until it restarts it (T7(e)). */
 		if (!d->replay_pending) {
 			if (retry_count(d) > 0)
@@ -182,6 +184,7 @@ void pcie_acknak(struct nicref_pcie_dll *d, bool nak, uint16_t seq)
 		/* L113: an Ack after a Nak during a replay supersedes the Nak. */
 		if (!nak)
 			d->replay_again = false;
+		pcie_emit(d, &ev);
 	}
 	if (nak)
 		pcie_replay_trigger(d, REPLAY_BY_NAK); /* L170; no error (L173) */

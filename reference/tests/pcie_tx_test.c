@@ -172,3 +172,20 @@ Test(pcie_tx, seq_wraps_at_4096)
 	cr_assert_eq(pu_count(u, 0, NICREF_PCIE_EV_ERROR, -1), 0);
 	pu_free(u);
 }
+
+Test(pcie_tx, ack_emptying_the_buffer_cancels_a_waiting_replay)
+{
+	/* T10(1) (L86): a replay due (a Nak, not yet transmitted: a paced end whose wire is busy)
+	 * with every TLP then acknowledged has nothing to send: the TL is not held back by it. */
+	struct pu *u = pu_new(NULL);
+	nicref_pcie_set_paced(&u->d, true);
+	pu_send(u, 0);
+	pu_dllp(u, NICREF_PCIE_DLLP_NAK, 0xFFF);
+	cr_assert(u->d.replay_pending);
+	cr_assert(!nicref_pcie_can_accept(&u->d));
+	pu_dllp(u, NICREF_PCIE_DLLP_ACK, 0);
+	cr_assert(!u->d.replay_pending);
+	cr_assert(nicref_pcie_can_accept(&u->d));
+	cr_assert(!nicref_pcie_pump(&u->d));
+	pu_free(u);
+}

@@ -132,6 +132,7 @@ struct nicref_pcie_event {
 	/* TX */
 	bool is_dllp;
 	bool nullified, replay; /* a TLP */
+	bool replay_begins;     /* the first TLP of a replay (T10(5)) */
 	uint16_t seq;           /* TLP seq, or AckNak_Seq_Num; ACKED: the last seq acknowledged */
 	uint16_t first;         /* ACKED: the first seq acknowledged */
 	uint32_t lcrc;          /* a TLP's LCRC value as sent */
@@ -297,7 +298,10 @@ struct nicref_pcie_inflight {
 	uint16_t len;
 	bool is_dllp, edb;
 };
+struct nicref_pcie_link;
 struct nicref_pcie_wire {
+	struct nicref_pcie_link *link; /* the events of end `end` come through here */
+	unsigned end;
 	uint64_t busy_until;
 	struct nicref_pcie_inflight q[NICREF_PCIE_LINK_INFLIGHT];
 	unsigned head, n;
