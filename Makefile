@@ -274,13 +274,18 @@ ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH)
+DLL_BENCH := $(BUILD)/harness/bench/dll_bench
+$(DLL_BENCH): harness/bench/dll_bench.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH) $(DLL_BENCH)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
 	$(TX_BENCH)
 	$(RX_BENCH)
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
+	$(DLL_BENCH)
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"
