@@ -70,7 +70,9 @@ struct rx {
 	uint16_t nrs;
 	bool nak_sched;
 	bool nak_due, ack_due;
-	uint64_t nak_deadline, ack_deadline;
+	uint64_t nak_from, ack_from; /* when the obligation began */
+	uint64_t ack_within;         /* the Ack's allowance: tolerance (a duplicate), or the Ack
+				      * latency limit and the tolerance (a forwarded TLP) */
 	long nak_line, ack_line;
 };
 
@@ -170,11 +172,11 @@ static uint64_t next_deadline(const struct ck *c, unsigned *end, unsigned *rule,
 		if (d < best)
 			best = d, *end = e, *rule = PCIE_CK_TX_REPLAY_LATE, *cause = cl;
 		const struct rx *r = &c->rx[e];
-		if (r->nak_due && r->nak_deadline < best)
-			best = r->nak_deadline, *end = e, *rule = PCIE_CK_RX_MISSED_NAK,
+		if (r->nak_due && r->nak_from + c->h.tolerance < best)
+			best = r->nak_from + c->h.tolerance, *end = e, *rule = PCIE_CK_RX_MISSED_NAK,
 			*cause = r->nak_line;
-		if (r->ack_due && r->ack_deadline < best)
-			best = r->ack_deadline, *end = e, *rule = PCIE_CK_RX_ACK_LATE,
+		if (r->ack_due && r->ack_from + r->ack_within < best)
+			best = r->ack_from + r->ack_within, *end = e, *rule = PCIE_CK_RX_ACK_LATE,
 			*cause = r->ack_line;
 	}
 	return best;
@@ -232,18 +234,23 @@ static void tlp_arrives(struct ck *c, unsigned e, const struct arrival *a)
 	if (!a->ok || lost) {
 		/* R2/R3/R4: a Nak owed when NAK_SCHEDULED was clear; no Ack while it is set. */
 		if (!r->nak_sched) {
-			r->nak_sched = r->nak_due = true;
-			r->nak_deadline = a->at + c->h.tolerance;
-			r->nak_line = a->line;
+			r->nak_sched = true;
+			/* A Nak still owed keeps its own deadline (R8: it stays scheduled). */
+			if (!r->nak_due) {
+				r->nak_due = true;
+				r->nak_from = a->at;
+				r->nak_line = a->line;
+			}
 		}
 		r->ack_due = false;
 		return;
 	}
 	if (a->seq != r->nrs) {
 		/* A duplicate: an Ack at once (L244). */
-		if (!r->ack_due || r->ack_deadline > a->at + c->h.tolerance) {
+		if (!r->ack_due || r->ack_from + r->ack_within > a->at + c->h.tolerance) {
 			r->ack_due = true;
-			r->ack_deadline = a->at + c->h.tolerance;
+			r->ack_from = a->at;
+			r->ack_within = c->h.tolerance;
 			r->ack_line = a->line;
 		}
 		return;
@@ -252,7 +259,8 @@ static void tlp_arrives(struct ck *c, unsigned e, const struct arrival *a)
 	r->nak_sched = false;
 	if (!r->ack_due) {
 		r->ack_due = true;
-		r->ack_deadline = a->at + c->h.ack_latency_limit + c->h.tolerance;
+		r->ack_from = a->at;
+		r->ack_within = c->h.ack_latency_limit + c->h.tolerance;
 		r->ack_line = a->line;
 	}
 }
@@ -317,13 +325,15 @@ static void replay_tlp(struct ck *c, unsigned e, const struct pcie_rec *r, uint3
 {
 	struct tx *x = &c->tx[e];
 	const struct txslot *s = &x->slot[r->seq % NICREF_PCIE_RETRY_SLOTS];
-	if (!r->corrupt && r->lcrc != s->lcrc)
+	/* Other data is the replay's fault (L100: the TLPs as first sent) whatever its LCRC;
+	 * the same data with another LCRC is the LCRC's. */
+	if (s->len != r->len || s->hash != fnv(r->data, r->len))
+		violate(c, e, PCIE_CK_TX_REPLAY_ORDER, r->t, c->line,
+			"TLP %u retransmitted with other data than it was sent with", r->seq);
+	else if (!r->corrupt && r->lcrc != s->lcrc)
 		violate(c, e, PCIE_CK_TX_LCRC, r->t, c->line,
 			"TLP %u retransmitted with LCRC 0x%08x, not its original 0x%08x", r->seq,
 			r->lcrc, s->lcrc);
-	else if (s->len != r->len || s->hash != fnv(r->data, r->len))
-		violate(c, e, PCIE_CK_TX_REPLAY_ORDER, r->t, c->line,
-			"TLP %u retransmitted with other data than it was sent with", r->seq);
 	(void)calc;
 	x->cursor = (uint16_t)((r->seq + 1u) & 0xFFFu);
 	if (x->cursor == x->end)
@@ -459,6 +469,12 @@ static void tx_dllp(struct ck *c, unsigned e, const struct pcie_rec *r)
 		x->nak_due = false;
 }
 
+/* A time s of an obligation across a retrain from..done. */
+static void moved(uint64_t *s, uint64_t from, uint64_t done)
+{
+	*s = *s < from ? *s + (done - from) : done;
+}
+
 static void phy(struct ck *c, const struct pcie_rec *r)
 {
 	struct tx *x = &c->tx[r->dir];
@@ -470,20 +486,16 @@ static void phy(struct ck *c, const struct pcie_rec *r)
 	uint64_t from = c->frozen ? c->freeze_start : r->t;
 	if (!c->frozen && x->replay_num == 3 && x->nak_owed && x->nak_at < from)
 		from = x->nak_at;
-	uint64_t dur = r->t - from;
 	c->frozen = false;
 	x->retrained = true;
 	x->retrain_done_at = r->t;
-	/* T7(f): the timers hold while the link is out of L0; obligations move with them. */
+	/* T7(f): the timers hold while the link is out of L0, and nothing can be sent: what
+	 * began before the retrain moves by its length, what began during it starts at its end. */
 	for (unsigned e = 0; e < 2; e++) {
-		if (c->tx[e].timer_running)
-			c->tx[e].timer_start += dur;
-		if (c->tx[e].nak_owed)
-			c->tx[e].nak_at += dur;
-		if (c->rx[e].nak_due)
-			c->rx[e].nak_deadline += dur;
-		if (c->rx[e].ack_due)
-			c->rx[e].ack_deadline += dur;
+		moved(&c->tx[e].timer_start, from, r->t);
+		moved(&c->tx[e].nak_at, from, r->t);
+		moved(&c->rx[e].nak_from, from, r->t);
+		moved(&c->rx[e].ack_from, from, r->t);
 	}
 }
 

@@ -246,10 +246,12 @@ void nicref_pcie_link_run(struct nicref_pcie_link *l, uint64_t until)
 			t = until;
 		if (t < l->now)
 			t = l->now;
+		/* The link's clock moves first: what an end does as its timers run (a retrain
+		 * asked) happens at the link's new instant. */
 		uint64_t dt = t - l->now;
+		l->now = t;
 		for (unsigned e = 0; e < 2; e++)
 			nicref_pcie_advance(&l->end[e], dt);
-		l->now = t;
 		if (dt == 0 && l->now >= until)
 			return;
 	}
@@ -261,8 +263,10 @@ bool nicref_pcie_link_idle(const struct nicref_pcie_link *l)
 		return false;
 	for (unsigned e = 0; e < 2; e++) {
 		const struct nicref_pcie_dll *d = &l->end[e];
+		/* NAK_SCHEDULED may stay set for good (R8: only an in-sequence TLP clears it), and
+		 * with it no Ack is due (R7) for TLPs a Nak already covered: no work left. */
 		if (l->wire[e].n || l->wire[e].held || retry_count(d) || nicref_pcie_tx_pending(d) ||
-		    d->rx_unacked || d->replay_pending || d->nak_scheduled)
+		    (d->rx_unacked && !d->nak_scheduled) || d->replay_pending)
 			return false;
 	}
 	return true;
