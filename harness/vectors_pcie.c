@@ -12,9 +12,40 @@
 
 /* ---- the end's events into the logs ---- */
 
+/* --trace: one line per event of the end, errors with their rule and citation. */
+static void trace_line(const struct vec_pcie *p, const struct nicref_pcie_event *ev)
+{
+	FILE *f = p->r->opt->trace;
+	fprintf(f, "%s#%ld pcie t=%llu ", p->r->file, p->r->tc_id, (unsigned long long)ev->t);
+	switch (ev->kind) {
+	case NICREF_PCIE_EV_TX:
+		if (ev->is_dllp)
+			fprintf(f, "tx dllp %s seq %u\n", ev->dllp[0] ? "nak" : "ack", ev->seq);
+		else
+			fprintf(f, "tx tlp seq %u lcrc 0x%08x%s%s\n", ev->seq, ev->lcrc,
+				ev->nullified ? " nullified" : "", ev->replay ? " replay" : "");
+		break;
+	case NICREF_PCIE_EV_DELIVER:
+		fprintf(f, "deliver seq %u (%u bytes)\n", ev->seq, ev->len);
+		break;
+	case NICREF_PCIE_EV_ERROR:
+		fprintf(f, "error %s rule %s (%s)\n", nicref_pcie_error_name(ev->error),
+			nicref_pcie_rule_name(ev->rule), nicref_pcie_rule_citation(ev->rule));
+		break;
+	case NICREF_PCIE_EV_RETRAIN:
+		fprintf(f, "retrain (REPLAY_NUM rollover)\n");
+		break;
+	default:
+		fprintf(f, "acked %u..%u\n", ev->first, ev->seq);
+		break;
+	}
+}
+
 static void on_event(void *ctx, const struct nicref_pcie_event *ev)
 {
 	struct vec_pcie *p = ctx;
+	if (p->r->opt->trace)
+		trace_line(p, ev);
 	switch (ev->kind) {
 	case NICREF_PCIE_EV_TX:
 		if (p->nsent == MAX_SENT) {
@@ -92,6 +123,7 @@ struct vec_pcie *pcie_end(struct run *r)
 		}
 		r->pcie = p;
 	}
+	p->r = r;
 	if (!p->live) {
 		struct nicref_pcie_params dp;
 		struct nicref_pcie_ops ops = { p, on_event };

@@ -21,6 +21,7 @@ struct sent {
 
 struct vec_pcie {
 	struct nicref_pcie_dll d;
+	struct run *r;  /* for --trace */
 	uint8_t *store; /* NICREF_PCIE_RETRY_SLOTS * NICREF_PCIE_TLP_MAX */
 	bool live;      /* initialised for this test */
 	struct sent sent[MAX_SENT];
