@@ -186,7 +186,7 @@ static void check_state(void)
 	}
 }
 
-static void queue(unsigned e, unsigned operand, bool nullify, unsigned salt)
+static void queue(unsigned e, unsigned operand, bool nullify)
 {
 	struct tl *t = &F.s[e].tl;
 	if (t->n == DLL_FUZZ_MAX_TLPS)
@@ -194,7 +194,7 @@ static void queue(unsigned e, unsigned operand, bool nullify, unsigned salt)
 	unsigned k = t->n++;
 	t->len[k] = (uint8_t)(1u + operand % DLL_FUZZ_TLP_MAX);
 	for (unsigned i = 0; i < t->len[k]; i++)
-		t->data[k][i] = (uint8_t)(k * 31u + i * 7u + salt);
+		t->data[k][i] = (uint8_t)(k * 31u + i * 7u + e * 101u + operand);
 	t->nullify[k] = nullify;
 	if (!nullify)
 		t->expect[t->nexpect++] = k;
@@ -228,9 +228,11 @@ static void one_input(const uint8_t *data, size_t len)
 						nicref_pcie_link_storage_bytes(DLL_FUZZ_TLP_MAX)) == 0);
 	for (size_t i = sizeof h; i < len; i += 2) {
 		unsigned op = data[i], operand = i + 1 < len ? data[i + 1] : 0;
+		if (op > 4)
+			continue; /* reserved: consumed, nothing happens */
 		fuzz_trace("op %u %u", op, operand);
 		if (op < 4)
-			queue(op & 1u, operand, op >= 2, (unsigned)i);
+			queue(op & 1u, operand, op >= 2);
 		else if (op == 4)
 			nicref_pcie_link_run(&F.link, F.link.now + (operand + 1u) * 32u);
 		check_state();
