@@ -413,14 +413,12 @@ static void tx_tlp(struct ck *c, unsigned e, const struct pcie_rec *r, uint32_t 
 			replay_tlp(c, e, r, calc);
 			return;
 		}
-		if (r->seq == x->nts && unacked(x) == 0)
-			x->replaying = false;
-		else {
+		if (r->seq != x->nts || unacked(x) != 0)
 			violate(c, e, PCIE_CK_TX_REPLAY_ORDER, r->t, c->line,
 				"TLP %u during a replay whose next TLP is %u", r->seq, x->cursor);
-			x->replaying = false;
-			return;
-		}
+		/* The replay is over (finished or broken off); the TLP is judged as what it is,
+		 * so the other direction is judged against what was really sent. */
+		x->replaying = false;
 	}
 	if (r->seq == x->nts)
 		new_tlp(c, e, r, calc);
