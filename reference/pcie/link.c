@@ -70,6 +70,10 @@ static void put_on_wire(struct nicref_pcie_link *l, unsigned dir, const struct n
 			w->held_until = l->now + f->ack_delay_symbols;
 			return;
 		}
+		/* An Ack or Nak going out supersedes an Ack still held back (its sequence number
+		 * is the same or later, R5): sent after it, the held one would be stale. */
+		if (b[0] == NICREF_PCIE_DLLP_ACK || b[0] == NICREF_PCIE_DLLP_NAK)
+			l->wire[dir].held = false;
 	} else {
 		nicref_pcie_seqhdr(ev->seq, 0, b);
 		memcpy(b + 2, ev->tlp, ev->len);
