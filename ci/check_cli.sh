@@ -25,14 +25,14 @@ run() {
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
 commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "lro explain"
-  "replay" "drive" "help")
-groups=("adp" "lro")
+  "replay" "drive" "pcie link" "pcie check" "help")
+groups=("adp" "lro" "pcie")
 
 run --help
 [ "$rc" -eq 0 ] || fail "nicref --help exits $rc"
 cp "$tmp/out" "$tmp/usage.overview"
 listed=$(sed -n '/^commands:/,/^$/p' "$tmp/out" | awk 'NF && !/^commands:/ {
-  if ($1 == "adp" || $1 == "lro") print $1 " " $2; else print $1 }')
+  if ($1 == "adp" || $1 == "lro" || $1 == "pcie") print $1 " " $2; else print $1 }')
 expected=$(printf '%s\n' "${commands[@]}")
 [ "$listed" = "$expected" ] || fail "the overview lists commands '$(echo $listed)', the test knows '$(echo $expected)'"
 
@@ -120,6 +120,16 @@ usage_error "bad profile" "^nicref drive: --profile: no profile setting 'bogus'"
   drive --profile bogus=1 -- /bin/true
 usage_error "unknown option" "^nicref drive: unrecognized option '--bogus'$" drive \
   drive --bogus -- /bin/true
+usage_error "no operand" "^nicref pcie check: a TRACE is needed$" "pcie check" pcie check
+usage_error "operand count" "^nicref pcie check: one TRACE at a time$" "pcie check" \
+  pcie check a.jsonl b.jsonl
+usage_error "unknown option" "^nicref pcie check: unrecognized option '--jsn'$" "pcie check" \
+  pcie check --jsn a.jsonl
+usage_error "bad number" "^nicref pcie link: seed: 'x' is not a number" "pcie link" \
+  pcie link --seed x
+usage_error "operand" "^nicref pcie link: unexpected operand 'extra'$" "pcie link" \
+  pcie link extra
+usage_error "missing subcommand" "^nicref pcie: missing subcommand$" pcie pcie
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus

@@ -12,6 +12,7 @@
 #include "nicref/nicref.h"
 #include "pcap_write.h"
 #include "replay.h"
+#include "pcie_cmd.h"
 #include "report.h"
 #include "vectors.h"
 
@@ -30,6 +31,8 @@
 	X("reg", "ACCESS_REG and the port registers", "PRM §12.4.1, T104-T126", "modelled")       \
 	X("adp", "adaptive retransmission: the ROCE_ACCL register and the ADP engine",           \
 	  "seeds 000/001", "modelled")                                                          \
+	X("pcie_dll", "PCIe data link layer: LCRC, sequence numbers, retry buffer, REPLAY_TIMER, " \
+	  "Ack/Nak, the TLP receiver (both ends)", "PCIe Base §3.6 (seed 003)", "modelled")         \
 	X("uar", "UAR pages and their doorbell registers", "PRM §7.2 T13/T14", "modelled")       \
 	X("mkey", "memory keys, translation and protection", "PRM §6, §12.5 T9-T12", "modelled") \
 	X("eq", "event queues, EQEs, arming and interrupts", "PRM §7.13, §12.6 T77-T94",         \
@@ -433,6 +436,7 @@ static const struct cli_cmd commands[] = {
 	REPLAY_CLI_ROW,
 	{ "drive", "run a user-space driver on the model through VFIO; its violations",
 	  drive_usage, cmd_drive, NULL },
+	PCIE_CLI_ROW,
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };

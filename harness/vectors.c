@@ -218,6 +218,7 @@ int vec_dev_open(struct run *r, const json_t *group)
 	r->cfg.ops.ctx = r;
 	r->cfg.ops.wire_tx = vec_wire_tx; /* frames for the frames step and --pcap */
 	vec_tx_start(r);
+	vec_pcie_start(r);
 	if (vec_profile(r, &r->cfg.profile, group) != 0)
 		return -1;
 	r->dev = nicref_dev_create(&r->cfg);
@@ -495,6 +496,7 @@ int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 	free(docs);
 	free(files);
 	vec_tx_free(&r);
+	vec_pcie_free(&r);
 	free(r.ev);
 	free(r.ev_matched);
 	free(r.inbuf);

@@ -7,6 +7,8 @@
  *   vectors_expect.c   expectations: comparators, any_of, completions, host memory
  *   vectors_events.c   the events step, clauses, the widths of event arguments
  *   vectors_adp.c      the adp_timeline step
+ *   vectors_pcie*.c    the PCIe data link layer steps (dll, tl_send, rx_tlp, rx_dllp, advance,
+ *                      retrain_done, link_down, expect)
  *   vectors_tx.c       the send path: tx_setup, frames, cqes, and the frames the device
  *                      transmits (ops.wire_tx)
  *   vectors_wqe.c      the send path: wqe (a WQE built through the segment layouts), sq_ring
@@ -52,6 +54,7 @@
 
 struct refdrv_sq_stack;
 struct vec_capture;
+struct vec_pcie;
 
 /* What the send-path steps know of the test so far: the same whether checking or running, so a
  * step refuses before anything runs what it would refuse later (vectors_tx.c). */
@@ -168,6 +171,9 @@ struct run {
 	/* the receive path (vectors_rx.c) */
 	struct vec_rx rx;
 	struct rx_stack *rxs;             /* running: the rx_setup's objects */
+
+	/* the PCIe data link layer end (vectors_pcie.c), made once a run */
+	struct vec_pcie *pcie;
 
 	unsigned refusals; /* of the whole run */
 
@@ -347,6 +353,20 @@ void vec_rx_free(struct run *r);
 /* ---- the adp_timeline step (vectors_adp.c) ---- */
 
 void step_adp_timeline(struct run *r, const json_t *v);
+
+/* ---- the PCIe data link layer steps (vectors_pcie.c, vectors_pcie_expect.c) ---- */
+
+void step_pcie_dll(struct run *r, const json_t *s);
+void step_pcie_tl_send(struct run *r, const json_t *s);
+void step_pcie_rx_tlp(struct run *r, const json_t *s);
+void step_pcie_rx_dllp(struct run *r, const json_t *s);
+void step_pcie_advance(struct run *r, const json_t *s);
+void step_pcie_retrain_done(struct run *r, const json_t *s);
+void step_pcie_link_down(struct run *r, const json_t *s);
+void step_pcie_expect(struct run *r, const json_t *s);
+/* A test starts (its end is reset at its first step) / the run's end goes. */
+void vec_pcie_start(struct run *r);
+void vec_pcie_free(struct run *r);
 
 /* ---- whole files (vectors_check.c) ---- */
 

@@ -645,6 +645,11 @@ static const struct {
 	{ "steer", st_steer },		   { "flow_counters", st_flow_counters },
 	{ "modify_tir", st_modify_tir },   { "destroy_tir", st_destroy_tir },
 	{ "rq_state", st_rq_state },
+	/* the PCIe data link layer (docs/pcie.md) */
+	{ "dll", step_pcie_dll },	   { "tl_send", step_pcie_tl_send },
+	{ "rx_tlp", step_pcie_rx_tlp },	   { "rx_dllp", step_pcie_rx_dllp },
+	{ "advance", step_pcie_advance },  { "retrain_done", step_pcie_retrain_done },
+	{ "link_down", step_pcie_link_down }, { "expect", step_pcie_expect },
 };
 
 void vec_step(struct run *r, const json_t *step, size_t index)

@@ -145,6 +145,12 @@ same_trace rx "$seed" "$work/rx-r"
 seed=corpora/lro/seed-causes
 { printf '\x05\xff'; cat "$seed"; printf '\x80'; } >"$work/lro-r"
 same_trace lro "$seed" "$work/lro-r"
+# dll: ops 5-255 (two bytes each) after the 18-byte head.
+head -c 18 corpora/dll/seed-faults >"$work/dll-head"
+{ cat "$work/dll-head"; tail -c +19 corpora/dll/seed-faults; } >"$work/dll-a"
+{ cat "$work/dll-head"; printf '\x05\x00\xff\x10'; tail -c +19 corpora/dll/seed-faults;
+  printf '\x80\x80'; } >"$work/dll-b"
+same_trace dll "$work/dll-a" "$work/dll-b"
 
 # cmd: stages 12-15 are reserved: the input runs nothing.
 seed=corpora/cmd/seed-nop
@@ -156,4 +162,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, dll and cmd; tx's light restore matches a full bring-up"

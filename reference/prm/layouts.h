@@ -21,6 +21,7 @@
 #include "prm/layouts_caps.h"
 #include "prm/layouts_regs.h"
 #include "prm/layouts_adp.h"
+#include "prm/layouts_pcie.h"
 #include "prm/layouts_eq.h"
 #include "prm/layouts_eqe.h"
 #include "prm/layouts_cq.h"
@@ -39,6 +40,7 @@
 	NICREF_LAYOUTS_CAPS(X)                                                                  \
 	NICREF_LAYOUTS_REGS(X)                                                                  \
 	NICREF_LAYOUTS_ADP(X)                                                                  \
+	NICREF_LAYOUTS_PCIE(X)                                                                 \
 	NICREF_LAYOUTS_EQ(X)                                                                   \
 	NICREF_LAYOUTS_EQE(X)                                                                  \
 	NICREF_LAYOUTS_CQ(X)                                                                   \
