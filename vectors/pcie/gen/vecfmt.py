@@ -1,0 +1,206 @@
+"""The vector file format (docs/vectors.md) for vectors/pcie, and the test builder that runs
+the independent model (dll_model.py) to fill in every expect step.
+
+A test is written as stimulus steps and `E(...)` markers (what to compare at that point). The
+builder runs the model once per reading (`readings`: name -> dll_model.Options) and once per
+REPLAY_TIMER limit inside the seed's window (L125: 24000 and 31000 symbol times with Extended
+Synch 0; L126: 80000 and 100000 with 1): every expectation must come out the same under every
+limit (a vector may not depend on where in the window the device's limit lies), and where the
+readings differ the expectation becomes an `any_of` with one alternative per reading (the test
+is then `acceptable`, and every later expectation must hold under every reading).
+"""
+import copy
+import json
+
+import dll_model as M
+
+STATE_KEYS = ("next_transmit_seq", "ackd_seq", "replay_num", "replay_timer_running",
+              "replay_timer", "next_rcv_seq", "nak_scheduled", "acknak_latency_timer",
+              "retry_buffer", "retraining")
+
+
+class E:
+    """An expect step: which things to compare. sent/delivered/errors default to compared."""
+    def __init__(self, state=(), sent=True, delivered=True, errors=True, tl_stalled=None):
+        for k in state:
+            assert k in STATE_KEYS, k
+        self.state = tuple(state)
+        self.sent = sent
+        self.delivered = delivered
+        self.errors = errors
+        self.tl_stalled = tl_stalled
+
+
+def _hex32(v):
+    return f"0x{v:08x}"
+
+
+def _render_sent(sent):
+    out = []
+    for s in sent:
+        if "tlp" in s:
+            t = s["tlp"]
+            out.append({"tlp": {"seq": t["seq"], "lcrc": _hex32(t["lcrc"]),
+                                "nullified": t["nullified"], "replay": t["replay"]}})
+        else:
+            out.append({"dllp": dict(s["dllp"])})
+    return out
+
+
+def _observe(end, e):
+    sent, delivered, errors = end.take()
+    obs = {}
+    if e.state:
+        st = end.state()
+        obs["state"] = {k: st[k] for k in e.state}
+    if e.sent:
+        obs["sent"] = _render_sent(sent)
+    if e.delivered:
+        obs["delivered"] = delivered
+    if e.errors:
+        obs["errors"] = errors
+    if e.tl_stalled is not None:
+        obs["tl_stalled"] = end.tl_stalled
+    return obs
+
+
+def limits_for(setup):
+    es = setup.get("extended_synch", 0)
+    if "replay_limit" in setup:
+        return [setup["replay_limit"]]
+    return [80000, 100000] if es else [24000, 31000]
+
+
+def run(setup, steps, options, limit):
+    es = setup.get("extended_synch", 0)
+    p = M.Params(ack_latency_limit=setup.get("ack_latency_limit", 1000),
+                 replay_limit=limit if not es else 24000,
+                 replay_limit_es1=limit if es else 80000, extended_synch=es)
+    end = M.DllEnd(p, options)
+    out = []
+    for st in steps:
+        if isinstance(st, E):
+            out.append(_observe(end, st))
+        else:
+            M.run_steps(end, [st])
+    return out
+
+
+class VecFile:
+    def __init__(self, name, header, notes=None):
+        self.name = name
+        self.header = header
+        self.notes = notes or {}
+        self.groups = []
+        self.next_id = 1
+        self.rules = {}   # rule id -> [tcId]
+
+    def group(self, comment, setup=None):
+        g = {"comment": comment, "setup": [{"dll": setup or {}}], "tests": [], "_setup": setup or {}}
+        self.groups.append(g)
+        return g
+
+    def test(self, g, comment, cite, rules, steps, readings=None, flags=()):
+        """readings: {"reading text": Options} (two or more) where the seed is open."""
+        assert "seed 003 L" in cite, cite
+        setup = g["_setup"]
+        readings = readings or {"": M.Options()}
+        results = {}
+        for name, opt in readings.items():
+            per_limit = [run(setup, steps, opt, lim) for lim in limits_for(setup)]
+            for other in per_limit[1:]:
+                if other != per_limit[0]:
+                    raise AssertionError(f"{self.name}: '{comment}': the expectation depends on "
+                                         f"where the REPLAY_TIMER limit lies in its window")
+            results[name] = per_limit[0]
+        names = list(readings)
+        first = results[names[0]]
+        out_steps = []
+        k = 0
+        diverged = False
+        for st in steps:
+            if not isinstance(st, E):
+                out_steps.append(copy.deepcopy(st))
+                continue
+            alts = [results[n][k] for n in names]
+            if all(a == alts[0] for a in alts):
+                if diverged and len(names) > 1:
+                    pass
+                out_steps.append({"expect": alts[0]})
+            else:
+                if diverged:
+                    raise AssertionError(f"{self.name}: '{comment}': a second expectation "
+                                         "differs between readings")
+                diverged = True
+                common = {key: alts[0][key] for key in alts[0]
+                          if all(key in a and a[key] == alts[0][key] for a in alts)}
+                anyof = []
+                for n, a in zip(names, alts):
+                    alt = {"reading": n}
+                    alt.update({key: v for key, v in a.items() if key not in common})
+                    anyof.append(alt)
+                exp = dict(common)
+                exp["any_of"] = anyof
+                out_steps.append({"expect": exp})
+            k += 1
+        if len(names) > 1 and not diverged:
+            raise AssertionError(f"{self.name}: '{comment}': readings given but no difference")
+        if len(names) == 1:
+            first = None
+        tc = {"tcId": self.next_id, "comment": comment, "cite": cite, "flags": list(flags),
+              "result": "acceptable" if diverged else "valid", "steps": out_steps}
+        self.next_id += 1
+        g["tests"].append(tc)
+        for r in rules:
+            self.rules.setdefault(r, []).append(tc["tcId"])
+        return tc
+
+    def doc(self):
+        groups = []
+        for g in self.groups:
+            groups.append({k: v for k, v in g.items() if not k.startswith("_")})
+        n = sum(len(g["tests"]) for g in groups)
+        return {"schema": "nicref_vectors_v1", "feature": "pcie", "header": self.header,
+                "notes": self.notes, "numberOfTests": n, "testGroups": groups}
+
+
+def dump(doc):
+    """JSON with one step per line (the long TLP streams stay readable in a diff)."""
+    def enc(o):
+        return json.dumps(o, ensure_ascii=False, separators=(", ", ": "))
+
+    lines = ["{"]
+    top = list(doc.items())
+    for i, (k, v) in enumerate(top):
+        comma = "," if i < len(top) - 1 else ""
+        if k != "testGroups":
+            if k == "header":
+                lines.append(f' "{k}": [')
+                for j, h in enumerate(v):
+                    lines.append("  " + enc(h) + ("," if j < len(v) - 1 else ""))
+                lines.append(" ]" + comma)
+            else:
+                lines.append(f' "{k}": {json.dumps(v, ensure_ascii=False)}{comma}')
+            continue
+        lines.append(' "testGroups": [')
+        for gi, g in enumerate(v):
+            lines.append("  {")
+            lines.append(f'   "comment": {enc(g["comment"])},')
+            lines.append(f'   "setup": {enc(g["setup"])},')
+            lines.append('   "tests": [')
+            for ti, t in enumerate(g["tests"]):
+                lines.append("    {")
+                for key in ("tcId", "comment", "cite", "flags", "result"):
+                    lines.append(f'     "{key}": {enc(t[key])},')
+                lines.append('     "steps": [')
+                for si, s in enumerate(t["steps"]):
+                    lines.append("      " + enc(s) + ("," if si < len(t["steps"]) - 1 else ""))
+                lines.append("     ]")
+                lines.append("    }" + ("," if ti < len(g["tests"]) - 1 else ""))
+            lines.append("   ]")
+            lines.append("  }" + ("," if gi < len(v) - 1 else ""))
+        lines.append(" ]" + comma)
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    assert json.loads(text) == doc
+    return text
