@@ -366,8 +366,9 @@ class DllEnd:
             self._send_dllp(DLLP_NAK)
 
     def _send_dllp(self, dtype):
-        self.sent.append({"dllp": {"type": "ack" if dtype == DLLP_ACK else "nak",
-                                   "seq": (self.next_rcv_seq - 1) % SEQ_MOD}})   # L293
+        seq = (self.next_rcv_seq - 1) % SEQ_MOD                    # L293
+        self.sent.append({"dllp": {"type": "ack" if dtype == DLLP_ACK else "nak", "seq": seq,
+                                   "crc": dllp_crc(dllp_body(dtype, seq))}})
         # L195, L288: restarts from 0 at each scheduled Ack or Nak; an Ack acknowledges all
         self.acknak_latency_timer = 0
         if dtype == DLLP_ACK:

@@ -339,8 +339,30 @@ def gen_tx_seq():
     return vf
 
 
+NOTE_PRIORITY = {"Priority": {"bugType": "PROFILE", "description": "Pins the transmission "
+                 "order within one instant, a device setting (the dll step's `priority`, "
+                 "docs/pcie.md T11 and D-DLL-12: transmissions at the instant they are "
+                 "scheduled): the seed's order (L140) is a recommendation (L139). Each test names "
+                 "the sibling that pins the other setting."}}
+NOTE_D6 = {"D_DLL_6": {"bugType": "PROFILE", "description": "Pins D-DLL-6 (docs/pcie.md) for a "
+           "replay that waits for a retrain: the retransmission, when it begins after the "
+           "retrain, sends the TLPs unacknowledged at that moment (L100); L106 also lets a "
+           "transmitter finish the replay as planned without regard to Acks received "
+           "meanwhile (it would send the acknowledged TLPs too)."}}
+NOTE_D7 = {"D_DLL_7": {"bugType": "PROFILE", "description": "Pins D-DLL-7 (docs/pcie.md): a TLP "
+           "out of sequence is reported as Bad TLP only when NAK_SCHEDULED was 0, the seed's "
+           "recommendation (L257); reporting it whatever NAK_SCHEDULED is also allowed (L257)."}}
+NOTE_D19 = {"D_DLL_19": {"bugType": "PROFILE", "description": "Pins D-DLL-19 (docs/pcie.md): "
+            "the 4 bits above the sequence number are reserved on a port without protocol "
+            "multiplexing (L14), covered by the LCRC and otherwise ignored; a port with "
+            "protocol multiplexing reads a non-zero value as a PMUX packet (L13)."}}
+NOTE_D8 = {"D_DLL_8": {"bugType": "PROFILE", "description": "Pins D-DLL-8 (docs/pcie.md): the "
+           "Ack is scheduled when AckNak_LATENCY_TIMER reaches the profile's ack_latency_limit "
+           "(L278; Tables 3-7..3-9 absent); a device may schedule Acks more often (L291)."}}
+
+
 def gen_replay_timer():
-    vf = VecFile("replay_timer.json", HEADER_COMMON + [
+    vf = VecFile("replay_timer.json", notes=NOTE_PRIORITY, header=HEADER_COMMON + [
         "REPLAY_TIMER (L31-L40, L119-L131): started at a TLP's last symbol if not running, reset "
         "at the first TLP of each replay, reset on an Ack that acknowledges TLPs while others "
         "remain, reset and held when none remain, reset and held on a Nak or an expiry until the "
@@ -401,21 +423,24 @@ def gen_replay_timer():
     vf.test(g, "100,001 symbol times after a TLP with Extended Synch 1: replay and REPLAY_TIMER "
             "Timeout", cite(S21, 123, 126, 131), ["TIMER-LIMIT-ES1", "TIMER-TIMEOUT-ERROR"],
             [send(0), E(), adv(100001), E(state=("replay_num",))])
-    g = vf.group("REPLAY_TIMER limit 24,000 (inside the window), Ack latency limit 24,000",
-                 {"ack_latency_limit": 24000, "replay_limit": 24000, "extended_synch": 0})
-    vf.test(g, "an Ack due (latency timer expired) and a replay due at the same instant: the "
-            "recommended priority sends the Ack first (priority 3 before 5, L140), a guideline "
-            "(L139)", cite(S21, 137, 139, 140), ["PRIORITY"],
-            [send(0), rx(0, 9), E(), adv(24000), E()],
-            readings=readings(a=("recommended order: Ack, then the replay (L140)",
-                                 {"ack_before_replay": True}),
-                              b=("another order (L139: a guideline)",
-                                 {"ack_before_replay": False})))
+    first = vf.next_id
+    for prio, order, other in (("recommended", "the Ack, then the replay (L140: priority 3 "
+                                "before 5)", first + 1),
+                               ("replay_first", "the replay, then the Ack", first)):
+        g = vf.group(f"REPLAY_TIMER limit 24,000 (inside the window), Ack latency limit 24,000, "
+                     f"priority {prio}",
+                     {"ack_latency_limit": 24000, "replay_limit": 24000, "extended_synch": 0,
+                      "priority": prio})
+        vf.test(g, f"an Ack due (latency timer at its limit) and a replay due (REPLAY_TIMER at "
+                f"its limit) at the same instant, priority '{prio}': {order}; the seed's order "
+                f"is a guideline (L139), tcId {other} pins the other",
+                cite(S21, 137, 139, 140), ["PRIORITY"],
+                [send(0), rx(0, 9), E(), adv(24000), E()], pin="Priority")
     return vf
 
 
 def gen_replay():
-    vf = VecFile("replay.json", HEADER_COMMON + [
+    vf = VecFile("replay.json", notes=NOTE_D6, header=HEADER_COMMON + [
         "Replay (L84-L118): on a Nak or an expiry, unless the retry buffer is empty, REPLAY_NUM "
         "+1; on its rollover 11b -> 00b a retrain is asked for and waited for, with REPLAY_NUM "
         "Rollover reported, the DLL state kept; then every unacknowledged TLP is retransmitted "
@@ -464,15 +489,16 @@ def gen_replay():
             "REPLAY_NUM Rollover", cite(S21, 90, 123, 131), ["ROLLOVER", "TIMER-TIMEOUT-ERROR"],
             [send(0), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(), adv(31001),
              E(state=("replay_num", "retraining")), RD, E(state=("replay_num",))])
-    vf.test(g, "an Ack received during the retrain is processed (TLPs 0 and 1 purged): after "
-            "the retrain the replay either skips them or is finished as planned (L106, "
-            "D-DLL-6)", cite(S21, 106, 107, 109, 111), ["REPLAY-ACKS-DURING", "ACK-PURGE"],
+    vf.test(g, "an Ack received while the replay waits for the retrain is processed (TLPs 0 "
+            "and 1 purged); after the retrain the retransmission sends the TLPs still "
+            "unacknowledged, TLP 2 (L100); the other reading of L106 finishes the replay as "
+            "planned at the Nak (0, 1, 2)", cite(S21, 106, 107, 109, 111), ["REPLAY-ACKS-DURING", "ACK-PURGE"],
             [send(0), send(1), send(2), nak(0xFFF), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(),
              ack(1), E(state=TX_STATE + ("retraining",)), RD,
              E(state=("retry_buffer", "retraining"))],
-            readings=readings(a=("skip the TLPs acknowledged meanwhile (L106)", {}),
-                              b=("finish the replay as planned (L106, D-DLL-6)",
-                                 {"replay_skips_acked": False})))
+            readings=readings(a=("only TLPs unacknowledged when the retransmission begins", {}),
+                              b=("the replay as planned at the Nak (L106)",
+                                 {"replay_skips_acked": False})), pin="D_DLL_6")
     vf.test(g, "the link goes down during the retrain (Physical LinkUp 0): DL_Inactive resets "
             "everything, the retry buffer included (L91)", cite(S21, 23, 25, 29, 91),
             ["RETRAIN-LINKDOWN", "LINK-DOWN"],
@@ -525,7 +551,7 @@ def gen_acknak():
 
 
 def gen_rx():
-    vf = VecFile("rx.json", HEADER_COMMON + [
+    vf = VecFile("rx.json", notes={**NOTE_D7, **NOTE_D19}, header=HEADER_COMMON + [
         "The receiver (L198-L268) applies in order: a PHY Receiver Error discards the TLP and "
         "schedules a Nak if none is; a nullified TLP is dropped silently when its LCRC is the "
         "inverse of the calculated one, else Bad TLP (L208's 'matches' is a mistranslation of "
@@ -581,13 +607,14 @@ def gen_rx():
             "0, NAK_SCHEDULED 1, Bad TLP", cite(S31, 246, 248, 250, 252, 255, 293),
             ["RX-OOS", "ERR-BAD-TLP", "RX-ACKSEQ"],
             [rx(0, 0), E(), rx(2, 2), E(state=RX_STATE)])
-    vf.test(g, "out of sequence again while NAK_SCHEDULED is 1: no second Nak; Bad TLP only "
-            "when the flag was 0 (recommended, L257, D-DLL-7) or reported again (allowed)",
+    vf.test(g, "out of sequence again while NAK_SCHEDULED is 1: no second Nak, no Bad TLP "
+            "(reported only when the flag was 0: recommended, L257, D-DLL-7; the other reading "
+            "reports Bad TLP again, allowed)",
             cite(S31, 248, 255, 257), ["RX-OOS", "RX-OOS-SCHEDULED"],
             [rx(0, 0), rx(2, 2), E(), rx(3, 3), E(state=RX_STATE)],
             readings=readings(a=("D-DLL-7: reported only when NAK_SCHEDULED was 0 (L257)", {}),
                               b=("L257: may be reported whatever NAK_SCHEDULED",
-                                 {"bad_tlp_when_scheduled": True})))
+                                 {"bad_tlp_when_scheduled": True})), pin="D_DLL_7")
     vf.test(g, "after the Nak the replayed TLP 1 is in sequence: delivered, NAK_SCHEDULED "
             "cleared; the replayed 2 follows", cite(S31, 258, 266, 268),
             ["RX-INSEQ", "RX-OOS"],
@@ -598,13 +625,13 @@ def gen_rx():
     rsv_good = M.lcrc(0, bytes.fromhex(tlp(0)), reserved=0x5)
     vf.test(g, f"a TLP whose 4 reserved bits above the sequence number are 0101b (LCRC "
             f"0x{rsv_good:08x} over them): on a port without protocol multiplexing they are "
-            "reserved (L14) and ignored; or read as a PMUX packet (L13)",
+            "reserved (L14) and ignored: delivered (D-DLL-19; a port with protocol "
+            "multiplexing reads a PMUX packet, L13, and delivers nothing)",
             cite("PCIe Base §3.6.1", 13, 14) + "; " + cite(S31, 258), ["RX-RESERVED"],
-            [rx(0, 0, f"0x{rsv_good:08x}", reserved=5), E(errors=False, sent=False,
-                                                           state=("next_rcv_seq",))],
+            [rx(0, 0, f"0x{rsv_good:08x}", reserved=5), E(state=RX_STATE)],
             readings=readings(a=("L14: reserved bits ignored, the TLP delivered", {}),
                               b=("L13: not a TLP (a PMUX packet), not delivered",
-                                 {"pmux_reserved": True})))
+                                 {"pmux_reserved": True})), pin="D_DLL_19")
     steps = [rx(k, k) for k in range(4095)]
     steps += [E(sent=False, delivered=False, state=RX_STATE), rx(4095, 4095), rx(0, 4096),
               E(state=RX_STATE), rx(4095, 4095), E(state=RX_STATE)]
@@ -615,7 +642,7 @@ def gen_rx():
 
 
 def gen_ack_sched():
-    vf = VecFile("ack_sched.json", HEADER_COMMON + [
+    vf = VecFile("ack_sched.json", notes=NOTE_D8, header=HEADER_COMMON + [
         "Ack scheduling (L193-L197, L272-L297): AckNak_LATENCY_TIMER starts when a TLP is "
         "forwarded to the TL with nothing unacknowledged, restarts at each Ack or Nak, is 0 "
         "when all is acknowledged; an Ack is sent when it reaches the Ack Latency Limit (Tables "
@@ -626,18 +653,18 @@ def gen_ack_sched():
             "timer is 0 again", cite(S31, 195, 196, 272, 276, 278, 293),
             ["RX-ACKLAT", "RX-ACKSEQ"],
             [rx(0, 0), adv(1000), E(state=("acknak_latency_timer", "next_rcv_seq"))])
-    vf.test(g, "no Ack before the limit (the Ack at the limit, D-DLL-8) or an earlier one (Acks "
-            "may be sent more often, L291)", cite(S31, 278, 291), ["RX-ACKLAT"],
+    vf.test(g, "no Ack before the limit: the Ack is scheduled when the latency timer reaches "
+            "ack_latency_limit (D-DLL-8); a device may acknowledge sooner (L291)", cite(S31, 278, 291), ["RX-ACKLAT"],
             [rx(0, 0), E(), adv(999), E()],
             readings=readings(a=("the Ack at the latency limit", {}),
-                              b=("an Ack sooner (L291)", {"eager_ack": True})))
+                              b=("an Ack sooner (L291)", {"eager_ack": True})), pin="D_DLL_8")
     vf.test(g, "three TLPs at 0, 400, 800: the timer started at the first (L196) is not "
             "restarted by the others: one Ack of 2 at 1,000", cite(S31, 195, 196, 278),
             ["RX-ACKLAT"],
             [rx(0, 0), adv(400), rx(1, 1), adv(400), rx(2, 2), E(sent=False), adv(200), E()])
     vf.test(g, "no Ack while NAK_SCHEDULED is 1, however long (L286)", cite(S31, 286, 278),
             ["RX-ACKLAT", "RX-ACK-NAKSCHED"],
-            [rx(0, 0), rx(2, 2), E(sent=False), adv(5000), E(sent=False, state=RX_STATE)])
+            [rx(0, 0), rx(2, 2), E(), adv(5000), E(state=RX_STATE)])
     vf.test(g, "nothing received: no Ack, ever", cite(S31, 276), ["RX-ACKLAT"],
             [adv(100000), E(state=("acknak_latency_timer",))])
     vf.test(g, "a duplicate's Ack restarts the timer and acknowledges everything: no second Ack "
