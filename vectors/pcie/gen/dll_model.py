@@ -253,9 +253,9 @@ class DllEnd:
     def outstanding(self):
         return d(self.next_transmit_seq - 1, self.ackd_seq)
 
-    def _send_tlp(self, seq, crc, nullified=False, replay=False):
+    def _send_tlp(self, seq, crc, nullified=False, replay=False, data=b""):
         self.sent.append({"tlp": {"seq": seq, "lcrc": crc, "nullified": nullified,
-                                  "replay": replay}})
+                                  "replay": replay}, "data": bytes(data)})
 
     def _start_timer_if_stopped(self):
         # L33: the timer starts at the last symbol of any TLP transmission if not running
@@ -275,11 +275,11 @@ class DllEnd:
         if nullify:
             # L70-L81: the remainder not complemented (the inverse of the LCRC), the sequence
             # number not advanced, no copy in the retry buffer (L83)
-            self._send_tlp(seq, good ^ 0xFFFFFFFF, nullified=True)
+            self._send_tlp(seq, good ^ 0xFFFFFFFF, nullified=True, data=tlp)
             return
         self.retry.append((seq, tlp, good))                        # L83
         self.next_transmit_seq = (seq + 1) % SEQ_MOD               # L49
-        self._send_tlp(seq, good)
+        self._send_tlp(seq, good, data=tlp)
         self._start_timer_if_stopped()                             # L33
 
     def _replay(self, cause_timer, increment=True):
@@ -304,7 +304,7 @@ class DllEnd:
         """L96-L118: all unacknowledged TLPs from the oldest, in order, with their sequence
         numbers and LCRCs; the timer reset and started at the first one's last symbol (L102)."""
         for k, (seq, tlp, crc) in enumerate(entries):
-            self._send_tlp(seq, crc, replay=True)
+            self._send_tlp(seq, crc, replay=True, data=tlp)
             if k == 0:
                 self.replay_timer = 0
                 self.replay_timer_running = True
@@ -498,3 +498,363 @@ def run_steps(end, steps):
             end.link_down()
         else:
             raise ValueError(kind)
+
+
+# ---------------------------------------------------------------------------------------------
+# The link checker (nicref_dll_trace_v1, docs/pcie.md "Trace format"): both ends' rules played
+# from a recorded trace; the first violation per direction.
+
+DIRS = ("down", "up")
+OTHER = {"down": "up", "up": "down"}
+
+RULE_CITES = {
+    "tx.seq": "PCIe Base §3.6.2.1 (seed 003 L46-49)",
+    "tx.lcrc": "PCIe Base §3.6.2.1 (seed 003 L53-69, L76)",
+    "tx.window": "PCIe Base §3.6.2.1 (seed 003 L48)",
+    "tx.replay_early": "PCIe Base §3.6.2.1 (seed 003 L84, L123)",
+    "tx.replay_late": "PCIe Base §3.6.2.1 (seed 003 L84, L123-126)",
+    "tx.replay_order": "PCIe Base §3.6.2.1 (seed 003 L100, L106-107)",
+    "tx.no_retrain": "PCIe Base §3.6.2.1 (seed 003 L90)",
+    "rx.ack_seq": "PCIe Base §3.6.3.1 (seed 003 L293)",
+    "rx.ack_unsent": "PCIe Base §3.6.2.2 (seed 003 L158-159)",
+    "rx.accepted_bad": "PCIe Base §3.6.3.1 (seed 003 L219-257)",
+    "rx.missed_nak": "PCIe Base §3.6.3.1 (seed 003 L201-203, L210-214, L227-231, L248-252)",
+    "rx.ack_late": "PCIe Base §3.6.3.1 (seed 003 L244, L272-291)",
+    "dllp.crc": "PCIe Base §3.6.2.2 (seed 003 L143-147)",
+}
+
+
+class _Side:
+    """What the checker knows of one end: its transmitter (from the TLPs it sends and the
+    Acks/Naks it receives) and its receiver (from the TLPs it receives)."""
+
+    def __init__(self):
+        # transmitter
+        self.nts = 0
+        self.ackd = 0xFFF
+        self.retry = []             # [(seq, data, lcrc)]
+        self.timer_start = None     # t the REPLAY_TIMER started (None: held/stopped)
+        self.nak_at = None          # t of a Nak received that owes a replay
+        self.expired_at = None      # t the timer expired (owes a replay)
+        self.replay_plan = None     # entries of the replay in progress (L106: may finish them)
+        self.replay_num = 0
+        self.retrain_done_since_replay = False
+        self.owed_retrain_done = None   # t2 + tolerance after a retrain it owed a replay for
+        self.cause_line = None      # the record that started the timer or owes the replay
+        # receiver
+        self.nrs = 0
+        self.nak_sched = 0
+        self.bad_pending = {}       # seq -> line: TLPs received bad/lost, not since good
+        self.nak_due = None         # (deadline, line)
+        self.ack_due = None         # (deadline, line): forwarded TLPs unacknowledged
+        self.dup_due = None         # (deadline, line): a duplicate unanswered
+
+
+class Checker:
+    """Plays both ends' rules over a trace; `verdicts()` gives, per direction, None (ok) or
+    (rule, t, line, cause_line, message): the earliest violation by t (a missed deadline counts
+    at its deadline), then by line. `line` is the line at which the checker sees the violation
+    (the record, or for a deadline the first record past it); `cause_line` the record that
+    opened the obligation (the record itself for a violation of a record)."""
+
+    def __init__(self, header):
+        self.h = header
+        self.tol = header.get("tolerance", 2000)
+        self.ack_limit = header.get("ack_latency_limit", 1000)
+        es = header.get("extended_synch", 0)
+        self.replay_limit = header.get("replay_limit", 80000 if es else 24000)
+        self.side = {d: _Side() for d in DIRS}
+        self.found = {d: None for d in DIRS}
+        self.retrain_from = None
+
+    def _violate(self, d, rule, t, line, cause_line, msg):
+        cur = self.found[d]
+        if cur is None or (t, line) < (cur[1], cur[2]):
+            self.found[d] = (rule, t, line, cause_line, msg)
+
+    # -- deadlines ----------------------------------------------------------------------------
+
+    def _deadlines(self, d):
+        """[(deadline, rule, cause_line)] of the end d."""
+        s = self.side[d]
+        out = []
+        if s.nak_due:
+            out.append((s.nak_due[0], "rx.missed_nak", s.nak_due[1]))
+        if s.ack_due and s.nak_sched == 0:
+            out.append((s.ack_due[0], "rx.ack_late", s.ack_due[1]))
+        if s.dup_due:
+            out.append((s.dup_due[0], "rx.ack_late", s.dup_due[1]))
+        if s.retry and s.replay_plan is None:
+            if s.owed_retrain_done is not None:
+                out.append((s.owed_retrain_done, "tx.replay_late", s.cause_line))
+            elif s.nak_at is not None:
+                out.append((s.nak_at + self.tol, "tx.replay_late", s.cause_line))
+            elif s.timer_start is not None:
+                out.append((s.timer_start + self.replay_limit + self.tol, "tx.replay_late",
+                            s.cause_line))
+        return out
+
+    def _due(self, t, line):
+        if self.retrain_from is not None:
+            return      # while the link retrains no deadline falls due
+        for d in DIRS:
+            for deadline, rule, cause in self._deadlines(d):
+                if t > deadline:
+                    self._violate(d, rule, deadline, line, cause if cause else line,
+                                  f"deadline {deadline} passed")
+                    self._clear(d, rule)
+
+    def _clear(self, d, rule):
+        s = self.side[d]
+        if rule == "rx.missed_nak":
+            s.nak_due = None
+        elif rule == "rx.ack_late":
+            s.ack_due = s.dup_due = None
+        else:
+            s.nak_at = s.expired_at = s.timer_start = s.owed_retrain_done = None
+
+    # -- records ------------------------------------------------------------------------------
+
+    def record(self, rec, line):
+        t = rec["t"]
+        self._due(t, line)
+        d = rec["dir"]
+        if "phy" in rec:
+            self._phy(d, rec["phy"], t, line)
+        elif "tlp" in rec:
+            self._tlp(d, rec, t, line)
+        else:
+            self._dllp(d, rec, t, line)
+
+    def end(self, line):
+        """After the last record: obligations whose deadline lies past it are not judged."""
+
+    def _phy(self, d, what, t, line=None):
+        if what == "retrain":
+            if self.retrain_from is None:
+                self.retrain_from = t
+            return
+        # retrain_done: the timers held; what was owed before is owed from now
+        start = self.retrain_from if self.retrain_from is not None else t
+        shift = t - start
+        self.retrain_from = None
+        for x in DIRS:
+            s = self.side[x]
+            if s.timer_start is not None:
+                s.timer_start += shift
+            for name in ("nak_due", "ack_due", "dup_due"):
+                v = getattr(s, name)
+                if v:
+                    setattr(s, name, (v[0] + shift, v[1]))
+            if s.nak_at is not None:
+                s.nak_at += shift
+        s = self.side[d]
+        s.retrain_done_since_replay = True
+        if s.retry and s.replay_plan is None and (s.nak_at is not None or s.expired_at is not None
+                                                  or s.replay_num == 3):
+            s.owed_retrain_done = t + self.tol
+            s.cause_line = line
+
+    def _replay_cause(self, s, t):
+        if s.nak_at is not None:
+            return True
+        if s.timer_start is not None and t - s.timer_start >= self.replay_limit:
+            return True
+        return s.owed_retrain_done is not None
+
+    def _tlp(self, d, rec, t, line):
+        s, r = self.side[d], self.side[OTHER[d]]
+        p = rec["tlp"]
+        seq, data = p["seq"], bytes.fromhex(p["data"])
+        val = int(p["lcrc"], 0)
+        reserved = p.get("reserved", 0)
+        nullified = p.get("nullified", False)
+        corrupt, lost = rec.get("corrupt", False), rec.get("lost", False)
+        good = lcrc(seq, data, reserved)
+        # -- the transmitter's rules
+        in_retry = [e for e in s.retry if e[0] == seq]
+        planned = s.replay_plan or []
+        if nullified:
+            if seq != s.nts:
+                self._violate(d, "tx.seq", t, line, line, f"nullified TLP seq {seq}, "
+                              f"NEXT_TRANSMIT_SEQ {s.nts}")
+            elif val != good ^ 0xFFFFFFFF and not corrupt:
+                self._violate(d, "tx.lcrc", t, line, line, "nullified TLP's LCRC not inverted")
+        elif in_retry or any(e[0] == seq for e in planned):
+            self._retransmission(d, s, rec, seq, data, val, corrupt, t, line)
+        else:
+            unacked = {e[0] for e in s.retry}
+            if s.replay_plan is not None and any(
+                    e[0] in unacked and e[0] not in s.replayed for e in s.replay_plan):
+                self._violate(d, "tx.replay_order", t, line, line,
+                              f"new TLP {seq} before the replay ended")
+            elif seq != s.nts:
+                self._violate(d, "tx.seq", t, line, line, f"TLP seq {seq}, NEXT_TRANSMIT_SEQ "
+                              f"{s.nts}")
+            elif d_(s.nts, s.ackd) >= WINDOW:
+                self._violate(d, "tx.window", t, line, line, f"{d_(s.nts - 1, s.ackd)} "
+                              "TLPs outstanding")
+            elif val != good and not corrupt:
+                self._violate(d, "tx.lcrc", t, line, line, f"LCRC {val:#010x}, not {good:#010x}")
+            s.replay_plan = None
+            if seq == s.nts:
+                s.retry.append((seq, data, val if corrupt else good))
+                s.nts = (seq + 1) % SEQ_MOD
+                if s.timer_start is None and s.nak_at is None and s.expired_at is None:
+                    s.timer_start = t
+                    s.cause_line = line
+        # -- the receiver at the other end
+        if lost:
+            if not nullified:
+                r.bad_pending.setdefault(seq, line)
+            return
+        if nullified:
+            if val == good ^ 0xFFFFFFFF and not corrupt:
+                return
+            self._rx_bad(r, seq, t, line)
+            return
+        if val != good or corrupt:
+            self._rx_bad(r, seq, t, line)
+            return
+        if seq != r.nrs:
+            if d_(r.nrs, seq) <= WINDOW:
+                if r.dup_due is None:
+                    r.dup_due = (t + self.tol, line)
+                return
+            r.bad_pending.setdefault(seq, line)
+            if r.nak_sched == 0:
+                r.nak_sched = 1
+                r.nak_due = (t + self.tol, line)
+            return
+        r.bad_pending.pop(seq, None)
+        r.nrs = (r.nrs + 1) % SEQ_MOD
+        r.nak_sched = 0
+        if r.ack_due is None:
+            r.ack_due = (t + self.ack_limit + self.tol, line)
+
+    def _rx_bad(self, r, seq, t, line):
+        r.bad_pending.setdefault(seq, line)
+        if r.nak_sched == 0:
+            r.nak_sched = 1
+            r.nak_due = (t + self.tol, line)
+
+    def _retransmission(self, d, s, rec, seq, data, val, corrupt, t, line):
+        if s.replay_plan is None:
+            # a replay begins: it needs a cause (L84, L123) and starts at the oldest (L100)
+            if not self._replay_cause(s, t):
+                self._violate(d, "tx.replay_early", t, line, line,
+                              f"retransmission of {seq} without a Nak or an expiry")
+            s.replay_num = (s.replay_num + 1) % 4
+            if s.replay_num == 0 and not s.retrain_done_since_replay:
+                self._violate(d, "tx.no_retrain", t, line, line,
+                              "fourth replay without progress and no retrain")
+            s.retrain_done_since_replay = False
+            s.replay_plan = list(s.retry)
+            s.nak_at = s.expired_at = s.owed_retrain_done = None
+            s.timer_start = t                                      # L34, L102
+            s.cause_line = line
+            s.replayed = []
+            if not s.retry or seq != s.retry[0][0]:
+                self._violate(d, "tx.replay_order", t, line, line,
+                              f"the replay starts at {seq}, the oldest unacknowledged is "
+                              f"{s.retry[0][0] if s.retry else None}")
+        else:
+            # the next planned TLP; one acknowledged meanwhile may be skipped (L106)
+            done = set(s.replayed)
+            rest = [e for e in s.replay_plan if e[0] not in done]
+            unacked = {e[0] for e in s.retry}
+            expect = None
+            for e in rest:
+                if e[0] == seq:
+                    expect = e
+                    break
+                if e[0] in unacked:
+                    break
+            if expect is None:
+                self._violate(d, "tx.replay_order", t, line, line,
+                              f"replayed {seq}, next unacknowledged is "
+                              f"{next((e[0] for e in rest if e[0] in unacked), None)}")
+        entry = next((e for e in s.replay_plan if e[0] == seq), None)
+        if entry and entry[1] != data:
+            self._violate(d, "tx.replay_order", t, line, line, f"replayed {seq} with other data")
+        elif entry and entry[2] != val and not corrupt:
+            self._violate(d, "tx.lcrc", t, line, line, f"replayed {seq} with another LCRC")
+        s.replayed.append(seq)
+        if all(e[0] in s.replayed for e in s.replay_plan):
+            s.replay_plan = None
+
+    def _dllp(self, d, rec, t, line):
+        y, x = self.side[d], self.side[OTHER[d]]     # y sent it, x receives it
+        p = rec["dllp"]
+        kind = p["type"]
+        dtype = DLLP_ACK if kind == "ack" else DLLP_NAK if kind == "nak" else int(kind, 0)
+        seq = p.get("seq", 0)
+        good = dllp_crc(dllp_body(dtype, seq, p.get("reserved", 0)))
+        crc = int(p["crc"], 0)
+        corrupt, lost = rec.get("corrupt", False), rec.get("lost", False)
+        if crc != good and not corrupt:
+            self._violate(d, "dllp.crc", t, line, line, f"CRC {crc:#06x}, not {good:#06x}")
+        if dtype not in (DLLP_ACK, DLLP_NAK):
+            return
+        # -- the sender's receiver rules (L293, L219-L257, L158)
+        last = (y.nrs - 1) % SEQ_MOD
+        if seq != last:
+            ahead = d_(seq, last)
+            sent_by_x = d_(seq, x.ackd) <= d_(x.nts - 1, x.ackd)
+            if 1 <= ahead < WINDOW and sent_by_x and any(
+                    d_(b, last) <= ahead for b in y.bad_pending if 1 <= d_(b, last) < WINDOW):
+                self._violate(d, "rx.accepted_bad", t, line, line,
+                              f"{kind} {seq} acknowledges a TLP not received good")
+            elif not sent_by_x:
+                self._violate(d, "rx.ack_unsent", t, line, line,
+                              f"{kind} {seq}: the other end has not sent it")
+            else:
+                self._violate(d, "rx.ack_seq", t, line, line,
+                              f"{kind} {seq}, NEXT_RCV_SEQ - 1 is {last}")
+        else:
+            if kind == "ack" or kind == "nak":
+                y.ack_due = None
+                y.dup_due = None
+            if kind == "nak":
+                y.nak_due = None
+        if kind == "nak":
+            y.nak_due = None
+        # -- the receiving transmitter (T8), unless the DLLP did not arrive good
+        if lost or corrupt or crc != good:
+            return
+        n = d_(x.nts - 1, x.ackd)
+        if d_(seq, x.ackd) > n:
+            return      # a data link protocol error at x: discarded
+        if seq != x.ackd:
+            k = d_(seq, x.ackd)
+            x.retry = [e for e in x.retry if d_(e[0], x.ackd) > k]
+            x.ackd = seq
+            x.replay_num = 0
+            x.timer_start = t if x.retry else None
+            x.cause_line = line
+            x.expired_at = None
+            if not x.retry:
+                x.nak_at = None
+                x.owed_retrain_done = None
+        if dtype == DLLP_NAK and x.retry:
+            x.nak_at = t
+            x.cause_line = line
+            x.timer_start = None
+
+    def verdicts(self):
+        return dict(self.found)
+
+
+def d_(a, b):
+    return (a - b) % SEQ_MOD
+
+
+def check_trace(lines):
+    """lines: the JSONL text lines. Returns {dir: None | (rule, t, line, cause_line, msg)}."""
+    import json
+    header = json.loads(lines[0])
+    assert header["format"] == "nicref_dll_trace_v1"
+    c = Checker(header)
+    for i, text in enumerate(lines[1:], start=2):
+        c.record(json.loads(text), i)
+    return c.verdicts()
