@@ -494,7 +494,8 @@ def gen_replay():
             "unacknowledged, TLP 2 (L100); the other reading of L106 finishes the replay as "
             "planned at the Nak (0, 1, 2)", cite(S21, 106, 107, 109, 111), ["REPLAY-ACKS-DURING", "ACK-PURGE"],
             [send(0), send(1), send(2), nak(0xFFF), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(),
-             ack(1), E(state=TX_STATE + ("retraining",)), RD,
+             ack(1), E(state=("next_transmit_seq", "ackd_seq", "replay_num", "retry_buffer",
+                              "retraining")), RD,
              E(state=("retry_buffer", "retraining"))],
             readings=readings(a=("only TLPs unacknowledged when the retransmission begins", {}),
                               b=("the replay as planned at the Nak (L106)",
