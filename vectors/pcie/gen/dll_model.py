@@ -196,7 +196,7 @@ class Options:
     """Readings where the seed leaves a choice (each a vector's any_of)."""
     def __init__(self, replay_num_reset_any_ack=False, nak_progress_increment=True,
                  replay_skips_acked=True, bad_tlp_when_scheduled=False, ack_before_replay=True,
-                 pmux_reserved=False, eager_ack=False):
+                 pmux_reserved=False, eager_ack=False, es_at_once=False):
         self.replay_num_reset_any_ack = replay_num_reset_any_ack   # L28 vs L164-L168 (D-DLL-4)
         self.nak_progress_increment = nak_progress_increment       # L88 (D-DLL-5)
         self.replay_skips_acked = replay_skips_acked               # L106 (D-DLL-6): a replay not begun yet
@@ -204,6 +204,8 @@ class Options:
         self.ack_before_replay = ack_before_replay                 # L140 priority 3 before 5
         self.pmux_reserved = pmux_reserved    # L13: non-zero bits 7:4 of symbol 0: a PMUX packet
         self.eager_ack = eager_ack            # L291: an Ack as soon as a TLP is delivered
+        self.es_at_once = es_at_once          # L127: a new Extended Synch limit at once, not at
+                                              # the timer's next reset or start (D-DLL-14)
 
 
 class DllEnd:
@@ -231,6 +233,7 @@ class DllEnd:
         self.nak_scheduled = 0
         self.acknak_latency_timer = 0
         self.unacked_rx = False         # a TLP forwarded to TL and not yet acknowledged (L276)
+        self.limit_latched = None       # the REPLAY_TIMER limit taken at its last start/reset
         self.retraining = False         # waiting for the retrain REPLAY_NUM asked (L90)
         self.replay_planned = []        # the replay that waits for it
 
@@ -257,11 +260,21 @@ class DllEnd:
         self.sent.append({"tlp": {"seq": seq, "lcrc": crc, "nullified": nullified,
                                   "replay": replay}, "data": bytes(data)})
 
+    def _timer_restart(self, running):
+        """REPLAY_TIMER reset to 0, running or held; the limit is taken now (L127, D-DLL-14)."""
+        self.replay_timer = 0
+        self.replay_timer_running = running
+        self.limit_latched = self.p.limit()
+
+    def limit(self):
+        if self.o.es_at_once or self.limit_latched is None:
+            return self.p.limit()
+        return self.limit_latched
+
     def _start_timer_if_stopped(self):
         # L33: the timer starts at the last symbol of any TLP transmission if not running
         if not self.replay_timer_running:
-            self.replay_timer_running = True
-            self.replay_timer = 0
+            self._timer_restart(True)
 
     def tl_send(self, tlp, nullify=False):
         tlp = bytes(tlp)
@@ -291,8 +304,7 @@ class DllEnd:
         if increment:
             self.replay_num = (self.replay_num + 1) % 4            # L88 (D-DLL-5)
         # L37: reset and hold until the replay restarts it
-        self.replay_timer = 0
-        self.replay_timer_running = False
+        self._timer_restart(False)
         if increment and self.replay_num == 0:                     # L90
             self.errors.append("replay_num_rollover")
             self.retraining = True
@@ -306,12 +318,10 @@ class DllEnd:
         for k, (seq, tlp, crc) in enumerate(entries):
             self._send_tlp(seq, crc, replay=True, data=tlp)
             if k == 0:
-                self.replay_timer = 0
-                self.replay_timer_running = True
+                self._timer_restart(True)
         if not self.retry:
             # every TLP was acknowledged meanwhile: the timer is reset and held (L40)
-            self.replay_timer = 0
-            self.replay_timer_running = False
+            self._timer_restart(False)
 
     def retrain_done(self):
         """L90: the retrain finished; the replay that waited for it goes on. L106: a TLP
@@ -323,7 +333,13 @@ class DllEnd:
         planned, self.replay_planned = self.replay_planned, []
         if self.o.replay_skips_acked:
             planned = list(self.retry)
+        # L280: an Ack that fell due while the link was out of L0 is sent now (priority 3
+        # before the replay's 5, L140)
+        if self.o.ack_before_replay:
+            self._ack_if_due()
         self._retransmit(planned)
+        if not self.o.ack_before_replay:
+            self._ack_if_due()
 
     # -- received DLLPs (L141-L174) ------------------------------------------------------------
 
@@ -347,9 +363,8 @@ class DllEnd:
                 self.retry.pop(0)
             self.ackd_seq = seq
             self.replay_num = 0
-            self.replay_timer = 0
             # L35 restart while TLPs remain; L40 reset and hold when none remain
-            self.replay_timer_running = bool(self.retry)
+            self._timer_restart(bool(self.retry))
         elif self.o.replay_num_reset_any_ack and dtype == DLLP_ACK:
             self.replay_num = 0                                    # L28's literal reading
         if dtype == DLLP_NAK:                                      # L170
@@ -427,7 +442,7 @@ class DllEnd:
         while left > 0:
             dist = [left]
             if self.replay_timer_running and not self.retraining:
-                dist.append(self.p.limit() - self.replay_timer)
+                dist.append(self.limit() - self.replay_timer)
             if self.unacked_rx and self.nak_scheduled == 0 and not self.retraining:
                 dist.append(self.p.ack_latency_limit - self.acknak_latency_timer)
             step = max(min(dist), 1)
@@ -446,7 +461,7 @@ class DllEnd:
         ack_due = (self.unacked_rx and self.nak_scheduled == 0 and not self.retraining
                    and self.acknak_latency_timer >= self.p.ack_latency_limit)
         replay_due = (self.replay_timer_running and not self.retraining
-                      and self.replay_timer >= self.p.limit() and bool(self.retry))
+                      and self.replay_timer >= self.limit() and bool(self.retry))
         # L140: Ack (priority 3) before a replay (priority 5), a recommendation
         if ack_due and self.o.ack_before_replay:
             self._ack_if_due()
@@ -490,6 +505,14 @@ def run_steps(end, steps):
                 else int(spec, 0)
             end.rx_dllp(dtype, a.get("seq", 0), crc == good, a.get("reserved", 0),
                         a.get("phy_error", False))
+        elif kind == "dll":
+            # parameters changed during a test (Extended Synch, the Ack latency limit)
+            if "extended_synch" in a:
+                end.p.extended_synch = a["extended_synch"]
+            if "ack_latency_limit" in a:
+                end.p.ack_latency_limit = a["ack_latency_limit"]
+            if "priority" in a:
+                end.o.ack_before_replay = a["priority"] == "recommended"
         elif kind == "advance":
             end.advance(a["symbols"])
         elif kind == "retrain_done":

@@ -111,6 +111,8 @@ RULES = {
     "REPLAY-ORDER": ("every unacknowledged TLP replayed from the oldest, original order, numbers and LCRCs", "L100, L104"),
     "REPLAY-ACKS-DURING": ("Acks during a replay processed; acknowledged TLPs skipped or the replay finished (D-DLL-6)", "L106-L113"),
     "COLLAPSE": ("several Acks collapse into the latest; a later Ack supersedes a Nak", "L109-L113"),
+    "REPLAY-TL-BLOCK": ("TL acceptance blocked during a replay (and its retrain)", "L96, L118"),
+    "TIMER-ES-CHANGE": ("Extended Synch changed with TLPs outstanding: now or at the next reset (D-DLL-14)", "L127"),
     "PRIORITY": ("recommended transmission priority (Ack before replay), a guideline", "L137-L140"),
     "ACK-INVALID": ("AckNak_Seq_Num neither ACKD_SEQ nor unacknowledged: discarded, Data Link Protocol Error", "L158-L159, L172"),
     "ACK-ACKD-NOT-ERROR": ("an Ack equal to ACKD_SEQ with all acknowledged is not an error", "L160"),
@@ -145,12 +147,9 @@ RULES = {
 # TIMER-TIMEOUT-ERROR and ROLLOVER carry the other two errors (REPLAY_TIMER Timeout, REPLAY_NUM
 # Rollover).
 NOT_COVERED = {
-    "L127": "a change of Extended Synch while TLPs are outstanding (takes effect now or at the "
-            "next reset): the vector language has no step that changes Extended Synch",
     "L74": "a nullified TLP sends all its DWs under 128b/130b: a physical-layer matter",
-    "L96-L98, L118": "the TL blocked during a replay: a replay takes no time in the one-end "
-                     "model (transmissions at the step's instant), so nothing can be offered "
-                     "in the middle of one",
+    "L98": "a TLP in flight completed before the replay: transmissions take no time in the "
+           "one-end model, so none is in flight when a replay starts",
     "L150, L153-L155": "DLLPs processed at the received rate; FC and PM DLLPs handed to the TL "
                        "and power management: outside the data link layer model",
     "L39": "PMUX packets and the REPLAY_TIMER: protocol multiplexing is not modelled",
@@ -199,6 +198,9 @@ def gen_lcrc():
     vf.test(g, "a Memory Write with 4 DW of data: every byte of the TLP is covered (L64)",
             cite(S21, 61, 63, 64), ["TX-LCRC"],
             [{"tl_send": {"tlp": long_tlp}}, E()])
+    big = "40000100 0000020f 30000000" + "".join(f"{(7 * k + 1) & 0xFF:02x}" for k in range(1024))
+    vf.test(g, "a Memory Write with 256 DW (1,024 bytes) of data", cite(S21, 61, 63, 64),
+            ["TX-LCRC"], [{"tl_send": {"tlp": big.replace(" ", "")}}, E()])
     rsv = "00000001 ff00000f 10000000".replace(" ", "")
     vf.test(g, "a TLP with reserved fields set: its reserved bits are covered like any other "
             "(L64), the DLL does not change the TLP (L44)", cite(S21, 44, 64), ["TX-LCRC"],
@@ -239,7 +241,7 @@ def gen_lcrc():
 
 
 def gen_dllp():
-    vf = VecFile("dllp.json", HEADER_COMMON + [
+    vf = VecFile("dllp.json", notes=NOTE_D18, header=HEADER_COMMON + [
         "Received DLLPs (L141-L156): the 16-bit CRC (polynomial 100Bh, seed FFFFh, the "
         "transmitter's algorithm, L144; the parameters and Ack/Nak format are public facts of "
         "the base specification: byte 0 the type, 00h Ack, 10h Nak; 12 reserved bits; the "
@@ -285,6 +287,13 @@ def gen_dllp():
         vf.test(g, f"a well-formed DLLP of an unsupported type {t} (reserved encoding): "
                 "discarded, not an error, no effect", cite(S22, 148), ["DLLP-UNSUPPORTED"],
                 [send(0), E(), {"rx_dllp": {"type": t, "seq": 0}}, E(state=TX_STATE)])
+    vf.test(g, "a good PM_Enter_L1 DLLP (type 20h): for power management (L155), no effect on "
+            "the data link layer's state, no error", cite(S22, 148, 155), ["DLLP-UNSUPPORTED"],
+            [send(0), E(), {"rx_dllp": {"type": "0x20", "seq": 0}}, E(state=TX_STATE)],
+            pin="D_DLL_18")
+    vf.test(g, "a Nak with both a Receiver Error and a bad CRC: the Receiver Error discards it "
+            "first (L142), no Bad DLLP", cite(S22, 142, 143), ["DLLP-PHYERR"],
+            [send(0), E(), nak(0xFFF, crc="bad", phy_error=True), E(state=TX_STATE)])
     vf.test(g, "an Ack whose 12 reserved bits are not 0: the reserved field is ignored, the Ack "
             "acknowledges TLP 0", cite(S22, 149, 164), ["DLLP-RESERVED", "ACK-PURGE"],
             [send(0), send(1), E(), ack(0, reserved=0xABC), E(state=TX_STATE)])
@@ -316,9 +325,10 @@ def gen_tx_seq():
     steps.append(ack(4094))
     steps.append(E(state=TX_STATE, sent=False))
     steps += [send(4095), send(4096), send(4097), E(state=TX_STATE),
-              ack(4095), E(state=TX_STATE), ack(1), E(state=TX_STATE)]
+              nak(4095), E(state=TX_STATE), ack(1), E(state=TX_STATE)]
     vf.test(g, "4098 TLPs, acknowledged as they go: sequence numbers 4094, 4095, then 0 and 1 "
-            "(mod 4096); Acks with 4095 and then 1 acknowledge across the wrap",
+            "(mod 4096); a Nak of 4095 acknowledges 4095 and replays 0 and 1 across the wrap; "
+            "an Ack of 1 acknowledges them",
             cite(S21, 22, 49) + "; " + cite(S22, 158, 164, 166),
             ["TX-WRAP", "ACK-PURGE", "ACKD-LOAD"], steps)
     g = vf.group("the 2048 window (L48, D-DLL-1)", SETUP)
@@ -356,13 +366,35 @@ NOTE_D19 = {"D_DLL_19": {"bugType": "PROFILE", "description": "Pins D-DLL-19 (do
             "the 4 bits above the sequence number are reserved on a port without protocol "
             "multiplexing (L14), covered by the LCRC and otherwise ignored; a port with "
             "protocol multiplexing reads a non-zero value as a PMUX packet (L13)."}}
+NOTE_D14 = {"D_DLL_14": {"bugType": "PROFILE", "description": "Pins D-DLL-14 (docs/pcie.md): "
+            "a change of Extended Synch with TLPs outstanding takes effect at the next reset or "
+            "start of REPLAY_TIMER; L127 allows it at once too (then no replay by 31,001)."}}
+NOTE_D15 = {"D_DLL_15": {"bugType": "PROFILE", "description": "Pins D-DLL-15 (docs/pcie.md): "
+            "while the end retrains for a REPLAY_NUM rollover (L90) the link is out of L0: "
+            "nothing is transmitted and a TLP the TL offers is refused (TL acceptance is blocked "
+            "for the replay, L96). A device may instead hold the TLP and send it after the replay."}}
+NOTE_D16 = {"D_DLL_16": {"bugType": "PROFILE", "description": "Pins D-DLL-16 (docs/pcie.md): a "
+            "Nak received while a replay waits for the retrain is collapsed into it (L109-L113: "
+            "Naks received during a replay are processed and may be collapsed); a device may "
+            "count it as the trigger of another replay after this one."}}
+NOTE_D17 = {"D_DLL_17": {"bugType": "PROFILE", "description": "Pins D-DLL-17 (docs/pcie.md): "
+            "after DL_Inactive (link_down) the end is DL_Active again at once, with the reset "
+            "values (L23, L25, L184): the seed does not describe the way back (§3.2's state "
+            "machine)."}}
+NOTE_D18 = {"D_DLL_18": {"bugType": "PROFILE", "description": "Pins D-DLL-18 (docs/pcie.md): "
+            "FC and PM DLLPs are not modelled; a good DLLP of such a type goes to the TL or to "
+            "power management (L153-L155) and changes nothing the vectors see."}}
+NOTE_D20 = {"D_DLL_20": {"bugType": "PROFILE", "description": "Pins D-DLL-20 (docs/pcie.md): "
+            "a nullified TLP does not start REPLAY_TIMER, since it is not kept for replay (L81, "
+            "L83) and nothing awaits its acknowledgement; L33 read literally ('any TLP "
+            "transmission') starts the timer at it."}}
 NOTE_D8 = {"D_DLL_8": {"bugType": "PROFILE", "description": "Pins D-DLL-8 (docs/pcie.md): the "
            "Ack is scheduled when AckNak_LATENCY_TIMER reaches the profile's ack_latency_limit "
            "(L278; Tables 3-7..3-9 absent); a device may schedule Acks more often (L291)."}}
 
 
 def gen_replay_timer():
-    vf = VecFile("replay_timer.json", notes=NOTE_PRIORITY, header=HEADER_COMMON + [
+    vf = VecFile("replay_timer.json", notes={**NOTE_PRIORITY, **NOTE_D14, **NOTE_D20}, header=HEADER_COMMON + [
         "REPLAY_TIMER (L31-L40, L119-L131): started at a TLP's last symbol if not running, reset "
         "at the first TLP of each replay, reset on an Ack that acknowledges TLPs while others "
         "remain, reset and held when none remain, reset and held on a Nak or an expiry until the "
@@ -378,6 +410,12 @@ def gen_replay_timer():
             "Timeout reported, REPLAY_NUM 1", cite(S21, 86, 88, 100, 123, 125, 131),
             ["TIMER-LIMIT-ES0", "TIMER-TIMEOUT-ERROR", "REPLAY-NUM-INC", "REPLAY-ORDER"],
             [send(0), send(1), E(), adv(31001), E(state=TX_STATE)])
+    vf.test(g, "REPLAY_TIMER counts symbol times from the TLP: 1,000 later it reads 1,000; an "
+            "Ack of the first of two TLPs resets it to 0 and it runs on (L35)",
+            cite(S21, 33, 35), ["TIMER-START", "TIMER-ACK-RESTART"],
+            [send(0), send(1), adv(1000), E(state=("replay_timer", "replay_timer_running")),
+             ack(0), E(state=("replay_timer", "replay_timer_running")), adv(700),
+             E(state=("replay_timer",))])
     vf.test(g, "the timer is not restarted by a second TLP while running: a TLP at 0 and one at "
             "20,000, then 11,001 more: both replayed", cite(S21, 33, 123),
             ["TIMER-START", "REPLAY-ORDER"],
@@ -416,6 +454,26 @@ def gen_replay_timer():
              E(state=("retraining", "replay_num", "replay_timer_running")), adv(500000),
              E(state=("retraining",)), RD, E(state=("retraining", "replay_timer",
                                                     "replay_timer_running"))])
+    vf.test(g, "Extended Synch set to 1 at 1,000 with a TLP outstanding: the new limit applies "
+            "at the timer's next reset (L127 allows that or at once; D-DLL-14): the replay by "
+            "31,001 as with Extended Synch 0, then 80,000-100,000 symbol times to the next",
+            cite(S21, 121, 125, 126, 127), ["TIMER-LIMIT-ES1", "TIMER-ES-CHANGE"],
+            [send(0), adv(1000), {"dll": {"extended_synch": 1}}, adv(30001),
+             E(state=("replay_num",)), adv(72000), E(), adv(28000), E(state=("replay_num",))],
+            readings=readings(a=("D-DLL-14: at the next reset", {}),
+                              b=("L127: at once", {"es_at_once": True})), pin="D_DLL_14")
+    vf.test(g, "a TLP outstanding and no Ack for 10,000,000 symbol times: three replays on "
+            "expiry, the fourth expiry rolls REPLAY_NUM over and the end waits for the retrain; "
+            "the held timer expires no more", cite(S21, 38, 88, 90, 123, 131),
+            ["TIMER-TIMEOUT-ERROR", "ROLLOVER", "TIMER-RETRAIN-HOLD"],
+            [send(0), E(), adv(10000000), E(state=("replay_num", "retraining",
+                                                   "replay_timer_running"))])
+    vf.test(g, "a nullified TLP does not start REPLAY_TIMER (D-DLL-20: nothing awaits its "
+            "acknowledgement): nullified at 0, a TLP at 20,000: no replay by 43,999, a replay "
+            "by 51,001 (L33 read literally, 'any TLP', starts it at 0: a replay by 31,000)",
+            cite(S21, 33, 70, 81, 83, 123), ["TIMER-START", "TX-NULLIFY"],
+            [send(0, nullify=True), adv(20000), send(1), E(), adv(23999), E(), adv(7002),
+             E(state=("replay_num",))], pin="D_DLL_20")
     g = vf.group("Extended Synch 1", SETUP_ES1)
     vf.test(g, "79,999 symbol times after a TLP with Extended Synch 1: no replay",
             cite(S21, 121, 126), ["TIMER-LIMIT-ES1"],
@@ -440,7 +498,7 @@ def gen_replay_timer():
 
 
 def gen_replay():
-    vf = VecFile("replay.json", notes=NOTE_D6, header=HEADER_COMMON + [
+    vf = VecFile("replay.json", notes={**NOTE_D6, **NOTE_D15, **NOTE_D16}, header=HEADER_COMMON + [
         "Replay (L84-L118): on a Nak or an expiry, unless the retry buffer is empty, REPLAY_NUM "
         "+1; on its rollover 11b -> 00b a retrain is asked for and waited for, with REPLAY_NUM "
         "Rollover reported, the DLL state kept; then every unacknowledged TLP is retransmitted "
@@ -500,6 +558,19 @@ def gen_replay():
             readings=readings(a=("only TLPs unacknowledged when the retransmission begins", {}),
                               b=("the replay as planned at the Nak (L106)",
                                  {"replay_skips_acked": False})), pin="D_DLL_6")
+    vf.test(g, "a Nak received while the replay waits for the retrain adds nothing: no second "
+            "replay, REPLAY_NUM stays 0, no error; one replay after the retrain",
+            cite(S21, 90, 109, 111, 113) + "; " + cite(S22, 173), ["REPLAY-ACKS-DURING", "COLLAPSE"],
+            [send(0), nak(0xFFF), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(), nak(0xFFF),
+             E(state=("replay_num", "retraining")), RD, E(state=("replay_num", "retraining"))],
+            pin="D_DLL_16")
+    vf.test(g, "the TL offers a TLP while the replay waits for the retrain: refused (the link "
+            "is not up; TL acceptance is blocked for the replay, L96), nothing sent",
+            cite(S21, 90, 96, 118), ["ROLLOVER", "REPLAY-TL-BLOCK"],
+            [send(0), nak(0xFFF), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(), send(1),
+             E(state=("next_transmit_seq", "retry_buffer"), tl_stalled=True), RD, send(1),
+             E(state=("next_transmit_seq", "retry_buffer"), tl_stalled=False)],
+            pin="D_DLL_15")
     vf.test(g, "the link goes down during the retrain (Physical LinkUp 0): DL_Inactive resets "
             "everything, the retry buffer included (L91)", cite(S21, 23, 25, 29, 91),
             ["RETRAIN-LINKDOWN", "LINK-DOWN"],
@@ -535,6 +606,10 @@ def gen_acknak():
             "neither ACKD_SEQ nor unacknowledged: Data Link Protocol Error",
             cite(S22, 158, 159), ["ACK-INVALID", "ERR-DLPE"],
             [send(0), send(1), send(2), ack(1), E(), ack(0), E(state=TX_STATE)])
+    vf.test(g, "everything acknowledged (ACKD_SEQ 0, nothing outstanding), then an Ack of 1: "
+            "never sent, Data Link Protocol Error", cite(S22, 158, 159, 160),
+            ["ACK-INVALID", "ERR-DLPE"],
+            [send(0), ack(0), E(), ack(1), E(state=TX_STATE)])
     vf.test(g, "an Ack before any TLP other than 4095: Data Link Protocol Error",
             cite(S22, 158, 159, 160), ["ACK-INVALID", "ERR-DLPE"],
             [ack(0), E(state=TX_STATE)])
@@ -586,6 +661,9 @@ def gen_rx():
             "second bad one: Bad TLP again, no second Nak", cite(S31, 225, 227, 229, 231, 235),
             ["RX-LCRC", "ERR-BAD-TLP"],
             [rx(0, 0, "bad"), E(state=RX_STATE), rx(0, 0, "bad"), E(state=RX_STATE)])
+    vf.test(g, "a TLP not nullified (no EDB) carrying the inverted LCRC of a nullified one: a "
+            "bad LCRC, Bad TLP and a Nak", cite(S31, 206, 219, 225, 235), ["RX-LCRC", "RX-NULL-OK"],
+            [rx(0, 0, "inverted"), E(state=RX_STATE)])
     vf.test(g, "a bad LCRC is checked before the sequence number: a duplicate with a bad LCRC "
             "is a Bad TLP and a Nak, not an Ack", cite(S31, 198, 219, 225, 238),
             ["RX-LCRC", "RX-ORDER"],
@@ -633,17 +711,45 @@ def gen_rx():
             readings=readings(a=("L14: reserved bits ignored, the TLP delivered", {}),
                               b=("L13: not a TLP (a PMUX packet), not delivered",
                                  {"pmux_reserved": True})), pin="D_DLL_19")
-    steps = [rx(k, k) for k in range(4095)]
+    steps = [rx(k, k) for k in range(2048)]
+    steps += [E(sent=False, delivered=False, state=RX_STATE), rx(0, 0), E(state=RX_STATE),
+              rx(4095, 5), E(state=RX_STATE), rx(2048, 2048), E(state=RX_STATE)]
+    steps += [rx(k, k) for k in range(2049, 4095)]
     steps += [E(sent=False, delivered=False, state=RX_STATE), rx(4095, 4095), rx(0, 4096),
               E(state=RX_STATE), rx(4095, 4095), E(state=RX_STATE)]
-    vf.test(g, "4097 TLPs in sequence: NEXT_RCV_SEQ wraps 4095 -> 0; the duplicate 4095 "
-            "afterwards is acknowledged with 0", cite(S31, 183, 243, 266, 293),
-            ["RX-WRAP", "RX-DUP"], steps)
+    vf.test(g, "4097 TLPs in sequence. At NEXT_RCV_SEQ 2048: seq 0 ((2048 - 0) mod 4096 = 2048) "
+            "is a duplicate (an Ack of 2047), seq 4095 (2049) out of sequence (a Nak, Bad TLP), "
+            "then 2048 in sequence clears NAK_SCHEDULED. NEXT_RCV_SEQ wraps 4095 -> 0; the "
+            "duplicate 4095 afterwards is acknowledged with 0",
+            cite(S31, 183, 243, 244, 246, 255, 266, 268, 293),
+            ["RX-WRAP", "RX-DUP", "RX-OOS"], steps)
+    vf.test(g, "a Receiver Error during a TLP whose LCRC is also bad: the PHY's error is "
+            "handled first (L200, the rules apply in order, L198): a Nak, no Bad TLP",
+            cite(S31, 198, 200, 201, 202), ["RX-PHYERR", "RX-ORDER"],
+            [rx(0, 0, "bad", phy_error=True), E(state=RX_STATE)])
+    vf.test(g, "a Receiver Error during a nullified TLP: handled as a Receiver Error (a Nak), "
+            "not as a nullified TLP", cite(S31, 198, 200, 201, 206), ["RX-PHYERR", "RX-ORDER"],
+            [rx(0, 0, "inverted", edb=True, phy_error=True), E(state=RX_STATE)])
+    vf.test(g, "a nullified TLP with a wrong LCRC while NAK_SCHEDULED is 1: Bad TLP, no second "
+            "Nak", cite(S31, 208, 210, 216), ["RX-NULL-BAD", "ERR-BAD-TLP"],
+            [rx(0, 0, "bad"), E(), rx(0, 0, "good", edb=True), E(state=RX_STATE)])
+    for seq in (0xABC, 0x7FF):
+        data = bytes.fromhex(tlp(3))
+        good = M.lcrc(seq, data)
+        wrong = M.lcrc(seq & 0xFF, data)
+        vf.test(g, f"a TLP with sequence number {seq} ({seq:#05x}: header bytes "
+                f"{M.seq_header(seq).hex()}) and LCRC 0x{good:08x}: the LCRC is good, the TLP "
+                f"a duplicate ((0 - {seq}) mod 4096 = {(-seq) % 4096} <= 2048): an Ack of 4095; "
+                f"with the LCRC of header {M.seq_header(seq & 0xFF).hex()} (0x{wrong:08x}): Bad "
+                "TLP", cite(S21, 46, 47, 63) + "; " + cite(S31, 219, 225, 243),
+                ["TX-LCRC", "TX-SEQHDR", "RX-LCRC", "RX-DUP"],
+                [rx(seq, 3, f"0x{good:08x}"), E(state=RX_STATE), rx(seq, 3, f"0x{wrong:08x}"),
+                 E(state=RX_STATE)])
     return vf
 
 
 def gen_ack_sched():
-    vf = VecFile("ack_sched.json", notes=NOTE_D8, header=HEADER_COMMON + [
+    vf = VecFile("ack_sched.json", notes={**NOTE_D8, **NOTE_PRIORITY}, header=HEADER_COMMON + [
         "Ack scheduling (L193-L197, L272-L297): AckNak_LATENCY_TIMER starts when a TLP is "
         "forwarded to the TL with nothing unacknowledged, restarts at each Ack or Nak, is 0 "
         "when all is acknowledged; an Ack is sent when it reaches the Ack Latency Limit (Tables "
@@ -666,16 +772,36 @@ def gen_ack_sched():
     vf.test(g, "no Ack while NAK_SCHEDULED is 1, however long (L286)", cite(S31, 286, 278),
             ["RX-ACKLAT", "RX-ACK-NAKSCHED"],
             [rx(0, 0), rx(2, 2), E(), adv(5000), E(state=RX_STATE)])
+    vf.test(g, "AckNak_LATENCY_TIMER counts from the delivery: 500 after it reads 500; an Ack "
+            "at 1,000 sets it to 0; a TLP delivered 300 later starts it again and its Ack "
+            "follows 1,000 after that", cite(S31, 194, 195, 196, 278), ["RX-ACKLAT"],
+            [rx(0, 0), adv(500), E(state=("acknak_latency_timer",)), adv(500),
+             E(state=("acknak_latency_timer",)), adv(300), rx(1, 1), adv(999),
+             E(state=("acknak_latency_timer",)), adv(1), E()])
+    vf.test(g, "a Nak restarts AckNak_LATENCY_TIMER but acknowledges nothing with an Ack "
+            "(L195, L276: acknowledged by an Ack DLLP): TLP 0 delivered, TLP 2 out of sequence "
+            "(a Nak), 5,000 later TLP 1 arrives in sequence: NAK_SCHEDULED cleared and the "
+            "timer long past the limit: an Ack of 1 at once", cite(S31, 195, 276, 278, 286, 288),
+            ["RX-ACKLAT", "RX-ACK-NAKSCHED"],
+            [rx(0, 0), rx(2, 2), E(), adv(5000), E(state=("acknak_latency_timer",)), rx(1, 1),
+             E(state=RX_STATE + ("acknak_latency_timer",))])
     vf.test(g, "nothing received: no Ack, ever", cite(S31, 276), ["RX-ACKLAT"],
             [adv(100000), E(state=("acknak_latency_timer",))])
     vf.test(g, "a duplicate's Ack restarts the timer and acknowledges everything: no second Ack "
             "at the limit", cite(S31, 195, 244, 288), ["RX-ACKLAT", "RX-DUP"],
             [rx(0, 0), adv(500), rx(0, 0), E(state=("acknak_latency_timer",)), adv(2000), E()])
+    g = vf.group("Ack latency limit 1,000, priority recommended", dict(SETUP, priority="recommended"))
+    vf.test(g, "no Ack while the link retrains (not in L0, L280): a TLP delivered during the "
+            "retrain is acknowledged when the retrain is done, before the replay (priority 3 "
+            "before 5, L140)", cite(S31, 272, 280, 282) + "; " + cite(S21, 90, 140),
+            ["RX-ACKLAT", "ROLLOVER", "PRIORITY"],
+            [send(0), nak(0xFFF), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(), rx(0, 0), adv(5000),
+             E(state=("retraining",)), RD, E()], pin="Priority")
     return vf
 
 
 def gen_link_down():
-    vf = VecFile("link_down.json", HEADER_COMMON + [
+    vf = VecFile("link_down.json", notes=NOTE_D17, header=HEADER_COMMON + [
         "DL_Inactive (link down) resets every counter, flag and timer to its DL_Inactive value "
         "and empties the retry buffer (L17, L23, L25, L29, L91, L184, L189, L194)."])
     g = vf.group("link down", SETUP)
@@ -684,6 +810,19 @@ def gen_link_down():
             cite(S21, 23, 25, 29, 91) + "; " + cite(S31, 184, 189, 194), ["LINK-DOWN"],
             [send(0), send(1), send(2), ack(0), nak(0), rx(0, 0), rx(1, 1), rx(3, 3), adv(100),
              E(sent=False), LD, E(state=ALL_STATE)])
+    vf.test(g, "after the link goes down nothing owed survives: no Ack for TLPs delivered "
+            "before, no replay of TLPs sent before, however long", cite(S21, 91) + "; " +
+            cite(S31, 194), ["LINK-DOWN"],
+            [send(0), rx(0, 0), E(), LD, adv(200000), E(state=ALL_STATE)])
+    vf.test(g, "a bad TLP after the link went down gets a Nak of 4095 (NEXT_RCV_SEQ 0 again, "
+            "NAK_SCHEDULED cleared by the reset)", cite(S31, 184, 189, 229, 293),
+            ["LINK-DOWN", "RX-LCRC"],
+            [rx(0, 0), rx(2, 2), E(), LD, rx(5, 5, "bad"), E(state=RX_STATE)])
+    vf.test(g, "the end, DL_Active again after the link comes back, numbers its first TLP 0 and "
+            "the receiver expects 0", cite(S21, 23, 25) + "; " + cite(S31, 184),
+            ["LINK-DOWN", "TX-RESET"],
+            [send(0), send(1), rx(0, 0), E(), LD, send(7), rx(0, 8), E(state=ALL_STATE)],
+            pin="D_DLL_17")
     return vf
 
 

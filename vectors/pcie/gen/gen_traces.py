@@ -129,7 +129,7 @@ class Link:
     def _next_due(e):
         ds = []
         if e.replay_timer_running and not e.retraining and e.retry:
-            ds.append(e.p.limit() - e.replay_timer)
+            ds.append(e.limit() - e.replay_timer)
         if e.unacked_rx and e.nak_scheduled == 0 and not e.retraining:
             ds.append(e.p.ack_latency_limit - e.acknak_latency_timer)
         return min(ds) if ds else None

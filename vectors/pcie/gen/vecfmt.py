@@ -72,20 +72,20 @@ def _observe(end, e):
 
 
 def limits_for(setup):
-    es = setup.get("extended_synch", 0)
-    if "replay_limit" in setup:
-        return [setup["replay_limit"]]
-    return [80000, 100000] if es else [24000, 31000]
+    """The (Extended Synch 0, Extended Synch 1) REPLAY_TIMER limits to run under: the ends of
+    each window (L125, L126) unless the setup fixes one."""
+    es0 = [setup["replay_limit"]] if "replay_limit" in setup else [24000, 31000]
+    es1 = [setup["replay_limit_es1"]] if "replay_limit_es1" in setup else [80000, 100000]
+    return [(a, b) for a in es0 for b in es1]
 
 
-def run(setup, steps, options, limit):
-    es = setup.get("extended_synch", 0)
+def run(setup, steps, options, limits):
+    options = copy.copy(options)
     if "priority" in setup:
-        options = copy.copy(options)
         options.ack_before_replay = setup["priority"] == "recommended"
     p = M.Params(ack_latency_limit=setup.get("ack_latency_limit", 1000),
-                 replay_limit=limit if not es else 24000,
-                 replay_limit_es1=limit if es else 80000, extended_synch=es)
+                 replay_limit=limits[0], replay_limit_es1=limits[1],
+                 extended_synch=setup.get("extended_synch", 0))
     end = M.DllEnd(p, options)
     out = []
     for st in steps:
