@@ -12,7 +12,10 @@
    duplicate window (NEXT_RCV_SEQ - seq) mod 4096 <= 2048.
 3. Hand-computed cases run on the model: each expectation written here from the seed's lines,
    not from the model.
-4. The files on disk are the generator's output; each obeys the file rules of docs/vectors.md
+4. The vectors can fail: run by a small runner on the model they all pass, and each of 17
+   plausible mistakes (mutants of the model: the window off by one, the duplicate window's
+   edge, the Ack's sequence number, the LCRC's byte order, ...) fails at least one.
+5. The files on disk are the generator's output; each obeys the file rules of docs/vectors.md
    (numberOfTests, unique tcIds, a cite naming seed 003 and a line inside it, acceptable tests
    with a matcher admitting two values or a PROFILE flag naming a D-DLL decision, valid tests
    with neither); every rule of RULES has a
@@ -261,6 +264,206 @@ class Files(unittest.TestCase):
             for r, ids in vf.rules.items():
                 cov.setdefault(r, []).extend(ids)
         self.assertEqual(set(cov), set(G.RULES))
+
+
+# -- the vectors can fail: a small runner of the files on the model, and mutants of the model
+
+def _matches(want, got):
+    if isinstance(want, dict) and "in" in want and len(want) == 1:
+        return got in want["in"]
+    return want == got
+
+
+def _sent_matches(want, got):
+    if len(want) != len(got):
+        return False
+    for w, g in zip(want, got):
+        (kind, wv), = w.items()
+        if kind not in g:
+            return False
+        if any(g[kind].get(k) != v for k, v in wv.items()):
+            return False
+    return True
+
+
+def run_file(doc, end_class=M.DllEnd, first=False):
+    """The tcIds whose expectations the model (end_class) does not meet (first: stop at the
+    first)."""
+    failed = []
+    for grp in doc["testGroups"]:
+        setup = grp["setup"][0]["dll"]
+        for t in grp["tests"]:
+            p = M.Params(ack_latency_limit=setup.get("ack_latency_limit", 1000),
+                         replay_limit=setup.get("replay_limit", 24000),
+                         extended_synch=setup.get("extended_synch", 0))
+            o = M.Options(ack_before_replay=setup.get("priority", "recommended") == "recommended")
+            end = end_class(p, o)
+            ok = True
+            for st in t["steps"]:
+                if "expect" not in st:
+                    M.run_steps(end, [st])
+                    continue
+                exp = st["expect"]
+                sent, delivered, errors = end.take()
+                got_sent = vecfmt._render_sent(sent)
+                if "sent" in exp and not _sent_matches(exp["sent"], got_sent):
+                    ok = False
+                if "delivered" in exp and exp["delivered"] != delivered:
+                    ok = False
+                if "errors" in exp and exp["errors"] != errors:
+                    ok = False
+                if "tl_stalled" in exp and exp["tl_stalled"] != end.tl_stalled:
+                    ok = False
+                st_now = end.state()
+                for k, v in exp.get("state", {}).items():
+                    if not _matches(v, st_now[k]):
+                        ok = False
+            if not ok:
+                failed.append(t["tcId"])
+                if first:
+                    return failed
+    return failed
+
+
+def _mutants():
+    """(name, DllEnd subclass or a patch of the module) of plausible implementation mistakes."""
+    out = []
+
+    def sub(name, **methods):
+        out.append((name, type("Mut", (M.DllEnd,), methods), None))
+
+    def patch(name, attr, value):
+        out.append((name, M.DllEnd, (attr, value)))
+
+    def window_2047(self, tlp, nullify=False):
+        if M.d(self.next_transmit_seq, self.ackd_seq) >= 2047 and not self.retraining:
+            self.tl_stalled = True
+            return
+        M.DllEnd.tl_send(self, tlp, nullify)
+    sub("window stalls at 2047 (>= 2047)", tl_send=window_2047)
+
+    def null_advances(self, tlp, nullify=False):
+        M.DllEnd.tl_send(self, tlp, nullify)
+        if nullify and not self.tl_stalled:
+            self.next_transmit_seq = (self.next_transmit_seq + 1) % 4096
+    sub("a nullified TLP advances NEXT_TRANSMIT_SEQ", tl_send=null_advances)
+
+    def no_reset(self, dtype, seq, crc_ok=True, reserved=0, phy_error=False):
+        before = self.replay_num
+        M.DllEnd.rx_dllp(self, dtype, seq, crc_ok, reserved, phy_error)
+        if dtype == M.DLLP_ACK and self.replay_num == 0 and before:
+            self.replay_num = before
+    sub("REPLAY_NUM not reset by an Ack with progress", rx_dllp=no_reset)
+
+    def lenient(self, dtype, seq, crc_ok=True, reserved=0, phy_error=False):
+        M.DllEnd.rx_dllp(self, dtype, seq, crc_ok, reserved, phy_error)
+        if self.errors and self.errors[-1] == "dl_protocol_error":
+            self.errors.pop()
+    sub("an invalid AckNak_Seq_Num not reported", rx_dllp=lenient)
+
+    def ack_nrs(self, dtype):
+        self.next_rcv_seq = (self.next_rcv_seq + 1) % 4096
+        M.DllEnd._send_dllp(self, dtype)
+        self.next_rcv_seq = (self.next_rcv_seq - 1) % 4096
+    sub("Ack/Nak carry NEXT_RCV_SEQ, not NEXT_RCV_SEQ - 1", _send_dllp=ack_nrs)
+
+    def nak_always(self):
+        self.nak_scheduled = 1
+        self._send_dllp(M.DLLP_NAK)
+    sub("a Nak even when NAK_SCHEDULED is 1", _schedule_nak=nak_always)
+
+    def no_bad_tlp(self):
+        self._schedule_nak()
+    sub("Bad TLP not reported for an LCRC error", _bad_tlp=no_bad_tlp)
+
+    def replay_first_only(self, entries):
+        M.DllEnd._retransmit(self, entries[:1])
+    sub("a replay sends only the oldest TLP", _retransmit=replay_first_only)
+
+    def replay_newest_first(self, entries):
+        M.DllEnd._retransmit(self, list(reversed(entries)))
+    sub("a replay in reverse order", _retransmit=replay_newest_first)
+
+    def timer_every_tlp(self):
+        self._timer_restart(True)
+    sub("REPLAY_TIMER restarted by every TLP", _start_timer_if_stopped=timer_every_tlp)
+
+    def advance_in_retrain(self, symbols):
+        if not self.retraining:
+            return M.DllEnd.advance(self, symbols)
+        self.retraining = False
+        self.replay_timer_running = True
+        M.DllEnd.advance(self, symbols)
+        self.retraining = True
+    sub("REPLAY_TIMER runs (and expires) during the retrain", advance=advance_in_retrain)
+
+    def dup_lt(self, seq, tlp, crc, edb=False, phy_error=False, reserved=0):
+        if (not phy_error and not edb and seq != self.next_rcv_seq
+                and M.d(self.next_rcv_seq, seq) == 2048 and crc == M.lcrc(seq, tlp, reserved)):
+            self._schedule_nak()
+            self.errors.append("bad_tlp")
+            return
+        M.DllEnd.rx_tlp(self, seq, tlp, crc, edb, phy_error, reserved)
+    sub("duplicate window (NEXT_RCV_SEQ - seq) mod 4096 < 2048", rx_tlp=dup_lt)
+
+    def rollover_at_3(self, cause_timer, increment=True):
+        if increment and self.replay_num == 2 and self.retry:
+            self.replay_num = 3
+        M.DllEnd._replay(self, cause_timer, increment)
+    sub("REPLAY_NUM rolls over after three replays", _replay=rollover_at_3)
+
+    def lat_restart(self, seq, tlp, crc, edb=False, phy_error=False, reserved=0):
+        n = len(self.delivered)
+        M.DllEnd.rx_tlp(self, seq, tlp, crc, edb, phy_error, reserved)
+        if len(self.delivered) > n and self.unacked_rx:
+            self.acknak_latency_timer = 0
+    sub("AckNak_LATENCY_TIMER restarted by every delivered TLP", rx_tlp=lat_restart)
+
+    def lcrc_be(seq, tlp, reserved=0):
+        v = M.HARNESS_LCRC(seq, tlp, reserved)
+        return int.from_bytes(v.to_bytes(4, "little"), "big")
+    out.append(("LCRC bytes big-endian", M.DllEnd, ("lcrc", lcrc_be)))
+
+    def dllp_nocomp(body):
+        return M.HARNESS_DLLP_CRC(body) ^ 0xFFFF
+    out.append(("DLLP CRC not complemented", M.DllEnd, ("dllp_crc", dllp_nocomp)))
+
+    def seq_swapped(seq, tlp, reserved=0):
+        return M.lcrc_zlib(bytes([seq & 0xFF, (reserved & 0xF) << 4 | seq >> 8]) + bytes(tlp))
+    out.append(("sequence header bytes swapped", M.DllEnd, ("lcrc", seq_swapped)))
+    return out
+
+
+class Mutants(unittest.TestCase):
+    """Every vector passes on the model; each plausible mistake fails at least one."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.docs = [json.loads(vecfmt.dump(vf.doc())) for vf in G.build()]
+
+    def run_all(self, cls, first=False):
+        failed = []
+        for doc in sorted(self.docs, key=lambda d: len(json.dumps(d))):
+            failed += run_file(doc, cls, first)
+            if failed and first:
+                break
+        return failed
+
+    def test_model_passes(self):
+        self.assertEqual(self.run_all(M.DllEnd), [])
+
+    def test_mutants_fail(self):
+        for name, cls, patch in _mutants():
+            saved = None
+            if patch:
+                saved = getattr(M, patch[0])
+                setattr(M, patch[0], patch[1])
+            try:
+                failed = self.run_all(cls, first=True)
+            finally:
+                if patch:
+                    setattr(M, patch[0], saved)
+            self.assertTrue(failed, f"no vector fails the mutant: {name}")
 
 
 class Traces(unittest.TestCase):
