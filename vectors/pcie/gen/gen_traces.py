@@ -32,9 +32,11 @@ HEADER = {"format": "nicref_dll_trace_v1", "ack_latency_limit": 1000, "replay_li
 class Link:
     """Ends A ("down": what A transmits) and B ("up"), no delay, zero-time transmissions."""
 
-    def __init__(self, faults=None, tamper=None):
-        p = M.Params(ack_latency_limit=HEADER["ack_latency_limit"],
-                     replay_limit=HEADER["replay_limit"])
+    def __init__(self, faults=None, tamper=None, header=None):
+        self.header = header or HEADER
+        h = self.header
+        p = M.Params(ack_latency_limit=h["ack_latency_limit"], replay_limit=h["replay_limit"],
+                     replay_limit_es1=h["replay_limit"], extended_synch=h["extended_synch"])
         self.ends = {"down": M.DllEnd(p), "up": M.DllEnd(p)}
         self.records = []
         self.now = 0
@@ -145,7 +147,7 @@ class Link:
             self.pump()
 
     def text(self):
-        lines = [json.dumps(HEADER, separators=(", ", ": "))]
+        lines = [json.dumps(self.header, separators=(", ", ": "))]
         lines += [json.dumps(r, separators=(", ", ": ")) for r in self.records]
         return "\n".join(lines) + "\n"
 
@@ -242,6 +244,36 @@ def ok_both_ways():
     link.run_to(8000)
     return link, ("traffic both ways, a TLP corrupted in each direction and one of A's Acks "
                   "lost: each end Naks, replays and acknowledges as it should")
+
+
+def ok_es1():
+    h = dict(HEADER, extended_synch=1, replay_limit=80000)
+    link = Link(faults={("up", "dllp", 0): "lost"}, header=h)
+    link.tl("down", 0)
+    link.run_to(90000)
+    return link, ("Extended Synch 1 (replay_limit 80,000): B's Ack lost, A replays at 80,000, "
+                  "not at 24,000 (L126)")
+
+
+def ok_ack_during_replay():
+    link = Link(faults={("up", "dllp", 0): "lost"})
+    offer(link, [(0, "down", 0), (10, "down", 1), (20, "down", 2)])
+    link.run_to(30000)
+    return link, ("B's Ack of 2 lost: A's expiry replays 0, 1, 2; B answers the duplicate 0 with "
+                  "an Ack of 2 at once, and A finishes its replay with 1 and 2 though they are "
+                  "acknowledged meanwhile (L106: allowed)")
+
+
+def ok_nullified_corrupt():
+    link = Link(faults={("down", "tlp", 1): "corrupt"})
+    link.tl("down", 0)
+    link.run_to(100)
+    link.tl("down", 1, nullify=True)
+    link.run_to(200)
+    link.tl("down", 1)
+    link.run_to(3000)
+    return link, ("a nullified TLP corrupted on the link: B finds its LCRC not the inverse, Bad "
+                  "TLP and a Nak of 0 (L208-216); A has nothing to replay but what it sent")
 
 
 # -- non-conforming traces --------------------------------------------------------------------
@@ -398,6 +430,87 @@ def v_no_retrain():
                   "progress: no retrain (its phy records removed)")
 
 
+def _delay(dt):
+    def f(rec):
+        rec = dict(rec)
+        rec["t"] += dt
+        return [rec]
+    return f
+
+
+def v_replay_late_nak():
+    link = Link(faults={("down", "tlp", 1): "corrupt"}, tamper={("down", "tlp", 2): drop})
+    offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2)])
+    link.run_to(30000)
+    return link, ("TLP 1 corrupted; B's Nak arrives at 100 but A does not replay (its replay is "
+                  "removed) until REPLAY_TIMER expires at 24,100: later than the Nak + tolerance")
+
+
+def _new_data(rec):
+    rec = dict(rec)
+    p = dict(rec["tlp"])
+    data = bytes.fromhex(tlp(77))
+    p["data"] = data.hex()
+    p["lcrc"] = f"0x{M.lcrc(p['seq'], data):08x}"
+    rec["tlp"] = p
+    return [rec]
+
+
+def v_replay_data():
+    link = Link(faults={("down", "tlp", 1): "corrupt"}, tamper={("down", "tlp", 2): _new_data})
+    offer(link, [(0, "down", 0), (100, "down", 1)])
+    link.run_to(3000)
+    return link, ("TLP 1 corrupted; A's replay of 1 carries other TLP bytes (with an LCRC right "
+                  "for them): a replay must resend the original TLP (L100)")
+
+
+def v_dup_unanswered():
+    link = Link(faults={("up", "dllp", 0): "lost"}, tamper={("up", "dllp", 1): _delay(5000)})
+    link.tl("down", 0)
+    link.run_to(32000)
+    return link, ("B's Ack lost; A's replay at 24,000 is a duplicate at B, which answers it only "
+                  "5,000 later (an Ack is owed as soon as possible, L244)")
+
+
+def v_missed_nak_oos():
+    link = Link(faults={("down", "tlp", 1): "lost"}, tamper={("up", "dllp", 0): drop})
+    offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2)])
+    link.run_to(30000)
+    return link, ("TLP 1 lost: TLP 2 arrives out of sequence and B sends no Nak (its Nak "
+                  "removed, L248-252)")
+
+
+def v_accepted_lost():
+    link = Link(faults={("down", "tlp", 1): "lost"}, tamper={("up", "dllp", 0): _as_ack(2)})
+    offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2)])
+    link.run_to(3000)
+    return link, ("TLP 1 lost; B acknowledges 2 (an Ack of 2 where its Nak was): it never "
+                  "received TLP 1")
+
+
+def v_null_seq():
+    link = Link(tamper={("down", "tlp", 1): _reseq_null(5)})
+    link.tl("down", 0)
+    link.run_to(100)
+    link.tl("down", 1, nullify=True)
+    link.run_to(200)
+    link.tl("down", 1)
+    link.run_to(3000)
+    return link, ("A nullifies a TLP that carries sequence number 5 where NEXT_TRANSMIT_SEQ is 1 "
+                  "(its inverted LCRC right for 5)")
+
+
+def _reseq_null(seq):
+    def f(rec):
+        rec = dict(rec)
+        p = dict(rec["tlp"])
+        p["seq"] = seq
+        p["lcrc"] = f"0x{M.lcrc(seq, bytes.fromhex(p['data'])) ^ 0xFFFFFFFF:08x}"
+        rec["tlp"] = p
+        return [rec]
+    return f
+
+
 def v_ack_late():
     link = Link(tamper={("up", "dllp", 0): drop})
     link.tl("down", 0)
@@ -424,6 +537,9 @@ TRACES = [
     (ok_nullified, None, None),
     (ok_rollover, None, None),
     (ok_both_ways, None, None),
+    (ok_es1, None, None),
+    (ok_ack_during_replay, None, None),
+    (ok_nullified_corrupt, None, None),
     (v_replay_late, "tx.replay_late", None),
     (v_replay_early, "tx.replay_early", None),
     (v_replay_order, "tx.replay_order", None),
@@ -438,11 +554,33 @@ TRACES = [
     (v_no_retrain, "tx.no_retrain", None),
     (v_ack_late, None, "rx.ack_late"),
     (v_both, "tx.lcrc", "dllp.crc"),
+    (v_replay_late_nak, "tx.replay_late", None),
+    (v_replay_data, "tx.replay_order", None),
+    (v_dup_unanswered, None, "rx.ack_late"),
+    (v_missed_nak_oos, None, "rx.missed_nak"),
+    (v_accepted_lost, None, "rx.accepted_bad"),
+    (v_null_seq, "tx.seq", None),
 ]
 
 
+README_HEAD = '# Example link traces for `nicref pcie check`\n\nTraces of a PCIe link between two data link layer ends, in the trace format of\n[docs/pcie.md](../../docs/pcie.md#trace-format-nicref-pcie-check-trace) (`nicref_dll_trace_v1`:\na header line, then one record per line; `down` is what end A transmitted, `up` what end B\ntransmitted). They are written by `vectors/pcie/gen/gen_traces.py` from an independent Python\nmodel of PCI Express Base Specification §3.6 (seed 003; `vectors/pcie/gen/dll_model.py`), never\nfrom nicref: two conforming ends joined by a link with no delay (a packet is received at the\ninstant it is transmitted, in file order), faults injected on the link (`"corrupt": true`: the\nreceiver sees a bad LCRC or CRC; `"lost": true`: it sees nothing). The `ok_*` traces are what\ntwo conforming ends transmit; each `v_*` trace is such a run with one end\'s transmissions changed\non purpose (a record removed, altered or added) so that it breaks the rule named below.\n\n`expected.json` gives each trace\'s verdict per direction: `"ok"`, or the first violation\'s rule,\nits citation, `t` (the instant: for a missed deadline, the deadline) and `line` (the line, 1 =\nthe header, at which the checker sees it: the record itself, or for a missed deadline the first\nrecord past it), with `cause_line` (the record that opened the obligation: the TLP that started\nREPLAY_TIMER, the bad TLP that owed a Nak, the delivered TLP that owed an Ack). The generator\nrefuses to write a trace whose verdict under its own checker is not the one the script intends.\n\n    build/gcc/nicref pcie check examples/pcie/v_missed_nak.jsonl     # up: rx.missed_nak ...\n    /usr/bin/python3 vectors/pcie/gen/gen_traces.py [--check]        # rewrite (or compare)\n\nHeader of every trace: `ack_latency_limit` 1000, `replay_limit` 24000, `extended_synch` 0,\n`tolerance` 2000, `delay` 0. TLPs are 3-DW Memory Read requests.\n\n'
+
+README_TAIL = "\nReadings the verdicts rest on (the checker of `dll_model.py`):\n- A retransmission is a TLP whose sequence number is unacknowledged (or is the next of the\n  replay in progress: a TLP acknowledged while a replay runs may still be sent, L106). A replay\n  needs a cause: a Nak received since the previous replay began, or REPLAY_TIMER at\n  `replay_limit` (L123); it starts at the oldest unacknowledged TLP (L100).\n- An Ack or Nak whose sequence number is not the sender's NEXT_RCV_SEQ − 1 is, in this order:\n  `rx.accepted_bad` when it covers a TLP the sender received bad, lost or out of sequence;\n  `rx.ack_unsent` when the other end has not sent it (neither its ACKD_SEQ nor\n  unacknowledged); `rx.ack_seq` otherwise.\n- The receiver rules are judged from what the end transmits whether or not the link then loses\n  it (a lost Ack still answers the obligation to acknowledge); the transmitter rules from what\n  the end receives (a lost or corrupted DLLP does not reach it).\n- A retransmission whose TLP bytes differ from the original's is `tx.replay_order` (L100: the\n  original TLP is replayed), even when its LCRC is right for the bytes sent; its LCRC is judged\n  (`tx.lcrc`: not the original's) only when the bytes are the original's.\n- `rx.ack_late` is not judged while the end's NAK_SCHEDULED is 1 (docs/pcie.md); a Nak whose\n  sequence number is NEXT_RCV_SEQ − 1 answers it as an Ack does.\n"
+
+
+def readme(expected):
+    rows = []
+    for name, v in expected.items():
+        verdict = " / ".join(
+            f"{d}: " + ("ok" if v[d] == "ok" else f"`{v[d]['rule']}` (t {v[d]['t']}, line "
+                                                   f"{v[d]['line']})") for d in M.DIRS)
+        rows.append(f"| `{name}` | {v['shows']} | {verdict} |")
+    return (README_HEAD + "| trace | what it shows | verdict |\n|---|---|---|\n"
+            + "\n".join(rows) + "\n" + README_TAIL)
+
+
 def build():
-    """{file name: text}, plus expected.json."""
+    """{file name: text}, plus expected.json and README.md."""
     files, expected = {}, {}
     for script, want_down, want_up in TRACES:
         link, what = script()
@@ -465,6 +603,7 @@ def build():
         files[name] = text
         expected[name] = entry
     files["expected.json"] = json.dumps(expected, indent=1, ensure_ascii=False) + "\n"
+    files["README.md"] = readme(expected)
     return files
 
 
