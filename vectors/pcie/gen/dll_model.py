@@ -234,8 +234,14 @@ class DllEnd:
         self.acknak_latency_timer = 0
         self.unacked_rx = False         # a TLP forwarded to TL and not yet acknowledged (L276)
         self.limit_latched = None       # the REPLAY_TIMER limit taken at its last start/reset
+        self.dllp_pending = []          # Acks/Naks scheduled while the link retrains
         self.retraining = False         # waiting for the retrain REPLAY_NUM asked (L90)
+        self.in_recovery = False        # the link retrains for the other end (two-end link)
         self.replay_planned = []        # the replay that waits for it
+
+    def held(self):
+        """The link is out of L0 (a retrain): timers hold (L38), nothing is transmitted."""
+        return self.retraining or self.in_recovery
 
     def state(self):
         return {"next_transmit_seq": self.next_transmit_seq, "ackd_seq": self.ackd_seq,
@@ -327,18 +333,27 @@ class DllEnd:
         """L90: the retrain finished; the replay that waited for it goes on. L106: a TLP
         acknowledged meanwhile may be skipped (replay_skips_acked) or the replay finished as
         planned."""
+        if self.in_recovery and not self.retraining:
+            # the retrain was the other end's: the link is back in L0 (L38: the timers held)
+            self.in_recovery = False
+            self._flush_dllps()
+            self._ack_if_due()
+            return
         if not self.retraining:
             return
         self.retraining = False
+        self.in_recovery = False
         planned, self.replay_planned = self.replay_planned, []
         if self.o.replay_skips_acked:
             planned = list(self.retry)
-        # L280: an Ack that fell due while the link was out of L0 is sent now (priority 3
-        # before the replay's 5, L140)
+        # L280: DLLPs scheduled while the link was out of L0 and an Ack that fell due are sent
+        # now (Nak 2, Ack 3 before the replay's 5, L140)
         if self.o.ack_before_replay:
+            self._flush_dllps()
             self._ack_if_due()
         self._retransmit(planned)
         if not self.o.ack_before_replay:
+            self._flush_dllps()
             self._ack_if_due()
 
     # -- received DLLPs (L141-L174) ------------------------------------------------------------
@@ -363,8 +378,9 @@ class DllEnd:
                 self.retry.pop(0)
             self.ackd_seq = seq
             self.replay_num = 0
-            # L35 restart while TLPs remain; L40 reset and hold when none remain
-            self._timer_restart(bool(self.retry))
+            # L35 restart while TLPs remain; L40 reset and hold when none remain; while a
+            # replay waits for the retrain it stays held until the replay (L37)
+            self._timer_restart(bool(self.retry) and not self.retraining)
         elif self.o.replay_num_reset_any_ack and dtype == DLLP_ACK:
             self.replay_num = 0                                    # L28's literal reading
         if dtype == DLLP_NAK:                                      # L170
@@ -381,13 +397,30 @@ class DllEnd:
             self._send_dllp(DLLP_NAK)
 
     def _send_dllp(self, dtype):
+        """Schedule an Ack or Nak: sent at once, or when the link is back in L0 if it is
+        retraining (L280-L282); one of each type waits, the latest (L138)."""
+        # L195, L288: restarts from 0 at each scheduled Ack or Nak; 0 (and held) once an Ack
+        # DLLP has acknowledged every TLP received: when the Ack is transmitted
+        self.acknak_latency_timer = 0
+        if self.held():
+            if dtype not in self.dllp_pending:
+                self.dllp_pending.append(dtype)
+            return
+        self._transmit_dllp(dtype)
+
+    def _transmit_dllp(self, dtype):
+        if dtype == DLLP_ACK:
+            self.unacked_rx = False
+            self.acknak_latency_timer = 0
         seq = (self.next_rcv_seq - 1) % SEQ_MOD                    # L293
         self.sent.append({"dllp": {"type": "ack" if dtype == DLLP_ACK else "nak", "seq": seq,
                                    "crc": dllp_crc(dllp_body(dtype, seq))}})
-        # L195, L288: restarts from 0 at each scheduled Ack or Nak; an Ack acknowledges all
-        self.acknak_latency_timer = 0
-        if dtype == DLLP_ACK:
-            self.unacked_rx = False
+
+    def _flush_dllps(self):
+        # L140: a Nak before an Ack
+        for dtype in sorted(self.dllp_pending, key=lambda t: t != DLLP_NAK):
+            self._transmit_dllp(dtype)
+        self.dllp_pending = []
 
     def rx_tlp(self, seq, tlp, crc, edb=False, phy_error=False, reserved=0):
         tlp = bytes(tlp)
@@ -429,7 +462,7 @@ class DllEnd:
     def _ack_if_due(self):
         # L272-L288: DL_Active, an unacknowledged TLP, the timer at or past the limit, the link
         # in L0 and free, NAK_SCHEDULED 0
-        if (self.unacked_rx and self.nak_scheduled == 0 and not self.retraining
+        if (self.unacked_rx and self.nak_scheduled == 0 and not self.held()
                 and (self.acknak_latency_timer >= self.p.ack_latency_limit
                      or self.o.eager_ack)):
             self._send_dllp(DLLP_ACK)
@@ -441,9 +474,9 @@ class DllEnd:
         left = symbols
         while left > 0:
             dist = [left]
-            if self.replay_timer_running and not self.retraining:
+            if self.replay_timer_running and not self.held():
                 dist.append(self.limit() - self.replay_timer)
-            if self.unacked_rx and self.nak_scheduled == 0 and not self.retraining:
+            if self.unacked_rx and self.nak_scheduled == 0 and not self.held():
                 dist.append(self.p.ack_latency_limit - self.acknak_latency_timer)
             step = max(min(dist), 1)
             self._tick(step)
@@ -452,15 +485,15 @@ class DllEnd:
 
     def _tick(self, n):
         self.now += n
-        if self.replay_timer_running and not self.retraining:      # L38 held during retrain
+        if self.replay_timer_running and not self.held():          # L38 held during retrain
             self.replay_timer += n
         if self.unacked_rx:
             self.acknak_latency_timer += n
 
     def _fire(self):
-        ack_due = (self.unacked_rx and self.nak_scheduled == 0 and not self.retraining
+        ack_due = (self.unacked_rx and self.nak_scheduled == 0 and not self.held()
                    and self.acknak_latency_timer >= self.p.ack_latency_limit)
-        replay_due = (self.replay_timer_running and not self.retraining
+        replay_due = (self.replay_timer_running and not self.held()
                       and self.replay_timer >= self.limit() and bool(self.retry))
         # L140: Ack (priority 3) before a replay (priority 5), a recommendation
         if ack_due and self.o.ack_before_replay:
@@ -517,6 +550,7 @@ def run_steps(end, steps):
                 end.p.extended_synch = a["extended_synch"]
             if "ack_latency_limit" in a:
                 end.p.ack_latency_limit = a["ack_latency_limit"]
+                end._ack_if_due()       # an Ack now due is scheduled at this instant
             if "priority" in a:
                 end.o.ack_before_replay = a["priority"] == "recommended"
         elif kind == "advance":
@@ -566,6 +600,7 @@ class _Side:
         self.nak_at = None          # t of a Nak received that owes a replay
         self.expired_at = None      # t the timer expired (owes a replay)
         self.replay_plan = None     # entries of the replay in progress (L106: may finish them)
+        self.replay_pos = 0         # the index in it of the last TLP retransmitted
         self.replay_num = 0
         self.retrain_done_since_replay = False
         self.owed_retrain_done = None   # t2 + tolerance after a retrain it owed a replay for
@@ -662,6 +697,12 @@ class Checker:
         if what == "retrain":
             if self.retrain_from is None:
                 self.retrain_from = t
+                # an end whose REPLAY_TIMER had expired owes its replay after the retrain
+                for x in DIRS:
+                    s = self.side[x]
+                    if (s.retry and s.replay_plan is None and s.timer_start is not None
+                            and t - s.timer_start >= self.replay_limit):
+                        s.expired_at = s.timer_start + self.replay_limit
             return
         # retrain_done: the timers held; what was owed before is owed from now
         start = self.retrain_from if self.retrain_from is not None else t
@@ -669,7 +710,7 @@ class Checker:
         self.retrain_from = None
         for x in DIRS:
             s = self.side[x]
-            if s.timer_start is not None:
+            if s.timer_start is not None and s.expired_at is None:
                 s.timer_start += shift
             for name in ("nak_due", "ack_due", "dup_due"):
                 v = getattr(s, name)
@@ -679,13 +720,16 @@ class Checker:
                 s.nak_at += shift
         s = self.side[d]
         s.retrain_done_since_replay = True
-        if s.retry and s.replay_plan is None and (s.nak_at is not None or s.expired_at is not None
-                                                  or s.replay_num == 3):
-            s.owed_retrain_done = t + self.tol
-            s.cause_line = line
+        for x in DIRS:
+            s = self.side[x]
+            if s.retry and s.replay_plan is None and (s.nak_at is not None
+                                                      or s.expired_at is not None):
+                s.owed_retrain_done = t + self.tol
+                s.cause_line = line
+        self.side[d].retrain_done_since_replay = True
 
     def _replay_cause(self, s, t):
-        if s.nak_at is not None:
+        if s.nak_at is not None or s.expired_at is not None:
             return True
         if s.timer_start is not None and t - s.timer_start >= self.replay_limit:
             return True
@@ -714,7 +758,7 @@ class Checker:
         else:
             unacked = {e[0] for e in s.retry}
             if s.replay_plan is not None and any(
-                    e[0] in unacked and e[0] not in s.replayed for e in s.replay_plan):
+                    e[0] in unacked for e in s.replay_plan[s.replay_pos + 1:]):
                 self._violate(d, "tx.replay_order", t, line, line,
                               f"new TLP {seq} before the replay ended")
             elif seq != s.nts:
@@ -727,7 +771,9 @@ class Checker:
                 self._violate(d, "tx.lcrc", t, line, line, f"LCRC {val:#010x}, not {good:#010x}")
             s.replay_plan = None
             if seq == s.nts:
-                s.retry.append((seq, data, val if corrupt else good))
+                # the original's LCRC is the computed one (a corrupted record's value says
+                # nothing of what was sent; a wrong one sent is tx.lcrc already)
+                s.retry.append((seq, data, good))
                 s.nts = (seq + 1) % SEQ_MOD
                 if s.timer_start is None and s.nak_at is None and s.expired_at is None:
                     s.timer_start = t
@@ -779,38 +825,40 @@ class Checker:
                               "fourth replay without progress and no retrain")
             s.retrain_done_since_replay = False
             s.replay_plan = list(s.retry)
+            s.replay_pos = next((k for k, e in enumerate(s.replay_plan) if e[0] == seq), 0)
             s.nak_at = s.expired_at = s.owed_retrain_done = None
             s.timer_start = t                                      # L34, L102
             s.cause_line = line
-            s.replayed = []
             if not s.retry or seq != s.retry[0][0]:
                 self._violate(d, "tx.replay_order", t, line, line,
                               f"the replay starts at {seq}, the oldest unacknowledged is "
                               f"{s.retry[0][0] if s.retry else None}")
         else:
-            # the next planned TLP; one acknowledged meanwhile may be skipped (L106)
-            done = set(s.replayed)
-            rest = [e for e in s.replay_plan if e[0] not in done]
+            # the next planned TLP, in order; one acknowledged meanwhile may be skipped (L106)
             unacked = {e[0] for e in s.retry}
             expect = None
-            for e in rest:
+            for k in range(s.replay_pos + 1, len(s.replay_plan)):
+                e = s.replay_plan[k]
                 if e[0] == seq:
-                    expect = e
+                    expect = k
                     break
                 if e[0] in unacked:
                     break
             if expect is None:
+                nxt = next((e[0] for e in s.replay_plan[s.replay_pos + 1:] if e[0] in unacked),
+                           None)
                 self._violate(d, "tx.replay_order", t, line, line,
-                              f"replayed {seq}, next unacknowledged is "
-                              f"{next((e[0] for e in rest if e[0] in unacked), None)}")
+                              f"replayed {seq}, next unacknowledged is {nxt}")
+                expect = next((k for k, e in enumerate(s.replay_plan) if e[0] == seq),
+                              s.replay_pos)
+            s.replay_pos = expect
         entry = next((e for e in s.replay_plan if e[0] == seq), None)
         if entry and entry[1] != data:
             self._violate(d, "tx.replay_order", t, line, line, f"replayed {seq} with other data")
         elif entry and entry[2] != val and not corrupt:
             self._violate(d, "tx.lcrc", t, line, line, f"replayed {seq} with another LCRC")
-        s.replayed.append(seq)
-        if all(e[0] in s.replayed for e in s.replay_plan):
-            s.replay_plan = None
+        if s.replay_pos >= len(s.replay_plan) - 1:
+            s.replay_plan = None      # the last planned TLP: the replay is over
 
     def _dllp(self, d, rec, t, line):
         y, x = self.side[d], self.side[OTHER[d]]     # y sent it, x receives it

@@ -96,6 +96,8 @@ class Link:
                 self.put(rec)
         if e.retraining and not self.retraining[d]:
             self.retraining[d] = True
+            # the link retrains: the other end's LTSSM is in Recovery too (L38)
+            self.ends[M.OTHER[d]].in_recovery = True
             self._phy(d, "retrain")
 
     def _phy(self, d, what):
@@ -125,14 +127,15 @@ class Link:
         self._phy(d, "retrain_done")
         self.retraining[d] = False
         self.ends[d].retrain_done()
+        self.ends[M.OTHER[d]].retrain_done()
         self.pump()
 
     @staticmethod
     def _next_due(e):
         ds = []
-        if e.replay_timer_running and not e.retraining and e.retry:
+        if e.replay_timer_running and not e.held() and e.retry:
             ds.append(e.limit() - e.replay_timer)
-        if e.unacked_rx and e.nak_scheduled == 0 and not e.retraining:
+        if e.unacked_rx and e.nak_scheduled == 0 and not e.held():
             ds.append(e.p.ack_latency_limit - e.acknak_latency_timer)
         return min(ds) if ds else None
 
@@ -525,6 +528,42 @@ def v_both():
     link.run_to(27000)
     return link, ("A transmits TLP 2 with a wrong LCRC and B answers with a Nak whose CRC is "
                   "wrong: one violation in each direction")
+
+
+def random_run(seed, corrupt=0.1, lost=0.03):
+    """A conforming run with random traffic both ways and random link faults (the self-check
+    asks the checker to find nothing in it); retrains when an end rolls REPLAY_NUM over."""
+    import random
+    r = random.Random(seed)
+    faults = {}
+    for d in M.DIRS:
+        for kind in ("tlp", "dllp"):
+            for k in range(400):
+                x = r.random()
+                if x < corrupt:
+                    faults[(d, kind, k)] = "corrupt"
+                elif x < corrupt + lost:
+                    faults[(d, kind, k)] = "lost"
+    link = Link(faults=faults)
+
+    def retrains():
+        for d in M.DIRS:
+            if link.ends[d].retraining:
+                link.run_to(link.now + r.choice([0, 100, 5000]))
+                link.retrain_done(d)
+
+    t = 0
+    for i in range(r.randint(5, 40)):
+        t += r.choice([0, 1, 10, 100, 300, 1000, 3000])
+        d = r.choice(M.DIRS)
+        link.run_to(t)
+        retrains()
+        link.tl(d, i if d == "down" else up_tlp(i), nullify=r.random() < 0.05)
+    end = t + 120000
+    while link.now < end:
+        link.run_to(min(end, link.now + 5000))
+        retrains()
+    return link
 
 
 # (script, intended first violation down, up)
