@@ -193,13 +193,14 @@ class Params:
 
 
 class Options:
-    """Readings where the seed leaves a choice (each a vector's any_of)."""
+    """Readings where the seed leaves a choice: the defaults are docs/pcie.md's decisions; a
+    test that rests on one runs the others too (vecfmt.py: a matcher or a PROFILE flag)."""
     def __init__(self, replay_num_reset_any_ack=False, nak_progress_increment=True,
                  replay_skips_acked=True, bad_tlp_when_scheduled=False, ack_before_replay=True,
                  pmux_reserved=False, eager_ack=False, es_at_once=False):
         self.replay_num_reset_any_ack = replay_num_reset_any_ack   # L28 vs L164-L168 (D-DLL-4)
         self.nak_progress_increment = nak_progress_increment       # L88 (D-DLL-5)
-        self.replay_skips_acked = replay_skips_acked               # L106 (D-DLL-6): a replay not begun yet
+        self.replay_skips_acked = replay_skips_acked               # L106 (D-DLL-6), not begun
         self.bad_tlp_when_scheduled = bad_tlp_when_scheduled       # L257 (D-DLL-7)
         self.ack_before_replay = ack_before_replay                 # L140 priority 3 before 5
         self.pmux_reserved = pmux_reserved    # L13: non-zero bits 7:4 of symbol 0: a PMUX packet
@@ -689,9 +690,6 @@ class Checker:
             self._tlp(d, rec, t, line)
         else:
             self._dllp(d, rec, t, line)
-
-    def end(self, line):
-        """After the last record: obligations whose deadline lies past it are not judged."""
 
     def _phy(self, d, what, t, line=None):
         if what == "retrain":
