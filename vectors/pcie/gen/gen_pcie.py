@@ -571,6 +571,14 @@ def gen_replay():
              E(state=("next_transmit_seq", "retry_buffer"), tl_stalled=True), RD, send(1),
              E(state=("next_transmit_seq", "retry_buffer"), tl_stalled=False)],
             pin="D_DLL_15")
+    vf.test(g, "a bad TLP and a duplicate received while the end waits for its retrain: the Nak "
+            "and the Ack are scheduled (L202, L244) but the link is out of L0 (L280-L282): "
+            "they are sent when the retrain is done, the Nak first, then the replay (L140)",
+            cite(S21, 90, 140) + "; " + cite(S31, 202, 244, 280, 282),
+            ["ROLLOVER", "PRIORITY", "RX-LCRC", "RX-DUP"],
+            [send(0), rx(0, 0), nak(0xFFF), nak(0xFFF), nak(0xFFF), nak(0xFFF), E(),
+             rx(1, 1, "bad"), rx(0, 0), E(state=("nak_scheduled", "retraining")), RD, E()],
+            pin="D_DLL_15")
     vf.test(g, "the link goes down during the retrain (Physical LinkUp 0): DL_Inactive resets "
             "everything, the retry buffer included (L91)", cite(S21, 23, 25, 29, 91),
             ["RETRAIN-LINKDOWN", "LINK-DOWN"],
