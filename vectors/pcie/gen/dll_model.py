@@ -742,40 +742,41 @@ class Checker:
         nullified = p.get("nullified", False)
         corrupt, lost = rec.get("corrupt", False), rec.get("lost", False)
         good = lcrc(seq, data, reserved)
-        # -- the transmitter's rules
-        in_retry = [e for e in s.retry if e[0] == seq]
-        planned = s.replay_plan or []
-        if nullified:
-            if seq != s.nts:
-                self._violate(d, "tx.seq", t, line, line, f"nullified TLP seq {seq}, "
-                              f"NEXT_TRANSMIT_SEQ {s.nts}")
-            elif val != good ^ 0xFFFFFFFF and not corrupt:
-                self._violate(d, "tx.lcrc", t, line, line, "nullified TLP's LCRC not inverted")
-        elif in_retry or any(e[0] == seq for e in planned):
-            self._retransmission(d, s, rec, seq, data, val, corrupt, t, line)
-        else:
-            unacked = {e[0] for e in s.retry}
-            if s.replay_plan is not None and any(
-                    e[0] in unacked for e in s.replay_plan[s.replay_pos + 1:]):
-                self._violate(d, "tx.replay_order", t, line, line,
-                              f"new TLP {seq} before the replay ended")
-            elif seq != s.nts:
-                self._violate(d, "tx.seq", t, line, line, f"TLP seq {seq}, NEXT_TRANSMIT_SEQ "
-                              f"{s.nts}")
-            elif d_(s.nts, s.ackd) >= WINDOW:
-                self._violate(d, "tx.window", t, line, line, f"{d_(s.nts - 1, s.ackd)} "
-                              "TLPs outstanding")
-            elif val != good and not corrupt:
-                self._violate(d, "tx.lcrc", t, line, line, f"LCRC {val:#010x}, not {good:#010x}")
-            s.replay_plan = None
-            if seq == s.nts:
-                # the original's LCRC is the computed one (a corrupted record's value says
-                # nothing of what was sent; a wrong one sent is tx.lcrc already)
-                s.retry.append((seq, data, good))
-                s.nts = (seq + 1) % SEQ_MOD
-                if s.timer_start is None and s.nak_at is None and s.expired_at is None:
-                    s.timer_start = t
-                    s.cause_line = line
+        # -- the transmitter's rules (not for a copy the link made)
+        if not rec.get("duplicate", False):    # a link's copy: not transmitted
+            in_retry = [e for e in s.retry if e[0] == seq]
+            planned = s.replay_plan or []
+            if nullified:
+                if seq != s.nts:
+                    self._violate(d, "tx.seq", t, line, line, f"nullified TLP seq {seq}, "
+                                  f"NEXT_TRANSMIT_SEQ {s.nts}")
+                elif val != good ^ 0xFFFFFFFF and not corrupt:
+                    self._violate(d, "tx.lcrc", t, line, line, "nullified TLP's LCRC not inverted")
+            elif in_retry or any(e[0] == seq for e in planned):
+                self._retransmission(d, s, rec, seq, data, val, corrupt, t, line)
+            else:
+                unacked = {e[0] for e in s.retry}
+                if s.replay_plan is not None and any(
+                        e[0] in unacked for e in s.replay_plan[s.replay_pos + 1:]):
+                    self._violate(d, "tx.replay_order", t, line, line,
+                                  f"new TLP {seq} before the replay ended")
+                elif seq != s.nts:
+                    self._violate(d, "tx.seq", t, line, line, f"TLP seq {seq}, NEXT_TRANSMIT_SEQ "
+                                  f"{s.nts}")
+                elif d_(s.nts, s.ackd) >= WINDOW:
+                    self._violate(d, "tx.window", t, line, line, f"{d_(s.nts - 1, s.ackd)} "
+                                  "TLPs outstanding")
+                elif val != good and not corrupt:
+                    self._violate(d, "tx.lcrc", t, line, line, f"LCRC {val:#010x}, not {good:#010x}")
+                s.replay_plan = None
+                if seq == s.nts:
+                    # the original's LCRC is the computed one (a corrupted record's value says
+                    # nothing of what was sent; a wrong one sent is tx.lcrc already)
+                    s.retry.append((seq, data, good))
+                    s.nts = (seq + 1) % SEQ_MOD
+                    if s.timer_start is None and s.nak_at is None and s.expired_at is None:
+                        s.timer_start = t
+                        s.cause_line = line
         # -- the receiver at the other end
         if lost:
             if not nullified:
@@ -867,10 +868,19 @@ class Checker:
         good = dllp_crc(dllp_body(dtype, seq, p.get("reserved", 0)))
         crc = int(p["crc"], 0)
         corrupt, lost = rec.get("corrupt", False), rec.get("lost", False)
-        if crc != good and not corrupt:
+        dup = rec.get("duplicate", False)    # a copy the link made: the sender did not send it
+        if crc != good and not corrupt and not dup:
             self._violate(d, "dllp.crc", t, line, line, f"CRC {crc:#06x}, not {good:#06x}")
         if dtype not in (DLLP_ACK, DLLP_NAK):
             return
+        if not dup:
+            self._acknak_sent(d, y, x, kind, seq, t, line)
+        # -- the receiving transmitter (T8), unless the DLLP did not arrive good
+        if lost or corrupt or crc != good:
+            return
+        self._acknak_received(x, dtype, seq, t, line)
+
+    def _acknak_sent(self, d, y, x, kind, seq, t, line):
         # -- the sender's receiver rules (L293, L219-L257, L158)
         last = (y.nrs - 1) % SEQ_MOD
         if seq != last:
@@ -894,9 +904,8 @@ class Checker:
                 y.nak_due = None
         if kind == "nak":
             y.nak_due = None
-        # -- the receiving transmitter (T8), unless the DLLP did not arrive good
-        if lost or corrupt or crc != good:
-            return
+
+    def _acknak_received(self, x, dtype, seq, t, line):
         n = d_(x.nts - 1, x.ackd)
         if d_(seq, x.ackd) > n:
             return      # a data link protocol error at x: discarded
@@ -908,8 +917,10 @@ class Checker:
             x.timer_start = t if x.retry else None
             x.cause_line = line
             x.expired_at = None
+            # an Ack with later progress supersedes a Nak not yet answered (L113: the Nak may
+            # be ignored); the restarted timer still owes a replay if nothing more comes
+            x.nak_at = None
             if not x.retry:
-                x.nak_at = None
                 x.owed_retrain_done = None
         if dtype == DLLP_NAK and x.retry:
             x.nak_at = t

@@ -62,6 +62,12 @@ class Link:
         k = self.count.get((d, kind), 0)
         self.count[(d, kind)] = k + 1
         fault = self.faults.get((d, kind, k))
+        if fault == "duplicate":
+            # the link delivers a second copy: only the receiver sees it
+            copy = json.loads(json.dumps(rec))
+            copy["duplicate"] = True
+            f = self.tamper.get((d, kind, k))
+            return (f(rec) if f else [rec]) + [copy]
         if fault:
             rec[fault] = True
         f = self.tamper.get((d, kind, k))
@@ -247,6 +253,15 @@ def ok_both_ways():
     link.run_to(8000)
     return link, ("traffic both ways, a TLP corrupted in each direction and one of A's Acks "
                   "lost: each end Naks, replays and acknowledges as it should")
+
+
+def ok_duplicate():
+    link = Link(faults={("down", "tlp", 1): "duplicate", ("up", "dllp", 0): "duplicate"})
+    offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2)])
+    link.run_to(3000)
+    return link, ("the link duplicates TLP 1 and B's Ack (\"duplicate\": true, seen by the "
+                  "receiver only): B acknowledges the duplicate TLP at once (L244); the second "
+                  "Ack equals ACKD_SEQ at A, no error (L160)")
 
 
 def ok_es1():
@@ -514,6 +529,18 @@ def _reseq_null(seq):
     return f
 
 
+def v_after_replay_order():
+    link = Link(faults={("down", "tlp", 1): "lost"}, tamper={("down", "tlp", 4): _delay(2000)})
+    offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2), (300, "down", 3)])
+    link.run_to(4000)
+    link.records = [r for _, r in sorted(enumerate(link.records),
+                                         key=lambda x: (x[1]["t"], x[0]))]
+    return link, ("TLP 1 lost; in A's replay TLP 2 comes 2,000 late, after a new TLP 3 (A breaks "
+                  "the replay); B acknowledges 3, which it received out of sequence (2 was not "
+                  "there yet): TLP 3 was sent (line 7), so the Ack is an Ack of a TLP not "
+                  "received in sequence, not of one never sent")
+
+
 def v_ack_late():
     link = Link(tamper={("up", "dllp", 0): drop})
     link.tl("down", 0)
@@ -530,7 +557,7 @@ def v_both():
                   "wrong: one violation in each direction")
 
 
-def random_run(seed, corrupt=0.1, lost=0.03):
+def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02):
     """A conforming run with random traffic both ways and random link faults (the self-check
     asks the checker to find nothing in it); retrains when an end rolls REPLAY_NUM over."""
     import random
@@ -544,6 +571,8 @@ def random_run(seed, corrupt=0.1, lost=0.03):
                     faults[(d, kind, k)] = "corrupt"
                 elif x < corrupt + lost:
                     faults[(d, kind, k)] = "lost"
+                elif x < corrupt + lost + duplicate:
+                    faults[(d, kind, k)] = "duplicate"
     link = Link(faults=faults)
 
     def retrains():
@@ -576,6 +605,7 @@ TRACES = [
     (ok_nullified, None, None),
     (ok_rollover, None, None),
     (ok_both_ways, None, None),
+    (ok_duplicate, None, None),
     (ok_es1, None, None),
     (ok_ack_during_replay, None, None),
     (ok_nullified_corrupt, None, None),
@@ -599,12 +629,58 @@ TRACES = [
     (v_missed_nak_oos, None, "rx.missed_nak"),
     (v_accepted_lost, None, "rx.accepted_bad"),
     (v_null_seq, "tx.seq", None),
+    (v_after_replay_order, "tx.replay_order", "rx.accepted_bad"),
 ]
 
 
-README_HEAD = '# Example link traces for `nicref pcie check`\n\nTraces of a PCIe link between two data link layer ends, in the trace format of\n[docs/pcie.md](../../docs/pcie.md#trace-format-nicref-pcie-check-trace) (`nicref_dll_trace_v1`:\na header line, then one record per line; `down` is what end A transmitted, `up` what end B\ntransmitted). They are written by `vectors/pcie/gen/gen_traces.py` from an independent Python\nmodel of PCI Express Base Specification §3.6 (seed 003; `vectors/pcie/gen/dll_model.py`), never\nfrom nicref: two conforming ends joined by a link with no delay (a packet is received at the\ninstant it is transmitted, in file order), faults injected on the link (`"corrupt": true`: the\nreceiver sees a bad LCRC or CRC; `"lost": true`: it sees nothing). The `ok_*` traces are what\ntwo conforming ends transmit; each `v_*` trace is such a run with one end\'s transmissions changed\non purpose (a record removed, altered or added) so that it breaks the rule named below.\n\n`expected.json` gives each trace\'s verdict per direction: `"ok"`, or the first violation\'s rule,\nits citation, `t` (the instant: for a missed deadline, the deadline) and `line` (the line, 1 =\nthe header, at which the checker sees it: the record itself, or for a missed deadline the first\nrecord past it), with `cause_line` (the record that opened the obligation: the TLP that started\nREPLAY_TIMER, the bad TLP that owed a Nak, the delivered TLP that owed an Ack). The generator\nrefuses to write a trace whose verdict under its own checker is not the one the script intends.\n\n    build/gcc/nicref pcie check examples/pcie/v_missed_nak.jsonl     # up: rx.missed_nak ...\n    /usr/bin/python3 vectors/pcie/gen/gen_traces.py [--check]        # rewrite (or compare)\n\nHeader of every trace: `ack_latency_limit` 1000, `replay_limit` 24000, `extended_synch` 0,\n`tolerance` 2000, `delay` 0. TLPs are 3-DW Memory Read requests.\n\n'
+README_HEAD = """# Example link traces for `nicref pcie check`
 
-README_TAIL = "\nReadings the verdicts rest on (the checker of `dll_model.py`):\n- A retransmission is a TLP whose sequence number is unacknowledged (or is the next of the\n  replay in progress: a TLP acknowledged while a replay runs may still be sent, L106). A replay\n  needs a cause: a Nak received since the previous replay began, or REPLAY_TIMER at\n  `replay_limit` (L123); it starts at the oldest unacknowledged TLP (L100).\n- An Ack or Nak whose sequence number is not the sender's NEXT_RCV_SEQ − 1 is, in this order:\n  `rx.accepted_bad` when it covers a TLP the sender received bad, lost or out of sequence;\n  `rx.ack_unsent` when the other end has not sent it (neither its ACKD_SEQ nor\n  unacknowledged); `rx.ack_seq` otherwise.\n- The receiver rules are judged from what the end transmits whether or not the link then loses\n  it (a lost Ack still answers the obligation to acknowledge); the transmitter rules from what\n  the end receives (a lost or corrupted DLLP does not reach it).\n- A retransmission whose TLP bytes differ from the original's is `tx.replay_order` (L100: the\n  original TLP is replayed), even when its LCRC is right for the bytes sent; its LCRC is judged\n  (`tx.lcrc`: not the original's) only when the bytes are the original's.\n- `rx.ack_late` is not judged while the end's NAK_SCHEDULED is 1 (docs/pcie.md); a Nak whose\n  sequence number is NEXT_RCV_SEQ − 1 answers it as an Ack does.\n"
+Traces of a PCIe link between two data link layer ends, in the trace format of
+[docs/pcie.md](../../docs/pcie.md#trace-format-nicref-pcie-check-trace) (`nicref_dll_trace_v1`:
+a header line, then one record per line; `down` is what end A transmitted, `up` what end B
+transmitted). They are written by `vectors/pcie/gen/gen_traces.py` from an independent Python
+model of PCI Express Base Specification §3.6 (seed 003; `vectors/pcie/gen/dll_model.py`), never
+from nicref: two conforming ends joined by a link with no delay (a packet is received at the
+instant it is transmitted, in file order), faults injected on the link (`"corrupt": true`: the
+receiver sees a bad LCRC or CRC; `"lost": true`: it sees nothing; `"duplicate": true`: a
+second copy only the receiver sees). The `ok_*` traces are what
+two conforming ends transmit; each `v_*` trace is such a run with one end's transmissions changed
+on purpose (a record removed, altered or added) so that it breaks the rule named below.
+
+`expected.json` gives each trace's verdict per direction: `"ok"`, or the first violation's rule,
+its citation, `t` (the instant: for a missed deadline, the deadline) and `line` (the line, 1 =
+the header, at which the checker sees it: the record itself, or for a missed deadline the first
+record past it), with `cause_line` (the record that opened the obligation: the TLP that started
+REPLAY_TIMER, the bad TLP that owed a Nak, the delivered TLP that owed an Ack). The generator
+refuses to write a trace whose verdict under its own checker is not the one the script intends.
+
+    build/gcc/nicref pcie check examples/pcie/v_missed_nak.jsonl     # up: rx.missed_nak ...
+    /usr/bin/python3 vectors/pcie/gen/gen_traces.py [--check]        # rewrite (or compare)
+
+Header of every trace: `ack_latency_limit` 1000, `replay_limit` 24000, `extended_synch` 0,
+`tolerance` 2000, `delay` 0. TLPs are 3-DW Memory Read requests.
+
+"""
+
+README_TAIL = """
+Readings the verdicts rest on (the checker of `dll_model.py`):
+- A retransmission is a TLP whose sequence number is unacknowledged (or is the next of the
+  replay in progress: a TLP acknowledged while a replay runs may still be sent, L106). A replay
+  needs a cause: a Nak received since the previous replay began, or REPLAY_TIMER at
+  `replay_limit` (L123); it starts at the oldest unacknowledged TLP (L100).
+- An Ack or Nak whose sequence number is not the sender's NEXT_RCV_SEQ − 1 is, in this order:
+  `rx.accepted_bad` when it covers a TLP the sender received bad, lost or out of sequence;
+  `rx.ack_unsent` when the other end has not sent it (neither its ACKD_SEQ nor
+  unacknowledged); `rx.ack_seq` otherwise.
+- The receiver rules are judged from what the end transmits whether or not the link then loses
+  it (a lost Ack still answers the obligation to acknowledge); the transmitter rules from what
+  the end receives (a lost or corrupted DLLP does not reach it).
+- A retransmission whose TLP bytes differ from the original's is `tx.replay_order` (L100: the
+  original TLP is replayed), even when its LCRC is right for the bytes sent; its LCRC is judged
+  (`tx.lcrc`: not the original's) only when the bytes are the original's.
+- `rx.ack_late` is not judged while the end's NAK_SCHEDULED is 1 (docs/pcie.md); a Nak whose
+  sequence number is NEXT_RCV_SEQ − 1 answers it as an Ack does.
+"""
 
 
 def readme(expected):
