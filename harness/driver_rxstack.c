@@ -40,12 +40,18 @@ static int step(struct refdrv *d, const char *what, int st)
 	return -1;
 }
 
-/* Every WQE of the ring from counter 0: slot i scatters into buffer i. */
-static int post_all(struct refdrv *d, struct refdrv_rx_stack *s)
+/* Every WQE of the ring from counter 0: slot i scatters into buffer i. The device never
+ * writes a receive WQE, so once written the ring stays as it is: posting again (a recovery) is
+ * the record alone (T24), as for a slot re-posted. */
+static int post_all(struct refdrv *d, struct refdrv_rx_stack *s, bool written)
 {
 	s->ring.pc = 0;
 	s->head = 0;
 	memset(s->done, 0, sizeof s->done);
+	if (written) {
+		s->ring.pc = (uint16_t)(1u << s->a.log_rq);
+		return refdrv_rq_record(d, &s->ring);
+	}
 	for (uint32_t i = 0; i < 1u << s->a.log_rq; i++) {
 		struct refdrv_rx_sge e = { .addr = s->a.data + (uint64_t)i * s->a.wqe_bytes,
 					   .lkey = s->lkey, .byte_count = s->a.wqe_bytes };
@@ -92,7 +98,7 @@ int refdrv_rx_stack_up(struct refdrv *d, const struct refdrv_rx_stack_attr *a,
 		return -1;
 	s->ring = (struct refdrv_rq_ring){ .buf = rq_buf, .dbr = wq.dbr, .log_wq_sz = a->log_rq,
 					   .log_wq_stride = 4, .qn = s->rqn };
-	if (post_all(d, s))
+	if (post_all(d, s, false))
 		return -1;
 	s->a.tir.indirect = false;
 	s->a.tir.inline_rqn = s->rqn;
@@ -162,7 +168,7 @@ int refdrv_rx_stack_recover(struct refdrv *d, struct refdrv_rx_stack *s)
 	if (refdrv_wq_dbr_write(d, s->ring.dbr, false, 0) ||
 	    step(d, "MODIFY_RQ", refdrv_modify_rq(d, s->rqn, 0, 1)))
 		return -1;
-	return post_all(d, s);
+	return post_all(d, s, true);
 }
 
 int refdrv_rx_stack_modify_lro(struct refdrv *d, struct refdrv_rx_stack *s, unsigned enable_mask,
