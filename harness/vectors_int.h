@@ -166,6 +166,10 @@ struct run {
 	struct rx_stack *rxs;             /* running: the rx_setup's objects */
 
 	unsigned refusals; /* of the whole run */
+
+	/* --dut (dut_diff.h): tests run against the DUT too, and those where it differed */
+	unsigned dut_tests, dut_failed;
+	bool dut_differs;
 };
 
 /* ---- messages (vectors.c) ---- */
