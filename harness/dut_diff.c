@@ -393,76 +393,104 @@ static bool mem_differs(struct dut_pair *p, const struct dut_range *r)
 	return false;
 }
 
-/* The k-th frame of `port` on a side, or NULL. */
-static const struct dut_frame *nth_frame(const struct dut_side *s, unsigned port, size_t k)
+/* The frames of a side by port, in order within a port (sorted by port, then position): a
+ * stimulus may put out tens of thousands of frames (LSO), so the comparison is n log n. */
+static const struct dut_side *sort_side;
+static int by_port(const void *a, const void *b)
 {
-	for (size_t i = 0; i < s->nfr; i++)
-		if (s->fr[i].port == port && k-- == 0)
-			return &s->fr[i];
-	return NULL;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	unsigned pi = sort_side->fr[i].port, pj = sort_side->fr[j].port;
+	return pi != pj ? (pi < pj ? -1 : 1) : (i > j) - (i < j);
 }
 
-static size_t count_port(const struct dut_side *s, unsigned port)
+static size_t *by_port_order(const struct dut_side *s)
 {
-	size_t n = 0;
+	size_t *o = malloc((s->nfr ? s->nfr : 1) * sizeof *o);
+	if (!o)
+		return NULL;
 	for (size_t i = 0; i < s->nfr; i++)
-		n += s->fr[i].port == port;
-	return n;
+		o[i] = i;
+	sort_side = s;
+	qsort(o, s->nfr, sizeof *o, by_port);
+	return o;
+}
+
+/* 0, or 1 after reporting the first frame that differs (per port, in order). */
+static int compare_frames(struct dut_pair *p, const size_t *om, const size_t *od)
+{
+	const struct dut_side *m = &p->side[0], *d = &p->side[1];
+	size_t i = 0, j = 0, k = 0;
+	while (i < m->nfr || j < d->nfr) {
+		const struct dut_frame *a = i < m->nfr ? &m->fr[om[i]] : NULL;
+		const struct dut_frame *b = j < d->nfr ? &d->fr[od[j]] : NULL;
+		if (!a || !b || a->port != b->port) {
+			/* One side has more frames on the lower port. */
+			unsigned port = !b || (a && a->port < b->port) ? a->port : b->port;
+			size_t nm = 0, nd = 0;
+			for (size_t x = 0; x < m->nfr; x++)
+				nm += m->fr[x].port == port;
+			for (size_t x = 0; x < d->nfr; x++)
+				nd += d->fr[x].port == port;
+			dut_diverged(p, "frames out on port %u: the model put out %zu, the DUT %zu",
+				     port, nm, nd);
+			return 1;
+		}
+		const uint8_t *fa = m->fbytes + a->off, *fb = d->fbytes + b->off;
+		size_t n = a->len < b->len ? a->len : b->len, at = 0;
+		while (at < n && fa[at] == fb[at])
+			at++;
+		if (at < n || a->len != b->len) {
+			dut_name_frame(p, a->port, k, fa, a->len, fb, b->len, at);
+			return 1;
+		}
+		i++, j++;
+		k = i < m->nfr && m->fr[om[i]].port == a->port ? k + 1 : 0;
+	}
+	return 0;
 }
 
 static bool frames_differ(struct dut_pair *p)
 {
-	const struct dut_side *m = &p->side[0], *d = &p->side[1];
-	for (int s = 0; s < 2; s++) {
-		const struct dut_side *from = s ? d : m;
-		for (size_t i = 0; i < from->nfr; i++) {
-			unsigned port = from->fr[i].port;
-			size_t nm = count_port(m, port), nd = count_port(d, port);
-			for (size_t k = 0; k < nm && k < nd; k++) {
-				const struct dut_frame *a = nth_frame(m, port, k),
-						       *b = nth_frame(d, port, k);
-				const uint8_t *fa = m->fbytes + a->off, *fb = d->fbytes + b->off;
-				size_t n = a->len < b->len ? a->len : b->len, j = 0;
-				while (j < n && fa[j] == fb[j])
-					j++;
-				if (j < n || a->len != b->len) {
-					dut_name_frame(p, port, k, fa, a->len, fb, b->len, j);
-					return true;
-				}
-			}
-			if (nm != nd) {
-				dut_diverged(p, "frames out on port %u: the model put out %zu, the DUT "
-					     "%zu", port, nm, nd);
-				return true;
-			}
-		}
-	}
-	return false;
+	if (p->side[0].nfr == 0 && p->side[1].nfr == 0)
+		return false;
+	size_t *om = by_port_order(&p->side[0]), *od = by_port_order(&p->side[1]);
+	int rc = om && od ? compare_frames(p, om, od) : -1;
+	free(om);
+	free(od);
+	if (rc < 0)
+		dut_diverged(p, "out of memory comparing frames: not compared");
+	return rc != 0;
 }
 
-static size_t count_irq(const struct dut_side *s, unsigned v)
+static int by_vector(const void *a, const void *b)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < s->nirq; i++)
-		n += s->irq[i] == v;
-	return n;
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
 }
 
 static bool irqs_differ(struct dut_pair *p)
 {
-	for (int s = 0; s < 2; s++) {
-		const struct dut_side *from = &p->side[s];
-		for (size_t i = 0; i < from->nirq; i++) {
-			unsigned v = from->irq[i];
-			size_t a = count_irq(&p->side[0], v), b = count_irq(&p->side[1], v);
-			if (a != b) {
-				dut_diverged(p, "interrupt vector %u: the model raised it %zu time%s, "
-					     "the DUT %zu", v, a, a == 1 ? "" : "s", b);
-				return true;
-			}
-		}
-	}
-	return false;
+	struct dut_side *m = &p->side[0], *d = &p->side[1];
+	if (m->nirq == 0 && d->nirq == 0)
+		return false;
+	/* Per vector, how many: the order between vectors is not the host's to see. */
+	qsort(m->irq, m->nirq, sizeof *m->irq, by_vector);
+	qsort(d->irq, d->nirq, sizeof *d->irq, by_vector);
+	size_t i = 0;
+	while (i < m->nirq && i < d->nirq && m->irq[i] == d->irq[i])
+		i++;
+	if (i == m->nirq && i == d->nirq)
+		return false;
+	unsigned v = i == m->nirq ? d->irq[i] : i == d->nirq ? m->irq[i]
+			  : m->irq[i] < d->irq[i] ? m->irq[i] : d->irq[i];
+	size_t a = 0, b = 0;
+	for (size_t x = 0; x < m->nirq; x++)
+		a += m->irq[x] == v;
+	for (size_t x = 0; x < d->nirq; x++)
+		b += d->irq[x] == v;
+	dut_diverged(p, "interrupt vector %u: the model raised it %zu time%s, the DUT %zu", v, a,
+		     a == 1 ? "" : "s", b);
+	return true;
 }
 
 static void sync(struct dut_pair *p)
