@@ -285,7 +285,7 @@ fuzz:
 DUT_CHECK_TARGETS := rx tx ctrl
 dut-check: $(TOOL) $(DUT_SO) $(MUTANT_SO)
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk $(DUT_CHECK_TARGETS:%=build/fuzz/%_fuzz)
-	harness/tests/dut_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz
+	CC="$(CC)" harness/tests/dut_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz
 
 afl:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk afl

@@ -30,6 +30,30 @@ fuzz_run() {
   echo $? >"$tmp/fuzz.rc"
 }
 
+# The loader: what is not a DUT of this ABI is refused (exit 2) naming the library and why.
+declare -A want=(
+  [1]="DUT ABI version $((1 + 1)), this nicref speaks version 1"
+  [2]="DUT entry table of 24 bytes"
+  [3]="DUT entry point create is NULL"
+  [4]="nicref_dut_entry() returned NULL"
+)
+for n in 1 2 3 4; do
+  so=$tmp/bad$n.so
+  ${CC:-cc} -std=c11 -shared -fPIC -fvisibility=hidden -Ireference/include -DBAD=$n \
+    harness/tests/dut_bad.c -o "$so" || { fail "cannot build $so"; continue; }
+done
+check_refused() { # LIB EXPECTED-TEXT
+  "$tool" vectors --dut "$1" vectors/cmdq >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ $rc -ne 2 ] || ! grep -qF "$1: $2" "$tmp/err" || [ -s "$tmp/out" ]; then
+    fail "--dut $1: exit $rc (want 2), stderr '$(cat "$tmp/err")' (want '$1: $2')"
+  fi
+}
+for n in 1 2 3 4; do check_refused "$tmp/bad$n.so" "${want[$n]}"; done
+check_refused "$tmp/none.so" "cannot load the DUT library"
+check_refused "${dut%_dut.so}.so" "not a DUT library: no symbol nicref_dut_entry"
+echo "dut-check: the loader refuses 6 broken libraries with exit 2, naming each"
+
 # The unmodified DUT: no difference anywhere.
 "$tool" vectors --dut "$dut" vectors/ >"$tmp/clean.out" 2>&1
 rc=$?

@@ -88,7 +88,7 @@ struct nicref_dut_ops {
 	void (*time_advance)(struct nicref_dut *dut, uint64_t ns);
 };
 
-typedef const struct nicref_dut_ops *nicref_dut_entry_fn(void);
+typedef const struct nicref_dut_ops *(nicref_dut_entry_fn)(void);
 
 /* In a DUT's source, defines the entry point with its prototype and default visibility:
  *     NICREF_DUT_ENTRY { return &my_ops; }                                              */
