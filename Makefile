@@ -67,7 +67,7 @@ DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_ba
 DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check \
+	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check replay-check \
 	test bench corpora coverage \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check dut-check
@@ -185,7 +185,8 @@ SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check
+	@$(MAKE) --no-print-directory replay-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
@@ -241,6 +242,11 @@ captures-check: $(TOOL)
 	/usr/bin/python3 corpora/captures/test_gen_captures.py
 	/usr/bin/python3 ci/check_captures.py $(TOOL) corpora/captures/expected.json
 
+# nicref replay (docs/replay.md): each example against its independent prediction
+# (examples/replay/predict.py), --expect with injected disagreements and its reports, bad input.
+replay-check: $(TOOL)
+	/usr/bin/python3 ci/check_replay.py $(TOOL)
+
 # The send-path vectors are the output of their independent generator (vectors/tx/gen/, Python and
 # Scapy): a file that differs from what the generator writes (a hand edit) fails, and so does the
 # generator's self-check (every expectation derived again by hand, raw WQEs parsed back, a
@@ -268,6 +274,13 @@ steer-gen-check:
 # Microsoft's published verification values): a file that differs from its output fails.
 rx-gen-check:
 	/usr/bin/python3 vectors/rx/gen/gen_rx.py --check
+
+# The LRO vectors and the example capture (examples/lro/) are the output of their independent
+# generator (vectors/lro/gen/gen_lro.py, Scapy and a Python model of PRM §3.3.6): a file that
+# differs from its output fails, and so does the generator's self-check.
+lro-gen-check:
+	/usr/bin/python3 vectors/lro/gen/gen_lro.py --check
+	/usr/bin/python3 vectors/lro/gen/test_gen_lro.py
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)
@@ -321,17 +334,23 @@ RX_BENCH := $(BUILD)/harness/bench/rx_bench
 $(RX_BENCH): harness/bench/rx_bench.c harness/bench/alloc_count.h $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS)
+LRO_BENCH := $(BUILD)/harness/bench/lro_bench
+$(LRO_BENCH): harness/bench/lro_bench.c harness/bench/alloc_count.h $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS)
 ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap -ldl
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(ADP_BENCH)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) $(ADP_BENCH) $(TOOL)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
 	$(TX_BENCH)
 	$(RX_BENCH)
+	$(LRO_BENCH)
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
+	/usr/bin/python3 harness/bench/replay_bench.py $(TOOL) $(BUILD)
 
 # Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"

@@ -24,14 +24,15 @@ run() {
 
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
-commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "help")
-groups=("adp")
+commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "lro explain"
+  "replay" "help")
+groups=("adp" "lro")
 
 run --help
 [ "$rc" -eq 0 ] || fail "nicref --help exits $rc"
 cp "$tmp/out" "$tmp/usage.overview"
 listed=$(sed -n '/^commands:/,/^$/p' "$tmp/out" | awk 'NF && !/^commands:/ {
-  if ($1 == "adp") print $1 " " $2; else print $1 }')
+  if ($1 == "adp" || $1 == "lro") print $1 " " $2; else print $1 }')
 expected=$(printf '%s\n' "${commands[@]}")
 [ "$listed" = "$expected" ] || fail "the overview lists commands '$(echo $listed)', the test knows '$(echo $expected)'"
 
@@ -103,6 +104,17 @@ usage_error "unknown option" "^nicref adp check: unrecognized option '--tolerenc
 usage_error "no operand" "^nicref adp check: " "adp check" adp check --classic
 usage_error "operand count" "^nicref adp check: unexpected operand 'b.pcap'$" "adp check" \
   adp check --classic a.pcap b.pcap
+usage_error "unknown option" "^nicref lro explain: unrecognized option '--jsn'$" \
+  "lro explain" lro explain --jsn x.pcap
+usage_error "no operand" "^nicref lro explain: missing CAPTURE$" "lro explain" lro explain
+usage_error "bad field" "^nicref lro explain: --tir-lro: no field 'mask'" "lro explain" \
+  lro explain --tir-lro mask=3 x.pcap
+usage_error "unknown option" "^nicref replay: unrecognized option '--jsnol'$" replay \
+  replay --jsnol x s.json c.pcap
+usage_error "operand count" "^nicref replay: expected SETUP and CAPTURE, got 1 operand$" replay \
+  replay s.json
+usage_error "option combination" "^nicref replay: --json, --junit and --ignore" replay \
+  replay --json r.json s.json c.pcap
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus

@@ -920,6 +920,111 @@ static void dict_command_tokens(FILE *f)
 	dict_be(f, "u32_high_bit", 0x80000000u, 4);
 }
 
+
+/* ---- lro: TCP segment streams (fuzzers/lro_fuzz.c's ops) -------------------------------- */
+
+struct lro_in {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void lro_bytes(struct lro_in *s, const uint8_t *p, size_t n)
+{
+	if (s->n + n > sizeof s->b) {
+		fprintf(stderr, "make_seeds: an lro seed is too long\n");
+		exit(1);
+	}
+	memcpy(s->b + s->n, p, n);
+	s->n += n;
+}
+
+/* SEG flow flags seq len:u16 opt ts ecn misc (lro_fuzz.c) */
+static void lro_seg(struct lro_in *s, unsigned flow, unsigned flags, unsigned seq, unsigned len,
+		    unsigned opt, unsigned ts, unsigned ecn, unsigned misc)
+{
+	const uint8_t op[] = { 0x00, (uint8_t)flow, (uint8_t)flags, (uint8_t)seq,
+			       (uint8_t)(len >> 8), (uint8_t)len, (uint8_t)opt, (uint8_t)ts,
+			       (uint8_t)ecn, (uint8_t)misc };
+	lro_bytes(s, op, sizeof op);
+}
+
+static void lro_time(struct lro_in *s, unsigned t)
+{
+	lro_bytes(s, (const uint8_t[]){ 0x01, (uint8_t)(t >> 8), (uint8_t)t }, 3);
+}
+
+static void lro_seeds(void)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s/lro", corpora_dir);
+	struct lro_in s = { .n = 0 };
+	/* six in-sequence 1448-byte segments with timestamps, then the timer */
+	for (unsigned i = 0; i < 6; i++)
+		lro_seg(&s, 0, 0, 0, 1448, 0, 1, 0, 0);
+	lro_time(&s, 1000);
+	write_file(dir, "seed-merge-six", s.b, s.n);
+	/* three flows interleaved: IPv4, IPv6, IPv4 with a VLAN tag; no timestamps */
+	s.n = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		lro_seg(&s, 1, 0, 0, 1000, 4, 0, 0, 0);
+		lro_seg(&s, 9, 0, 0, 1200, 4, 0, 0, 0);
+		lro_seg(&s, 18, 0x08, 0, 700, 0, 2, 0, 8 | 0x30);
+	}
+	lro_time(&s, 0xFFFF);
+	write_file(dir, "seed-flows", s.b, s.n);
+	/* one cause after another on flow 2 */
+	s.n = 0;
+	lro_seg(&s, 2, 0, 0, 1448, 0, 1, 0, 0);
+	lro_seg(&s, 2, 0, 1, 1448, 0, 1, 0, 0);    /* out of order */
+	lro_seg(&s, 2, 0, 0, 1448, 0, 1, 0, 0);
+	lro_seg(&s, 2, 0x02 ^ 0x10, 0, 100, 0, 1, 0, 0); /* SYN alone */
+	lro_seg(&s, 2, 0, 0, 1448, 0, 1, 0, 0);
+	lro_seg(&s, 2, 0, 0, 1448, 0, 1, 1, 0);    /* ECN changed */
+	lro_seg(&s, 2, 0, 0, 1448, 0, 0xF0, 1, 0); /* an older TSval */
+	lro_seg(&s, 2, 0, 0, 1448, 4, 0, 1, 0);    /* no timestamp */
+	lro_seg(&s, 2, 0, 0, 1448, 6, 0, 1, 0);    /* an MSS option */
+	lro_seg(&s, 2, 0, 0, 0, 4, 0, 1, 0);       /* a pure ACK */
+	lro_bytes(&s, (const uint8_t[]){ 0x04, 2, 0, 100 }, 4); /* UDP */
+	lro_time(&s, 0x8000);
+	write_file(dir, "seed-causes", s.b, s.n);
+	/* the size limits: lro_max_msg_sz 8 (2 KB), then 255 against the 16 KB WQE */
+	s.n = 0;
+	lro_bytes(&s, (const uint8_t[]){ 0x02, 3, 0, 32, 8 }, 5);
+	for (unsigned i = 0; i < 4; i++)
+		lro_seg(&s, 3, 0, 0, 1000, 4, 0, 0, 0);
+	lro_bytes(&s, (const uint8_t[]){ 0x02, 3, 0, 32, 255 }, 5);
+	for (unsigned i = 0; i < 14; i++)
+		lro_seg(&s, 3, 0, 0, 1400, 4, 0, 0, 0);
+	lro_bytes(&s, (const uint8_t[]){ 0x03, 0 }, 2); /* the RQ recovered */
+	lro_seg(&s, 3, 0, 0, 1400, 4, 0, 0, 0);
+	write_file(dir, "seed-sizes", s.b, s.n);
+	/* the timer across time steps, a TIR modify and the RQ to ERR with sessions open */
+	s.n = 0;
+	lro_seg(&s, 4, 0, 0, 1448, 0, 1, 0, 0);
+	lro_time(&s, 40);  /* 10 µs */
+	lro_seg(&s, 4, 0, 0, 1448, 0, 1, 0, 0);
+	lro_time(&s, 200); /* 50 µs: past 32 µs */
+	lro_seg(&s, 4, 0, 0, 1448, 0, 1, 0, 0);
+	lro_seg(&s, 5, 0, 0, 1448, 0, 1, 0, 0);
+	lro_bytes(&s, (const uint8_t[]){ 0x02, 1, 0x04, 0x00, 64 }, 5); /* IPv4 only, 1024 µs */
+	lro_seg(&s, 4, 0, 0, 1448, 0, 1, 0, 0);
+	lro_seg(&s, 12, 0, 0, 1448, 0, 1, 0, 0); /* IPv6: not enabled */
+	lro_bytes(&s, (const uint8_t[]){ 0x03, 1 }, 2);
+	lro_seg(&s, 4, 0, 0, 1448, 0, 1, 0, 0);
+	lro_time(&s, 0xFFFF);
+	write_file(dir, "seed-timer-modify", s.b, s.n);
+	/* a long stream: 8 flows of both versions, 1448-byte segments, 1 µs apart, an ACK-only
+	 * segment now and then (long inputs lift libFuzzer's length limit for this target) */
+	s.n = 0;
+	for (unsigned i = 0; i < 180; i++) {
+		unsigned flow = (i * 5) % 8 | (i & 8);
+		lro_seg(&s, flow, i % 37 == 36 ? 0x08 : 0, 0, i % 23 == 22 ? 0 : 1448,
+			flow & 1 ? 4 : 0, 1, 0, 0);
+		lro_time(&s, 4);
+	}
+	write_file(dir, "seed-long-stream", s.b, s.n);
+}
+
 static void dicts(void)
 {
 	FILE *f = dict_open("cmd");
@@ -1017,6 +1122,22 @@ static void dicts(void)
 	dict_command_tokens(f);
 	dict_close(f);
 
+	f = dict_open("lro");
+	fprintf(f, "\n# lro_fuzz.c ops: SEG (in sequence, ACK, 1448 bytes, the timestamp), TIME, TIR, RQ\n");
+	dict_bytes(f, "seg_in_seq_1448_ts",
+		   (const uint8_t[]){ 0x00, 0x00, 0x00, 0x00, 0x05, 0xA8, 0x00, 0x01, 0x00, 0x00 },
+		   10);
+	dict_bytes(f, "seg_in_seq_1448_nots",
+		   (const uint8_t[]){ 0x00, 0x00, 0x00, 0x00, 0x05, 0xA8, 0x04, 0x00, 0x00, 0x00 },
+		   10);
+	dict_bytes(f, "time_32us", (const uint8_t[]){ 0x01, 0x00, 0x80 }, 3);
+	dict_bytes(f, "time_64us", (const uint8_t[]){ 0x01, 0x01, 0x00 }, 3);
+	dict_bytes(f, "tir_default", (const uint8_t[]){ 0x02, 0x03, 0x00, 0x20, 0x40 }, 5);
+	dict_bytes(f, "tir_msg_255", (const uint8_t[]){ 0x02, 0x03, 0x00, 0x20, 0xFF }, 5);
+	dict_bytes(f, "rq_to_err", (const uint8_t[]){ 0x03, 0x01 }, 2);
+	dict_bytes(f, "len_1448", (const uint8_t[]){ 0x05, 0xA8 }, 2);
+	dict_close(f);
+
 	f = dict_open("tx");
 	fprintf(f, "\n# Ops (fuzzers/tx_ops.h) with their leading operands\n");
 	dict_bytes(f, "wqe_nop", (const uint8_t[]){ TX_OP_WQE, TX_KIND_NOP, 2 }, 3);
@@ -1107,12 +1228,14 @@ int main(int argc, char **argv)
 	cmd_seeds();
 	bringup_seeds();
 	tx_seeds();
+	lro_seeds();
 	dicts();
 	if (failures) {
 		fprintf(stderr, "make_seeds: %d seed(s) no longer do what they say\n", failures);
 		return 1;
 	}
-	printf("make_seeds: wrote corpora/cmdq, corpora/cmd, corpora/bringup, corpora/tx seeds "
+	printf("make_seeds: wrote corpora/cmdq, corpora/cmd, corpora/bringup, corpora/tx, "
+	       "corpora/lro seeds "
 	       "and the dictionaries\n");
 	return 0;
 }

@@ -3,6 +3,7 @@
 /* pcap.h uses the BSD types u_int/u_char, which -D_POSIX_C_SOURCE hides in glibc. */
 #define _DEFAULT_SOURCE 1
 #include <pcap/pcap.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,11 @@ const char *cap_link_name(enum cap_link l)
 	return (unsigned)l < CAP_LINK_COUNT ? link_names[l] : "?";
 }
 
+#define CAPTURE_IOBUF (1u << 20)
+
 struct capture {
 	pcap_t *pc;
+	char *iobuf; /* the FILE's buffer */
 	enum cap_link link;
 	uint64_t n;
 	char path[256];
@@ -79,10 +83,24 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	*out = NULL;
+	/* The file through a large stdio buffer: libpcap reads a record at a time, and stdio's
+	 * default buffer makes a read system call every few records (a fifth of a replay's time
+	 * on a capture of 1,000,000 frames). */
+	char *iobuf = malloc(CAPTURE_IOBUF);
+	FILE *fp = iobuf ? fopen(path, "rb") : NULL;
+	if (!fp) {
+		/* libpcap's own words for a file it cannot open: "PATH: REASON" */
+		snprintf(ebuf, sizeof ebuf, "%s: %s", path, iobuf ? strerror(errno) : "out of memory");
+		free(iobuf);
+		pcap_error(err, errlen, path, 0, ebuf);
+		return -1;
+	}
+	setvbuf(fp, iobuf, _IOFBF, CAPTURE_IOBUF);
 	/* Nanosecond precision: libpcap scales microsecond files up, so every time is in ns. */
-	pcap_t *pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO,
-							     ebuf);
+	pcap_t *pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
 	if (!pc) {
+		fclose(fp);
+		free(iobuf);
 		pcap_error(err, errlen, path, 0, ebuf);
 		return -1;
 	}
@@ -99,15 +117,18 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 			 "(tcpdump -i IFACE, or ibdump on ConnectX); native InfiniBand frames (ERF, "
 			 "IPoIB) hold no RoCE", path, name ? name : "unknown", desc ? desc : "?", dlt);
 		pcap_close(pc);
+		free(iobuf);
 		return -1;
 	}
 	struct capture *c = calloc(1, sizeof *c);
 	if (!c) {
 		pcap_close(pc);
+		free(iobuf);
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
 	c->pc = pc;
+	c->iobuf = iobuf;
 	c->link = dlt_links[i].link;
 	snprintf(c->path, sizeof c->path, "%s", path);
 	*out = c;
@@ -143,6 +164,12 @@ int capture_next(struct capture *c, struct cap_frame *f, char *err, size_t errle
 	return 1;
 }
 
+long long capture_tell(const struct capture *c)
+{
+	FILE *f = pcap_file(c->pc);
+	return f ? (long long)ftello(f) : -1;
+}
+
 enum cap_link capture_link(const struct capture *c)
 {
 	return c->link;
@@ -152,6 +179,7 @@ void capture_close(struct capture *c)
 {
 	if (!c)
 		return;
-	pcap_close(c->pc);
+	pcap_close(c->pc); /* closes the FILE, which used iobuf until then */
+	free(c->iobuf);
 	free(c);
 }

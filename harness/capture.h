@@ -44,6 +44,8 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 /* The next frame: 1 (in *f), 0 at the end of the file, -1 with a message naming the file and
  * the frame (a damaged file, an interface block libpcap refuses). */
 int capture_next(struct capture *c, struct cap_frame *f, char *err, size_t errlen);
+/* How many bytes of the file the reader has consumed, -1 when unknown (progress estimates). */
+long long capture_tell(const struct capture *c);
 /* The link type of every frame of the capture. */
 enum cap_link capture_link(const struct capture *c);
 void capture_close(struct capture *c);

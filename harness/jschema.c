@@ -252,7 +252,7 @@ static void errs_free(struct errs *e)
 
 static void errs_add(struct errs *e, const struct jpath *where, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -521,11 +521,18 @@ static void check_scalar(const struct jschema *s, const json_t *node, const json
 		bool found = false;
 		json_array_foreach(k, i, one) found = found || json_equal(one, (json_t *)v);
 		if (!found) {
-			char list[256] = "", item[64];
+			/* Every allowed value, or as many as fit and how many more: a list cut
+			 * without saying so would tell the user a name is not allowed. */
+			char list[768] = "", item[64];
 			json_array_foreach(k, i, one)
 			{
 				jschema_value_text(one, item, sizeof item);
 				size_t len = strlen(list);
+				if (len + strlen(item) + 2 + 24 >= sizeof list) {
+					snprintf(list + len, sizeof list - len, ", ... (%zu more)",
+						 json_array_size(k) - i);
+					break;
+				}
 				snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", item);
 			}
 			errs_add(e, at, "%s is not one of %s", TEXT(), list);

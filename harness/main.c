@@ -7,8 +7,10 @@
 #include "cli.h"
 #include "conformance.h"
 #include "jsonval.h"
+#include "lro_explain.h"
 #include "nicref/nicref.h"
 #include "pcap_write.h"
+#include "replay.h"
 #include "report.h"
 #include "vectors.h"
 #include "dut_diff.h"
@@ -72,7 +74,9 @@
 	X("rx_counters", "RX counters: PPCNT groups moved once per frame, drops, the link down", \
 	  "PRM §11.1.5 T114-T124, §11.1.3, §12.17.1", "modelled")                               \
 	X("rx_events", "the receive CQ: overrun, CQE timestamp, se, completion event; RMP limit", \
-	  "PRM §7.12.1, §7.12.10, §7.10 T55", "modelled")
+	  "PRM §7.12.1, §7.12.10, §7.10 T55", "modelled")                                       \
+	X("lro", "large receive offload: sessions, merging, termination, the timer, LRO CQEs",   \
+	  "PRM §3.3.6, T5, T45, T68, T147", "modelled")
 
 static const char layouts_usage[] =
 	"usage: nicref layouts [--tsv]\n"
@@ -438,6 +442,8 @@ static const struct cli_cmd commands[] = {
 	{ "conformance", "print the conformance matrix (docs/conformance.md)", conformance_usage,
 	  cmd_conformance, NULL },
 	ADP_CLI_ROW,
+	LRO_CLI_ROW,
+	REPLAY_CLI_ROW,
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };

@@ -57,7 +57,9 @@ static void where_text(const struct run *r, bool with_test, char *buf, size_t le
 	size_t at = 0;
 	buf[0] = '\0';
 #define PUT(...) at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__)
-	if (r->tc_id >= 0 && with_test)
+	if (r->setup_only) /* a replay's SETUP: its steps are the only place */
+		;
+	else if (r->tc_id >= 0 && with_test)
 		PUT("tcId %ld", r->tc_id);
 	else if (r->tc_id < 0 && r->group >= 0)
 		PUT("group %ld", r->group);
@@ -101,7 +103,10 @@ void vfail(struct run *r, const char *fmt, ...)
 	where_text(r, false, where, sizeof where);
 	snprintf(line, sizeof line, "%s%s%s", where, where[0] ? ": " : "", msg);
 	lines_add(&r->fail, line);
-	fprintf(r->out, "FAIL %s#%ld: %s\n", r->file, r->tc_id, line);
+	if (r->setup_only)
+		fprintf(r->out, "FAIL %s: %s\n", r->file, line);
+	else
+		fprintf(r->out, "FAIL %s#%ld: %s\n", r->file, r->tc_id, line);
 }
 
 void vnote(struct run *r, const char *fmt, ...)
@@ -142,6 +147,12 @@ int vnum(struct run *r, const json_t *obj, const char *key, enum name_space ns, 
 static void on_event(void *ctx, const struct nicref_event *ev)
 {
 	struct run *r = ctx;
+	/* A caller that keeps the device past its setup (vectors_stack.h) takes the events from
+	 * then on: the list below grows with every event, which a long run cannot afford. */
+	if (r->sink) {
+		r->sink(r->sink_ctx, ev);
+		return;
+	}
 	if (r->nev == r->cap_ev) {
 		size_t cap = r->cap_ev ? 2 * r->cap_ev : 64;
 		struct nicref_event *e = realloc(r->ev, cap * sizeof *e);
@@ -210,8 +221,7 @@ static void on_dut_divergence(void *ctx, const struct dut_divergence *d)
 	r->dut_differs = true;
 }
 
-/* Runs the steps of the group's setup, then the test's own, on a fresh device. */
-static void run_steps(struct run *r, const json_t *group, const json_t *t)
+int vec_dev_open(struct run *r, const json_t *group)
 {
 	r->cfg = (struct nicref_config){ 0 };
 	nicref_config_default(&r->cfg);
@@ -221,26 +231,20 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 	r->cfg.ops.wire_tx = vec_wire_tx; /* frames for the frames step and --pcap */
 	vec_tx_start(r);
 	if (vec_profile(r, &r->cfg.profile, group) != 0)
-		return;
+		return -1;
 	if (r->opt->dut)
 		dut_diff_set_handler(on_dut_divergence, r);
 	r->dev = nicref_dev_create(&r->cfg);
 	dut_diff_set_handler(NULL, NULL);
 	if (!r->dev) {
 		vbad(r, "profile", "the device refuses this profile (nicref_dev_create)");
-		return;
+		return -1;
 	}
-	const json_t *lists[2] = { json_object_get(group, "setup"), json_object_get(t, "steps") };
-	for (int l = 0; l < 2; l++) {
-		size_t i;
-		json_t *step;
-		r->in_setup = l == 0;
-		json_array_foreach((json_t *)lists[l], i, step) vec_step(r, step, i);
-		/* The test's event expectations start after the group setup. */
-		if (l == 0)
-			r->ev_cursor = r->nev;
-	}
-	r->in_setup = false;
+	return 0;
+}
+
+void vec_unexpected(struct run *r)
+{
 	/* Nothing lost: a driver violation nobody expected fails the test. */
 	for (size_t i = 0; i < r->nev; i++)
 		if (r->ev[i].kind == NICREF_EV_VIOLATION && !r->ev_matched[i])
@@ -257,6 +261,25 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 		      nicref_invariant_citation(inv) ? nicref_invariant_citation(inv) : "",
 		      state);
 	}
+}
+
+/* Runs the steps of the group's setup, then the test's own, on a fresh device. */
+static void run_steps(struct run *r, const json_t *group, const json_t *t)
+{
+	if (vec_dev_open(r, group) != 0)
+		return;
+	const json_t *lists[2] = { json_object_get(group, "setup"), json_object_get(t, "steps") };
+	for (int l = 0; l < 2; l++) {
+		size_t i;
+		json_t *step;
+		r->in_setup = l == 0;
+		json_array_foreach((json_t *)lists[l], i, step) vec_step(r, step, i);
+		/* The test's event expectations start after the group setup. */
+		if (l == 0)
+			r->ev_cursor = r->nev;
+	}
+	r->in_setup = false;
+	vec_unexpected(r);
 	write_ops_seed(r);
 	vec_tx_end(r);
 	long long ndiv = r->opt->dut ? dut_diff_divergences(r->dev) : -1;

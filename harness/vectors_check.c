@@ -237,7 +237,6 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 json_t *vec_check_file(struct run *r, const char *path, struct report *rep)
 {
 	json_error_t jerr;
-	unsigned before = r->refusals;
 	r->file = path;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!doc) {
@@ -246,6 +245,13 @@ json_t *vec_check_file(struct run *r, const char *path, struct report *rep)
 		vec_flush_bad(r, rep, 0);
 		return NULL;
 	}
+	return vec_check_doc(r, path, doc, rep);
+}
+
+json_t *vec_check_doc(struct run *r, const char *path, json_t *doc, struct report *rep)
+{
+	unsigned before = r->refusals;
+	r->file = path;
 	r->doc = doc;
 	if (jschema_validate(r->schema, doc, schema_report, r) == 0)
 		check_tests(r, doc, rep);

@@ -79,7 +79,11 @@ struct vec_rx_rq {
 	bool vsd, flush, on_rmp;
 	uint32_t user_index;
 };
+struct vec_rx_lro {
+	unsigned mask, timeout, max_msg_sz; /* T45 10h; mask 0: LRO off */
+};
 struct vec_rx_tir {
+	struct vec_rx_lro lro;
 	bool indirect, symmetric;
 	unsigned rq, hash_fn, self_lb_en;
 	uint32_t sel;
@@ -166,6 +170,13 @@ struct run {
 	struct rx_stack *rxs;             /* running: the rx_setup's objects */
 
 	unsigned refusals; /* of the whole run */
+
+	/* The steps are a SETUP's, not a vector file's (vectors_stack.h): messages name the step
+	 * only, not a group or test the file does not have. */
+	bool setup_only;
+	/* When set, the device's events go here instead of the test's list (vectors_stack.h). */
+	void (*sink)(void *ctx, const struct nicref_event *ev);
+	void *sink_ctx;
 
 	/* --dut (dut_diff.h): tests run against the DUT too, and those where it differed */
 	unsigned dut_tests, dut_failed;
@@ -326,6 +337,9 @@ void st_rq_post(struct run *r, const json_t *s);
 void st_rx_frame(struct run *r, const json_t *s);
 void st_steer(struct run *r, const json_t *s);
 void st_flow_counters(struct run *r, const json_t *s);
+void st_modify_tir(struct run *r, const json_t *s); /* vectors_rx_lro.c */
+void st_destroy_tir(struct run *r, const json_t *s);
+void st_rq_state(struct run *r, const json_t *s);
 /* A receive configuration is set up (checking: an rx_setup came before), else vbad / vfail. */
 bool vec_rx_ready(struct run *r, const char *what);
 /* The rx_setup's CQ while running, or NULL. */
@@ -343,6 +357,12 @@ void step_adp_timeline(struct run *r, const json_t *v);
 /* Loads and checks a file, printing every refusal (and adding them to rep as ERROR results);
  * the document, or NULL when refused. */
 json_t *vec_check_file(struct run *r, const char *path, struct report *rep);
+/* vec_check_file of a document already loaded (which it takes: freed when refused). */
+json_t *vec_check_doc(struct run *r, const char *path, json_t *doc, struct report *rep);
+/* A fresh device for the group (its profile and caps) in r->dev: 0, or -1 after vbad. */
+int vec_dev_open(struct run *r, const json_t *group);
+/* The test's end checks: a violation no events step matched, a broken model invariant. */
+void vec_unexpected(struct run *r);
 /* The refusals gathered so far (r->bad) become one ERROR result of the file (tc_id 0: the file
  * or a group as a whole). */
 void vec_flush_bad(struct run *r, struct report *rep, long tc_id);

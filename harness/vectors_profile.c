@@ -15,7 +15,30 @@
 	X(log_max_transport_domain) X(driver_version) X(adp_max_range_num)                      \
 	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \
 	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(log_max_objects)               \
-	X(contexts_per_page) X(vport_min_wqe_inline_mode)
+	X(contexts_per_page) X(vport_min_wqe_inline_mode) X(lro_max_sessions)                   \
+	X(lro_min_mss_size) X(lro_max_msg_sz_mode)
+
+/* Settings whose range is narrower than their field, with the reason (docs/vectors.md). */
+static const struct {
+	const char *name;
+	uint64_t min, max;
+	const char *why;
+} profile_ranges[] = {
+	{ "lro_max_sessions", 1, 4096, "1 to 4096 LRO sessions (docs/lro.md D-LRO-1)" },
+	{ "lro_min_mss_size", 1, 65535, "PRM §3.3.6.2: lro_min_mss_size > 0" },
+	{ "lro_max_msg_sz_mode", 0, 1, "PRM T147 lro_max_msg_sz_mode: 0 or 1" },
+};
+
+static int profile_range(struct run *r, const char *key, const char *field, uint64_t x)
+{
+	for (size_t i = 0; i < sizeof profile_ranges / sizeof profile_ranges[0]; i++)
+		if (strcmp(profile_ranges[i].name, key) == 0 &&
+		    (x < profile_ranges[i].min || x > profile_ranges[i].max)) {
+			vbad(r, field, "%llu: %s", (unsigned long long)x, profile_ranges[i].why);
+			return -1;
+		}
+	return 0;
+}
 
 static int profile_set(struct run *r, struct nicref_profile *p, const char *key, const json_t *v)
 {
@@ -24,7 +47,8 @@ static int profile_set(struct run *r, struct nicref_profile *p, const char *key,
 #define PROFILE_SET(f)                                                                          \
 	if (strcmp(key, #f) == 0) {                                                             \
 		uint64_t x;                                                                     \
-		if (vnum_at(r, field, v, NS_NONE, 8 * sizeof p->f, &x) != 0)                    \
+		if (vnum_at(r, field, v, NS_NONE, 8 * sizeof p->f, &x) != 0 ||                  \
+		    profile_range(r, key, field, x) != 0)                                       \
 			return -1;                                                              \
 		p->f = (__typeof__(p->f))x;                                                     \
 		return 0;                                                                       \

@@ -226,6 +226,12 @@ static int tirs_values(struct run *r, const json_t *s)
 			}
 			hex_parse(json_string_value(key), t->key, sizeof t->key);
 		}
+		/* T45 10h: LRO only when the TIR says so (docs/vectors.md "Large Receive
+		 * Offload"). */
+		t->lro = (struct vec_rx_lro){ 0, 0, 0 };
+		if (json_object_get(o, "lro") &&
+		    vec_rx_lro_values(r, what, json_object_get(o, "lro"), &t->lro))
+			return -1;
 		t->rq = (unsigned)rq;
 		t->hash_fn = (unsigned)fn;
 		t->symmetric = sym != 0;
@@ -436,7 +442,10 @@ static int setup_run(struct run *r, struct rx_stack *x)
 					      .toeplitz_key = t->key,
 					      .sel_outer = t->sel,
 					      .td = x->td,
-					      .self_lb_en = t->self_lb_en };
+					      .self_lb_en = t->self_lb_en,
+					      .lro_enable_mask = t->lro.mask,
+					      .lro_timeout_usecs = t->lro.timeout,
+					      .lro_max_msg_sz = t->lro.max_msg_sz };
 		if (status_fail(r, "CREATE_TIR", refdrv_create_tir(d, &ta, &x->tirn[i])))
 			return -1;
 	}
@@ -455,6 +464,8 @@ static int setup_run(struct run *r, struct rx_stack *x)
 		}
 		if (status_fail(r, "SET_FLOW_TABLE_ENTRY", refdrv_set_fte(d, 0, ft, 0, 0, 0, &e)))
 			return -1;
+		x->all_ft = ft;
+		x->all_live = true;
 	}
 	return 0;
 }

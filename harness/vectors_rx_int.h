@@ -1,7 +1,7 @@
 /* Private to harness/vectors_rx*.c: the receive stack a group's rx_setup builds (its fixed
  * placement in host memory and the objects' numbers) and the readers the receive steps share.
  * The steps: vectors_rx.c (rx_setup, rq_post, rx_frame), vectors_rx_steer.c (steer,
- * flow_counters). docs/vectors.md "Receive path". */
+ * flow_counters), vectors_rx_lro.c (modify_tir, destroy_tir, rq_state). docs/vectors.md "Receive path". */
 #ifndef NICREF_VECTORS_RX_INT_H
 #define NICREF_VECTORS_RX_INT_H
 
@@ -28,6 +28,8 @@
 
 struct rx_stack {
 	uint32_t pd, td, uar, mkey_index, lkey, rmpn, rqtn;
+	uint32_t all_ft;  /* the steer_all flow's table (its entry at index 0) */
+	bool all_live;    /* that entry exists (destroy_tir deletes it first) */
 	struct refdrv_eq eq;
 	struct refdrv_cq cq;
 	uint32_t rqn[VEC_RX_MAX_RQS], tirn[VEC_RX_MAX_TIRS];
@@ -42,6 +44,9 @@ struct rx_stack *vec_rx_stack(struct run *r);
 /* A number of obj under key, named "what.key" (or "key") in messages. */
 int vec_rx_num_in(struct run *r, const char *what, const json_t *obj, const char *key,
 		  unsigned bits, uint64_t dflt, uint64_t *out);
+/* A TIR's LRO group (tirs[].lro, modify_tir.lro; vectors_rx_lro.c): the keys of obj o, their
+ * defaults for those absent. 0, or -1 after vbad. */
+int vec_rx_lro_values(struct run *r, const char *what, const json_t *o, struct vec_rx_lro *l);
 /* An index below n into the list named `list`. */
 int vec_rx_index_in(struct run *r, const char *field, const json_t *v, unsigned n,
 		    const char *list, uint64_t *out);

@@ -643,6 +643,8 @@ static const struct {
 	{ "cqes", step_cqes },		   { "rx_setup", st_rx_setup },
 	{ "rq_post", st_rq_post },	   { "rx_frame", st_rx_frame },
 	{ "steer", st_steer },		   { "flow_counters", st_flow_counters },
+	{ "modify_tir", st_modify_tir },   { "destroy_tir", st_destroy_tir },
+	{ "rq_state", st_rq_state },
 };
 
 void vec_step(struct run *r, const json_t *step, size_t index)

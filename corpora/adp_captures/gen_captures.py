@@ -5,7 +5,7 @@ verdicts (corpora/adp_captures/captures.json).
 Run from the repository root:  /usr/bin/python3 corpora/adp_captures/gen_captures.py
 (Debian python3-scapy; ci/deps.sh installs it). The output is byte-for-byte reproducible.
 
-The timings are computed here from the seed text (seeds 000 and 001, /work/shared/seeds), with
+The timings are computed here from the seed text (seeds 000 and 001, docs/references.md), with
 the default readings of docs/decisions.md (D-ADP-*), independently of the C engine: the
 expected verdicts in captures.json come from this file's own replay, not from nicref's output.
 Each capture is one RC flow per QP (one SEND Only per message, one message outstanding),

@@ -141,6 +141,11 @@ seed=corpora/rx/seed-direct-vlan-no-wqe
 { printf '\x0e\xff'; cat "$seed"; printf '\x80'; } >"$work/rx-r"
 same_trace rx "$seed" "$work/rx-r"
 
+# lro (lro_fuzz.c): 0x05-0xFF, the op byte alone.
+seed=corpora/lro/seed-causes
+{ printf '\x05\xff'; cat "$seed"; printf '\x80'; } >"$work/lro-r"
+same_trace lro "$seed" "$work/lro-r"
+
 # cmd: stages 12-15 are reserved: the input runs nothing.
 seed=corpora/cmd/seed-nop
 [ -s "$(trace_of cmd "$seed" >"$work/cmd.a"; echo "$work/cmd.a")" ] || bad "cmd: seed-nop leaves no trace"
@@ -151,4 +156,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro and cmd; tx's light restore matches a full bring-up"

@@ -2,7 +2,7 @@
  * the PRM lays them out (core/caps.h), set at reset from the profile table of
  * core/caps_default.c. Dispatch has already checked the lengths (T140-T143, T154-T157),
  * op_mod (T141, T155) and the device state (QUERY after ENABLE_HCA, SET between ENABLE_HCA
- * and INIT_HCA, spec-map §1.4.1); what is left here are the structures themselves. */
+ * and INIT_HCA, D-INIT-2 in docs/decisions.md); what is left here are the structures themselves. */
 #include "cmd/cmd_table.h"
 
 /* T141/T155 op_mod[15:1], the capability type. */
@@ -88,9 +88,9 @@ struct general_rw {
 	uint64_t cmdif_checksum, cache_line_128byte, log_max_sq, log_uar_page_sz;
 };
 
-/* PRM §12.3.4: "Value above the maximum capability" is refused (spec-map §1.4.1), each RW field
- * by its own rule. All are checked before anything is written: a refused command changes
- * nothing. */
+/* PRM §12.3.4: a value above the maximum capability is refused with BAD_PARAM (T128 "parameter
+ * out of range"), each RW field by its own rule. All are checked before anything is written: a
+ * refused command changes nothing. */
 static enum nicref_cmd_rule check_general(const struct nicref_dev *dev,
 					  const struct general_rw *v)
 {

@@ -3,7 +3,7 @@
 
 /* T184 (D-ISSI-1): supported_issi (20h-6Ch, 640 bits) is a bitmask, bit N set when ISSI N is supported.
  * The field is big-endian like every PRM field, so bit 0 is the least significant bit of its
- * last byte (6Fh) (spec-map §1.4.1). */
+ * last byte (6Fh) (PRM "Byte Endianness"). */
 #define SUPPORTED_ISSI_LAST_BYTE 0x6F
 
 enum nicref_cmd_rule cmd_query_issi(struct cmd_ctx *c)

@@ -5,22 +5,24 @@
  * test caps_doc_test.c compares it with what QUERY_HCA_CAP returns.
  *
  * The device is a one-function ConnectX-4 Lx class Ethernet NIC (the PRM Rev 0.40 is
- * Ethernet-only, spec-map §8.1). Counts of objects (CQ, MKey, RQ, SQ, TIR, TIS, RMP, RQT, PD,
- * TD) are 2^16 in the default profile (profile.log_max_objects, log_max_pd,
- * log_max_transport_domain); a real ConnectX-4 Lx reports 2^24 for most, and a profile may say
- * so: the handle spaces are 24 bits wide whatever the count (obj/objtab.h). A feature bit is 1 when the spec-map plans to model
- * the feature and 0 when it does not (each 0 says why).
+ * Ethernet-only: T145 port_type defines only 0x1 Ethernet, and T127 has no QP commands). Counts
+ * of objects (CQ, MKey, RQ, SQ, TIR, TIS, RMP, RQT, PD, TD) are 2^16 in the default profile
+ * (profile.log_max_objects, log_max_pd, log_max_transport_domain); a real ConnectX-4 Lx reports
+ * 2^24 for most, and a profile may say so: the handle spaces are 24 bits wide whatever the count
+ * (obj/objtab.h). A feature bit is 1 when nicref models or plans to model the feature and 0
+ * when it does not (each 0 says why).
  *
- * Capabilities the PRM refers to but places nowhere in T144-T153 (spec-map §6.5, D-CAP-1) are
+ * Capabilities the PRM refers to but places nowhere in T144-T153 (D-CAP-1, docs/caps.md) are
  * fixed parameters of this profile, not serialised:
  *   log_max_qp_sz            16  = log_max_wq_sz: the largest SQ/RQ in WQEs (§7.4.1, L2050)
  *   max_wqe_sz_sq            63  octowords (L2159): the 6-bit ds of the ctrl segment
  *   max_wqe_sz_rq            32  octowords = 512 B = 2^log_max_stride_sz_rq
- *   log_max_bf_regs_per_page  2  four BlueFlame registers at 800h-FFFh of a UAR page (spec-map
- *                                §3.6), 2^log_bf_reg_size = 512 B each
+ *   log_max_bf_regs_per_page  2  four BlueFlame registers at 800h-FFFh of a UAR page (PRM
+ *                                §7.2.2 T13, §7.2.2.1), 2^log_bf_reg_size = 512 B each
  *   log_max_bf_pages          8  every UAR page of the 1 MB area (uar_sz 0, 4 KB pages)
- *   imaicl                    0  spec-map §3.1.5 (UMR) [DEC]
- *   tunneled offloads         0  no tunnelling in Rev 0.40 (spec-map §4.1) */
+ *   imaicl                    0  PRM §10.1.1: an indirect MKey's rights are checked against
+ *                                the MKeys it points to
+ *   tunneled offloads         0  no tunnelling in Rev 0.40 (PRM §3.3.1, T4) */
 #include <string.h>
 
 #include "core/dev.h"
@@ -47,6 +49,9 @@ struct cap_row {
 #define P_LOG_MAX_TD (UINT64_MAX - 4)     /* profile.log_max_transport_domain */
 #define P_DRIVER_VERSION (UINT64_MAX - 5) /* profile.driver_version */
 #define P_LOG_MAX_OBJ (UINT64_MAX - 6)    /* profile.log_max_objects */
+#define P_LRO_MIN_MSS (UINT64_MAX - 7)    /* profile.lro_min_mss_size */
+#define P_LRO_MSG_MODE (UINT64_MAX - 8)   /* profile.lro_max_msg_sz_mode */
+#define P_FIRST P_LRO_MSG_MODE            /* the lowest of these markers */
 
 #define REF(L, n) { &nicref_layout_##L, PRMF_##L##__##n }
 #define NOREF { NULL, 0 }
@@ -75,7 +80,7 @@ struct cap_row {
 
 static const struct cap_row cap_defaults[] = {
 	/* ---- T145, general device capabilities (op_mod type 0) ---- */
-	GEN(log_max_cq_sz, 22, 22)          /* 4 M CQEs, the CREATE_CQ bound (spec-map §1.4.4) */
+	GEN(log_max_cq_sz, 22, 22)          /* 4 M CQEs, the CREATE_CQ bound (T76 log_cq_size) */
 	GEN(log_max_cq, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)             /* object count, scaled (see above) */
 	GEN(log_max_eq_sz, 22, 22)          /* as log_max_cq_sz */
 	GEN(log_max_mkey, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)           /* object count, scaled */
@@ -99,7 +104,7 @@ static const struct cap_row cap_defaults[] = {
 	GEN(cqe_version, 1, 1)              /* §7.1.1.1 (ISSI 1): user_index and flow_tag CQEs */
 	GEN(cmdif_checksum, 3, P_CMDIF_CHECKSUM) /* RW. T145: 0, 1 and 3 defined */
 	GEN(wq_signature, 1, 1)             /* §9.2.3 WQE signatures modelled (D-WQE-2) */
-	GEN(sctr_data_cqe, 0, 0)            /* scatter-to-CQE not modelled (no spec-map rule) */
+	GEN(sctr_data_cqe, 0, 0)            /* scatter-to-CQE (T68 cqe_format 1/2) not modelled */
 	GEN(eth_net_offloads, 1, 1)         /* type 1 below */
 	GEN(cq_oi, 1, 1)                    /* MODIFY_CQ field_select bits, all modelled */
 	GEN(cq_resize, 1, 1)
@@ -112,7 +117,7 @@ static const struct cap_row cap_defaults[] = {
 	GEN(bf, 1, 1)                       /* BlueFlame modelled (D-DB-3) */
 	GEN(driver_version, P_DRIVER_VERSION, P_DRIVER_VERSION)           /* SET_DRIVER_VERSION supported */
 	GEN(pad_tx_eth_packet, 1, 1)        /* D-PAD-1 */
-	GEN(log_bf_reg_size, 9, 9)          /* spec-map §3.6 [DEC]: 512 B, two 256 B buffers */
+	GEN(log_bf_reg_size, 9, 9)          /* PRM §7.2, T13/T14 [DEC]: 512 B, two 256 B buffers */
 	GEN(log_max_transport_domain, P_LOG_MAX_TD, P_LOG_MAX_TD)
 	GEN(log_max_pd, P_LOG_MAX_PD, P_LOG_MAX_PD)
 	GEN(log_max_flow_counter_bulk, 8, 8) /* 256 counters per query: 4 KB of output */
@@ -122,7 +127,7 @@ static const struct cap_row cap_defaults[] = {
 	GEN(log_max_sq, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)             /* RW (T145; odd for a count, but so marked) */
 	GEN(log_max_tir, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
 	GEN(log_max_tis, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
-	GEN(basic_cyclic_rcv_wqe, 1, 1)     /* RMP.basic_cyclic_rcv_wqe modelled (spec-map §2.9) */
+	GEN(basic_cyclic_rcv_wqe, 1, 1)     /* RMP.basic_cyclic_rcv_wqe modelled (PRM §7.10, T64/T65) */
 	GEN(log_max_rmp, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
 	GEN(log_max_rqt, P_LOG_MAX_OBJ, P_LOG_MAX_OBJ)
 	GEN(log_max_rqt_size, 8, 8)         /* 256 entries = the RSS table, rss_ind_tbl_cap */
@@ -146,15 +151,17 @@ static const struct cap_row cap_defaults[] = {
 	ETH(lro_cap, 1, 1)                  /* §3.3.6 */
 	ETH(lro_psh_flag, 1, 1)
 	ETH(lro_time_stamp, 1, 1)
-	ETH(lro_max_msg_sz_mode, 0, 0)      /* start_from_TCP_header, the mode T48 names
-					       (lro_max_ip_payload_size) */
-	ETH(self_lb_en_modifiable, 1, 1)    /* loopback modelled (spec-map §4.7) */
+	ETH(lro_max_msg_sz_mode, P_LRO_MSG_MODE, P_LRO_MSG_MODE) /* 0 start_from_TCP_header
+					       (the mode T48 names, lro_max_ip_payload_size) by
+					       default; the profile says (D-LRO-6) */
+	ETH(self_lb_en_modifiable, 1, 1)    /* loopback modelled (PRM §3.4) */
 	ETH(self_lb_mc, 1, 1)
 	ETH(self_lb_uc, 1, 1)
 	ETH(max_lso_cap, 16, 16)            /* 64 KB LSO payload */
 	ETH(wqe_inline_mode, 1, 1)          /* nic_vport_context: ConnectX-4 Lx behaviour */
 	ETH(rss_ind_tbl_cap, 8, 8)          /* 256, = log_max_rqt_size */
-	ETH(lro_min_mss_size, 1, 1)         /* any payload; pure ACKs never merge (L1332) */
+	ETH(lro_min_mss_size, P_LRO_MIN_MSS, P_LRO_MIN_MSS) /* profile, default 1: any payload;
+					       pure ACKs never merge (§3.3.6.2) */
 	ETH(lro_timer_supported_periods_0, 8, 8) /* µs, ascending (T147) */
 	ETH(lro_timer_supported_periods_1, 16, 16)
 	ETH(lro_timer_supported_periods_2, 32, 32)
@@ -180,7 +187,7 @@ static const struct cap_row cap_defaults[] = {
 	FT_FIELDS(FT_RX_REF, ft_field_support, 1)         /* every T153 field matches ... */
 	FT_FIELDS(FT_RX_REF, ft_field_bitmask_support, 1) /* ... under any mask (D-FT-2) */
 	FT_TX(ft_support, 1)
-	FT_TX(flow_tag, 0)                  /* no flow_tag on NIC_TX (spec-map §5.1) */
+	FT_TX(flow_tag, 0)                  /* no flow_tag on NIC_TX (PRM §7.11.4.2) */
 	FT_TX(flow_counter, 0)              /* D-FT-4 */
 	FT_TX(flow_modify_en, 1)
 	FT_TX(modify_root, 1)
@@ -191,7 +198,7 @@ static const struct cap_row cap_defaults[] = {
 	FT_TX(max_ft_level, 64)
 	FT_TX(log_max_ft_num, 10)
 	FT_TX(log_max_flow_counter, 0)
-	FT_TX(log_max_destination, 0)       /* NIC_TX has no multi-path (spec-map §5.1) */
+	FT_TX(log_max_destination, 0)       /* NIC_TX has no multi-path (PRM §7.11.4.2) */
 	FT_TX(log_max_flow, 16)
 	FT_FIELDS(FT_TX_REF, ft_field_support, 1)
 	FT_FIELDS(FT_TX_REF, ft_field_bitmask_support, 1)
@@ -214,6 +221,10 @@ static uint64_t resolve(uint64_t v, const struct nicref_profile *p)
 		return p->log_max_objects;
 	case P_DRIVER_VERSION:
 		return p->driver_version;
+	case P_LRO_MIN_MSS:
+		return p->lro_min_mss_size;
+	case P_LRO_MSG_MODE:
+		return p->lro_max_msg_sz_mode;
 	default:
 		return v;
 	}
@@ -330,7 +341,7 @@ static enum nicref_cap_set_result cap_offered(const struct nicref_layout *top,
 		if (!cap_path_is(row, at) || row->f.l != l ||
 		    (row->f.i != i && row->f.i != CAP_ALL_FIELDS))
 			continue;
-		if (row->max >= P_LOG_MAX_OBJ || row->cur >= P_LOG_MAX_OBJ)
+		if (row->max >= P_FIRST || row->cur >= P_FIRST)
 			return NICREF_CAP_SET_FIXED; /* follows a profile setting */
 		*out = row->max;
 	}

@@ -33,6 +33,9 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->log_max_transport_domain = 16;
 	p->log_max_objects = 16;
 	p->contexts_per_page = 64; /* D-PG-4 */
+	p->lro_max_sessions = 256; /* D-LRO-1 */
+	p->lro_min_mss_size = 1;   /* §3.3.6.2: any payload (> 0) */
+	p->lro_max_msg_sz_mode = 0; /* D-LRO-6: start_from_TCP_header */
 	p->driver_version = 1;
 	p->vport_min_wqe_inline_mode = 1; /* D-VP-3: L2 (§7.9.3.1 mode 1) */
 	p->adp_max_range_num = NICREF_ADP_MAX_RANGES; /* D-ADP-*: docs/decisions.md */
@@ -104,9 +107,13 @@ void nicref_dev_destroy(struct nicref_dev *dev)
 	if (!dev)
 		return;
 	struct dev_core *c = dev_core(dev);
-	for (unsigned i = c->ncreated; i-- > 0;)
+	/* Rows go in reverse order, each no longer counted as created before it goes: a row's
+	 * destroy may dev_notify the rows still there (the objects releasing, LRO). */
+	while (c->ncreated > 0) {
+		unsigned i = --c->ncreated;
 		if (c->subsys[i]->destroy)
 			c->subsys[i]->destroy(dev, c->state[i]);
+	}
 	hostmem_fini(&c->hostmem);
 	page_pool_fini(&c->pages);
 	free(c->state);
@@ -135,6 +142,14 @@ void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
 	for (unsigned i = 0; i < c->nsubsys; i++)
 		if (c->subsys[i]->tick)
 			c->subsys[i]->tick(dev, c->state[i]);
+}
+
+void dev_notify(struct nicref_dev *dev, enum dev_note note, uint32_t num)
+{
+	struct dev_core *c = dev_core(dev);
+	for (unsigned i = 0; i < c->ncreated; i++)
+		if (c->subsys[i]->notify)
+			c->subsys[i]->notify(dev, c->state[i], note, num);
 }
 
 uint64_t nicref_clock_now(const struct nicref_dev *dev)

@@ -53,6 +53,11 @@ static inline const struct dev_core *dev_core_c(const struct nicref_dev *dev)
 struct nicref_dev *dev_create(const struct nicref_config *cfg,
 			      const struct dev_subsys *const *subsys, unsigned n, size_t size);
 
+/* Tells the subsystems that object num is about to change (core/subsys.h enum dev_note): the
+ * control plane calls it before the change, so a layer above can complete what it holds for
+ * the object (LRO sessions, PRM §3.3.6.1) while the object is still as it was. */
+void dev_notify(struct nicref_dev *dev, enum dev_note note, uint32_t num);
+
 /* The one way events leave the device. */
 void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_t *args,
 	      unsigned nargs);

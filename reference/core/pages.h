@@ -1,6 +1,6 @@
 /* Private to libnicref: the pages the driver has given the device (PRM §5.1, §12.3.1-2). The
  * pool keeps them in the order given, so MANAGE_PAGES(return) hands back the latest first
- * (LIFO, spec-map §6.4), and a hash set finds a page in O(1) to refuse duplicates. */
+ * (LIFO, D-PG-3 in docs/decisions.md), and a hash set finds a page in O(1) to refuse duplicates. */
 #ifndef NICREF_CORE_PAGES_H
 #define NICREF_CORE_PAGES_H
 

@@ -21,6 +21,15 @@ struct nicref_dev;
 struct nicref_profile;
 struct nicref_stats;
 
+/* What the control plane tells the layers above before it changes an object they may hold
+ * state for (dev_notify, core/dev.h): obj/ calls it without knowing who listens. */
+enum dev_note {
+	DEV_NOTE_TIR_LRO,     /* MODIFY_TIR writes the TIR's LRO group (T48 bit 0) */
+	DEV_NOTE_TIR_DESTROY, /* DESTROY_TIR */
+	DEV_NOTE_RQ_LEAVES_RDY, /* an RQ leaves RDY (MODIFY_RQ, an error) or is destroyed */
+	DEV_NOTE_OBJECTS_RELEASED, /* every object goes at once (TEARDOWN_HCA, a reset); num 0 */
+};
+
 struct dev_subsys {
 	const char *name;
 	/* Whether the profile's settings for this subsystem are ones it models; nicref_dev_create
@@ -40,6 +49,9 @@ struct dev_subsys {
 	 * state described into buf as dev_broken does (nothing when len is 0). Table order, after
 	 * core's. */
 	int (*check)(const struct nicref_dev *dev, const void *state, char *buf, size_t len);
+	/* An object of number num is about to change as `note` says (dev_notify), in table order.
+	 * The hook may write completions and events; the object is still as it was. */
+	void (*notify)(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num);
 	/* Adds the row's counts to the device's (nicref_stats_get), after core's. */
 	void (*counters)(const struct nicref_dev *dev, const void *state, struct nicref_stats *out);
 };

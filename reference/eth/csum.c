@@ -6,10 +6,16 @@
 uint64_t csum_add(uint64_t sum, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
-	/* Four words at a time into a 64-bit sum: 2^48 such steps before it could wrap. */
-	for (; i + 8 <= n; i += 8)
-		sum += (uint64_t)hdr_get16(p + i) + hdr_get16(p + i + 2) + hdr_get16(p + i + 4) +
-		       hdr_get16(p + i + 6);
+	/* Big-endian 32-bit words into two 64-bit sums (2^32 words before either could wrap):
+	 * a word hi * 2^16 + lo is congruent to hi + lo modulo 0xFFFF, so the folded sum is the
+	 * sum of the 16-bit words (RFC 1071 §2(B)); every receive checksum goes through here. */
+	uint64_t a = 0, b = 0;
+	for (; i + 8 <= n; i += 8) {
+		a += (uint64_t)p[i] << 24 | (uint64_t)p[i + 1] << 16 | (uint64_t)p[i + 2] << 8 | p[i + 3];
+		b += (uint64_t)p[i + 4] << 24 | (uint64_t)p[i + 5] << 16 | (uint64_t)p[i + 6] << 8 |
+		     p[i + 7];
+	}
+	sum += (a >> 32) + (a & 0xFFFFFFFFu) + (b >> 32) + (b & 0xFFFFFFFFu);
 	for (; i + 2 <= n; i += 2)
 		sum += hdr_get16(p + i);
 	if (i < n)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "eth/eth.h"
+#include "eth/lro.h"
 #include "eth/rx.h"
 
 static int eth_create(struct nicref_dev *dev, void **state)
@@ -83,11 +84,45 @@ static void eth_counters(const struct nicref_dev *dev, const void *state, struct
 	rx_counters(es->rx_state, out);
 }
 
+/* The LRO settings of the profile (D-LRO-1, D-LRO-6): a session table of 1 to 4096, a
+ * minimum segment above 0 (PRM §3.3.6.2 "lro_min_mss_size > 0"), a mode of T147's two. */
+static int eth_profile_ok(const struct nicref_profile *p)
+{
+	return p->lro_max_sessions >= 1 && p->lro_max_sessions <= LRO_MAX_SESSIONS &&
+	       p->lro_min_mss_size >= 1 && p->lro_max_msg_sz_mode <= 1;
+}
+
+/* Virtual time moved: LRO sessions whose timer expired complete (D-LRO-5). */
+static struct lro_state *lro_of(void *state)
+{
+	struct eth_state *es = state;
+	struct rx_state *rs = es ? es->rx_state : NULL;
+	return rs ? rs->lro : NULL; /* NULL only while a failed create is undone */
+}
+
+static void eth_tick(struct nicref_dev *dev, void *state)
+{
+	struct lro_state *ls = lro_of(state);
+	if (ls)
+		lro_tick(dev, ls);
+}
+
+/* The control plane changes a TIR or an RQ: its LRO sessions complete first (D-LRO-10). */
+static void eth_notify(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num)
+{
+	struct lro_state *ls = lro_of(state);
+	if (ls)
+		lro_notify(dev, ls, note, num);
+}
+
 const struct dev_subsys eth_subsys = {
 	.name = "eth",
+	.profile_ok = eth_profile_ok,
 	.create = eth_create,
 	.destroy = eth_destroy,
 	.reset = eth_reset,
+	.tick = eth_tick,
+	.notify = eth_notify,
 	.check = eth_check,
 	.counters = eth_counters,
 };

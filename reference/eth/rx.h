@@ -74,10 +74,13 @@ enum rx_outcome {
 	RX_ERROR = 2,     /* a completion with error; the RQ went to ERR */
 };
 
+struct lro_state;
+
 /* The engine's state (rx_state.c), reached as eth_state.rx_state. */
 struct rx_state {
 	uint8_t *wqe;	     /* one receive WQE stride: 2^log_max_stride_sz_rq bytes */
 	size_t wqe_cap;
+	struct lro_state *lro; /* the LRO sessions (eth/lro.h) */
 	uint64_t frames_in;  /* nicref_stats */
 	uint64_t cqes, drops;
 };
@@ -117,6 +120,43 @@ struct rx_hdr {
 };
 void rx_hdr_fields(const uint8_t *frame, size_t len, const struct pkt_info *pi,
 		   struct rx_hdr *h);
+
+/* rx_rq.c, in steps, for LRO (eth/lro.h, PRM §3.3.6.5): a frame placed in the RQ's next WQE
+ * with its completion still to be written; more data appended to that WQE; the completion. */
+struct rx_slot {
+	struct rq *rq;
+	uint32_t rqn;
+	uint32_t index;       /* rq_dequeue's */
+	uint32_t srqn;
+	uint16_t wqe_counter;
+	bool strip;           /* the frame's C-VLAN tag was stripped (§3.3.7) */
+	size_t pad;           /* the start padding before the data (§3.3.9) */
+	uint32_t byte_cnt;    /* the frame's bytes as scattered */
+	struct rx_hdr h;      /* what its headers make of the CQE */
+};
+/* The LRO fields of a session's CQE (T68, T5; D-LRO-7). */
+struct rx_lro_cqe {
+	uint8_t num_seg, abrt, min_ttl;
+	bool psh, ts_valid;
+	uint16_t win;
+	uint32_t ack, tsval, tsecr;
+};
+/* RX_DELIVERED: scattered, no CQE yet (*sl says where); RX_DROPPED; RX_ERROR: a completion
+ * with error was written and the RQ went to ERR. */
+enum rx_outcome rx_rq_place(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt *p,
+			    struct rx_slot *sl);
+/* Writes n bytes at data position `at` of the slot's WQE (position 0: the frame's first byte,
+ * after the start padding): 0, or the syndrome of the completion with error (nothing is
+ * completed: the caller fails the slot). */
+uint8_t rx_rq_append(struct nicref_dev *dev, const struct rx_slot *sl, size_t at,
+		     const uint8_t *data, size_t n);
+/* The responder CQE of the slot (with LRO fields when lro): 0, or -1 when the CQ took none (the
+ * RQ then goes to ERR, unless rq_leaving: it is leaving RDY already). */
+int rx_rq_complete(struct nicref_dev *dev, const struct rx_slot *sl, const struct rx_pkt *p,
+		   const struct rx_lro_cqe *lro, bool rq_leaving);
+/* The completion with error of the slot; the RQ goes to ERR. */
+void rx_rq_fail(struct nicref_dev *dev, const struct rx_slot *sl, const struct rx_pkt *p,
+		uint8_t syndrome);
 /* The priority a frame is counted at (its outermost tag's PCP, 0 untagged): PPCNT per_prio. */
 unsigned rx_frame_prio(const uint8_t *frame, size_t len);
 
@@ -128,6 +168,7 @@ struct rx_done {
 	uint32_t byte_cnt;
 	const struct rx_hdr *h;
 	const struct rx_pkt *p;
+	const struct rx_lro_cqe *lro; /* an LRO session's CQE (h carries its checksum and l4 type) */
 };
 /* 0, or -1 when the CQ took no CQE (the RQ then goes to ERR, §7.12.1). */
 int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d);

@@ -13,6 +13,24 @@ static uint32_t srqn_user_index(struct nicref_dev *dev, const struct rx_done *d)
 	return d->srqn & 0xFFFFFF;
 }
 
+/* PRM §3.3.6.6 T5, T68 (D-LRO-7): the fields of an LRO session's CQE; with
+ * lro_timestamp_is_valid, timestamp_h/_l are lro_timestamp_value/_echo (TSval, TSecr). */
+static void lro_fields(uint8_t *cqe, size_t n, const struct rx_lro_cqe *l)
+{
+	PRM_SET(cqe64, lro_num_seg, cqe, n, l->num_seg);
+	PRM_SET(cqe64, lro_abrt, cqe, n, l->abrt);
+	PRM_SET(cqe64, lro_tcp_psh, cqe, n, l->psh);
+	PRM_SET(cqe64, lro_dup_ack_cnt, cqe, n, 0); /* T5: "should be always zero" */
+	PRM_SET(cqe64, lro_min_ttl, cqe, n, l->min_ttl);
+	PRM_SET(cqe64, lro_tcp_win, cqe, n, l->win);
+	PRM_SET(cqe64, lro_ack_seq_num, cqe, n, l->ack);
+	PRM_SET(cqe64, lro_timestamp_is_valid, cqe, n, l->ts_valid);
+	if (l->ts_valid) {
+		PRM_SET(cqe64, timestamp_h, cqe, n, l->tsval);
+		PRM_SET(cqe64, timestamp_l, cqe, n, l->tsecr);
+	}
+}
+
 int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
 {
 	uint8_t cqe[PRM_SIZE_cqe64] = { 0 };
@@ -44,6 +62,8 @@ int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
 	uint64_t ts = init_seg_timer(dev); /* §7.12.10 (D-TX-15) */
 	PRM_SET(cqe64, timestamp_h, cqe, n, ts >> 32);
 	PRM_SET(cqe64, timestamp_l, cqe, n, ts & 0xFFFFFFFFu);
+	if (d->lro)
+		lro_fields(cqe, n, d->lro);
 	/* T68 rx_drop_counter (s_wqe_opcode's bits on a responder): reported, then restarted
 	 * (D-RX-4). */
 	PRM_SET(cqe64, s_wqe_opcode, cqe, n, d->rq->rx_drop_counter);

@@ -31,19 +31,21 @@ struct rx_wqe {
 	const uint8_t *b;	  /* the stride as read */
 };
 
-/* The frame as scattered: frame bytes with [12, 16) left out when the tag is stripped. */
+/* The data as scattered: frame bytes with [12, 16) left out when the tag is stripped. An LRO
+ * payload appended to a WQE (rx_rq_append) is data from position `base` on. */
 struct rx_src {
 	struct nicref_dev *dev;
 	const uint8_t *f;
 	bool strip;
-	size_t at; /* the next data byte to write */
+	size_t base; /* the data position of f[0] */
+	size_t at;   /* the next data byte to write */
 	bool dma_failed;
 };
 
 static int put(struct rx_src *s, uint64_t pa, size_t n)
 {
 	while (n) {
-		size_t off = s->at, k = n;
+		size_t off = s->at - s->base, k = n;
 		if (s->strip && off >= RX_TAG_AT) {
 			off += RX_TAG_LEN;
 		} else if (s->strip && off + k > RX_TAG_AT) {
@@ -158,35 +160,49 @@ static int translate(const struct rx_wqe *w, const struct rx_entry *e, uint64_t 
 	return mkey_translate(w->dev, &r, fn, s);
 }
 
-/* The scatter (D-RX-1): 0, or the syndrome of the completion with error (T74). */
-static uint8_t scatter(const struct rx_wqe *w, struct rx_src *s, size_t n, unsigned cl)
+/* The list's capacity, and the start padding (§3.3.9) of n data bytes: the first entry's bit,
+ * so that the data's last byte ends a cache line; another entry's bit is ignored (reported
+ * when `report`). */
+static uint64_t list_cap(const struct rx_wqe *w, size_t n, unsigned cl, bool report, size_t *pad)
 {
-	struct nicref_dev *dev = w->dev;
 	uint16_t ctr = (uint16_t)w->index;
 	struct rx_entry e;
-	/* The list's capacity, and the start padding (§3.3.9): the first entry's bit, so that
-	 * the data's last byte ends a cache line; another entry's bit is ignored. */
 	uint64_t cap = 0;
-	size_t pad = 0;
+	*pad = 0;
 	for (unsigned i = 0; entry(w, i, &e); i++) {
 		cap += e.bc;
 		if (!e.start_padding)
 			continue;
-		if (i > 0)
-			violation(w, NICREF_VIO_RX_START_PAD_NOT_FIRST, (uint64_t)ctr << 8 | i);
-		else if (!CAPS_CUR(dev, CAP_GENERAL, hca_cap, start_pad))
-			violation(w, NICREF_VIO_RX_START_PAD_UNSUPPORTED, ctr);
-		else
-			pad = (cl - n % cl) % cl;
+		if (i > 0) {
+			if (report)
+				violation(w, NICREF_VIO_RX_START_PAD_NOT_FIRST, (uint64_t)ctr << 8 | i);
+		} else if (!CAPS_CUR(w->dev, CAP_GENERAL, hca_cap, start_pad)) {
+			if (report)
+				violation(w, NICREF_VIO_RX_START_PAD_UNSUPPORTED, ctr);
+		} else {
+			*pad = (cl - n % cl) % cl;
+		}
 	}
+	return cap;
+}
+
+/* The scatter (D-RX-1) of data positions [s->at, n) after `pad` bytes of start padding: 0, or
+ * the syndrome of the completion with error (T74). */
+static uint8_t scatter(const struct rx_wqe *w, struct rx_src *s, size_t n, unsigned cl,
+		       uint64_t cap, size_t pad)
+{
+	struct nicref_dev *dev = w->dev;
+	uint16_t ctr = (uint16_t)w->index;
+	struct rx_entry e;
 	if (pad + n > cap) {
-		/* D-RX-2: a frame larger than the WQE: Local_Length_Error, the RQ to ERR. */
+		/* D-RX-2: a frame larger than the WQE: Local_Length_Error, the RQ to ERR (also an
+		 * LRO payload the WQE cannot hold: PRM §3.3.6.4, D-LRO-3). */
 		violation(w, NICREF_VIO_RX_WQE_TOO_SHORT, (uint64_t)ctr << 16 | (cap & 0xFFFF));
 		return NICREF_CQE_SYN_LOCAL_LENGTH;
 	}
 	bool end_pad = PRM_GET(wq, end_padding_mode, w->wq_ctx, WQ_CTX_BYTES - WQ_IN_CTX) == 1 &&
 		       CAPS_CUR(dev, CAP_GENERAL, hca_cap, end_pad);
-	uint64_t skip = pad; /* padding bytes still to pass over */
+	uint64_t skip = pad + s->at; /* bytes still to pass over: the padding, data written */
 	for (unsigned i = 0; s->at < n && entry(w, i, &e); i++) {
 		uint64_t off = skip < e.bc ? skip : e.bc;
 		skip -= off;
@@ -224,7 +240,55 @@ static enum rx_outcome drop_no_wqe(struct nicref_dev *dev, struct rq *rq, struct
 	return RX_DROPPED;
 }
 
-enum rx_outcome rx_deliver_rq(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt *p)
+/* The stride of the WQE of index w->index read into the engine's buffer: 0, or -1. */
+static int read_wqe(struct rx_state *rs, struct rx_wqe *w)
+{
+	locate(w->dev, w);
+	w->stride = (size_t)1 << w->wq->log_stride;
+	w->b = rs->wqe;
+	NICREF_ASSERT(w->stride <= rs->wqe_cap); /* log_max_stride_sz_rq bounds it (D-RX-11) */
+	return wq_read(w->dev, w->wq, w->index, 0, rs->wqe, w->stride);
+}
+
+static unsigned cache_line(struct nicref_dev *dev)
+{
+	return CAPS_CUR(dev, CAP_GENERAL, hca_cap, cache_line_128byte) ? 128u : 64u;
+}
+
+static void slot_done(const struct rx_slot *sl, struct rx_done *d, const struct rx_pkt *p)
+{
+	*d = (struct rx_done){ .rq = sl->rq, .srqn = sl->srqn, .wqe_counter = sl->wqe_counter,
+			       .byte_cnt = sl->byte_cnt, .h = &sl->h, .p = p };
+}
+
+void rx_rq_fail(struct nicref_dev *dev, const struct rx_slot *sl, const struct rx_pkt *p,
+		uint8_t syndrome)
+{
+	struct rx_done d;
+	slot_done(sl, &d, p);
+	d.byte_cnt = 0;
+	rx_state_of(dev)->cqes++;
+	rx_cqe_error(dev, &d, syndrome);
+	rq_wqe_done(sl->rq, sl->index); /* completed (in error): not flushed again */
+	rq_hw_error(dev, sl->rq);
+}
+
+int rx_rq_complete(struct nicref_dev *dev, const struct rx_slot *sl, const struct rx_pkt *p,
+		   const struct rx_lro_cqe *lro, bool rq_leaving)
+{
+	struct rx_done d;
+	slot_done(sl, &d, p);
+	d.lro = lro;
+	rx_state_of(dev)->cqes++;
+	int taken = rx_cqe_ok(dev, &d);
+	rq_wqe_done(sl->rq, sl->index);
+	if (taken != 0 && !rq_leaving)
+		rq_hw_error(dev, sl->rq); /* §7.12.1 step 2: the CQ took no CQE */
+	return taken;
+}
+
+enum rx_outcome rx_rq_place(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt *p,
+			    struct rx_slot *sl)
 {
 	struct rx_state *rs = rx_state_of(dev);
 	struct rq *rq = obj_get(dev, OBJ_RQ, rqn);
@@ -241,43 +305,56 @@ enum rx_outcome rx_deliver_rq(struct nicref_dev *dev, uint32_t rqn, struct rx_pk
 		rx_drop(dev, RX_DROP_RQ_NOT_RDY, rqn, p);
 		return RX_DROPPED;
 	}
-	locate(dev, &w);
-	w.stride = (size_t)1 << w.wq->log_stride;
-	w.b = rs->wqe;
-	NICREF_ASSERT(w.stride <= rs->wqe_cap); /* log_max_stride_sz_rq bounds it (D-RX-11) */
-	struct rx_hdr h;
-	rx_hdr_fields(p->frame, p->len, p->pi, &h);
+	*sl = (struct rx_slot){ .rq = rq, .rqn = rqn, .index = w.index,
+				.wqe_counter = (uint16_t)w.index };
+	rx_hdr_fields(p->frame, p->len, p->pi, &sl->h);
 	/* §3.3.7: the RQ strips the outermost C-VLAN tag unless vsd (T53), and the device offers
 	 * stripping (vlan_cap, T147). */
-	bool strip = h.strip_tag && !PRM_GET(rqc, vlan_strip_disable, rq->ctx, WQ_CTX_BYTES) &&
-		     CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, vlan_cap);
-	size_t n = p->len - (strip ? RX_TAG_LEN : 0);
-	struct rx_done d = { .rq = rq, .srqn = w.srqn, .wqe_counter = (uint16_t)w.index,
-			     .byte_cnt = (uint32_t)n, .h = &h, .p = p };
-	unsigned cl = CAPS_CUR(dev, CAP_GENERAL, hca_cap, cache_line_128byte) ? 128u : 64u;
-	struct rx_src s = { .dev = dev, .f = p->frame, .strip = strip };
+	sl->strip = sl->h.strip_tag && !PRM_GET(rqc, vlan_strip_disable, rq->ctx, WQ_CTX_BYTES) &&
+		    CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, vlan_cap);
+	size_t n = p->len - (sl->strip ? RX_TAG_LEN : 0);
+	sl->byte_cnt = (uint32_t)n;
+	struct rx_src s = { .dev = dev, .f = p->frame, .strip = sl->strip };
 	uint8_t syndrome = 0;
-	if (wq_read(dev, w.wq, w.index, 0, rs->wqe, w.stride)) {
+	if (read_wqe(rs, &w)) {
 		syndrome = NICREF_CQE_SYN_LOCAL_PROTECTION; /* the WQE cannot be read (D-RX-2) */
 	} else if (PRM_GET(wq, wq_signature, w.wq_ctx, WQ_CTX_BYTES - WQ_IN_CTX) &&
 		   signature_xor(&w) != 0xFF) {
 		violation(&w, NICREF_VIO_RX_WQE_SIGNATURE,
-			  (uint64_t)d.wqe_counter << 8 | signature_xor(&w));
+			  (uint64_t)sl->wqe_counter << 8 | signature_xor(&w));
 		syndrome = NICREF_CQE_SYN_LOCAL_QP_OPERATION; /* as a send WQE's (D-TX-9) */
 	} else {
-		syndrome = scatter(&w, &s, n, cl);
+		unsigned cl = cache_line(dev);
+		uint64_t cap = list_cap(&w, n, cl, true, &sl->pad);
+		syndrome = scatter(&w, &s, n, cl, cap, sl->pad);
 	}
-	rs->cqes++;
+	sl->srqn = w.srqn;
 	if (syndrome) {
-		d.byte_cnt = 0;
-		rx_cqe_error(dev, &d, syndrome);
-		rq_wqe_done(rq, w.index); /* completed (in error): not flushed again */
-		rq_hw_error(dev, rq);
+		rx_rq_fail(dev, sl, p, syndrome);
 		return RX_ERROR;
 	}
-	int taken = rx_cqe_ok(dev, &d);
-	rq_wqe_done(rq, w.index);
-	if (taken != 0)
-		rq_hw_error(dev, rq); /* §7.12.1 step 2: the CQ took no CQE */
 	return RX_DELIVERED;
+}
+
+uint8_t rx_rq_append(struct nicref_dev *dev, const struct rx_slot *sl, size_t at,
+		     const uint8_t *data, size_t n)
+{
+	struct rx_state *rs = rx_state_of(dev);
+	struct rx_wqe w = { .dev = dev, .rq = sl->rq, .index = sl->index };
+	/* The WQE the session holds, read again (the device keeps no copy of it, D-LRO-3). */
+	if (read_wqe(rs, &w))
+		return NICREF_CQE_SYN_LOCAL_PROTECTION;
+	size_t pad;
+	uint64_t cap = list_cap(&w, 0, cache_line(dev), false, &pad);
+	struct rx_src s = { .dev = dev, .f = data, .base = at, .at = at };
+	return scatter(&w, &s, at + n, cache_line(dev), cap, sl->pad);
+}
+
+enum rx_outcome rx_deliver_rq(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt *p)
+{
+	struct rx_slot sl;
+	enum rx_outcome o = rx_rq_place(dev, rqn, p, &sl);
+	if (o == RX_DELIVERED)
+		rx_rq_complete(dev, &sl, p, NULL, false);
+	return o;
 }

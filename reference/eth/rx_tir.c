@@ -5,12 +5,13 @@
  * hash selects. */
 #include <string.h>
 
+#include "eth/lro.h"
 #include "eth/rx.h"
 
 /* T45 self_lb_en: bit 0 enables unicast, bit 1 multicast (and broadcast) self-loopback. */
 enum { SELF_LB_UC = 1, SELF_LB_MC = 2 };
 
-/* §3.4, T45 (spec-map §4.7, D-RX-12): a looped frame is "self" at a TIR of the sending TIS's
+/* §3.4, T45 (D-RX-12, docs/rx.md): a looped frame is "self" at a TIR of the sending TIS's
  * transport domain; self traffic passes only when self_lb_en enables its kind. Rev 0.40's
  * bits enable (1 = deliver). */
 static bool self_blocked(const struct tir *t, const struct eth_lb_frame *lb)
@@ -48,6 +49,9 @@ enum rx_outcome rx_deliver(struct nicref_dev *dev, uint32_t tirn, struct rx_pkt 
 	}
 	p->rss = (struct rss_result){ 0 };
 	uint32_t rqn = t->disp_type == TIR_DIRECT ? t->inline_rqn : indirect_rq(dev, t, p);
+	/* PRM §3.3.6.1: a TIR enabled for LRO extracts the flow id of what it receives. */
+	if (t->lro_enable_mask)
+		return lro_rx(dev, t, rqn, p);
 	return rx_deliver_rq(dev, rqn, p);
 }
 

@@ -39,7 +39,7 @@ static const enum vport_counter vport_rx[] = {
 };
 
 /* NIC_RX classification (§7.11.2) and one copy per TIR of the verdict (§7.11.2: each
- * destination receives the packet; the order of the list, D-FT-20, docs/steer.md). */
+ * destination receives the packet; the order of the list, D-FT-20 in docs/steer.md). */
 static void classify(struct nicref_dev *dev, const struct rx_pkt *p)
 {
 	/* §7.11.2.5: without a NIC_RX root the verdict is the default, drop, whatever the frame:

@@ -78,7 +78,8 @@ void tx_frame_emit(void *ctx, const uint8_t *frame, size_t len)
 		return;
 	}
 	/* D-TX-16: NIC_TX steering sees the frame the checks above let go, before the loopback
-	 * decision (spec-map §5.7); a DROP is a discard like the others, not a frame sent. */
+	 * decision (§7.11.4.2: NIC_TX sits on the transmit path); a DROP is a discard like the
+	 * others, not a frame sent. */
 	if (!tx_steer_allows(dev, frame, len)) {
 		tx_discard(w, TX_DISCARD_STEERING, len);
 		return;

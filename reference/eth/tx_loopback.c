@@ -1,6 +1,6 @@
 /* Which frames an SQ sends also go to the receive side (PRM §3.4: local consumers "communicate
  * via a local loopback mechanism"; the PRM does not say which frames loop). D-TX-5 (docs/tx.md)
- * follows spec-map D-LB-1: a frame for an address the function owns stays local, a multicast
+ * decides: a frame for an address the function owns stays local, a multicast
  * or broadcast one goes both ways, any other goes to the wire (and loops too under
  * promisc_all). Whether a TIR then takes a looped frame (its transport domain and self_lb_en,
  * §3.4, T45) is the receive path's decision; the frame carries the sender's domain to it. */
@@ -14,7 +14,7 @@ static uint64_t mac_at(const uint8_t *p)
 	return v;
 }
 
-/* The addresses the function owns (spec-map D-L2-2): its permanent address, its current
+/* The addresses the function owns (D-L2-2, docs/vport.md): its permanent address, its current
  * unicast list (T16), the valid entries of its L2 table (§12.15; with the frame's VLAN where an
  * entry names one). */
 static bool own_address(const struct vport *v, uint64_t mac, const uint8_t *frame, size_t len)

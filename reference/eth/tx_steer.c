@@ -1,4 +1,4 @@
-/* NIC_TX classification of each frame an SQ sends (PRM §7.11.4.2, §7.11.2; spec-map §5.7):
+/* NIC_TX classification of each frame an SQ sends (PRM §7.11.4.2, §7.11.2; D-TX-16, docs/tx.md):
  * after the offloads made it (LSO segments one by one) and the frame checks (vport down, MTU:
  * D-TX-16), before the loopback decision (tx_loopback.c). The frame is parsed by the one parser
  * (eth/pkt_parse.h) and its match key built as for the receive side (steer/key.c); the flow

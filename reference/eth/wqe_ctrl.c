@@ -6,7 +6,7 @@
 /* §9.2.3: "In addition to the WQE itself, the SQ/RQ number of the queue the WQE is posted to,
  * and the index of that particular WQE are considered in the signature"; T26: the XOR "Should
  * result in 0xff". D-TX-8: the ds * 16 bytes, the SQ number's three bytes and the WQE index's
- * two (big-endian), as spec-map D-WQE-2 reads it. */
+ * two (big-endian), as D-WQE-2 (docs/tx.md) reads it. */
 static uint8_t signature(const struct tx_wqe *w)
 {
 	uint8_t x = 0;

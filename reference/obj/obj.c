@@ -95,6 +95,9 @@ static void free_obj(void *ctx, void *obj)
 
 void hca_release_objects(struct nicref_dev *dev)
 {
+	/* What the layers above hold for the objects goes first, without completions: the CQs
+	 * go too (LRO sessions, D-LRO-10). */
+	dev_notify(dev, DEV_NOTE_OBJECTS_RELEASED, 0);
 	/* The reverse of the creation order of §3.1, so nothing is freed while named. */
 	flow_dev_reset(dev);
 	tir_dev_reset(dev);

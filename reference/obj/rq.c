@@ -343,6 +343,8 @@ enum nicref_cmd_rule cmd_destroy_rq(struct cmd_ctx *c)
 	/* D-RQ-1 (D-OBJ-1): a TIR (inline_rqn) or an RQT (rq_num[]) still names it. */
 	if (rq->hdr.refs)
 		return NICREF_RULE_RQ_IN_USE;
+	if (rq->state == WQ_RDY) /* D-LRO-10: its LRO sessions complete first */
+		dev_notify(dev, DEV_NOTE_RQ_LEAVES_RDY, rqn);
 	wq_unref(dev, OBJ_CQ, rq->cqn);
 	if (rq->on_rmp)
 		wq_unref(dev, OBJ_RMP, rq->rmpn);

@@ -1,7 +1,7 @@
-/* The send doorbell of an SQ (PRM §7.2, §7.2.2.1, §7.4.3.1; spec-map §3.6, D-DB-2, D-DB-3,
- * D-DB-4, D-TX-3, D-TX-4): what an SQ does with a doorbell the doorbell layer decoded
- * (obj/uar_db.c), whether the Blue Flame buffer that came with it holds the WQE, and the hand-over
- * of an acted-on doorbell to the data path (dev->datapath, cmd/ctl_dev.h). */
+/* The send doorbell of an SQ (PRM §7.2, §7.2.2.1, §7.4.3.1; D-DB-2, D-DB-3, D-DB-4 in
+ * docs/wq.md, D-TX-3, D-TX-4 in docs/tx.md): what an SQ does with a doorbell the doorbell layer
+ * decoded (obj/uar_db.c), whether the Blue Flame buffer that came with it holds the WQE, and the
+ * hand-over of an acted-on doorbell to the data path (dev->datapath, cmd/ctl_dev.h). */
 #include "cmd/cmd_table.h"
 
 /* D-DB-3 (as D-TX-4 refines it, docs/tx.md): the Blue Flame buffer holds the WQE when it is

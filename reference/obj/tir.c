@@ -302,8 +302,10 @@ enum nicref_cmd_rule cmd_modify_tir(struct cmd_ctx *c)
 		if ((rule = check_rqt(dev, n.indirect_table)) != NICREF_RULE_NONE)
 			return rule;
 	}
-	/* LRO sessions the change would close complete first (§3.3.6 L1310); none are open
-	 * until the receive path exists (D-TIR-5). */
+	/* PRM §3.3.6.1: the TIR's open LRO sessions complete (CQEs written) before the command
+	 * does, whenever the LRO group is written (D-TIR-5, D-LRO-10). */
+	if (mask & TIR_MOD_LRO)
+		dev_notify(dev, DEV_NOTE_TIR_LRO, t->hdr.handle);
 	normalize(dev, &n);
 	if (n.indirect_table != t->indirect_table) {
 		ref(dev, OBJ_RQT, n.indirect_table, 1);
@@ -335,7 +337,8 @@ enum nicref_cmd_rule cmd_destroy_tir(struct cmd_ctx *c)
 	/* D-TIR-1: a flow table entry still forwards to it. */
 	if (t->hdr.refs)
 		return NICREF_RULE_TIR_IN_USE;
-	/* §12.8.3: outstanding LRO sessions complete first; none exist yet (D-TIR-5). */
+	/* PRM §3.3.6.1, §12.8.3: the TIR's open LRO sessions complete first (D-TIR-5). */
+	dev_notify(c->dev, DEV_NOTE_TIR_DESTROY, t->hdr.handle);
 	destroy(c->dev, t);
 	return NICREF_RULE_NONE;
 }

@@ -1,5 +1,5 @@
 /* The doorbell layer (obj/uar_db.h): every write to a UAR page, decoded once and handed to its
- * queue (PRM §7.2, §7.2.2, T13/T14; spec-map §3.6, D-DB-3, D-UAR-1).
+ * queue (PRM §7.2, §7.2.2, T13/T14; D-DB-3 in docs/wq.md, D-UAR-1 in docs/decisions.md).
  *
  * A UAR page holds, in its first 4 KB, the CQ doorbell (20h-27h), the EQ doorbells (40h, 48h)
  * and the Blue Flame registers (800h-FFFh: registers of 2^log_bf_reg_size bytes, each a pair of

@@ -2,7 +2,7 @@
  * §12.15-§12.17). Owned by obj/vport*.c, l2_table.c; decisions in docs/vport.md (D-VP-*,
  * D-L2-*).
  *
- * The function has one NIC vport (spec-map §2.13): its context (T15/T16), its administrative
+ * The function has one NIC vport (PRM §7.3): its context (T15/T16), its administrative
  * state (§12.16.1-2), its traffic counters (§12.17, T486) and, when the function is the vport
  * group manager, the L2 table (§12.15). None is an object of the object tables: the vport exists
  * from power-on, INIT_HCA to TEARDOWN_HCA, and holds no reference to any object. */
@@ -86,7 +86,7 @@ unsigned vport_min_wqe_inline_mode(const struct nicref_dev *dev);
 
 /* QUERY_VPORT_STATE state (T473): up when the administrative state is up and the function's
  * physical port (local_port 1) is operationally up (D-VP-2). The data path drops the vport's
- * traffic while it is down (spec-map D-VP-2). */
+ * traffic while it is down (D-VP-2, docs/vport.md). */
 bool vport_is_up(struct nicref_dev *dev);
 
 /* 2^HCA_CAP.log_max_current_uc_list / _mc_list / log_max_vlan_list: the longest list of each
@@ -113,7 +113,7 @@ int l2_table_remove(struct l2_table *t, uint32_t index);
 /* Empties the table and frees its memory. */
 void l2_table_clear(struct l2_table *t);
 /* Whether a valid entry holds this MAC (with this VLAN when the entry's vlan_valid is set):
- * the addresses the function owns, for the loopback decision (spec-map D-L2-2). */
+ * the addresses the function owns, for the loopback decision (D-L2-2, docs/vport.md). */
 bool l2_table_has_mac(const struct l2_table *t, uint64_t mac, bool vlan_valid, uint16_t vlan);
 /* 0, or -440..-449 when the entries are not sorted, unique, within `size` entries or hold
  * bits beyond their fields. */

@@ -355,6 +355,10 @@ void wq_set_state(struct nicref_dev *dev, enum wq_kind kind, uint32_t num, uint8
 {
 	if (*state == to)
 		return;
+	/* An RQ leaving RDY completes its LRO sessions first, while it can still take their CQEs
+	 * (PRM §3.3.6.3, §7.7.2; D-LRO-10). */
+	if (kind == WQ_KIND_RQ && *state == WQ_RDY)
+		dev_notify(dev, DEV_NOTE_RQ_LEAVES_RDY, num);
 	uint64_t a[5] = { kind, num, *state, to, cause };
 	*state = to;
 	dev_emit(dev, NICREF_EV_WQ_STATE, a, 5);
@@ -373,7 +377,7 @@ void wq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t qtype, uint
 int wq_flush_cqe(struct nicref_dev *dev, uint32_t cqn, bool send, uint16_t wqe_counter,
 		 uint8_t wqe_opcode, uint32_t user_index)
 {
-	/* T73/T74 error CQE (positions of T67, spec-map §3.3): 20h[23:0] user_index (reserved
+	/* T73/T74 error CQE (positions of T67, PRM §7.12.1.1): 20h[23:0] user_index (reserved
 	 * with cqe_version 0, T68), 34h[7:0] syndrome 0x5 Work_Request_Flushed_Error,
 	 * 38h[31:24] s_wqe_opcode (requester only, T68), 3Ch[31:16] wqe_counter, 3Ch[7:4]
 	 * opcode 13 requester error / 14 responder error (T68). cq_post adds signature and

@@ -15,11 +15,11 @@
  * log_max_wq_sz beyond bit 0) and spells several names differently ("log_max_mrwr_sz",
  * "pad tx packet", "basic cyclic rev wqe"); T145 is followed for every position.
  * - 20h[22:16]: T145 prints "log_max_mrwn_sz", T144 "log_max_mrwr_sz"; the description is "the
- *   maximum size of a Memory Region/Window", so the name is log_max_mrw_sz (spec-map §1.4.2,
- *   §6.5 use that name).
+ *   maximum size of a Memory Region/Window", so the name is log_max_mrw_sz (D-CAP-2,
+ *   docs/caps.md).
  * - 3Ch[31:16]: T144 puts stat_rate_support there, T145 lists 3Ch[31:16] as reserved. T145 is
  *   followed: reserved (an InfiniBand static-rate mask has no meaning on this Ethernet-only
- *   device, spec-map §8.1 "Ethernet-only").
+ *   device: T145 port_type defines only 0x1 Ethernet; D-CAP-3, docs/caps.md).
  * - T145 writes "2C" without the h; explicit reserved rows (30h[31], 38h[31], 3Ch[31:16],
  *   40h[31], 60h[31:16], 7Ch[31]) are left uncovered like every other reserved bit.
  * - RW (T145 Access column; SET_HCA_CAP takes only these, §12.3.4): cache_line_128byte,
@@ -91,7 +91,7 @@
  * "Ethernet Offload Capabilities" in T141). REC: the T146 grid carries no field names at all
  * (only its offsets 00h-08h, 0Ch-2Ch, 30h-3Ch, 40h-FCh); T147 is followed.
  * - 00h[22] self_lb_mc: T147 lost the row's offset cell (the name sits in the Bits column);
- *   the next row repeats 00h, so it is 00h[22] (spec-map §4).
+ *   the next row repeats 00h, so it is 00h[22] (T147 L5687, between 00h[23] and 00h[21]).
  * - 00h[20:16]: T147 prints "max_iso_cap"; the description is the log of the maximum LSO
  *   message and §3.3.2 (L1267) names the field max_lso_cap, which is used.
  * - 30h-3Ch lro_timer_supported_periods[4], "31:0": four 32-bit entries, one row each
@@ -131,8 +131,8 @@
 /* PRM §12.3.3.3 T150/T151: flow table properties, one block per flow table type. REC: the
  * T150 grid is one dword off from 08h on (log_max_ft_num at 08h, log_max_flow_counter/
  * log_max_destination at 0Ch, log_max_flow at 10h); T151 lists 08h as reserved and is
- * followed (spec-map §5.2). ft_field_support and ft_field_bitmask_support are T152 structures,
- * 128 bits each. T151 marks no field RW. */
+ * followed (D-CAP-4, docs/caps.md). ft_field_support and ft_field_bitmask_support are T152
+ * structures, 128 bits each. T151 marks no field RW. */
 #define PRM_L_flow_table_properties(F, W, A, L)                                                 \
 	F(L, ft_support, 0x00, 31, 31)                                                          \
 	F(L, flow_tag, 0x00, 30, 30)                                                            \
@@ -153,8 +153,8 @@
 
 /* PRM §12.3.3.3 T152/T153: flow table fields supported, one bit per match field. REC: the
  * T152 grid orders the first three bits ether_type, smac, dmac and drops the rest of the row
- * into the wrong columns; T153 is followed (spec-map §5.2). 00h[28], 00h[24] and 00h[8:0] and
- * the dwords 04h-0Ch are reserved. */
+ * into the wrong columns; T153 is followed (D-CAP-4, docs/caps.md). 00h[28], 00h[24] and
+ * 00h[8:0] and the dwords 04h-0Ch are reserved. */
 #define PRM_L_flow_table_fields_supported(F, W, A, L)                                           \
 	F(L, outer_dmac, 0x00, 31, 31)                                                          \
 	F(L, outer_smac, 0x00, 30, 30)                                                          \

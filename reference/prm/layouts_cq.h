@@ -51,7 +51,8 @@
 
 /* PRM §7.2.2 T13/T14: UAR page. REC: the T13 grid is shifted and T14 gives widths only; the
  * CQ doorbell is cmds (cmd_sn) 20h[29:28], cmd 20h[24], cq_ci 20h[23:0] and cqn 24h[23:0]
- * (spec-map §3.6). The EQ doorbells carry eqn in 31:24 and the consumer index in 23:0; 40h
+ * (T14's widths 2/1/24/24 in that order; the public mlx5 driver writes sn << 28 | cmd | ci, then
+ * cqn). The EQ doorbells carry eqn in 31:24 and the consumer index in 23:0; 40h
  * updates CI and arms, 48h updates CI only. T13 prints the first Blue Flame buffer as
  * "800-0FCh" (800h-8FCh meant); registers 2 and 3 (C00h-FFFh, "fast path", §7.2.2.1) have no
  * rows in T13. */

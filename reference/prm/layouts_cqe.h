@@ -8,7 +8,7 @@
 
 /* PRM §7.12.1.1 T67/T68: the 64-byte CQE, requester and responder fields alike (T68 marks which
  * side fills each). REC: T68 gives widths, not positions, and the T67 grid is shifted; positions
- * are the T67 rows packed with the T68 widths (spec-map §3.3). The T67 grid has no cell for
+ * are the T67 rows packed with the T68 widths. The T67 grid has no cell for
  * l4_ok/l3_ok/l2_ok (T68 describes them): 1Ch[26:24] [PUB]. Names shared by two uses keep the
  * T67 grid's first name: timestamp_h / timestamp_l are lro_timestamp_value / lro_timestamp_echo
  * when lro_timestamp_is_valid (T68), s_wqe_opcode is rx_drop_counter in a responder CQE (T68),
@@ -53,7 +53,7 @@
 #define PRM_L_cqe64(F, W, A, L) PRM_R_cqe64(F, W, A, L, 0x00)
 
 /* The 128-byte CQE (T76 cqe_sz 1). Rev 0.40 prints no layout for it: T68 cqe_format 2 names
- * "the data_64 segment of the CQE (additional 64B)", and D-CQE-2 (spec-map, the public mlx5
+ * "the data_64 segment of the CQE (additional 64B)", and D-CQE-2 (docs/cq.md; the public mlx5
  * convention) puts that segment first and the 64-byte CQE of T67 in bytes 40h-7Fh, so that
  * owner and opcode are the entry's last byte whatever its size. The device never inlines data
  * (cqe_format 0): it writes data_64 as zeros. */

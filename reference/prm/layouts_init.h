@@ -14,7 +14,8 @@
 	F(L, op_mod, 0x04, 15, 0)
 
 /* PRM §12.3.1 T132/T133: QUERY_PAGES output. num_pages is signed (T133: > 0 the driver must
- * give pages, < 0 it may reclaim; the prose at L5347 says the opposite, spec-map D-PG-1). */
+ * give pages, < 0 it may reclaim; the prose at L5347 says the opposite; D-PG-1 in
+ * docs/decisions.md follows T133). */
 #define PRM_L_query_pages_out(F, W, A, L)                                                       \
 	F(L, status, 0x00, 31, 24)                                                              \
 	F(L, syndrome, 0x04, 31, 0)                                                             \
@@ -118,7 +119,7 @@
 	F(L, op_mod, 0x04, 15, 0)
 
 /* PRM §12.3.8 T175/T176: ENABLE_HCA output. The T175 grid and T176 both end at 08h (reserved),
- * so the structure is 0Ch bytes, not the 10h that spec-map §1.4.1 lists. */
+ * so the structure is 0Ch bytes, not the 10h of most command outputs. */
 #define PRM_L_enable_hca_out(F, W, A, L)                                                        \
 	F(L, status, 0x00, 31, 24)                                                              \
 	F(L, syndrome, 0x04, 31, 0)
@@ -129,7 +130,7 @@
 	F(L, op_mod, 0x04, 15, 0)
 
 /* PRM §12.3.9 T179/T180: DISABLE_HCA output. T179 and T180 end at 08h (reserved): 0Ch bytes,
- * not the 10h of spec-map §1.4.1. */
+ * not the 10h of most command outputs. */
 #define PRM_L_disable_hca_out(F, W, A, L)                                                       \
 	F(L, status, 0x00, 31, 24)                                                              \
 	F(L, syndrome, 0x04, 31, 0)

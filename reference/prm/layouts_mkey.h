@@ -10,7 +10,7 @@
 
 /* PRM §6.4.1 T9/T10: MKey Context. REC:
  * - The T9 grid puts the qpn/mkey[7:0] row at "04h 08h"; T10 (qpn 04h[31:8], mkey[7:0]
- *   04h[7:0]) is followed and 08h is reserved (spec-map §2.5).
+ *   04h[7:0]) is followed and 08h is reserved (T10 has no 08h row).
  * - The T9 grid spells umr_en "umtr en" and rw "r w"; T10 names them umr_en and rw.
  * - T9 runs to 3Ch: 40h bytes, the 512 bits CREATE_MKEY gives it (T227 10h-4Ch).
  * - "mkey[7:0]" is the variant part of the key (the tag), named mkey_7_0 here. */

@@ -40,7 +40,8 @@
 
 /* PRM §12.14.6 T415/T416: misc parameters. REC: every row of the T415 grid reads
  * "outer_second_vid"; T416 is followed. T416 describes outer_second_cfi/vid as "first VLAN
- * tag", a copy error: they are the second tag's (spec-map §5.3). The VXLAN VNI and GRE fields
+ * tag", a copy error: they are the second tag's (their names and their "Valid only when
+ * outer_second_cvlan_tag" say so). The VXLAN VNI and GRE fields
  * of §7.11.2.1 have no position in Rev 0.40 and are not modelled (D-FT-2). */
 #define PRM_R_match_misc(F, W, A, L, B)                                                         \
 	F(L, outer_second_prio, B + 0x08, 31, 29)                                               \

@@ -23,7 +23,7 @@
 /* PRM §7.3 T17/T18: Vlan Layout, one 8-byte element of the vlan list (04h reserved). */
 #define PRM_L_vlan(F, W, A, L) F(L, vlan, 0x00, 11, 0)
 
-/* PRM §7.3 T15/T16: NIC_Vport Context. REC (spec-map §2.13): the T15 grid is garbled: it prints
+/* PRM §7.3 T15/T16: NIC_Vport Context. REC: the T15 grid is garbled: it prints
  * the promisc bits and permanent_address both as "F4h-F8h", and allowed_list_type/_size on an
  * F0h row without the promisc bits. T16 is followed: F0h holds promisc_uc 31, promisc_mc 30,
  * promisc_all 29 (spelled "promise_*" in T15 and T483), allowed_list_type 26:24 and

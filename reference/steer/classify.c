@@ -1,5 +1,5 @@
-/* Classification of one frame through the flow tables of a type (PRM §7.11.2, §7.11.4;
- * spec-map §5.5 with the decisions of docs/steer.md):
+/* Classification of one frame through the flow tables of a type (PRM §7.11.2, §7.11.4, with
+ * the decisions of docs/steer.md):
  *   - the start is the root (§7.11.3.2): the explicit one, else the level-0 table; none → the
  *     type's default (§7.11.2.5);
  *   - in a table, the lowest-index valid flow that matches (§7.11.2, §7.11.2.6), found through

@@ -1,4 +1,4 @@
-/* Private to libnicref: flow steering classification (PRM §7.11.2, §7.11.4; spec-map §5.5). The
+/* Private to libnicref: flow steering classification (PRM §7.11.2, §7.11.4). The
  * tables, groups, entries and counters it walks are the objects of obj/flow.h, built by the
  * commands of §12.14; this layer reads a frame into a match key and walks them. Decisions:
  * docs/steer.md (D-FT-*, D-FC-*). */
@@ -15,7 +15,7 @@ struct nicref_dev;
 
 /* The packet's side of a match: an fte_match_param (PRM T407) filled from the frame, with
  * outer_headers (T409/T410) and misc_parameters (T415/T416); fields absent from the frame read 0
- * (spec-map §5.3 D-FT-5). inner_headers stay 0 (no tunnel parsing). */
+ * (D-FT-5, docs/steer.md). inner_headers stay 0 (no tunnel parsing). */
 #define STEER_KEY_LEN 0xC0u
 _Static_assert(STEER_KEY_LEN == FLOW_MATCH_LEN, "the key is the matchable part of T407");
 void steer_key_build(const uint8_t *frame, size_t len, const struct pkt_info *pi,
@@ -39,7 +39,7 @@ struct steer_verdict {
 	uint32_t tirn[STEER_MAX_TIRS];
 	uint32_t flow_tag[STEER_MAX_TIRS];
 };
-/* Classifies one frame through the function's tables of type t (§7.11.2; spec-map §5.5),
+/* Classifies one frame through the function's tables of type t (§7.11.2; docs/steer.md),
  * counting flow counters with frame_len. Never fails; DEFAULT means the type's default
  * (NIC_RX: drop; NIC_TX: transmit). No allocation. */
 void steer_classify(struct nicref_dev *dev, enum steer_table_type t, const uint8_t key[STEER_KEY_LEN],

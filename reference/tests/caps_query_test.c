@@ -98,7 +98,7 @@ Test(caps_query, undefined_type_is_bad_op)
 	stop();
 }
 
-/* §8.2 / spec-map §1.4.1: BAD_SYS_STATE before ENABLE_HCA; allowed after INIT_HCA. */
+/* §8.2 / D-INIT-2 (docs/decisions.md): BAD_SYS_STATE before ENABLE_HCA; allowed after INIT_HCA. */
 Test(caps_query, states)
 {
 	start(REFDRV_QUEUE, 1);

@@ -2,7 +2,7 @@
  * (§7.12.1.1 T67/T68), its 128-byte form (D-CQE-2), the error CQE (§7.12.7 T73/T74) and the
  * Resize CQE (§7.12.6 T72), pinned field by field, and a CQE the device writes read back through
  * them. The coordinates below are read off the PRM tables by hand (T68 widths packed into the
- * T67 rows, spec-map §3.3), never from the library. Shared tools: cq_util.h. */
+ * T67 rows, §7.12.1.1), never from the library. Shared tools: cq_util.h. */
 #include <string.h>
 
 #include "cq_util.h"

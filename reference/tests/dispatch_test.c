@@ -14,7 +14,7 @@ struct t127_row {
 };
 
 /* PRM T127 (Sheets 1-4), in table order. One correction: T127 links QUERY_RQ (0x90B) to
- * §12.11.3; the command is described in §12.11.4 (spec-map §0 item 4). */
+ * §12.11.3; the command is described in §12.11.4 (its heading; §12.11.3 is DESTROY_RQ). */
 static const struct t127_row t127[] = {
 	{ 0x100, "QUERY_HCA_CAP", "12.3.3" },
 	{ 0x101, "QUERY_ADAPTER", "12.3.5" },

@@ -1,6 +1,6 @@
 /* The BAR0 initialization segment (reference/cmd/init_seg.c): PRM §4.3 T7/T8 for the register
- * map, §8.2 for the bring-up rules, spec-map §6.1 and decisions D-H-1, D-TS-1 for what the PRM
- * leaves open. Expected values are computed from the spec and the chosen profile. */
+ * map, §8.2 for the bring-up rules, decisions D-H-1, D-TS-1 (docs/decisions.md) for what the
+ * PRM leaves open. Expected values are computed from the spec and the chosen profile. */
 #include <stdint.h>
 #include <string.h>
 

@@ -35,6 +35,7 @@ struct rx_opts {
 	uint32_t user_index;
 	unsigned self_lb;     /* the TIR's self_lb_en */
 	uint64_t eq_events;
+	const struct nicref_profile *profile; /* NULL: the default */
 };
 
 static struct tl_dev *rdev;
@@ -62,7 +63,7 @@ static inline void rx_setup_opts(const struct rx_opts *o)
 		tl_down(rdev);
 	memset(&rx, 0, sizeof rx);
 	rx.o = *o;
-	rdev = tl_up(NULL);
+	rdev = tl_up(o->profile);
 	struct refdrv *d = &rdev->d;
 	rx.pd = tl_alloc_pd(rdev);
 	rx.td = tl_alloc_td(rdev);

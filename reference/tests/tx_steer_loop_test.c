@@ -1,5 +1,5 @@
 /* A frame an SQ sends to the function's own address arrives at an RQ through the NIC_TX and
- * NIC_RX flow tables (PRM §3.4, §7.11.4; spec-map §5.7; D-TX-5, D-TX-16, docs/rx.md): the SQ's
+ * NIC_RX flow tables (PRM §3.4, §7.11.4; D-TX-5, D-TX-16 of docs/tx.md; docs/rx.md): the SQ's
  * WQE (harness/driver_sq.h), NIC_TX classification, the loopback decision, NIC_RX steering to
  * the TIR (rx_steer_all), the RQ's WQE and its CQE. The SQ has its own transport domain, so the
  * TIR's self-loopback filter (§3.4, T45 self_lb_en) does not apply. Shared tools: rx_util.h. */

@@ -179,7 +179,15 @@
 	  "frames and drops are counted only once a WQE has run")                               \
 	X(RX_STATE, -510, "D-RX-11",                                                            \
 	  "the receive engine's state exists with its WQE buffer, one stride of the largest "   \
-	  "RQ stride")
+	  "RQ stride")                                                                          \
+	X(LRO_SESSIONS_WITHIN_LIMIT, -520, "PRM §3.3.6.2; D-LRO-1",                              \
+	  "the open LRO sessions are those listed, at most the profile's lro_max_sessions")    \
+	X(LRO_SESSION_RQ_RDY, -521, "PRM §3.3.6.3; D-LRO-10",                                   \
+	  "every open LRO session's RQ exists and is RDY")                                     \
+	X(LRO_SESSION_TIMER, -522, "PRM T147 lro_timer_supported_periods; D-LRO-5",             \
+	  "no LRO session is open 2N after it opened (N its TIR's period in force)")            \
+	X(LRO_SESSION_BYTES, -523, "PRM T5 byte_cnt; D-LRO-7",                                  \
+	  "an LRO session's byte count is its first frame's plus the payload merged")
 
 #define NICREF_INVARIANTS(X)                                                                    \
 	NICREF_INVARIANTS_DEV(X)                                                                \

@@ -84,6 +84,12 @@ struct nicref_profile {
 	/* Contexts of one type per ICM page: each type costs ceil(live / this) regular pages
 	 * (D-PG-4). */
 	uint16_t contexts_per_page;
+	/* Large Receive Offload (PRM §3.3.6; docs/lro.md D-LRO-1, D-LRO-6): the sessions the
+	 * device holds open at once, for all TIRs (1 to 4096); HCA_CAP.lro_min_mss_size (T147
+	 * 08h, > 0) and HCA_CAP.lro_max_msg_sz_mode (T147 00h[26:25], 0 or 1), which follow these. */
+	uint16_t lro_max_sessions;
+	uint16_t lro_min_mss_size;
+	uint8_t lro_max_msg_sz_mode;
 	/* Adaptive retransmission (seeds 000/001; D-ADP-*): the ROCE_ACCL read-only
 	 * capabilities and the readings of the seeds' contradictions. */
 	uint8_t adp_max_range_num;        /* adp_retx_profile_max_range_num */
@@ -172,6 +178,9 @@ struct nicref_stats {
 	uint64_t frames_in;   /* frames received from the wire (frame_in events, nicref_wire_rx) */
 	uint64_t rx_cqes;     /* receive completions written (good and error, not flushes) */
 	uint64_t rx_drops;    /* frame copies the receive path dropped (rx_drop events) */
+	uint64_t lro_sessions_opened; /* LRO sessions opened (lro_open events, PRM §3.3.6.2) */
+	uint64_t lro_sessions_ended;  /* LRO sessions completed (lro_end events, §3.3.6.3) */
+	uint64_t lro_segments_merged; /* segments merged into an open session (lro_merge) */
 };
 NICREF_API void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
 

@@ -3,7 +3,7 @@
  *
  * Dispatch refuses the rest before the handlers run: an op_mod type other than 0, 1, 7 (and,
  * for SET_HCA_CAP, op_mod bit 0 set) with BAD_OP_MOD (T141, T155), QUERY before ENABLE_HCA
- * with HCA_NOT_ENABLED, SET after INIT_HCA with HCA_ALREADY_INITIALIZED (§8.2, spec-map §1.4.1),
+ * with HCA_NOT_ENABLED, SET after INIT_HCA with HCA_ALREADY_INITIALIZED (§8.2, D-INIT-2),
  * and reserved bits of the capability structure (checked by the SET handler through the
  * T144/T146/T148 layouts) with RESERVED_NOT_ZERO. SET_HCA_CAP takes only the fields its
  * tables mark RW (T145: cmdif_checksum, cache_line_128byte, log_max_sq, log_uar_page_sz;

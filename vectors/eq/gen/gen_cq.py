@@ -207,7 +207,7 @@ for op, lay, fields, outl, length in [
 groups.append({"comment": "HCA enabled, before INIT_HCA", "setup": [{"bring_up": {"to": "init_pages"}}, flush()], "tests": tests})
 
 n = write_file(OUT, "cq", [
-    "CQ commands of PRM §12.7: CREATE_CQ, DESTROY_CQ, QUERY_CQ, MODIFY_CQ (op_mod 0 moderation/oi/remap, op_mod 1 resize), every validity rule and status (spec-map §1.4.4 checked against T76 and T260-T279).",
+    "CQ commands of PRM §12.7: CREATE_CQ, DESTROY_CQ, QUERY_CQ, MODIFY_CQ (op_mod 0 moderation/oi/remap, op_mod 1 resize), every validity rule and status (§12.7.1-§12.7.4, checked against T76 and T260-T279).",
     "CQ_EXHAUSTED (2^log_max_cq CQs) is in vectors/cq/cq_limits.json (profile log_max_objects).",
     "Capability-gated refusals (MODIFY_CQ without cq_moderation/cq_oi/cq_eq_remap, resize without cq_resize, cq_period_mode 1 or scqe_break_moderation_en without their caps) are in vectors/cq/cq_caps.json, whose groups lower the capabilities.",
     "CQEs, arming, moderation, overrun and the BAD_SIZE resize are in cqe.json; decisions D-CQ-* in docs/cq.md."],

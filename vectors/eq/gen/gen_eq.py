@@ -192,7 +192,7 @@ for op, lay, fields, outl in [("CREATE_EQ", "create_eq_in", {"log_eq_size": 2, "
 groups.append({"comment": "HCA enabled, before INIT_HCA", "setup": [{"bring_up": {"to": "init_pages"}}, flush()], "tests": tests})
 
 n = write_file(OUT, "eq", [
-    "EQ commands of PRM §12.6: CREATE_EQ, DESTROY_EQ, QUERY_EQ, GEN_EQE, every validity rule and status (spec-map §1.4.3, checked against T94 and T243-T258).",
+    "EQ commands of PRM §12.6: CREATE_EQ, DESTROY_EQ, QUERY_EQ, GEN_EQE, every validity rule and status (§12.6.1-§12.6.4, checked against T94 and T243-T258).",
     "EQEs, doorbells, arming, interrupts and the device's events are in events.json; decisions D-EQ-* in docs/eq.md.",
     "Expected bytes (owner bit, signature) are computed from T78 and §7.12.3.1, not taken from the model."],
     NOTES, groups)

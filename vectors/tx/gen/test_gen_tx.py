@@ -31,6 +31,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
 
 import gen_tx  # noqa: E402
+import tx_umr  # noqa: E402
 import hand  # noqa: E402
 import pkt  # noqa: E402
 import wqe as W  # noqa: E402
@@ -227,14 +228,14 @@ class Wqes(unittest.TestCase):
     def check_umr(self, raw, mkey, comment=""):
         """T31-T37 by hand. A WQE cut at its DS before the MKeyCtx (T31 40h) has only its UMR
         control segment to check."""
-        self.assertEqual(mkey & 0xFF, gen_tx.UMR_TAG)
+        self.assertEqual(mkey & 0xFF, tx_umr.UMR_TAG)
         # T32/T33 at 10h: inline bit 31; check_free 30:29; translation_offset_en 28;
         # translation_octword_actual_size 04h[31:16], translation_offset 04h[15:0]; mask 08h-0Fh
         c0, c1, mask = struct.unpack_from(">IIQ", raw, 0x10)
         inline, check_free = c0 >> 31, (c0 >> 29) & 3
         actual = c1 >> 16
-        self.assertEqual(mask & gen_tx.UMR_MASK, gen_tx.UMR_MASK)
-        extra = mask & ~gen_tx.UMR_MASK
+        self.assertEqual(mask & tx_umr.UMR_MASK, tx_umr.UMR_MASK)
+        extra = mask & ~tx_umr.UMR_MASK
         self.assertEqual(extra != 0, "reserved" in comment and "mask" in comment)
         self.assertEqual(check_free == 3, "11" in comment and "reserved" in comment)
         self.assertEqual(actual % 4 != 0, "aligned to 64B" in comment)
@@ -247,7 +248,7 @@ class Wqes(unittest.TestCase):
         self.assertEqual((m0 >> 10) & 1, 1)
         access = (m0 >> 8) & 3
         self.assertIn(access, (1, 2))
-        self.assertEqual(struct.unpack_from(">Q", raw, 0x50)[0], gen_tx.UMR_VA)
+        self.assertEqual(struct.unpack_from(">Q", raw, 0x50)[0], tx_umr.UMR_VA)
         npages = struct.unpack_from(">Q", raw, 0x58)[0] // 4096
         if not inline:
             # T34/T35 at 80h: mkey at 04h, the address at 08h, 'aligned to 2KB'
