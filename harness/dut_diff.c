@@ -90,6 +90,15 @@ static struct dut_pair *pair_of_ctx(void *ctx)
 	return NULL;
 }
 
+void dut_diff_retarget(const struct nicref_dev *model, dut_diff_handler_fn *fn, void *ctx)
+{
+	struct dut_pair *p = dut_pair_of(model);
+	if (p) {
+		p->handler = fn;
+		p->handler_ctx = ctx;
+	}
+}
+
 long long dut_diff_divergences(const struct nicref_dev *model)
 {
 	const struct dut_pair *p = dut_pair_of(model);

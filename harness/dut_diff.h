@@ -53,6 +53,9 @@ bool dut_diff_twinning(void);
  * fuzz input and op). */
 void dut_diff_set_where(dut_diff_where_fn *fn, void *ctx);
 
+/* Where the divergences of the device's twin go from now on (a program that learns its position
+ * only after the create: nicref replay, once the setup is done). */
+void dut_diff_retarget(const struct nicref_dev *model, dut_diff_handler_fn *fn, void *ctx);
 /* The device's twin state: -1 no twin (no DUT in use, or the DUT refused the configuration:
  * the handler was told), else the number of divergences found since create. */
 long long dut_diff_divergences(const struct nicref_dev *model);

@@ -74,6 +74,24 @@ for t in $(printf '%s\n' "${target[@]}" | sort -u); do
   fi
 done
 
+# nicref replay --dut: the unmodified DUT agrees on every frame of an example, a mutant does not.
+ex=examples/replay/rss8
+"$tool" replay --dut "$dut" $ex.json $ex.pcap >"$tmp/r.out" 2>"$tmp/r.err"
+rc=$?
+if [ $rc -ne 0 ] || ! grep -q ', 0 divergences$' "$tmp/r.out"; then
+  fail "replay --dut $dut $ex: exit $rc (want 0): $(tail -n 1 "$tmp/r.out") $(head -n 3 "$tmp/r.err")"
+else
+  echo "dut-check: replay --dut, unmodified: $(grep '^DUT ' "$tmp/r.out" | sed 's/.*: //')"
+fi
+"$tool" replay --dut "$mutants/libnicref_dut_rss_index_off_by_one.so" $ex.json $ex.pcap \
+  >"$tmp/r.out" 2>"$tmp/r.err"
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q '^FAIL .*: frame [0-9]*: DUT differs' "$tmp/r.err"; then
+  fail "replay --dut rss_index_off_by_one $ex: exit $rc (want 1), no 'frame N: DUT differs' line"
+else
+  echo "dut-check: replay --dut, rss_index_off_by_one: $(head -n 1 "$tmp/r.err" | cut -c1-160)"
+fi
+
 # Every mutant: caught by the vectors and by its fuzz run.
 n=0
 for patch in harness/tests/mutants/*.patch; do
