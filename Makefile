@@ -38,7 +38,7 @@ endif
 # Every folder of reference/ but the tests: the layers of reference/layers.txt, a new one included
 # as it comes.
 REF_SRC  := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c)))
-HAR_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
+HAR_SRC  := $(sort $(filter-out harness/main.c harness/dut_wrap.c,$(wildcard harness/*.c)))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/%.o)
 # The VFIO front end's pure parts (the instruction decoder, the profile settings) serve the
 # tool and the unit tests too.
@@ -59,13 +59,22 @@ TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_test.c,$(wildcard referen
 TEST_HDR := $(wildcard reference/tests/*.h harness/tests/*.h)
 TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
+# The device-under-test interface (nicref/dut.h, docs/dut.md): libnicref as a DUT, and the
+# interposition that gives a program the differential engine (harness/dut_diff.h): only the
+# programs that offer --dut or NICREF_DUT link dut_wrap.o with these flags.
+DUT_SO   := $(BUILD)/libnicref_dut.so
+DUT_WRAP_OBJ := $(BUILD)/harness/dut_wrap.o
+DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_bar_read32 \
+	nicref_bar_write32 nicref_clock_advance nicref_wire_rx nicref_hostmem_write \
+	nicref_hostmem_clear nicref_hostmem_fault
+DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
 	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check replay-check \
 	test bench corpora coverage \
 	clean install \
-	uninstall cli-check exports-check install-check flags-check
-all: $(LIB_A) $(LIB_SO) $(TOOL)
+	uninstall cli-check exports-check install-check flags-check dut-check
+all: $(LIB_A) $(LIB_SO) $(TOOL) $(DUT_SO)
 
 deps:
 	@ci/deps.sh --check >/dev/null 2>&1 || ci/deps.sh
@@ -82,7 +91,7 @@ endif
 
 # Only what nicref/*.h declares with NICREF_API leaves libnicref.so (ci/check_exports.sh).
 LIB_VISIBILITY := -fvisibility=hidden
-$(REF_OBJ): VISIBILITY := $(LIB_VISIBILITY)
+$(REF_OBJ) $(BUILD)/dut/nicref_dut.o: VISIBILITY := $(LIB_VISIBILITY)
 
 # Objects are rebuilt when the compiler or its flags change: the stamp's text is the command
 # line, and the file is rewritten only when that differs.
@@ -122,8 +131,41 @@ $(LIB_SO): $(LIB_SO_FILE)
 	ln -sf $(notdir $<) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ljansson -lpcap
+$(TOOL): $(BUILD)/harness/main.o $(HAR_OBJ) $(DUT_WRAP_OBJ) $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) $(DUT_WRAP_LDFLAGS) -o $@ $^ -ljansson -lpcap -ldl
+
+# libnicref as a device under test: the adapter over the whole model, exporting only the entry
+# point (dut/libnicref_dut.map).
+$(DUT_SO): $(BUILD)/dut/nicref_dut.o $(REF_OBJ) dut/libnicref_dut.map
+	$(CC) -shared $(ALL_LDFLAGS) -Wl$(comma)--version-script=dut/libnicref_dut.map \
+		$(if $(SAN),,-Wl$(comma)-z$(comma)defs) -o $@ $(filter %.o,$^)
+
+# Mutant DUTs: libnicref with one deliberate bug each (harness/tests/mutants/NAME.patch, which
+# patches .c files of reference/ only), for the proof that the differential runs catch bugs
+# (make dut-check). The model's sources are never touched: the patch applies to a copy of
+# reference/ under $(BUILD)/mutants/NAME/, the files it patches are compiled from the copy and
+# take the place of their objects in build/…/libnicref_dut_NAME.so.
+MUTANTS := $(sort $(patsubst harness/tests/mutants/%.patch,%,$(wildcard harness/tests/mutants/*.patch)))
+MUTANT_SO := $(MUTANTS:%=$(BUILD)/mutants/libnicref_dut_%.so)
+mutant_files = $(shell sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' harness/tests/mutants/$(1).patch)
+define mutant_rule
+$(BUILD)/mutants/libnicref_dut_$(1).so: harness/tests/mutants/$(1).patch $(BUILD)/dut/nicref_dut.o \
+		$(REF_OBJ) dut/libnicref_dut.map
+	@case "$(call mutant_files,$(1))" in ""|*[!c][[:space:]]*|*[!c]) \
+		echo "mutant $(1): the patch must change .c files of reference/ only" >&2; exit 1;; esac
+	@rm -rf $(BUILD)/mutants/$(1) && mkdir -p $(BUILD)/mutants/$(1)
+	@cp -R reference $(BUILD)/mutants/$(1)/
+	@patch -s -p1 -d $(BUILD)/mutants/$(1) --no-backup-if-mismatch <$$< || { \
+		echo "mutant $(1): $$< no longer applies to reference/: update it" >&2; exit 1; }
+	@for f in $(call mutant_files,$(1)); do \
+		$(CC) $(ALL_CFLAGS) $(LIB_VISIBILITY) -I$(BUILD)/mutants/$(1)/reference/include \
+			-I$(BUILD)/mutants/$(1)/reference -c $(BUILD)/mutants/$(1)/$$$$f \
+			-o $(BUILD)/mutants/$(1)/$$$${f%.c}.o || exit 1; done
+	$(CC) -shared $(ALL_LDFLAGS) -Wl$(comma)--version-script=dut/libnicref_dut.map -o $$@ \
+		$(BUILD)/dut/nicref_dut.o $(filter-out $(patsubst %.c,$(BUILD)/%.o,$(call mutant_files,$(1))),$(REF_OBJ)) \
+		$(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(call mutant_files,$(1)))
+endef
+$(foreach m,$(MUTANTS),$(eval $(call mutant_rule,$(m))))
 
 # libnicref_vfio.so, the VFIO front end a driver's process loads with LD_PRELOAD
 # (harness/vfio/, docs/drivers.md): libnicref inside, only the interposed libc functions
@@ -159,13 +201,13 @@ UNIT_BIN := $(BUILD)/tests/unit_tests
 $(UNIT_BIN): $(REF_TESTS) $(HAR_TESTS) $(TEST_HDR) $(TEST_OBJ) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(REF_TESTS) $(HAR_TESTS) -o $@ $(TEST_OBJ) $(HAR_OBJ) \
-		$(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
+		$(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap -ldl
 $(BUILD)/tests/%_test: reference/tests/%_test.c $(TEST_HDR) $(TEST_OBJ) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_INC) $< -o $@ $(TEST_OBJ) $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $< -o $@ $(TEST_OBJ) $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap -ldl
 $(BUILD)/tests/%_test: harness/tests/%_test.c $(TEST_HDR) $(TEST_OBJ) $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_INC) $< -o $@ $(TEST_OBJ) $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $< -o $@ $(TEST_OBJ) $(HAR_OBJ) $(LIB_A) $(ALL_LDFLAGS) -lcriterion -ljansson -lpcap -ldl
 
 # make check runs everything under ASan+UBSan (clang) in its own build tree, and ends with the
 # Criterion synthesis and the vectors' closing line.
@@ -180,6 +222,7 @@ check: deps
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
+	@$(MAKE) --no-print-directory dut-check
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
 	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
 
@@ -296,6 +339,14 @@ determinism:
 fuzz:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk fuzz
 
+# The device-under-test proof (harness/tests/dut_check.sh): the unmodified libnicref_dut.so
+# shows no difference, each mutant is caught by the vectors and by a short differential fuzz
+# run (the libFuzzer builds of the targets it uses).
+DUT_CHECK_TARGETS := rx tx ctrl
+dut-check: $(TOOL) $(DUT_SO) $(MUTANT_SO)
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk $(DUT_CHECK_TARGETS:%=build/fuzz/%_fuzz)
+	CC="$(CC)" harness/tests/dut_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz
+
 afl:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk afl
 
@@ -337,7 +388,7 @@ $(LRO_BENCH): harness/bench/lro_bench.c harness/bench/alloc_count.h $(filter $(B
 ADP_BENCH := $(BUILD)/harness/bench/adp_check_bench
 $(ADP_BENCH): harness/bench/adp_check_bench.c $(HAR_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $(filter-out %.h,$^) -o $@ $(ALL_LDFLAGS) -ljansson -lpcap -ldl
 DLL_BENCH := $(BUILD)/harness/bench/dll_bench
 $(DLL_BENCH): harness/bench/dll_bench.c $(LIB_A)
 	@mkdir -p $(dir $@)

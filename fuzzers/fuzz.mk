@@ -36,6 +36,9 @@ AFL_SAN ?=
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 LIB_SRC := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c))) \
 	harness/opstream.c harness/cmdbuild.c harness/driver.c harness/driver_vport.c harness/driver_wq.c harness/driver_mkey.c harness/driver_tir.c harness/driver_eq.c harness/driver_cq.c harness/driver_sq.c harness/driver_steer.c harness/driver_rq.c harness/driver_rxstack.c
+# The differential engine (NICREF_DUT, fuzzers/fuzz_dut.c): its interposition needs the --wrap
+# flags below (harness/dut_wrap.c).
+DUT_SRC := harness/dut_diff.c harness/dut_name.c harness/dut_load.c harness/dut_wrap.c
 COMMON_SRC := $(filter-out fuzzers/%_fuzz.c fuzzers/standalone_main.c fuzzers/make_seeds.c, \
 	$(wildcard fuzzers/*.c))
 
@@ -46,6 +49,10 @@ BASE := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -fno-omit-frame-pointer
 # The model's assertions trap in nicref_assert_failed (reference/core/assert.c); every fuzz
 # build routes them through fuzzers/fuzz_report.c, which says which one and where first.
 WRAP := -Wl,--wrap=nicref_assert_failed
+DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_bar_read32 \
+	nicref_bar_write32 nicref_clock_advance nicref_wire_rx nicref_hostmem_write \
+	nicref_hostmem_clear nicref_hostmem_fault
+WRAP += $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 FUZZ_CC := clang
 FUZZ_FLAGS := $(BASE) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -60,15 +67,15 @@ SEEDS_FLAGS := $(BASE) -O1
 
 # $(call variant,name,cc,flags,compile-only flags,extra objects of the link)
 define variant
-$(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(LIB_SRC) $$(COMMON_SRC))
+$(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(LIB_SRC) $$(COMMON_SRC) $$(DUT_SRC))
 build/$(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	$(2) $(3) $(4) $$(INC) -MMD -MP -c $$< -o $$@
 build/$(1)/%_fuzz: build/$(1)/obj/fuzzers/%_fuzz.o $$($(1)_OBJ) $(5)
-	$(2) $(3) $$(WRAP) -o $$@ $$^
+	$(2) $(3) $$(WRAP) -o $$@ $$^ -ldl
 build/$(1)/tests/%: build/$(1)/obj/fuzzers/tests/%.o $$($(1)_OBJ) $(5)
 	@mkdir -p $$(dir $$@)
-	$(2) $(3) $$(WRAP) -o $$@ $$^
+	$(2) $(3) $$(WRAP) -o $$@ $$^ -ldl
 endef
 
 $(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),,))

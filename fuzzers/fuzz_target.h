@@ -44,11 +44,17 @@ fuzz_property_failed(const char *name, const char *file, int line, const char *f
  * targets report (fuzz_trace), to read what an input does; off, nothing is printed. */
 __attribute__((format(printf, 1, 2))) void fuzz_trace(const char *fmt, ...);
 
+/* NICREF_DUT=LIB: compare every device the target creates with the device under test LIB
+ * (fuzzers/fuzz_dut.c, docs/dut.md); a divergence is a finding. Exits 2 when LIB cannot be
+ * loaded. */
+void fuzz_dut_init(void);
+
 #define NICREF_FUZZ_TARGET(init_fn, one_input_fn)                                               \
 	int LLVMFuzzerInitialize(int *argc, char ***argv)                                       \
 	{                                                                                       \
 		(void)argc;                                                                     \
 		(void)argv;                                                                     \
+		fuzz_dut_init();                                                                \
 		/* A target that cannot set up has nothing to fuzz; that is a harness bug. */ \
 		NICREF_FUZZ_CHECK(init_fn() == 0);                                              \
 		return 0;                                                                       \

@@ -15,6 +15,7 @@
 #include "pcie_cmd.h"
 #include "report.h"
 #include "vectors.h"
+#include "dut_diff.h"
 
 /* Features other than single opcodes, with their state; one row each in the matrix. The
  * vector count of a feature is the number of tests in vector files whose "feature" is its key. */
@@ -226,16 +227,19 @@ static const char vectors_usage[] =
 	"  --corpus DIR    export fuzzing seed corpora (command queue op streams, command\n"
 	"                  inputs) from the vectors into DIR/cmdq and DIR/cmd\n"
 	"  --summary       then a summary per vector file and the count of modelled commands\n"
+	"  --dut LIB       also drive the device under test LIB (a shared library of the ABI\n"
+	"                  of nicref/dut.h, docs/dut.md) with every test's stimuli; a DUT that\n"
+	"                  differs from the model in what a host observes fails the test\n"
 	"  -v, --verbose   print passing tests too\n"
 	"  -h, --help      print this usage and exit\n"
 	"\n"
-	"Exit status: 0 every vector passed, 1 a vector disagreed with the model, 2 bad input\n"
-	"(a path, file, vector or step the runner cannot check, a run that executed no vector,\n"
+	"Exit status: 0 every vector passed, 1 a vector disagreed with the model (or the DUT\n"
+	"with the model), 2 bad input (a DUT library that cannot be loaded, a path, file, vector or step the runner cannot check, a run that executed no vector,\n"
 	"a report that cannot be written) or a usage error.\n";
 
 static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 {
-	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY, OPT_PCAP };
+	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY, OPT_PCAP, OPT_DUT };
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "junit", required_argument, NULL, OPT_JUNIT },
@@ -243,12 +247,13 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 		{ "pcap", required_argument, NULL, OPT_PCAP },
 		{ "corpus", required_argument, NULL, OPT_CORPUS },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "dut", required_argument, NULL, OPT_DUT },
 		{ "verbose", no_argument, NULL, 'v' },
 		CLI_HELP_OPTION,
 		{ 0 }
 	};
 	struct vec_options opt = { 0 };
-	const char *json = NULL, *junit = NULL, *trace = NULL, *pcap = NULL;
+	const char *json = NULL, *junit = NULL, *trace = NULL, *pcap = NULL, *dut = NULL;
 	int summary = 0, o;
 	while ((o = cli_getopt(call, argc, argv, "hv", longopts, NULL)) != -1) {
 		if (o == OPT_JSON)
@@ -263,6 +268,8 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 			opt.corpus_dir = optarg;
 		else if (o == OPT_SUMMARY)
 			summary = 1;
+		else if (o == OPT_DUT)
+			dut = optarg;
 		else if (o == 'v')
 			opt.verbose = true;
 		else
@@ -272,6 +279,14 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 	int npaths = argc - optind;
 	if (npaths == 0)
 		return cli_usage_error(call, "no PATH given");
+	if (dut) {
+		char err[1200];
+		if (dut_diff_use(dut, err, sizeof err) != 0) {
+			fprintf(stderr, "nicref vectors: %s\n", err);
+			return 2;
+		}
+		opt.dut = true;
+	}
 	if (trace && !(opt.trace = fopen(trace, "w"))) {
 		fprintf(stderr, "nicref vectors: cannot write %s\n", trace);
 		return 2;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dut_diff.h"
 #include "driver_vport.h"
 #include "replay_int.h"
 
@@ -306,6 +307,40 @@ static int one(struct replay *rp, const struct cap_frame *f, uint64_t *dev0)
 	return 0;
 }
 
+/* --dut: the first divergence of the DUT, named by the frame being replayed. */
+static void on_dut_divergence(void *ctx, const struct dut_divergence *d)
+{
+	const struct replay *rp = ctx;
+	fprintf(stderr, "FAIL %s: frame %" PRIu64 ": DUT differs: %s [%s]\n", rp->o->capture,
+		(uint64_t)rp->p.frame, d->what, d->stimulus);
+}
+
+/* --dut: loaded before the setup runs, so the setup's device gets its twin. 0, or 2. */
+static int dut_open(const struct replay_opts *o)
+{
+	char err[1200];
+	if (!o->dut)
+		return 0;
+	if (dut_diff_use(o->dut, err, sizeof err) == 0) {
+		dut_diff_set_handler(NULL, NULL); /* vec_dev_open sets its own around the create */
+		return 0;
+	}
+	fprintf(stderr, "nicref replay: %s\n", err);
+	return 2;
+}
+
+/* --dut: the closing line; 1 when the DUT differed (in the setup or a frame). */
+static int dut_close(const struct replay *rp)
+{
+	if (!rp->o->dut)
+		return 0;
+	long long n = dut_diff_divergences(rp->x->dev);
+	printf("DUT %s (%s): %" PRIu64 " records replayed into it and the model, %lld "
+	       "divergence%s\n", dut_diff_name(), dut_diff_path(), rp->c.records, n < 0 ? 0 : n,
+	       n == 1 ? "" : "s");
+	return n != 0;
+}
+
 int replay_run(const struct replay_opts *o)
 {
 	struct replay *rp = calloc(1, sizeof *rp);
@@ -318,9 +353,11 @@ int replay_run(const struct replay_opts *o)
 		return 2;
 	}
 	rp->o = o;
-	if (replay_setup_open(o->setup, &s) != VEC_STACK_OK)
+	if (dut_open(o) != 0 || replay_setup_open(o->setup, &s) != VEC_STACK_OK)
 		goto out;
 	rp->x = vec_stack_rx(s);
+	if (o->dut)
+		dut_diff_retarget(rp->x->dev, on_dut_divergence, rp);
 	for (unsigned i = 0; i < rp->x->nrq; i++)
 		if (rp->x->on_rmp[i] && rp->x->rmp_linked) {
 			fprintf(stderr, "BAD %s: RQ %u is on an RMP of wq_type 0 (a linked list): the "
@@ -374,6 +411,8 @@ int replay_run(const struct replay_opts *o)
 		if (rc == 0)
 			rc = e;
 	}
+	if (dut_close(rp) && rc == 0)
+		rc = 1;
 out:
 	if (rp->jsonl && rp->jsonl != stdout)
 		fclose(rp->jsonl);

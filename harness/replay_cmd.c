@@ -20,6 +20,9 @@ const char replay_usage[] =
 	"  --ignore F,...    fields --expect does not compare (e.g. timestamp,checksum)\n"
 	"  --json FILE       with --expect: a JSON report (docs/schemas/report.schema.json)\n"
 	"  --junit FILE      with --expect: a JUnit XML report\n"
+	"  --dut LIB         also drive the device under test LIB (nicref/dut.h, docs/dut.md)\n"
+	"                    with the setup and every frame; the first thing a host would see\n"
+	"                    differ from the model is printed with its frame\n"
 	"  --port N          the port frames arrive on (default 1)\n"
 	"  --no-repost       never give a WQE back: shows what a starved ring does\n"
 	"  --no-pad          inject frames shorter than 60 bytes as captured (dropped as\n"
@@ -28,13 +31,14 @@ const char replay_usage[] =
 	"  --no-progress     no progress line (default: only when stderr is a terminal)\n"
 	"  -h, --help        print this usage and exit\n"
 	"\n"
-	"Exit status: 0 replayed (and every frame agrees with --expect), 1 a disagreement with\n"
-	"--expect, 2 bad input (the setup, the capture, an option) or a usage error.\n";
+	"Exit status: 0 replayed (and every frame agrees with --expect, the DUT with the model),\n"
+	"1 a disagreement with --expect or a DUT that differs, 2 bad input (the setup, the\n"
+	"capture, an option, a DUT library that cannot be loaded) or a usage error.\n";
 
 int cmd_replay(const struct cli_call *call, int argc, char **argv)
 {
 	enum { O_JSONL = 0x100, O_PCAPDIR, O_EXPECT, O_IGNORE, O_JSON, O_JUNIT, O_PORT, O_NOREPOST,
-	       O_NOPAD, O_PROGRESS, O_NOPROGRESS };
+	       O_NOPAD, O_PROGRESS, O_NOPROGRESS, O_DUT };
 	static const struct option longopts[] = {
 		{ "jsonl", required_argument, NULL, O_JSONL },
 		{ "pcap-dir", required_argument, NULL, O_PCAPDIR },
@@ -47,6 +51,7 @@ int cmd_replay(const struct cli_call *call, int argc, char **argv)
 		{ "no-pad", no_argument, NULL, O_NOPAD },
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "no-progress", no_argument, NULL, O_NOPROGRESS },
+		{ "dut", required_argument, NULL, O_DUT },
 		CLI_HELP_OPTION,
 		{ 0 }
 	};
@@ -70,6 +75,7 @@ int cmd_replay(const struct cli_call *call, int argc, char **argv)
 		case O_NOPAD: o.no_pad = true; break;
 		case O_PROGRESS: o.progress = 1; break;
 		case O_NOPROGRESS: o.progress = 0; break;
+		case O_DUT: o.dut = optarg; break;
 		default: return cli_getopt_exit(opt);
 		}
 	}

@@ -35,6 +35,7 @@ struct replay_opts {
 	bool no_repost;       /* the driver never re-posts a WQE: a starved ring */
 	bool no_pad;          /* runts go in as captured (and are dropped as undersize) */
 	int progress;         /* -1 when stderr is a terminal, 0 never, 1 always */
+	const char *dut;      /* a device under test driven alongside (docs/dut.md) */
 };
 
 /* Why a record is not injected (counted in the summary, named in --jsonl). */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "dut_diff.h"
 #include "jschema.h"
 #include "vector_schema.h"
 #include "vectors_int.h"
@@ -209,6 +210,17 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* ---- a device under test ---- */
+
+/* The first divergence of the DUT from the model fails the test at the step that caused it. */
+static void on_dut_divergence(void *ctx, const struct dut_divergence *d)
+{
+	struct run *r = ctx;
+	vfail(r, "DUT differs: %s [stimulus %llu of the test: %s]", d->what, d->index,
+	      d->stimulus);
+	r->dut_differs = true;
+}
+
 int vec_dev_open(struct run *r, const json_t *group)
 {
 	r->cfg = (struct nicref_config){ 0 };
@@ -221,7 +233,10 @@ int vec_dev_open(struct run *r, const json_t *group)
 	vec_pcie_start(r);
 	if (vec_profile(r, &r->cfg.profile, group) != 0)
 		return -1;
+	if (r->opt->dut)
+		dut_diff_set_handler(on_dut_divergence, r);
 	r->dev = nicref_dev_create(&r->cfg);
+	dut_diff_set_handler(NULL, NULL);
 	if (!r->dev) {
 		vbad(r, "profile", "the device refuses this profile (nicref_dev_create)");
 		return -1;
@@ -268,6 +283,13 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 	vec_unexpected(r);
 	write_ops_seed(r);
 	vec_tx_end(r);
+	long long ndiv = r->opt->dut ? dut_diff_divergences(r->dev) : -1;
+	if (ndiv > 1)
+		vfail(r, "DUT differs: %lld more divergences after the first", ndiv - 1);
+	if (ndiv >= 0)
+		r->dut_tests++;
+	r->dut_failed += r->dut_differs;
+	r->dut_differs = false;
 	nicref_dev_destroy(r->dev);
 	r->dev = NULL;
 }
@@ -489,6 +511,10 @@ int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 		} else if (rep->failed)
 			rc = VEC_FAILED;
 	}
+	if (opt->dut && !r.refusals)
+		fprintf(out, "DUT %s (%s): %u vectors run against it and the model, %u with "
+			"differences, %llu stimuli compared\n", dut_diff_name(), dut_diff_path(),
+			r.dut_tests, r.dut_failed, dut_diff_stimuli());
 	for (size_t i = 0; i < n; i++) {
 		json_decref(docs ? docs[i] : NULL);
 		free(files[i]);

@@ -17,6 +17,9 @@ struct vec_options {
 	struct pcap_out *pcap;  /* every frame every test transmits (harness/pcap_write.h), at
 				 * virtual time plus the time of the tests before it */
 	bool verbose;           /* print passing tests too */
+	/* A device under test is loaded (dut_diff_use): every test also drives it, and a
+	 * divergence from the model fails the test (docs/dut.md). */
+	bool dut;
 };
 
 /* What a run of vectors amounts to; the nicref tool exits with this number. */

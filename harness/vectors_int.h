@@ -183,6 +183,10 @@ struct run {
 	/* When set, the device's events go here instead of the test's list (vectors_stack.h). */
 	void (*sink)(void *ctx, const struct nicref_event *ev);
 	void *sink_ctx;
+
+	/* --dut (dut_diff.h): tests run against the DUT too, and those where it differed */
+	unsigned dut_tests, dut_failed;
+	bool dut_differs;
 };
 
 /* ---- messages (vectors.c) ---- */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dut_diff.h"
 #include "vector_schema.h"
 #include "vectors_int.h"
 #include "vectors_rx_int.h"
@@ -77,6 +78,7 @@ enum vec_stack_result vec_stack_open(const char *file, const json_t *group, FILE
 	struct run *r = &s->r;
 	*r = (struct run){ .opt = &s->opt, .out = out, .tc_id = -1, .group = -1, .step = -1,
 			   .tx = { .stage = -1 }, .file = file, .setup_only = true };
+	s->opt.dut = dut_diff_active(); /* a DUT the program loaded is set up too (docs/dut.md) */
 	json_t *sj = json_loads(vector_schema_json, JSON_REJECT_DUPLICATES, &jerr);
 	r->schema = sj ? jschema_compile(sj, err, sizeof err) : NULL;
 	json_decref(sj);
