@@ -44,6 +44,9 @@ struct rx_stack *vec_rx_stack(struct run *r);
 /* A number of obj under key, named "what.key" (or "key") in messages. */
 int vec_rx_num_in(struct run *r, const char *what, const json_t *obj, const char *key,
 		  unsigned bits, uint64_t dflt, uint64_t *out);
+/* A command's status against the step's "status" comparator (default OK); vfail naming
+ * `what` otherwise (vectors_rx_steer.c). */
+void vec_rx_status(struct run *r, const char *what, const json_t *o, int st);
 /* A TIR's LRO group (tirs[].lro, modify_tir.lro; vectors_rx_lro.c): the keys of obj o, their
  * defaults for those absent. 0, or -1 after vbad. */
 int vec_rx_lro_values(struct run *r, const char *what, const json_t *o, struct vec_rx_lro *l);

@@ -28,26 +28,6 @@ int vec_rx_lro_values(struct run *r, const char *what, const json_t *o, struct v
 	return 0;
 }
 
-/* The command's status against the expected one (default OK). */
-static void lro_status(struct run *r, const char *what, const json_t *o, int st)
-{
-	const json_t *want = json_object_get(o, "status");
-	if (st < 0) {
-		vfail(r, "%s: %s", what, r->drv->error);
-		return;
-	}
-	if (want ? !cmp_holds(want, NS_STATUS, (uint64_t)st) : st != 0) {
-		char t[96], g[48];
-		if (want)
-			cmp_text(want, NS_STATUS, t, sizeof t);
-		else
-			snprintf(t, sizeof t, "OK (0x0)");
-		value_text(NS_STATUS, (uint64_t)st, g, sizeof g);
-		vfail(r, "%s: status expected %s, got %s (syndrome 0x%08x)", what, t, g,
-		      (unsigned)r->drv->last_syndrome);
-	}
-}
-
 /* The step's TIR index and status matcher: 0, or -1 after vbad. */
 static int tir_values(struct run *r, const char *what, const json_t *s, uint64_t *tir)
 {
@@ -71,7 +51,7 @@ void st_modify_tir(struct run *r, const json_t *s)
 	struct refdrv_tir_attr a = { .lro_enable_mask = l.mask, .lro_timeout_usecs = l.timeout,
 				     .lro_max_msg_sz = l.max_msg_sz };
 	int st = refdrv_modify_tir(r->drv, r->rxs->tirn[tir], TIR_MODIFY_LRO, &a);
-	lro_status(r, "modify_tir: MODIFY_TIR", s, st);
+	vec_rx_status(r, "modify_tir: MODIFY_TIR", s, st);
 }
 
 void st_destroy_tir(struct run *r, const json_t *s)
@@ -87,13 +67,13 @@ void st_destroy_tir(struct run *r, const json_t *s)
 		named |= r->rx.all[i] == tir;
 	if (named && x->all_live) {
 		int st = refdrv_delete_fte(r->drv, 0, x->all_ft, 0);
-		lro_status(r, "destroy_tir: DELETE_FLOW_TABLE_ENTRY (steer_all)", NULL, st);
+		vec_rx_status(r, "destroy_tir: DELETE_FLOW_TABLE_ENTRY (steer_all)", NULL, st);
 		if (st != 0)
 			return;
 		x->all_live = false;
 	}
 	int st = refdrv_destroy_tir(r->drv, x->tirn[tir]);
-	lro_status(r, "destroy_tir: DESTROY_TIR", s, st);
+	vec_rx_status(r, "destroy_tir: DESTROY_TIR", s, st);
 }
 
 /* T57 states by name. */
@@ -123,11 +103,11 @@ void st_rq_state(struct run *r, const json_t *s)
 	struct refdrv_wq_status q;
 	int st = refdrv_query_rq(r->drv, x->rqn[rq], &q);
 	if (st != 0) {
-		lro_status(r, "rq_state: QUERY_RQ", NULL, st);
+		vec_rx_status(r, "rq_state: QUERY_RQ", NULL, st);
 		return;
 	}
 	st = refdrv_modify_rq(r->drv, x->rqn[rq], q.state, rq_states[k].state);
-	lro_status(r, "rq_state: MODIFY_RQ", s, st);
+	vec_rx_status(r, "rq_state: MODIFY_RQ", s, st);
 	if (st == 0 && rq_states[k].state == 0 && !r->rx.rq[rq].on_rmp) {
 		/* T57: software zeroes the doorbell record before RST2RDY; the queue starts over. */
 		x->ring[rq].pc = 0;

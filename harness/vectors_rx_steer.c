@@ -148,12 +148,21 @@ static int fte_values(struct run *r, const char *what, const json_t *o, struct r
 	return 0;
 }
 
-/* The command's status against the expected one (default OK). */
+/* The command's status against the expected one (default OK), named "steer: what". */
 static void steer_status(struct run *r, const char *what, const json_t *o, int st)
+{
+	char w[80];
+	snprintf(w, sizeof w, "steer: %s", what);
+	vec_rx_status(r, w, o, st);
+}
+
+/* The command's status (refdrv_*: the T128 status, or -1 when it did not complete) against
+ * the step's "status" comparator (default OK); a failure names `what`. */
+void vec_rx_status(struct run *r, const char *what, const json_t *o, int st)
 {
 	const json_t *want = json_object_get(o, "status");
 	if (st < 0) {
-		vfail(r, "steer: %s: %s", what, r->drv->error);
+		vfail(r, "%s: %s", what, r->drv->error);
 		return;
 	}
 	if (want ? !cmp_holds(want, NS_STATUS, (uint64_t)st) : st != 0) {
@@ -163,7 +172,7 @@ static void steer_status(struct run *r, const char *what, const json_t *o, int s
 		else
 			snprintf(t, sizeof t, "OK (0x0)");
 		value_text(NS_STATUS, (uint64_t)st, g, sizeof g);
-		vfail(r, "steer: %s: status expected %s, got %s (syndrome 0x%08x)", what, t, g,
+		vfail(r, "%s: status expected %s, got %s (syndrome 0x%08x)", what, t, g,
 		      (unsigned)r->drv->last_syndrome);
 	}
 }
