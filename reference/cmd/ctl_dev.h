@@ -119,6 +119,11 @@ extern const struct dev_subsys obj_subsys;            /* obj/obj.c */
 extern const struct dev_subsys port_subsys;           /* reg/port.c */
 extern const struct dev_subsys roce_accl_subsys;      /* reg/roce_accl.c */
 
+/* The control plane's snapshot hooks (cmd/ctl_snap.c), on the objects' row (core/subsys.h). */
+int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob);
+void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob);
+void ctl_snap_free(void *blob);
+
 /* Pages the device needs now (boot + init + what live objects use; 0 once torn down). */
 uint32_t dev_pages_required(const struct nicref_dev *dev);
 /* QUERY_PAGES op_mod 1 boot, 2 init, 3 regular: > 0 pages needed, < 0 pages reclaimable

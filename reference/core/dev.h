@@ -33,6 +33,9 @@ struct dev_core {
 	unsigned nsubsys;
 	unsigned ncreated; /* rows whose create ran */
 	void **state;
+	/* A snapshot is being restored: events are muted (the restored trace position is the
+	 * snapshot's, core/snapshot.c). */
+	bool quiet;
 };
 
 /* A device's core part: the first member of struct nicref_dev (cmd/ctl_dev.h checks that it is),

@@ -1,0 +1,138 @@
+/* The control plane's part of a snapshot (nicref/snapshot.h): everything cmd/, obj/ and reg/
+ * keep in struct nicref_dev (cmd/ctl_dev.h), captured by one row, the objects' (obj/obj.c),
+ * because it is one struct those files share.
+ *
+ * What is captured: the init segment, the lifecycle, the command counter, the interrupt
+ * moderation, the object tables' handle ranges (INIT_HCA opens them), the EQ-level state, the
+ * flow-steering roots and counts, the vport's settings and counters, the ports and the ADP
+ * register. A snapshot is refused while objects are live or the vport holds address lists or
+ * L2 entries: those are graphs of allocations, which this version does not copy (take the
+ * snapshot before creating them).
+ *
+ * Restore: when the input created objects, they go as TEARDOWN_HCA takes them (cost: the
+ * objects, and reopening the handle ranges they used); then the saved words and arrays come
+ * back (a few KB, none of it sized by the object tables or host memory). Nothing allocates. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/ctl_dev.h"
+#include "nicref/snapshot.h"
+
+struct ctl_blob {
+	struct init_seg iseg;
+	uint64_t cmd_completed;
+	struct hca hca;
+	uint32_t base[OBJ_TYPE_COUNT], limit[OBJ_TYPE_COUNT];
+	struct eq_dev eqd; /* its arrays are copied below, its pointers are not used */
+	struct flow_dev flow;
+	struct vport vport; /* lists and L2 table empty (refused otherwise) */
+	struct port port[NICREF_MAX_PORTS];
+	struct roce_accl roce_accl;
+	uint16_t *int_min_delay;
+	uint64_t *vec_last_ns;
+	uint8_t *vec_flags, *vec_eqn;
+};
+
+static bool objects_live(const struct nicref_dev *dev)
+{
+	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++)
+		if (dev->obj[t].nlive)
+			return true;
+	const struct vport *v = dev->vport;
+	for (unsigned t = 0; t < VPORT_LISTS; t++)
+		if (v->list_len[t])
+			return true;
+	return v->l2.n != 0 || dev->eqd.cq.ntimers != 0;
+}
+
+void ctl_snap_free(void *blob)
+{
+	struct ctl_blob *b = blob;
+	if (!b)
+		return;
+	free(b->int_min_delay);
+	free(b->vec_last_ns);
+	free(b->vec_flags);
+	free(b->vec_eqn);
+	free(b);
+}
+
+int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
+{
+	(void)state;
+	if (objects_live(dev))
+		return NICREF_SNAP_UNSUPPORTED_STATE;
+	struct ctl_blob *b = calloc(1, sizeof *b);
+	size_t nvec = dev->eqd.nvec, nmsix = dev->core.cfg.profile.msix_vectors;
+	*blob = b;
+	if (!b || !(b->int_min_delay = malloc((nmsix ? nmsix : 1) * sizeof(uint16_t))) ||
+	    !(b->vec_last_ns = malloc((nvec ? nvec : 1) * sizeof(uint64_t))) ||
+	    !(b->vec_flags = malloc(nvec ? nvec : 1)) || !(b->vec_eqn = malloc(nvec ? nvec : 1)))
+		return -1;
+	b->iseg = dev->iseg;
+	b->cmd_completed = dev->cmd_completed;
+	b->hca = dev->hca;
+	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++) {
+		b->base[t] = dev->obj[t].base;
+		b->limit[t] = dev->obj[t].limit;
+	}
+	b->eqd = dev->eqd;
+	b->flow = dev->flow;
+	b->vport = *dev->vport;
+	memcpy(b->port, dev->port, sizeof b->port);
+	b->roce_accl = dev->roce_accl;
+	memcpy(b->int_min_delay, dev->int_min_delay, nmsix * sizeof(uint16_t));
+	memcpy(b->vec_last_ns, dev->eqd.vec_last_ns, nvec * sizeof(uint64_t));
+	memcpy(b->vec_flags, dev->eqd.vec_flags, nvec);
+	memcpy(b->vec_eqn, dev->eqd.vec_eqn, nvec);
+	return 0;
+}
+
+static void restore_eqd(struct eq_dev *d, const struct ctl_blob *b)
+{
+	uint64_t *last = d->vec_last_ns;
+	uint8_t *flags = d->vec_flags, *eqn = d->vec_eqn;
+	*d = b->eqd;
+	d->vec_last_ns = last;
+	d->vec_flags = flags;
+	d->vec_eqn = eqn;
+	memcpy(last, b->vec_last_ns, d->nvec * sizeof *last);
+	memcpy(flags, b->vec_flags, d->nvec);
+	memcpy(eqn, b->vec_eqn, d->nvec);
+}
+
+/* The vport's words; its lists and L2 table stay the (empty) ones it holds now. */
+static void restore_vport(struct vport *v, const struct vport *saved)
+{
+	struct vport now = *v;
+	*v = *saved;
+	for (unsigned t = 0; t < VPORT_LISTS; t++) {
+		v->list[t] = now.list[t];
+		v->list_len[t] = now.list_len[t];
+	}
+	v->l2 = now.l2;
+}
+
+void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
+{
+	(void)state;
+	const struct ctl_blob *b = blob;
+	if (objects_live(dev))
+		hca_release_objects(dev);
+	uar_db_reset(dev); /* doorbell halves of UARs made and destroyed since */
+	/* An empty table over the same range hands out the same handles (the lowest free first,
+	 * D-OBJ-2) whatever it held before: only a range that moved is set again. */
+	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++)
+		if (dev->obj[t].base != b->base[t] || dev->obj[t].limit != b->limit[t])
+			objtab_reset(&dev->obj[t], b->base[t], b->limit[t], NULL, NULL);
+	dev->iseg = b->iseg;
+	dev->cmd_completed = b->cmd_completed;
+	dev->hca = b->hca;
+	restore_eqd(&dev->eqd, b);
+	dev->flow = b->flow;
+	restore_vport(dev->vport, &b->vport);
+	memcpy(dev->port, b->port, sizeof dev->port);
+	dev->roce_accl = b->roce_accl;
+	memcpy(dev->int_min_delay, b->int_min_delay,
+	       dev->core.cfg.profile.msix_vectors * sizeof(uint16_t));
+}

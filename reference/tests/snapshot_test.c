@@ -1,0 +1,365 @@
+/* Snapshot and restore (nicref/snapshot.h): a restored device is the device as it was.
+ *
+ * Each scenario runs on a device the reference driver initialized, three times: on the device
+ * as first brought up; on the same device restored from a snapshot taken before that first run
+ * (after another scenario changed it too, then a second restore); and on a fresh device brought
+ * up the same way. The three traces (every event, field by field), the counters and the host
+ * memory (every page, by page number and bytes) must be equal. The scenarios cover the command
+ * queue, objects of every family the stacks build, the send path, the receive path with LRO
+ * sessions, and the timers (LRO session timers, CQ and EQ moderation, the clock). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/ctl_dev.h"
+#include "driver_rxstack.h"
+#include "nicref/snapshot.h"
+#include "testlib.h"
+
+/* ---- What a run leaves ---------------------------------------------------------------------- */
+
+struct outcome {
+	size_t n;
+	struct nicref_event ev[TL_MAX_EVENTS];
+	struct nicref_stats st;
+	uint64_t mem_hash; /* FNV-1a over (page number, bytes) of every page in hand-out order */
+	size_t pages;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001B3ull;
+	return h;
+}
+
+static void outcome_of(struct tl_dev *t, struct outcome *o)
+{
+	cr_assert_eq(t->tr.dropped, 0, "the scenario fits the trace buffer");
+	o->n = t->tr.n;
+	memcpy(o->ev, t->tr.ev, o->n * sizeof o->ev[0]);
+	nicref_stats_get(t->dev, &o->st);
+	const struct hostmem *hm = &t->dev->core.hostmem;
+	o->pages = hm->used;
+	o->mem_hash = 0xCBF29CE484222325ull;
+	for (size_t i = 0; i < hm->used; i++) {
+		uint64_t pfn;
+		const uint8_t *page = hostmem_page(hm, i, &pfn);
+		o->mem_hash = fnv(fnv(o->mem_hash, &pfn, sizeof pfn), page, HOSTMEM_PAGE);
+	}
+}
+
+static void expect_same(const struct outcome *a, const struct outcome *b, const char *what)
+{
+	cr_assert_eq(a->n, b->n, "%s: %zu events, then %zu", what, a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct nicref_event *x = &a->ev[i], *y = &b->ev[i];
+		cr_assert(x->seq == y->seq && x->time_ns == y->time_ns && x->kind == y->kind &&
+				  memcmp(x->arg, y->arg, sizeof x->arg) == 0,
+			  "%s: event %zu differs (%s, then %s)", what, i,
+			  nicref_event_name(x->kind), nicref_event_name(y->kind));
+	}
+	cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0, "%s: counters differ", what);
+	cr_assert_eq(a->pages, b->pages, "%s: %zu host pages, then %zu", what, a->pages, b->pages);
+	cr_assert_eq(a->mem_hash, b->mem_hash, "%s: host memory differs", what);
+}
+
+/* ---- The driver's side, kept beside the device's snapshot ----------------------------------- */
+
+struct host {
+	struct refdrv d;
+	uint64_t *pages;
+	uint32_t uar, cqn;
+	uint64_t next_mem;
+	bool have_cq;
+};
+
+static void host_save(const struct tl_dev *t, struct host *h)
+{
+	h->d = t->d;
+	h->pages = malloc((t->d.npages + 1) * sizeof *h->pages);
+	cr_assert(h->pages);
+	memcpy(h->pages, t->d.pages, t->d.npages * sizeof *h->pages);
+	h->uar = t->uar;
+	h->cqn = t->cqn;
+	h->next_mem = t->next_mem;
+	h->have_cq = t->have_cq;
+}
+
+static void host_restore(struct tl_dev *t, const struct host *h)
+{
+	uint64_t *pages = t->d.pages;
+	uint32_t cap = t->d.pages_cap;
+	t->d = h->d;
+	t->d.pages = pages;
+	t->d.pages_cap = cap;
+	cr_assert(h->d.npages <= cap);
+	memcpy(pages, h->pages, h->d.npages * sizeof *pages);
+	t->uar = h->uar;
+	t->cqn = h->cqn;
+	t->next_mem = h->next_mem;
+	t->have_cq = h->have_cq;
+}
+
+/* ---- Scenarios ------------------------------------------------------------------------------- */
+
+typedef void scenario_fn(struct tl_dev *t);
+
+/* The command queue: handle allocations, a refused command, a query with a mailbox output. */
+static void sc_commands(struct tl_dev *t)
+{
+	(void)tl_alloc_pd(t);
+	(void)tl_alloc_td(t);
+	(void)tl_alloc_pd(t);
+	uint8_t in[16] = { 0x7F, 0xFE }, out[16];
+	(void)tl_cmd(t, in, sizeof in, out, sizeof out); /* no such opcode: refused */
+	uint8_t q[16] = { 0x01, 0x00 }; /* QUERY_HCA_CAP, op_mod 1: current general caps */
+	q[7] = 1;
+	static uint8_t caps[16 + 0x1000];
+	(void)tl_cmd(t, q, sizeof q, caps, sizeof caps);
+	nicref_clock_advance(t->dev, 5000);
+}
+
+/* Objects of every family the send stack builds, then half of them destroyed. */
+static void sc_objects(struct tl_dev *t)
+{
+	struct refdrv_sq_stack_attr a;
+	struct refdrv_sq_stack s;
+	refdrv_sq_stack_defaults(&a);
+	cr_assert_eq(refdrv_sq_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
+	cr_assert_eq(refdrv_sq_stack_down(&t->d, &s), 0, "%s", t->d.error);
+	(void)tl_alloc_pd(t);
+}
+
+/* The send path: three SENDs of 100 bytes (the headers inline), one through Blue Flame. */
+static void sc_send(struct tl_dev *t)
+{
+	struct refdrv_sq_stack_attr a;
+	struct refdrv_sq_stack s;
+	refdrv_sq_stack_defaults(&a);
+	cr_assert_eq(refdrv_sq_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
+	uint8_t frame[100];
+	for (unsigned i = 0; i < sizeof frame; i++)
+		frame[i] = (uint8_t)(i * 7);
+	memset(frame, 0xFF, 6); /* broadcast */
+	tl_mem_write(t, a.data_addr, frame, sizeof frame);
+	for (unsigned k = 0; k < 3; k++) {
+		struct refdrv_wqe w;
+		memset(&w, 0, sizeof w);
+		cr_assert(refdrv_wqe_begin(&w, (unsigned)refdrv_wqe_opcode_find("SEND"), s.pc,
+					   s.sqn) >= 0);
+		cr_assert(refdrv_wqe_eth(&w, frame, 18) >= 0);
+		cr_assert(refdrv_wqe_ptr(&w, s.lkey, a.data_addr + 18, sizeof frame - 18) >= 0);
+		struct refdrv_wqe_ctrl c = { .ce = 2 };
+		cr_assert_eq(refdrv_wqe_finish(&w, &c, a.wq_signature), 0);
+		cr_assert_eq(refdrv_sq_write(&t->d, &s, w.b, w.len), 0);
+		cr_assert_eq(refdrv_sq_record(&t->d, &s), 0);
+		if (k == 2)
+			cr_assert_eq(refdrv_sq_ring_bf(&t->d, &s), 0);
+		else
+			refdrv_sq_ring(&t->d, &s);
+		nicref_clock_advance(t->dev, 1000);
+	}
+}
+
+/* An IPv4 TCP segment of flow `port` with `payload` bytes from the wire (valid checksums). */
+static size_t tcp_frame(uint8_t *f, uint16_t port, uint32_t seq, size_t payload)
+{
+	static const uint8_t hdr[14] = { 0x02, 0x4E, 0x49, 0x43, 0x52, 0x46, 0x02, 0, 0, 0, 0, 1,
+					 0x08, 0x00 };
+	size_t ip_len = 20 + 20 + payload;
+	memset(f, 0, 14 + ip_len);
+	memcpy(f, hdr, 14);
+	uint8_t *ip = f + 14, *tcp = ip + 20;
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(ip_len >> 8);
+	ip[3] = (uint8_t)ip_len;
+	ip[6] = 0x40; /* DF */
+	ip[8] = 64;
+	ip[9] = 6;
+	memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1, 10, 0, 0, 2 }, 8);
+	tcp[0] = (uint8_t)(port >> 8);
+	tcp[1] = (uint8_t)port;
+	tcp[2] = 0x1F;
+	tcp[3] = 0x90;
+	for (unsigned i = 0; i < 4; i++)
+		tcp[4 + i] = (uint8_t)(seq >> (24 - 8 * i));
+	tcp[11] = 1;     /* ack 1 */
+	tcp[12] = 0x50;  /* 5 words */
+	tcp[13] = 0x10;  /* ACK */
+	tcp[14] = 0x10;  /* window */
+	for (size_t i = 0; i < payload; i++)
+		tcp[20 + i] = (uint8_t)(seq + i);
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 20; i += 2)
+		s += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	ip[10] = (uint8_t)(~s >> 8);
+	ip[11] = (uint8_t)~s;
+	size_t tl = 20 + payload;
+	s = 0x0A00 + 0x0001 + 0x0A00 + 0x0002 + 6 + (uint32_t)tl;
+	for (size_t i = 0; i < tl; i += 2)
+		s += (uint32_t)tcp[i] << 8 | (i + 1 < tl ? tcp[i + 1] : 0);
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	tcp[16] = (uint8_t)(~s >> 8);
+	tcp[17] = (uint8_t)~s;
+	return 14 + ip_len;
+}
+
+/* The receive path with LRO: two flows whose segments merge into sessions, a UDP-less frame the
+ * session ignores, then the sessions' timers end them (PRM §3.3.6). */
+static void sc_lro(struct tl_dev *t)
+{
+	struct refdrv_rx_stack_attr a;
+	static struct refdrv_rx_stack s;
+	refdrv_rx_stack_defaults(&a);
+	a.log_rq = 4;
+	a.wqe_bytes = 16384;
+	a.log_cq = 6;
+	a.tir.lro_enable_mask = 3;
+	a.tir.lro_timeout_usecs = 32;
+	a.tir.lro_max_msg_sz = 64;
+	cr_assert_eq(refdrv_rx_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
+	uint8_t f[1600];
+	for (unsigned k = 0; k < 4; k++) {
+		for (uint16_t flow = 0; flow < 2; flow++) {
+			size_t n = tcp_frame(f, (uint16_t)(1000 + flow), 100 + 200 * k, 200);
+			cr_assert_eq(nicref_wire_rx(t->dev, 1, f, n), 0);
+		}
+		nicref_clock_advance(t->dev, 3000);
+	}
+	nicref_clock_advance(t->dev, 1000000); /* past every session's timer */
+}
+
+/* ---- The runs ---------------------------------------------------------------------------------- */
+
+static void run(struct tl_dev *t, scenario_fn *sc, struct outcome *o)
+{
+	tl_mark(&t->tr);
+	sc(t);
+	cr_assert_eq(t->tr.violations, 0, "the scenario breaks no rule");
+	cr_assert_eq(nicref_dev_check(t->dev), 0, "invariants");
+	outcome_of(t, o);
+}
+
+static struct outcome first, again, fresh;
+
+static void check_scenario(scenario_fn *sc, scenario_fn *other)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	struct host h;
+	host_save(t, &h);
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, &why);
+	cr_assert(s, "snapshot refused (%d)", why);
+	cr_assert_eq(why, NICREF_SNAP_OK);
+	run(t, sc, &first);
+	/* Changed by another scenario in between: the restore undoes whatever came since. */
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	host_restore(t, &h);
+	run(t, other, &again);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	host_restore(t, &h);
+	run(t, sc, &again);
+	expect_same(&first, &again, "restored");
+	nicref_snapshot_free(s);
+	free(h.pages);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc, &fresh);
+	expect_same(&first, &fresh, "fresh device");
+	tl_down(t);
+}
+
+Test(snapshot, commands_replay_the_same)
+{
+	check_scenario(sc_commands, sc_lro);
+}
+
+Test(snapshot, objects_replay_the_same)
+{
+	check_scenario(sc_objects, sc_send);
+}
+
+Test(snapshot, send_path_replays_the_same)
+{
+	check_scenario(sc_send, sc_lro);
+}
+
+Test(snapshot, receive_path_with_lro_sessions_and_timers_replays_the_same)
+{
+	check_scenario(sc_lro, sc_send);
+}
+
+/* The scenarios do something: each emits events and writes host memory, so the comparisons
+ * above compare something. */
+Test(snapshot, scenarios_leave_a_trace)
+{
+	scenario_fn *const all[] = { sc_commands, sc_objects, sc_send, sc_lro };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+		size_t pages = t->dev->core.hostmem.used;
+		run(t, all[i], &first);
+		cr_expect_gt(first.n, 2, "scenario %zu: %zu events", i, first.n);
+		cr_expect(i == 0 || first.pages > pages, "scenario %zu writes new pages", i);
+		tl_down(t);
+	}
+	/* The LRO scenario merges and its timers end sessions. */
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc_lro, &first);
+	cr_expect_gt(first.st.lro_sessions_opened, 0);
+	tl_down(t);
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc_send, &first);
+	cr_expect_eq(first.st.send_wqes, 3);
+	cr_expect_eq(first.st.frames_out, 3);
+	tl_down(t);
+}
+
+/* Objects live: this version does not capture them, and says so rather than restoring a
+ * device that is not the one captured. */
+Test(snapshot, refused_while_objects_live)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	(void)tl_alloc_pd(t);
+	int why = 0;
+	cr_expect_null(nicref_snapshot_take(t->dev, &why));
+	cr_expect_eq(why, NICREF_SNAP_UNSUPPORTED_STATE);
+	tl_down(t);
+}
+
+/* Another snapshot tracked since, and the host memory cleared since: both restore every page
+ * of the snapshot, and the device is still the one captured. */
+Test(snapshot, untracked_or_cleared_restore_is_whole)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	struct host h;
+	host_save(t, &h);
+	struct nicref_snapshot *s1 = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s1);
+	run(t, sc_send, &first);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s1), 0);
+	host_restore(t, &h);
+	nicref_clock_advance(t->dev, 77);
+	struct nicref_snapshot *s2 = nicref_snapshot_take(t->dev, NULL); /* now tracked */
+	cr_assert(s2);
+	run(t, sc_commands, &again);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s1), 0);
+	host_restore(t, &h);
+	run(t, sc_send, &again);
+	expect_same(&first, &again, "after another snapshot");
+	nicref_hostmem_clear(t->dev);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s1), 0);
+	host_restore(t, &h);
+	run(t, sc_send, &again);
+	expect_same(&first, &again, "after a clear");
+	cr_expect_eq(nicref_snapshot_restore(t->dev, NULL), -1);
+	nicref_snapshot_free(s2);
+	nicref_snapshot_free(s1);
+	free(h.pages);
+	tl_down(t);
+}
