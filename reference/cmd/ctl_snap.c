@@ -4,14 +4,19 @@
  *
  * What is captured: the init segment, the lifecycle, the command counter, the interrupt
  * moderation, the object tables' handle ranges (INIT_HCA opens them), the EQ-level state, the
- * flow-steering roots and counts, the vport's settings and counters, the ports and the ADP
- * register. A snapshot is refused while objects are live or the vport holds address lists or
- * L2 entries: those are graphs of allocations, which this version does not copy (take the
- * snapshot before creating them).
+ * flow-steering roots and counts, the vport's settings and counters, the ports, the ADP
+ * register, and the words of every live object with the doorbell registers
+ * (cmd/ctl_snap_obj.c).
  *
- * Restore: when the input created objects, they go as TEARDOWN_HCA takes them (cost: the
- * objects, and reopening the handle ranges they used); then the saved words and arrays come
- * back (a few KB, none of it sized by the object tables or host memory). Nothing allocates. */
+ * Restore takes one of two ways, both without allocating:
+ *  - no command ran since (the command counter has not moved) and the same objects are live:
+ *    the objects' words come back (cost: the live objects), then the saved state;
+ *  - the snapshot holds no object and no vport list: what commands made since goes as
+ *    TEARDOWN_HCA takes it (cost: those objects, and reopening the ranges they used), then the
+ *    saved state.
+ * Otherwise (commands ran over a snapshot holding objects: they may have freed or reallocated
+ * what the words point into) the snapshot cannot bring the device back, and says so
+ * (snap_restorable) before anything changes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +36,8 @@ struct ctl_blob {
 	uint16_t *int_min_delay;
 	uint64_t *vec_last_ns;
 	uint8_t *vec_flags, *vec_eqn;
+	struct obj_words *objs;
+	bool bare; /* no object, no vport list or L2 entry: restorable after any command */
 };
 
 static bool objects_live(const struct nicref_dev *dev)
@@ -54,21 +61,22 @@ void ctl_snap_free(void *blob)
 	free(b->vec_last_ns);
 	free(b->vec_flags);
 	free(b->vec_eqn);
+	obj_words_free(b->objs);
 	free(b);
 }
 
 int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
 {
 	(void)state;
-	if (objects_live(dev))
-		return NICREF_SNAP_UNSUPPORTED_STATE;
 	struct ctl_blob *b = calloc(1, sizeof *b);
 	size_t nvec = dev->eqd.nvec, nmsix = dev->core.cfg.profile.msix_vectors;
 	*blob = b;
 	if (!b || !(b->int_min_delay = malloc((nmsix ? nmsix : 1) * sizeof(uint16_t))) ||
 	    !(b->vec_last_ns = malloc((nvec ? nvec : 1) * sizeof(uint64_t))) ||
-	    !(b->vec_flags = malloc(nvec ? nvec : 1)) || !(b->vec_eqn = malloc(nvec ? nvec : 1)))
+	    !(b->vec_flags = malloc(nvec ? nvec : 1)) || !(b->vec_eqn = malloc(nvec ? nvec : 1)) ||
+	    !(b->objs = obj_words_save(dev)))
 		return -1;
+	b->bare = !objects_live(dev);
 	b->iseg = dev->iseg;
 	b->cmd_completed = dev->cmd_completed;
 	b->hca = dev->hca;
@@ -113,13 +121,31 @@ static void restore_vport(struct vport *v, const struct vport *saved)
 	v->l2 = now.l2;
 }
 
+/* The same objects, untouched by any command since the snapshot: their words are enough. */
+static bool words_suffice(const struct nicref_dev *dev, const struct ctl_blob *b)
+{
+	return dev->cmd_completed == b->cmd_completed && obj_words_same(dev, b->objs);
+}
+
+bool ctl_snap_restorable(const struct nicref_dev *dev, const void *state, const void *blob)
+{
+	(void)state;
+	const struct ctl_blob *b = blob;
+	return b->bare || words_suffice(dev, b);
+}
+
 void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 {
 	(void)state;
 	const struct ctl_blob *b = blob;
-	if (objects_live(dev))
-		hca_release_objects(dev);
-	uar_db_reset(dev); /* doorbell halves of UARs made and destroyed since */
+	if (words_suffice(dev, b)) {
+		obj_words_restore(dev, b->objs);
+	} else {
+		NICREF_ASSERT(b->bare); /* ctl_snap_restorable said so */
+		if (objects_live(dev))
+			hca_release_objects(dev);
+		uar_db_reset(dev); /* doorbell halves of UARs made and destroyed since */
+	}
 	/* An empty table over the same range hands out the same handles (the lowest free first,
 	 * D-OBJ-2) whatever it held before: only a range that moved is set again. */
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++)

@@ -104,6 +104,10 @@ int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s)
 	struct dev_core *c = dev_core(dev);
 	if (!s || s->dev != dev)
 		return -1;
+	for (unsigned i = 0; i < c->nsubsys; i++)
+		if (c->subsys[i]->snap_restorable &&
+		    !c->subsys[i]->snap_restorable(dev, c->state[i], s->blob[i]))
+			return 1;
 	c->quiet = true;
 	for (unsigned i = 0; i < c->nsubsys; i++)
 		if (c->subsys[i]->snap_restore)

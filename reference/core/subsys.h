@@ -15,6 +15,7 @@
 #ifndef NICREF_CORE_SUBSYS_H
 #define NICREF_CORE_SUBSYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct nicref_dev;
@@ -62,6 +63,9 @@ struct dev_subsys {
 	 * (the control plane's rows keep their state in struct nicref_dev, which the objects'
 	 * row captures for all of them: cmd/ctl_snap.c). */
 	int (*snap_save)(const struct nicref_dev *dev, const void *state, void **blob);
+	/* Whether restore can bring the row back to the blob from the state it is in now (NULL:
+	 * always). Every row is asked before any restores, so a refusal changes nothing. */
+	bool (*snap_restorable)(const struct nicref_dev *dev, const void *state, const void *blob);
 	void (*snap_restore)(struct nicref_dev *dev, void *state, const void *blob);
 	void (*snap_free)(void *blob);
 };

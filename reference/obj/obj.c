@@ -242,6 +242,7 @@ const struct dev_subsys obj_subsys = {
 	.check = obj_dev_check,
 	/* for the whole control plane (cmd/ctl_snap.c) */
 	.snap_save = ctl_snap_save,
+	.snap_restorable = ctl_snap_restorable,
 	.snap_restore = ctl_snap_restore,
 	.snap_free = ctl_snap_free,
 };

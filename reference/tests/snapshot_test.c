@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/ctl_dev.h"
+#include "obj/obj.h"
 #include "driver_rxstack.h"
 #include "nicref/snapshot.h"
 #include "testlib.h"
@@ -132,35 +133,52 @@ static void sc_objects(struct tl_dev *t)
 	(void)tl_alloc_pd(t);
 }
 
-/* The send path: three SENDs of 100 bytes (the headers inline), one through Blue Flame. */
-static void sc_send(struct tl_dev *t)
+/* The send path: three SENDs of 100 bytes (the headers inline), one through Blue Flame, on
+ * the send stack (send_up: commands; send_traffic: none). */
+static struct refdrv_sq_stack_attr sq_attr;
+static struct refdrv_sq_stack sq_stack;
+static const uint8_t *send_frame(void)
 {
-	struct refdrv_sq_stack_attr a;
-	struct refdrv_sq_stack s;
-	refdrv_sq_stack_defaults(&a);
-	cr_assert_eq(refdrv_sq_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
-	uint8_t frame[100];
+	static uint8_t frame[100];
 	for (unsigned i = 0; i < sizeof frame; i++)
 		frame[i] = (uint8_t)(i * 7);
 	memset(frame, 0xFF, 6); /* broadcast */
-	tl_mem_write(t, a.data_addr, frame, sizeof frame);
+	return frame;
+}
+
+static void send_up(struct tl_dev *t)
+{
+	refdrv_sq_stack_defaults(&sq_attr);
+	cr_assert_eq(refdrv_sq_stack_up(&t->d, &sq_attr, &sq_stack), 0, "%s", t->d.error);
+	tl_mem_write(t, sq_attr.data_addr, send_frame(), 100);
+}
+
+static void send_traffic(struct tl_dev *t)
+{
+	const uint8_t *frame = send_frame();
 	for (unsigned k = 0; k < 3; k++) {
 		struct refdrv_wqe w;
 		memset(&w, 0, sizeof w);
-		cr_assert(refdrv_wqe_begin(&w, (unsigned)refdrv_wqe_opcode_find("SEND"), s.pc,
-					   s.sqn) >= 0);
+		cr_assert(refdrv_wqe_begin(&w, (unsigned)refdrv_wqe_opcode_find("SEND"),
+					   sq_stack.pc, sq_stack.sqn) >= 0);
 		cr_assert(refdrv_wqe_eth(&w, frame, 18) >= 0);
-		cr_assert(refdrv_wqe_ptr(&w, s.lkey, a.data_addr + 18, sizeof frame - 18) >= 0);
+		cr_assert(refdrv_wqe_ptr(&w, sq_stack.lkey, sq_attr.data_addr + 18, 100 - 18) >= 0);
 		struct refdrv_wqe_ctrl c = { .ce = 2 };
-		cr_assert_eq(refdrv_wqe_finish(&w, &c, a.wq_signature), 0);
-		cr_assert_eq(refdrv_sq_write(&t->d, &s, w.b, w.len), 0);
-		cr_assert_eq(refdrv_sq_record(&t->d, &s), 0);
+		cr_assert_eq(refdrv_wqe_finish(&w, &c, sq_attr.wq_signature), 0);
+		cr_assert_eq(refdrv_sq_write(&t->d, &sq_stack, w.b, w.len), 0);
+		cr_assert_eq(refdrv_sq_record(&t->d, &sq_stack), 0);
 		if (k == 2)
-			cr_assert_eq(refdrv_sq_ring_bf(&t->d, &s), 0);
+			cr_assert_eq(refdrv_sq_ring_bf(&t->d, &sq_stack), 0);
 		else
-			refdrv_sq_ring(&t->d, &s);
+			refdrv_sq_ring(&t->d, &sq_stack);
 		nicref_clock_advance(t->dev, 1000);
 	}
+}
+
+static void sc_send(struct tl_dev *t)
+{
+	send_up(t);
+	send_traffic(t);
 }
 
 /* An IPv4 TCP segment of flow `port` with `payload` bytes from the wire (valid checksums). */
@@ -209,12 +227,12 @@ static size_t tcp_frame(uint8_t *f, uint16_t port, uint32_t seq, size_t payload)
 	return 14 + ip_len;
 }
 
-/* The receive path with LRO: two flows whose segments merge into sessions, a UDP-less frame the
- * session ignores, then the sessions' timers end them (PRM §3.3.6). */
-static void sc_lro(struct tl_dev *t)
+/* The receive path with LRO: two flows whose segments merge into sessions, then the sessions'
+ * timers end them (PRM §3.3.6), on the receive stack (lro_up: commands; lro_traffic: none). */
+static struct refdrv_rx_stack rx_stack;
+static void lro_up(struct tl_dev *t)
 {
 	struct refdrv_rx_stack_attr a;
-	static struct refdrv_rx_stack s;
 	refdrv_rx_stack_defaults(&a);
 	a.log_rq = 4;
 	a.wqe_bytes = 16384;
@@ -222,7 +240,11 @@ static void sc_lro(struct tl_dev *t)
 	a.tir.lro_enable_mask = 3;
 	a.tir.lro_timeout_usecs = 32;
 	a.tir.lro_max_msg_sz = 64;
-	cr_assert_eq(refdrv_rx_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
+	cr_assert_eq(refdrv_rx_stack_up(&t->d, &a, &rx_stack), 0, "%s", t->d.error);
+}
+
+static void lro_traffic(struct tl_dev *t)
+{
 	uint8_t f[1600];
 	for (unsigned k = 0; k < 4; k++) {
 		for (uint16_t flow = 0; flow < 2; flow++) {
@@ -232,6 +254,27 @@ static void sc_lro(struct tl_dev *t)
 		nicref_clock_advance(t->dev, 3000);
 	}
 	nicref_clock_advance(t->dev, 1000000); /* past every session's timer */
+}
+
+static void sc_lro(struct tl_dev *t)
+{
+	lro_up(t);
+	lro_traffic(t);
+}
+
+/* Both stacks, for traffic over a snapshot holding their objects. */
+static void both_up(struct tl_dev *t)
+{
+	send_up(t);
+	lro_up(t);
+}
+
+/* Traffic of both kinds, interleaved differently. */
+static void mixed_traffic(struct tl_dev *t)
+{
+	lro_traffic(t);
+	send_traffic(t);
+	nicref_clock_advance(t->dev, 12345);
 }
 
 /* ---- The runs ---------------------------------------------------------------------------------- */
@@ -320,15 +363,108 @@ Test(snapshot, scenarios_leave_a_trace)
 	tl_down(t);
 }
 
-/* Objects live: this version does not capture them, and says so rather than restoring a
- * device that is not the one captured. */
-Test(snapshot, refused_while_objects_live)
+/* ---- Snapshots holding objects ---------------------------------------------------------------- */
+
+/* The driver's stacks as they were at the snapshot. */
+static struct refdrv_sq_stack sq_saved;
+static struct refdrv_rx_stack rx_saved;
+
+static void traffic_restore(struct tl_dev *t, struct nicref_snapshot *s, const struct host *h)
+{
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0, "no command since: restorable");
+	host_restore(t, h);
+	sq_stack = sq_saved;
+	rx_stack = rx_saved;
+}
+
+/* The first half of the send CQ's doorbell (T13 20h: cmd_sn 0, ARM_NEXT, ci 0), left for
+ * the traffic to complete with 24h: the doorbell layer holds it across the snapshot. */
+static void cq_db_low(struct tl_dev *t)
+{
+	nicref_bar_write32(t->dev, sq_stack.uar * 4096u + 0x20, 0);
+}
+
+static void cq_db_high_then_send(struct tl_dev *t)
+{
+	nicref_bar_write32(t->dev, sq_stack.uar * 4096u + 0x24, sq_stack.cq.cqn);
+	send_traffic(t);
+}
+
+/* The stacks built (then `pre`, when given), the snapshot taken over their objects, then
+ * traffic only. */
+static void check_traffic_pre(scenario_fn *pre, scenario_fn *traffic, scenario_fn *other)
 {
 	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
-	(void)tl_alloc_pd(t);
-	int why = 0;
-	cr_expect_null(nicref_snapshot_take(t->dev, &why));
-	cr_expect_eq(why, NICREF_SNAP_UNSUPPORTED_STATE);
+	both_up(t);
+	if (pre)
+		pre(t);
+	struct host h;
+	host_save(t, &h);
+	sq_saved = sq_stack;
+	rx_saved = rx_stack;
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, &why);
+	cr_assert(s, "snapshot refused (%d)", why);
+	run(t, traffic, &first);
+	traffic_restore(t, s, &h);
+	run(t, other, &again);
+	traffic_restore(t, s, &h);
+	run(t, traffic, &again);
+	expect_same(&first, &again, "restored");
+	nicref_snapshot_free(s);
+	free(h.pages);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	both_up(t);
+	if (pre)
+		pre(t);
+	run(t, traffic, &fresh);
+	expect_same(&first, &fresh, "fresh device");
+	tl_down(t);
+}
+
+static void check_traffic(scenario_fn *traffic, scenario_fn *other)
+{
+	check_traffic_pre(NULL, traffic, other);
+}
+
+Test(snapshot, doorbell_half_over_objects_replays_the_same)
+{
+	check_traffic_pre(cq_db_low, cq_db_high_then_send, send_traffic);
+}
+
+Test(snapshot, send_traffic_over_objects_replays_the_same)
+{
+	check_traffic(send_traffic, mixed_traffic);
+}
+
+Test(snapshot, lro_traffic_and_timers_over_objects_replay_the_same)
+{
+	check_traffic(lro_traffic, mixed_traffic);
+}
+
+Test(snapshot, mixed_traffic_over_objects_replays_the_same)
+{
+	check_traffic(mixed_traffic, send_traffic);
+}
+
+/* A command since a snapshot holding objects: it may have freed or reallocated what the
+ * objects' words point into, so the restore refuses and changes nothing. */
+Test(snapshot, command_over_objects_refuses_restore)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	send_up(t);
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	uint32_t pd = tl_alloc_pd(t);
+	struct nicref_stats before, after;
+	nicref_stats_get(t->dev, &before);
+	cr_expect_eq(nicref_snapshot_restore(t->dev, s), 1);
+	nicref_stats_get(t->dev, &after);
+	cr_expect(memcmp(&before, &after, sizeof before) == 0, "nothing changed");
+	cr_expect_not_null(obj_get(t->dev, OBJ_PD, pd), "the PD is still there");
+	nicref_snapshot_free(s);
 	tl_down(t);
 }
 

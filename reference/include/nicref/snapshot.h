@@ -25,15 +25,20 @@ struct nicref_snapshot;
 enum nicref_snap_refusal {
 	NICREF_SNAP_OK = 0,
 	NICREF_SNAP_NO_MEMORY = 1,
-	/* The device holds state a layer cannot capture yet: live objects of the object tables
-	 * (queues, keys, steering), vport address lists or L2 entries, open LRO sessions. Take
-	 * the snapshot before creating them. */
+	/* The device holds state a layer cannot capture yet: an open LRO session. */
 	NICREF_SNAP_UNSUPPORTED_STATE = 2,
 };
 
-/* A snapshot of dev as it is now, or NULL with the reason in *why (when why is not NULL). */
+/* A snapshot of dev as it is now, or NULL with the reason in *why (when why is not NULL).
+ *
+ * Objects are captured by their words, which is what the data path, doorbells and time change;
+ * the commands that create, destroy or modify objects may free or reallocate what those words
+ * point into. So a snapshot holding objects restores a device on which no command ran since the
+ * snapshot (or since its last restore); a snapshot holding none restores after anything. */
 NICREF_API struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why);
-/* dev back to snapshot s (taken of dev): 0, or -1 when s is another device's. */
+/* dev back to snapshot s (taken of dev): 0; 1 when commands ran since over a snapshot holding
+ * objects (nothing is changed: reset the device and configure it again, then take a new
+ * snapshot); -1 when s is another device's. */
 NICREF_API int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s);
 NICREF_API void nicref_snapshot_free(struct nicref_snapshot *s);
 
