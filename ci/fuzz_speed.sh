@@ -53,7 +53,7 @@ rate() {
 		tail -n 20 "$tmp/log" >&2
 		r=0 n=0
 	fi
-	cpu=$(awk '/^cpu/ { printf "%d", $2 + $3 > 0 ? '"$n"' / ($2 + $3) : 0 }' "$tmp/cpu")
+	cpu=$(awk -v n="$n" '/^cpu/ { t = $2 + $3; printf "%d", (t > 0 ? n / t : 0) }' "$tmp/cpu")
 	rm -rf "$tmp"
 	echo "$r/${cpu:-0}"
 }

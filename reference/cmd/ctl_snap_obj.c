@@ -49,12 +49,14 @@ FIXED_SIZE(ft_size, struct flow_table)
 FIXED_SIZE(fg_size, struct flow_group)
 
 /* The bytes of an object of each type, as its family allocates it. */
-static obj_size_fn *const obj_size[OBJ_TYPE_COUNT] = {
-	[OBJ_PD] = plain_size, [OBJ_UAR] = plain_size, [OBJ_TD] = plain_size,
-	[OBJ_MKEY] = mkey_size, [OBJ_EQ] = eq_size,    [OBJ_CQ] = cq_size,
-	[OBJ_TIS] = tis_size,   [OBJ_SQ] = sq_size,    [OBJ_RMP] = rmp_size,
-	[OBJ_RQ] = rq_size,     [OBJ_RQT] = rqt_size,  [OBJ_TIR] = tir_size,
-	[OBJ_FC] = fc_size,     [OBJ_FT] = ft_size,    [OBJ_FG] = fg_size,
+static const struct {
+	obj_size_fn *of;
+} obj_size[OBJ_TYPE_COUNT] = {
+	[OBJ_PD] = { plain_size }, [OBJ_UAR] = { plain_size }, [OBJ_TD] = { plain_size },
+	[OBJ_MKEY] = { mkey_size }, [OBJ_EQ] = { eq_size },    [OBJ_CQ] = { cq_size },
+	[OBJ_TIS] = { tis_size },   [OBJ_SQ] = { sq_size },    [OBJ_RMP] = { rmp_size },
+	[OBJ_RQ] = { rq_size },     [OBJ_RQT] = { rqt_size },  [OBJ_TIR] = { tir_size },
+	[OBJ_FC] = { fc_size },     [OBJ_FT] = { ft_size },    [OBJ_FG] = { fg_size },
 };
 
 struct obj_word_entry {
@@ -102,7 +104,7 @@ static void count_obj(void *ctx, unsigned t, void *o)
 {
 	struct obj_words *w = ctx;
 	w->n++;
-	w->uar_off += obj_size[t](o) + taken_bytes(t, o);
+	w->uar_off += obj_size[t].of(o) + taken_bytes(t, o);
 }
 
 static void save_obj(void *ctx, unsigned t, void *o)
@@ -110,7 +112,7 @@ static void save_obj(void *ctx, unsigned t, void *o)
 	struct obj_words *w = ctx;
 	struct obj_word_entry *e = &w->e[w->n++];
 	e->obj = o;
-	e->len = obj_size[t](o);
+	e->len = obj_size[t].of(o);
 	e->off = w->uar_off;
 	memcpy(w->pool + e->off, o, e->len);
 	w->uar_off += e->len;
