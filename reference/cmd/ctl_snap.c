@@ -9,8 +9,10 @@
  * (cmd/ctl_snap_obj.c).
  *
  * Restore takes one of two ways, both without allocating:
- *  - no command ran since (the command counter has not moved) and the same objects are live:
- *    the objects' words come back (cost: the live objects), then the saved state;
+ *  - no command that may allocate or free what objects hold succeeded since (dev->reshapes
+ *    has not moved: queries, modifications in place, registers and pages do not count) and
+ *    the same objects are live: the objects' words come back (cost: the live objects), then
+ *    the saved state;
  *  - the snapshot holds no object and no vport list: what commands made since goes as
  *    TEARDOWN_HCA takes it (cost: those objects, and reopening the ranges they used), then the
  *    saved state.
@@ -36,6 +38,7 @@ struct ctl_blob {
 	uint16_t *int_min_delay;
 	uint64_t *vec_last_ns;
 	uint8_t *vec_flags, *vec_eqn;
+	uint64_t reshapes;
 	struct obj_words *objs;
 	bool bare; /* no object, no vport list or L2 entry: restorable after any command */
 };
@@ -79,6 +82,7 @@ int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
 	b->bare = !objects_live(dev);
 	b->iseg = dev->iseg;
 	b->cmd_completed = dev->cmd_completed;
+	b->reshapes = dev->reshapes;
 	b->hca = dev->hca;
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++) {
 		b->base[t] = dev->obj[t].base;
@@ -121,10 +125,44 @@ static void restore_vport(struct vport *v, const struct vport *saved)
 	v->l2 = now.l2;
 }
 
-/* The same objects, untouched by any command since the snapshot: their words are enough. */
+/* Commands that change objects only in their words or the device's flat state: no allocation
+ * an object holds is freed or made (MODIFY_CQ may resize, MODIFY_NIC_VPORT_CONTEXT reallocates
+ * the address lists: they are not here; nor is any command this list does not know). */
+static const uint16_t in_place_ops[] = {
+	NICREF_OP_QUERY_HCA_CAP,	   NICREF_OP_QUERY_ADAPTER,
+	NICREF_OP_QUERY_PAGES,		   NICREF_OP_MANAGE_PAGES,
+	NICREF_OP_SET_HCA_CAP,		   NICREF_OP_QUERY_ISSI,
+	NICREF_OP_SET_DRIVER_VERSION,	   NICREF_OP_QUERY_MKEY,
+	NICREF_OP_QUERY_SPECIAL_CONTEXTS,  NICREF_OP_QUERY_EQ,
+	NICREF_OP_GEN_EQE,		   NICREF_OP_QUERY_CQ,
+	NICREF_OP_QUERY_VPORT_STATE,	   NICREF_OP_MODIFY_VPORT_STATE,
+	NICREF_OP_QUERY_NIC_VPORT_CONTEXT, NICREF_OP_QUERY_VPORT_COUNTER,
+	NICREF_OP_CONFIG_INT_MODERATION,   NICREF_OP_ACCESS_REG,
+	NICREF_OP_NOP,			   NICREF_OP_QUERY_L2_TABLE_ENTRY,
+	NICREF_OP_MODIFY_TIR,		   NICREF_OP_QUERY_TIR,
+	NICREF_OP_MODIFY_SQ,		   NICREF_OP_QUERY_SQ,
+	NICREF_OP_MODIFY_RQ,		   NICREF_OP_QUERY_RQ,
+	NICREF_OP_MODIFY_RMP,		   NICREF_OP_QUERY_RMP,
+	NICREF_OP_MODIFY_TIS,		   NICREF_OP_QUERY_TIS,
+	NICREF_OP_MODIFY_RQT,		   NICREF_OP_QUERY_RQT,
+	NICREF_OP_SET_FLOW_TABLE_ROOT,	   NICREF_OP_QUERY_FLOW_TABLE,
+	NICREF_OP_QUERY_FLOW_GROUP,	   NICREF_OP_QUERY_FLOW_TABLE_ENTRY,
+	NICREF_OP_QUERY_FLOW_COUNTER,	   NICREF_OP_MODIFY_FLOW_TABLE,
+};
+
+void ctl_snap_note(struct nicref_dev *dev, unsigned opcode)
+{
+	for (size_t i = 0; i < sizeof in_place_ops / sizeof in_place_ops[0]; i++)
+		if (in_place_ops[i] == opcode)
+			return;
+	dev->reshapes++;
+}
+
+/* The same objects, and no command since that may have freed or made what they hold: their
+ * words are enough. */
 static bool words_suffice(const struct nicref_dev *dev, const struct ctl_blob *b)
 {
-	return dev->cmd_completed == b->cmd_completed && obj_words_same(dev, b->objs);
+	return dev->reshapes == b->reshapes && obj_words_same(dev, b->objs);
 }
 
 bool ctl_snap_restorable(const struct nicref_dev *dev, const void *state, const void *blob)
@@ -153,6 +191,7 @@ void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 			objtab_reset(&dev->obj[t], b->base[t], b->limit[t], NULL, NULL);
 	dev->iseg = b->iseg;
 	dev->cmd_completed = b->cmd_completed;
+	dev->reshapes = b->reshapes;
 	dev->hca = b->hca;
 	restore_eqd(&dev->eqd, b);
 	dev->flow = b->flow;

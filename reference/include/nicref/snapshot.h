@@ -31,13 +31,15 @@ enum nicref_snap_refusal {
 
 /* A snapshot of dev as it is now, or NULL with the reason in *why (when why is not NULL).
  *
- * Objects are captured by their words, which is what the data path, doorbells and time change;
- * the commands that create, destroy or modify objects may free or reallocate what those words
- * point into. So a snapshot holding objects restores a device on which no command ran since the
- * snapshot (or since its last restore); a snapshot holding none restores after anything. */
+ * Objects are captured by their words, which is what the data path, doorbells, time and the
+ * commands that modify objects in place (MODIFY_SQ/RQ/TIR/RQT/..., queries, registers, pages)
+ * change; the commands that create or destroy objects, or reallocate what they hold (flow
+ * entries, address lists, a CQ resize), may free what those words point into. So a snapshot
+ * holding objects restores a device on which no such command succeeded since the snapshot (or
+ * since its last restore); a snapshot holding none restores after anything. */
 NICREF_API struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why);
-/* dev back to snapshot s (taken of dev): 0; 1 when commands ran since over a snapshot holding
- * objects (nothing is changed: reset the device and configure it again, then take a new
+/* dev back to snapshot s (taken of dev): 0; 1 when a command that creates, destroys or
+ * reallocates succeeded since over a snapshot holding objects (nothing is changed: reset the device and configure it again, then take a new
  * snapshot); -1 when s is another device's. */
 NICREF_API int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s);
 NICREF_API void nicref_snapshot_free(struct nicref_snapshot *s);
