@@ -19,8 +19,18 @@ bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz
 {
 	if (!fs->snap)
 		return false;
-	NICREF_FUZZ_CHECK(nicref_snapshot_restore(dev, fs->snap) == 0);
+	int rc = nicref_snapshot_restore(dev, fs->snap);
+	NICREF_FUZZ_CHECK(rc == 0 || rc == 1);
+	if (rc == 1) {
+		/* The last input created or destroyed objects over a snapshot holding some: the
+		 * target configures the device again and takes a new snapshot. */
+		nicref_snapshot_free(fs->snap);
+		fs->snap = NULL;
+		fs->rebuilds++;
+		return false;
+	}
 	*o = fs->oracle;
+	fs->restores++;
 	return true;
 }
 

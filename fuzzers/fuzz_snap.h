@@ -18,12 +18,14 @@
 struct fuzz_snap {
 	struct nicref_snapshot *snap; /* NULL until taken */
 	struct fuzz_oracle oracle;    /* as it was at the snapshot */
+	uint64_t restores, rebuilds;  /* inputs that restored it; that had to configure again */
 };
 
 /* Whether snapshots are on (NICREF_FUZZ_SNAPSHOT is not "0"). */
 bool fuzz_snap_enabled(void);
-/* dev and *o back to fs: true; false when fs holds no snapshot (build the configuration, then
- * fuzz_snap_take). */
+/* dev and *o back to fs: true; false when fs holds no snapshot, or one the device can no longer
+ * be brought back to (nicref_snapshot_restore 1: objects created or destroyed since; it is
+ * dropped): configure the device, then fuzz_snap_take. */
 bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o);
 /* Captures dev and *o when snapshots are on. A refusal is a harness bug (the target snapshots
  * a state the library cannot capture), so it traps. */

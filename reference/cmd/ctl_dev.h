@@ -93,10 +93,6 @@ struct nicref_dev {
 	uint64_t *out_block_addr;
 	uint8_t *out_block_ctrl;
 	uint64_t cmd_completed; /* command entries completed (nicref_stats.commands) */
-	/* Commands that succeeded and may have allocated or freed what objects hold (every one
-	 * but those cmd/ctl_snap.c lists as in place): a snapshot's object words are only good
-	 * while this has not moved. */
-	uint64_t reshapes;
 
 	struct hca hca;
 	/* Every object, by type (obj/obj.h), and what the live ones cost in ICM pages. */
@@ -128,8 +124,8 @@ int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob);
 bool ctl_snap_restorable(const struct nicref_dev *dev, const void *state, const void *blob);
 void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob);
 void ctl_snap_free(void *blob);
-/* A command of this opcode succeeded (cmd/dispatch.c): counts it in dev->reshapes unless it
- * is one that changes objects only in place. */
+/* A command of this opcode succeeded (cmd/dispatch.c): unless it is one that changes objects
+ * only in place, no snapshot's object words are good any more (dev->core.snap_last = 0). */
 void ctl_snap_note(struct nicref_dev *dev, unsigned opcode);
 /* The live objects' words (cmd/ctl_snap_obj.c): saved; the same objects at the same addresses
  * live now; copied back; freed. */

@@ -9,10 +9,10 @@
  * (cmd/ctl_snap_obj.c).
  *
  * Restore takes one of two ways, both without allocating:
- *  - no command that may allocate or free what objects hold succeeded since (dev->reshapes
- *    has not moved: queries, modifications in place, registers and pages do not count) and
- *    the same objects are live: the objects' words come back (cost: the live objects), then
- *    the saved state;
+ *  - the device was last taken into or restored from this snapshot, no command that may
+ *    allocate or free what objects hold succeeded since (queries, modifications in place,
+ *    registers and pages do not count: ctl_snap_note) and the same objects are live: the
+ *    objects' words come back (cost: the live objects), then the saved state;
  *  - the snapshot holds no object and no vport list: what commands made since goes as
  *    TEARDOWN_HCA takes it (cost: those objects, and reopening the ranges they used), then the
  *    saved state.
@@ -38,7 +38,6 @@ struct ctl_blob {
 	uint16_t *int_min_delay;
 	uint64_t *vec_last_ns;
 	uint8_t *vec_flags, *vec_eqn;
-	uint64_t reshapes;
 	struct obj_words *objs;
 	bool bare; /* no object, no vport list or L2 entry: restorable after any command */
 };
@@ -82,7 +81,6 @@ int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
 	b->bare = !objects_live(dev);
 	b->iseg = dev->iseg;
 	b->cmd_completed = dev->cmd_completed;
-	b->reshapes = dev->reshapes;
 	b->hca = dev->hca;
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++) {
 		b->base[t] = dev->obj[t].base;
@@ -155,14 +153,14 @@ void ctl_snap_note(struct nicref_dev *dev, unsigned opcode)
 	for (size_t i = 0; i < sizeof in_place_ops / sizeof in_place_ops[0]; i++)
 		if (in_place_ops[i] == opcode)
 			return;
-	dev->reshapes++;
+	dev->core.snap_last = 0;
 }
 
 /* The same objects, and no command since that may have freed or made what they hold: their
  * words are enough. */
 static bool words_suffice(const struct nicref_dev *dev, const struct ctl_blob *b)
 {
-	return dev->reshapes == b->reshapes && obj_words_same(dev, b->objs);
+	return dev->core.snap_continues && obj_words_same(dev, b->objs);
 }
 
 bool ctl_snap_restorable(const struct nicref_dev *dev, const void *state, const void *blob)
@@ -191,7 +189,6 @@ void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 			objtab_reset(&dev->obj[t], b->base[t], b->limit[t], NULL, NULL);
 	dev->iseg = b->iseg;
 	dev->cmd_completed = b->cmd_completed;
-	dev->reshapes = b->reshapes;
 	dev->hca = b->hca;
 	restore_eqd(&dev->eqd, b);
 	dev->flow = b->flow;

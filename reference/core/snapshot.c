@@ -14,6 +14,7 @@
 
 struct nicref_snapshot {
 	struct nicref_dev *dev;
+	uint64_t id; /* dev_core.snap_ids */
 	uint64_t now_ns, prng, trace_seq;
 	struct nicref_stats stats;
 	uint8_t (*caps_cur)[CAP_BYTES];
@@ -64,6 +65,7 @@ struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why)
 	if (!s)
 		goto fail;
 	s->dev = dev;
+	s->id = ++c->snap_ids;
 	if (take_core(s, c) != 0)
 		goto fail;
 	for (unsigned i = 0; i < c->nsubsys; i++) {
@@ -78,6 +80,7 @@ struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why)
 	/* Last: from here on the host memory tracks its writes for this snapshot. */
 	if (!(s->hm = hostmem_snap_take(&c->hostmem)))
 		goto fail;
+	c->snap_last = s->id;
 	if (why)
 		*why = NICREF_SNAP_OK;
 	return s;
@@ -104,6 +107,7 @@ int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s)
 	struct dev_core *c = dev_core(dev);
 	if (!s || s->dev != dev)
 		return -1;
+	c->snap_continues = c->snap_last == s->id;
 	for (unsigned i = 0; i < c->nsubsys; i++)
 		if (c->subsys[i]->snap_restorable &&
 		    !c->subsys[i]->snap_restorable(dev, c->state[i], s->blob[i]))
@@ -124,5 +128,6 @@ int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s)
 	restore_pages(&c->pages, s->pages, s->npages);
 	/* Cannot fail when the memory is the snapshot's tracked one (no page is added). */
 	NICREF_ASSERT(hostmem_snap_restore(&c->hostmem, s->hm) == 0);
+	c->snap_last = s->id;
 	return 0;
 }

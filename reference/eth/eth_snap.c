@@ -3,7 +3,8 @@
  *
  * A snapshot is refused while an LRO session is open (a session holds a WQE of an RQ, which
  * the control plane's part does not capture yet). The table is copied whole at the snapshot
- * but copied back only when a session was opened since (the `opened` count moved): the free
+ * but copied back only when a session was opened since (the `opened` count moved), or when the
+ * device comes from elsewhere than this snapshot (dev_core.snap_continues): the free
  * list's order and each slot's generation decide which slot the next session takes, which the
  * trace shows, so they come back exactly; an input that used no LRO costs a comparison. */
 #include <stdlib.h>
@@ -59,7 +60,6 @@ int eth_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
 
 void eth_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 {
-	(void)dev;
 	struct eth_state *es = state;
 	struct rx_state *rs = es->rx_state;
 	struct lro_state *ls = rs->lro;
@@ -70,8 +70,8 @@ void eth_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 	rs->frames_in = b->frames_in;
 	rs->cqes = b->cqes;
 	rs->drops = b->drops;
-	if (ls->opened == b->lro.opened)
-		return; /* no session opened since: the table is as it was */
+	if (dev->core.snap_continues && ls->opened == b->lro.opened)
+		return; /* no session opened since this snapshot: the table is as it was */
 	memcpy(ls->s, b->s, ls->max * sizeof *ls->s);
 	memcpy(ls->bucket, b->bucket, ls->nbucket * sizeof *ls->bucket);
 	ls->top = b->lro.top;
