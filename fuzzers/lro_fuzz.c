@@ -815,7 +815,8 @@ static void lro_one_input(const uint8_t *data, size_t len)
 {
 	fuzz_trace("input");
 	configure();
-	fuzz_trace("bring-up %s (%llu full, %llu light)", need_full ? "full" : "light",
+	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
+		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
 		   (unsigned long long)full_count, (unsigned long long)light_count);
 	fuzz_trace("configured"); /* what follows is the input's own */
 	for (unsigned i = 0; i < NFLOW; i++)
