@@ -46,6 +46,7 @@
 #include "cmdbuild.h"
 #include "driver.h"
 #include "fuzz_oracle.h"
+#include "fuzz_snap.h"
 #include "fuzz_target.h"
 
 #define ISEG_CMDQ_ADDR_L 0x0014u
@@ -90,6 +91,9 @@ static struct fuzz_oracle oracle;
 static struct refdrv drv;
 static uint8_t posted_entry[64]; /* the entry as the harness wrote it */
 static uint8_t out[OUT_MAX];
+/* The device at each stage once built (fuzz_snap.h), and the stage the bring-up reached. */
+static struct fuzz_snap stage_snap[STAGE_PANIC + 1];
+static int stage_reached[STAGE_PANIC + 1];
 
 static int host_write(void *ctx, uint64_t addr, const void *buf, size_t len)
 {
@@ -212,10 +216,7 @@ static void cmd_one_input(const uint8_t *data, size_t len)
 	static const uint8_t zeros[8];
 	struct cmd_result r;
 
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-
+	fuzz_trace("input");
 	uint32_t head = len >= 2 ? be16(data) : 0;
 	unsigned sel = head >> 12;
 	if (sel >= STAGE_SELECTORS) /* reserved */
@@ -243,11 +244,19 @@ static void cmd_one_input(const uint8_t *data, size_t len)
 		   output_length);
 	if (stage == STAGE_AUTO)
 		stage = natural_stage(be16(in));
-	int reached = bring_up(stage);
-	refdrv_fini(&drv);
-	/* The reference driver breaks no rule, of the transport or of content. */
-	NICREF_FUZZ_CHECK(oracle.violations == 0);
-	fuzz_oracle_check_dev(&oracle);
+	int reached = stage_reached[stage];
+	if (!fuzz_snap_restore(&stage_snap[stage], dev, &oracle)) {
+		nicref_dev_reset(dev);
+		nicref_hostmem_clear(dev);
+		fuzz_oracle_reset(&oracle);
+		reached = stage_reached[stage] = bring_up(stage);
+		refdrv_fini(&drv);
+		/* The reference driver breaks no rule, of the transport or of content. */
+		NICREF_FUZZ_CHECK(oracle.violations == 0);
+		fuzz_oracle_check_dev(&oracle);
+		fuzz_snap_take(&stage_snap[stage], dev, &oracle);
+	}
+	fuzz_trace("configured"); /* what follows is the same with and without a snapshot */
 	struct nicref_hca_info info;
 	nicref_hca_info(dev, &info);
 	bool panic = reached == STAGE_PANIC;

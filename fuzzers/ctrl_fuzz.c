@@ -34,11 +34,13 @@
  * delivered with a T128 status, the built-in host memory within its bound and every object
  * count within 2^log_max of its type. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
+#include "fuzz_snap.h"
 #include "fuzz_target.h"
 
 #define POOL_ADDR 0x40000000ull /* queue buffers and doorbell records the stream points at */
@@ -57,6 +59,12 @@ static uint32_t live[H_N][MAX_LIVE];
 static unsigned nlive[H_N];
 static uint32_t spare_pages;
 static uint8_t in_buf[IN_MAX], out_buf[OUT_MAX];
+/* The device brought up with its spare pages (fuzz_snap.h), with the reference driver's side
+ * as it was then: its token, its pages. */
+static struct fuzz_snap snap;
+static struct refdrv snap_drv;
+static uint64_t *snap_drv_pages;
+static uint32_t snap_spare_pages;
 
 /* The commands of the stream, by the fixed number the opcode selector gives each: the control
  * plane the model implements (§12.3 PD, UAR, TD and pages, §12.5-§12.13, §12.15-§12.17), in the
@@ -381,12 +389,42 @@ static void op_memory(struct reader *r)
 	(void)nicref_hostmem_write(dev, addr, buf, n);
 }
 
-static void ctrl_one_input(const uint8_t *data, size_t len)
+/* The reference driver's side back to the snapshot's: its fields, in its own pages buffer (which
+ * only grows, so it holds the snapshot's pages). */
+static void drv_restore(void)
 {
+	uint64_t *pages = drv.pages;
+	uint32_t cap = drv.pages_cap;
+	drv = snap_drv;
+	drv.pages = pages;
+	drv.pages_cap = cap;
+	NICREF_FUZZ_CHECK(snap_drv.npages <= cap);
+	memcpy(pages, snap_drv_pages, snap_drv.npages * sizeof *pages);
+}
+
+static void drv_take(void)
+{
+	if (!snap.snap)
+		return;
+	snap_drv = drv;
+	snap_drv_pages = malloc((drv.npages ? drv.npages : 1) * sizeof *snap_drv_pages);
+	NICREF_FUZZ_CHECK(snap_drv_pages != NULL);
+	memcpy(snap_drv_pages, drv.pages, drv.npages * sizeof *drv.pages);
+	snap_spare_pages = spare_pages;
+}
+
+/* The device initialized by the reference driver, 16 pages to spare. */
+static void configure(void)
+{
+	memset(nlive, 0, sizeof nlive);
+	if (fuzz_snap_restore(&snap, dev, &oracle)) {
+		drv_restore();
+		spare_pages = snap_spare_pages;
+		return;
+	}
 	nicref_dev_reset(dev);
 	nicref_hostmem_clear(dev);
 	fuzz_oracle_reset(&oracle);
-	memset(nlive, 0, sizeof nlive);
 	spare_pages = 0;
 	struct refdrv_ops ro = refdrv_ops_model(dev);
 	refdrv_fini(&drv);
@@ -396,6 +434,15 @@ static void ctrl_one_input(const uint8_t *data, size_t len)
 	NICREF_FUZZ_CHECK(oracle.violations == 0);
 	give_pages(16);
 	fuzz_oracle_check_dev(&oracle);
+	fuzz_snap_take(&snap, dev, &oracle);
+	drv_take();
+}
+
+static void ctrl_one_input(const uint8_t *data, size_t len)
+{
+	fuzz_trace("input");
+	configure();
+	fuzz_trace("configured"); /* what follows is the same with and without a snapshot */
 
 	struct reader r = { data, len };
 	for (unsigned steps = 0; r.n && steps < 256;) {

@@ -56,6 +56,7 @@
  * the RQ is recovered if it is not RDY and the TIR's LRO group put back; a full bring-up only
  * when one of these fails. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
@@ -64,6 +65,7 @@
 #include "driver_wq.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
+#include "fuzz_snap.h"
 #include "fuzz_target.h"
 
 #define MAX_OPS 256u
@@ -125,6 +127,14 @@ static struct flow {
 } flows[NFLOW];
 
 static struct sess sess[NWQE]; /* by WQE slot */
+/* Slots a session opened in since the snapshot (bit per slot): only those are cleared. */
+static uint64_t sess_touched[NWQE / 64];
+
+/* The device after full_bring_up (fuzz_snap.h), with the harness's side as it was then. */
+static struct fuzz_snap snap;
+static struct refdrv_rx_stack snap_st;
+static struct refdrv snap_drv;
+static uint64_t *snap_drv_pages;
 
 /* The step in progress: its frame, its events. */
 static struct {
@@ -381,6 +391,7 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 		     op_no, (unsigned)ev->arg[2]);
 		PROP(ev->arg[3] == s->scattered, "BYTE_CNT", "op %u: lro_open len %llu, the frame "
 		     "scatters %u bytes", op_no, (unsigned long long)ev->arg[3], s->scattered);
+		sess_touched[slot / 64] |= 1ull << (slot % 64);
 		*x = (struct sess){ .open = true, .first = *s, .last = *s,
 				    .next_seq = s->seq + s->payload, .num = 1, .min_ttl = s->ttl,
 				    .psh = s->flags >> 3 & 1, .bytes = s->dgram,
@@ -775,14 +786,67 @@ static int lro_init(void)
 	return 0;
 }
 
-static void lro_one_input(const uint8_t *data, size_t len)
+/* The harness's side back to the snapshot's: the stack, the TIR's LRO group, the driver (its
+ * own pages buffer, which only grows), the sessions that opened since cleared. */
+static void host_restore(void)
 {
+	st = snap_st;
+	tir.mask = 3, tir.timeout = 32, tir.msg = 64, tir.rq_err = false;
+	tir.period = refdrv_lro_period(&caps, 32);
+	uint64_t *pages = drv.pages;
+	uint32_t cap = drv.pages_cap;
+	drv = snap_drv;
+	drv.pages = pages;
+	drv.pages_cap = cap;
+	NICREF_FUZZ_CHECK(snap_drv.npages <= cap);
+	memcpy(pages, snap_drv_pages, snap_drv.npages * sizeof *pages);
+	for (unsigned i = 0; i < NWQE; i++)
+		if (sess_touched[i / 64] >> (i % 64) & 1)
+			memset(&sess[i], 0, sizeof sess[i]);
+	memset(sess_touched, 0, sizeof sess_touched);
+}
+
+static void host_take(void)
+{
+	if (!snap.snap)
+		return;
+	snap_st = st;
+	snap_drv = drv;
+	free(snap_drv_pages);
+	snap_drv_pages = malloc((drv.npages ? drv.npages : 1) * sizeof *snap_drv_pages);
+	NICREF_FUZZ_CHECK(snap_drv_pages != NULL);
+	memcpy(snap_drv_pages, drv.pages, drv.npages * sizeof *drv.pages);
+	memset(sess_touched, 0, sizeof sess_touched);
+}
+
+/* The device as full_bring_up leaves it: restored from the snapshot, or built (and captured). */
+static void configure(void)
+{
+	if (fuzz_snap_enabled()) {
+		if (fuzz_snap_restore(&snap, dev, &oracle)) {
+			host_restore();
+			light_count++;
+			return;
+		}
+		full_bring_up();
+		fuzz_snap_take(&snap, dev, &oracle);
+		host_take();
+		return;
+	}
 	if (need_full)
 		full_bring_up();
 	else
 		light_count++;
-	fuzz_trace("bring-up %s (%llu full, %llu light)", need_full ? "full" : "light",
+}
+
+static void lro_one_input(const uint8_t *data, size_t len)
+{
+	fuzz_trace("input");
+	configure();
+	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
+		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
 		   (unsigned long long)full_count, (unsigned long long)light_count);
+	fuzz_trace("configured"); /* what follows is the input's own */
 	for (unsigned i = 0; i < NFLOW; i++)
 		flows[i] = (struct flow){ .next_seq = 1000u * (i + 1), .last_seq = 1000u * (i + 1),
 					  .tsval = 100 };
@@ -818,7 +882,10 @@ static void lro_one_input(const uint8_t *data, size_t len)
 		NICREF_FUZZ_CHECK(oracle.violations ==
 				  oracle.vio_by_rule[NICREF_VIO_RX_WQE_TOO_SHORT]);
 	}
-	need_full = light_restore() != 0;
+	/* Without snapshots, the next input starts from what this one left, put back by
+	 * commands (light_restore) or, failing that, by a full bring-up. */
+	if (!fuzz_snap_enabled())
+		need_full = light_restore() != 0;
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
 }

@@ -26,16 +26,42 @@
 #define POLL_LIMIT 100000u   /* 100 ms of device time */
 #define PAGES_PER_CMD 256u   /* MANAGE_PAGES entries per command */
 
+/* The field of a layout by their names. The driver asks for the same few fields on every WQE
+ * and CQE (the fuzz targets post and poll thousands per second), and a lookup by name walks
+ * every layout with strcmp: a small cache keyed by the names' addresses (the callers pass
+ * literals) answers those, each hit confirmed by comparing the names once. */
+const struct nicref_field *refdrv_field(const char *layout, const char *field)
+{
+	static struct {
+		const char *layout, *field;
+		const struct nicref_layout *l;
+		const struct nicref_field *f;
+	} cache[64];
+	uintptr_t k = ((uintptr_t)layout >> 3 ^ (uintptr_t)field >> 5) % 64;
+	if (cache[k].layout == layout && cache[k].field == field &&
+	    strcmp(cache[k].l->name, layout) == 0 && strcmp(cache[k].f->name, field) == 0)
+		return cache[k].f;
+	const struct nicref_layout *l = nicref_layout_find(layout);
+	const struct nicref_field *f = l ? nicref_layout_field(l, field) : NULL;
+	if (f) {
+		cache[k].layout = layout;
+		cache[k].field = field;
+		cache[k].l = l;
+		cache[k].f = f;
+	}
+	return f;
+}
+
 int refdrv_field_set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
 {
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
+	const struct nicref_field *f = refdrv_field(layout, field);
 	return f ? nicref_field_set(buf, len, f, v) : -1;
 }
 
 uint64_t refdrv_field_get(const void *buf, size_t len, const char *layout, const char *field)
 {
 	uint64_t v = 0;
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
+	const struct nicref_field *f = refdrv_field(layout, field);
 	if (f)
 		(void)nicref_field_get(buf, len, f, &v);
 	return v;
@@ -44,7 +70,7 @@ uint64_t refdrv_field_get(const void *buf, size_t len, const char *layout, const
 int refdrv_field_set_elem(void *buf, size_t len, const char *layout, const char *field,
 			  uint32_t i, uint64_t v)
 {
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(layout), field);
+	const struct nicref_field *f = refdrv_field(layout, field);
 	if (!f)
 		return -1;
 	struct nicref_field e = nicref_field_element(f, i);

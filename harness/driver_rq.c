@@ -95,8 +95,7 @@ int refdrv_rx_poll(struct refdrv *d, struct refdrv_cq *cq, uint8_t cqe[64])
 uint64_t refdrv_rx_cqe_field(const uint8_t cqe[64], const char *field)
 {
 	unsigned opcode = (unsigned)refdrv_field_get(cqe, 64, "cqe64", "opcode");
-	const struct nicref_layout *err = nicref_layout_find("err_cqe");
-	if ((opcode == 13 || opcode == 14) && err && nicref_layout_field(err, field))
+	if ((opcode == 13 || opcode == 14) && refdrv_field("err_cqe", field))
 		return refdrv_field_get(cqe, 64, "err_cqe", field);
 	return refdrv_field_get(cqe, 64, "cqe64", field);
 }

@@ -119,6 +119,22 @@ extern const struct dev_subsys obj_subsys;            /* obj/obj.c */
 extern const struct dev_subsys port_subsys;           /* reg/port.c */
 extern const struct dev_subsys roce_accl_subsys;      /* reg/roce_accl.c */
 
+/* The control plane's snapshot hooks (cmd/ctl_snap.c), on the objects' row (core/subsys.h). */
+int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob);
+bool ctl_snap_restorable(const struct nicref_dev *dev, const void *state, const void *blob);
+void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob);
+void ctl_snap_free(void *blob);
+/* A command of this opcode succeeded (cmd/dispatch.c): unless it is one that changes objects
+ * only in place, no snapshot's object words are good any more (dev->core.snap_last = 0). */
+void ctl_snap_note(struct nicref_dev *dev, unsigned opcode);
+/* The live objects' words (cmd/ctl_snap_obj.c): saved; the same objects at the same addresses
+ * live now; copied back; freed. */
+struct obj_words;
+struct obj_words *obj_words_save(const struct nicref_dev *dev);
+bool obj_words_same(const struct nicref_dev *dev, const struct obj_words *w);
+void obj_words_restore(struct nicref_dev *dev, const struct obj_words *w);
+void obj_words_free(struct obj_words *w);
+
 /* Pages the device needs now (boot + init + what live objects use; 0 once torn down). */
 uint32_t dev_pages_required(const struct nicref_dev *dev);
 /* QUERY_PAGES op_mod 1 boot, 2 init, 3 regular: > 0 pages needed, < 0 pages reclaimable

@@ -128,6 +128,7 @@ void nicref_dev_reset(struct nicref_dev *dev)
 	/* splitmix64 cannot stay at zero, so any seed is a valid state. */
 	c->prng = c->cfg.seed;
 	c->trace_seq = 0;
+	c->snap_last = 0; /* every snapshot restores from here by copying all it holds */
 	memset(&c->stats, 0, sizeof c->stats);
 	page_pool_clear(&c->pages);
 	caps_reset(dev);

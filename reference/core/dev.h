@@ -33,6 +33,16 @@ struct dev_core {
 	unsigned nsubsys;
 	unsigned ncreated; /* rows whose create ran */
 	void **state;
+	/* A snapshot is being restored: events are muted (the restored trace position is the
+	 * snapshot's, core/snapshot.c). */
+	bool quiet;
+	/* Snapshots (core/snapshot.c): ids handed out; the id of the one the device was last
+	 * taken into or restored from, 0 when none or when the device changed in a way a row
+	 * cannot follow (a reset; a command that reallocates objects, cmd/ctl_snap.c); during a
+	 * restore, whether the snapshot restored is that one (a row may then copy back only what
+	 * moved since, instead of everything). */
+	uint64_t snap_ids, snap_last;
+	bool snap_continues;
 };
 
 /* A device's core part: the first member of struct nicref_dev (cmd/ctl_dev.h checks that it is),

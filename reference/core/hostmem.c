@@ -43,6 +43,20 @@ void hostmem_clear(struct hostmem *hm)
 		hm->slots[hm->used_slot[i]].pfn_plus1 = 0;
 	hm->used = 0;
 	hm->nfault = 0;
+	if (hm->track)
+		hostmem_touch(hm, SIZE_MAX); /* the snapshot's pages are gone: a full restore */
+}
+
+void hostmem_truncate(struct hostmem *hm, size_t n)
+{
+	while (hm->used > n)
+		hm->slots[hm->used_slot[--hm->used]].pfn_plus1 = 0;
+}
+
+uint8_t *hostmem_page(const struct hostmem *hm, size_t i, uint64_t *pfn)
+{
+	*pfn = hm->slots[hm->used_slot[i]].pfn_plus1 - 1;
+	return hm->chunk[i / HOSTMEM_CHUNK_PAGES] + i % HOSTMEM_CHUNK_PAGES * HOSTMEM_PAGE;
 }
 
 int hostmem_add_fault(struct hostmem *hm, uint64_t addr, uint64_t len, unsigned flags)
@@ -74,12 +88,18 @@ static size_t probe(const struct hostmem_slot *slots, size_t nslots, uint64_t pf
 	return i;
 }
 
-static uint8_t *page_find(const struct hostmem *hm, uint64_t pfn)
+static const struct hostmem_slot *slot_find(const struct hostmem *hm, uint64_t pfn)
 {
 	if (hm->nslots == 0)
 		return NULL;
 	const struct hostmem_slot *s = &hm->slots[probe(hm->slots, hm->nslots, pfn)];
-	return s->pfn_plus1 ? s->data : NULL;
+	return s->pfn_plus1 ? s : NULL;
+}
+
+static uint8_t *page_find(const struct hostmem *hm, uint64_t pfn)
+{
+	const struct hostmem_slot *s = slot_find(hm, pfn);
+	return s ? s->data : NULL;
 }
 
 /* A slot table of nslots holding the used pages (rehashed in their hand-out order). */
@@ -138,13 +158,17 @@ static int reserve(struct hostmem *hm, size_t pages)
 static uint8_t *page_get(struct hostmem *hm, uint64_t pfn)
 {
 	size_t i = probe(hm->slots, hm->nslots, pfn);
-	if (hm->slots[i].pfn_plus1)
+	if (hm->slots[i].pfn_plus1) {
+		if (hm->track)
+			hostmem_touch(hm, hm->slots[i].idx);
 		return hm->slots[i].data;
+	}
 	size_t n = hm->used;
 	uint8_t *page = hm->chunk[n / HOSTMEM_CHUNK_PAGES] + n % HOSTMEM_CHUNK_PAGES * HOSTMEM_PAGE;
 	memset(page, 0, HOSTMEM_PAGE);
 	hm->slots[i].pfn_plus1 = pfn + 1;
 	hm->slots[i].data = page;
+	hm->slots[i].idx = (uint32_t)n;
 	hm->used_slot[hm->used++] = (uint32_t)i;
 	return page;
 }
@@ -197,9 +221,11 @@ int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len
 	/* Within one page that exists (a CQE, a received frame's entry): one probe, no count. */
 	uint64_t off0 = addr % HOSTMEM_PAGE;
 	if (len && off0 + len <= HOSTMEM_PAGE) {
-		uint8_t *page = page_find(hm, addr / HOSTMEM_PAGE);
-		if (page) {
-			memcpy(page + off0, in, len);
+		const struct hostmem_slot *s = slot_find(hm, addr / HOSTMEM_PAGE);
+		if (s) {
+			if (hm->track)
+				hostmem_touch(hm, s->idx);
+			memcpy(s->data + off0, in, len);
 			return 0;
 		}
 	}

@@ -11,6 +11,7 @@
 struct hostmem_slot {
 	uint64_t pfn_plus1; /* 0: empty */
 	uint8_t *data;
+	uint32_t idx; /* the page's place in the hand-out order (dirty tracking) */
 };
 
 /* A host-memory range whose DMA accesses fail (a bus error): the harness's error injection. */
@@ -39,7 +40,28 @@ struct hostmem {
 			      * only the used slots */
 	struct hostmem_fault fault[HOSTMEM_MAX_FAULTS];
 	unsigned nfault;
+	/* Dirty tracking for a snapshot (core/hostmem_snap.c): while `track` is set, the first
+	 * write to each page of the hand-out order below `snap_used` since the snapshot records
+	 * its index in dirty[], so a restore copies back only those pages. dirty_gen[i] is the
+	 * generation page i was last recorded in; a restore starts a new generation, so nothing
+	 * is cleared per restore. A clear since the snapshot sets `cleared` (restore copies all). */
+	struct hostmem_track *track;
 };
+
+/* Called by every write to page i of the hand-out order, SIZE_MAX by a clear (hostmem_snap.c). */
+void hostmem_touch(struct hostmem *hm, size_t i);
+/* Drops the pages handed out after the first n, the latest first, which leaves the slot table
+ * as it was when they were handed out (linear probing undone in reverse). */
+void hostmem_truncate(struct hostmem *hm, size_t n);
+/* Page i of the hand-out order (i < used) and its page number. */
+uint8_t *hostmem_page(const struct hostmem *hm, size_t i, uint64_t *pfn);
+
+/* Snapshots of the memory (core/hostmem_snap.c): take makes hm track writes for the new
+ * snapshot; restore brings hm back to t (tracking it from then on), at the cost of the pages
+ * written or added since, or of every page of t after a clear or when t was not tracked. */
+struct hostmem_track *hostmem_snap_take(struct hostmem *hm);
+int hostmem_snap_restore(struct hostmem *hm, struct hostmem_track *t);
+void hostmem_snap_free(struct hostmem *hm, struct hostmem_track *t);
 
 int hostmem_init(struct hostmem *hm, size_t max_pages);
 void hostmem_fini(struct hostmem *hm);

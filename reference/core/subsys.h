@@ -15,6 +15,7 @@
 #ifndef NICREF_CORE_SUBSYS_H
 #define NICREF_CORE_SUBSYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct nicref_dev;
@@ -54,6 +55,19 @@ struct dev_subsys {
 	void (*notify)(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num);
 	/* Adds the row's counts to the device's (nicref_stats_get), after core's. */
 	void (*counters)(const struct nicref_dev *dev, const void *state, struct nicref_stats *out);
+	/* Snapshot (nicref/snapshot.h), table order. save: what the row holds into a blob it
+	 * allocates (*blob starts NULL); 0, -1 out of memory, or NICREF_SNAP_UNSUPPORTED_STATE
+	 * when it holds state it cannot capture. restore: the row's state back to the blob, at
+	 * a cost of what changed, with events muted (core/snapshot.c); it must not allocate in
+	 * steady state. free: the blob. A row without save has nothing of its own to capture
+	 * (the control plane's rows keep their state in struct nicref_dev, which the objects'
+	 * row captures for all of them: cmd/ctl_snap.c). */
+	int (*snap_save)(const struct nicref_dev *dev, const void *state, void **blob);
+	/* Whether restore can bring the row back to the blob from the state it is in now (NULL:
+	 * always). Every row is asked before any restores, so a refusal changes nothing. */
+	bool (*snap_restorable)(const struct nicref_dev *dev, const void *state, const void *blob);
+	void (*snap_restore)(struct nicref_dev *dev, void *state, const void *blob);
+	void (*snap_free)(void *blob);
 };
 
 #endif

@@ -143,6 +143,8 @@ void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_
 	      unsigned nargs)
 {
 	struct dev_core *c = dev_core(dev);
+	if (c->quiet)
+		return;
 	struct nicref_event ev;
 	memset(&ev, 0, sizeof ev);
 	ev.seq = c->trace_seq++;

@@ -63,6 +63,11 @@ struct eth_state {
 	uint64_t wqes, frames, discards; /* since reset (nicref_stats) */
 };
 
+/* eth_snap.c: the row's snapshot hooks (core/subsys.h). */
+int eth_snap_save(const struct nicref_dev *dev, const void *state, void **blob);
+void eth_snap_restore(struct nicref_dev *dev, void *state, const void *blob);
+void eth_snap_free(void *blob);
+
 /* One WQE being executed. */
 struct tx_wqe {
 	struct nicref_dev *dev;

@@ -125,4 +125,7 @@ const struct dev_subsys eth_subsys = {
 	.notify = eth_notify,
 	.check = eth_check,
 	.counters = eth_counters,
+	.snap_save = eth_snap_save, /* eth/eth_snap.c */
+	.snap_restore = eth_snap_restore,
+	.snap_free = eth_snap_free,
 };

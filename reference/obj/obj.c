@@ -240,4 +240,9 @@ const struct dev_subsys obj_subsys = {
 	.reset = obj_reset,
 	.tick = obj_tick,
 	.check = obj_dev_check,
+	/* for the whole control plane (cmd/ctl_snap.c) */
+	.snap_save = ctl_snap_save,
+	.snap_restorable = ctl_snap_restorable,
+	.snap_restore = ctl_snap_restore,
+	.snap_free = ctl_snap_free,
 };

@@ -263,3 +263,49 @@ void uar_db_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 	}
 	dev_violation(dev, NICREF_VIO_UAR_DB_RESERVED, offset);
 }
+
+/* ---- Snapshots (cmd/ctl_snap_obj.c) ------------------------------------------------------------
+ * The blob: the touched list, then the numbers of the pages made so far and each page's
+ * registers. The pages are few (one per UAR number ever allocated) and a restore copies them
+ * all: a page touched before the snapshot is not listed again when written after it. */
+struct uar_db_blob {
+	unsigned ntouched;
+	uint16_t touched[DEV_MAX_UARS];
+	unsigned npages;
+	uint16_t num[DEV_MAX_UARS];
+	struct uar_page page[];
+};
+
+size_t uar_db_snap_bytes(const struct nicref_dev *dev)
+{
+	size_t n = 0;
+	for (unsigned i = 0; i < DEV_MAX_UARS; i++)
+		n += dev->uar_db->page[i] != NULL;
+	return sizeof(struct uar_db_blob) + n * sizeof(struct uar_page);
+}
+
+void uar_db_snap_save(const struct nicref_dev *dev, void *blob)
+{
+	const struct uar_db *d = dev->uar_db;
+	struct uar_db_blob *b = blob;
+	b->ntouched = d->ntouched;
+	memcpy(b->touched, d->touched, sizeof b->touched);
+	b->npages = 0;
+	for (unsigned i = 0; i < DEV_MAX_UARS; i++)
+		if (d->page[i]) {
+			b->num[b->npages] = (uint16_t)i;
+			b->page[b->npages++] = *d->page[i];
+		}
+}
+
+void uar_db_snap_restore(struct nicref_dev *dev, const void *blob)
+{
+	struct uar_db *d = dev->uar_db;
+	const struct uar_db_blob *b = blob;
+	d->ntouched = b->ntouched;
+	memcpy(d->touched, b->touched, sizeof d->touched);
+	for (unsigned k = 0; k < b->npages; k++) {
+		NICREF_ASSERT(d->page[b->num[k]]); /* pages are kept until the device goes */
+		*d->page[b->num[k]] = b->page[k];
+	}
+}

@@ -11,6 +11,7 @@
 #define NICREF_OBJ_UAR_DB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct nicref_dev;
@@ -24,6 +25,12 @@ void uar_db_reset(struct nicref_dev *dev);
 /* ALLOC_UAR gave out UAR number `uar`: its page's registers exist from now on (made at the
  * number's first allocation, kept until the device goes). 0, or -1 out of memory. */
 int uar_db_open(struct nicref_dev *dev, uint32_t uar);
+
+/* Snapshots of the registers (cmd/ctl_snap_obj.c): a blob of uar_db_snap_bytes; restore needs
+ * the pages saved to exist (they do: a page stays until the device goes). */
+size_t uar_db_snap_bytes(const struct nicref_dev *dev);
+void uar_db_snap_save(const struct nicref_dev *dev, void *blob);
+void uar_db_snap_restore(struct nicref_dev *dev, const void *blob);
 
 /* A BAR0 dword write at `offset`, in the UAR area (past profile.uar_base pages). */
 void uar_db_write(struct nicref_dev *dev, uint32_t offset, uint32_t value);

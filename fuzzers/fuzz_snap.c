@@ -1,0 +1,47 @@
+/* Snapshots of a configured device for the fuzz targets (fuzz_snap.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_snap.h"
+#include "fuzz_target.h"
+
+bool fuzz_snap_enabled(void)
+{
+	static int on = -1;
+	if (on < 0) {
+		const char *v = getenv("NICREF_FUZZ_SNAPSHOT");
+		on = !(v && strcmp(v, "0") == 0);
+	}
+	return on;
+}
+
+bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o)
+{
+	if (!fs->snap)
+		return false;
+	int rc = nicref_snapshot_restore(dev, fs->snap);
+	NICREF_FUZZ_CHECK(rc == 0 || rc == 1);
+	if (rc == 1) {
+		/* The last input created or destroyed objects over a snapshot holding some: the
+		 * target configures the device again and takes a new snapshot. */
+		nicref_snapshot_free(fs->snap);
+		fs->snap = NULL;
+		fs->rebuilds++;
+		return false;
+	}
+	*o = fs->oracle;
+	fs->restores++;
+	return true;
+}
+
+void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o)
+{
+	if (!fuzz_snap_enabled() || fs->snap)
+		return;
+	int why = 0;
+	fs->snap = nicref_snapshot_take(dev, &why);
+	if (!fs->snap)
+		fuzz_property_failed("snapshot_taken", __FILE__, __LINE__,
+				     "nicref_snapshot_take refused (reason %d)", why);
+	fs->oracle = *o;
+}

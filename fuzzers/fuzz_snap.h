@@ -1,0 +1,34 @@
+/* A configured device kept as a snapshot (nicref/snapshot.h), so a target configures it once
+ * and each input starts from it in time proportional to what the previous input changed.
+ *
+ * The configuration is deterministic and independent of the input, so an input meets the same
+ * device whether it is the first (built, then captured) or a later one (restored): a finding
+ * replays from the input alone. The oracle is the trace callback's state; it is captured and
+ * restored with the device, and the target keeps its own host-side state (a driver's token,
+ * its pages) beside it. NICREF_FUZZ_SNAPSHOT=0 in the environment builds the configuration for
+ * every input instead, to compare (ci/fuzz_speed.sh) or to rule the snapshot out. */
+#ifndef NICREF_FUZZ_SNAP_H
+#define NICREF_FUZZ_SNAP_H
+
+#include <stdbool.h>
+
+#include "fuzz_oracle.h"
+#include "nicref/snapshot.h"
+
+struct fuzz_snap {
+	struct nicref_snapshot *snap; /* NULL until taken */
+	struct fuzz_oracle oracle;    /* as it was at the snapshot */
+	uint64_t restores, rebuilds;  /* inputs that restored it; that had to configure again */
+};
+
+/* Whether snapshots are on (NICREF_FUZZ_SNAPSHOT is not "0"). */
+bool fuzz_snap_enabled(void);
+/* dev and *o back to fs: true; false when fs holds no snapshot, or one the device can no longer
+ * be brought back to (nicref_snapshot_restore 1: objects created or destroyed since; it is
+ * dropped): configure the device, then fuzz_snap_take. */
+bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o);
+/* Captures dev and *o when snapshots are on. A refusal is a harness bug (the target snapshots
+ * a state the library cannot capture), so it traps. */
+void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o);
+
+#endif

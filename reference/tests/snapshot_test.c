@@ -1,0 +1,570 @@
+/* Snapshot and restore (nicref/snapshot.h): a restored device is the device as it was.
+ *
+ * Each scenario runs on a device the reference driver initialized, three times: on the device
+ * as first brought up; on the same device restored from a snapshot taken before that first run
+ * (after another scenario changed it too, then a second restore); and on a fresh device brought
+ * up the same way. The three traces (every event, field by field), the counters and the host
+ * memory (every page, by page number and bytes) must be equal. The scenarios cover the command
+ * queue, objects of every family the stacks build, the send path, the receive path with LRO
+ * sessions, and the timers (LRO session timers, CQ and EQ moderation, the clock). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/ctl_dev.h"
+#include "obj/obj.h"
+#include "driver_rxstack.h"
+#include "nicref/snapshot.h"
+#include "testlib.h"
+
+/* ---- What a run leaves ---------------------------------------------------------------------- */
+
+struct outcome {
+	size_t n;
+	struct nicref_event ev[TL_MAX_EVENTS];
+	struct nicref_stats st;
+	uint64_t mem_hash; /* FNV-1a over (page number, bytes) of every page in hand-out order */
+	size_t pages;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001B3ull;
+	return h;
+}
+
+static void outcome_of(struct tl_dev *t, struct outcome *o)
+{
+	cr_assert_eq(t->tr.dropped, 0, "the scenario fits the trace buffer");
+	o->n = t->tr.n;
+	memcpy(o->ev, t->tr.ev, o->n * sizeof o->ev[0]);
+	nicref_stats_get(t->dev, &o->st);
+	const struct hostmem *hm = &t->dev->core.hostmem;
+	o->pages = hm->used;
+	o->mem_hash = 0xCBF29CE484222325ull;
+	for (size_t i = 0; i < hm->used; i++) {
+		uint64_t pfn;
+		const uint8_t *page = hostmem_page(hm, i, &pfn);
+		o->mem_hash = fnv(fnv(o->mem_hash, &pfn, sizeof pfn), page, HOSTMEM_PAGE);
+	}
+}
+
+static void expect_same(const struct outcome *a, const struct outcome *b, const char *what)
+{
+	cr_assert_eq(a->n, b->n, "%s: %zu events, then %zu", what, a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct nicref_event *x = &a->ev[i], *y = &b->ev[i];
+		cr_assert(x->seq == y->seq && x->time_ns == y->time_ns && x->kind == y->kind &&
+				  memcmp(x->arg, y->arg, sizeof x->arg) == 0,
+			  "%s: event %zu differs (%s, then %s)", what, i,
+			  nicref_event_name(x->kind), nicref_event_name(y->kind));
+	}
+	cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0, "%s: counters differ", what);
+	cr_assert_eq(a->pages, b->pages, "%s: %zu host pages, then %zu", what, a->pages, b->pages);
+	cr_assert_eq(a->mem_hash, b->mem_hash, "%s: host memory differs", what);
+}
+
+/* ---- The driver's side, kept beside the device's snapshot ----------------------------------- */
+
+struct host {
+	struct refdrv d;
+	uint64_t *pages;
+	uint32_t uar, cqn;
+	uint64_t next_mem;
+	bool have_cq;
+};
+
+static void host_save(const struct tl_dev *t, struct host *h)
+{
+	h->d = t->d;
+	h->pages = malloc((t->d.npages + 1) * sizeof *h->pages);
+	cr_assert(h->pages);
+	memcpy(h->pages, t->d.pages, t->d.npages * sizeof *h->pages);
+	h->uar = t->uar;
+	h->cqn = t->cqn;
+	h->next_mem = t->next_mem;
+	h->have_cq = t->have_cq;
+}
+
+static void host_restore(struct tl_dev *t, const struct host *h)
+{
+	uint64_t *pages = t->d.pages;
+	uint32_t cap = t->d.pages_cap;
+	t->d = h->d;
+	t->d.pages = pages;
+	t->d.pages_cap = cap;
+	cr_assert(h->d.npages <= cap);
+	memcpy(pages, h->pages, h->d.npages * sizeof *pages);
+	t->uar = h->uar;
+	t->cqn = h->cqn;
+	t->next_mem = h->next_mem;
+	t->have_cq = h->have_cq;
+}
+
+/* ---- Scenarios ------------------------------------------------------------------------------- */
+
+typedef void scenario_fn(struct tl_dev *t);
+
+/* The command queue: handle allocations, a refused command, a query with a mailbox output. */
+static void sc_commands(struct tl_dev *t)
+{
+	(void)tl_alloc_pd(t);
+	(void)tl_alloc_td(t);
+	(void)tl_alloc_pd(t);
+	uint8_t in[16] = { 0x7F, 0xFE }, out[16];
+	(void)tl_cmd(t, in, sizeof in, out, sizeof out); /* no such opcode: refused */
+	uint8_t q[16] = { 0x01, 0x00 }; /* QUERY_HCA_CAP, op_mod 1: current general caps */
+	q[7] = 1;
+	static uint8_t caps[16 + 0x1000];
+	(void)tl_cmd(t, q, sizeof q, caps, sizeof caps);
+	nicref_clock_advance(t->dev, 5000);
+}
+
+/* Objects of every family the send stack builds, then half of them destroyed. */
+static void sc_objects(struct tl_dev *t)
+{
+	struct refdrv_sq_stack_attr a;
+	struct refdrv_sq_stack s;
+	refdrv_sq_stack_defaults(&a);
+	cr_assert_eq(refdrv_sq_stack_up(&t->d, &a, &s), 0, "%s", t->d.error);
+	cr_assert_eq(refdrv_sq_stack_down(&t->d, &s), 0, "%s", t->d.error);
+	(void)tl_alloc_pd(t);
+}
+
+/* The send path: three SENDs of 100 bytes (the headers inline), one through Blue Flame, on
+ * the send stack (send_up: commands; send_traffic: none). */
+static struct refdrv_sq_stack_attr sq_attr;
+static struct refdrv_sq_stack sq_stack;
+static const uint8_t *send_frame(void)
+{
+	static uint8_t frame[100];
+	for (unsigned i = 0; i < sizeof frame; i++)
+		frame[i] = (uint8_t)(i * 7);
+	memset(frame, 0xFF, 6); /* broadcast */
+	return frame;
+}
+
+static void send_up(struct tl_dev *t)
+{
+	refdrv_sq_stack_defaults(&sq_attr);
+	cr_assert_eq(refdrv_sq_stack_up(&t->d, &sq_attr, &sq_stack), 0, "%s", t->d.error);
+	tl_mem_write(t, sq_attr.data_addr, send_frame(), 100);
+}
+
+static void send_traffic(struct tl_dev *t)
+{
+	const uint8_t *frame = send_frame();
+	for (unsigned k = 0; k < 3; k++) {
+		struct refdrv_wqe w;
+		memset(&w, 0, sizeof w);
+		cr_assert(refdrv_wqe_begin(&w, (unsigned)refdrv_wqe_opcode_find("SEND"),
+					   sq_stack.pc, sq_stack.sqn) >= 0);
+		cr_assert(refdrv_wqe_eth(&w, frame, 18) >= 0);
+		cr_assert(refdrv_wqe_ptr(&w, sq_stack.lkey, sq_attr.data_addr + 18, 100 - 18) >= 0);
+		struct refdrv_wqe_ctrl c = { .ce = 2 };
+		cr_assert_eq(refdrv_wqe_finish(&w, &c, sq_attr.wq_signature), 0);
+		cr_assert_eq(refdrv_sq_write(&t->d, &sq_stack, w.b, w.len), 0);
+		cr_assert_eq(refdrv_sq_record(&t->d, &sq_stack), 0);
+		if (k == 2)
+			cr_assert_eq(refdrv_sq_ring_bf(&t->d, &sq_stack), 0);
+		else
+			refdrv_sq_ring(&t->d, &sq_stack);
+		nicref_clock_advance(t->dev, 1000);
+	}
+}
+
+static void sc_send(struct tl_dev *t)
+{
+	send_up(t);
+	send_traffic(t);
+}
+
+/* An IPv4 TCP segment of flow `port` with `payload` bytes from the wire (valid checksums). */
+static size_t tcp_frame(uint8_t *f, uint16_t port, uint32_t seq, size_t payload)
+{
+	static const uint8_t hdr[14] = { 0x02, 0x4E, 0x49, 0x43, 0x52, 0x46, 0x02, 0, 0, 0, 0, 1,
+					 0x08, 0x00 };
+	size_t ip_len = 20 + 20 + payload;
+	memset(f, 0, 14 + ip_len);
+	memcpy(f, hdr, 14);
+	uint8_t *ip = f + 14, *tcp = ip + 20;
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(ip_len >> 8);
+	ip[3] = (uint8_t)ip_len;
+	ip[6] = 0x40; /* DF */
+	ip[8] = 64;
+	ip[9] = 6;
+	memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1, 10, 0, 0, 2 }, 8);
+	tcp[0] = (uint8_t)(port >> 8);
+	tcp[1] = (uint8_t)port;
+	tcp[2] = 0x1F;
+	tcp[3] = 0x90;
+	for (unsigned i = 0; i < 4; i++)
+		tcp[4 + i] = (uint8_t)(seq >> (24 - 8 * i));
+	tcp[11] = 1;     /* ack 1 */
+	tcp[12] = 0x50;  /* 5 words */
+	tcp[13] = 0x10;  /* ACK */
+	tcp[14] = 0x10;  /* window */
+	for (size_t i = 0; i < payload; i++)
+		tcp[20 + i] = (uint8_t)(seq + i);
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 20; i += 2)
+		s += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	ip[10] = (uint8_t)(~s >> 8);
+	ip[11] = (uint8_t)~s;
+	size_t tl = 20 + payload;
+	s = 0x0A00 + 0x0001 + 0x0A00 + 0x0002 + 6 + (uint32_t)tl;
+	for (size_t i = 0; i < tl; i += 2)
+		s += (uint32_t)tcp[i] << 8 | (i + 1 < tl ? tcp[i + 1] : 0);
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	tcp[16] = (uint8_t)(~s >> 8);
+	tcp[17] = (uint8_t)~s;
+	return 14 + ip_len;
+}
+
+/* The receive path with LRO: two flows whose segments merge into sessions, then the sessions'
+ * timers end them (PRM §3.3.6), on the receive stack (lro_up: commands; lro_traffic: none). */
+static struct refdrv_rx_stack rx_stack;
+static void lro_up(struct tl_dev *t)
+{
+	struct refdrv_rx_stack_attr a;
+	refdrv_rx_stack_defaults(&a);
+	a.log_rq = 4;
+	a.wqe_bytes = 16384;
+	a.log_cq = 6;
+	a.tir.lro_enable_mask = 3;
+	a.tir.lro_timeout_usecs = 32;
+	a.tir.lro_max_msg_sz = 64;
+	cr_assert_eq(refdrv_rx_stack_up(&t->d, &a, &rx_stack), 0, "%s", t->d.error);
+}
+
+static void lro_traffic(struct tl_dev *t)
+{
+	uint8_t f[1600];
+	for (unsigned k = 0; k < 4; k++) {
+		for (uint16_t flow = 0; flow < 2; flow++) {
+			size_t n = tcp_frame(f, (uint16_t)(1000 + flow), 100 + 200 * k, 200);
+			cr_assert_eq(nicref_wire_rx(t->dev, 1, f, n), 0);
+		}
+		nicref_clock_advance(t->dev, 3000);
+	}
+	nicref_clock_advance(t->dev, 1000000); /* past every session's timer */
+}
+
+static void sc_lro(struct tl_dev *t)
+{
+	lro_up(t);
+	lro_traffic(t);
+}
+
+/* Both stacks, for traffic over a snapshot holding their objects. */
+static void both_up(struct tl_dev *t)
+{
+	send_up(t);
+	lro_up(t);
+}
+
+/* Traffic of both kinds, interleaved differently. */
+static void mixed_traffic(struct tl_dev *t)
+{
+	lro_traffic(t);
+	send_traffic(t);
+	nicref_clock_advance(t->dev, 12345);
+}
+
+/* ---- The runs ---------------------------------------------------------------------------------- */
+
+static void run(struct tl_dev *t, scenario_fn *sc, struct outcome *o)
+{
+	tl_mark(&t->tr);
+	sc(t);
+	cr_assert_eq(t->tr.violations, 0, "the scenario breaks no rule");
+	cr_assert_eq(nicref_dev_check(t->dev), 0, "invariants");
+	outcome_of(t, o);
+}
+
+static struct outcome first, again, fresh;
+
+static void check_scenario(scenario_fn *sc, scenario_fn *other)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	struct host h;
+	host_save(t, &h);
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, &why);
+	cr_assert(s, "snapshot refused (%d)", why);
+	cr_assert_eq(why, NICREF_SNAP_OK);
+	run(t, sc, &first);
+	/* Changed by another scenario in between: the restore undoes whatever came since. */
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	host_restore(t, &h);
+	run(t, other, &again);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	host_restore(t, &h);
+	run(t, sc, &again);
+	expect_same(&first, &again, "restored");
+	nicref_snapshot_free(s);
+	free(h.pages);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc, &fresh);
+	expect_same(&first, &fresh, "fresh device");
+	tl_down(t);
+}
+
+Test(snapshot, commands_replay_the_same)
+{
+	check_scenario(sc_commands, sc_lro);
+}
+
+Test(snapshot, objects_replay_the_same)
+{
+	check_scenario(sc_objects, sc_send);
+}
+
+Test(snapshot, send_path_replays_the_same)
+{
+	check_scenario(sc_send, sc_lro);
+}
+
+Test(snapshot, receive_path_with_lro_sessions_and_timers_replays_the_same)
+{
+	check_scenario(sc_lro, sc_send);
+}
+
+/* The scenarios do something: each emits events and writes host memory, so the comparisons
+ * above compare something. */
+Test(snapshot, scenarios_leave_a_trace)
+{
+	scenario_fn *const all[] = { sc_commands, sc_objects, sc_send, sc_lro };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+		size_t pages = t->dev->core.hostmem.used;
+		run(t, all[i], &first);
+		cr_expect_gt(first.n, 2, "scenario %zu: %zu events", i, first.n);
+		cr_expect(i == 0 || first.pages > pages, "scenario %zu writes new pages", i);
+		tl_down(t);
+	}
+	/* The LRO scenario merges and its timers end sessions. */
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc_lro, &first);
+	cr_expect_gt(first.st.lro_sessions_opened, 0);
+	tl_down(t);
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc_send, &first);
+	cr_expect_eq(first.st.send_wqes, 3);
+	cr_expect_eq(first.st.frames_out, 3);
+	tl_down(t);
+}
+
+/* ---- Snapshots holding objects ---------------------------------------------------------------- */
+
+/* The driver's stacks as they were at the snapshot. */
+static struct refdrv_sq_stack sq_saved;
+static struct refdrv_rx_stack rx_saved;
+
+static void traffic_restore(struct tl_dev *t, struct nicref_snapshot *s, const struct host *h)
+{
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0, "no command since: restorable");
+	host_restore(t, h);
+	sq_stack = sq_saved;
+	rx_stack = rx_saved;
+}
+
+/* The first half of the send CQ's doorbell (T13 20h: cmd_sn 0, ARM_NEXT, ci 0), left for
+ * the traffic to complete with 24h: the doorbell layer holds it across the snapshot. */
+static void cq_db_low(struct tl_dev *t)
+{
+	nicref_bar_write32(t->dev, sq_stack.uar * 4096u + 0x20, 0);
+}
+
+static void cq_db_high_then_send(struct tl_dev *t)
+{
+	nicref_bar_write32(t->dev, sq_stack.uar * 4096u + 0x24, sq_stack.cq.cqn);
+	send_traffic(t);
+}
+
+/* The stacks built (then `pre`, when given), the snapshot taken over their objects, then
+ * traffic only. */
+static void check_traffic_pre(scenario_fn *pre, scenario_fn *traffic, scenario_fn *other)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	both_up(t);
+	if (pre)
+		pre(t);
+	struct host h;
+	host_save(t, &h);
+	sq_saved = sq_stack;
+	rx_saved = rx_stack;
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, &why);
+	cr_assert(s, "snapshot refused (%d)", why);
+	run(t, traffic, &first);
+	traffic_restore(t, s, &h);
+	run(t, other, &again);
+	traffic_restore(t, s, &h);
+	run(t, traffic, &again);
+	expect_same(&first, &again, "restored");
+	nicref_snapshot_free(s);
+	free(h.pages);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	both_up(t);
+	if (pre)
+		pre(t);
+	run(t, traffic, &fresh);
+	expect_same(&first, &fresh, "fresh device");
+	tl_down(t);
+}
+
+static void check_traffic(scenario_fn *traffic, scenario_fn *other)
+{
+	check_traffic_pre(NULL, traffic, other);
+}
+
+Test(snapshot, doorbell_half_over_objects_replays_the_same)
+{
+	check_traffic_pre(cq_db_low, cq_db_high_then_send, send_traffic);
+}
+
+Test(snapshot, send_traffic_over_objects_replays_the_same)
+{
+	check_traffic(send_traffic, mixed_traffic);
+}
+
+Test(snapshot, lro_traffic_and_timers_over_objects_replay_the_same)
+{
+	check_traffic(lro_traffic, mixed_traffic);
+}
+
+Test(snapshot, mixed_traffic_over_objects_replays_the_same)
+{
+	check_traffic(mixed_traffic, send_traffic);
+}
+
+/* Commands that change objects in place (MODIFY_TIR of the LRO group, queries) over a snapshot
+ * holding objects: the restore still brings the device back. */
+static void modify_then_lro_traffic(struct tl_dev *t)
+{
+	cr_assert_eq(refdrv_rx_stack_modify_lro(&t->d, &rx_stack, 1, 64, 32), 0, "%s",
+		     t->d.error);
+	lro_traffic(t);
+	cr_assert_eq(refdrv_rx_stack_modify_lro(&t->d, &rx_stack, 3, 32, 64), 0, "%s",
+		     t->d.error);
+	send_traffic(t);
+}
+
+Test(snapshot, in_place_commands_over_objects_replay_the_same)
+{
+	check_traffic(modify_then_lro_traffic, mixed_traffic);
+}
+
+/* A command that allocates (ALLOC_PD) since a snapshot holding objects: it may have freed or
+ * reallocated what the objects' words point into, so the restore refuses and changes nothing. */
+Test(snapshot, command_over_objects_refuses_restore)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	send_up(t);
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	uint32_t pd = tl_alloc_pd(t);
+	struct nicref_stats before, after;
+	nicref_stats_get(t->dev, &before);
+	cr_expect_eq(nicref_snapshot_restore(t->dev, s), 1);
+	nicref_stats_get(t->dev, &after);
+	cr_expect(memcmp(&before, &after, sizeof before) == 0, "nothing changed");
+	cr_expect_not_null(obj_get(t->dev, OBJ_PD, pd), "the PD is still there");
+	nicref_snapshot_free(s);
+	tl_down(t);
+}
+
+/* Another snapshot tracked since, and the host memory cleared since: both restore every page
+ * of the snapshot, and the device is still the one captured. */
+Test(snapshot, untracked_or_cleared_restore_is_whole)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	struct host h;
+	host_save(t, &h);
+	struct nicref_snapshot *s1 = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s1);
+	run(t, sc_send, &first);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s1), 0);
+	host_restore(t, &h);
+	nicref_clock_advance(t->dev, 77);
+	struct nicref_snapshot *s2 = nicref_snapshot_take(t->dev, NULL); /* now tracked */
+	cr_assert(s2);
+	run(t, sc_commands, &again);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s1), 0);
+	host_restore(t, &h);
+	run(t, sc_send, &again);
+	expect_same(&first, &again, "after another snapshot");
+	nicref_hostmem_clear(t->dev);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s1), 0);
+	host_restore(t, &h);
+	run(t, sc_send, &again);
+	expect_same(&first, &again, "after a clear");
+	cr_expect_eq(nicref_snapshot_restore(t->dev, NULL), -1);
+	nicref_snapshot_free(s2);
+	nicref_snapshot_free(s1);
+	free(h.pages);
+	tl_down(t);
+}
+
+/* Two snapshots of one device at two stages, restored across each other after the device
+ * changed (objects, an L2 entry's worth of commands, traffic): each restore is its own stage
+ * exactly, as a fresh device brought to that stage is. (A fuzz run found this: a restore of one
+ * snapshot that trusted what the device had done since another.) */
+static void query_issi(struct tl_dev *t)
+{
+	uint8_t in[16] = { 0x01, 0x0A }, out[0x70];
+	(void)tl_cmd(t, in, sizeof in, out, sizeof out);
+	nicref_clock_advance(t->dev, 10);
+}
+
+Test(snapshot, snapshots_of_two_stages_restore_across_each_other)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_ENABLED);
+	struct host ha, hb;
+	host_save(t, &ha);
+	struct nicref_snapshot *a = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(a);
+	cr_assert_eq(refdrv_bring_up(&t->d, REFDRV_INITIALIZED), 0, "%s", t->d.error);
+	host_save(t, &hb);
+	struct nicref_snapshot *b = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(b);
+	sc_send(t);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, a), 0);
+	host_restore(t, &ha);
+	run(t, query_issi, &first);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, b), 0);
+	host_restore(t, &hb);
+	run(t, sc_commands, &again);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, a), 0);
+	host_restore(t, &ha);
+	run(t, query_issi, &again);
+	expect_same(&first, &again, "stage ENABLED");
+	cr_assert_eq(nicref_snapshot_restore(t->dev, b), 0);
+	host_restore(t, &hb);
+	run(t, sc_send, &again);
+	nicref_snapshot_free(b);
+	nicref_snapshot_free(a);
+	free(ha.pages);
+	free(hb.pages);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_ENABLED);
+	run(t, query_issi, &fresh);
+	expect_same(&first, &fresh, "fresh ENABLED");
+	tl_down(t);
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	run(t, sc_send, &fresh);
+	expect_same(&again, &fresh, "fresh INITIALIZED");
+	tl_down(t);
+}
