@@ -33,6 +33,20 @@ void qp_open_table(struct nicref_dev *dev)
 		     NULL);
 }
 
+void qp_copy_field(uint8_t *dst, const uint8_t *src, size_t src_len, unsigned i)
+{
+	const struct nicref_field *f = &nicref_layout_qpc.fields[i];
+	uint8_t b[16];
+	if (f->bit_width <= 64) {
+		uint64_t v = 0;
+		if (nicref_field_get(src, src_len, f, &v) == 0)
+			(void)nicref_field_set(dst, QP_CTX_BYTES, f, v);
+	} else if (f->bit_width / 8 <= sizeof b &&
+		   nicref_field_get_bytes(src, src_len, f, b, f->bit_width / 8) == 0) {
+		(void)nicref_field_set_bytes(dst, QP_CTX_BYTES, f, b, f->bit_width / 8);
+	}
+}
+
 void qp_ref(struct nicref_dev *dev, enum obj_type t, uint32_t h)
 {
 	struct obj_hdr *o = obj_get(dev, t, h);
@@ -153,7 +167,11 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 	q->hdr.handle = (uint32_t)h;
 	/* D-QP-6: [IBTA] §10.3: a created QP is in Reset, whatever the input's state says. */
 	q->state = QP_RST;
-	memcpy(q->ctx, c->in + QP_CTX_OFF, QP_CTX_BYTES);
+	/* Field by field: what the qpc does not name (reserved bits, kept by a permissive
+	 * profile, D-CMD-8) stays 0. */
+	memset(q->ctx, 0, QP_CTX_BYTES);
+	for (unsigned i = 0; i < nicref_layout_qpc.nfields; i++)
+		qp_copy_field(q->ctx, c->in + QP_CTX_OFF, c->in_len - QP_CTX_OFF, i);
 	PRM_SET(qpc, state, q->ctx, QP_CTX_BYTES, QP_RST);
 	hold_refs(dev, q, true);
 	PRM_SET(create_qp_out, qpn, c->out, c->out_len, (uint64_t)h);

@@ -5,6 +5,7 @@
 #ifndef NICREF_OBJ_QP_H
 #define NICREF_OBJ_QP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "obj/obj.h"
@@ -54,6 +55,8 @@ void roce_addr_reset(struct nicref_dev *dev);
 const uint8_t *roce_addr_entry(const struct nicref_dev *dev, unsigned port, unsigned index);
 /* The references live QPs hold (invariants). */
 void qp_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
+/* Copies qpc field i (PRMF_qpc__*) from src, a command's qpc, into dst, a QP's context. */
+void qp_copy_field(uint8_t *dst, const uint8_t *src, size_t src_len, unsigned i);
 /* Reference counting of the objects a QP names (checked by the caller). */
 void qp_ref(struct nicref_dev *dev, enum obj_type t, uint32_t h);
 void qp_unref(struct nicref_dev *dev, enum obj_type t, uint32_t h);

@@ -142,27 +142,12 @@ static const struct transition transitions[] = {
 #undef TRANS_ROW
 };
 
-/* Copies field i of the qpc from src (a command's qpc) into dst (the QP's). */
-static void copy_qpc_field(uint8_t *dst, const uint8_t *src, size_t src_len, unsigned i)
-{
-	const struct nicref_field *f = &nicref_layout_qpc.fields[i];
-	uint8_t b[16];
-	if (f->bit_width <= 64) {
-		uint64_t v = 0;
-		if (nicref_field_get(src, src_len, f, &v) == 0)
-			(void)nicref_field_set(dst, QP_CTX_BYTES, f, v);
-	} else if (f->bit_width / 8 <= sizeof b &&
-		   nicref_field_get_bytes(src, src_len, f, b, f->bit_width / 8) == 0) {
-		(void)nicref_field_set_bytes(dst, QP_CTX_BYTES, f, b, f->bit_width / 8);
-	}
-}
-
 static void take_attrs(struct qp *q, const uint8_t *qpc, size_t len, uint64_t attrs)
 {
 	for (size_t k = 0; k < NATTR; k++)
 		if (attrs & attr_fields[k].bit)
 			for (unsigned i = attr_fields[k].first; i <= attr_fields[k].last; i++)
-				copy_qpc_field(q->ctx, qpc, len, i);
+				qp_copy_field(q->ctx, qpc, len, i);
 }
 
 /* The P_Key table of a RoCE port has one entry (D-QP-9). */

@@ -166,3 +166,57 @@ Test(qp_create, sizeof_qp)
 	cr_log_info("sizeof(struct qp) = %zu", sizeof(struct qp));
 	cr_expect_leq(sizeof(struct qp), 320, "the QP object (%zu B) with its context", sizeof(struct qp));
 }
+
+/* An SRQ QP (rq_type 1) names its RMP: DESTROY_RMP is refused while the QP lives (D-OBJ-1,
+ * rule RMP_IN_USE) and allowed after DESTROY_QP. */
+Test(qp_create, rmp_held_by_an_srq_qp)
+{
+	struct qt q = qt_up(NULL);
+	struct refdrv_rmp_attr a = { 0 };
+	a.wq = (struct refdrv_wq_attr){ .buf = tl_hostmem(q.t, 0x10000),
+					.dbr = tl_hostmem(q.t, 0x1000),
+					.wq_type = 1,
+					.log_wq_sz = 4,
+					.log_wq_stride = 5,
+					.pd = q.pd };
+	uint32_t rmpn = 0;
+	cr_assert_eq(refdrv_create_rmp(&q.t->d, &a, &rmpn), 0, "%s", q.t->d.error);
+	struct qt_field srq[] = { { "rq_type", 1 }, { "srqn_rmpn_xrqn", rmpn }, { NULL, 0 } };
+	uint32_t qpn = 0;
+	cr_assert_eq(qt_create(&q, QT_RC, srq, &qpn), 0);
+	cr_expect_eq(refdrv_destroy_rmp(&q.t->d, rmpn), QT_BAD_RES_STATE);
+	tl_expect_refused(q.t, QT_BAD_RES_STATE, NICREF_RULE_RMP_IN_USE);
+	cr_expect_eq(nicref_dev_check(q.t->dev), 0, "references add up");
+	cr_assert_eq(qt_by_qpn(&q, "destroy_qp_in", "DESTROY_QP", qpn, 0x10), 0);
+	cr_expect_eq(refdrv_destroy_rmp(&q.t->d, rmpn), 0);
+	tl_down(q.t);
+}
+
+/* CREATE_QP keeps the qpc field by field: a reserved bit the permissive profile lets through
+ * (reserved_check 0, D-CMD-8: reported as a violation) is not stored, so QUERY_QP reads 0 there
+ * (qpc reserved_at_10, dword 0 bit 15). */
+Test(qp_create, reserved_bits_are_not_kept)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.reserved_check = 0;
+	struct qt q = qt_up(&p);
+	qt_qp(&q, QT_UD); /* the QPs' ICM page: the command below runs once */
+	tl_begin(q.t, "create_qp_in", "CREATE_QP");
+	tl_set(q.t, "create_qp_in", "st", QT_UD);
+	tl_set(q.t, "create_qp_in", "pd", q.pd);
+	tl_set(q.t, "create_qp_in", "uar_page", q.t->uar);
+	tl_set(q.t, "create_qp_in", "cqn_snd", q.cqn);
+	tl_set(q.t, "create_qp_in", "cqn_rcv", q.cqn);
+	q.t->in[0x18 + 2] |= 0x80;
+	tl_mark(&q.t->tr);
+	cr_assert_eq(tl_run_paged(q.t, 0x110, 0x10), 0);
+	cr_expect_eq(q.t->tr.vio[NICREF_VIO_CMD_RESERVED_NOT_ZERO], 1,
+		     "the reserved bit is reported once");
+	cr_expect_eq(q.t->tr.violations, 1);
+	uint32_t qpn = (uint32_t)tl_get(q.t, "create_qp_out", "qpn");
+	cr_assert_eq(qt_query(&q, qpn), 0);
+	cr_expect_eq(q.t->out[0x18 + 2] & 0x80, 0, "not kept");
+	cr_expect_eq(qt_ctx(&q, "st"), QT_UD);
+	tl_down(q.t);
+}
