@@ -169,7 +169,7 @@ static void print_table(const struct report *rep, FILE *out, bool violations)
 	  "QUERY_QP 0x50B, SQD_RTS_QP 0x50C, INIT2INIT_QP 0x50E; layouts qpc, ads and the "        \
 	  "commands' in/out (Linux mlx5_ifc.h; opt_param_mask: qp.h enum mlx5_qp_optpar and "       \
 	  "mlx5 ib qp.c opt_mask; states and required attributes: IBTA Vol. 1 §10.3, §11.2.4)",    \
-	  "reference/obj/qp.c, qp_modify.c", "D-QP-1..15 (docs/roce.md)", "vectors/qp/")          \
+	  "reference/obj/qp.c, qp_modify.c", "D-QP-1..16 (docs/roce.md)", "vectors/qp/")          \
 	X("GID table SET_ROCE_ADDRESS 0x761, QUERY_ROCE_ADDRESS 0x760, layout roce_addr_layout "  \
 	  "(Linux mlx5_ifc.h)",                                                                 \
 	  "reference/obj/roce_addr.c", "D-QP-10 (docs/roce.md)", "vectors/qp/gid.json")           \

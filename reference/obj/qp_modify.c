@@ -39,8 +39,7 @@ enum {
 #define REQ_SQ_PSN (1ull << 35)   /* next_send_psn */
 #define REQ_ACCESS_RC (OPT_RRE | OPT_RWE | OPT_RAE)
 
-/* The qpc fields each attribute takes. A bit with no row takes nothing (SRQN and CQN_RCV
- * change references: not modelled yet, refused by the tables below). */
+/* The qpc fields each attribute takes. */
 static const struct attr_fields {
 	uint64_t bit;
 	unsigned first, last; /* PRMF_qpc__ range, both included */
@@ -73,6 +72,8 @@ static const struct attr_fields {
 	  PRMF_qpc__primary_address_path_ack_timeout },
 	{ OPT_PRI_PORT, PRMF_qpc__primary_address_path_vhca_port_num,
 	  PRMF_qpc__primary_address_path_vhca_port_num },
+	{ OPT_SRQN, PRMF_qpc__srqn_rmpn_xrqn, PRMF_qpc__srqn_rmpn_xrqn },
+	{ OPT_CQN_RCV, PRMF_qpc__cqn_rcv, PRMF_qpc__cqn_rcv },
 	{ REQ_MTU, PRMF_qpc__mtu, PRMF_qpc__log_msg_max },
 	{ REQ_DEST_QPN, PRMF_qpc__remote_qpn, PRMF_qpc__remote_qpn },
 	{ REQ_RQ_PSN, PRMF_qpc__next_rcv_psn, PRMF_qpc__next_rcv_psn },
@@ -113,11 +114,10 @@ struct trans_attrs {
 	  REQ_SQ_PSN, REQ_SQ_PSN,                                                               \
 	  OPT_ALT_ADDR_PATH | OPT_RRE | OPT_RAE | OPT_RWE | OPT_PM_STATE | OPT_RNR_TIMEOUT,     \
 	  OPT_ALT_ADDR_PATH | OPT_RWE | OPT_PM_STATE, OPT_Q_KEY)                                 \
-	/* RTS->RTS UD: [MLX5IB] also allows SRQN and CQN_RCV, which move references: not      \
-	 * modelled, refused (D-QP-8). */                                                       \
+	/* RTS->RTS UD: SRQN and CQN_RCV move the QP's references (D-QP-16). */                 \
 	X(RTS2RTS, cmd_rts2rts_qp, QP_RTS, QP_RTS, rts2rts_qp_in, 0, 0, 0,                      \
 	  OPT_RRE | OPT_RAE | OPT_RWE | OPT_RNR_TIMEOUT | OPT_PM_STATE | OPT_ALT_ADDR_PATH,      \
-	  OPT_RWE | OPT_PM_STATE | OPT_ALT_ADDR_PATH, OPT_Q_KEY)                                 \
+	  OPT_RWE | OPT_PM_STATE | OPT_ALT_ADDR_PATH, OPT_Q_KEY | OPT_SRQN | OPT_CQN_RCV)        \
 	X(SQERR2RTS, cmd_sqerr2rts_qp, QP_SQER, QP_RTS, sqerr2rts_qp_in, 0, 0, 0,               \
 	  OPT_RNR_TIMEOUT | OPT_RWE | OPT_RAE | OPT_RRE, OPT_RWE, OPT_Q_KEY)                     \
 	/* [MLX5IB] opt_mask has no SQD->RTS row: nothing optional. */                          \
@@ -191,7 +191,34 @@ static enum nicref_cmd_rule check_values(struct cmd_ctx *c, const struct qp *q, 
 	    (((attrs & OPT_RRE) && PRM_GET(qpc, rre, qpc, len)) ||
 	     ((attrs & OPT_RAE) && PRM_GET(qpc, rae, qpc, len))))
 		return NICREF_RULE_QP_REMOTE_ACCESS_UNSUPPORTED;
+	/* D-QP-16: a new receive CQ or RMP must exist; an RMP only for a QP on one (rq_type 1). */
+	if ((attrs & OPT_CQN_RCV) &&
+	    !obj_get(dev, OBJ_CQ, (uint32_t)PRM_GET(qpc, cqn_rcv, qpc, len)))
+		return NICREF_RULE_QP_CQ_MISSING;
+	if (attrs & OPT_SRQN) {
+		if (!(q->holds & QP_HOLDS_RMP))
+			return NICREF_RULE_QP_OPT_PARAM_BAD;
+		if (!obj_get(dev, OBJ_RMP, (uint32_t)PRM_GET(qpc, srqn_rmpn_xrqn, qpc, len)))
+			return NICREF_RULE_QP_RMP_MISSING;
+	}
 	return NICREF_RULE_NONE;
+}
+
+/* D-QP-16: the references follow the new receive CQ and RMP (checked above). */
+static void move_refs(struct nicref_dev *dev, struct qp *q, uint64_t attrs)
+{
+	if (attrs & OPT_CQN_RCV) {
+		if (q->holds & QP_HOLDS_CQ_RCV)
+			qp_unref(dev, OBJ_CQ, q->cqn_rcv);
+		q->cqn_rcv = (uint32_t)PRM_GET(qpc, cqn_rcv, q->ctx, QP_CTX_BYTES);
+		q->holds |= QP_HOLDS_CQ_RCV;
+		qp_ref(dev, OBJ_CQ, q->cqn_rcv);
+	}
+	if (attrs & OPT_SRQN) {
+		qp_unref(dev, OBJ_RMP, q->rmpn);
+		q->rmpn = (uint32_t)PRM_GET(qpc, srqn_rmpn_xrqn, q->ctx, QP_CTX_BYTES);
+		qp_ref(dev, OBJ_RMP, q->rmpn);
+	}
 }
 
 static enum nicref_cmd_rule run_transition(struct cmd_ctx *c, unsigned t)
@@ -218,6 +245,7 @@ static enum nicref_cmd_rule run_transition(struct cmd_ctx *c, unsigned t)
 	if (r != NICREF_RULE_NONE)
 		return r;
 	take_attrs(q, qpc, len, attrs);
+	move_refs(c->dev, q, attrs);
 	q->state = tr->to;
 	PRM_SET(qpc, state, q->ctx, QP_CTX_BYTES, tr->to);
 	return NICREF_RULE_NONE;

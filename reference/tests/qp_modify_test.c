@@ -168,8 +168,38 @@ Test(qp_modify, opt_param_mask_per_transition)
 	cr_assert_eq(init2rtr(&q, ud, 0, 0, 0), 0);
 	cr_assert_eq(rtr2rts(&q, ud, 0), 0);
 	cr_expect_eq(qt_modify(&q, "rts2rts_qp_in", "RTS2RTS_QP", ud, OPT_SRQN, NULL), QT_BAD_PARAM,
-		     "SRQN moves a reference: not modelled (D-QP-8)");
+		     "SRQN of a QP on no RMP (D-QP-16)");
+	tl_expect_refused(q.t, QT_BAD_PARAM, NICREF_RULE_QP_OPT_PARAM_BAD);
 	tl_down_clean(q.t);
+}
+
+/* D-QP-16: UD RTS2RTS with CQN_RCV ([MLX5IB] opt_mask) moves the receive CQ's reference: the
+ * old CQ can then be destroyed, the new one cannot; a CQN naming no CQ is refused. */
+Test(qp_modify, rts2rts_cqn_rcv_moves_the_reference)
+{
+	struct qt q = qt_up(NULL);
+	uint32_t ud = qt_qp(&q, QT_UD);
+	uint32_t cq2 = tl_cq(q.t, 6, q.eqn).cqn;
+	cr_assert_eq(rst2init(&q, ud, 0, 1, 0), 0);
+	cr_assert_eq(init2rtr(&q, ud, 0, 0, 0), 0);
+	cr_assert_eq(rtr2rts(&q, ud, 0), 0);
+	struct qt_field none[] = { { "cqn_rcv", cq2 + 5 }, { NULL, 0 } };
+	cr_expect_eq(qt_modify(&q, "rts2rts_qp_in", "RTS2RTS_QP", ud, 1u << 19, none),
+		     QT_BAD_RESOURCE);
+	tl_expect_refused(q.t, QT_BAD_RESOURCE, NICREF_RULE_QP_CQ_MISSING);
+	struct qt_field f[] = { { "cqn_rcv", cq2 }, { NULL, 0 } };
+	cr_assert_eq(qt_modify(&q, "rts2rts_qp_in", "RTS2RTS_QP", ud, 1u << 19, f), 0);
+	cr_assert_eq(qt_query(&q, ud), 0);
+	cr_expect_eq(qt_ctx(&q, "cqn_rcv"), cq2);
+	cr_expect_eq(qt_ctx(&q, "cqn_snd"), q.cqn, "the send CQ stays");
+	cr_expect_eq(nicref_dev_check(q.t->dev), 0, "references add up");
+	uint8_t in[16] = { 0 }, out[16];
+	tl_setf(in, 0x00, 31, 16, 0x401); /* DESTROY_CQ */
+	tl_setf(in, 0x08, 23, 0, cq2);
+	cr_expect_eq(tl_cmd(q.t, in, 16, out, 16), QT_BAD_RES_STATE, "the new receive CQ is held");
+	cr_assert_eq(qt_by_qpn(&q, "destroy_qp_in", "DESTROY_QP", ud, 0x10), 0);
+	cr_expect_eq(tl_cmd(q.t, in, 16, out, 16), QT_OK, "released with the QP");
+	tl_down(q.t);
 }
 
 /* The values a transition takes: port 1..num_ports, pkey_index 0 (D-QP-9), RC/UC path MTU
