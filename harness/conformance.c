@@ -163,14 +163,27 @@ static void print_table(const struct report *rep, FILE *out, bool violations)
 	X("HCA_CAP umem_uid_0 (48h[13])", "reference/core/caps_default.c", "D-VFIO-2",             \
 	  "vectors/caps/caps.json")                                                               \
 	X("NIC vport context roce_en (00h[0]) and MODIFY_NIC_VPORT_CONTEXT field_select bit 1",   \
-	  "reference/obj/vport_cmd.c", "D-VFIO-3", "vectors/vport/roce_en.json")
+	  "reference/obj/vport_cmd.c", "D-VFIO-3", "vectors/vport/roce_en.json")                 \
+	X("QP commands CREATE_QP 0x500, DESTROY_QP 0x501, RST2INIT_QP 0x502, INIT2RTR_QP 0x503, " \
+	  "RTR2RTS_QP 0x504, RTS2RTS_QP 0x505, SQERR2RTS_QP 0x506, 2ERR_QP 0x507, 2RST_QP 0x50A, " \
+	  "QUERY_QP 0x50B, SQD_RTS_QP 0x50C, INIT2INIT_QP 0x50E; layouts qpc, ads and the "        \
+	  "commands' in/out (Linux mlx5_ifc.h; opt_param_mask: qp.h enum mlx5_qp_optpar and "       \
+	  "mlx5 ib qp.c opt_mask; states and required attributes: IBTA Vol. 1 §10.3, §11.2.4)",    \
+	  "reference/obj/qp.c, qp_modify.c", "D-QP-1..16 (docs/roce.md)", "vectors/qp/")          \
+	X("GID table SET_ROCE_ADDRESS 0x761, QUERY_ROCE_ADDRESS 0x760, layout roce_addr_layout "  \
+	  "(Linux mlx5_ifc.h)",                                                                 \
+	  "reference/obj/roce_addr.c", "D-QP-10 (docs/roce.md)", "vectors/qp/gid.json")           \
+	X("Device profile setting roce_profile: 0 connectx, 1 seed004 (seed 004 L33-44, L126-150)", \
+	  "reference/obj/qp.c, qp_modify.c", "docs/roce.md Device profiles",                      \
+	  "vectors/qp/seed004.json")
 
 void conformance_beyond_print(FILE *out)
 {
 	fprintf(out, "\n## Beyond PRM Rev 0.40\n\n"
 		     "Taken from the public mlx5 interface definitions (Linux `mlx5_ifc.h`, rdma-core's\n"
 		     "`providers/mlx5/mlx5_ifc.h`), not from the PRM, because an unmodified real driver\n"
-		     "(rdma-core's mlx5_vfio, docs/drivers.md) cannot bring the device up without them.\n\n"
+		     "(rdma-core's mlx5_vfio, docs/drivers.md) cannot bring the device up without them,\n"
+		     "or, for RoCE (issue 17, docs/roce.md), because the PRM Rev 0.40 has no QP at all.\n\n"
 		     "| addition | where | decision | vectors |\n|---|---|---|---|\n");
 #define BEYOND_ROW(what, where, dec, vec) \
 	fprintf(out, "| %s | `%s` | %s | `%s` |\n", what, where, dec, vec);

@@ -415,8 +415,11 @@ static int cmd_conformance(const struct cli_call *call, int argc, char **argv)
 			for (unsigned k = 0; k < tr->nrefused; k++)
 				refused += tr->refused_ops[k] == op;
 		}
-		printf("| 0x%03X | %s | §%s | %s | %zu | %zu | %zu |\n", op, nicref_opcode_name(op),
-		       nicref_opcode_section(op),
+		/* A PRM section number, or the public source of a command beyond the PRM. */
+		const char *sec = nicref_opcode_section(op);
+		bool prm = sec[0] >= '0' && sec[0] <= '9';
+		printf("| 0x%03X | %s | %s%s | %s | %zu | %zu | %zu |\n", op, nicref_opcode_name(op),
+		       prm ? "§" : "beyond PRM Rev 0.40: ", sec,
 		       nicref_opcode_modelled(op) ? "modelled" : "unmodelled", ok, refused, posted);
 	}
 	conformance_beyond_print(stdout);

@@ -16,7 +16,7 @@
 	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \
 	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(log_max_objects)               \
 	X(contexts_per_page) X(vport_min_wqe_inline_mode) X(lro_max_sessions)                   \
-	X(lro_min_mss_size) X(lro_max_msg_sz_mode)
+	X(lro_min_mss_size) X(lro_max_msg_sz_mode) X(roce_profile)
 
 /* Settings whose range is narrower than their field, with the reason (docs/vectors.md). */
 static const struct {
@@ -27,6 +27,7 @@ static const struct {
 	{ "lro_max_sessions", 1, 4096, "1 to 4096 LRO sessions (docs/lro.md D-LRO-1)" },
 	{ "lro_min_mss_size", 1, 65535, "PRM §3.3.6.2: lro_min_mss_size > 0" },
 	{ "lro_max_msg_sz_mode", 0, 1, "PRM T147 lro_max_msg_sz_mode: 0 or 1" },
+	{ "roce_profile", 0, 1, "0 connectx or 1 seed004 (docs/roce.md)" },
 };
 
 static int profile_range(struct run *r, const char *key, const char *field, uint64_t x)

@@ -34,7 +34,7 @@ expect_line() {
 
 # --- 1. findings ---------------------------------------------------------------------------
 src='fuzzers/tests/broken_target\.c'
-inv_re="invariant REFCOUNT_MATCHES broken at $src:$(line_of invariant): PD [0-9]+: refs 1, held by 0 \(EQ 0, CQ 0, SQ/RQ/RMP 0, MKEY 0, TIR/RQT/TIS 0, FT/FG/FTE 0\)"
+inv_re="invariant REFCOUNT_MATCHES broken at $src:$(line_of invariant): PD [0-9]+: refs 1, held by 0 \(EQ 0, CQ 0, SQ/RQ/RMP 0, MKEY 0, TIR/RQT/TIS 0, FT/FG/FTE 0, QP 0\)"
 inv2_re="  nicref_dev_check -12 \(D-OBJ-1\): each object's reference count equals the references the live objects hold to it"
 ass_re='model assertion failed at reference/obj/obj\.c:[0-9]+: dev->obj_charged\[type\] > 0'
 chk_re="fuzz check failed at $src:$(line_of check): len == 0"

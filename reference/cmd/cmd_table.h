@@ -79,6 +79,7 @@ enum nicref_cmd_rule cmd_dealloc_transport_domain(struct cmd_ctx *c);
 #include "cmd/rows_tir.h"
 #include "cmd/rows_vport.h"
 #include "cmd/rows_wq.h"
+#include "cmd/rows_qp.h"
 
 /* cmd/cmd_int_moderation.c */
 enum nicref_cmd_rule cmd_config_int_moderation(struct cmd_ctx *c);
@@ -131,6 +132,7 @@ enum nicref_cmd_rule cmd_access_reg(struct cmd_ctx *c);
 	NICREF_CMDS_WQ(X)                                                                       \
 	NICREF_CMDS_TIR(X)                                                                      \
 	NICREF_CMDS_VPORT(X)                                                                    \
-	NICREF_CMDS_STEER(X)
+	NICREF_CMDS_STEER(X)                                                                    \
+	NICREF_CMDS_QP(X)
 
 #endif

@@ -21,6 +21,7 @@
 #include "obj/mkey.h"
 #include "obj/obj.h"
 #include "obj/objtab.h"
+#include "obj/qp.h"
 #include "obj/tir.h"
 #include "obj/uar_db.h"
 #include "obj/vport.h"
@@ -105,6 +106,8 @@ struct nicref_dev {
 	uint16_t *int_min_delay; /* CONFIG_INT_MODERATION, per vector (profile.msix_vectors) */
 	struct port port[NICREF_MAX_PORTS];
 	struct roce_accl roce_accl; /* reg/roce_accl.c: ADP register state (issue 5) */
+	/* obj/roce_addr.c: the GID table, ROCE_ADDR_ENTRIES entries per port (docs/roce.md) */
+	uint8_t *roce_addr;
 	struct dev_datapath datapath; /* set by the data path's row at create; kept by reset */
 };
 _Static_assert(offsetof(struct nicref_dev, core) == 0, "core's part comes first (dev_core)");

@@ -37,6 +37,7 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->lro_max_sessions = 256; /* D-LRO-1 */
 	p->lro_min_mss_size = 1;   /* §3.3.6.2: any payload (> 0) */
 	p->lro_max_msg_sz_mode = 0; /* D-LRO-6: start_from_TCP_header */
+	p->roce_profile = 0; /* docs/roce.md: connectx */
 	p->driver_version = 1;
 	p->vport_min_wqe_inline_mode = 1; /* D-VP-3: L2 (§7.9.3.1 mode 1) */
 	p->adp_max_range_num = NICREF_ADP_MAX_RANGES; /* D-ADP-*: docs/decisions.md */

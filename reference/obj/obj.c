@@ -20,6 +20,8 @@ static uint32_t table_capacity(const struct nicref_profile *p, enum obj_type t)
 		return DEV_MAX_UARS;
 	case OBJ_FC:
 		return 1u << 16; /* T436 flow_counter_id 15:0 */
+	case OBJ_QP:
+		return qp_table_capacity(p); /* D-QP-3 */
 	case OBJ_PD:
 		log = p->log_max_pd;
 		break;
@@ -41,7 +43,8 @@ static int obj_profile_ok(const struct nicref_profile *p)
 	return p->uar_base != 0 && p->log_max_pd <= DEV_LOG_MAX_PD &&
 	       p->log_max_transport_domain <= DEV_LOG_MAX_TD &&
 	       p->log_max_objects <= OBJTAB_MAX_LOG && p->contexts_per_page != 0 &&
-	       p->vport_min_wqe_inline_mode <= 7 && p->vport_min_wqe_inline_mode != 4;
+	       p->vport_min_wqe_inline_mode <= 7 && p->vport_min_wqe_inline_mode != 4 &&
+	       p->roce_profile <= ROCE_PROFILE_SEED004;
 }
 
 static int obj_create(struct nicref_dev *dev, void **state)
@@ -52,7 +55,7 @@ static int obj_create(struct nicref_dev *dev, void **state)
 				table_capacity(&dev->core.cfg.profile, (enum obj_type)t)) != 0)
 			return -1;
 	if (eq_dev_init(dev) || mkey_dev_init(dev) || tir_dev_init(dev) || vport_dev_init(dev) ||
-	    uar_db_init(dev))
+	    uar_db_init(dev) || roce_addr_init(dev))
 		return -1;
 	hca_release_objects(dev);
 	return 0;
@@ -63,6 +66,7 @@ static void obj_destroy(struct nicref_dev *dev, void *state)
 	(void)state;
 	if (dev->obj[OBJ_TYPE_COUNT - 1].dir)
 		hca_release_objects(dev);
+	roce_addr_fini(dev);
 	uar_db_fini(dev);
 	vport_dev_fini(dev);
 	tir_dev_fini(dev);
@@ -107,6 +111,7 @@ void hca_release_objects(struct nicref_dev *dev)
 	mkey_dev_reset(dev);
 	vport_dev_reset(dev);
 	uar_db_reset(dev);
+	roce_addr_reset(dev);
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++) {
 		objtab_reset(&dev->obj[t], 0, 0, free_obj, NULL);
 		dev->obj_charged[t] = 0;
@@ -142,6 +147,7 @@ void obj_open_tables(struct nicref_dev *dev)
 	open_range(dev, OBJ_RQT, 1, CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_rqt));
 	open_range(dev, OBJ_TIR, 1, CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_tir));
 	flow_open_tables(dev);
+	qp_open_table(dev);
 	/* PRM §7.2, T145: UAR area = 1 MB * 2^uar_sz; a UAR page is 4 KB * 2^log_uar_page_sz.
 	 * D-UAR-1: the first profile.uar_base 4 KB pages of BAR0 hold the init segment; UARs
 	 * start at the first UAR page past them. */

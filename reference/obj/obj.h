@@ -29,7 +29,8 @@
 	X(TIR, tir)                                                                             \
 	X(FC, fc)                                                                               \
 	X(FT, ft)                                                                               \
-	X(FG, fg)
+	X(FG, fg)                                                                               \
+	X(QP, qp) /* beyond PRM Rev 0.40 (issue 17, docs/roce.md) */
 
 enum obj_type {
 #define OBJ_TYPE_ENUM(T, t) OBJ_##T,

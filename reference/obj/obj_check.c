@@ -21,7 +21,7 @@ static const struct ref_family {
 } ref_families[] = {
 	{ "EQ", eq_dev_refs },	       { "CQ", cq_dev_refs },	      { "SQ/RQ/RMP", wq_dev_refs },
 	{ "MKEY", mkey_dev_refs }, { "TIR/RQT/TIS", tir_dev_refs },
-	{ "FT/FG/FTE", flow_dev_refs },
+	{ "FT/FG/FTE", flow_dev_refs }, { "QP", qp_dev_refs },
 };
 #define REF_FAMILIES (sizeof ref_families / sizeof ref_families[0])
 

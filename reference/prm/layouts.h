@@ -32,6 +32,7 @@
 #include "prm/layouts_mkey.h"
 #include "prm/layouts_tir.h"
 #include "prm/layouts_steer.h"
+#include "prm/layouts_qp.h"
 
 /* X(layout, size_bytes, "source") */
 #define NICREF_LAYOUT_LIST(X)                                                                   \
@@ -50,7 +51,8 @@
 	NICREF_LAYOUTS_WQE(X)                                                                  \
 	NICREF_LAYOUTS_MKEY(X)                                                                 \
 	NICREF_LAYOUTS_TIR(X)                                                                  \
-	NICREF_LAYOUTS_STEER(X)
+	NICREF_LAYOUTS_STEER(X)                                                                 \
+	NICREF_LAYOUTS_QP(X)
 
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
 #define PRM_DECLARE(L, size, src)                                                               \

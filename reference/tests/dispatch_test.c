@@ -101,7 +101,25 @@ Test(dispatch_opcodes, table_is_t127)
 {
 	const size_t n = sizeof t127 / sizeof t127[0];
 	cr_assert_eq(n, 79, "transcription has %zu rows", n);
-	cr_assert_eq(nicref_opcode_count(), 79, "model has %u opcodes", nicref_opcode_count());
+	/* T127, then the 14 public mlx5 QP and GID-table commands beyond PRM Rev 0.40 (issue 17,
+	 * docs/roce.md), whose "section" is their source. */
+	cr_assert_eq(nicref_opcode_count(), 79 + 14, "model has %u opcodes", nicref_opcode_count());
+	static const struct t127_row beyond[] = {
+		{ 0x500, "CREATE_QP", "mlx5_ifc.h" },	 { 0x501, "DESTROY_QP", "mlx5_ifc.h" },
+		{ 0x502, "RST2INIT_QP", "mlx5_ifc.h" },	 { 0x503, "INIT2RTR_QP", "mlx5_ifc.h" },
+		{ 0x504, "RTR2RTS_QP", "mlx5_ifc.h" },	 { 0x505, "RTS2RTS_QP", "mlx5_ifc.h" },
+		{ 0x506, "SQERR2RTS_QP", "mlx5_ifc.h" }, { 0x507, "2ERR_QP", "mlx5_ifc.h" },
+		{ 0x50A, "2RST_QP", "mlx5_ifc.h" },	 { 0x50B, "QUERY_QP", "mlx5_ifc.h" },
+		{ 0x50C, "SQD_RTS_QP", "mlx5_ifc.h" },	 { 0x50E, "INIT2INIT_QP", "mlx5_ifc.h" },
+		{ 0x760, "QUERY_ROCE_ADDRESS", "mlx5_ifc.h" },
+		{ 0x761, "SET_ROCE_ADDRESS", "mlx5_ifc.h" },
+	};
+	for (unsigned i = 0; i < 14; i++) {
+		cr_assert_eq(nicref_opcode_at(79 + i), beyond[i].opcode, "beyond row %u", i);
+		cr_assert_str_eq(nicref_opcode_name(beyond[i].opcode), beyond[i].name);
+		cr_assert_str_eq(nicref_opcode_section(beyond[i].opcode), beyond[i].section);
+		cr_assert_eq(nicref_opcode_modelled(beyond[i].opcode), 1, "%s", beyond[i].name);
+	}
 	for (unsigned i = 0; i < n; i++) {
 		const struct t127_row *r = &t127[i];
 		cr_assert_eq(nicref_opcode_at(i), r->opcode, "row %u: 0x%x, expected 0x%x (%s)", i,
@@ -148,7 +166,7 @@ Test(dispatch_opcodes, lookups)
 	cr_assert_eq(nicref_opcode_find("NO_SUCH_COMMAND"), -1);
 	cr_assert_eq(nicref_opcode_find("nop"), -1);
 	cr_assert_eq(nicref_opcode_find(""), -1);
-	cr_assert_eq(nicref_opcode_at(79), 0);
+	cr_assert_eq(nicref_opcode_at(79 + 14), 0);
 	/* Every command of T127 is modelled since flow steering (§12.14, issue 13). */
 	cr_assert_eq(nicref_opcode_modelled(0x80D), 1);
 	cr_assert_eq(nicref_opcode_modelled(0x930), 1);

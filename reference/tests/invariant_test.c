@@ -148,7 +148,7 @@ Test(invariant, refcount_names_the_object_and_its_holders)
 	hdr(&f, OBJ_PD, f.pd)->refs = 2; /* one MKey holds it */
 	char want[128];
 	snprintf(want, sizeof want,
-		 "PD %u: refs 2, held by 1 (EQ 0, CQ 0, SQ/RQ/RMP 0, MKEY 1, TIR/RQT/TIS 0, FT/FG/FTE 0)", f.pd);
+		 "PD %u: refs 2, held by 1 (EQ 0, CQ 0, SQ/RQ/RMP 0, MKEY 1, TIR/RQT/TIS 0, FT/FG/FTE 0, QP 0)", f.pd);
 	expect_broken(&f, NICREF_INV_REFCOUNT_MATCHES, want);
 	hdr(&f, OBJ_PD, f.pd)->refs = 1;
 	cr_expect_eq(nicref_dev_check(f.dev), 0);

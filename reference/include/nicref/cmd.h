@@ -137,7 +137,27 @@ enum nicref_delivery_status {
 	X(ALLOC_FLOW_COUNTER, 0x939, "12.14.12")                                                \
 	X(DEALLOC_FLOW_COUNTER, 0x93A, "12.14.13")                                              \
 	X(QUERY_FLOW_COUNTER, 0x93B, "12.14.14")                                                \
-	X(MODIFY_FLOW_TABLE, 0x93C, "12.14.2")
+	X(MODIFY_FLOW_TABLE, 0x93C, "12.14.2")                                                  \
+	NICREF_OPCODES_BEYOND_PRM(X)
+
+/* Beyond PRM Rev 0.40 (issue 17, docs/roce.md): the public mlx5 QP and GID-table commands,
+ * their opcodes as Linux include/linux/mlx5/mlx5_ifc.h MLX5_CMD_OP_* gives them; the "section"
+ * names that source instead of a PRM section. */
+#define NICREF_OPCODES_BEYOND_PRM(X)                                                            \
+	X(CREATE_QP, 0x500, "mlx5_ifc.h")                                                       \
+	X(DESTROY_QP, 0x501, "mlx5_ifc.h")                                                      \
+	X(RST2INIT_QP, 0x502, "mlx5_ifc.h")                                                     \
+	X(INIT2RTR_QP, 0x503, "mlx5_ifc.h")                                                     \
+	X(RTR2RTS_QP, 0x504, "mlx5_ifc.h")                                                      \
+	X(RTS2RTS_QP, 0x505, "mlx5_ifc.h")                                                      \
+	X(SQERR2RTS_QP, 0x506, "mlx5_ifc.h")                                                    \
+	X(2ERR_QP, 0x507, "mlx5_ifc.h")                                                         \
+	X(2RST_QP, 0x50A, "mlx5_ifc.h")                                                         \
+	X(QUERY_QP, 0x50B, "mlx5_ifc.h")                                                        \
+	X(SQD_RTS_QP, 0x50C, "mlx5_ifc.h")                                                      \
+	X(INIT2INIT_QP, 0x50E, "mlx5_ifc.h")                                                    \
+	X(QUERY_ROCE_ADDRESS, 0x760, "mlx5_ifc.h")                                              \
+	X(SET_ROCE_ADDRESS, 0x761, "mlx5_ifc.h")
 
 enum nicref_opcode {
 #define NICREF_OPCODE_ENUM(id, op, sec) NICREF_OP_##id = op,

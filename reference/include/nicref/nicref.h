@@ -104,6 +104,10 @@ struct nicref_profile {
 	uint8_t adp_max_profile_id;       /* adp_retx_profile_max_id */
 	uint32_t adp_base_timeout_min_ns; /* adp_retx_base_timeout_min */
 	struct nicref_adp_options adp;
+	/* RoCE (issue 17, docs/roce.md "Device profiles"): whose QP behaviour the device has where
+	 * implementations differ: 0 connectx (default), 1 seed004 (the engine of seed 004: RC and
+	 * UD only, 4096 QPs, no remote READ or atomics). */
+	uint8_t roce_profile;
 	/* Capabilities lowered below what the settings above make the device offer (none by
 	 * default); nicref_dev_create refuses a profile whose setting would raise one. */
 	uint8_t ncaps;

@@ -16,6 +16,7 @@
 #include "nicref/rules_tx.h"
 #include "nicref/rules_rx.h"
 #include "nicref/rules_steer.h"
+#include "nicref/rules_qp.h"
 
 #define NICREF_CMD_RULES_CTRL(X)                                                                \
 	NICREF_CMD_RULES_OBJ(X)                                                                 \
@@ -25,7 +26,8 @@
 	NICREF_CMD_RULES_MKEY(X)                                                                \
 	NICREF_CMD_RULES_TIR(X)                                                                 \
 	NICREF_CMD_RULES_VPORT(X)                                                               \
-	NICREF_CMD_RULES_STEER(X)
+	NICREF_CMD_RULES_STEER(X)                                                               \
+	NICREF_CMD_RULES_QP(X)
 
 /* Every one of these is a rule of a command's content or of the data path, never of the
  * command transport (the fuzz oracle tells the two apart by this list). */
