@@ -61,7 +61,7 @@ TEST_INC := $(HAR_INC) -Ireference/tests
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check replay-check \
+	schema-check purity layers report-check pcap-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check replay-check \
 	test bench corpora coverage \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check
@@ -174,7 +174,7 @@ SAN_VARS  := BUILD=build/san CC=clang OPT="-O1 -g" SAN="$(SAN_FLAGS)"
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check
 	@$(MAKE) --no-print-directory replay-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
 	@$(MAKE) --no-print-directory determinism
@@ -269,6 +269,14 @@ rx-gen-check:
 lro-gen-check:
 	/usr/bin/python3 vectors/lro/gen/gen_lro.py --check
 	/usr/bin/python3 vectors/lro/gen/test_gen_lro.py
+
+# The QP command vectors (vectors/qp/*.json) are the output of their independent generator
+# (vectors/qp/gen/gen_qp.py, from the public mlx5 interface, the IBTA QP state machine and
+# seed 004 only): a file that differs from its output fails, and so does the self-check that
+# replays every vector against a second transcription of the state machine and opt_mask.
+qp-gen-check:
+	/usr/bin/python3 vectors/qp/gen/gen_qp.py --check
+	/usr/bin/python3 vectors/qp/gen/test_gen_qp.py
 
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)
