@@ -374,6 +374,12 @@ def f_create():
     F.test(g, "CREATE_QP with st 0xFF (no service type): BAD_PARAM, no QP",
            f"{c}; qp.h MLX5_QP_ST_* (0x0-0xe); {C_T128} 0x03", "invalid",
            [create_qp(0xFF, expect={"status": "BAD_PARAM"}), create_qp(ST_RC)])
+    for rqt in (4, 7):
+        F.test(g, f"CREATE_QP with rq_type {rqt} (not an mlx5 RQ type: 0 regular, 1 SRQ/RMP, 2 CRQ, "
+               "3 zero-length): BAD_PARAM, no QP",
+               f"{c} rq_type[0x3]; qp.h MLX5_NON_ZERO_RQ..MLX5_ZERO_LEN_RQ; {C_T128} 0x03",
+               "invalid", [create_qp(ST_RC, expect={"status": "BAD_PARAM"}, rq_type=rqt),
+                           create_qp(ST_RC)])
     F.test(g, "CREATE_QP RC and UD with distinct send/receive CQs (3 and 2): QUERY_QP returns "
            "them", f"{c}; query_qp_out cqn_snd/cqn_rcv", "valid",
            [create_qp(ST_RC, 0, cqn_snd=CQ3), create_qp(ST_UD, 1, cqn_snd=CQ3, cqn_rcv=CQ3),
@@ -486,6 +492,34 @@ def f_attrs():
            [create_qp(ST_RC)] + drive(FIRST_QPN, ST_RC, RTR) +
            [modify("RTR2RTS_QP", FIRST_QPN, ST_RC, {k: 0 for k in RC_RTR2RTS}),
             query(FIRST_QPN, dict({k: 0 for k in RC_RTR2RTS}, state=RTS))])
+    F.test(g, "UD INIT2RTR with mtu 0 in the qpc (path MTU is no UD attribute): OK, RTR",
+           f"{c}; qpc mtu", "valid", [create_qp(ST_UD)] + drive(FIRST_QPN, ST_UD, INIT) +
+           [modify("INIT2RTR_QP", FIRST_QPN, ST_UD, {"mtu": 0}), query_state(FIRST_QPN, RTR)])
+    F.test(g, "RC RTR2RTS with mtu 0 and port 0 in the qpc (as Linux sends it: neither is an "
+           "RTR2RTS attribute): OK, RTS, mtu and port as INIT2RTR left them",
+           f"{c}; Linux mlx5 ib qp.c __mlx5_ib_modify_qp (mtu only with IB_QP_PATH_MTU)", "valid",
+           [create_qp(ST_RC)] + drive(FIRST_QPN, ST_RC, RTR) +
+           [modify("RTR2RTS_QP", FIRST_QPN, ST_RC, dict(RC_RTR2RTS, mtu=0,
+                                                        **{P + "vhca_port_num": 0})),
+            query(FIRST_QPN, {"state": RTS, "mtu": 3, P + "vhca_port_num": 1})])
+    F.test(g, "RC INIT2INIT with PRI_PORT flagged and port 2 (the device has 1): refused, "
+           "still INIT, port 1", f"{c}; {C_OPTMASK} (INIT2INIT RC: PRI_PORT optional); {C_T128} 0x03",
+           "invalid", [create_qp(ST_RC)] + drive(FIRST_QPN, ST_RC, INIT) +
+           [modify("INIT2INIT_QP", FIRST_QPN, ST_RC, {P + "vhca_port_num": 2}, OPT["PRI_PORT"],
+                   expect={"status": "BAD_PARAM"}),
+            query(FIRST_QPN, {"state": INIT, P + "vhca_port_num": 1})])
+    F.test(g, "RC INIT2INIT with PKEY_INDEX flagged and pkey_index 0xFFFF: refused, still INIT, "
+           "pkey_index 0", f"{c}; {C_OPTMASK} (INIT2INIT RC: PKEY_INDEX optional); "
+           f"{C_T128} 0x03/0x0A", "acceptable", [create_qp(ST_RC)] + drive(FIRST_QPN, ST_RC, INIT) +
+           [modify("INIT2INIT_QP", FIRST_QPN, ST_RC, {P + "pkey_index": "0xffff"},
+                   OPT["PKEY_INDEX"], expect=idx),
+            query(FIRST_QPN, {"state": INIT, P + "pkey_index": 0})],
+           flags=("Handles", "Acceptable"))
+    F.test(g, "UD INIT2RTR with Q_KEY flagged: OK, RTR, the new q_key taken",
+           f"{c}; {C_OPTMASK} (INIT2RTR UD: Q_KEY optional)", "valid",
+           [create_qp(ST_UD)] + drive(FIRST_QPN, ST_UD, INIT) +
+           [modify("INIT2RTR_QP", FIRST_QPN, ST_UD, {"q_key": "0x6666"}, OPT["Q_KEY"]),
+            query(FIRST_QPN, {"state": RTR, "q_key": "0x6666"})])
     F.test(g, "UD INIT2RTR with nothing (IBTA requires no attribute for UD): OK, RTR",
            f"{c}", "valid", [create_qp(ST_UD)] + drive(FIRST_QPN, ST_UD, INIT) +
            [modify("INIT2RTR_QP", FIRST_QPN, ST_UD, {}), query_state(FIRST_QPN, RTR)])
@@ -531,6 +565,10 @@ def f_attrs():
          None, None),
         (ST_RC, RTS, "RTS2RTS_QP", "Q_KEY", {"q_key": "0x5555"}, "q_key", 0),
         (ST_UD, INIT, "INIT2RTR_QP", "RWE", {"rwe": 1}, "rwe", 0),
+        (ST_RC, RTS, "RTS2RTS_QP", "PRIMARY_ADDR_PATH", {P + "rgid_rip": GID_V6, P + "hop_limit": 9},
+         P + "hop_limit", 64),
+        (ST_RC, RTR, "RTR2RTS_QP", "PRIMARY_ADDR_PATH", dict(RC_RTR2RTS, **{P + "hop_limit": 9}),
+         P + "hop_limit", 64),
         (ST_UD, RTR, "RTR2RTS_QP", "RNR_TIMEOUT", dict(UD_RTR2RTS, min_rnr_nak=9),
          "min_rnr_nak", 0),
         (ST_UD, RTS, "RTS2RTS_QP", "RRE", {"rre": 1}, "rre", 0),
@@ -687,6 +725,14 @@ def f_seed004():
            [create_qp(ST_RC), modify("RST2INIT_QP", FIRST_QPN, ST_RC, expect={"any_of": [
                {"reading": "an access the engine cannot serve is refused", "status": "BAD_PARAM"},
                {"reading": "accepted; READ requests are NAKed later", "status": "OK"}]})],
+           ("Handles", "Profile", "Acceptable"))
+    F.test(g, "RC RST2INIT asking remote atomics (rae 1), which the engine does not serve: "
+           "refused (BAD_PARAM) or accepted; no other status",
+           f"{C_S004_OPS}; {C_IFC} qpc rae", "acceptable",
+           [create_qp(ST_RC), modify("RST2INIT_QP", FIRST_QPN, ST_RC,
+                                     dict(RC_RST2INIT, rre=0, rae=1), expect={"any_of": [
+               {"reading": "an access the engine cannot serve is refused", "status": "BAD_PARAM"},
+               {"reading": "accepted; atomic requests are NAKed later", "status": "OK"}]})],
            ("Handles", "Profile", "Acceptable"))
     return F
 

@@ -42,6 +42,17 @@ BAD_VALUES = {"primary_address_path_vhca_port_num": lambda v: v in (0, 2),
               "primary_address_path_pkey_index": lambda v: v == 0xFFFF,
               "mtu": lambda v: v == 0 or v > 5,
               "primary_address_path_src_addr_index": lambda v: v == 7}
+# a bad value only counts when the transition takes the field: (opcode, st) where IBTA makes it
+# required (st None: every st), or the opt_param_mask bit that makes it taken
+TAKEN = {"primary_address_path_vhca_port_num": ({(0x502, None), (0x503, 0)}, 0x10000),
+         "primary_address_path_pkey_index": ({(0x502, None)}, 0x10),
+         "mtu": ({(0x503, 0)}, 0),
+         "primary_address_path_src_addr_index": ({(0x503, 0)}, 0)}
+
+
+def takes(field, op, st, mask):
+    req, bit = TAKEN[field]
+    return (op, None) in req or (op, st) in req or bool(mask & bit)
 
 
 def num(v):
@@ -85,7 +96,9 @@ def check_test(name, t, problems):
                 continue
             frm, to = OPTAB[op]
             legal = qps[qpn] in frm
-            bad_val = any(k in f and pred(num(f[k])) for k, pred in BAD_VALUES.items()) or \
+            mask = num(f.get("opt_param_mask", 0))
+            bad_val = any(k in f and pred(num(f[k])) and takes(k, op, st_of[qpn], mask)
+                          for k, pred in BAD_VALUES.items()) or \
                 (op == 0x503 and gid_cleared and st_of[qpn] == 0)
             mask = num(f.get("opt_param_mask", 0))
             allowed = OPTMASK.get((op, st_of[qpn]), 0 if op in (0x502,) else None)
@@ -97,7 +110,7 @@ def check_test(name, t, problems):
                                     f"mask {mask:#x})")
                 qps[qpn] = to
             elif "any_of" in e:
-                seed_read = name == "seed004.json" and num(f.get("rre", 0)) == 1
+                seed_read = name == "seed004.json" and 1 in (num(f.get("rre", 0)), num(f.get("rae", 0)))
                 if not bad_mask and not seed_read:
                     problems.append(f"{where} step {i}: readings without an illegal flag")
                 return  # the test does not branch: later steps hold either way (not replayed)
