@@ -9,12 +9,18 @@
 
 /* Rules no vector can reach, and why: X(table, ID, "reason"), table RULE (NICREF_CMD_RULES) or
  * VIO (NICREF_VIOLATIONS). A rule belongs here only when no stimulus a vector can give makes
- * the device apply it; `nicref conformance --check-rules` (make check) fails both for a rule
- * with no passing vector that is not listed here and for a listed rule a vector names. */
+ * the device apply it, or when reaching it takes more steps than a vector file can hold (the
+ * reason then names the unit test that reaches it); `nicref conformance --check-rules` (make
+ * check) fails both for a rule with no passing vector that is not listed here and for a listed
+ * rule a vector names. */
 #define UNREACHABLE_RULES(X)                                                                    \
 	X(RULE, OBJ_NO_MEMORY,                                                                  \
 	  "a failed allocation of the model's own (calloc/malloc of an object's host-side "      \
 	  "state); no command input makes the host run out of memory")                           \
+	X(RULE, QP_EXHAUSTED,                                                                   \
+	  "every QPN live: 4,094 CREATE_QP in one test under roce_profile seed004, 2^24 - 2 "   \
+	  "under connectx; the vector language has no repeat step, so the unit test "           \
+	  "qp_create::seed004_holds_4094_qps reaches it (docs/roce.md D-QP-3)")                 \
 	X(RULE, UNMODELLED_OPCODE,                                                              \
 	  "every command of PRM §12.1 T127 is modelled since the flow steering commands "          \
 	  "(§12.14, issue 13); an opcode outside T127 gets its own rule")
