@@ -146,12 +146,14 @@ uint32_t rss_toeplitz_portable(const uint8_t *key, size_t keylen, const uint8_t 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-static inline uint8_t bitrev8(uint8_t b)
-{
-	b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
-	b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
-	return (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
-}
+/* Each byte with its bits reversed (MSB to LSB), by the usual doubling construction. */
+#define RSS_R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
+#define RSS_R4(n) RSS_R2(n), RSS_R2(n + 2 * 16), RSS_R2(n + 1 * 16), RSS_R2(n + 3 * 16)
+#define RSS_R6(n) RSS_R4(n), RSS_R4(n + 2 * 4), RSS_R4(n + 1 * 4), RSS_R4(n + 3 * 4)
+static const uint8_t bitrev8[256] = { RSS_R6(0), RSS_R6(2), RSS_R6(1), RSS_R6(3) };
+#undef RSS_R2
+#undef RSS_R4
+#undef RSS_R6
 
 /* The same hash by carry-less multiplication, four input bytes a step. With the key read as a
  * bit string k0 k1 ... (k0 the MSB of key[0]) and the four bytes as x (big-endian, so its MSB is
@@ -165,7 +167,7 @@ __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint
 {
 	uint8_t r[RSS_MAX_INPUT + 8] = { 0 }; /* n <= RSS_MAX_INPUT: key bits < 8n + 32 */
 	for (size_t i = 0; i < keylen && i < sizeof r; i++)
-		r[i] = bitrev8(key[i]);
+		r[i] = bitrev8[key[i]];
 	uint8_t x[RSS_MAX_INPUT + 4] = { 0 };
 	memcpy(x, in, n);
 	__m128i acc = _mm_setzero_si128();
@@ -180,7 +182,7 @@ __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint
 	uint32_t rev = (uint32_t)((uint64_t)_mm_cvtsi128_si64(acc) >> 31);
 	uint32_t h = 0;
 	for (unsigned b = 0; b < 32; b += 8)
-		h |= (uint32_t)bitrev8((uint8_t)(rev >> b)) << (24 - b);
+		h |= (uint32_t)bitrev8[rev >> b & 0xFF] << (24 - b);
 	return h;
 }
 
