@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "prm/layouts.h"
 #include "testlib.h"
 
 /* ---- Structural checks over every registered layout -------------------------------------- */
@@ -542,4 +543,18 @@ Test(layout_accessor, array_element_far_index_does_not_wrap)
 		cr_expect_eq(in[i], 0, "byte 0x%zx written through element 2^27: 0x%02x", i, in[i]);
 	cr_expect_eq(rc, -1, "set of element 2^27 into 16 bytes returned %d (bit_offset %u)", rc,
 		     far.bit_offset);
+}
+
+/* PRM_GET/PRM_SET take each field's offset and width as compile-time constants (PRMB_/PRMW_,
+ * prm/layouts.h): every one of them, in every layout, equals its row in the registry. */
+#define CONST_ROW_F(L, n, ...)                                                                  \
+	cr_expect_eq((uint64_t)PRMB_##L##__##n, PRM_FIELD(L, n)->bit_offset, #L "." #n " offset"); \
+	cr_expect_eq((uint32_t)PRMW_##L##__##n, PRM_FIELD(L, n)->bit_width, #L "." #n " width");  \
+	checked++;
+#define CONST_LAYOUT(L, size, src) PRM_L_##L(CONST_ROW_F, CONST_ROW_F, CONST_ROW_F, L)
+Test(layout, constant_offsets_equal_the_rows)
+{
+	unsigned checked = 0;
+	NICREF_LAYOUT_LIST(CONST_LAYOUT)
+	cr_expect_gt(checked, 100u);
 }
