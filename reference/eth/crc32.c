@@ -6,14 +6,12 @@
  *     independent table reads instead of a chain of sixteen nibble reads;
  *   - on x86-64 with PCLMULQDQ (asked of the CPU at run time, the table path otherwise): the
  *     frame is folded 64 bytes a step by carry-less multiplication into a 128-bit remainder
- *     congruent to it modulo the polynomial, whose 16 bytes and the tail then go through the
- *     table path (Gopal et al., "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ
- *     Instruction", Intel 2009; the constants are x^k mod P, bit-reflected, for the fold
- *     distances). tests/tx_crc32_test.c compares the two on every length and alignment. */
+ *     congruent to it modulo the polynomial, reduced to the 32-bit register (Barrett), and the
+ *     last n mod 16 bytes go through the tables (Gopal et al., "Fast CRC Computation for
+ *     Generic Polynomials Using PCLMULQDQ Instruction", Intel 2009; the constants are x^k mod
+ *     P, bit-reflected, for the fold distances). tests/tx_crc32_test.c compares the two on every length and alignment. */
 #include "eth/crc32_tables.h"
 #include "eth/eth.h"
-
-#include <string.h>
 
 /* The register c (not yet inverted) through n bytes, eight a step. */
 static uint32_t crc32_tables(uint32_t c, const uint8_t *p, size_t n)
@@ -76,10 +74,19 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(const uint8_t
 	x0 = _mm_xor_si128(fold(x0, k128), x3);
 	for (; n >= 16; p += 16, n -= 16)
 		x0 = _mm_xor_si128(fold(x0, k128), _mm_loadu_si128((const __m128i *)(const void *)p));
-	/* The remainder's 16 bytes (the register is in them) and the tail, from a zero register. */
-	uint8_t rem[16];
-	_mm_storeu_si128((__m128i *)(void *)rem, x0);
-	return crc32_tables(crc32_tables(0, rem, sizeof rem), p, n) ^ 0xFFFFFFFFu;
+	/* The 128-bit remainder down to the 32-bit register: a fold by 64 bits, one by 32 (both
+	 * append zeros, x^64 and x^32 mod P), then Barrett's reduction with mu = x^64 / P (the
+	 * paper's §4, reflected); the tail then goes through the tables from that register. */
+	const __m128i k64 = _mm_set_epi64x(0, 0x163cd6124);
+	const __m128i poly = _mm_set_epi64x(0x1f7011641, 0x1db710641); /* mu, P */
+	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+	x0 = _mm_xor_si128(_mm_clmulepi64_si128(k128, x0, 0x01), _mm_srli_si128(x0, 8));
+	x0 = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k64, 0x00),
+			   _mm_srli_si128(x0, 4));
+	__m128i t = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly, 0x10);
+	t = _mm_clmulepi64_si128(_mm_and_si128(t, mask32), poly, 0x00);
+	uint32_t c = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(_mm_xor_si128(t, x0), 4));
+	return crc32_tables(c, p, n) ^ 0xFFFFFFFFu;
 }
 
 uint32_t eth_crc32(const uint8_t *p, size_t n)
