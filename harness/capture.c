@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "capture.h"
 
@@ -32,6 +33,7 @@ struct capture {
 	 * byte order and whether its times are in microseconds; map NULL once libpcap reads. */
 	const uint8_t *map;
 	size_t map_len, at;
+	size_t dropped, page; /* the mapping's start given back (page-aligned), the page size */
 	bool swapped, usec;
 	uint32_t max_caplen;
 	enum cap_link link;
@@ -100,6 +102,7 @@ static void pcap_error(char *err, size_t errlen, const char *path, uint64_t fram
  * positioned at that record, which goes on from there with its own outcomes and words. */
 #define PCAP_MAX_SNAPLEN 262144u /* libpcap's MAXIMUM_SNAPLEN */
 #define CAPTURE_AHEAD 4096u      /* how far ahead of the record read the prefetch runs */
+#define CAPTURE_DROP (8u << 20)  /* how much of the mapping is read before it is given back */
 
 static uint32_t map_u32(const struct capture *c, const uint8_t *p)
 {
@@ -132,6 +135,8 @@ static void map_open(struct capture *c, FILE *fp)
 		return;
 	}
 	(void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	long page = sysconf(_SC_PAGESIZE);
+	c->page = page > 0 ? (size_t)page : 4096;
 	c->map = m;
 	c->map_len = (size_t)st.st_size;
 	c->at = 24;
@@ -152,6 +157,13 @@ static void map_close(struct capture *c)
 /* 1 with the next record in *f, 0 when libpcap is to read it (and the rest of the file). */
 static int map_next(struct capture *c, struct cap_frame *f)
 {
+	/* The records before this one are read: their pages leave the resident set (the file's
+	 * pages stay in the page cache), so the replay's memory does not grow with the capture. */
+	if (c->at - c->dropped >= CAPTURE_DROP) {
+		size_t to = c->at / c->page * c->page;
+		(void)madvise((void *)(uintptr_t)(c->map + c->dropped), to - c->dropped, MADV_DONTNEED);
+		c->dropped = to;
+	}
 	if (c->map_len - c->at < 16) {
 		map_close(c);
 		return 0;
