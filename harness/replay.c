@@ -284,10 +284,11 @@ static int one(struct replay *rp, const struct cap_frame *f, uint64_t *dev0)
 	p->ncopies = p->lost = p->violations = p->rq_errors = 0;
 	rp->c.records++;
 	rp->c.link[f->link]++;
-	p->len = replay_frame(f, rp->mac, !rp->o->no_pad, rp->frame, p);
+	const uint8_t *bytes;
+	p->len = replay_frame_at(f, rp->mac, !rp->o->no_pad, rp->frame, p, &bytes);
 	follow_time(rp, f, dev0); /* a record not injected still counts in the capture's time */
 	if (p->skip == REPLAY_SKIP_NONE) {
-		if (nicref_wire_rx(rp->x->dev, rp->o->port, rp->frame, p->len) != 0) {
+		if (nicref_wire_rx(rp->x->dev, rp->o->port, bytes, p->len) != 0) {
 			fprintf(stderr, "nicref replay: --port %u: not a port of the device (the "
 					"profile's num_ports)\n", rp->o->port);
 			return -1;

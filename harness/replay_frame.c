@@ -47,6 +47,17 @@ static const struct link_hdr {
 uint32_t replay_frame(const struct cap_frame *f, const uint8_t mac[6], bool pad, uint8_t *buf,
 		      struct replay_pred *p)
 {
+	const uint8_t *bytes;
+	uint32_t n = replay_frame_at(f, mac, pad, buf, p, &bytes);
+	if (bytes != buf)
+		memcpy(buf, bytes, n);
+	return n;
+}
+
+uint32_t replay_frame_at(const struct cap_frame *f, const uint8_t mac[6], bool pad, uint8_t *buf,
+			 struct replay_pred *p, const uint8_t **bytes)
+{
+	*bytes = buf;
 	p->skip = REPLAY_SKIP_NONE;
 	p->padded = p->converted = false;
 	if (f->caplen < f->wirelen) {
@@ -58,6 +69,10 @@ uint32_t replay_frame(const struct cap_frame *f, const uint8_t mac[6], bool pad,
 		if (n > REPLAY_FRAME_MAX) {
 			p->skip = REPLAY_SKIP_TOO_LONG;
 			return 0;
+		}
+		if (n >= MIN_FRAME || !pad) {
+			*bytes = f->data;
+			return n;
 		}
 		memcpy(buf, f->data, n);
 	} else {

@@ -117,15 +117,31 @@ static bool row_applies(unsigned i, const uint8_t cqe[64])
 	return rows_init[i].when == ANY || (rows_init[i].when == ERR) == is_error(cqe);
 }
 
+/* nicref_field_get for a CQE: a field within one big-endian dword (every CQE field but the
+ * wide ones) by a load, a shift and a mask; the others through nicref_field_get. */
+static void field_get(const uint8_t cqe[64], const struct nicref_field *f, uint64_t *v)
+{
+	uint64_t dw = f->bit_offset / 32;
+	if (f->bit_width >= 1 && f->bit_width <= 32 && (f->bit_offset + f->bit_width - 1) / 32 == dw &&
+	    (dw + 1) * 4 <= 64 && !(f->flags & NICREF_FIELD_ARRAY)) {
+		const uint8_t *q = cqe + dw * 4;
+		uint32_t w = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+		unsigned sh = (unsigned)(32 - f->bit_offset % 32 - f->bit_width);
+		*v = (w >> sh) & (f->bit_width == 32 ? 0xFFFFFFFFu : (1u << f->bit_width) - 1u);
+		return;
+	}
+	(void)nicref_field_get(cqe, 64, f, v);
+}
+
 uint64_t replay_cqe_field(const uint8_t cqe[64], unsigned i)
 {
 	uint64_t v = 0, lo = 0;
 	rows_resolve();
 	if (i >= NROWS || !rows[i].f)
 		return 0;
-	nicref_field_get(cqe, 64, rows[i].f, &v);
+	field_get(cqe, rows[i].f, &v);
 	if (rows[i].lo) {
-		nicref_field_get(cqe, 64, rows[i].lo, &lo);
+		field_get(cqe, rows[i].lo, &lo);
 		v = v << 32 | lo;
 	}
 	return v;
@@ -136,6 +152,37 @@ uint64_t replay_cqe_field(const uint8_t cqe[64], unsigned i)
 		int k_ = snprintf(buf + at, at < cap ? cap - at : 0, __VA_ARGS__);              \
 		at += k_ > 0 ? (size_t)k_ : 0;                                                  \
 	} while (0)
+
+/* What PUT does (snprintf's truncation: at most cap - at - 1 bytes and a NUL, `at` advanced by
+ * the whole length), for a string of known length and for an unsigned number, without
+ * snprintf's format walk: the per-frame line's literals and numbers. */
+static size_t put_raw(char *buf, size_t at, size_t cap, const char *s, size_t n)
+{
+	if (at < cap) {
+		size_t room = cap - at - 1, w = n < room ? n : room;
+		memcpy(buf + at, s, w);
+		buf[at + w] = '\0';
+	}
+	return at + n;
+}
+#define PUT_LIT(lit) (at = put_raw(buf, at, cap, lit, sizeof(lit) - 1))
+
+static size_t put_u64(char *buf, size_t at, size_t cap, uint64_t v)
+{
+	char d[20], r[20];
+	size_t k = 0;
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (size_t i = 0; i < k; i++)
+		r[i] = d[k - 1 - i];
+	return put_raw(buf, at, cap, r, k);
+}
+
+static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
+{
+	return put_raw(buf, at, cap, s, strlen(s));
+}
 
 /* ,"name":value without snprintf: a line holds some 25 of these, and --jsonl writes one line
  * per frame. */
@@ -182,8 +229,15 @@ size_t replay_jsonl_line(const struct replay_pred *p, char *buf, size_t cap)
 {
 	size_t at = 0;
 	rows_resolve();
-	PUT("{\"frame\":%" PRIu64 ",\"t_ns\":%" PRIu64 ",\"len\":%u,\"outcome\":\"%s\"", p->frame,
-	    p->t_ns, p->skip != REPLAY_SKIP_NONE ? p->wirelen : p->len, outcome_of(p));
+	PUT_LIT("{\"frame\":");
+	at = put_u64(buf, at, cap, p->frame);
+	PUT_LIT(",\"t_ns\":");
+	at = put_u64(buf, at, cap, p->t_ns);
+	PUT_LIT(",\"len\":");
+	at = put_u64(buf, at, cap, p->skip != REPLAY_SKIP_NONE ? p->wirelen : p->len);
+	PUT_LIT(",\"outcome\":\"");
+	at = put_str(buf, at, cap, outcome_of(p));
+	PUT_LIT("\"");
 	if (p->skip != REPLAY_SKIP_NONE) {
 		PUT(",\"reason\":\"%s\"}", replay_skip_name(p->skip));
 		return at < cap ? at : cap - 1;
@@ -192,10 +246,12 @@ size_t replay_jsonl_line(const struct replay_pred *p, char *buf, size_t cap)
 		PUT(",\"padded\":true");
 	if (p->converted)
 		PUT(",\"converted\":true");
-	PUT(",\"copies\":[");
+	PUT_LIT(",\"copies\":[");
 	for (unsigned i = 0; i < p->ncopies; i++) {
 		const struct replay_copy *c = &p->copy[i];
-		PUT("%s{", i ? "," : "");
+		if (i)
+			PUT_LIT(",");
+		PUT_LIT("{");
 		if (c->drop) {
 			const char *kind = replay_drop_num_kind(c->reason), *cnt = replay_drop_counters(c->reason);
 			PUT("\"drop\":\"%s\"", replay_drop_name(c->reason));
@@ -210,7 +266,13 @@ size_t replay_jsonl_line(const struct replay_pred *p, char *buf, size_t cap)
 			PUT("]}");
 			continue;
 		}
-		PUT("\"rq\":%d,\"cqe\":{", c->rq);
+		if (c->rq >= 0) {
+			PUT_LIT("\"rq\":");
+			at = put_u64(buf, at, cap, (uint64_t)c->rq);
+			PUT_LIT(",\"cqe\":{");
+		} else {
+			PUT("\"rq\":%d,\"cqe\":{", c->rq);
+		}
 		bool first = true;
 		for (unsigned k = 0; k < NROWS; k++) {
 			if (!row_applies(k, c->cqe))
@@ -218,9 +280,9 @@ size_t replay_jsonl_line(const struct replay_pred *p, char *buf, size_t cap)
 			at = put_field(buf, at, cap, first, rows[k].name, replay_cqe_field(c->cqe, k));
 			first = false;
 		}
-		PUT("}}");
+		PUT_LIT("}}");
 	}
-	PUT("]}");
+	PUT_LIT("]}");
 	return at < cap ? at : cap - 1;
 }
 

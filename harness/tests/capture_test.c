@@ -452,3 +452,71 @@ Test(capture, pcapng_merged_from_two_interfaces)
 	cr_expect(strstr(err, "editcap") && strstr(err, "frame_interface") == NULL, "%s", err);
 	unlink(path);
 }
+
+/* ---- the mapped reader (capture.c's fast path) and libpcap taking over ---- */
+
+static void put_be32(FILE *f, uint32_t v)
+{
+	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+	fwrite(b, sizeof b, 1, f);
+}
+
+/* A big-endian microsecond pcap (magic A1B2C3D4 written most significant byte first: the other
+ * byte order from the host's): records 1 and 3 are read from the mapping, record 2 is longer
+ * than the snapshot length (libpcap's to cut), record 4 is cut by the end of the file. Every
+ * record comes out with the file's values and its number, in order, and the cut one is
+ * libpcap's "truncated" error naming frame 4. */
+Test(capture, mapped_records_and_libpcap_takeover)
+{
+	char path[] = "/tmp/nicref_cap_XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	const uint32_t snap = 100;
+	put_be32(f, 0xA1B2C3D4u);
+	put_be32(f, 0x00020004u); /* version 2.4: major then minor, 16 bits each */
+	put_be32(f, 0);
+	put_be32(f, 0);
+	put_be32(f, snap);
+	put_be32(f, 1); /* LINKTYPE_ETHERNET */
+	uint8_t body[200];
+	for (size_t i = 0; i < sizeof body; i++)
+		body[i] = (uint8_t)(i * 7 + 3);
+	static const struct { uint32_t s, us, cap, wire; } r[] = {
+		{ 5, 7, 64, 64 }, { 6, 0, 150, 150 }, { 6, 999999, 90, 1514 }, { 7, 1, 80, 80 },
+	};
+	for (int i = 0; i < 4; i++) {
+		put_be32(f, r[i].s);
+		put_be32(f, r[i].us);
+		put_be32(f, r[i].cap);
+		put_be32(f, r[i].wire);
+		fwrite(body, i == 3 ? 20 : r[i].cap, 1, f); /* record 4: 20 of its 80 bytes */
+	}
+	fclose(f);
+	struct capture *c;
+	char err[512];
+	cr_assert_eq(capture_open(path, &c, err, sizeof err), 0, "%s", err);
+	struct cap_frame fr;
+	long long at = capture_tell(c);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(capture_next(c, &fr, err, sizeof err), 1, "record %d: %s", i + 1, err);
+		cr_expect_eq(fr.number, (uint64_t)i + 1);
+		cr_expect_eq(fr.t_ns, r[i].s * 1000000000ull + r[i].us * 1000ull, "record %d", i + 1);
+		cr_expect_eq(fr.link, CAP_LINK_ETHERNET);
+		if (i == 1) /* past the snapshot length: at most snaplen bytes, whatever libpcap does */
+			cr_expect_leq(fr.caplen, snap);
+		else {
+			cr_expect_eq(fr.caplen, r[i].cap, "record %d", i + 1);
+			cr_expect_eq(fr.wirelen, r[i].wire, "record %d", i + 1);
+			cr_expect_eq(memcmp(fr.data, body, fr.caplen), 0, "record %d", i + 1);
+		}
+		long long now = capture_tell(c);
+		cr_expect_gt(now, at, "record %d: the position moves on", i + 1);
+		at = now;
+	}
+	cr_expect_eq(capture_next(c, &fr, err, sizeof err), -1);
+	cr_expect(strstr(err, "frame 4") && strstr(err, "truncated") && strstr(err, path), "%s",
+		  err);
+	capture_close(c);
+	unlink(path);
+}

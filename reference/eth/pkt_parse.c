@@ -253,7 +253,7 @@ static const struct { uint8_t at, len; } rx_pseudo_addrs[] = {
 
 /* Whether the TCP/UDP checksum verifies (D-PARSE-8). The L4 length is what the IP length leaves
  * after the IP headers; UDP's own length must lie within it (RFC 768) and is what is summed. */
-static bool l4_csum_ok(const uint8_t *p, const struct pkt_info *pi)
+static bool l4_csum_ok(const uint8_t *p, struct pkt_info *pi)
 {
 	if (pi->l4_rx == PKT_L4_NONE || pi->fragment || pi->src_route || pi->ip_end == 0 ||
 	    pi->ip_end - pi->l4_off < pi->l4_hdr_len)
@@ -269,7 +269,10 @@ static bool l4_csum_ok(const uint8_t *p, const struct pkt_info *pi)
 	uint64_t sum = csum_add(0, p + pi->l3_off + rx_pseudo_addrs[pi->l3].at,
 				rx_pseudo_addrs[pi->l3].len);
 	sum += pi->ip_proto + (uint64_t)(n >> 16) + (n & 0xFFFF);
-	return csum_fold(csum_add(sum, p + pi->l4_off, n)) == 0;
+	/* csum_add(sum, ...) is sum + csum_add(0, ...): the same value, the L4 part kept */
+	pi->l4_sum = csum_add(0, p + pi->l4_off, n);
+	pi->l4_sum_end = pi->l4_off + n;
+	return csum_fold(sum + pi->l4_sum) == 0;
 }
 
 /* IPsec: the SPI of an ESP header, or of an IPv4 AH (IPv6 AH is an extension header, read in the

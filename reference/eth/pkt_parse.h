@@ -90,6 +90,11 @@ struct pkt_info {
 	 * exclusions), an IP or UDP length that does not cover the L4 header; UDP over IPv4 with
 	 * checksum 0 ("no checksum", RFC 768) is true, over IPv6 false (RFC 8200 §8.1) (D-PARSE-8). */
 	bool l4_csum_ok;
+	/* What that check summed of the L4 bytes (csum_add from 0 over l4_off .. l4_sum_end;
+	 * l4_sum_end 0 when it summed none): the CQE checksum (T4, rx_hdr.c) covers the same
+	 * bytes and takes the sum instead of going over the payload a second time. */
+	uint64_t l4_sum;
+	size_t l4_sum_end;
 };
 
 /* Parses the len bytes at p (a frame from its Ethernet header) into *pi. Never fails: what is

@@ -79,6 +79,9 @@ void rss_compute(const struct rss_cfg *c, const uint8_t *frame, size_t len,
  * i on (MSB of key[0] first) are XORed into the result. Key bits past keylen × 8 read as 0
  * (D-RSS-9). */
 uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n);
+/* The same bit by bit on every CPU (rss_toeplitz takes a carry-less-multiply path where the CPU
+ * has one; tests/rss_hash_test.c checks that the two agree). */
+uint32_t rss_toeplitz_portable(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n);
 
 /* Inverted XOR8 (T45 rx_hash_fn 0x1): the XOR of the n bytes at in, with its
  * log2(rqt_max_size) least significant bits inverted, at most its 8 (D-RSS-5). */

@@ -96,6 +96,15 @@ void rx_hdr_fields(const uint8_t *f, size_t len, const struct pkt_info *pi, stru
 	h->l4_hdr_type = l4_type(len, pi);
 	/* T4, §3.3.1 "1's complement 16-bit sum": over the IP header and payload, to the
 	 * datagram's end (L2 padding excluded), folded and not complemented (D-RX-10). */
-	uint64_t s = csum_add(0, f + pi->l3_off, ip_end(pi, len) - pi->l3_off);
+	size_t end = ip_end(pi, len);
+	uint64_t s;
+	/* The L4 bytes to the datagram's end were summed by pkt_parse's L4 check: the IP headers
+	 * (an even length, so the 16-bit words line up) plus that sum is congruent modulo 0xFFFF
+	 * and zero exactly when every byte is, so it folds to the same checksum. */
+	if (pi->l4_sum_end == end && end > pi->l4_off && pi->l4_off >= pi->l3_off &&
+	    (pi->l4_off - pi->l3_off) % 2 == 0)
+		s = csum_add(0, f + pi->l3_off, pi->l4_off - pi->l3_off) + pi->l4_sum;
+	else
+		s = csum_add(0, f + pi->l3_off, end - pi->l3_off);
 	h->checksum = (uint16_t)~csum_fold(s);
 }

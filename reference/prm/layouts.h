@@ -55,8 +55,15 @@
 	NICREF_LAYOUTS_QP(X)
 
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
+/* Each field's bit offset and width as constants too (the same arithmetic as prm/layouts.c's
+ * rows), so that PRM_GET/PRM_SET compile to a load, a mask and a shift instead of reading the
+ * field's row at run time (the receive path writes every CQE field of every frame). */
+#define PRM_BITS_F(L, n, off, hi, lo)                                                           \
+	PRMB_##L##__##n = (off) * 8 + 31 - (hi), PRMW_##L##__##n = (hi) - (lo) + 1,
+#define PRM_BITS_W(L, n, off, bits) PRMB_##L##__##n = (off) * 8, PRMW_##L##__##n = (bits),
 #define PRM_DECLARE(L, size, src)                                                               \
 	enum { PRM_L_##L(PRM_ENUM_F, PRM_ENUM_F, PRM_ENUM_F, L) PRMN_##L };                    \
+	enum { PRM_L_##L(PRM_BITS_F, PRM_BITS_W, PRM_BITS_W, L) PRMB_END_##L };                 \
 	extern const struct nicref_layout nicref_layout_##L;                                    \
 	enum { PRM_SIZE_##L = (size) };
 NICREF_LAYOUT_LIST(PRM_DECLARE)
@@ -121,7 +128,36 @@ static inline void prm_set(void *buf, size_t len, const struct nicref_field *f, 
 	(void)nicref_field_set(buf, len, f, v);
 }
 
-#define PRM_GET(L, n, buf, len) prm_get((buf), (len), PRM_FIELD(L, n))
-#define PRM_SET(L, n, buf, len, v) prm_set((buf), (len), PRM_FIELD(L, n), (v))
+/* prm_get/prm_set with the field's offset and width given as constants (equal to f's). */
+static inline uint64_t prm_get_k(const void *buf, size_t len, uint64_t bit_offset,
+				 uint32_t bit_width, const struct nicref_field *f)
+{
+	long at = prm_dword_at(len, bit_offset, bit_width);
+	if (at >= 0)
+		return (prm_be32((const uint8_t *)buf + at) & prm_dword_mask(bit_offset, bit_width)) >>
+		       (unsigned)(32 - bit_offset % 32 - bit_width);
+	uint64_t v = 0;
+	(void)nicref_field_get(buf, len, f, &v);
+	return v;
+}
+
+static inline void prm_set_k(void *buf, size_t len, uint64_t bit_offset, uint32_t bit_width,
+			     const struct nicref_field *f, uint64_t v)
+{
+	long at = prm_dword_at(len, bit_offset, bit_width);
+	if (at >= 0 && (v >> bit_width) == 0) {
+		uint8_t *q = (uint8_t *)buf + at;
+		uint32_t m = prm_dword_mask(bit_offset, bit_width);
+		prm_put_be32(q, (prm_be32(q) & ~m) |
+					((uint32_t)v << (unsigned)(32 - bit_offset % 32 - bit_width) & m));
+		return;
+	}
+	(void)nicref_field_set(buf, len, f, v);
+}
+
+#define PRM_GET(L, n, buf, len)                                                                 \
+	prm_get_k((buf), (len), PRMB_##L##__##n, PRMW_##L##__##n, PRM_FIELD(L, n))
+#define PRM_SET(L, n, buf, len, v)                                                              \
+	prm_set_k((buf), (len), PRMB_##L##__##n, PRMW_##L##__##n, PRM_FIELD(L, n), (v))
 
 #endif

@@ -20,10 +20,8 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void put(uint8_t *key, const struct nicref_field *f, uint64_t v)
-{
-	prm_set(key, STEER_KEY_LEN, f, v);
-}
+/* A field of the key (PRM_SET: its offset and width known when compiling). */
+#define PUT(key, n, v) PRM_SET(fte_match_param, n, key, STEER_KEY_LEN, v)
 
 /* VLAN tag i (0 first, 1 second) of the frame: T410 0Ch/10h for the first, T416 08h/0Ch for
  * the second. cvlan 0x8100, svlan 0x88A8 (T410 writes "0x8a88": D-FT-10). */
@@ -31,17 +29,17 @@ static void put_tag(uint8_t *key, const struct pkt_tag *t, unsigned i)
 {
 	bool c = t->tpid == HDR_TPID_CTAG, s = t->tpid == HDR_TPID_STAG;
 	if (i == 0) {
-		put(key, K(outer_cvlan_tag), c);
-		put(key, K(outer_svlan_tag), s);
-		put(key, K(outer_first_prio), t->prio);
-		put(key, K(outer_first_cfi), t->cfi);
-		put(key, K(outer_first_vid), t->vid);
+		PUT(key, outer_cvlan_tag, c);
+		PUT(key, outer_svlan_tag, s);
+		PUT(key, outer_first_prio, t->prio);
+		PUT(key, outer_first_cfi, t->cfi);
+		PUT(key, outer_first_vid, t->vid);
 	} else {
-		put(key, K(outer_second_cvlan_tag), c);
-		put(key, K(outer_second_svlan_tag), s);
-		put(key, K(outer_second_prio), t->prio);
-		put(key, K(outer_second_cfi), t->cfi);
-		put(key, K(outer_second_vid), t->vid);
+		PUT(key, outer_second_cvlan_tag, c);
+		PUT(key, outer_second_svlan_tag, s);
+		PUT(key, outer_second_prio, t->prio);
+		PUT(key, outer_second_cfi, t->cfi);
+		PUT(key, outer_second_vid, t->vid);
 	}
 }
 
@@ -53,16 +51,16 @@ static void put_ip(uint8_t *key, const uint8_t *p, const struct pkt_info *pi)
 		memcpy(src + 12, ip + 12, 4);
 		memcpy(dst + 12, ip + 16, 4);
 	} else { /* RFC 8200: flow label 20 bits; addresses at 8 and 24 */
-		put(key, K(outer_ipv6_flow_label), be32(ip) & 0xFFFFF);
+		PUT(key, outer_ipv6_flow_label, be32(ip) & 0xFFFFF);
 		memcpy(src, ip + 8, 16);
 		memcpy(dst, ip + 24, 16);
 	}
 	/* TOS / traffic class: DSCP 7:2, ECN 1:0 (RFC 2474, RFC 3168). */
-	put(key, K(outer_ip_dscp), pi->tos >> 2);
-	put(key, K(outer_ip_ecn), pi->tos & 3);
+	PUT(key, outer_ip_dscp, pi->tos >> 2);
+	PUT(key, outer_ip_ecn, pi->tos & 3);
 	/* IPv4 protocol / the IPv6 next header that ends the extension chain (D-FT-3). */
-	put(key, K(outer_ip_protocol), pi->ip_proto);
-	put(key, K(outer_frag), pi->fragment);
+	PUT(key, outer_ip_protocol, pi->ip_proto);
+	PUT(key, outer_frag, pi->fragment);
 	(void)nicref_field_set_bytes(key, STEER_KEY_LEN, K(outer_src_ip), src, sizeof src);
 	(void)nicref_field_set_bytes(key, STEER_KEY_LEN, K(outer_dst_ip), dst, sizeof dst);
 }
@@ -74,25 +72,25 @@ void steer_key_build(const uint8_t *frame, size_t len, const struct pkt_info *pi
 	if (len < HDR_ETH_LEN)
 		return; /* no Ethernet header: nothing to match but zeros */
 	/* T410 00h-0Ch: the addresses' bytes in the order of the frame. */
-	put(key, K(outer_dmac_47_16), be32(frame));
-	put(key, K(outer_dmac_15_0), be16(frame + 4));
-	put(key, K(outer_smac_47_16), be32(frame + 6));
-	put(key, K(outer_smac_15_0), be16(frame + 10));
+	PUT(key, outer_dmac_47_16, be32(frame));
+	PUT(key, outer_dmac_15_0, be16(frame + 4));
+	PUT(key, outer_smac_47_16, be32(frame + 6));
+	PUT(key, outer_smac_15_0, be16(frame + 10));
 	for (unsigned i = 0; i < pi->ntags && i < PKT_MAX_TAGS; i++)
 		put_tag(key, &pi->tag[i], i);
 	/* "the Ethertype following the last VLAN tag"; an LLC/SNAP frame's SNAP type, an 802.3
 	 * length without SNAP 0 (D-PARSE-2). */
-	put(key, K(outer_ethertype), pi->ethertype);
+	PUT(key, outer_ethertype, pi->ethertype);
 	if (pi->l3 != PKT_L3_NONE)
 		put_ip(key, frame, pi);
 	/* Ports and flags only where an L4 header is: not in a fragment other than the first,
 	 * whose bytes are payload (D-PARSE-5). */
 	if (pi->l4_rx == PKT_L4_TCP) { /* RFC 9293 / 3540: the 8 flags and NS as bit 8 */
-		put(key, K(outer_tcp_sport), pi->sport);
-		put(key, K(outer_tcp_dport), pi->dport);
-		put(key, K(outer_tcp_flags), pi->tcp_flags);
+		PUT(key, outer_tcp_sport, pi->sport);
+		PUT(key, outer_tcp_dport, pi->dport);
+		PUT(key, outer_tcp_flags, pi->tcp_flags);
 	} else if (pi->l4_rx == PKT_L4_UDP) {
-		put(key, K(outer_udp_sport), pi->sport);
-		put(key, K(outer_udp_dport), pi->dport);
+		PUT(key, outer_udp_sport, pi->sport);
+		PUT(key, outer_udp_dport, pi->dport);
 	}
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "prm/layouts.h"
 #include "testlib.h"
 
 /* ---- Structural checks over every registered layout -------------------------------------- */
@@ -542,4 +543,33 @@ Test(layout_accessor, array_element_far_index_does_not_wrap)
 		cr_expect_eq(in[i], 0, "byte 0x%zx written through element 2^27: 0x%02x", i, in[i]);
 	cr_expect_eq(rc, -1, "set of element 2^27 into 16 bytes returned %d (bit_offset %u)", rc,
 		     far.bit_offset);
+}
+
+/* PRM_GET/PRM_SET take each field's offset and width as compile-time constants (PRMB_/PRMW_,
+ * prm/layouts.h): every one of them, in every layout, equals its row in the registry. One table
+ * row per field and one loop (an assertion per field would make a function too large for the
+ * sanitizer builds). */
+static const struct const_row {
+	const struct nicref_layout *l;
+	unsigned field;
+	uint64_t bit_offset;
+	uint32_t bit_width;
+} const_rows[] = {
+#define CONST_ROW(L, n, ...) { &nicref_layout_##L, PRMF_##L##__##n, PRMB_##L##__##n, PRMW_##L##__##n },
+#define CONST_LAYOUT(L, size, src) PRM_L_##L(CONST_ROW, CONST_ROW, CONST_ROW, L)
+	NICREF_LAYOUT_LIST(CONST_LAYOUT)
+#undef CONST_LAYOUT
+#undef CONST_ROW
+};
+
+Test(layout, constant_offsets_equal_the_rows)
+{
+	size_t n = sizeof const_rows / sizeof const_rows[0];
+	cr_expect_gt(n, 100u);
+	for (size_t i = 0; i < n; i++) {
+		const struct const_row *r = &const_rows[i];
+		const struct nicref_field *f = &r->l->fields[r->field];
+		cr_expect_eq(r->bit_offset, f->bit_offset, "%s.%s offset", r->l->name, f->name);
+		cr_expect_eq(r->bit_width, f->bit_width, "%s.%s width", r->l->name, f->name);
+	}
 }

@@ -206,3 +206,25 @@ Test(rss_hash, rqt_index)
 	cr_expect_eq(rss_rqt_index(0x12345678u, 0), 0);
 	cr_expect_eq(rss_rqt_index(0x12345678u, 100), 0x12345678u % 100);
 }
+
+/* The carry-less-multiply path (x86-64 with PCLMULQDQ) gives the bit-by-bit hash for every input
+ * length up to RSS_MAX_INPUT and key lengths short of, equal to and past what the input reads:
+ * the trace's hash cannot depend on the CPU. */
+Test(rss_hash, folding_path_equals_bitwise)
+{
+	uint8_t key[64], in[RSS_MAX_INPUT];
+	uint32_t x = 4242;
+	for (int t = 0; t < 2000; t++) {
+		for (size_t i = 0; i < sizeof key; i++) {
+			x = x * 1103515245u + 12345u;
+			key[i] = (uint8_t)(x >> 16);
+		}
+		for (size_t i = 0; i < sizeof in; i++) {
+			x = x * 1103515245u + 12345u;
+			in[i] = (uint8_t)(x >> 16);
+		}
+		size_t keylen = (size_t)t % (sizeof key + 1), n = (size_t)t % (RSS_MAX_INPUT + 1);
+		cr_assert_eq(rss_toeplitz(key, keylen, in, n), rss_toeplitz_portable(key, keylen, in, n),
+			     "key of %zu bytes, %zu input bytes", keylen, n);
+	}
+}
