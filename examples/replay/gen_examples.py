@@ -21,6 +21,9 @@ import sys
 from scapy.all import ARP, IP, TCP, UDP, Dot1Q, Ether, IPv6, Raw
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "vectors", "gen"))
+from genfiles import write_or_check  # noqa: E402
+
 OWN_MAC = "02:4e:49:43:52:46"  # the vport's permanent address (docs/vport.md D-VP-3)
 PEER_MAC = "02:00:00:00:00:99"
 T0 = 1_700_000_000 * 10**9     # the first record's time (ns)
@@ -106,23 +109,8 @@ def pcap_bytes(recs):
 
 
 def main(argv):
-    bad = 0
-    for name, fn in sorted(CAPTURES.items()):
-        data, path = pcap_bytes(fn()), os.path.join(HERE, name)
-        if "--check" in argv:
-            try:
-                with open(path, "rb") as fh:
-                    same = fh.read() == data
-            except OSError:
-                same = False
-            if not same:
-                print(f"gen_examples: {path} differs from the generator's output", file=sys.stderr)
-                bad = 1
-        else:
-            with open(path, "wb") as fh:
-                fh.write(data)
-    return bad
-
+    files = {os.path.join(HERE, name): pcap_bytes(fn()) for name, fn in CAPTURES.items()}
+    return write_or_check(files, "--check" in argv, "gen_examples")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

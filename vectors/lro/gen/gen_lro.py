@@ -26,11 +26,13 @@ sys.path.insert(0, HERE)
 OUT = os.path.dirname(HERE)
 ROOT = os.path.dirname(os.path.dirname(OUT))
 EXAMPLES = os.path.join(ROOT, "examples", "lro")
+sys.path.insert(0, os.path.join(ROOT, "vectors", "gen"))
 
 from scapy.all import (IP, TCP, UDP, Dot1Q, Dot3, Ether, IPv6, IPv6ExtHdrDestOpt,  # noqa: E402
                        IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, IPOption_NOP, LLC, SNAP, Raw)
 
 import lro_model as M  # noqa: E402
+from genfiles import VFileBase, write_or_check  # noqa: E402
 
 OWN_MAC = "02:4e:49:43:52:46"  # the vport's permanent address
 PEER_MAC = "02:00:00:00:00:99"
@@ -100,25 +102,8 @@ def stream(k, n=100, seq=SEQ0, **kw):
 # Vector files (docs/vectors.md)
 
 
-class VFile:
-    def __init__(self, name, feature, header):
-        self.name, self.feature, self.header = name, feature, header
-        self.groups, self.notes, self.n = [], {}, 0
-
-    def group(self, comment, setup, caps=None, profile=None):
-        g = {"comment": comment}
-        if profile:
-            g["profile"] = profile
-        if caps:
-            g["caps"] = caps
-        g["setup"] = setup
-        g["tests"] = []
-        self.groups.append(g)
-        return g
-
-    def doc(self):
-        return {"schema": "nicref_vectors_v1", "feature": self.feature, "header": self.header,
-                "notes": self.notes, "numberOfTests": self.n, "testGroups": self.groups}
+class VFile(VFileBase):
+    """A vector file of this generator (genfiles.VFileBase: the groups and the document)."""
 
 
 BRING_UP = {"bring_up": {"to": "initialized"}}
@@ -1187,22 +1172,7 @@ def main(argv):
         files[os.path.join(OUT, vf.name)] = dump(strip_private(vf)).encode()
     for name, data in gen_example().items():
         files[os.path.join(EXAMPLES, name)] = data
-    bad = 0
-    for path, data in sorted(files.items()):
-        if check:
-            try:
-                with open(path, "rb") as fh:
-                    same = fh.read() == data
-            except OSError:
-                same = False
-            if not same:
-                print(f"gen_lro: {path} differs from the generator's output", file=sys.stderr)
-                bad = 1
-        else:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as fh:
-                fh.write(data)
-    return bad
+    return write_or_check(files, check, "gen_lro")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from scapy.utils import PcapWriter  # noqa: F401
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(OUT, "..", "gen"))
+from genfiles import VFileBase, write_or_check  # noqa: E402
 
 OWN_MAC = "02:4e:49:43:52:46"  # the vport's permanent address (docs/vport.md D-VP-3)
 PEER_MAC = "02:00:00:00:00:99"
@@ -205,22 +207,7 @@ def v6(proto=TCP, n=32, src="2001:db8::1", dst="2001:db8::2", sport=0x1234, dpor
 # Vector files
 
 
-class VFile:
-    def __init__(self, name, feature, header):
-        self.name, self.feature, self.header = name, feature, header
-        self.groups, self.notes, self.n = [], {}, 0
-
-    def group(self, comment, setup, caps=None, profile=None):
-        g = {"comment": comment}
-        if profile:
-            g["profile"] = profile
-        if caps:
-            g["caps"] = caps
-        g["setup"] = setup
-        g["tests"] = []
-        self.groups.append(g)
-        return g
-
+class VFile(VFileBase):
     def test(self, g, comment, cite, steps, result="valid", skip=None, flags=None):
         self.n += 1
         t = {"tcId": self.n, "comment": comment, "cite": cite, "flags": flags or [],
@@ -231,9 +218,6 @@ class VFile:
             t["skip"] = skip
         g["tests"].append(t)
 
-    def doc(self):
-        return {"schema": "nicref_vectors_v1", "feature": self.feature, "header": self.header,
-                "notes": self.notes, "numberOfTests": self.n, "testGroups": self.groups}
 
 
 BRING_UP = {"bring_up": {"to": "initialized"}}
@@ -1494,22 +1478,7 @@ def main(argv):
         files[vf.name] = dump(vf.doc()).encode()
     files["frames.pcap"] = pcap_bytes()
     # the pcap's frames, read back by Scapy, are the frames written
-    bad = 0
-    for name, data in sorted(files.items()):
-        path = os.path.join(OUT, name)
-        if check:
-            try:
-                with open(path, "rb") as fh:
-                    same = fh.read() == data
-            except OSError:
-                same = False
-            if not same:
-                print(f"gen_rx: {path} differs from the generator's output", file=sys.stderr)
-                bad = 1
-        else:
-            with open(path, "wb") as fh:
-                fh.write(data)
-    return bad
+    return write_or_check({os.path.join(OUT, n): d for n, d in files.items()}, check, "gen_rx")
 
 
 if __name__ == "__main__":
