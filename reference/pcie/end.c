@@ -1,4 +1,4 @@
-/* One end of the link: its lifetime (DL_Inactive resets), time (the timers of T7 and R6 and
+/* One end of the link: its life from the DL_Inactive reset, its clock (the timers of T7 and R6 and
  * what falls due), and the transmit side's priority (T11). */
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* A link of two ends in virtual time (docs/pcie.md "The link of two ends"): each direction
- * carries one packet at a time (n bytes occupy it n * symbol_cost symbol times) and delivers it
+/* A link of two ends in virtual time, see docs/pcie.md "The link of two ends": each direction
+ * carries one packet at once: n bytes occupy it n * symbol_cost symbol times, and delivers it
  * `delay` later, in order; faults drawn from a splitmix64 stream seeded by the caller; a
  * retrain (REPLAY_NUM rollover, T10(3)) takes the whole link out of L0 for retrain_symbols. The
  * ends are paced: they transmit only when their direction is free. */

@@ -57,7 +57,7 @@
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
 /* Each field's bit offset and width as constants too (the same arithmetic as prm/layouts.c's
  * rows), so that PRM_GET/PRM_SET compile to a load, a mask and a shift instead of reading the
- * field's row at run time (the receive path writes every CQE field of every frame). */
+ * field's row while running (the receive path writes every CQE field of every frame). */
 #define PRM_BITS_F(L, n, off, hi, lo)                                                           \
 	PRMB_##L##__##n = (off) * 8 + 31 - (hi), PRMW_##L##__##n = (hi) - (lo) + 1,
 #define PRM_BITS_W(L, n, off, bits) PRMB_##L##__##n = (off) * 8, PRMW_##L##__##n = (bits),
