@@ -147,19 +147,39 @@ int vec_roce_config(struct run *r, const json_t *group)
 	return 0;
 }
 
+/* The test cannot run: what vec_roce_open made goes, device a too (the test ends here). */
+static int open_failed(struct run *r)
+{
+	struct vec_roce *x = r->roce;
+	nicref_link_destroy(x->link);
+	x->link = NULL;
+	nicref_dev_destroy(x->other.dev);
+	x->other.dev = NULL;
+	nicref_dev_destroy(r->dev);
+	r->dev = NULL;
+	return -1;
+}
+
 int vec_roce_open(struct run *r)
 {
 	struct vec_roce *x = r->roce;
 	if (!x || x->devices != 2)
 		return 0;
+	if (r->opt->dut) {
+		vbad(r, "devices", "a group of two devices does not run against a DUT (--dut drives one "
+				   "device)");
+		return open_failed(r);
+	}
 	struct vec_side *o = &x->other;
-	/* Device b's lists and buffers are kept from test to test (like device a's). */
-	o->nev = o->ev_cursor = 0;
-	memset(o->slot, 0, sizeof o->slot);
-	o->dma_faults = 0;
-	o->tx = (struct vec_tx){ .stage = -1 };
-	memset(&o->rx, 0, sizeof o->rx);
-	o->drv_live = false;
+	/* Device b's lists and buffers are kept from test to test (like device a's), emptied:
+	 * its events, slots, send and receive path state and the frames it sent. */
+	vec_roce_use(r, 1);
+	vec_tx_start(r);
+	r->nev = r->ev_cursor = 0;
+	memset(r->slot, 0, sizeof r->slot);
+	r->dma_faults = 0;
+	r->drv_live = false;
+	vec_roce_use(r, 0);
 	struct nicref_config cfg = r->cfg;
 	cfg.seed = r->cfg.seed + 1;
 	cfg.trace_ctx = &x->ctx[1];
@@ -167,12 +187,12 @@ int vec_roce_open(struct run *r)
 	o->dev = nicref_dev_create(&cfg);
 	if (!o->dev) {
 		vbad(r, "devices", "device b: nicref_dev_create refused");
-		return -1;
+		return open_failed(r);
 	}
 	x->link = nicref_link_create(r->dev, 1, o->dev, 1, LINK_CAPACITY, LINK_MAX_FRAME);
 	if (!x->link) {
 		vbad(r, "devices", "out of memory (the link)");
-		return -1;
+		return open_failed(r);
 	}
 	/* Two devices make no op-stream seed: the stream has one device. */
 	r->rec.failed = 1;
