@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""make roce-check: `nicref roce check --json` on every capture of
+corpora/roce_captures/expected.json (written with the captures by an independent Python model,
+corpora/roce_captures/gen/, never from nicref's output), compared with what the file expects:
+
+- the exit status (0 conforming, 1 not);
+- the flows as a set keyed by (qp, src, dst): each conforming or not, and for a
+  non-conforming one the rule and the frame of its first violation;
+- the other QPs' first frame violations (rule and frame), keyed the same way;
+- the frame count, the classes and the ICRC counts the file gives.
+
+Then the timing check `nicref roce check` takes over from `nicref adp check`: on every capture of
+corpora/adp_captures/captures.json (the ADP captures, with their own independent generator),
+with the same PROFILE arguments, each flow that file expects conforming is conforming and each
+it expects non-conforming has its first violation `retx.timing` at the PSN the file names. (That
+generator writes no ICRC on IPv6 frames: a `pkt.icrc` on an IPv6 flow is taken as conforming.)
+
+A mismatch names the capture and the field. Usage: ci/check_roce_captures.py TOOL [EXPECTED]
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def key(x):
+    return (x.get("qp"), x.get("src"), x.get("dst"))
+
+
+def check_one(tool, base, name, want):
+    path = os.path.join(base, want["file"])
+    cmd = [tool, "roce", "check", path, "--json"] + want.get("args", [])
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    errs = []
+    if r.returncode != want["exit"]:
+        errs.append(f"{name}: exit {r.returncode}, expected {want['exit']} "
+                    f"(stderr: {r.stderr.strip()[:200]})")
+    try:
+        got = json.loads(r.stdout)
+    except ValueError:
+        return errs + [f"{name}: stdout is not JSON: {r.stdout[:200]!r}"]
+    s = got.get("summary", {})
+    if s.get("frames") != want["frames"]:
+        errs.append(f"{name}: frames {s.get('frames')}, expected {want['frames']}")
+    for c, n in want["classes"].items():
+        if s.get("classes", {}).get(c) != n:
+            errs.append(f"{name}: classes.{c} {s.get('classes', {}).get(c)}, expected {n}")
+    ic = got.get("frames", {}).get("icrc", {})
+    for k, n in want["icrc"].items():
+        v = ic.get(k) if k in ("good", "bad") else ic.get("not_checked", {}).get(k)
+        if v != n:
+            errs.append(f"{name}: icrc.{k} {v}, expected {n}")
+    for part in ("flows", "others"):
+        w = {key(x): x for x in want[part]}
+        g = {key(x): x for x in got.get(part, [])}
+        for k in sorted(set(w) | set(g), key=str):
+            if k not in g:
+                errs.append(f"{name}: {part}: QP {k[0]:#x} {k[1]} -> {k[2]} missing in nicref")
+                continue
+            if k not in w:
+                errs.append(f"{name}: {part}: QP {k[0]:#x} {k[1]} -> {k[2]} not expected "
+                            f"({json.dumps(g[k].get('first_violation'))})")
+                continue
+            fv = g[k].get("first_violation")
+            if part == "flows" and w[k]["conforming"] != g[k].get("conforming"):
+                errs.append(f"{name}: QP {k[0]:#x}: conforming {g[k].get('conforming')}, "
+                            f"expected {w[k]['conforming']} ({json.dumps(fv)})")
+                continue
+            if "rule" in w[k]:
+                if not fv or fv.get("rule") != w[k]["rule"] or fv.get("frame") != w[k]["frame"]:
+                    errs.append(f"{name}: QP {k[0]:#x}: first violation "
+                                f"{fv and fv.get('rule')} at frame {fv and fv.get('frame')}, "
+                                f"expected {w[k]['rule']} at frame {w[k]['frame']} "
+                                f"({fv and fv.get('message')})")
+    return errs
+
+
+def check_timing(tool, path):
+    with open(path, encoding="utf-8") as f:
+        caps = json.load(f)["captures"]
+    errs = []
+    for c in caps:
+        r = subprocess.run([tool, "roce", "check", c["file"], "--json"] + c["args"],
+                           capture_output=True, text=True, timeout=120)
+        try:
+            got = {f["qp"]: f for f in json.loads(r.stdout)["flows"]}
+        except (ValueError, KeyError):
+            errs.append(f"{c['file']}: no JSON verdict (exit {r.returncode}: {r.stderr[:200]})")
+            continue
+        for w in c["flows"]:
+            g = got.get(w["qp"])
+            if g is None:
+                errs.append(f"{c['file']}: QP {w['qp']:#x} missing")
+                continue
+            fv = g["first_violation"]
+            if w["conforming"]:
+                if fv and not (fv["rule"] == "pkt.icrc" and ":" in g["src"]):
+                    errs.append(f"{c['file']}: QP {w['qp']:#x}: expected conforming, nicref "
+                                f"{fv['rule']} at frame {fv['frame']}: {fv['message']}")
+            elif not fv or fv["rule"] != "retx.timing" or fv["psn"] != w["psn"]:
+                errs.append(f"{c['file']}: QP {w['qp']:#x}: expected retx.timing at PSN "
+                            f"{w['psn']}, nicref {fv and fv['rule']} at PSN {fv and fv['psn']}")
+    return len(caps), errs
+
+
+def main():
+    tool = sys.argv[1] if len(sys.argv) > 1 else "build/gcc/nicref"
+    expected = sys.argv[2] if len(sys.argv) > 2 else "corpora/roce_captures/expected.json"
+    with open(expected, encoding="utf-8") as f:
+        caps = json.load(f)
+    base = os.path.dirname(expected)
+    problems = []
+    for name, want in sorted(caps.items()):
+        problems += check_one(tool, base, name, want)
+    adp = "corpora/adp_captures/captures.json"
+    ntiming = 0
+    if os.path.exists(adp):
+        ntiming, errs = check_timing(tool, adp)
+        problems += errs
+    for p in problems:
+        print("roce-check: " + p)
+    bad = sum(1 for w in caps.values() if w["exit"] == 1)
+    print(f"roce-check: {len(caps)} captures ({len(caps) - bad} conforming, {bad} with a "
+          f"violation), {ntiming} ADP captures for the timing, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
