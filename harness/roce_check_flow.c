@@ -13,11 +13,11 @@
 
 /* What the first transmission at one PSN was (its first packet for a READ). */
 struct orig {
-	uint8_t valid, op;
+	uint8_t op;
 	uint32_t payload;
 	uint64_t va;
 	uint32_t rkey, dlen;
-	uint64_t read_first; /* READ: the request's first PSN (unwrapped) */
+	uint64_t read_first; /* its PSN (unwrapped): a READ's first */
 	uint64_t span;       /* READ: the PSNs its responses take; else 1 */
 	uint32_t frame;
 };
@@ -43,7 +43,7 @@ struct st {
 	 * next request's PSN. */
 	bool read_pending;
 	uint64_t rp_first, rp_min, rp_max;
-	struct orig *tab; /* by u - u0 */
+	struct orig *tab; /* first transmissions, ascending PSN */
 	size_t ntab, captab;
 	struct msg *msgs;
 	size_t mhead, mtail, mcap;
@@ -93,37 +93,43 @@ __attribute__((format(printf, 4, 5))) static int viol(struct rck_violation *v, e
 	return 1;
 }
 
-static struct orig *slot(struct st *s, uint64_t u)
+/* A new first transmission at u (above every PSN recorded): its entry, NULL with no memory. The
+ * entries are one per request packet, in PSN order, so a READ of a large length costs one. */
+static struct orig *record(struct st *s, uint64_t u)
 {
-	if (u < s->u0)
-		return NULL;
-	uint64_t i = u - s->u0;
-	if (i >= (1u << 24))
-		return NULL;
-	if (i >= s->captab) {
-		size_t nc = s->captab ? s->captab : 256;
-		while (nc <= i)
-			nc *= 2;
+	if (s->ntab == s->captab) {
+		size_t nc = s->captab ? s->captab * 2 : 64;
 		struct orig *g = realloc(s->tab, nc * sizeof *g);
 		if (!g)
 			return NULL;
-		memset(g + s->captab, 0, (nc - s->captab) * sizeof *g);
 		s->tab = g;
 		s->captab = nc;
 	}
-	if (i >= s->ntab)
-		s->ntab = (size_t)i + 1;
-	return &s->tab[i];
+	struct orig *o = &s->tab[s->ntab++];
+	memset(o, 0, sizeof *o);
+	o->read_first = u;
+	o->span = 1;
+	return o;
 }
 
+/* The first transmission whose PSNs hold u: the last entry at or below u, if its span reaches
+ * u (a READ whose span is not known yet reaches the most it can take). */
 static const struct orig *find(const struct st *s, uint64_t u)
 {
-	if (s->read_pending && u > s->rp_first && u < s->rp_max)
-		u = s->rp_first; /* inside the READ whose span is not known yet */
-	if (u < s->u0 || u - s->u0 >= s->ntab)
+	size_t lo = 0, hi = s->ntab;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->tab[mid].read_first <= u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
 		return NULL;
-	const struct orig *o = &s->tab[u - s->u0];
-	return o->valid ? o : NULL;
+	const struct orig *o = &s->tab[lo - 1];
+	uint64_t span = s->read_pending && o->read_first == s->rp_first ? s->rp_max - s->rp_first
+									 : o->span;
+	return u < o->read_first + span ? o : NULL;
 }
 
 static int msg_push(struct st *s, uint64_t last)
@@ -158,14 +164,9 @@ static size_t outstanding(struct st *s)
 /* The READ of unknown span ends where the next first transmission starts. */
 static void read_fix(struct st *s, uint64_t span)
 {
-	struct orig *f = slot(s, s->rp_first);
-	f->span = span;
-	struct orig o = *f;
-	for (uint64_t k = 1; k < span; k++) {
-		struct orig *x = slot(s, s->rp_first + k);
-		if (x)
-			*x = o;
-	}
+	/* the READ is the last entry recorded */
+	if (s->ntab && s->tab[s->ntab - 1].read_first == s->rp_first)
+		s->tab[s->ntab - 1].span = span;
 	s->next = s->rp_first + span;
 	if (s->mtail > s->mhead && s->msgs[s->mtail - 1].last == NO_END)
 		s->msgs[s->mtail - 1].last = s->next - 1;
@@ -243,12 +244,11 @@ static int first_tx(struct st *s, const struct rck_pkt *p, const struct rck_op *
 				    p->psn, n, lim, reduced ? " after the CNP (until CNP_TIMER_THRD)"
 							    : "");
 	}
-	struct orig *t = slot(s, u);
+	struct orig *t = record(s, u);
 	if (!t)
 		return -1;
-	*t = (struct orig){ .valid = 1, .op = p->opcode, .payload = p->payload, .va = p->va,
-			    .rkey = p->rkey, .dlen = p->dlen, .read_first = u, .span = 1,
-			    .frame = p->frame };
+	*t = (struct orig){ .op = p->opcode, .payload = p->payload, .va = p->va, .rkey = p->rkey,
+			    .dlen = p->dlen, .read_first = u, .span = 1, .frame = p->frame };
 	if (starts && msg_push(s, op->pos == OPP_ONLY && op->kind != OPK_READ ? u : NO_END) != 0)
 		return -1;
 	if (op->pos == OPP_FIRST)
