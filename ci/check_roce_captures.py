@@ -7,7 +7,11 @@ corpora/roce_captures/gen/, never from nicref's output), compared with what the 
 - the flows as a set keyed by (qp, src, dst): each conforming or not, and for a
   non-conforming one the rule and the frame of its first violation;
 - the other QPs' first frame violations (rule and frame), keyed the same way;
-- the frame count, the classes and the ICRC counts the file gives.
+- the frame count, the classes and the ICRC counts the file gives;
+- for bad input (exit 2): nothing on stdout, and the stderr substrings the file gives.
+
+Bad input the tree holds already: a missing file, a link type nicref does not read, a pcapng
+whose interfaces differ in link type: exit 2 and a message naming the file.
 
 Then the timing check `nicref roce check` takes over from `nicref adp check`: on every capture of
 corpora/adp_captures/captures.json (the ADP captures, with their own independent generator),
@@ -35,6 +39,13 @@ def check_one(tool, base, name, want):
     if r.returncode != want["exit"]:
         errs.append(f"{name}: exit {r.returncode}, expected {want['exit']} "
                     f"(stderr: {r.stderr.strip()[:200]})")
+    if want["exit"] == 2:
+        for sub in want.get("stderr_contains", []):
+            if sub not in r.stderr:
+                errs.append(f"{name}: stderr lacks {sub!r}: {r.stderr.strip()[:300]!r}")
+        if r.stdout:
+            errs.append(f"{name}: bad input, yet stdout has {r.stdout[:100]!r}")
+        return errs
     try:
         got = json.loads(r.stdout)
     except ValueError:
@@ -103,6 +114,26 @@ def check_timing(tool, path):
     return len(caps), errs
 
 
+BAD_INPUT = [
+    ("corpora/roce_captures/no_such.pcap", ["no_such.pcap"]),
+    ("corpora/captures/erf_infiniband.pcap", ["erf_infiniband.pcap", "link type ERF"]),
+    ("corpora/captures/merged_linktype_differ.pcapng", ["merged_linktype_differ.pcapng",
+                                                        "tshark"]),
+]
+
+
+def check_bad(tool):
+    errs = []
+    for path, subs in BAD_INPUT:
+        r = subprocess.run([tool, "roce", "check", path], capture_output=True, text=True)
+        if r.returncode != 2 or r.stdout:
+            errs.append(f"{path}: exit {r.returncode} (stdout {r.stdout[:80]!r}), expected 2")
+        for sub in subs:
+            if sub not in r.stderr:
+                errs.append(f"{path}: stderr lacks {sub!r}: {r.stderr.strip()[:200]!r}")
+    return errs
+
+
 def main():
     tool = sys.argv[1] if len(sys.argv) > 1 else "build/gcc/nicref"
     expected = sys.argv[2] if len(sys.argv) > 2 else "corpora/roce_captures/expected.json"
@@ -117,11 +148,14 @@ def main():
     if os.path.exists(adp):
         ntiming, errs = check_timing(tool, adp)
         problems += errs
+    problems += check_bad(tool)
     for p in problems:
         print("roce-check: " + p)
     bad = sum(1 for w in caps.values() if w["exit"] == 1)
-    print(f"roce-check: {len(caps)} captures ({len(caps) - bad} conforming, {bad} with a "
-          f"violation), {ntiming} ADP captures for the timing, {len(problems)} problems")
+    refused = sum(1 for w in caps.values() if w["exit"] == 2)
+    print(f"roce-check: {len(caps)} captures ({len(caps) - bad - refused} conforming, {bad} with "
+          f"a violation, {refused} bad input), {len(BAD_INPUT)} other bad inputs, {ntiming} "
+          f"ADP captures for the timing, {len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -72,50 +72,98 @@ static int keep_frame(void *ctx, const struct cap_frame *f, enum roce_class cl,
 	return 0;
 }
 
-static bool same_key(const struct rck_pkt *p, uint8_t ipver, const uint8_t *src,
-		     const uint8_t *dst, uint32_t dqp)
+/* A frame by its QP (IP version, source, destination, DestQP) and number: READ response MIDDLEs
+ * and CNPs sorted so that a flow finds its own by binary search, and the frames no flow claims
+ * grouped by QP. */
+struct kref {
+	uint8_t k[40];
+	uint32_t frame, idx;
+};
+
+static void kref_key(uint8_t *k, uint8_t ipver, const uint8_t *src, const uint8_t *dst,
+		     uint32_t dqp)
 {
-	return p->ipver == ipver && p->dqp == dqp && !memcmp(p->src, src, 16) &&
-	       !memcmp(p->dst, dst, 16);
+	memset(k, 0, 40);
+	k[0] = ipver;
+	memcpy(k + 4, src, 16);
+	memcpy(k + 20, dst, 16);
+	k[36] = (uint8_t)(dqp >> 24);
+	k[37] = (uint8_t)(dqp >> 16);
+	k[38] = (uint8_t)(dqp >> 8);
+	k[39] = (uint8_t)dqp;
+}
+
+static struct kref kref_of(const struct rck_pkt *p, size_t idx)
+{
+	struct kref r;
+	kref_key(r.k, p->ipver, p->src, p->dst, p->dqp);
+	r.frame = p->frame;
+	r.idx = (uint32_t)idx;
+	return r;
+}
+
+static int kref_cmp(const void *a, const void *b)
+{
+	const struct kref *x = a, *y = b;
+	int c = memcmp(x->k, y->k, sizeof x->k);
+	if (c)
+		return c;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* The range of `v` (sorted) whose key is k: [*lo, return). */
+static size_t kref_range(const struct kref *v, size_t n, const uint8_t *k, size_t *lo)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (memcmp(v[m].k, k, 40) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	while (b < n && !memcmp(v[b].k, k, 40))
+		b++;
+	return b < a ? a : b;
 }
 
 /* A flow's frames: its records (requests and paired responses) and the READ response MIDDLEs to
- * its requester QP (they carry no AETH, so the pairing leaves them out), merged by frame. */
+ * its requester QP (they carry no AETH, so the pairing leaves them out), merged by frame; and
+ * the CNPs to its requester QP. */
 struct flow_frames {
 	uint32_t *ev, *cnp;
 	size_t nev, ncnp;
 };
 
 static int flow_frames(const struct adp_flowset *fs, const struct adp_flow_index *ix, size_t f,
-		       const struct rck_frames *fr, const uint32_t *mid, size_t nmid,
-		       const uint32_t *cnps, size_t ncnps, struct flow_frames *out, bool *used)
+		       const struct kref *mid, size_t nmid, const struct kref *cnps,
+		       size_t ncnps, struct flow_frames *out, bool *used,
+		       const struct rck_frames *fr)
 {
 	const struct adp_flow *fl = &fs->flows[f];
 	size_t nrec = ix->start[f + 1] - ix->start[f];
+	size_t m = 0, mend = 0, c = 0, cend = 0;
+	if (fl->ack_qp != ~0u) {
+		uint8_t k[40];
+		kref_key(k, fl->ipver, fl->dst, fl->src, fl->ack_qp);
+		mend = kref_range(mid, nmid, k, &m);
+		cend = kref_range(cnps, ncnps, k, &c);
+	}
 	memset(out, 0, sizeof *out);
-	out->ev = malloc((nrec + nmid + 1) * sizeof *out->ev);
-	out->cnp = malloc((ncnps + 1) * sizeof *out->cnp);
+	out->ev = malloc((nrec + (mend - m) + 1) * sizeof *out->ev);
+	out->cnp = malloc((cend - c + 1) * sizeof *out->cnp);
 	if (!out->ev || !out->cnp)
 		return -1;
-	size_t a = 0;
-	for (size_t m = 0; a < nrec || m < nmid;) {
+	for (size_t a = 0; a < nrec || m < mend;) {
 		uint32_t rf = a < nrec ? fs->recs[ix->rec[ix->start[f] + a]].frame : UINT32_MAX;
-		uint32_t mf = UINT32_MAX;
-		while (m < nmid && fl->ack_qp != ~0u) {
-			const struct rck_pkt *p = rck_frames_find(fr, mid[m]);
-			if (p && same_key(p, fl->ipver, fl->dst, fl->src, fl->ack_qp)) {
-				mf = mid[m];
-				break;
-			}
-			m++;
-		}
-		if (rf == UINT32_MAX && mf == UINT32_MAX)
-			break;
+		uint32_t mf = m < mend ? mid[m].frame : UINT32_MAX;
 		if (rf < mf) {
 			out->ev[out->nev++] = rf;
 			a++;
 		} else {
 			out->ev[out->nev++] = mf;
+			used[mid[m].idx] = true;
 			m++;
 		}
 	}
@@ -124,14 +172,9 @@ static int flow_frames(const struct adp_flowset *fs, const struct adp_flow_index
 		if (p)
 			used[p - fr->p] = true;
 	}
-	if (fl->ack_qp == ~0u)
-		return 0;
-	for (size_t i = 0; i < ncnps; i++) {
-		const struct rck_pkt *p = rck_frames_find(fr, cnps[i]);
-		if (p && same_key(p, fl->ipver, fl->dst, fl->src, fl->ack_qp)) {
-			out->cnp[out->ncnp++] = cnps[i]; /* a bad one is still reported as another QP's */
-		}
-	}
+	/* A bad CNP is still reported as another QP's: CNPs are not the flow's frames. */
+	for (; c < cend; c++)
+		out->cnp[out->ncnp++] = cnps[c].frame;
 	return 0;
 }
 
@@ -293,7 +336,7 @@ static int run(const char *capture, struct opts *o)
 	int rc = 2;
 	struct adp_flow_index ix = { 0 };
 	bool *used = calloc(fr.n + 1, sizeof *used);
-	uint32_t *mid = malloc((fr.n + 1) * sizeof *mid), *cnps = malloc((fr.n + 1) * sizeof *cnps);
+	struct kref *mid = malloc((fr.n + 1) * sizeof *mid), *cnps = malloc((fr.n + 1) * sizeof *cnps);
 	struct adp_verdict *av = malloc(sizeof *av);
 	struct other *others = NULL;
 	size_t nmid = 0, ncnps = 0, nothers = 0;
@@ -314,10 +357,12 @@ static int run(const char *capture, struct opts *o)
 			 rck_op(p->opcode) && p->rule == RCK_NONE)
 			skip[p->icrc_why]++;
 		if (p->cls == ROCE_CLASS_RC && p->opcode == 0x0E)
-			mid[nmid++] = p->frame;
+			mid[nmid++] = kref_of(p, i);
 		if (p->cls == ROCE_CLASS_CNP)
-			cnps[ncnps++] = p->frame;
+			cnps[ncnps++] = kref_of(p, i);
 	}
+	qsort(mid, nmid, sizeof *mid, kref_cmp);
+	qsort(cnps, ncnps, sizeof *cnps, kref_cmp);
 	if (o->json) {
 		jo = json_object();
 		jflows = json_array();
@@ -344,7 +389,7 @@ static int run(const char *capture, struct opts *o)
 	for (size_t f = 0; f < fs.nflows; f++) {
 		const struct adp_flow *fl = &fs.flows[f];
 		struct flow_frames ff;
-		if (flow_frames(&fs, &ix, f, &fr, mid, nmid, cnps, ncnps, &ff, used) != 0) {
+		if (flow_frames(&fs, &ix, f, mid, nmid, cnps, ncnps, &ff, used, &fr) != 0) {
 			free(ff.ev);
 			free(ff.cnp);
 			goto nomem;
@@ -416,22 +461,19 @@ static int run(const char *capture, struct opts *o)
 		}
 	}
 	/* The frames no flow claimed: their QPs' first frame violations. */
-	for (size_t i = 0; i < fr.n; i++) {
-		const struct rck_pkt *p = &fr.p[i];
-		if (used[i] || p->rule == RCK_NONE)
-			continue;
-		size_t k = 0;
-		while (k < nothers && !(same_key(p, others[k].ipver, others[k].src, others[k].dst,
-						 others[k].dqp)))
-			k++;
-		if (k < nothers)
-			continue;
-		struct other *g = realloc(others, (nothers + 1) * sizeof *g);
-		if (!g)
-			goto nomem;
-		others = g;
+	size_t nloose = 0;
+	for (size_t i = 0; i < fr.n; i++)
+		if (!used[i] && fr.p[i].rule != RCK_NONE)
+			mid[nloose++] = kref_of(&fr.p[i], i); /* mid is free again */
+	qsort(mid, nloose, sizeof *mid, kref_cmp);
+	others = calloc(nloose + 1, sizeof *others);
+	if (!others)
+		goto nomem;
+	for (size_t i = 0; i < nloose; i++) {
+		if (i && !memcmp(mid[i].k, mid[i - 1].k, sizeof mid[i].k))
+			continue; /* not the QP's first */
+		const struct rck_pkt *p = &fr.p[mid[i].idx];
 		struct other *x = &others[nothers++];
-		memset(x, 0, sizeof *x);
 		x->ipver = p->ipver;
 		memcpy(x->src, p->src, 16);
 		memcpy(x->dst, p->dst, 16);

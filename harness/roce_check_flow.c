@@ -50,6 +50,9 @@ struct st {
 	bool in_burst;
 	uint64_t retx_next;
 	uint64_t rnr_until, rnr_t, rnr_ns;
+	size_t cnp_i;     /* CNPs before the current frame, and the latest one's time */
+	uint64_t cnp_t;
+	bool cnp_seen;
 	uint32_t rnr_frame;
 };
 
@@ -179,19 +182,19 @@ static uint64_t sent_max(const struct st *s)
 	return s->read_pending ? s->rp_max - 1 : s->next - 1;
 }
 
-static uint64_t last_cnp_before(const struct rck_frames *fr, const uint32_t *cnp, size_t ncnp,
-				uint32_t frame, bool *have)
+/* The latest CNP before frame `frame` (the CNPs are in capture order and so are the calls). */
+static uint64_t last_cnp_before(struct st *s, const uint32_t *cnp, size_t ncnp, uint32_t frame,
+				bool *have)
 {
-	uint64_t t = 0;
-	*have = false;
-	for (size_t i = 0; i < ncnp && cnp[i] < frame; i++) {
-		const struct rck_pkt *c = rck_frames_find(fr, cnp[i]);
+	while (s->cnp_i < ncnp && cnp[s->cnp_i] < frame) {
+		const struct rck_pkt *c = rck_frames_find(s->fr, cnp[s->cnp_i++]);
 		if (c) {
-			t = c->t_ns;
-			*have = true;
+			s->cnp_t = c->t_ns;
+			s->cnp_seen = true;
 		}
 	}
-	return t;
+	*have = s->cnp_seen;
+	return s->cnp_t;
 }
 
 static int first_tx(struct st *s, const struct rck_pkt *p, const struct rck_op *op, uint64_t u,
@@ -234,7 +237,7 @@ static int first_tx(struct st *s, const struct rck_pkt *p, const struct rck_op *
 	bool starts = op->pos == OPP_FIRST || op->pos == OPP_ONLY;
 	if (starts && o->seed004_window) {
 		bool have;
-		uint64_t tc = last_cnp_before(s->fr, cnp, ncnp, p->frame, &have);
+		uint64_t tc = last_cnp_before(s, cnp, ncnp, p->frame, &have);
 		bool reduced = have && p->t_ns < tc + o->cnp_timer_ns;
 		uint32_t lim = reduced ? o->cnp_window : o->window;
 		size_t n = outstanding(s) + 1;
@@ -434,6 +437,17 @@ int rck_check_flow(const struct rck_opts *o, const struct rck_frames *fr, const 
 	v->rule = RCK_NONE;
 	memset(stt, 0, sizeof *stt);
 	stt->cnps = (uint32_t)ncnp;
+	/* A CE mark is answered by a CNP after it or within the interval before it: the latest
+	 * CNP decides. */
+	bool any_cnp = false;
+	uint64_t cnp_max = 0;
+	for (size_t k = 0; k < ncnp; k++) {
+		const struct rck_pkt *c = rck_frames_find(fr, cnp[k]);
+		if (c && (!any_cnp || c->t_ns > cnp_max)) {
+			cnp_max = c->t_ns;
+			any_cnp = true;
+		}
+	}
 	int rc = 0;
 	for (size_t i = 0; i < nev && rc == 0; i++) {
 		const struct rck_pkt *p = rck_frames_find(fr, ev[i]);
@@ -463,11 +477,7 @@ int rck_check_flow(const struct rck_opts *o, const struct rck_frames *fr, const 
 		stt->requests++;
 		if (p->ecn == 3) {
 			stt->ce_marked++;
-			bool answered = false;
-			for (size_t k = 0; k < ncnp && !answered; k++) {
-				const struct rck_pkt *c = rck_frames_find(fr, cnp[k]);
-				answered = c && c->t_ns + o->cnp_interval_ns >= p->t_ns;
-			}
+			bool answered = any_cnp && cnp_max + o->cnp_interval_ns >= p->t_ns;
 			if (ack_known && !answered) {
 				rc = viol(v, RCK_CNP_MISSING, p, "PSN %u arrived CE-marked; no CNP to "
 					  "the requester QP followed (nor one within %llu ns before)",

@@ -410,6 +410,14 @@ def _(c):
     c.ack(1202)
 
 
+@scenario("bad_no_roce", bad="no RoCE frame")
+def _(c):
+    c.other(Ether(src=MAC_A, dst="ff:ff:ff:ff:ff:ff") / ARP(psrc=IP_A, pdst=IP_B))
+    c.other(Ether(src=MAC_A, dst=MAC_B) / IP(src=IP_A, dst=IP_B) / TCP(sport=1, dport=22))
+    c.other(Ether(src=MAC_A, dst=MAC_B) / IP(src=IP_A, dst=IP_B) / UDP(sport=5, dport=4792)
+            / Raw(bytes(40)))
+
+
 def sll(data):
     """Ethernet -> Linux cooked v1 (tcpdump.org LINKTYPE_LINUX_SLL): packet type 0 or 4, the
     ARPHRD_ETHER 1, address length 6, the address, the protocol."""
@@ -445,6 +453,10 @@ def addr(ipver, b):
 
 
 def expect(name, args, intent, opts, frames):
+    if opts.get("bad"):
+        # Nothing to check is bad input: exit 2 and a message naming the file.
+        return {"file": name + ".pcap", "args": args, "exit": 2,
+                "stderr_contains": [name + ".pcap", opts["bad"]]}
     mopts = {"pmtu": int(args[args.index("--pmtu") + 1]) if "--pmtu" in args else None,
              "seed004": "--seed004-window" in args,
              "cnp_timer_ns": int(args[args.index("--cnp-timer-ns") + 1])
