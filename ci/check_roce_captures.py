@@ -10,6 +10,10 @@ corpora/roce_captures/gen/, never from nicref's output), compared with what the 
 - the frame count, the classes and the ICRC counts the file gives;
 - for bad input (exit 2): nothing on stdout, and the stderr substrings the file gives.
 
+Then every shipped capture mutated (seeded, 12 mutants each: bytes of its frames flipped,
+frames cut short, lengths in the record headers left as they were): exit 0, 1 or 2, never a
+crash.
+
 Bad input the tree holds already: a missing file, a link type nicref does not read, a pcapng
 whose interfaces differ in link type: exit 2 and a message naming the file.
 
@@ -134,6 +138,48 @@ def check_bad(tool):
     return errs
 
 
+def mutants(tool, base, caps, per=12):
+    import random
+    import struct
+    import tempfile
+    errs, runs = [], 0
+    rnd = random.Random(17)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, want in sorted(caps.items()):
+            path = os.path.join(base, want["file"])
+            if not path.endswith(".pcap") or not os.path.exists(path):
+                continue
+            data = open(path, "rb").read()
+            recs, off = [], 24
+            while off + 16 <= len(data):
+                cap = struct.unpack("<I", data[off + 8:off + 12])[0]
+                recs.append((off + 16, cap))
+                off += 16 + cap
+            for k in range(per):
+                b = bytearray(data)
+                for _ in range(1 + k % 4):
+                    o, cap = rnd.choice(recs)
+                    if cap:
+                        b[o + rnd.randrange(cap)] ^= 1 << rnd.randrange(8)
+                if k % 3 == 2:
+                    # one frame cut short: its captured length lowered, the bytes dropped
+                    i = rnd.randrange(len(recs))
+                    o, cap = recs[i]
+                    keep = rnd.randrange(cap + 1)
+                    b[o - 8:o - 4] = struct.pack("<I", keep)
+                    b = b[:o + keep] + b[o + cap:]
+                m = os.path.join(tmp, f"{name}.{k}.pcap")
+                with open(m, "wb") as f:
+                    f.write(bytes(b))
+                r = subprocess.run([tool, "roce", "check", m, "--json"] + want.get("args", []),
+                                   capture_output=True, text=True, timeout=60)
+                runs += 1
+                if r.returncode not in (0, 1, 2) or "Sanitizer" in r.stderr or \
+                        "runtime error" in r.stderr:
+                    errs.append(f"{name} mutant {k}: exit {r.returncode}: {r.stderr[-300:]}")
+    return runs, errs
+
+
 def main():
     tool = sys.argv[1] if len(sys.argv) > 1 else "build/gcc/nicref"
     expected = sys.argv[2] if len(sys.argv) > 2 else "corpora/roce_captures/expected.json"
@@ -149,13 +195,15 @@ def main():
         ntiming, errs = check_timing(tool, adp)
         problems += errs
     problems += check_bad(tool)
+    nmut, errs = mutants(tool, base, caps)
+    problems += errs
     for p in problems:
         print("roce-check: " + p)
     bad = sum(1 for w in caps.values() if w["exit"] == 1)
     refused = sum(1 for w in caps.values() if w["exit"] == 2)
     print(f"roce-check: {len(caps)} captures ({len(caps) - bad - refused} conforming, {bad} with "
           f"a violation, {refused} bad input), {len(BAD_INPUT)} other bad inputs, {ntiming} "
-          f"ADP captures for the timing, {len(problems)} problems")
+          f"ADP captures for the timing, {nmut} mutants, {len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -253,7 +253,8 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 	}
 	o->whole = end <= caplen;
 	if (!o->whole && k->roce_ver == 2)
-		o->icrc_why = RCK_SKIP_CUT;
+		o->icrc_why = k->ipver == 4 && (be16(data + ip + 6) & 0x2000) ? RCK_SKIP_FRAGMENT
+										: RCK_SKIP_CUT;
 	if (o->whole && k->roce_ver == 2 && k->ipver == 4 && end > ip) {
 		size_t total = be16(data + ip + 2);
 		if (ip + total < end)
