@@ -43,6 +43,7 @@
 	X(ACK_UNSENT, "ack.unsent", "IBTA §9.7.5.1 (a response acknowledges requests received)") \
 	X(ACK_REGRESS, "ack.regress", "IBTA §9.7.5.1 (a duplicate is acknowledged with the latest PSN)") \
 	X(NAK_SEQ, "nak.seq", "IBTA §9.7.5.1 (PSN sequence error: an expected PSN outstanding, a later one sent)") \
+	X(NAK_LATCH, "nak.latch", "IBTA §9.7.5.1 (one NAK per sequence error until the expected PSN arrives)") \
 	X(RETX_START, "retx.start", "IBTA §9.7.5.2 (Go-Back-N from the oldest unacknowledged PSN)") \
 	X(RETX_OPCODE, "retx.opcode", "IBTA §9.7.5.2 (a retried packet is the original one)")   \
 	X(RETX_RETH, "retx.reth", "IBTA §9.7.5.2, §9.4.4 (a retried RDMA READ asks for what was not answered)") \

@@ -50,6 +50,9 @@ struct st {
 	bool in_burst;
 	uint64_t retx_next;
 	uint64_t rnr_until, rnr_t, rnr_ns;
+	bool nak_seen;    /* the latest NAK PSN sequence error: its PSN and frame */
+	uint64_t nak_u;
+	uint32_t nak_frame;
 	size_t cnp_i;     /* CNPs before the current frame, and the latest one's time */
 	uint64_t cnp_t;
 	bool cnp_seen;
@@ -417,6 +420,14 @@ static int response(struct st *s, const struct rck_pkt *p, const struct rck_op *
 						? "that PSN was acknowledged already"
 						: "no request after it was sent, so nothing was out of "
 						  "sequence");
+			if (s->nak_seen && u == s->nak_u)
+				return viol(v, RCK_NAK_LATCH, p, "a second NAK PSN sequence error for "
+					    "PSN %u (the first: frame %u); the responder NAKs once until "
+					    "that PSN arrives, and it cannot have arrived", p->psn,
+					    s->nak_frame);
+			s->nak_seen = true;
+			s->nak_u = u;
+			s->nak_frame = p->frame;
 			s->in_burst = false;
 		} else if (u > top) {
 			return viol(v, RCK_ACK_UNSENT, p, "NAK (syndrome 0x%02x) of PSN %u, which no "

@@ -206,6 +206,12 @@ Test(roce_check, acknowledgement_rules)
 	add(&x, 0x04, 10, 64, 1000);
 	ack(&x, 10, 0x60, 1000); /* nothing after 10 was sent */
 	EXPECT(&x, RCK_NAK_SEQ, 2);
+	init(&x);
+	for (uint32_t k = 0; k < 4; k++)
+		add(&x, 0x04, 10 + k, 64, 1000);
+	ack(&x, 11, 0x60, 1000);
+	ack(&x, 11, 0x60, 1000); /* the latch: once until 11 arrives */
+	EXPECT(&x, RCK_NAK_LATCH, 6);
 }
 
 Test(roce_check, first_transmission_rules)

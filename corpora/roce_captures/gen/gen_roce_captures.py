@@ -284,6 +284,14 @@ def _(c):
     c.ack(11, syndrome=0x60)                              # nothing after 11 was sent
 
 
+@scenario("v_nak_latch", intent=("nak.latch", 6))
+def _(c):
+    for k in range(4):
+        c.send(0x04, 10 + k, 64)
+    c.ack(11, syndrome=0x60)                              # expects 11
+    c.ack(11, syndrome=0x60)                              # again, before 11 was resent
+
+
 @scenario("v_retx_skip", intent=("retx.start", 6))
 def _(c):
     for k in range(4):

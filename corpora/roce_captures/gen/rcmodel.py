@@ -207,6 +207,7 @@ def first_violation(flow):
     msgs = []          # [last offset or None]
     burst_next = None
     rnr_until = -1
+    naked = set()      # PSNs a NAK sequence error named
     seq = lambda psn: (psn - base) % PSN_MOD  # offsets stay far below 2^23 here
 
     for n, p in flow.frames:
@@ -251,6 +252,9 @@ def first_violation(flow):
                 if syn & 31 == 0:
                     if u < una or u >= top:
                         return ("nak.seq", n)
+                    if u in naked:
+                        return ("nak.latch", n)
+                    naked.add(u)
                     burst_next = None
                 elif u > top:
                     return ("ack.unsent", n)
