@@ -3,7 +3,8 @@
  *
  * Two levels, both pure (no libpcap, no I/O: the unit tests drive them with hand-built bytes and
  * records):
- *  - every RoCE frame on its own (roce_check_pkt.c): the ICRC (RoCEv2), the BTH version, the
+ *  - every RoCE frame on its own (roce_check_pkt.c): the ICRC (RoCEv2, by the library's
+ *    nicref_roce_icrc, nicref/roce.h), the BTH version, the
  *    opcode, the lengths of the headers its opcode carries, the CNP format;
  *  - every RC request flow with its responses, in capture order (roce_check_flow.c): the PSN
  *    sequence and the opcode sequence of first transmissions, the path-MTU packetisation, each
@@ -103,11 +104,6 @@ const char *rck_icrc_skip_name(unsigned s);
  * judges it alone: *out. Only classes whose BTH was read (roce_class_is_roce). */
 void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum cap_link link,
 		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *out);
-
-/* The ICRC of a whole RoCEv2 IP packet `ip` (IP header to the end of the ICRC, `len` bytes):
- * the value the packet should carry (IBTA Annex A17 §A17.3.3). 0, or -1 when the packet is too
- * short or its IP header not one the annex defines masking for. */
-int rck_icrc(const uint8_t *ip, size_t len, uint32_t *icrc);
 
 /* The opcode table (IBTA §9.2.1, §9.3): name and what the opcode carries. */
 enum rck_op_kind { OPK_NONE, OPK_SEND, OPK_WRITE, OPK_READ, OPK_READ_RESP, OPK_ACK, OPK_ATOMIC,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nicref/roce.h"
 #include "roce_check.h"
 
 #define RCK_NAME(id, name, cite) name,
@@ -97,57 +98,6 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | be24(p + 1);
 }
 
-/* CRC-32 (IEEE 802.3, reflected 0xEDB88320), the ICRC's polynomial (IBTA §7.8.1). */
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		crc ^= p[i];
-		for (int b = 0; b < 8; b++)
-			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-	}
-	return crc;
-}
-
-int rck_icrc(const uint8_t *ip, size_t len, uint32_t *icrc)
-{
-	/* The invariant fields only (Annex A17 §A17.3.3): 8 bytes of 1s stand for the LRH; IPv4
-	 * TOS, TTL and header checksum, IPv6 traffic class, flow label and hop limit, the UDP
-	 * checksum and the BTH's byte 4 (FECN, BECN, resv6) are taken as 1s. */
-	uint8_t hdr[60 + 8 + 12];
-	size_t iplen;
-	if (len < 1)
-		return -1;
-	if (ip[0] >> 4 == 4) {
-		iplen = (size_t)(ip[0] & 0xf) * 4;
-		if (iplen < 20 || len < iplen + 8 + 12 + 4)
-			return -1;
-		memcpy(hdr, ip, iplen);
-		hdr[1] = 0xff;
-		hdr[8] = 0xff;
-		hdr[10] = hdr[11] = 0xff;
-	} else if (ip[0] >> 4 == 6) {
-		iplen = 40;
-		if (len < iplen + 8 + 12 + 4 || ip[6] != 17)
-			return -1;
-		memcpy(hdr, ip, iplen);
-		hdr[0] |= 0x0f;
-		hdr[1] = hdr[2] = hdr[3] = 0xff;
-		hdr[7] = 0xff;
-	} else {
-		return -1;
-	}
-	memcpy(hdr + iplen, ip + iplen, 8 + 12);
-	hdr[iplen + 6] = hdr[iplen + 7] = 0xff; /* UDP checksum */
-	hdr[iplen + 8 + 4] = 0xff;              /* BTH byte 4 */
-	static const uint8_t lrh[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	uint32_t c = crc32_update(0xffffffffu, lrh, sizeof lrh);
-	c = crc32_update(c, hdr, iplen + 8 + 12);
-	size_t rest = len - iplen - 8 - 12 - 4;
-	c = crc32_update(c, ip + iplen + 8 + 12, rest);
-	*icrc = ~c;
-	return 0;
-}
-
 /* The IP header's offset after the link header and up to two VLAN tags (as roce_class.c walks
  * them); the frame was classified RoCEv2, so they are there. */
 static size_t ip_offset(const uint8_t *p, size_t caplen, enum cap_link link)
@@ -202,7 +152,7 @@ static void check_icrc(const uint8_t *data, size_t ip, size_t udp, size_t end, s
 		return;
 	}
 	uint32_t want;
-	if (rck_icrc(p, end - ip, &want) != 0)
+	if (nicref_roce_icrc(p, end - ip, &want) != 0)
 		return; /* too short: pkt.length says so */
 	const uint8_t *c = data + end - 4;
 	o->icrc_got = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
