@@ -31,26 +31,35 @@
  * InfiniBand Architecture Specification Vol. 1 (Release 1.4); A17 = its Annex A17 (RoCEv2);
  * seed 004 = the RoCEv2 engine note, by line. */
 #define ROCE_CHECK_RULES(X)                                                                     \
-	X(PKT_ICRC, "pkt.icrc", "IBTA Annex A17 §A17.3.3; IBTA §7.8.1")                        \
-	X(PKT_TVER, "pkt.tver", "IBTA §9.2 (BTH TVer 0)")                                       \
-	X(PKT_OPCODE, "pkt.opcode", "IBTA §9.2.1 (reserved opcodes); seed 004 L93")             \
+	X(PKT_ICRC, "pkt.icrc", "IBTA Annex A17 §A17.3.3; IBTA §7.8.1")                           \
+	X(PKT_TVER, "pkt.tver", "IBTA §9.2 (BTH TVer 0)")                                         \
+	X(PKT_OPCODE, "pkt.opcode", "IBTA §9.2.1 (reserved opcodes); seed 004 L93")               \
 	X(PKT_LENGTH, "pkt.length", "IBTA §9.2 (PadCnt), §9.3 (extension headers); seed 004 L85") \
-	X(PKT_CNP, "pkt.cnp", "IBTA Annex A17 §A17.9 (CNP format)")                            \
-	X(REQ_PSN, "req.psn_seq", "IBTA §9.7.1 (PSN one more per packet; a READ takes its responses' PSNs)") \
-	X(REQ_OPCODE, "req.opcode_seq", "IBTA §9.2.1 (FIRST, MIDDLE..., LAST); seed 004 L93")   \
-	X(REQ_LENGTH, "req.length", "IBTA §9.7.2 (FIRST/MIDDLE carry the path MTU); seed 004 L94") \
-	X(REQ_WINDOW, "req.window", "seed 004 L130-133 (16 outstanding per QP)")                \
-	X(CNP_WINDOW, "cnp.window", "seed 004 L137-144 (16 -> 8 after a CNP until CNP_TIMER_THRD)") \
-	X(ACK_UNSENT, "ack.unsent", "IBTA §9.7.5.1 (a response acknowledges requests received)") \
-	X(ACK_REGRESS, "ack.regress", "IBTA §9.7.5.1 (a duplicate is acknowledged with the latest PSN)") \
-	X(NAK_SEQ, "nak.seq", "IBTA §9.7.5.1 (PSN sequence error: an expected PSN outstanding, a later one sent)") \
-	X(NAK_LATCH, "nak.latch", "IBTA §9.7.5.1 (one NAK per sequence error until the expected PSN arrives)") \
-	X(RETX_START, "retx.start", "IBTA §9.7.5.2 (Go-Back-N from the oldest unacknowledged PSN)") \
-	X(RETX_OPCODE, "retx.opcode", "IBTA §9.7.5.2 (a retried packet is the original one)")   \
-	X(RETX_RETH, "retx.reth", "IBTA §9.7.5.2, §9.4.4 (a retried RDMA READ asks for what was not answered)") \
-	X(RETX_RNR, "retx.rnr_early", "IBTA §9.7.5.2.8, Table 45 (RNR NAK timer)")             \
-	X(RETX_TIMING, "retx.timing", "seed 000/001 (ADP); IBTA §9.7.6.1.3 (local ACK timeout)") \
-	X(CNP_MISSING, "cnp.missing", "IBTA Annex A17 §A17.9 (CE-marked packet -> CNP); seed 004 L137")
+	X(PKT_CNP, "pkt.cnp", "IBTA Annex A17 §A17.9 (CNP format)")                               \
+	X(REQ_PSN, "req.psn_seq",                                                                 \
+	  "IBTA §9.7.1 (PSN one more per packet; a READ takes its responses' PSNs)")              \
+	X(REQ_OPCODE, "req.opcode_seq", "IBTA §9.2.1 (FIRST, MIDDLE..., LAST); seed 004 L93")     \
+	X(REQ_LENGTH, "req.length",                                                               \
+	  "IBTA §9.7.2 (FIRST/MIDDLE carry the path MTU); seed 004 L94")                          \
+	X(REQ_WINDOW, "req.window", "seed 004 L130-133 (16 outstanding per QP)")                  \
+	X(CNP_WINDOW, "cnp.window",                                                               \
+	  "seed 004 L137-144 (16 -> 8 after a CNP until CNP_TIMER_THRD)")                         \
+	X(ACK_UNSENT, "ack.unsent", "IBTA §9.7.5.1 (a response acknowledges requests received)")  \
+	X(ACK_REGRESS, "ack.regress",                                                             \
+	  "IBTA §9.7.5.1 (a duplicate is acknowledged with the latest PSN)")                      \
+	X(NAK_SEQ, "nak.seq",                                                                     \
+	  "IBTA §9.7.5.1 (PSN sequence error: an expected PSN outstanding, a later one sent)")    \
+	X(NAK_LATCH, "nak.latch",                                                                 \
+	  "IBTA §9.7.5.1 (one NAK per sequence error until the expected PSN arrives)")            \
+	X(RETX_START, "retx.start",                                                               \
+	  "IBTA §9.7.5.2 (Go-Back-N from the oldest unacknowledged PSN)")                         \
+	X(RETX_OPCODE, "retx.opcode", "IBTA §9.7.5.2 (a retried packet is the original one)")     \
+	X(RETX_RETH, "retx.reth",                                                                 \
+	  "IBTA §9.7.5.2, §9.4.4 (a retried RDMA READ asks for what was not answered)")           \
+	X(RETX_RNR, "retx.rnr_early", "IBTA §9.7.5.2.8, Table 45 (RNR NAK timer)")                \
+	X(RETX_TIMING, "retx.timing", "seed 000/001 (ADP); IBTA §9.7.6.1.3 (local ACK timeout)")  \
+	X(CNP_MISSING, "cnp.missing",                                                             \
+	  "IBTA Annex A17 §A17.9 (CE-marked packet -> CNP); seed 004 L137")
 enum rck_rule {
 #define RCK_ENUM(id, name, cite) RCK_##id,
 	ROCE_CHECK_RULES(RCK_ENUM)
@@ -105,7 +114,8 @@ const char *rck_icrc_skip_name(unsigned s);
 void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum cap_link link,
 		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *out);
 
-/* The opcode table (IBTA §9.2.1, §9.3): name and what the opcode carries. */
+/* An opcode as the checks use it: a row of the library's one opcode table (nicref/roce.h
+ * NICREF_ROCE_OPCODES, IBTA §9.2.1 Table 38, §9.3), by code. */
 enum rck_op_kind { OPK_NONE, OPK_SEND, OPK_WRITE, OPK_READ, OPK_READ_RESP, OPK_ACK, OPK_ATOMIC,
 		   OPK_ATOMIC_ACK, OPK_UD, OPK_CNP };
 enum rck_op_pos { OPP_NONE, OPP_FIRST, OPP_MIDDLE, OPP_LAST, OPP_ONLY };

@@ -6,6 +6,7 @@
 
 /* The subcommands of `nicref roce`, and its row in the tool's command table. */
 extern const struct cli_cmd roce_commands[];
-#define ROCE_CLI_ROW { "roce", "RoCE: check a capture against the transport's rules", NULL, NULL, roce_commands }
+#define ROCE_CLI_ROW                                                                            \
+	{ "roce", "RoCE: check a capture against the transport's rules", NULL, NULL, roce_commands }
 
 #endif

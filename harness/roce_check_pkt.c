@@ -32,38 +32,34 @@ const char *rck_icrc_skip_name(unsigned s)
 	return s < RCK_SKIP_COUNT ? skip_names[s] : "?";
 }
 
-/* IBTA §9.2.1 (the RC and UD opcodes), §9.3 (their extension headers: RETH 16, AETH 4, ImmDt 4,
- * IETH 4, AtomicETH 28, AtomicAckETH 8, DETH 8), Annex A17 (CNP 0x81: 16 reserved bytes). */
-#define OP(code, nm, k, p, e, pl, r, a, i) [code] = { nm, k, p, e, pl, r, a, i }
-static const struct rck_op ops[256] = {
-	OP(0x00, "RC_SEND_FIRST", OPK_SEND, OPP_FIRST, 0, 1, 0, 0, 0),
-	OP(0x01, "RC_SEND_MIDDLE", OPK_SEND, OPP_MIDDLE, 0, 1, 0, 0, 0),
-	OP(0x02, "RC_SEND_LAST", OPK_SEND, OPP_LAST, 0, 1, 0, 0, 0),
-	OP(0x03, "RC_SEND_LAST_IMM", OPK_SEND, OPP_LAST, 4, 1, 0, 0, 1),
-	OP(0x04, "RC_SEND_ONLY", OPK_SEND, OPP_ONLY, 0, 1, 0, 0, 0),
-	OP(0x05, "RC_SEND_ONLY_IMM", OPK_SEND, OPP_ONLY, 4, 1, 0, 0, 1),
-	OP(0x06, "RC_RDMA_WRITE_FIRST", OPK_WRITE, OPP_FIRST, 16, 1, 1, 0, 0),
-	OP(0x07, "RC_RDMA_WRITE_MIDDLE", OPK_WRITE, OPP_MIDDLE, 0, 1, 0, 0, 0),
-	OP(0x08, "RC_RDMA_WRITE_LAST", OPK_WRITE, OPP_LAST, 0, 1, 0, 0, 0),
-	OP(0x09, "RC_RDMA_WRITE_LAST_IMM", OPK_WRITE, OPP_LAST, 4, 1, 0, 0, 1),
-	OP(0x0A, "RC_RDMA_WRITE_ONLY", OPK_WRITE, OPP_ONLY, 16, 1, 1, 0, 0),
-	OP(0x0B, "RC_RDMA_WRITE_ONLY_IMM", OPK_WRITE, OPP_ONLY, 20, 1, 1, 0, 1),
-	OP(0x0C, "RC_RDMA_READ_REQUEST", OPK_READ, OPP_ONLY, 16, 0, 1, 0, 0),
-	OP(0x0D, "RC_RDMA_READ_RESPONSE_FIRST", OPK_READ_RESP, OPP_FIRST, 4, 1, 0, 1, 0),
-	OP(0x0E, "RC_RDMA_READ_RESPONSE_MIDDLE", OPK_READ_RESP, OPP_MIDDLE, 0, 1, 0, 0, 0),
-	OP(0x0F, "RC_RDMA_READ_RESPONSE_LAST", OPK_READ_RESP, OPP_LAST, 4, 1, 0, 1, 0),
-	OP(0x10, "RC_RDMA_READ_RESPONSE_ONLY", OPK_READ_RESP, OPP_ONLY, 4, 1, 0, 1, 0),
-	OP(0x11, "RC_ACKNOWLEDGE", OPK_ACK, OPP_NONE, 4, 0, 0, 1, 0),
-	OP(0x12, "RC_ATOMIC_ACKNOWLEDGE", OPK_ATOMIC_ACK, OPP_NONE, 12, 0, 0, 1, 0),
-	OP(0x13, "RC_CMP_SWAP", OPK_ATOMIC, OPP_ONLY, 28, 0, 0, 0, 0),
-	OP(0x14, "RC_FETCH_ADD", OPK_ATOMIC, OPP_ONLY, 28, 0, 0, 0, 0),
-	OP(0x16, "RC_SEND_LAST_INV", OPK_SEND, OPP_LAST, 4, 1, 0, 0, 0),
-	OP(0x17, "RC_SEND_ONLY_INV", OPK_SEND, OPP_ONLY, 4, 1, 0, 0, 0),
-	OP(0x64, "UD_SEND_ONLY", OPK_UD, OPP_ONLY, 8, 1, 0, 0, 0),
-	OP(0x65, "UD_SEND_ONLY_IMM", OPK_UD, OPP_ONLY, 12, 1, 0, 0, 1),
-	OP(0x81, "CNP", OPK_CNP, OPP_NONE, 0, 2, 0, 0, 0),
-};
-#undef OP
+/* The opcodes, from the library's one table (nicref/roce.h NICREF_ROCE_OPCODES: IBTA §9.2.1
+ * Table 38, the RC and UD rows, and the CNP of Annex A17), by code: what each carries after the
+ * BTH (IBTA §9.3: RETH 16, AETH 4, ImmDt 4, IETH 4, AtomicETH 28, AtomicAckETH 8, DETH 8). */
+#define RCK_K_SEND OPK_SEND
+#define RCK_K_WRITE OPK_WRITE
+#define RCK_K_READ_REQ OPK_READ
+#define RCK_K_READ_RESP OPK_READ_RESP
+#define RCK_K_ACK OPK_ACK
+#define RCK_K_ATOMIC OPK_ATOMIC
+#define RCK_K_ATOMIC_ACK OPK_ATOMIC_ACK
+#define RCK_K_CNP OPK_CNP
+#define HAS(h, f) (((h) & NICREF_ROCE_H_##f) != 0)
+#define EXT_LEN(h)                                                                              \
+	(HAS(h, DETH) * NICREF_ROCE_DETH_LEN + HAS(h, RETH) * NICREF_ROCE_RETH_LEN +            \
+	 HAS(h, ATOMICETH) * NICREF_ROCE_ATOMICETH_LEN + HAS(h, AETH) * NICREF_ROCE_AETH_LEN +  \
+	 HAS(h, ATOMICACKETH) * NICREF_ROCE_ATOMICACKETH_LEN +                                  \
+	 HAS(h, IMMDT) * NICREF_ROCE_IMMDT_LEN + HAS(h, IETH) * NICREF_ROCE_IETH_LEN)
+#define OP_ROW(id, code, nm, svc, k, p, h)                                                      \
+	[code] = { nm,                                                                          \
+		   NICREF_ROCE_SVC_##svc == NICREF_ROCE_SVC_UD ? OPK_UD : RCK_K_##k,            \
+		   OPP_##p,                                                                     \
+		   EXT_LEN(h),                                                                  \
+		   RCK_K_##k == OPK_CNP ? 2 : HAS(h, PAYLOAD),                                  \
+		   HAS(h, RETH),                                                                \
+		   HAS(h, AETH),                                                                \
+		   HAS(h, IMMDT) },
+static const struct rck_op ops[256] = { NICREF_ROCE_OPCODES(OP_ROW) };
+#undef OP_ROW
 
 const struct rck_op *rck_op(uint8_t opcode)
 {
@@ -72,9 +68,9 @@ const struct rck_op *rck_op(uint8_t opcode)
 
 /* IBTA Table 45 (Encoding for RNR NAK Timer), in units of 0.01 ms: field 0 is 655.36 ms. */
 static const uint32_t rnr_10us[32] = {
-	65536, 1,    2,    3,    4,    6,	   8,	  12,	 16,	24,    32,
-	48,	 64,   96,   128,  192,	 256,  384,   512,   768,   1024,  1536,
-	2048,	 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
+	65536, 1,    2,    3,    4,    6,    8,     12,    16,    24,    32,
+	48,    64,   96,   128,  192,  256,  384,   512,   768,   1024,  1536,
+	2048,  3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
 };
 
 uint64_t rck_rnr_ns(uint8_t timer)
