@@ -92,8 +92,9 @@ struct rck_pkt {
 	uint8_t icrc_state, icrc_why;
 	uint32_t icrc_got, icrc_want;
 	uint8_t rule;       /* enum rck_rule of the frame alone, RCK_NONE when it is fine */
-	char why[160];      /* the frame rule's detail */
+	uint32_t why;       /* rck_frames: its detail's index in rck_frames.why (rule set) */
 };
+#define RCK_WHY_LEN 160
 
 /* Why an ICRC was not checked (the counts of the summary's "icrc"). */
 #define RCK_ICRC_SKIPS(X)                                                                       \
@@ -110,9 +111,11 @@ enum rck_icrc_skip {
 const char *rck_icrc_skip_name(unsigned s);
 
 /* Reads frame `data` (caplen captured of wirelen) already classified `cls` with headers *k, and
- * judges it alone: *out. Only classes whose BTH was read (roce_class_is_roce). */
+ * judges it alone: *out, and when it breaks a rule, the detail in why[RCK_WHY_LEN]. Only classes
+ * whose BTH was read (roce_class_is_roce). */
 void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum cap_link link,
-		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *out);
+		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *out,
+		     char *why);
 
 /* An opcode as the checks use it: a row of the library's one opcode table (nicref/roce.h
  * NICREF_ROCE_OPCODES, IBTA §9.2.1 Table 38, §9.3), by code. */
@@ -150,11 +153,16 @@ struct rck_violation {
 	char message[320];
 };
 
-/* The frames of a capture: every RoCE frame's rck_pkt, ascending by frame number. */
+/* The frames of a capture: every RoCE frame's rck_pkt, ascending by frame number, and the
+ * details of the frames that break a rule (kept apart: most frames have none). */
 struct rck_frames {
 	struct rck_pkt *p;
 	size_t n, cap;
+	char (*why)[RCK_WHY_LEN];
+	size_t nwhy, capwhy;
 };
+/* The detail of p's frame rule ("" when it has none). */
+const char *rck_frames_why(const struct rck_frames *fr, const struct rck_pkt *p);
 /* The rck_pkt of frame `frame`, NULL when it is not a RoCE frame. */
 const struct rck_pkt *rck_frames_find(const struct rck_frames *fr, uint32_t frame);
 

@@ -68,7 +68,19 @@ static int keep_frame(void *ctx, const struct cap_frame *f, enum roce_class cl,
 		fr->p = g;
 		fr->cap = nc;
 	}
-	rck_pkt_inspect(f->data, f->caplen, f->wirelen, f->link, cl, k, &fr->p[fr->n++]);
+	if (fr->nwhy == fr->capwhy) {
+		size_t nc = fr->capwhy ? fr->capwhy * 2 : 16;
+		char(*g)[RCK_WHY_LEN] = realloc(fr->why, nc * sizeof *g);
+		if (!g)
+			return -1;
+		fr->why = g;
+		fr->capwhy = nc;
+	}
+	struct rck_pkt *p = &fr->p[fr->n++];
+	rck_pkt_inspect(f->data, f->caplen, f->wirelen, f->link, cl, k, p, fr->why[fr->nwhy]);
+	p->why = (uint32_t)fr->nwhy;
+	if (p->rule != RCK_NONE)
+		fr->nwhy++; /* kept; otherwise the slot is used again */
 	return 0;
 }
 
@@ -309,6 +321,7 @@ static int run(const char *capture, struct opts *o)
 	if (roce_capture_load(capture, &o->lo, &rcap, err, sizeof err) != 0) {
 		fprintf(stderr, "nicref roce check: %s\n", err);
 		free(fr.p);
+		free(fr.why);
 		return 2;
 	}
 	struct cap_summary sum = rcap.sum;
@@ -321,6 +334,8 @@ static int run(const char *capture, struct opts *o)
 			(unsigned long long)sum.cls[ROCE_CLASS_CUT],
 			(unsigned long long)sum.cls[ROCE_CLASS_MALFORMED]);
 		roce_capture_free(&rcap);
+		free(fr.p);
+		free(fr.why);
 		return 2;
 	}
 	struct adp_flowset fs;
@@ -329,6 +344,7 @@ static int run(const char *capture, struct opts *o)
 		fprintf(stderr, "nicref roce check: %s: %s\n", capture, err);
 		roce_capture_free(&rcap);
 		free(fr.p);
+		free(fr.why);
 		return 2;
 	}
 	roce_capture_free(&rcap);
@@ -483,7 +499,7 @@ static int run(const char *capture, struct opts *o)
 		x->v.frame = p->frame;
 		x->v.t_ns = p->t_ns;
 		x->v.psn = p->psn;
-		snprintf(x->v.message, sizeof x->v.message, "%s", p->why);
+		snprintf(x->v.message, sizeof x->v.message, "%s", rck_frames_why(&fr, p));
 	}
 	bool conforming = bad_flows == 0 && nothers == 0;
 	if (o->json) {
@@ -560,6 +576,7 @@ out:
 	adp_flow_index_free(&ix);
 	adp_flows_free(&fs);
 	free(fr.p);
+	free(fr.why);
 	return rc;
 }
 

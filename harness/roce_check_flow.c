@@ -465,7 +465,7 @@ int rck_check_flow(const struct rck_opts *o, const struct rck_frames *fr, const 
 		if (!p)
 			continue;
 		if (p->rule != RCK_NONE) {
-			rc = viol(v, (enum rck_rule)p->rule, p, "%s", p->why);
+			rc = viol(v, (enum rck_rule)p->rule, p, "%s", rck_frames_why(fr, p));
 			break;
 		}
 		const struct rck_op *op = rck_op(p->opcode);

@@ -124,13 +124,19 @@ static size_t ip_offset(const uint8_t *p, size_t caplen, enum cap_link link)
 	return off;
 }
 
-__attribute__((format(printf, 3, 4))) static void fail(struct rck_pkt *o, enum rck_rule r,
+/* The detail goes to the caller's buffer, which fail() reaches through the frame's record. */
+struct detail {
+	struct rck_pkt *o;
+	char *why;
+};
+
+__attribute__((format(printf, 3, 4))) static void fail(struct detail *d, enum rck_rule r,
 							const char *fmt, ...)
 {
 	va_list ap;
-	o->rule = (uint8_t)r;
+	d->o->rule = (uint8_t)r;
 	va_start(ap, fmt);
-	vsnprintf(o->why, sizeof o->why, fmt, ap);
+	vsnprintf(d->why, RCK_WHY_LEN, fmt, ap);
 	va_end(ap);
 }
 
@@ -158,9 +164,11 @@ static void check_icrc(const uint8_t *data, size_t ip, size_t udp, size_t end, s
 }
 
 void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum cap_link link,
-		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *o)
+		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *o, char *why)
 {
 	memset(o, 0, sizeof *o);
+	why[0] = '\0';
+	struct detail dd = { o, why }, *d = &dd;
 	o->rule = RCK_NONE;
 	o->frame = k->frame;
 	o->t_ns = k->t_ns;
@@ -207,52 +215,52 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 			end = ip + total; /* never beyond the IP packet (roce_class checked it) */
 	}
 	if (k->roce_ver == 1 && end > wirelen) {
-		fail(o, RCK_PKT_LENGTH, "the GRH's PayLen runs %zu bytes beyond the frame",
+		fail(d, RCK_PKT_LENGTH, "the GRH's PayLen runs %zu bytes beyond the frame",
 		     end - wirelen);
 		return;
 	}
 	if (end < (size_t)k->bth_off + 12) {
-		fail(o, RCK_PKT_LENGTH, "the GRH's PayLen leaves %zu bytes, less than a BTH",
+		fail(d, RCK_PKT_LENGTH, "the GRH's PayLen leaves %zu bytes, less than a BTH",
 		     end > k->bth_off ? end - k->bth_off : 0);
 		return;
 	}
 	size_t tlen = end - k->bth_off; /* BTH .. ICRC */
 	if (o->tver != 0) {
-		fail(o, RCK_PKT_TVER, "BTH TVer %u, not 0", o->tver);
+		fail(d, RCK_PKT_TVER, "BTH TVer %u, not 0", o->tver);
 		return;
 	}
 	const struct rck_op *op = rck_op(o->opcode);
 	bool rc = cls == ROCE_CLASS_RC;
 	if (!op && (rc || cls == ROCE_CLASS_UD || cls == ROCE_CLASS_CNP)) {
-		fail(o, RCK_PKT_OPCODE, "opcode 0x%02x is reserved", o->opcode);
+		fail(d, RCK_PKT_OPCODE, "opcode 0x%02x is reserved", o->opcode);
 		return;
 	}
 	if (!op)
 		return; /* uc, rd, xrc, vendor, reserved, cm: counted, not checked further */
 	size_t hdr = 12u + op->ext;
 	if (tlen < hdr + 4) {
-		fail(o, RCK_PKT_LENGTH, "%zu bytes from the BTH to the end: %s needs %zu headers "
+		fail(d, RCK_PKT_LENGTH, "%zu bytes from the BTH to the end: %s needs %zu headers "
 		     "and a 4-byte ICRC", tlen, op->name, hdr);
 		return;
 	}
 	size_t body = tlen - hdr - 4; /* payload and pad */
 	if (tlen % 4 != 0) {
-		fail(o, RCK_PKT_LENGTH, "the transport packet is %zu bytes, not a multiple of 4 "
+		fail(d, RCK_PKT_LENGTH, "the transport packet is %zu bytes, not a multiple of 4 "
 		     "(PadCnt %u)", tlen, o->padcnt);
 		return;
 	}
 	if (op->payload == 0 && (body != 0 || o->padcnt != 0)) {
-		fail(o, RCK_PKT_LENGTH, "%s carries no payload, but %zu bytes follow its headers "
+		fail(d, RCK_PKT_LENGTH, "%s carries no payload, but %zu bytes follow its headers "
 		     "(PadCnt %u)", op->name, body, o->padcnt);
 		return;
 	}
 	if (op->payload == 2 && (body != 16 || o->padcnt != 0)) {
-		fail(o, RCK_PKT_CNP, "a CNP carries 16 reserved bytes and PadCnt 0, this one %zu "
+		fail(d, RCK_PKT_CNP, "a CNP carries 16 reserved bytes and PadCnt 0, this one %zu "
 		     "bytes and PadCnt %u", body, o->padcnt);
 		return;
 	}
 	if (o->padcnt > body) {
-		fail(o, RCK_PKT_LENGTH, "PadCnt %u but only %zu payload bytes", o->padcnt, body);
+		fail(d, RCK_PKT_LENGTH, "PadCnt %u but only %zu payload bytes", o->padcnt, body);
 		return;
 	}
 	o->payload = (uint32_t)(body - o->padcnt);
@@ -274,8 +282,13 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 	if (o->whole && k->roce_ver == 2)
 		check_icrc(data, ip, udp, end, o);
 	if (o->icrc_state == 1)
-		fail(o, RCK_PKT_ICRC, "ICRC 0x%08x, the packet's invariant fields give 0x%08x",
+		fail(d, RCK_PKT_ICRC, "ICRC 0x%08x, the packet's invariant fields give 0x%08x",
 		     o->icrc_got, o->icrc_want);
+}
+
+const char *rck_frames_why(const struct rck_frames *fr, const struct rck_pkt *p)
+{
+	return p->rule != RCK_NONE && p->why < fr->nwhy ? fr->why[p->why] : "";
 }
 
 const struct rck_pkt *rck_frames_find(const struct rck_frames *fr, uint32_t frame)
