@@ -63,6 +63,13 @@ static int bad(const char *what, const char *arg)
 	return -1;
 }
 
+/* A setup option's refusal, under the name of the command that took it. */
+static int sbad(const struct adp_setup *s, const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s: %s\n", s->tool, what, arg);
+	return -1;
+}
+
 static long read_hex(const char *arg, uint8_t *buf, size_t cap)
 {
 	if (arg[0] != '@')
@@ -89,41 +96,41 @@ int adp_setup_opt(struct adp_setup *s, const char *name, const char *v)
 	uint64_t x;
 	if (!strcmp(name, "profile")) {
 		if (s->have_profile)
-			return bad("one profile only", v);
+			return sbad(s, "one profile only", v);
 		if (adp_profile_from_file(v, &s->img.profile, err, sizeof err) != 0)
-			return bad("profile", err);
+			return sbad(s, "profile", err);
 		snprintf(s->source, sizeof s->source, "%s", v);
 		s->have_profile = true;
 	} else if (!strcmp(name, "profile-hex")) {
 		uint8_t b[ADP_ROCE_ACCL_BYTES + 1];
 		if (s->have_profile)
-			return bad("one profile only", v);
+			return sbad(s, "one profile only", v);
 		long n = read_hex(v, b, sizeof b);
 		if (n < 0)
-			return bad("not hex (or too long)", v);
+			return sbad(s, "not hex (or too long)", v);
 		if (adp_profile_from_bytes(b, (size_t)n, &s->img, err, sizeof err) != 0)
-			return bad("--profile-hex", err);
+			return sbad(s, "--profile-hex", err);
 		snprintf(s->source, sizeof s->source, "%s (%s)",
 			 s->img.whole_register ? "ROCE_ACCL register" : "adp_retx_profile",
 			 v[0] == '@' ? v + 1 : "hex");
 		s->have_profile = true;
 	} else if (!strcmp(name, "timeout")) {
 		if (adp_parse_uint(v, 31, &x))
-			return bad("--timeout takes 0-31 (IB local ACK timeout)", v);
+			return sbad(s, "--timeout takes 0-31 (IB local ACK timeout)", v);
 		s->attr.timeout = (uint8_t)x;
 	} else if (!strcmp(name, "retry-cnt")) {
 		if (adp_parse_uint(v, 7, &x))
-			return bad("--retry-cnt takes 0-7", v);
+			return sbad(s, "--retry-cnt takes 0-7", v);
 		s->attr.retry_cnt = (uint8_t)x;
 	} else if (!strcmp(name, "base-min-ns")) {
 		if (adp_parse_uint(v, 0xFFFFF, &x)) /* seed 000: a 20-bit field */
-			return bad("--base-min-ns takes 0-1048575", v);
+			return sbad(s, "--base-min-ns takes 0-1048575", v);
 		s->mode.base_timeout_min_ns = (uint32_t)x;
 		s->base_min_set = true;
 	} else if (adp_option_set(&s->opt, name, v) != 0) {
 		char opt[32];
 		snprintf(opt, sizeof opt, "--%s", name);
-		return bad(opt, v);
+		return sbad(s, opt, v);
 	}
 	return 0;
 }
@@ -132,6 +139,7 @@ int adp_setup_opt(struct adp_setup *s, const char *name, const char *v)
 void adp_setup_init(struct adp_setup *s)
 {
 	memset(s, 0, sizeof *s);
+	s->tool = "nicref adp";
 	s->attr.timeout = 14;
 	s->attr.retry_cnt = 7;
 	s->mode.base_timeout_min_ns = 4000; /* seed 001 L58 "(4 us)"; seed 000 L85: in ns */
@@ -148,7 +156,7 @@ int adp_setup_finish(struct adp_setup *s)
 		return 0;
 	}
 	if (!s->have_profile) {
-		fprintf(stderr, "nicref adp: give --profile FILE.json, --profile-hex or --classic\n");
+		fprintf(stderr, "%s: give --profile FILE.json, --profile-hex or --classic\n", s->tool);
 		return -1;
 	}
 	s->mode.profile = s->img.profile;
@@ -172,7 +180,7 @@ int adp_setup_finish(struct adp_setup *s)
 		}
 	}
 	if (!nicref_adp_options_ok(&s->mode.opt)) {
-		fprintf(stderr, "nicref adp: unknown option value\n");
+		fprintf(stderr, "%s: unknown option value\n", s->tool);
 		return -1;
 	}
 	if (!s->mode.adp)
@@ -180,8 +188,8 @@ int adp_setup_finish(struct adp_setup *s)
 	enum nicref_adp_rule r =
 		nicref_adp_profile_check(&s->mode.profile, s->mode.base_timeout_min_ns, max_ranges);
 	if (r != NICREF_ADP_OK) {
-		fprintf(stderr, "nicref adp: %s: the register would refuse this profile: %s (%s)\n",
-			s->source, nicref_adp_rule_name(r), nicref_adp_rule_citation(r));
+		fprintf(stderr, "%s: %s: the register would refuse this profile: %s (%s)\n",
+			s->tool, s->source, nicref_adp_rule_name(r), nicref_adp_rule_citation(r));
 		return -1;
 	}
 	return 0;

@@ -41,6 +41,7 @@ struct adp_setup {
 	bool classic, have_profile, base_min_set;
 	struct adp_reg_image img;
 	struct nicref_adp_options opt;
+	const char *tool; /* how messages name the command ("nicref adp"; set after init) */
 };
 
 /* The setup options open both subcommands' getopt_long tables, row k with code OPT_SETUP + k,

@@ -586,6 +586,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	rck_opts_default(&o.r);
 	adp_setup_init(&o.s);
+	o.s.tool = "nicref roce check";
 	o.tol = ADP_CHECK_DEFAULT_TOL_NS;
 	o.lo.roce_port = ROCE_UDP_PORT;
 	o.lo.reorder_tol_ns = CAP_REORDER_TOL_DEFAULT_NS;
