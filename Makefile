@@ -276,9 +276,11 @@ captures-check: $(TOOL)
 
 # `nicref roce check` (docs/roce_check.md) on every capture of corpora/roce_captures/: the
 # captures and expected.json are the output of their independent generator (byte for byte; its
-# model agrees with what each scenario injected), and nicref meets every expectation.
+# model agrees with what each scenario injected), Wireshark's dissector reads their headers as
+# the model does, and nicref meets every expectation.
 roce-check: $(TOOL)
 	cd corpora/roce_captures/gen && /usr/bin/python3 gen_roce_captures.py --check
+	cd corpora/roce_captures/gen && /usr/bin/python3 test_tshark.py
 	/usr/bin/python3 ci/check_roce_captures.py $(TOOL) corpora/roce_captures/expected.json
 
 # nicref replay (docs/replay.md): each example against its independent prediction
