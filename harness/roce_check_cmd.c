@@ -360,7 +360,8 @@ static int run(const char *capture, struct opts *o)
 	if (!used || !mid || !cnps || !av || adp_flow_index_build(fs.recs, fs.nrecs, fs.nflows, &ix))
 		goto nomem;
 	/* Frame statistics; READ response MIDDLEs and CNPs, which flows claim below. */
-	uint64_t rule_count[RCK_COUNT] = { 0 }, icrc_good = 0, icrc_bad = 0, skip[RCK_SKIP_COUNT] = { 0 };
+	uint64_t rule_count[RCK_COUNT] = { 0 }, skip[RCK_SKIP_COUNT] = { 0 };
+	uint64_t icrc_good = 0, icrc_bad = 0;
 	for (size_t i = 0; i < fr.n; i++) {
 		const struct rck_pkt *p = &fr.p[i];
 		if (p->rule != RCK_NONE)
@@ -370,7 +371,7 @@ static int run(const char *capture, struct opts *o)
 		else if (p->icrc_state == 1)
 			icrc_bad++;
 		else if (p->cls != ROCE_CLASS_CUT && p->cls != ROCE_CLASS_MALFORMED &&
-			 rck_op(p->opcode) && p->rule == RCK_NONE)
+			 p->rule == RCK_NONE)
 			skip[p->icrc_why]++;
 		if (p->cls == ROCE_CLASS_RC && p->opcode == 0x0E)
 			mid[nmid++] = kref_of(p, i);

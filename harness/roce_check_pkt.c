@@ -225,6 +225,16 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 		return;
 	}
 	size_t tlen = end - k->bth_off; /* BTH .. ICRC */
+	/* The ICRC first, whatever the opcode, as a receiver checks it (IBTA §9.6.1.1; seed 004
+	 * L85): a packet whose ICRC fails is judged on that alone, since any other field may be
+	 * the corruption. */
+	if (o->whole && k->roce_ver == 2)
+		check_icrc(data, ip, udp, end, o);
+	if (o->icrc_state == 1) {
+		fail(d, RCK_PKT_ICRC, "ICRC 0x%08x, the packet's invariant fields give 0x%08x",
+		     o->icrc_got, o->icrc_want);
+		return;
+	}
 	if (o->tver != 0) {
 		fail(d, RCK_PKT_TVER, "BTH TVer %u, not 0", o->tver);
 		return;
@@ -279,11 +289,6 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 		}
 		o->has_imm = op->imm;
 	}
-	if (o->whole && k->roce_ver == 2)
-		check_icrc(data, ip, udp, end, o);
-	if (o->icrc_state == 1)
-		fail(d, RCK_PKT_ICRC, "ICRC 0x%08x, the packet's invariant fields give 0x%08x",
-		     o->icrc_got, o->icrc_want);
 }
 
 const char *rck_frames_why(const struct rck_frames *fr, const struct rck_pkt *p)

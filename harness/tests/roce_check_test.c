@@ -68,6 +68,16 @@ static struct rck_pkt inspect(uint8_t *f, size_t n)
 	return p;
 }
 
+/* The ICRC made right again after a field was changed (by the library's nicref_roce_icrc,
+ * checked against Scapy above). */
+static void reseal(uint8_t *f, size_t n)
+{
+	uint32_t c;
+	cr_assert_eq(nicref_roce_icrc(f + 14, n - 14, &c), 0);
+	for (int i = 0; i < 4; i++)
+		f[n - 4 + i] = (uint8_t)(c >> (8 * i));
+}
+
 Test(roce_check, frame_rules)
 {
 	uint8_t f[128];
@@ -82,13 +92,26 @@ Test(roce_check, frame_rules)
 	cr_assert_eq(p.rule, RCK_PKT_ICRC);
 	n = unhex(scapy_frame, f);
 	f[43] |= 1; /* TVer 1 */
+	reseal(f, n);
 	cr_assert_eq(inspect(f, n).rule, RCK_PKT_TVER);
 	n = unhex(scapy_frame, f);
 	f[42] = 0x15; /* reserved RC opcode */
+	reseal(f, n);
 	cr_assert_eq(inspect(f, n).rule, RCK_PKT_OPCODE);
 	n = unhex(scapy_frame, f);
 	f[42] = 0x11; /* an ACK carries no payload: 16 bytes follow its AETH's place */
+	reseal(f, n);
 	cr_assert_eq(inspect(f, n).rule, RCK_PKT_LENGTH);
+}
+
+Test(roce_check, a_bad_icrc_is_judged_first)
+{
+	uint8_t f[128];
+	size_t n = unhex(scapy_frame, f);
+	f[43] |= 1; /* TVer 1, the ICRC left as it was: the corruption is what is reported */
+	struct rck_pkt p = inspect(f, n);
+	cr_assert_eq(p.rule, RCK_PKT_ICRC);
+	cr_assert_eq(p.icrc_state, 1);
 }
 
 Test(roce_check, rnr_timer_table)

@@ -142,6 +142,14 @@ def parse(link, data, wire):
         r["cls"] = ["rc", "uc", "rd", "ud", "reserved", "xrc", "vendor", "vendor"][op >> 5]
     r["rule"] = None
     r["icrc"] = "v1" if r["ver"] == 1 else ("truncated" if not r["whole"] else None)
+    if r["whole"] and r["ver"] == 2:
+        # the ICRC first, whatever the opcode: a corrupt packet is judged on that alone
+        want = icrc(data[ip:end])
+        got = int.from_bytes(data[end - 4:end], "little")
+        r["icrc"] = "good" if got == want else "bad"
+        if got != want:
+            r["rule"] = "pkt.icrc"
+            return r
     info = OPS.get(op)
     if r["tver"] != 0:
         r["rule"] = "pkt.tver"
@@ -171,12 +179,6 @@ def parse(link, data, wire):
         r["va"], r["rkey"], r["dlen"] = struct.unpack(">QII", x[:16])
     if op in HAS_AETH:
         r["syndrome"] = x[0]
-    if r["whole"] and r["ver"] == 2:
-        want = icrc(data[ip:end])
-        got = int.from_bytes(data[end - 4:end], "little")
-        r["icrc"] = "good" if got == want else "bad"
-        if got != want:
-            r["rule"] = "pkt.icrc"
     return r
 
 
@@ -427,9 +429,8 @@ def check(frames, opts):
               "icrc_good": sum(1 for p in pk if p.get("icrc") == "good"),
               "icrc_bad": sum(1 for p in pk if p.get("icrc") == "bad"),
               "icrc_truncated": sum(1 for p in pk if p.get("icrc") == "truncated"
-                                    and not p.get("rule") and p["opcode"] in OPS),
-              "icrc_v1": sum(1 for p in pk if p.get("icrc") == "v1" and not p.get("rule")
-                             and p["opcode"] in OPS),
+                                    and not p.get("rule")),
+              "icrc_v1": sum(1 for p in pk if p.get("icrc") == "v1" and not p.get("rule")),
               "classes": {}}
     for p in pk:
         counts["classes"][p["cls"]] = counts["classes"].get(p["cls"], 0) + 1
