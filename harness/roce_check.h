@@ -138,6 +138,12 @@ uint64_t rck_rnr_ns(uint8_t timer);
 struct rck_opts {
 	uint32_t pmtu;           /* path MTU in bytes; 0: learnt from the flow's FIRST/MIDDLE */
 	bool seed004_window;     /* req.window / cnp.window on (seed 004 profile) */
+	/* The capture shows what both ends sent, before the link (a capture of the senders, such as
+	 * `nicref vectors --pcap`), not what the requester received: a response in it may have been
+	 * lost, so a retransmission may start below the capture's oldest unacknowledged PSN (not
+	 * above), and the RNR and CNP reactions, which need the NAK or CNP to arrive, are not
+	 * judged (D-RCK-7). */
+	bool at_senders;
 	uint32_t window, cnp_window;
 	uint64_t cnp_timer_ns;   /* CNP_TIMER_THRD */
 	uint64_t cnp_interval_ns; /* a CNP within this before a CE mark answers it too */

@@ -17,7 +17,8 @@
 #include "roce_check_cmd.h"
 
 static const char check_usage[] =
-	"usage: nicref roce check CAPTURE [PROFILE [QP] [OPTIONS]] [--pmtu N] [--seed004-window]\n"
+	"usage: nicref roce check CAPTURE [PROFILE [QP] [OPTIONS]] [--pmtu N] [--at-senders]\n"
+	"                         [--seed004-window]\n"
 	"                         [--cnp-timer-ns N] [--cnp-interval-ns N] [--tolerance-ns N]\n"
 	"                         [--ack-qp DATA_QP:ACK_QP]... [--roce-port N]\n"
 	"                         [--reorder-tolerance-ns N] [--json]\n"
@@ -30,6 +31,9 @@ static const char check_usage[] =
 	"non-conforming frame of each QP with its rule and citation (docs/roce_check.md).\n"
 	"\n"
 	"  --pmtu N                  path MTU, 256-4096 (default: learnt from the flow)\n"
+	"  --at-senders              the capture shows what both ends sent (before a lossy\n"
+	"                            link, as `nicref vectors --pcap`), not what the requester\n"
+	"                            received\n"
 	"  --seed004-window          the seed 004 window: 16 outstanding messages per QP, 8 after\n"
 	"                            a CNP until CNP_TIMER_THRD\n"
 	"  --cnp-timer-ns N          CNP_TIMER_THRD for --seed004-window (default 100000)\n"
@@ -229,13 +233,14 @@ struct opts {
 static int parse(const struct cli_call *call, int argc, char **argv, struct opts *o,
 		 const char **capture)
 {
-	enum { OPT_JSON = OPT_OWN, OPT_PMTU, OPT_W004, OPT_CNP_TIMER, OPT_CNP_INTERVAL,
+	enum { OPT_JSON = OPT_OWN, OPT_PMTU, OPT_W004, OPT_SENDERS, OPT_CNP_TIMER, OPT_CNP_INTERVAL,
 	       OPT_TOLERANCE, OPT_ACK_QP, OPT_ROCE_PORT, OPT_REORDER };
 	static const struct option longopts[] = {
 		ADP_SETUP_OPTIONS,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "seed004-window", no_argument, NULL, OPT_W004 },
+		{ "at-senders", no_argument, NULL, OPT_SENDERS },
 		{ "cnp-timer-ns", required_argument, NULL, OPT_CNP_TIMER },
 		{ "cnp-interval-ns", required_argument, NULL, OPT_CNP_INTERVAL },
 		{ "tolerance-ns", required_argument, NULL, OPT_TOLERANCE },
@@ -266,6 +271,8 @@ static int parse(const struct cli_call *call, int argc, char **argv, struct opts
 			o->r.pmtu = (uint32_t)x;
 		} else if (c == OPT_W004) {
 			o->r.seed004_window = true;
+		} else if (c == OPT_SENDERS) {
+			o->r.at_senders = true;
 		} else if (c == OPT_CNP_TIMER) {
 			if (adp_parse_uint(optarg, UINT64_MAX / 4, &o->r.cnp_timer_ns))
 				return bad("--cnp-timer-ns takes a number of ns", optarg);

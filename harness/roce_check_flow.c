@@ -241,7 +241,7 @@ static int first_tx(struct st *s, const struct rck_pkt *p, const struct rck_op *
 	if (starts && o->seed004_window) {
 		bool have;
 		uint64_t tc = last_cnp_before(s, cnp, ncnp, p->frame, &have);
-		bool reduced = have && p->t_ns < tc + o->cnp_timer_ns;
+		bool reduced = have && p->t_ns < tc + o->cnp_timer_ns && !o->at_senders;
 		uint32_t lim = reduced ? o->cnp_window : o->window;
 		size_t n = outstanding(s) + 1;
 		if (n > lim)
@@ -292,12 +292,12 @@ static int retx(struct st *s, const struct rck_pkt *p, const struct rck_op *op, 
 	/* Go-Back-N: a burst starts at the oldest unacknowledged PSN; its followers go on one by
 	 * one. */
 	if (!s->in_burst || u != s->retx_next) {
-		if (u != s->una)
+		if (s->o->at_senders ? u > s->una : u != s->una)
 			return viol(v, RCK_RETX_START, p, "a retransmission starts at PSN %u; the "
 				    "oldest unacknowledged PSN is %u%s", p->psn, wrap(s->una),
 				    u < s->una ? " (this one was acknowledged)" : "");
 	}
-	if (p->t_ns < s->rnr_until)
+	if (p->t_ns < s->rnr_until && !s->o->at_senders)
 		return viol(v, RCK_RETX_RNR, p, "PSN %u resent %llu ns after the RNR NAK of frame "
 			    "%u, whose timer is %llu ns", p->psn,
 			    (unsigned long long)(p->t_ns - s->rnr_t), s->rnr_frame,

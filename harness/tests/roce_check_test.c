@@ -204,6 +204,28 @@ Test(roce_check, go_back_n_after_a_nak_conforms)
 	EXPECT(&x, RCK_NONE, 0);
 }
 
+Test(roce_check, an_ack_the_link_lost_at_the_senders)
+{
+	struct fx x;
+	init(&x);
+	add(&x, 0x04, 50, 64, 1000);
+	add(&x, 0x04, 51, 64, 1000);
+	ack(&x, 51, 0x1f, 1000);
+	add(&x, 0x04, 51, 64, 500000); /* the ACK never arrived: resent */
+	EXPECT(&x, RCK_RETX_START, 4); /* at the requester's port: it had the ACK */
+	x.o.at_senders = true;
+	EXPECT(&x, RCK_NONE, 0);
+	x.p[3].psn = 52; /* never sent: a first transmission, fine */
+	EXPECT(&x, RCK_NONE, 0);
+	init(&x);
+	x.o.at_senders = true;
+	for (uint32_t k = 0; k < 4; k++)
+		add(&x, 0x04, 10 + k, 64, 1000);
+	ack(&x, 10, 0x1f, 1000);
+	add(&x, 0x04, 12, 64, 1000); /* 11 skipped: still Go-Back-N's violation */
+	EXPECT(&x, RCK_RETX_START, 6);
+}
+
 Test(roce_check, retransmission_from_the_wrong_psn)
 {
 	struct fx x;

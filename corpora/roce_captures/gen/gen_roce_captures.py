@@ -369,6 +369,27 @@ def _(c):
     c.ack(91)
 
 
+def ack_lost(c):
+    """Captured at the senders (before the link): B's ACK of PSN 51 is in the capture but the
+    link lost it, so A times out and resends 51 (its own oldest unacknowledged PSN), and B
+    acknowledges the duplicate again."""
+    c.send(0x04, 50, 64)
+    c.send(0x04, 51, 64, ackreq=1)
+    c.ack(51)
+    c.send(0x04, 51, 64, ackreq=1, dt=500 * US)
+    c.ack(51)
+
+
+@scenario("ok_senders_ack_lost", args=["--at-senders"])
+def _(c):
+    ack_lost(c)
+
+
+@scenario("v_requester_ack_lost", intent=("retx.start", 4))
+def _(c):
+    ack_lost(c)                                           # the same frames at the requester
+
+
 # ---- messy captures: counted outcomes ---------------------------------------------------------
 
 def messy_frames(c):
@@ -467,6 +488,7 @@ def expect(name, args, intent, opts, frames):
                 "stderr_contains": [name + ".pcap", opts["bad"]]}
     mopts = {"pmtu": int(args[args.index("--pmtu") + 1]) if "--pmtu" in args else None,
              "seed004": "--seed004-window" in args,
+             "at_senders": "--at-senders" in args,
              "cnp_timer_ns": int(args[args.index("--cnp-timer-ns") + 1])
              if "--cnp-timer-ns" in args else 100000,
              "cnp_interval_ns": 50000,

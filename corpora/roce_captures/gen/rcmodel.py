@@ -285,7 +285,8 @@ def first_violation(flow):
                 if p["payload"] > lim or (pos == "last" and p["payload"] == 0):
                     return ("req.length", n)
             if pos in ("first", "only") and o.get("seed004"):
-                recent = [t for fr, t in flow.cnps if fr < n and p["t"] < t + o["cnp_timer_ns"]]
+                recent = [t for fr, t in flow.cnps if fr < n and p["t"] < t + o["cnp_timer_ns"]
+                          and not o.get("at_senders")]
                 lim = 8 if recent else 16
                 live = [m for m in msgs if m is None or m >= una]
                 if len(live) + 1 > lim:
@@ -315,9 +316,11 @@ def first_violation(flow):
         if u not in orig:
             continue
         if burst_next is None or u != burst_next:
-            if u != una:
+            # at the senders an ACK in the capture may never have arrived: a burst may start
+            # below the capture's oldest unacknowledged PSN, never above it
+            if (u > una) if o.get("at_senders") else (u != una):
                 return ("retx.start", n)
-        if p["t"] < rnr_until:
+        if p["t"] < rnr_until and not o.get("at_senders"):
             return ("retx.rnr_early", n)
         op0, pay0, reth0, rfirst, rspan, _ = orig[u]
         if op0 == 0x0C:
