@@ -220,6 +220,7 @@ check: deps
 	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check
 	@$(MAKE) --no-print-directory replay-check pcie-trace-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
+	@$(MAKE) --no-print-directory roce-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
 	@$(MAKE) --no-print-directory dut-check
@@ -273,6 +274,16 @@ pcap-check: $(TOOL)
 captures-check: $(TOOL)
 	/usr/bin/python3 corpora/captures/test_gen_captures.py
 	/usr/bin/python3 ci/check_captures.py $(TOOL) corpora/captures/expected.json
+
+# `nicref roce check` (docs/roce_check.md) on every capture of corpora/roce_captures/: the
+# captures and expected.json are the output of their independent generator (byte for byte; its
+# model agrees with what each scenario injected), Wireshark's dissector reads their headers as
+# the model does, and nicref meets every expectation.
+.PHONY: roce-check
+roce-check: $(TOOL)
+	cd corpora/roce_captures/gen && /usr/bin/python3 gen_roce_captures.py --check
+	cd corpora/roce_captures/gen && /usr/bin/python3 test_tshark.py
+	/usr/bin/python3 ci/check_roce_captures.py $(TOOL) corpora/roce_captures/expected.json
 
 # nicref replay (docs/replay.md): each example against its independent prediction
 # (examples/replay/predict.py), --expect with injected disagreements and its reports, bad input.

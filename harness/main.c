@@ -13,6 +13,7 @@
 #include "pcap_write.h"
 #include "replay.h"
 #include "pcie_cmd.h"
+#include "roce_check_cmd.h"
 #include "report.h"
 #include "vectors.h"
 #include "dut_diff.h"
@@ -455,6 +456,7 @@ static const struct cli_cmd commands[] = {
 	{ "drive", "run a user-space driver on the model through VFIO; its violations",
 	  drive_usage, cmd_drive, NULL },
 	PCIE_CLI_ROW,
+	ROCE_CLI_ROW,
 	{ "help", "print this overview, or a command's usage", help_usage, cmd_help, NULL },
 	{ 0 }
 };
