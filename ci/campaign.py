@@ -66,8 +66,11 @@ def all_targets():
 def files_in(d):
     if not os.path.isdir(d):
         return []
-    return sorted(os.path.join(dp, f) for dp, _, fs in os.walk(d) for f in fs
-                  if not f.startswith("."))
+    out = []
+    for dp, ds, fs in os.walk(d):
+        ds[:] = [x for x in ds if not x.startswith(".")]  # AFL++'s queue/.state/
+        out += [os.path.join(dp, f) for f in fs if not f.startswith(".")]
+    return sorted(out)
 
 
 def corpus_size(d):
