@@ -37,7 +37,7 @@ mkdir -p "$fuzzdir/driver"
 gcc -O0 -g -std=c11 -D_POSIX_C_SOURCE=200809L -c fuzzers/standalone_main.c \
 	-o "$fuzzdir/driver/standalone_main.o"
 CC=gcc CXX=gcc CFLAGS="-O0 -g --coverage" LIB_FUZZING_ENGINE="$PWD/$fuzzdir/driver/standalone_main.o" \
-	OUT="$PWD/$fuzzdir/bin" WORK="$PWD/$fuzzdir/work" NICREF_BUILD_JOBS=2 \
+	OUT="$PWD/$fuzzdir/bin" WORK="$PWD/$fuzzdir/objects" NICREF_BUILD_JOBS=2 \
 	ci/cflite_build.sh >"$fuzzdir/build.log" 2>&1 || { tail -n 30 "$fuzzdir/build.log"; exit 1; }
 targets=$(ls fuzzers/*_fuzz.c | sed 's|fuzzers/\(.*\)_fuzz.c|\1|')
 
@@ -60,7 +60,7 @@ for t in $targets; do
 			exit 1
 		}
 	fi
-	take "$t" "$fuzzdir/work/nicref-obj/reference"
+	take "$t" "$fuzzdir/objects/nicref-obj/reference"
 done
 
 # The reports: one per slice, the merged ones, each with a JSON summary for the index.
