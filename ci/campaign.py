@@ -118,8 +118,12 @@ def run_libfuzzer(t, secs, jobs, work, store):
     with open(logf, "w") as out:
         # fork mode keeps its jobs' files under TMPDIR: give it the target's work directory.
         env = dict(os.environ, TMPDIR=work)
-        p = subprocess.run(cmd + dirs, stdout=out, stderr=subprocess.STDOUT, cwd=work, env=env,
-                           timeout=secs + 600)
+        p = subprocess.Popen(cmd + dirs, stdout=out, stderr=subprocess.STDOUT, cwd=work, env=env)
+        try:
+            p.wait(timeout=secs + 600)
+        except subprocess.TimeoutExpired:  # fork mode did not wrap up: its report is the log
+            p.kill()
+            p.wait()
     wall = time.time() - start
     timeline = []
     with open(logf, errors="replace") as f:
@@ -209,13 +213,16 @@ def merge(t, work, store, extra_dirs):
     shutil.rmtree(new, ignore_errors=True)
     os.makedirs(new)
     srcs = [d for d in [store] + extra_dirs + [committed] if files_in(d)]
+    if not srcs:  # nothing to merge: no corpus, and the run found nothing
+        os.rmdir(new)
+        return dict(before=before, after=before, ok=True, beyond_committed=0, log=None)
     logf = os.path.join(work, "merge.log")
     with open(logf, "w") as out:
         p = subprocess.run([binary, "-merge=1", "-timeout=25", "-rss_limit_mb=2560",
                             "-merge_control_file=" + os.path.join(work, "merge.ctl"), new] + srcs,
                            stdout=out, stderr=subprocess.STDOUT, cwd=work,
                            env=dict(os.environ, TMPDIR=work))
-    if p.returncode != 0 or not files_in(new) and srcs:
+    if p.returncode != 0 or not files_in(new):
         log("%s: merge failed (exit %s), store kept as it was: %s" % (t, p.returncode, logf))
         shutil.rmtree(new, ignore_errors=True)
         return dict(before=before, after=before, ok=False, log=logf)
