@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no ci/__pycache__/ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import campaign_report  # noqa: E402
 import campaign_triage  # noqa: E402
