@@ -71,7 +71,7 @@ DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
 	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check replay-check \
-	test bench corpora coverage \
+	test bench corpora coverage campaign campaign-check cflite-check \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check dut-check
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DUT_SO)
@@ -223,6 +223,7 @@ check: deps
 	@$(MAKE) --no-print-directory roce-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
+	@$(MAKE) --no-print-directory campaign-check cflite-check
 	@$(MAKE) --no-print-directory dut-check
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
 	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
@@ -372,6 +373,29 @@ afl:
 fuzz-smoke:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=$(FUZZ_SECONDS)
 
+# A fuzz campaign (ci/campaign.py, docs/fuzzing.md): every target for HOURS / targets on JOBS
+# cores (libFuzzer fork mode, or AFL++ with FUZZ_ENGINE=afl), corpora merged into a store kept
+# between campaigns (build/campaign/corpus), findings deduplicated by stack, a report in
+# build/campaign/<UTC stamp>/report.html (build/campaign/latest). Exit 1 on findings.
+# TARGETS=cmd,ctrl limits it; PROMOTE=1 merges the store into corpora/ for review.
+HOURS ?= 8
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_ENGINE ?= libfuzzer
+campaign:
+	/usr/bin/python3 ci/campaign.py --hours $(HOURS) --jobs $(JOBS) --engine $(FUZZ_ENGINE) \
+		$(if $(TARGETS),--targets $(TARGETS)) $(if $(filter 1,$(PROMOTE)),--promote)
+
+# The campaign's triage on a target that breaks on purpose: six inputs, four findings.
+campaign-check:
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/tests/broken_target
+	/usr/bin/python3 ci/campaign.py --selftest
+
+# The ClusterFuzzLite / OSS-Fuzz build script (ci/cflite_build.sh, run by .clusterfuzzlite/
+# build.sh) with $CC $CFLAGS $LIB_FUZZING_ENGINE $OUT set, no container: every target built,
+# each variable honoured, seed corpora, dictionaries and options written (build/cflite/).
+cflite-check:
+	ci/cflite_check.sh build/cflite
+
 # Seed inputs exported from the golden vectors (op streams and command inputs) into
 # build/corpora/{cmdq,cmd}/; the committed corpora/ are left as they are. To keep the exports
 # that add coverage: make -f fuzzers/fuzz.mk corpora-merge (fuzzers/README.md).
@@ -423,16 +447,15 @@ bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) 
 	/usr/bin/python3 harness/bench/replay_bench.py $(TOOL) $(BUILD)
 	$(DLL_BENCH)
 
-# Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
+# Line and branch coverage of reference/ (gcovr HTML, ci/coverage.sh): one report per slice (the
+# unit tests, the vectors, each fuzz target's corpora/<t>/ plus the campaign store's <t>/) and
+# merged (vectors+corpora, all), listed in build/cov/index.html. COV_STORE=DIR: another store.
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"
+COV_STORE ?= build/campaign/corpus
 coverage: deps
 	@rm -rf build/cov
 	@$(MAKE) --no-print-directory -j2 $(COV_VARS) build/cov/nicref build/cov/tests/unit_tests
-	build/cov/tests/unit_tests --jobs 1 >/dev/null
-	build/cov/nicref vectors vectors/ >/dev/null
-	gcovr --root . --filter reference/ --exclude reference/tests/ --object-directory build/cov \
-		--print-summary --html-details build/cov/coverage.html | tail -n 3
-	@echo "coverage report: build/cov/coverage.html"
+	ci/coverage.sh build/cov $(COV_STORE)
 
 # The command line: every command's --help, usage errors, --opt=value, --version, the man page.
 cli-check: $(TOOL)
