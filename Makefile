@@ -365,6 +365,20 @@ repro-check: $(TOOL) $(DUT_SO) $(REPRO_CHECK_MUTANTS:%=$(BUILD)/mutants/libnicre
 		build/replay/rx_fuzz build/replay/ctrl_fuzz build/replay/tests/broken_target
 	harness/tests/repro_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz build/replay
 
+# The mutation benchmark (ci/mutants.py, docs/fuzzing.md): a seeded sample of operator, constant
+# and condition mutants per module of reference/, each built as a DUT as dut-check's mutants
+# are, killed by the vectors (nicref vectors --dut) and by a fixed-time differential fuzz run.
+# Not part of make check: ~15 minutes with the defaults on two cores.
+MUTANTS_PER_MODULE ?= 8
+MUTANTS_SEED ?= 1
+MUTANTS_FUZZ_SECONDS ?= 8
+mutation-bench: $(TOOL) $(DUT_SO)
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/cmd_fuzz build/fuzz/cmdq_fuzz \
+		build/fuzz/ctrl_fuzz build/fuzz/rx_fuzz build/fuzz/tx_fuzz
+	/usr/bin/python3 ci/mutants.py bench --build $(BUILD) --cc $(CC) --fuzz-dir build/fuzz \
+		--per-module $(MUTANTS_PER_MODULE) --seed $(MUTANTS_SEED) \
+		--fuzz-seconds $(MUTANTS_FUZZ_SECONDS) --out $(BUILD)/mutbench
+
 afl:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk afl
 
