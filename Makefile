@@ -73,7 +73,7 @@ DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check replay-check \
 	test bench corpora coverage campaign campaign-check cflite-check \
 	clean install \
-	uninstall cli-check exports-check install-check flags-check dut-check
+	uninstall cli-check exports-check install-check flags-check dut-check repro-check mutation-bench
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DUT_SO)
 
 deps:
@@ -225,6 +225,7 @@ check: deps
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
 	@$(MAKE) --no-print-directory campaign-check cflite-check
 	@$(MAKE) --no-print-directory dut-check
+	@$(MAKE) --no-print-directory repro-check
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
 	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
 
@@ -366,6 +367,29 @@ DUT_CHECK_TARGETS := rx tx ctrl
 dut-check: $(TOOL) $(DUT_SO) $(MUTANT_SO)
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk $(DUT_CHECK_TARGETS:%=build/fuzz/%_fuzz)
 	CC="$(CC)" harness/tests/dut_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz
+
+# nicref repro (docs/repro.md): seeded findings (mutants of dut-check found by a short
+# differential fuzz run) turned into draft vectors that pass against the model and fail against
+# the mutant, and a pcap tshark reads (harness/tests/repro_check.sh, ~10 s after the builds).
+REPRO_CHECK_MUTANTS := cqe_byte_cnt_misplaced rqt_pow2_unchecked
+repro-check: $(TOOL) $(DUT_SO) $(REPRO_CHECK_MUTANTS:%=$(BUILD)/mutants/libnicref_dut_%.so)
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/rx_fuzz build/fuzz/ctrl_fuzz \
+		build/replay/rx_fuzz build/replay/ctrl_fuzz build/replay/tests/broken_target
+	harness/tests/repro_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz build/replay
+
+# The mutation benchmark (ci/mutants.py, docs/fuzzing.md): a seeded sample of operator, constant
+# and condition mutants per module of reference/, each built as a DUT as dut-check's mutants
+# are, killed by the vectors (nicref vectors --dut) and by a fixed-time differential fuzz run.
+# Not part of make check: ~15 minutes with the defaults on two cores.
+MUTANTS_PER_MODULE ?= 8
+MUTANTS_SEED ?= 1
+MUTANTS_FUZZ_SECONDS ?= 8
+mutation-bench: $(TOOL) $(DUT_SO)
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/cmd_fuzz build/fuzz/cmdq_fuzz \
+		build/fuzz/ctrl_fuzz build/fuzz/rx_fuzz build/fuzz/tx_fuzz
+	/usr/bin/python3 ci/mutants.py bench --build $(BUILD) --cc $(CC) --fuzz-dir build/fuzz \
+		--per-module $(MUTANTS_PER_MODULE) --seed $(MUTANTS_SEED) \
+		--fuzz-seconds $(MUTANTS_FUZZ_SECONDS) --out $(BUILD)/mutbench
 
 afl:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk afl

@@ -25,7 +25,7 @@ run() {
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
 commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "lro explain"
-  "replay" "drive" "pcie link" "pcie check" "roce check" "help")
+  "replay" "repro" "drive" "pcie link" "pcie check" "roce check" "help")
 groups=("adp" "lro" "pcie" "roce")
 
 run --help
@@ -115,6 +115,10 @@ usage_error "operand count" "^nicref replay: expected SETUP and CAPTURE, got 1 o
   replay s.json
 usage_error "option combination" "^nicref replay: --json, --junit and --ignore" replay \
   replay --json r.json s.json c.pcap
+usage_error "no target" "^nicref repro: --target is needed" repro repro crash-1
+usage_error "no operand" "^nicref repro: missing FILE" repro repro --target rx
+usage_error "bad number" "^nicref repro: --max-runs: 'x' is not a number" repro \
+  repro --target rx --max-runs x crash-1
 usage_error "no program" "^nicref drive: no PROGRAM to run$" drive drive
 usage_error "bad profile" "^nicref drive: --profile: no profile setting 'bogus'" drive \
   drive --profile bogus=1 -- /bin/true

@@ -12,6 +12,7 @@
 #include "nicref/nicref.h"
 #include "pcap_write.h"
 #include "replay.h"
+#include "repro.h"
 #include "pcie_cmd.h"
 #include "roce_check_cmd.h"
 #include "report.h"
@@ -453,6 +454,7 @@ static const struct cli_cmd commands[] = {
 	ADP_CLI_ROW,
 	LRO_CLI_ROW,
 	REPLAY_CLI_ROW,
+	REPRO_CLI_ROW,
 	{ "drive", "run a user-space driver on the model through VFIO; its violations",
 	  drive_usage, cmd_drive, NULL },
 	PCIE_CLI_ROW,
