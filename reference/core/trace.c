@@ -154,8 +154,15 @@ void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_
 	for (unsigned i = 0; i < nargs; i++)
 		ev.arg[i] = args[i];
 	c->stats.events++;
-	if (c->cfg.trace)
+	if (c->cfg.trace && !(c->trace_muted >> kind & 1u))
 		c->cfg.trace(c->cfg.trace_ctx, &ev);
+}
+
+_Static_assert(NICREF_EV_COUNT <= 64, "nicref_trace_mute has a bit per event kind");
+
+void nicref_trace_mute(struct nicref_dev *dev, uint64_t kinds)
+{
+	dev_core(dev)->trace_muted = kinds;
 }
 
 void dev_emit0(struct nicref_dev *dev, enum nicref_event_kind kind)
