@@ -34,6 +34,10 @@ struct dev_core {
 	unsigned nsubsys;
 	unsigned ncreated; /* rows whose create ran */
 	void **state;
+	/* The rows with a tick, in the table's order: the clock calls only them (a time advance
+	 * comes with every frame a capture replays). */
+	unsigned *ticking;
+	unsigned nticking;
 	/* A snapshot is being restored: events are muted (the restored trace position is the
 	 * snapshot's, core/snapshot.c). */
 	bool quiet;
