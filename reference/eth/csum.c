@@ -76,9 +76,16 @@ uint64_t csum_add(uint64_t sum, const uint8_t *p, size_t n)
 	/* A carry out of bit 63 is worth 2^64, and a 2^32 half 2^32: both 1 modulo 0xFFFF. */
 	uint64_t s0 = 0, s1 = 0, c0 = 0, c1 = 0;
 	size_t i = 0;
-	for (; i + 16 <= n; i += 16) {
+	for (; i + 32 <= n; i += 32) {
 		c0 += __builtin_add_overflow(s0, load_le64(p + i), &s0);
 		c1 += __builtin_add_overflow(s1, load_le64(p + i + 8), &s1);
+		c0 += __builtin_add_overflow(s0, load_le64(p + i + 16), &s0);
+		c1 += __builtin_add_overflow(s1, load_le64(p + i + 24), &s1);
+	}
+	if (i + 16 <= n) {
+		c0 += __builtin_add_overflow(s0, load_le64(p + i), &s0);
+		c1 += __builtin_add_overflow(s1, load_le64(p + i + 8), &s1);
+		i += 16;
 	}
 	if (i + 8 <= n) {
 		c0 += __builtin_add_overflow(s0, load_le64(p + i), &s0);
