@@ -26,6 +26,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(OUT), "gen"))
 
 import roce_model as M  # noqa: E402
+from scapy.contrib.roce import GRH  # noqa: E402
 from genfiles import VFileBase, write_or_check  # noqa: E402
 
 # ---- the fixed world of the step language (docs/vectors.md "RoCE") ---------------------------
@@ -246,6 +247,14 @@ def device_frames(path_out, op, dest_qp, psn, payload=b"", hdrs=b"", **bth):
         out.append(("ecn %d, UDP checksum 0" % ecn, base))
         out.append(("ecn %d, UDP checksum computed" % ecn, with_udp_csum(base)))
     return out
+
+
+def other_port(fr, dport):
+    """The same frame with another UDP destination port, its ICRC recomputed."""
+    b = bytearray(fr)
+    ihl = 40 if b[12:14] == b"\x86\xdd" else (b[14] & 0xF) * 4
+    b[14 + ihl + 2:14 + ihl + 4] = dport.to_bytes(2, "big")
+    return bytes(b[:-4]) + M.icrc(bytes(b[14:-4]), b[12:14] == b"\x86\xdd")
 
 
 def with_udp_csum(fr):
@@ -606,6 +615,38 @@ def gen_responder():
               "(D-ROCE-1): no CQE on the QP, no ACK", C["class"],
            recv() + [rx(q.send(0, msg)), cqes("recv", []), no_frames()], result="invalid",
            flags=("Handles",))
+    f.test(g, "A SEND whose UDP destination port is 4792: not RoCEv2 (Annex A17 §A17.2: port "
+              "4791), not the transport's: no CQE on the QP, no ACK", C["class"],
+           recv() + [rx(other_port(p.send(0, msg), 4792)), cqes("recv", []), no_frames()],
+           result="invalid", flags=("Handles",))
+    v1 = bytes.fromhex(LMAC.replace(":", "") + PMAC.replace(":", "")) + b"\x89\x15" + \
+        bytes(GRH(ipver=6, tclass=0, flowlabel=0, paylen=12 + 100 + 4, nexthdr=0x1B, hoplmt=64,
+                  sgid=int.from_bytes(bytes(16), "big"), dgid=0)) + \
+        M.bth_bytes(M.CODE["RC_SEND_ONLY"], QPN0, 0, ackreq=1) + msg + bytes(4)
+    f.test(g, "A RoCEv1 frame (EtherType 0x8915, GRH, BTH) to QP 2: not the RoCEv2 transport's "
+              "(D-ROCE-1): no CQE, no ACK", C["class"] + "; IBTA Vol. 1 Annex A16 (RoCE v1)",
+           recv() + [rx(v1), cqes("recv", []), no_frames()], result="invalid",
+           flags=("Handles",))
+    w3 = pattern(2500, 8)
+    f.test(g, "RDMA WRITE FIRST announcing 3000 bytes, then MIDDLE and a LAST that end the "
+              "message at 2500: NAK Invalid Request for the LAST (PSN 2)", C["len"],
+           [rx(p.write(0, w3[:1024], DATA + WR_OFF, dma_len=3000, op="RC_WRITE_FIRST",
+                       ackreq=0)),
+            rx(p.pkt("RC_WRITE_MIDDLE", 1, w3[1024:2048], ackreq=0)),
+            rx(p.pkt("RC_WRITE_LAST", 2, w3[2048:])),
+            events([ev_nak(2, M.AETH_NAK | M.NAK_INV_REQ)])], result="invalid",
+           flags=("Handles",))
+    f.test(g, "2ERR_QP with two receive WQEs posted: both complete with WR_FLUSH_ERR (RESP_ERR, "
+              "0x5); a SEND then arrives: dropped, no ACK", "IBTA Vol. 1 §10.3.1 (Error state: "
+              "outstanding WRs flushed, incoming packets dropped); mlx5 "
+              "MLX5_CQE_SYNDROME_WR_FLUSH_ERR",
+           recv((RQ_OFF[0], RQ_OFF[1])) + [
+               {"command": {"layout": "qp_2err_in", "fields": {"opcode": "0x507", "qpn": QPN0},
+                            "expect": {"status": "OK"}}},
+               cqes("recv", [err_cqe(M.SYN["WR_FLUSH"], 0, M.CQE_RESP_ERR),
+                             err_cqe(M.SYN["WR_FLUSH"], 1, M.CQE_RESP_ERR)]),
+               rx(p.send(0, msg)), no_frames(), cqes("recv", [])], result="invalid",
+           flags=("Handles",))
     alts = sent([ack(0, 1, 0)])["frames"]["any_of"]
     alts.append({"reading": "ACK coalesced: nothing sent yet", "expect": [], "exact": True})
     f.test(g, "SEND ONLY without AckReq: ACK at once or coalesced (seed 004 L105 'implicit "
@@ -619,6 +660,18 @@ def gen_responder():
                        ackreq=0)),
             rx(p.pkt("RC_WRITE_LAST", 2, pattern(76))),
             events([ev_tx("RC_ACK", 2)])], flags=("Handles",))
+
+    gr = f.group("RC QP 0 left in RTR, IPv6", setup1(mtu=3, to="RTR", local={"l3": "ipv6"}))
+    f.test(gr, "A QP in RTR receives: SEND placed, CQE, ACK", "IBTA Vol. 1 §10.3.1 (Ready to "
+               "Receive: incoming requests are processed and acknowledged); " + C["send"],
+           recv() + [rx(p.send(0, msg)), mem(DATA + RQ_OFF[0], msg),
+                     cqes("recv", [{"opcode": 2, "byte_cnt": 100}]), sent([ack(0, 1, 0)])],
+           result=A, flags=H)
+    gi = f.group("RC QP 0 left in INIT, IPv6", setup1(mtu=3, to="INIT", local={"l3": "ipv6"}))
+    f.test(gi, "A QP in INIT does not receive: the SEND is dropped silently", "IBTA Vol. 1 "
+               "§10.3.1 (Initialized: incoming packets silently dropped)",
+           recv() + [rx(p.send(0, msg)), no_frames(), cqes("recv", []),
+                     mem(DATA + RQ_OFF[0], bytes(100))], result="invalid", flags=("Handles",))
 
     # IPv4
     g4 = f.group("RC QP 0 in RTS, IPv4 192.0.2.1 (peer 192.0.2.2), MTU 1024", setup1(mtu=3))
@@ -882,6 +935,14 @@ def gen_requester():
                 rx(p.ack(0, 0, syndrome=M.AETH_NAK | code)),
                 cqes("send", [err_cqe(M.SYN[syn], 0), err_cqe(M.SYN["WR_FLUSH"], 1)]),
                 query_state(6)], result="invalid", flags=("Handles",))
+    f.test(g, "A SEND posted after 2ERR_QP: completes at once with WR_FLUSH_ERR (0x5), nothing "
+              "sent", "IBTA Vol. 1 §10.3.1, §11.4.1.1 (WRs posted in Error are flushed); mlx5 "
+              "MLX5_CQE_SYNDROME_WR_FLUSH_ERR",
+           [{"command": {"layout": "qp_2err_in", "fields": {"opcode": "0x507", "qpn": QPN0},
+                         "expect": {"status": "OK"}}},
+            post("SEND", [{"bytes": msg.hex()}]), no_frames(),
+            cqes("send", [err_cqe(M.SYN["WR_FLUSH"], 0)])], result="invalid",
+           flags=("Handles",))
     # RNR
     f.test(g, "SEND, RNR NAK with timer 14 (1.28 ms, Table 45): not resent at 1.2 ms, resent "
               "(PSN 0) by 2.5 ms; then ACKed and completed", C["req_rnr"],
