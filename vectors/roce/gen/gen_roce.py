@@ -720,7 +720,7 @@ def gen_responder():
            result=A, flags=H)
     gm = f.group("RC QP 0, the data MKey without remote write (mkey rw 0)",
                  setup1(mtu=3, local={"l3": "ipv6"},
-                        mkey={"lr": 1, "lw": 1, "rr": 1, "rw": 0, "a": 0}))
+                        mkey={"lw": 1, "rr": 1, "rw": 0}))
     f.test(gm, "RDMA WRITE through an MKey without remote write: NAK Remote Access Error",
            C["rkey"], [rx(p.write(0, wd, DATA + WR_OFF)), mem(DATA + WR_OFF, bytes(64)),
                        sent([nak(0, 0, M.NAK_REM_ACCESS)])], result=A, flags=H)
