@@ -506,6 +506,10 @@ def gen_responder():
               "Error", C["rkey"],
            [rx(p.write(0, wd, DATA - 16)), sent([nak(0, 0, M.NAK_REM_ACCESS)])], result=A,
            flags=H)
+    f.test(g, "RDMA WRITE ONLY of 0 bytes (RETH DMA length 0) with an R_Key that names nothing: "
+              "no R_Key check for a zero-length transfer, ACKed", "IBTA Vol. 1 §9.7.4.1.5 "
+              "(C9-88: a zero-length RDMA request is not checked against the R_Key and VA)",
+           [rx(p.write(0, b"", 0, rkey=0xABCDEF)), sent([ack(0, 1, 0)])], result=A, flags=H)
     f.test(g, "RDMA READ request of 100 bytes: one READ RESPONSE ONLY, PSN 0, the data",
            C["read"],
            [{"mem_write": {"addr": hex(DATA + WR_OFF), "hex": msg.hex()}},
