@@ -213,8 +213,15 @@ class Peer:
             self.path = M.Path(PMAC, LMAC, PIP4, LIP4, ecn=ecn, ttl=64, sport=0xD000,
                                ip_id=0x1234)
 
-    def pkt(self, op, psn, payload=b"", hdrs=b"", dest_qp=QPN0, ackreq=1, **kw):
-        return M.frame(self.path, op, dest_qp, psn, payload, hdrs, ackreq=ackreq, **kw)
+    def pkt(self, op, psn, payload=b"", hdrs=b"", dest_qp=QPN0, ackreq=1, icrc_ok=True, **kw):
+        """Over IPv6 the UDP checksum is computed (RFC 8200 §8.1 forbids 0 for plain UDP; the
+        ICRC masks it, so the ICRC is the same); over IPv4 it is 0 (Annex A17 allows it)."""
+        fr = M.frame(self.path, op, dest_qp, psn, payload, hdrs, ackreq=ackreq, **kw)
+        if self.path.v6:
+            fr = with_udp_csum(fr)
+        if not icrc_ok:
+            fr = fr[:-4] + bytes(x ^ 0xFF for x in fr[-4:])
+        return fr
 
     def send(self, psn, payload, op="RC_SEND_ONLY", imm=None, **kw):
         h = M.immdt(imm) if imm is not None else b""
