@@ -1021,7 +1021,9 @@ def gen_requester():
     cnp_in = p.pkt("CNP", 0, b"", b"\x00" * 16, ackreq=0, becn=1)
     f.test(gs, "seed004: 30 SENDs, 16 out; a CNP arrives: the window is 8; an ACK of PSN 11 "
                "(4 outstanding) lets only 4 more go (PSN 16-19)", C["s004_cnp"],
-           many + [sent(outs[:16]), rx(cnp_in), events([{"event": EV_CNP, "dir": 1}]),
+           many + [sent(outs[:16]), rx(cnp_in),
+                   events([{"event": EV_CNP, "dir": 1},
+                           {"event": "roce_cc", "qpn": QPN0, "limit": 8}]),
                    rx(p.ack(11, 12)), sent(outs[16:20])], result=A, flags=S)
     more = [post("SEND", [{"bytes": pattern(16, i).hex()}]) for i in range(16, 46)]
     outs2 = [req_pkts("SEND", pattern(16, i), 256, i)[0] for i in range(16, 46)]
@@ -1029,7 +1031,9 @@ def gen_requester():
                "30 more SENDs: 16 go out (the window restored)", C["s004_cnp"],
            many[:16] + [sent(outs[:16]), rx(cnp_in), rx(p.ack(15, 16)),
                         cqes("send", [req_cqe("SEND", i) for i in range(16)]),
-                        {"advance_ns": 10000000000}] + more + [sent(outs2[:16])],
+                        {"advance_ns": 10000000000},
+                        events([{"event": "roce_cc", "qpn": QPN0, "limit": 16}])] + more +
+           [sent(outs2[:16])],
            result=A, flags=S)
     gc = f.group("connectx profile: RC QP 0, IPv6, MTU 256, log_sq_size 6",
                  setup1(mtu=1, local={"l3": "ipv6"}))
