@@ -1000,6 +1000,31 @@ def gen_requester():
             sent(req_pkts("SEND", msg, 256, 0) * 3),
             cqes("send", [err_cqe(M.SYN["TRANSPORT_RETRY_EXC"], 0)]), query_state(6)],
            result=A, flags=H)
+    adp = {"command": {"layout": "access_reg_roce_accl_in", "fields": {
+        "opcode": "ACCESS_REG", "op_mod": 0, "register_id": "0x4050",
+        "adp_retx_profile_select": 1, "adp_retx_profile_id": 1,
+        "roce_adp_retrans_field_select": 1, "roce_adp_retrans_en": 1,
+        "qp_total_timeout": 0, "range_num": 1, "start_range_index": 0, "time_unit": 1,
+        "time_base": 4, "retx_total_timeout": 16, "timeout_init_low_bound": 3,
+        "timeout_init_range_size": 1, "timeout_range_0_prev_range_index": 0,
+        "timeout_range_0_dec_mode": 1, "timeout_range_0_timeout_retry_num": 2,
+        "timeout_range_0_range_low_bound": 3, "timeout_range_0_range_size": 2},
+        "output_length": "0x50", "expect": {"status": "OK"}}}
+    st = setup1(mtu=1, local={"l3": "ipv6"})
+    ga = f.group("ADP on (ROCE_ACCL: enabled, profile 1: time_base 4 us, initial exponent 3 "
+                 "only, one range 3..4), then RC QP 0 in RTS, IPv6, MTU 256, ack_timeout 14",
+                 st[:1] + [adp] + st[1:])
+    f.test(ga, "ADP: a SEND never ACKed is resent after the profile's first timer, time_base x "
+               "2^3 = 32 us (not the classic 67.1 ms): nothing at 31 us, the resend by 33 us",
+           "seed 001 L7-11 (initial timeout = rand(low, low + size - 1); HW timer = time_base "
+           "x 2^granularity), L25 (the initial value is retried once), L43 (capped by "
+           "QP.ack_timeout), L62-72 (a profile selected: profile-based timeouts); seed 000 "
+           "(ROCE_ACCL)",
+           [post("SEND", [{"bytes": msg.hex()}]), sent(req_pkts("SEND", msg, 256, 0)),
+            {"advance_ns": 31000}, no_frames(), {"advance_ns": 2000},
+            sent(req_pkts("SEND", msg, 256, 0)),
+            events([{"event": EV_RETX, "from_psn": 0, "reason": 0}])], result=A, flags=H)
+
     gw = f.group("RC QP 0, IPv6, MTU 256, sq_psn 0xFFFFFF", setup1(
         mtu=1, local={"l3": "ipv6"}, sq_psn="0xffffff"))
     f.test(gw, "WRITE of 600 bytes from PSN 0xFFFFFF: PSNs 0xFFFFFF, 0, 1 (wrap)",
