@@ -380,11 +380,17 @@ def nak(psn, msn, code, kind=M.AETH_NAK):
     return Out("RC_ACK", psn, aeth=(kind, code, msn))
 
 
+# the device's choices for every packet it builds: ECN 00 / ECT(0); the BTH MigReq bit 0 / 1
+# (IBTA §9.2: 1 while the QP's path migration state is Migrated, which a QP without APM is in;
+# devices differ in practice); the UDP checksum 0 / computed
+ECN_MIG_CSUM = [(e, m, c) for e in (0, 2) for m in (0, 1) for c in (False, True)]
+
+
 def sent(outs, v6=True, qp=0, dev=None, nothing_else=True):
     """A frames step: the device sent exactly these packets, under each reading of what the
     public material leaves to it: ECN 00 or ECT(0) (Annex A17 §A17.9.1: a DCQCN device marks
-    its packets ECN-capable), the UDP checksum 0 or computed (Annex A17 §A17.4.3 lets a sender
-    give 0), an ACK's credit field the Table 42 code or 0x1F, the AckReq bit of a request where
+    its packets ECN-capable), the BTH MigReq bit, the UDP checksum 0 or computed (Annex A17
+    §A17.4.3 lets a sender give 0), an ACK's credit field the Table 42 code or 0x1F, the AckReq bit of a request where
     the test does not fix it (§9.7.2: the requester decides)."""
     alts = []
     credit_modes = (True, False) if any(o.aeth and o.aeth[0] == M.AETH_ACK for o in outs) \
@@ -392,8 +398,8 @@ def sent(outs, v6=True, qp=0, dev=None, nothing_else=True):
     ackreq_modes = ("last", "all") if any(o.ackreq == "open" for o in outs) else (None,)
     for credits in credit_modes:
         for am in ackreq_modes:
-            for ecn in (0, 2):
-                for csum in (False, True):
+            for ecn, mig, csum in ECN_MIG_CSUM:
+                if True:
                     frs = []
                     for o in outs:
                         pth = dev_path(v6, qp)
@@ -404,13 +410,13 @@ def sent(outs, v6=True, qp=0, dev=None, nothing_else=True):
                         elif a == "open_last":
                             a = 1
                         fr = M.frame(pth, o.op, o.dest_qp, o.psn, o.payload, o.hdrs(credits),
-                                     ackreq=a or 0)
+                                     ackreq=a or 0, m=mig)
                         if csum and v6:
                             fr = with_udp_csum(fr)
                         frs.append({"port": 1, "hex": fr.hex()})
                     if csum and not v6:
                         continue
-                    r = [f"ECN {ecn:02b}", "UDP csum" if csum else "UDP csum 0"]
+                    r = [f"ECN {ecn:02b}", f"M {mig}", "UDP csum" if csum else "UDP csum 0"]
                     if any(o.aeth and o.aeth[0] == M.AETH_ACK for o in outs):
                         r.append("credits" if credits else "credit 1f")
                     if am:
