@@ -390,8 +390,8 @@ def sent(outs, v6=True, qp=0, dev=None, nothing_else=True):
     """A frames step: the device sent exactly these packets, under each reading of what the
     public material leaves to it: ECN 00 or ECT(0) (Annex A17 §A17.9.1: a DCQCN device marks
     its packets ECN-capable), the BTH MigReq bit, the UDP checksum 0 or computed (Annex A17
-    §A17.4.3 lets a sender give 0), an ACK's credit field the Table 42 code or 0x1F, the AckReq bit of a request where
-    the test does not fix it (§9.7.2: the requester decides)."""
+    §A17.4.3 lets a sender give 0), an ACK's credit field the Table 42 code or 0x1F, the AckReq
+    bit of a request where the test does not fix it (§9.7.2: the requester decides)."""
     alts = []
     credit_modes = (True, False) if any(o.aeth and o.aeth[0] == M.AETH_ACK for o in outs) \
         else (False,)

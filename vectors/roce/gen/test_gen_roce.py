@@ -66,7 +66,8 @@ def t_scapy_ipv4():
             a.ecn, a.dscp, a.ttl = ecn, 26, 64 - ecn
             fr = M.frame(a, op, 0x12, 0xABCDEF, pay, hdrs, fecn=ecn & 1)
             _, sc = scapy_icrc(fr)
-            check(sc == fr[-4:], f"Scapy's ICRC {sc.hex()} != ours {fr[-4:].hex()} ({op} ecn {ecn})")
+            check(sc == fr[-4:],
+                  f"Scapy's ICRC {sc.hex()} != ours {fr[-4:].hex()} ({op} ecn {ecn})")
             check(M.parse(fr)["icrc_ok"], f"{op}: parse finds our ICRC bad")
             n += 1
     # masked fields do not change it; another field does
