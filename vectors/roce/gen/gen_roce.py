@@ -386,7 +386,7 @@ def nak(psn, msn, code, kind=M.AETH_NAK):
 ECN_MIG_CSUM = [(e, m, c) for e in (0, 2) for m in (0, 1) for c in (False, True)]
 
 
-def sent(outs, v6=True, qp=0, dev=None, nothing_else=True):
+def sent(outs, v6=True, qp=0, dev=None, nothing_else=True, dscp=0, ttl=64):
     """A frames step: the device sent exactly these packets, under each reading of what the
     public material leaves to it: ECN 00 or ECT(0) (Annex A17 §A17.9.1: a DCQCN device marks
     its packets ECN-capable), the BTH MigReq bit, the UDP checksum 0 or computed (Annex A17
@@ -403,7 +403,7 @@ def sent(outs, v6=True, qp=0, dev=None, nothing_else=True):
                     frs = []
                     for o in outs:
                         pth = dev_path(v6, qp)
-                        pth.ecn = ecn
+                        pth.ecn, pth.dscp, pth.ttl = ecn, dscp, ttl
                         a = o.ackreq
                         if a == "open":
                             a = 1 if am == "all" else 0
@@ -536,6 +536,14 @@ def gen_responder():
             events([ev_tx(op, psn) for op, psn, _, _ in M.read_responses(2100, 1024, 0)]),
             rx(p.write(3, wd, DATA + WR_OFF)), mem(DATA + WR_OFF, wd),
             events([ev_tx("RC_ACK", 3)])], flags=("Handles",))
+    f.test(g, "A duplicate RDMA READ request (PSN 0 again): executed again, one more READ "
+              "RESPONSE ONLY with PSN 0 and the memory as it is now", C["psn_dup"] + "; IBTA "
+              "Vol. 1 §9.7.5.1.5 (a duplicate READ is answered again)",
+           [{"mem_write": {"addr": hex(DATA + WR_OFF), "hex": msg.hex()}},
+            rx(p.pkt("RC_READ_REQUEST", 0, b"", M.reth(DATA + WR_OFF, RKEY, 100))),
+            events([ev_tx("RC_READ_RESPONSE_ONLY", 0)]),
+            rx(p.pkt("RC_READ_REQUEST", 0, b"", M.reth(DATA + WR_OFF, RKEY, 100))),
+            events([ev_tx("RC_READ_RESPONSE_ONLY", 0)])], flags=("Handles",))
     f.test(g, "RDMA READ request with a wrong R_Key: NAK Remote Access Error, no response",
            C["rkey"],
            [rx(p.pkt("RC_READ_REQUEST", 0, b"", M.reth(DATA + WR_OFF, RKEY ^ 0x100, 64))),
@@ -919,6 +927,27 @@ def gen_requester():
               "right ACK then completes the SEND", C["req_ghost"],
            [post("SEND", [{"bytes": msg.hex()}]), rx(p.ack(0xFFFFFF, 0)), cqes("send", []),
             rx(p.ack(0, 1)), cqes("send", [req_cqe("SEND", 0)])], flags=("Handles",))
+    rq2 = Out("RC_READ_REQUEST", 1, b"", reth=(RVA + 256, RRKEY, 344), ackreq="open")
+    f.test(g, "RDMA READ of 600 bytes whose MIDDLE response is lost: the LAST (PSN 2) shows the "
+              "gap, the READ is asked again from PSN 1 (RETH VA + 256, 344 bytes); the resent "
+              "responses complete it once", "IBTA Vol. 1 §9.7.5.1.5, §9.7.6.1.3 (a READ response "
+              "beyond the expected PSN is an implied NAK: the requester reissues the READ for "
+              "the rest, PSN of the first missing response, VA and length advanced)",
+           [post("RDMA_READ", [{"addr": hex(DATA + 0x3000), "byte_count": 600}],
+                 raddr={"addr": hex(RVA), "rkey": RRKEY}), sent([rd]),
+            rx(p.read_resp("RC_READ_RESPONSE_FIRST", 0, m600[:256])),
+            rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])), sent([rq2]),
+            cqes("send", []),
+            rx(p.read_resp("RC_READ_RESPONSE_FIRST", 1, m600[256:512])),
+            rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])),
+            mem(DATA + 0x3000, m600), cqes("send", [req_cqe("RDMA_READ", 0)])],
+           result=A, flags=H)
+    f.test(g, "A WQE with an opcode an RC QP does not run (0x0E, LSO): completes in error, "
+              "Local QP Operation Error (0x2), nothing sent, the QP to ERR", "IBTA Vol. 1 "
+              "§10.8.3 (Local QP Operation Error); mlx5 MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR 0x2",
+           [post(0x0E, [{"bytes": msg.hex()}]), no_frames(),
+            cqes("send", [err_cqe(M.SYN["LOCAL_QP_OP"], 0)]), query_state(6)],
+           result="invalid", flags=("Handles",))
     # NAK sequence: Go-Back-N
     w = req_pkts("WRITE", m600, 256, 0)
     resumed = [Out("RC_WRITE_FIRST", 1, m600[256:512], reth=(RVA + 256, RRKEY, 344),
@@ -1052,6 +1081,14 @@ def gen_requester():
                "slots: 4 more", C["s004_window"],
            many + [sent(outs[:16]), rx(p.ack(3, 4)), sent(outs[16:20]),
                    cqes("send", [req_cqe("SEND", i) for i in range(4)])], result=A, flags=S)
+    f.test(gs, "seed004: an RDMA READ WQE is not in the operation set: the QP faults (an error "
+               "CQE, the QP to ERR), nothing is sent", "seed 004 L68 (a WQE other than UD "
+               "SEND / RC SEND / WRITE: a fault on that QP only and an interrupt), L33-37",
+           [post("RDMA_READ", [{"addr": hex(DATA + 0x3000), "byte_count": 64}],
+                 raddr={"addr": hex(RVA), "rkey": RRKEY}), no_frames(),
+            cqes("send", [{"layout": "err_cqe", "opcode": M.CQE_REQ_ERR,
+                           "syndrome": {"ne": 0}, "wqe_counter": 0}]), query_state(6)],
+           result=A, flags=S)
     cnp_in = p.pkt("CNP", 0, b"", b"\x00" * 16, ackreq=0, becn=1)
     f.test(gs, "seed004: 30 SENDs, 16 out; a CNP arrives: the window is 8; an ACK of PSN 11 "
                "(4 outstanding) lets only 4 more go (PSN 16-19)", C["s004_cnp"],
@@ -1071,6 +1108,13 @@ def gen_requester():
            result=A, flags=S)
     gc = f.group("connectx profile: RC QP 0, IPv6, MTU 256, log_sq_size 6",
                  setup1(mtu=1, local={"l3": "ipv6"}))
+    gp = f.group("RC QP 0, IPv6, MTU 256, path traffic class 0xB8 (DSCP 46), hop limit 5",
+                 setup1(mtu=1, local={"l3": "ipv6"}, path={"tclass": "0xb8", "hop_limit": 5}))
+    f.test(gp, "A SEND leaves with the path's traffic class (DSCP 46) and hop limit 5",
+           "IBTA Vol. 1 Annex A17 §A17.4.5 (the GRH fields of the address vector become the "
+           "IP header: traffic class, flow label, hop limit)",
+           [post("SEND", [{"bytes": msg.hex()}]),
+            sent(req_pkts("SEND", msg, 256, 0), dscp=46, ttl=5)], result=A, flags=H)
     f.test(gc, "connectx: 30 SENDs posted: all 30 go out (no fixed outstanding cap; the PSN "
                "window is 2^23)", C["req_pkt"] + "; seed 004 L126-133 (the seed004 profile "
                "only)", many + [sent(outs)], result=A, flags=H)
