@@ -1030,6 +1030,24 @@ def gen_requester():
             {"advance_ns": 4000000}, cqes("send", []), {"advance_ns": 13000000}, no_frames(),
             cqes("send", [err_cqe(M.SYN["TRANSPORT_RETRY_EXC"], 0)]), query_state(6)],
            result=A, flags=H)
+    f.test(gr, "retry_count 0: a NAK PSN Sequence Error needs a retry there is none of: the "
+               "SEND completes with transport retry exceeded (0x15), nothing resent, QP to ERR",
+           C["req_to_exc"] + "; " + C["req_nak_seq"] + " (a NAK-sequence retry counts against "
+           "retry_cnt)",
+           [post("SEND", [{"bytes": msg.hex()}]), sent(req_pkts("SEND", msg, 256, 0)),
+            rx(p.ack(0, 0, syndrome=M.AETH_NAK | M.NAK_PSN_SEQ)), no_frames(),
+            cqes("send", [err_cqe(M.SYN["TRANSPORT_RETRY_EXC"], 0)]), query_state(6)],
+           result=A, flags=H)
+    g1 = f.group("RC QP 0, IPv6, MTU 256, rnr_retry 1", setup1(mtu=1, local={"l3": "ipv6"},
+                                                             rnr_retry=1))
+    f.test(g1, "rnr_retry 1: the first RNR NAK (timer 1, 10 us) is retried once after 10 us; "
+               "the second fails the SEND (0x16) and the QP goes to ERR", C["req_rnr"],
+           [post("SEND", [{"bytes": msg.hex()}]), sent(req_pkts("SEND", msg, 256, 0)),
+            rx(p.ack(0, 0, syndrome=M.AETH_RNR | 1)), {"advance_ns": 9000}, no_frames(),
+            {"advance_ns": 11000}, sent(req_pkts("SEND", msg, 256, 0)),
+            rx(p.ack(0, 0, syndrome=M.AETH_RNR | 1)), {"advance_ns": 100000}, no_frames(),
+            cqes("send", [err_cqe(M.SYN["RNR_RETRY_EXC"], 0)]), query_state(6)],
+           result=A, flags=H)
     gt = f.group("RC QP 0, IPv6, MTU 256, retry_count 2, ack_timeout 10 (4.19 ms)",
                  setup1(mtu=1, local={"l3": "ipv6"}, retry_count=2, ack_timeout=10))
     f.test(gt, "retry_count 2, never an ACK: the SEND goes out 3 times (1 + 2 retries), then "
@@ -1272,6 +1290,24 @@ def gen_ecn():
     return f
 
 
+def pair_sent(path, outs, dev):
+    """sent() for one device of a pair: its own addresses (path), its QP's UDP source port."""
+    st = sent(outs, v6=True, dev=dev)
+    for a in st["frames"]["any_of"]:
+        for e in a["expect"]:
+            fr = bytes.fromhex(e["hex"])
+            d = M.parse(fr)
+            pth = M.Path(path.smac, path.dmac, path.sip, path.dip, sport=path.sport,
+                         ecn=d["ecn"], ttl=64)
+            hdr_len = len(fr) - 14 - 40 - 8 - 12 - 4 - len(d["payload"]) - d["pad"]
+            h = fr[14 + 40 + 8 + 12:14 + 40 + 8 + 12 + hdr_len]
+            b = M.frame(pth, d["opcode"], d["dest_qp"], d["psn"], d["payload"], h,
+                        ackreq=d["ackreq"], m=(fr[14 + 40 + 8 + 1] >> 6) & 1)
+            csum = fr[14 + 40 + 6:14 + 40 + 8] != b"\x00\x00"
+            e["hex"] = (with_udp_csum(b) if csum else b).hex()
+    return st
+
+
 # ---- two devices ------------------------------------------------------------------------------
 def gen_pair():
     f = VFile("pair", "roce", header(
@@ -1340,6 +1376,22 @@ def gen_pair():
            [{"link": {"loss_ppm": 100000, "seed": 7, "tick_ns": 100000}}] + ten + [{"advance_ns": 2000000000}] +
            [mem(DATA + WR_OFF + 0x1000 * i, pattern(600, 30 + i), dev="b") for i in range(10)] +
            [cqes("send", [req_cqe("RDMA_WRITE", i) for i in range(10)], dev="a")])
+    g6 = f.group("RC pair a-b over IPv6 (a 2001:db8::1, b 2001:db8::2), MTU 256",
+                 setup2(mtu=1, local={"l3": "ipv6"}))
+    pa = M.Path("02:4e:49:43:52:0a", "02:4e:49:43:52:0b", LIP6, PIP6, sport=UDP_SPORT0)
+    pb = M.Path("02:4e:49:43:52:0b", "02:4e:49:43:52:0a", PIP6, LIP6, sport=UDP_SPORT0)
+    small = pattern(100, 40)
+    f.test(g6, "IPv6 SEND of 100 bytes a -> b: a's SEND ONLY (to b's QP 2) and b's ACK (to a's "
+               "QP 2, PSN 0, MSN 1) whole on the wire, the message placed on b",
+           C["pair"] + "; " + C["send"] + "; " + C["icrc"],
+           base + [post("SEND", [{"bytes": small.hex()}]),
+                   pair_sent(pa, [Out("RC_SEND_ONLY", 0, small, dest_qp=QPN0,
+                                      ackreq="open_last")], "a"),
+                   pair_sent(pb, [Out("RC_ACK", 0, dest_qp=QPN0, aeth=(M.AETH_ACK, 0, 1))],
+                             "b"),
+                   mem(DATA + RQ_OFF[0], small, dev="b"),
+                   cqes("send", [req_cqe("SEND", 0)], dev="a")],
+           result="acceptable", flags=("Acceptable",))
     ge = f.group("RC pair a-b, MTU 256, the packets of both sent ECN-capable (path tclass 2)",
                  setup2(mtu=1, ack_timeout=10, path={"tclass": 2}))
     f.test(ge, "The link marks a's first packet CE: b (notification point) sends a CNP to a's "
