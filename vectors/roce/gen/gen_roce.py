@@ -508,9 +508,13 @@ def gen_responder():
                      cqes("recv", [{"opcode": M.CQE_RESP_WR_IMM, "byte_cnt": 64}]),
                      sent([ack(0, 1, 0)])], result=A, flags=H)
     f.test(g, "RDMA WRITE ONLY with a wrong R_Key (0x23C): NAK Remote Access Error (AETH "
-              "0x62, PSN 0, MSN 0), nothing placed", C["rkey"],
+              "0x62, PSN 0, MSN 0), nothing placed; the responder's QP goes to ERR and drops "
+              "what follows", C["rkey"] + "; IBTA Vol. 1 §10.7.3.1 (a class C responder error: "
+              "NAK, then the QP to the Error state)",
            [rx(p.write(0, wd, DATA + WR_OFF, rkey=RKEY + 0x100)), mem(DATA + WR_OFF, bytes(64)),
-            cqes("recv", []), sent([nak(0, 0, M.NAK_REM_ACCESS)])], result=A, flags=H)
+            cqes("recv", []), sent([nak(0, 0, M.NAK_REM_ACCESS)]), query_state(6),
+            rx(p.write(0, wd, DATA + WR_OFF)), no_frames(), mem(DATA + WR_OFF, bytes(64))],
+           result=A, flags=H)
     f.test(g, "RDMA WRITE ONLY past the MKey's end (VA = end - 32, 64 bytes): NAK Remote "
               "Access Error, nothing placed", C["rkey"],
            [rx(p.write(0, wd, DATA + 0x100000 - 32)), mem(DATA + 0x100000 - 32, bytes(32)),
@@ -966,6 +970,20 @@ def gen_requester():
             {"frames": {"any_of": alts}}, events([{"event": EV_RETX, "from_psn": 1}]),
             cqes("send", []), rx(p.ack(2, 1)), cqes("send", [req_cqe("RDMA_WRITE", 0)])],
            result=A, flags=H)
+    alts = sent(w[1:], nothing_else=False)["frames"]["any_of"]
+    for a in alts:
+        a["reading"] = "original opcodes, " + a["reading"]
+    for a in sent(resumed, nothing_else=False)["frames"]["any_of"]:
+        a["reading"] = "new FIRST with RETH, " + a["reading"]
+        alts.append(a)
+    f.test(g, "WRITE of 3 packets, an ACK of PSN 0 only, then silence: after the local ACK "
+              "timeout the requester resends from PSN 1 (not from the message's start)",
+           C["req_to"],
+           [post("RDMA_WRITE", [{"bytes": m600.hex()}], raddr={"addr": hex(RVA), "rkey": RRKEY}),
+            sent(w), rx(p.ack(0, 0)), cqes("send", []), {"advance_ns": 268500000},
+            {"frames": {"any_of": alts}},
+            events([{"event": EV_RETX, "from_psn": 1, "reason": 0}]),
+            rx(p.ack(2, 1)), cqes("send", [req_cqe("RDMA_WRITE", 0)])], result=A, flags=H)
     f.test(g, "Two SENDs, NAK PSN Sequence Error with PSN 0: both resent (PSN 0, 1) in order",
            C["req_nak_seq"],
            [post("SEND", [{"bytes": msg.hex()}]), post("SEND", [{"bytes": msg[::-1].hex()}]),
