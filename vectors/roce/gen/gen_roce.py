@@ -1297,6 +1297,16 @@ def gen_ecn():
                   "the network's, not the request's)", C["cnp_np"] + "; " + C["rkey"],
                [rx(pce.write(0, msg, DATA + WR_OFF, rkey=0x999)),
                 events([{"event": EV_CNP, "dir": 0}])], result="invalid", flags=H)
+    gs = f.group("seed004 profile: RC QP 0 in RTS, IPv6, MTU 1024",
+                 setup1(mtu=3, local={"l3": "ipv6"}), profile={"roce_profile": 1})
+    pce = Peer(v6=True, ecn=3)
+    f.test(gs, "seed004: two CE-marked SENDs back to back: a CNP for each (the note's RX side "
+               "sends the CNP for every ECN packet; no rate limit is given)",
+           "seed 004 L137 (for RX side, send the CNP to TX); " + C["cnp_np"],
+           recv((RQ_OFF[0], RQ_OFF[1])) + [
+               rx(pce.send(0, msg)), rx(pce.send(1, msg)),
+               events([ev_tx("CNP", dest_qp=PEER_QPN), ev_tx("CNP", dest_qp=PEER_QPN)]),
+               cqes("recv", [{"opcode": 2}, {"opcode": 2}])], flags=H + ("Seed004",))
     gu = f.group("UD QP 0 in RTS, IPv6", setup1(type="UD", local={"l3": "ipv6"}))
     pu = Peer(v6=True, ecn=3)
     f.test(gu, "IPv6 UD SEND marked CE from source QP 0x123: delivered, and a CNP to QP 0x123 "
