@@ -1238,6 +1238,14 @@ def gen_ud():
                    flags=H + (("Acceptable",) if v6 else ()))
         del out_path
         if v6:
+            f.test(g, "IPv6 UD SEND of 5000 bytes (above every path MTU, 4096 the largest): "
+                      "nothing sent, the WQE completes with Local Length Error (0x1)",
+                   "IBTA Vol. 1 §9.8 (a UD message is one packet, at most the path MTU), "
+                   "§10.8.3 (Local Length Error); mlx5 MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR",
+                   [post("SEND", [{"bytes": pattern(5000).hex()}], av={"qpn": "0x155"}),
+                    no_frames(), cqes("send", [err_cqe(M.SYN["LOCAL_LENGTH"], 0)])],
+                   result="invalid", flags=H)
+        if v6:
             o1 = Out("UD_SEND_ONLY", 0, msg, dest_qp=0x155, deth=(QKEY, QPN0), ackreq=0)
             o2 = Out("UD_SEND_ONLY", 1, msg[::-1], dest_qp=0x156, deth=(QKEY, QPN0), ackreq=0)
             f.test(g, "IPv6 two UD SENDs: PSNs 0 and 1 (a UD QP numbers its packets too); "
