@@ -601,6 +601,12 @@ def gen_responder():
                rx(p.pkt("RC_SEND_FIRST", 0, pattern(1000))),
                events([ev_nak(0, M.AETH_NAK | M.NAK_INV_REQ)])], result="invalid",
            flags=("Handles",))
+    f.test(g, "SEND FIRST (1024) then a SEND MIDDLE of 1000 bytes (not the MTU): NAK Invalid "
+              "Request for PSN 1", C["len"], recv(byte_count=4096) + [
+               rx(p.pkt("RC_SEND_FIRST", 0, pattern(1024), ackreq=0)),
+               rx(p.pkt("RC_SEND_MIDDLE", 1, pattern(1000))),
+               events([ev_nak(1, M.AETH_NAK | M.NAK_INV_REQ)])], result="invalid",
+           flags=("Handles",))
     f.test(g, "SEND ONLY longer than the path MTU (1028 of 1024): NAK Invalid Request",
            C["len"], recv(byte_count=4096) + [
                rx(p.send(0, pattern(1028))),
@@ -776,6 +782,14 @@ def gen_responder():
                "NAK", C["s004_order"] + "; " + C["rnr"],
            [rx(p.send(4, msg)), events([{"event": EV_NAK, "syndrome": M.AETH_RNR | 1}])],
            result="invalid", flags=S)
+    f.test(gs, "seed004: SEND FIRST (1024) then a SEND LAST of 0 bytes: the note's length rule "
+               "(Last: <= MTU) admits it; one message of 1024 bytes, ACK of PSN 1",
+           "seed 004 L94 (Length: First/Middle == MTU; Last/Only <= MTU)",
+           recv(byte_count=4096) + [rx(p.pkt("RC_SEND_FIRST", 0, pattern(1024), ackreq=0)),
+                                    rx(p.pkt("RC_SEND_LAST", 1, b"")),
+                                    mem(DATA + RQ_OFF[0], pattern(1024)),
+                                    cqes("recv", [{"opcode": 2, "byte_cnt": 1024}]),
+                                    events([ev_tx("RC_ACK", 1)])], flags=S)
     f.test(gs, "seed004: SEND with P_Key 0x7FFF (bits 14:0 equal, bit 14 set): accepted",
            "seed 004 L95", recv() + [rx(p.send(0, msg, pkey=0x7FFF)),
                                      cqes("recv", [{"opcode": 2, "byte_cnt": 100}])], flags=S)
