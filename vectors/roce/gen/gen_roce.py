@@ -789,12 +789,19 @@ def gen_responder():
                                     rx(p.pkt("RC_SEND_LAST", 1, b"")),
                                     mem(DATA + RQ_OFF[0], pattern(1024)),
                                     cqes("recv", [{"opcode": 2, "byte_cnt": 1024}]),
-                                    events([ev_tx("RC_ACK", 1)])], flags=S)
+                                    sent([ack(1, 1, 0)])], result=A, flags=S + ("Acceptable",))
     f.test(gs, "seed004: SEND with P_Key 0x7FFF (bits 14:0 equal, bit 14 set): accepted",
            "seed 004 L95", recv() + [rx(p.send(0, msg, pkey=0x7FFF)),
                                      cqes("recv", [{"opcode": 2, "byte_cnt": 100}])], flags=S)
-    f.test(gs, "seed004: SEND ONLY with AckReq: ACK at once", "seed 004 L105",
-           recv() + [rx(p.send(0, msg)), events([ev_tx("RC_ACK", 0)])], flags=S)
+    f.test(gs, "seed004: SEND ONLY with AckReq: the ACK at once (PSN 0, MSN 1)",
+           "seed 004 L105", recv() + [rx(p.send(0, msg)), sent([ack(0, 1, 0)])], result=A,
+           flags=S + ("Acceptable",))
+    f.test(gs, "seed004: SEND FIRST (no AckReq) then LAST (AckReq): one ACK only, for the LAST "
+               "(the FIRST is acknowledged implicitly)", "seed 004 L105 (ack_req=1: ACK at "
+               "once; otherwise implicit ACK)",
+           recv(byte_count=4096) + [rx(p.pkt("RC_SEND_FIRST", 0, pattern(1024), ackreq=0)),
+                                    rx(p.pkt("RC_SEND_LAST", 1, pattern(10))),
+                                    sent([ack(1, 1, 0)])], result=A, flags=S + ("Acceptable",))
     gc = f.group("connectx profile (roce_profile 0): the same two-fault packets",
                  setup1(mtu=3, local={"l3": "ipv6"}))
     f.test(gc, "connectx: a READ request with a PSN ahead: the PSN is validated first (NAK PSN "
