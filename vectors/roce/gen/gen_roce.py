@@ -476,7 +476,7 @@ def gen_responder():
            recv(byte_count=4096) + [rx(x) for x in frs] + [
                mem(DATA + RQ_OFF[0], big),
                cqes("recv", [{"opcode": M.CQE_RESP_SEND, "byte_cnt": 2500, "wqe_counter": 0}]),
-               events([ev_tx("RC_ACK", 2)])], flags=("Handles",))
+               sent([ack(2, 1, 0)], nothing_else=False)], result=A, flags=H)
     f.test(g, "Two SENDs into two WQEs: CQEs with wqe_counter 0 and 1, ACKs PSN 0 (MSN 1, one "
               "WQE left) and PSN 1 (MSN 2)", C["send"] + "; " + C["msn"],
            recv((RQ_OFF[0], RQ_OFF[1])) + [
@@ -500,7 +500,8 @@ def gen_responder():
     f.test(g, "RDMA WRITE of 3000 bytes as FIRST (RETH)/MIDDLE/LAST: placed whole, ACK PSN 2",
            C["write"] + "; " + C["multi"],
            [rx(x) for x in frs] + [mem(DATA + WR_OFF, wbig), cqes("recv", []),
-                                   events([ev_tx("RC_ACK", 2)])], flags=("Handles",))
+                                   sent([ack(2, 1, 0)], nothing_else=False)], result=A,
+           flags=H)
     f.test(g, "RDMA WRITE ONLY with immediate: placed, consumes a receive WQE, RESP_WR_IMM CQE "
               "with the WRITE's length and the immediate", C["write_imm"],
            recv() + [rx(p.write(0, wd, DATA + WR_OFF, op="RC_WRITE_ONLY_IMM", imm=0x01020304)),
@@ -539,7 +540,7 @@ def gen_responder():
             rx(p.pkt("RC_READ_REQUEST", 0, b"", M.reth(DATA + WR_OFF, RKEY, 2100))),
             events([ev_tx(op, psn) for op, psn, _, _ in M.read_responses(2100, 1024, 0)]),
             rx(p.write(3, wd, DATA + WR_OFF)), mem(DATA + WR_OFF, wd),
-            events([ev_tx("RC_ACK", 3)])], flags=("Handles",))
+            sent([ack(3, 2, 0)], nothing_else=False)], result=A, flags=H)
     f.test(g, "A duplicate RDMA READ request (PSN 0 again): executed again, one more READ "
               "RESPONSE ONLY with PSN 0 and the memory as it is now", C["psn_dup"] + "; IBTA "
               "Vol. 1 §9.7.5.1.5 (a duplicate READ is answered again)",
@@ -694,7 +695,7 @@ def gen_responder():
             rx(p.write(1, pattern(1024), DATA + WR_OFF, dma_len=1100, op="RC_WRITE_FIRST",
                        ackreq=0)),
             rx(p.pkt("RC_WRITE_LAST", 2, pattern(76))),
-            events([ev_tx("RC_ACK", 2)])], flags=("Handles",))
+            sent([ack(2, 2, 0)], nothing_else=False)], result=A, flags=H)
 
     gr = f.group("RC QP 0 left in RTR, IPv6", setup1(mtu=3, to="RTR", local={"l3": "ipv6"}))
     f.test(gr, "A QP in RTR receives: SEND placed, CQE, ACK", "IBTA Vol. 1 §10.3.1 (Ready to "
