@@ -122,6 +122,24 @@ def frame_alts(step):
     return [fr["expect"]]
 
 
+def t_rules():
+    """The rule functions the vectors' comments rely on."""
+    check(M.pkey_match(0x7FFF, 0xFFFF) and not M.pkey_match(0x7FFF, 0x7FFF),
+          "P_Key: one full member needed")
+    check(not M.pkey_match(0x1234, 0xFFFF) and not M.pkey_match(0x8000, 0x8000),
+          "P_Key: low bits differ / the invalid key")
+    check(M.pkey_match_s004(0x7FFF, 0xFFFF) and not M.pkey_match_s004(0x3FFF, 0x3FFF),
+          "seed 004 P_Key rule (bit 14)")
+    check(M.ud_qkey_sent(0x80000005, 0x11111111) == 0x11111111
+          and M.ud_qkey_sent(0x33333333, 0x11111111) == 0x33333333, "Q_Key bit 31 rule")
+    pk = M.packetise("WRITE", 600, 256, 0)
+    check([p[0] for p in M.go_back_n(pk, 1)] == ["RC_WRITE_MIDDLE", "RC_WRITE_LAST"],
+          "Go-Back-N from PSN 1 keeps the original opcodes")
+    check([r[0] for r in M.read_responses(600, 256, 7)] ==
+          ["RC_READ_RESPONSE_FIRST", "RC_READ_RESPONSE_MIDDLE", "RC_READ_RESPONSE_LAST"],
+          "READ responses")
+
+
 def t_vectors():
     out = os.path.dirname(HERE)
     n = 0
@@ -158,6 +176,7 @@ def main():
     n = t_scapy_ipv4()
     t_ipv6()
     t_psn()
+    t_rules()
     v = t_vectors()
     for f in FAIL:
         print("test_gen_roce: FAIL", f, file=sys.stderr)
