@@ -210,8 +210,8 @@ def frame(path, opcode, dest_qp, psn, payload=b"", hdrs=b"", icrc_ok=True, udp_c
         ip = IP(src=path.sip, dst=path.dip, tos=path.dscp << 2 | path.ecn, ttl=path.ttl,
                 id=path.ip_id, flags="DF" if path.df else 0, proto=17)
         eth_type = 0x0800
-    dgram = bytes(ip / udp / l4)[:-0] if False else bytes(ip / udp / l4)
-    # Scapy sized IP/UDP lengths over what it was given: rebuild with the 4 ICRC bytes counted
+    dgram = bytes(ip / udp / l4)
+    # Scapy sized the IPv4 total length over what it was given: rebuild with the ICRC counted
     if not path.v6:
         ip.len = len(dgram) + 4
         dgram = bytes(ip / udp / l4)
