@@ -70,7 +70,7 @@ DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_ba
 DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check roce-gen-check captures-check replay-check \
+	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check replay-check \
 	test bench corpora coverage \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check dut-check
@@ -341,6 +341,7 @@ qp-gen-check:
 # (vectors/roce/gen/gen_roce.py: a Python model of IBTA Vol. 1, its RoCEv2 Annex A17 and seed 004,
 # frames by Scapy): a file that differs from its output fails, and so does the self-check (the
 # ICRC against a ConnectX-4 Lx capture and Scapy's, every frame of the vectors parsed back).
+.PHONY: roce-gen-check
 roce-gen-check:
 	/usr/bin/python3 vectors/roce/gen/gen_roce.py --check
 	/usr/bin/python3 vectors/roce/gen/test_gen_roce.py
