@@ -140,10 +140,11 @@ static inline void rt_recv(struct rt_qp *r, uint32_t off, uint32_t len)
 	tl_mem_write(t, r->dbr, rec, 4);
 }
 
-/* A UD SEND of data[off, off + len) to (dqpn, qkey, rgid 192.168.1.tag): ctrl, datagram,
- * one data segment, CQE requested; the record, then the doorbell. */
-static inline uint16_t rt_ud_send(struct rt_qp *r, uint32_t dqpn, uint32_t qkey, uint8_t tag,
-				  uint32_t off, uint32_t len, bool imm, uint32_t imm_data)
+/* A UD SEND of data[off, off + len) to (dqpn, qkey) at rgid from GID index sgid: ctrl,
+ * datagram, one data segment, CQE requested; the record, then the doorbell. */
+static inline uint16_t rt_ud_send_to(struct rt_qp *r, uint32_t dqpn, uint32_t qkey,
+				     unsigned sgid, const uint8_t rgid[16], uint32_t off,
+				     uint32_t len, bool imm, uint32_t imm_data)
 {
 	struct tl_dev *t = rt.q.t;
 	uint8_t w[128] = { 0 };
@@ -157,14 +158,10 @@ static inline uint16_t rt_ud_send(struct rt_qp *r, uint32_t dqpn, uint32_t qkey,
 	uint8_t *d = w + 16;
 	tl_put32(d, qkey);
 	tl_put32(d + 8, dqpn);
-	tl_put32(d + 0x14, 0x0200C900u); /* rmac 02:00:c9:00:00:tag */
-	tl_put32(d + 0x18, (uint32_t)tag << 16 | 64); /* rmac[15:0], tclass 0, hop limit */
-	tl_put32(d + 0x1C, 1u << 30); /* GRH, sgid index 0 */
-	d[0x20 + 10] = d[0x20 + 11] = 0xFF;
-	d[0x20 + 12] = 192;
-	d[0x20 + 13] = 168;
-	d[0x20 + 14] = 1;
-	d[0x20 + 15] = tag;
+	tl_put32(d + 0x14, 0x0200C900u); /* rmac 02:00:c9:00:00:<last byte of rgid> */
+	tl_put32(d + 0x18, (uint32_t)rgid[15] << 16 | 64); /* rmac[15:0], tclass 0, hop 64 */
+	tl_put32(d + 0x1C, 1u << 30 | (uint32_t)sgid << 20); /* GRH, the source GID index */
+	memcpy(d + 0x20, rgid, 16);
 	uint8_t *s = w + 64;
 	tl_put32(s, len);
 	tl_put32(s + 4, rt.lkey);
@@ -181,6 +178,30 @@ static inline uint16_t rt_ud_send(struct rt_qp *r, uint32_t dqpn, uint32_t qkey,
 	tl_mem_write(t, r->dbr + 4, rec, 4);
 	refdrv_sq_doorbell(&t->d, t->uar, 0, r->qpn, idx, op, ds);
 	return idx;
+}
+
+/* The same to ::ffff:192.168.1.tag from GID index 0. */
+static inline uint16_t rt_ud_send(struct rt_qp *r, uint32_t dqpn, uint32_t qkey, uint8_t tag,
+				  uint32_t off, uint32_t len, bool imm, uint32_t imm_data)
+{
+	const uint8_t rgid[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 192, 168, 1, tag };
+	return rt_ud_send_to(r, dqpn, qkey, 0, rgid, off, len, imm, imm_data);
+}
+
+/* SET_ROCE_ADDRESS of a RoCEv2 IPv6 entry fd00::tag (MAC 02:00:c9:00:00:tag). */
+static inline void rt_set_gid6(unsigned index, uint8_t tag)
+{
+	struct tl_dev *t = rt.q.t;
+	tl_begin(t, "set_roce_address_in", "SET_ROCE_ADDRESS");
+	tl_set(t, "set_roce_address_in", "roce_address_index", index);
+	tl_set(t, "set_roce_address_in", "vhca_port_num", 1);
+	uint8_t gid[16] = { 0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, tag };
+	tl_set_bytes(t, "set_roce_address_in", "source_l3_address", gid, sizeof gid);
+	tl_set(t, "set_roce_address_in", "source_mac_47_32", 0x0002);
+	tl_set(t, "set_roce_address_in", "source_mac_31_0", 0xC9000000u | tag);
+	tl_set(t, "set_roce_address_in", "roce_version", 2);
+	tl_set(t, "set_roce_address_in", "roce_l3_type", 1);
+	cr_assert_eq(tl_run_paged(t, 0x30, 0x10), 0);
 }
 
 /* The CQE the CQE event #i wrote (its producer index), 64 bytes. */
