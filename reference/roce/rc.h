@@ -141,6 +141,7 @@ struct rc_wqe {
 	uint64_t va;       /* raddr (WRITE, READ) */
 	uint32_t rkey;
 	uint32_t imm;      /* immediate data (SEND_IMM, WRITE_IMM), as the WQE carries it */
+	uint8_t bbs;       /* WQEBBs the WQE takes: the next one's index is idx + bbs (0 as 1) */
 };
 
 /* One request packet to build: the BTH fields, the extension headers and where its payload
@@ -193,9 +194,10 @@ struct rc_req {
 	uint32_t una_psn;    /* oldest unacknowledged PSN (npsn when nothing is outstanding) */
 	uint32_t una_wqe_psn; /* first PSN of WQE una */
 	uint32_t next_pkt;   /* PSNs of WQE next already sent (a message stopped part way) */
-	uint16_t una;        /* oldest WQE not completed */
+	uint16_t una;        /* oldest WQE not completed (its first WQEBB) */
 	uint16_t next;       /* the WQE being sent, or the next one to start */
-	uint16_t pi;         /* WQEs posted (the doorbell's counter) */
+	uint16_t pi;         /* WQEBBs posted (the doorbell record's counter) */
+	uint16_t nout;       /* messages outstanding: started (a packet sent) and not completed */
 	uint8_t state;       /* enum rc_req_state */
 	uint8_t limit;       /* outstanding messages allowed, 0 none (profile; CNP reaction) */
 	uint8_t rnr_retry;   /* the QP's rnr_retry (7 = infinite, IBTA §9.7.5.2) */
@@ -216,7 +218,7 @@ struct rc_req_attr {
 };
 void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nicref_adp_mode *mode,
 		 const struct nicref_adp_qp_attr *adp_attr, uint64_t now_ns, uint64_t random);
-/* Messages started (some packet sent) and not completed. */
+/* Messages started (some packet sent) and not completed (D-ROCE-RC-4). */
 unsigned rc_req_outstanding(const struct rc_req *q);
 /* Sends what the doorbell, the window and the state allow. */
 void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns);

@@ -27,7 +27,23 @@ void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nic
 
 unsigned rc_req_outstanding(const struct rc_req *q)
 {
-	return (uint16_t)(q->next - q->una) + (q->next_pkt ? 1u : 0u);
+	return q->nout;
+}
+
+static uint16_t bbs_of(const struct rc_wqe *w)
+{
+	return w->bbs ? w->bbs : 1u;
+}
+
+/* WQE una completed: the next one is the oldest. */
+static void retire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, const struct rc_wqe *w,
+		   uint32_t next_first_psn)
+{
+	ops->done(ctx, q->una, w);
+	q->una = (uint16_t)(q->una + bbs_of(w));
+	q->una_wqe_psn = next_first_psn;
+	if (q->nout)
+		q->nout--;
 }
 
 uint64_t rc_req_deadline(const struct rc_req *q)
@@ -63,6 +79,7 @@ static void go_back(struct rc_req *q, const struct rc_req_ops *ops, void *ctx,
 	q->next = q->una;
 	q->next_pkt = (q->una_psn - q->una_wqe_psn) & RC_PSN_MASK;
 	q->npsn = q->una_psn;
+	q->nout = q->next_pkt ? 1u : 0u;
 	q->timer_ns = 0;
 	ops->retx(ctx, q->una_psn, why);
 }
@@ -118,13 +135,15 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 			t.se = w.se && (s.pos == RC_POS_LAST || s.pos == RC_POS_ONLY);
 		}
 		ops->emit(ctx, &t);
+		if (k == 0)
+			q->nout++;
 		q->npsn = rc_psn_add(q->npsn, span);
 		q->next_pkt = k + span;
 		/* IBTA §9.7.6.1.3: the timer runs while a request is unacknowledged. */
 		if (q->timer_ns == 0)
 			arm(q, now_ns);
 		if (q->next_pkt >= n) {
-			q->next++;
+			q->next = (uint16_t)(q->next + bbs_of(&w));
 			q->next_pkt = 0;
 		}
 	}
@@ -158,9 +177,7 @@ static int ack_upto(struct rc_req *q, uint32_t p, const struct rc_req_ops *ops, 
 		}
 		if (rc_psn_diff(p, last) < 0)
 			break;
-		ops->done(ctx, q->una, &w);
-		q->una++;
-		q->una_wqe_psn = rc_psn_add(last, 1);
+		retire(q, ops, ctx, &w, rc_psn_add(last, 1));
 	}
 	if (rc_psn_diff(np, q->una_psn) <= 0)
 		return 0;
@@ -280,9 +297,7 @@ static void read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 		uint32_t last = rc_psn_add(q->una_wqe_psn, rc_npkts(w.len, q->pmtu) - 1);
 		if (rc_psn_diff(psn, last) <= 0)
 			return; /* a READ response inside a SEND's PSNs: not ours, dropped */
-		ops->done(ctx, q->una, &w);
-		q->una++;
-		q->una_wqe_psn = rc_psn_add(last, 1);
+		retire(q, ops, ctx, &w, rc_psn_add(last, 1));
 		q->una_psn = q->una_wqe_psn;
 		prog = 1;
 	}
@@ -320,11 +335,8 @@ static void read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 		return;
 	}
 	q->una_psn = rc_psn_add(psn, 1);
-	if (k + 1 == n) {
-		ops->done(ctx, q->una, &w);
-		q->una++;
-		q->una_wqe_psn = q->una_psn;
-	}
+	if (k + 1 == n)
+		retire(q, ops, ctx, &w, q->una_psn);
 	progressed(q, now_ns);
 }
 

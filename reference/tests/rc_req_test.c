@@ -342,3 +342,28 @@ Test(rc_req, read_request_takes_response_psns)
 	cr_expect_eq(u->req_out[2].p.psn, 0);
 	ru_free(u);
 }
+
+/* WQEs of several WQEBBs: the next WQE's index is the first WQEBB after it (mlx5 WQE counter),
+ * and the window still counts messages. */
+Test(rc_req, multi_wqebb_wqes)
+{
+	struct ru *u = ru_new();
+	u->bbs = 3;
+	ru_connect(u, 0, 7, 7, 2);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	cr_expect_eq(u->q.pi, 9);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	cr_expect_eq(u->nreq, 2, "a window of two messages");
+	cr_expect_eq(u->req_out[1].wqe, 3);
+	rx(u, 1, ACK, 1);
+	cr_expect_eq(u->ndone, 2);
+	cr_expect_eq(u->done_order[1], 3);
+	cr_expect_eq(u->nreq, 3);
+	cr_expect_eq(u->req_out[2].wqe, 6);
+	rx(u, 2, ACK, 2);
+	cr_expect_eq(u->q.una, 9);
+	cr_expect_eq(rc_req_outstanding(&u->q), 0);
+	ru_free(u);
+}

@@ -38,6 +38,7 @@ struct ru {
 	uint32_t retx_psn[RU_LOG];
 	int nretx;
 	int timeouts, timeout_fail;
+	uint8_t bbs;            /* WQEBBs of the WQEs ru_post makes (0: 1) */
 	struct ru_pkt *req_out; /* packets the requester sent, in order */
 	int nreq;
 	/* responder side */
@@ -254,9 +255,9 @@ static inline void ru_connect(struct ru *u, uint32_t psn, uint8_t retry_cnt, uin
 static inline uint16_t ru_post(struct ru *u, enum rc_msg m, uint32_t len, uint64_t va)
 {
 	uint16_t i = u->q.pi;
-	struct rc_wqe w = { (uint8_t)m, true, false, len, va, RU_RKEY, 0xC0DE0000u + i };
+	struct rc_wqe w = { (uint8_t)m, true, false, len, va, RU_RKEY, 0xC0DE0000u + i, u->bbs };
 	u->sq[i % RU_SQ] = w;
-	u->q.pi++;
+	u->q.pi = (uint16_t)(u->q.pi + (u->bbs ? u->bbs : 1));
 	return i;
 }
 
