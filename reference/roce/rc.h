@@ -164,8 +164,10 @@ struct rc_req_ops {
 	/* Reads send WQE idx (16-bit counter) into *w: 0, or an mlx5 error syndrome (a WQE the
 	 * transport cannot run: RC_SYN_LOCAL_QP_OP). */
 	int (*wqe)(void *ctx, uint16_t idx, struct rc_wqe *w);
-	/* Builds and sends one request packet. */
-	void (*emit)(void *ctx, const struct rc_tx *t);
+	/* Builds and sends one request packet: 0, or the syndrome of a gather that failed
+	 * (RC_SYN_LOCAL_PROT, RC_SYN_LOCAL_LENGTH): the WQE fails. A packet the wire path
+	 * cannot send is not the QP's error: 0 (the timer recovers). */
+	int (*emit)(void *ctx, const struct rc_tx *t);
 	/* READ response payload into the WQE's scatter list at byte off: 0, or an error
 	 * syndrome (RC_SYN_LOCAL_PROT, RC_SYN_LOCAL_LENGTH). */
 	int (*scatter)(void *ctx, uint16_t idx, uint32_t off, const uint8_t *data, uint32_t len);
@@ -289,26 +291,38 @@ struct rc_resp_env {
 	uint8_t min_rnr;    /* qpc min_rnr_nak, the RNR NAK timer code */
 };
 
+/* The receive WQE a message holds: taken from the RQ (or the RMP) by the message's first packet
+ * (SEND) or its last (WRITE with immediate), kept by index while the message lasts. */
+struct rc_rwqe_ref {
+	uint32_t index;  /* the WQE's index in its queue (wqe_counter of the completion) */
+	uint32_t room;   /* bytes its scatter list holds */
+	bool rmp;        /* from the QP's RMP (SRQ) */
+	bool held;       /* a message in progress holds it */
+};
+
 struct rc_resp_ops {
-	/* The size of the receive WQE at the RQ head (its scatter list's bytes), or -1 when the
-	 * RQ has none. */
-	int64_t (*rq_room)(void *ctx);
-	/* Places a SEND's payload at byte off of the head receive WQE: 0, or an mlx5 syndrome. */
-	int (*rq_place)(void *ctx, uint32_t off, const uint8_t *data, uint32_t len);
-	/* Completes the head receive WQE (SEND or WRITE_IMM): byte_cnt, the immediate. 0, or
-	 * -1 when the CQ cannot take it. */
-	int (*rq_done)(void *ctx, enum rc_msg m, uint32_t byte_cnt, bool has_imm, uint32_t imm);
+	/* Whether a receive WQE is posted (the RQ check, which takes nothing). */
+	bool (*rq_avail)(void *ctx);
+	/* Takes the next receive WQE into *ref: 0, or -1 (none, or it cannot be read). */
+	int (*rq_take)(void *ctx, struct rc_rwqe_ref *ref);
+	/* Places a SEND's payload at byte off of the WQE: 0, or an mlx5 syndrome. */
+	int (*rq_place)(void *ctx, const struct rc_rwqe_ref *ref, uint32_t off, const uint8_t *data,
+			uint32_t len);
+	/* Completes the WQE (SEND or WRITE_IMM): byte_cnt, the immediate, syndrome 0 or an
+	 * error's. 0, or -1 when the CQ cannot take it. */
+	int (*rq_done)(void *ctx, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t byte_cnt,
+		       bool has_imm, uint32_t imm, uint8_t syndrome);
 	/* R_Key check for [va, va + len) with write (WRITE) or read (READ) access: 0, or < 0
 	 * (an mkey_err). */
 	int (*rkey)(void *ctx, uint32_t rkey, uint64_t va, uint32_t len, bool write);
-	/* WRITE payload to [va, va + len) under rkey: 0, or -1 (a host write error). */
+	/* WRITE payload to [va, va + len) under rkey: 0, or non-zero (a host write error). */
 	int (*mem_put)(void *ctx, uint32_t rkey, uint64_t va, const uint8_t *data, uint32_t len);
 	/* Whether the receive CQ has room for a completion. */
 	bool (*cq_ok)(void *ctx);
 	/* Sends an ACK or NAK (BTH opcode ACKNOWLEDGE, AETH syndrome, msn, psn). */
 	void (*ack)(void *ctx, uint32_t psn, uint8_t syndrome, uint32_t msn);
 	/* Sends READ response psn (opcode op) with bytes [va, va + len) read under rkey, with an
-	 * AETH (syndrome, msn) when the opcode has one: 0, or -1 (the read failed). */
+	 * AETH (syndrome, msn) when the opcode has one: 0, or non-zero (the read failed). */
 	int (*read_resp)(void *ctx, uint8_t op, uint32_t psn, uint32_t rkey, uint64_t va, uint32_t len,
 			 uint8_t syndrome, uint32_t msn);
 	/* A fatal responder error: the QP to ERR (the receive WQEs flushed). */
@@ -319,9 +333,10 @@ struct rc_resp {
 	uint64_t va;       /* WRITE in progress: where the next packet goes */
 	uint32_t rkey;
 	uint32_t left;     /* WRITE in progress: DMA length not yet received */
-	uint32_t off;      /* SEND in progress: bytes placed in the head receive WQE */
+	uint32_t off;      /* bytes of the message in progress received */
 	uint32_t epsn;     /* expected PSN */
 	uint32_t msn;      /* messages completed (AETH MSN, 24 bits) */
+	struct rc_rwqe_ref rwqe; /* the receive WQE the SEND in progress holds */
 	uint8_t cur;       /* message in progress: enum rc_msg, RC_MSG_NONE between messages */
 	bool nak_latch;    /* a NAK sequence error was sent for epsn (IBTA §9.7.5.1.2) */
 	bool err;          /* a fatal error: the QP is in ERR */

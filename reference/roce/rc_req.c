@@ -134,7 +134,11 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 			t.imm_data = w.imm;
 			t.se = w.se && (s.pos == RC_POS_LAST || s.pos == RC_POS_ONLY);
 		}
-		ops->emit(ctx, &t);
+		e = ops->emit(ctx, &t);
+		if (e != 0) {
+			req_fail(q, ops, ctx, q->next, (uint8_t)e);
+			return;
+		}
 		if (k == 0)
 			q->nout++;
 		q->npsn = rc_psn_add(q->npsn, span);

@@ -98,7 +98,7 @@ static enum rc_verdict chk_rq(struct chk *c)
 	if (!takes_rwqe(c->oi))
 		return RC_V_OK;
 	/* A SEND in progress already holds the head WQE (only a FIRST/ONLY takes one). */
-	return c->ops->rq_room(c->ctx) >= 0 ? RC_V_OK : RC_V_RNR;
+	return c->ops->rq_avail(c->ctx) ? RC_V_OK : RC_V_RNR;
 }
 
 /* [S004] L99 "WRITE MRT: R_Key, PD, range, else NAK Remote Access Error" ([S004] L118-124);
@@ -228,7 +228,7 @@ static int read_answer(struct chk *c, uint32_t psn, uint64_t va, uint32_t len)
 
 /* A fatal responder error (IBTA §10.7.3.1 class C; [S004] L94-100 "Fatal"): the NAK (for the
  * NAK kinds), and the QP to ERR. */
-static enum rc_verdict fatal(struct chk *c, enum rc_verdict v)
+static enum rc_verdict fatal_syn(struct chk *c, enum rc_verdict v, uint8_t syn)
 {
 	static const uint8_t nak_of[RC_V_COUNT] = {
 		[RC_V_NAK_INV] = RC_NAK_INV_REQ + 1,
@@ -238,9 +238,21 @@ static enum rc_verdict fatal(struct chk *c, enum rc_verdict v)
 	if (nak_of[v] != 0)
 		c->ops->ack(c->ctx, c->p->psn & RC_PSN_MASK,
 			    rc_aeth_syn(RC_AETH_NAK, (unsigned)nak_of[v] - 1u), c->r->msn);
+	/* D-ROCE-RC-15: the receive WQE a SEND held completes in error (the rest are flushed). */
+	if (c->r->rwqe.held) {
+		c->r->rwqe.held = false;
+		c->ops->rq_done(c->ctx, &c->r->rwqe, (enum rc_msg)c->r->cur, c->r->off, false, 0,
+				syn);
+	}
 	c->r->err = true;
 	c->ops->fatal(c->ctx, v);
 	return v;
+}
+
+/* The syndrome of the receive WQE in progress when the responder fails (D-ROCE-RC-15). */
+static enum rc_verdict fatal(struct chk *c, enum rc_verdict v)
+{
+	return fatal_syn(c, v, v == RC_V_NAK_OP ? RC_SYN_LOCAL_PROT : RC_SYN_LOCAL_QP_OP);
 }
 
 /* The outcome of a check that did not pass. */
@@ -306,12 +318,18 @@ static enum rc_verdict execute(struct chk *c)
 	}
 	bool send = oi->msg == RC_MSG_SEND || oi->msg == RC_MSG_SEND_IMM;
 	if (send) {
+		if (!r->rwqe.held) {
+			if (c->ops->rq_take(c->ctx, &r->rwqe) != 0)
+				return fatal(c, RC_V_FATAL);
+			r->rwqe.held = true;
+			r->cur = (uint8_t)oi->msg;
+		}
 		/* [S004] L95 "Send: <= RQ buffer"; IBTA §9.7.5.1.3: a SEND longer than the
-		 * receive WQE is an invalid request. */
-		int64_t room = c->ops->rq_room(c->ctx);
-		if (room < 0 || (uint64_t)r->off + p->len > (uint64_t)room)
-			return fatal(c, RC_V_NAK_INV);
-		if (p->len != 0 && c->ops->rq_place(c->ctx, r->off, p->payload, p->len) != 0)
+		 * receive WQE is an invalid request; the WQE completes with a local length
+		 * error. */
+		if ((uint64_t)r->off + p->len > r->rwqe.room)
+			return fatal_syn(c, RC_V_NAK_INV, RC_SYN_LOCAL_LENGTH);
+		if (p->len != 0 && c->ops->rq_place(c->ctx, &r->rwqe, r->off, p->payload, p->len) != 0)
 			return fatal(c, RC_V_NAK_OP); /* [S004] L101 Bresp; D-ROCE-RC-14 */
 	} else {
 		/* IBTA §9.7.5.1.3: the WRITE's packets together carry the RETH's DMA length. */
@@ -327,9 +345,17 @@ static enum rc_verdict execute(struct chk *c)
 	r->cur = end ? RC_MSG_NONE : (uint8_t)oi->msg;
 	if (end) {
 		r->msn = rc_psn_add(r->msn, 1);
-		if (completes_rwqe(oi) &&
-		    c->ops->rq_done(c->ctx, (enum rc_msg)oi->msg, r->off, p->has_imm, p->imm) != 0)
-			return fatal(c, RC_V_FATAL);
+		if (oi->msg == RC_MSG_WRITE_IMM) {
+			if (c->ops->rq_take(c->ctx, &r->rwqe) != 0)
+				return fatal(c, RC_V_FATAL);
+			r->rwqe.held = true;
+		}
+		if (completes_rwqe(oi)) {
+			r->rwqe.held = false;
+			if (c->ops->rq_done(c->ctx, &r->rwqe, (enum rc_msg)oi->msg, r->off, p->has_imm,
+					    p->imm, RC_SYN_OK) != 0)
+				return fatal(c, RC_V_FATAL);
+		}
 	}
 	/* D-ROCE-RC-9: an ACK when the request asks for one and at the end of each message; a
 	 * coalesced ACK covers every PSN before it ([S004] L104 "implicit ACK"). */

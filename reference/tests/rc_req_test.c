@@ -367,3 +367,19 @@ Test(rc_req, multi_wqebb_wqes)
 	cr_expect_eq(rc_req_outstanding(&u->q), 0);
 	ru_free(u);
 }
+
+/* A gather that fails (an L_Key without local read): the WQE fails with the gather's syndrome
+ * (0x04 LOCAL_PROT_ERR) and nothing of it is sent. */
+Test(rc_req, gather_failure_fails_the_wqe)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	u->gather_fail_wqe = 2;
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	cr_expect_eq(u->nreq, 1);
+	cr_expect_eq(u->fail_idx, 1);
+	cr_expect_eq(u->fail_syn, RC_SYN_LOCAL_PROT);
+	ru_free(u);
+}

@@ -178,7 +178,8 @@ Test(rc_resp, send_longer_than_receive_wqe)
 	u->rq_size = 100;
 	struct rc_pkt p = req(RC_BTH_SEND_ONLY, 100, 101);
 	cr_expect_eq(in(u, &p), RC_V_NAK_INV);
-	cr_expect_eq(u->rq_used, 0);
+	cr_expect_eq(u->rq_used, 1, "the WQE completes in error");
+	cr_expect_eq(u->rq_syn[0], RC_SYN_LOCAL_LENGTH);
 	ru_free(u);
 }
 

@@ -39,12 +39,14 @@ struct ru {
 	int nretx;
 	int timeouts, timeout_fail;
 	uint8_t bbs;            /* WQEBBs of the WQEs ru_post makes (0: 1) */
+	int gather_fail_wqe;    /* WQE index + 1 whose gather fails (0: none) */
 	struct ru_pkt *req_out; /* packets the requester sent, in order */
 	int nreq;
 	/* responder side */
 	struct rc_resp r;
 	struct rc_resp_env env;
-	int rq_posted, rq_used; /* receive WQEs posted and completed */
+	int rq_posted, rq_taken, rq_used; /* receive WQEs posted, taken and completed */
+	uint8_t rq_syn[8];
 	uint32_t rq_size;       /* bytes of each receive WQE */
 	uint8_t rq_buf[8][RU_MEM / 8];
 	uint32_t rq_len[8], rq_imm[8];
@@ -90,9 +92,11 @@ static inline int ru_wqe(void *ctx, uint16_t idx, struct rc_wqe *w)
 	*w = u->sq[idx % RU_SQ];
 	return w->msg == RC_MSG_NONE ? RC_SYN_LOCAL_QP_OP : 0;
 }
-static inline void ru_emit(void *ctx, const struct rc_tx *t)
+static inline int ru_emit(void *ctx, const struct rc_tx *t)
 {
 	struct ru *u = ctx;
+	if (u->gather_fail_wqe == (int)t->wqe + 1)
+		return RC_SYN_LOCAL_PROT;
 	cr_assert_lt(u->nreq, RU_LOG, "too many request packets");
 	struct ru_pkt *o = &u->req_out[u->nreq++];
 	memset(&o->p, 0, sizeof o->p);
@@ -113,6 +117,7 @@ static inline void ru_emit(void *ctx, const struct rc_tx *t)
 	cr_assert_leq(t->len, sizeof o->data);
 	memcpy(o->data, &u->src[(t->wqe % RU_SQ) * 4096u % RU_MEM + t->off], t->len);
 	o->p.payload = o->data;
+	return 0;
 }
 static inline int ru_scatter(void *ctx, uint16_t idx, uint32_t off, const uint8_t *d, uint32_t len)
 {
@@ -151,26 +156,39 @@ static inline void ru_timeout(void *ctx, const struct nicref_adp_qp *a, bool aga
 static const struct rc_req_ops ru_req_ops = { ru_wqe, ru_emit, ru_scatter, ru_done, ru_fail, ru_retx, ru_timeout };
 
 /* ---- responder callbacks ---- */
-static inline int64_t ru_rq_room(void *ctx)
+static inline bool ru_rq_avail(void *ctx)
 {
 	struct ru *u = ctx;
-	return u->rq_used < u->rq_posted ? (int64_t)u->rq_size : -1;
+	return u->rq_taken < u->rq_posted;
 }
-static inline int ru_rq_place(void *ctx, uint32_t off, const uint8_t *d, uint32_t len)
+static inline int ru_rq_take(void *ctx, struct rc_rwqe_ref *ref)
 {
 	struct ru *u = ctx;
-	cr_assert_lt(u->rq_used, u->rq_posted);
-	memcpy(&u->rq_buf[u->rq_used % 8][off], d, len);
+	if (u->rq_taken >= u->rq_posted)
+		return -1;
+	ref->index = (uint32_t)u->rq_taken++;
+	ref->room = u->rq_size;
+	ref->rmp = false;
 	return 0;
 }
-static inline int ru_rq_done(void *ctx, enum rc_msg m, uint32_t n, bool has_imm, uint32_t imm)
+static inline int ru_rq_place(void *ctx, const struct rc_rwqe_ref *ref, uint32_t off, const uint8_t *d,
+			      uint32_t len)
 {
 	struct ru *u = ctx;
-	int i = u->rq_used % 8;
+	cr_assert_lt(ref->index, (uint32_t)u->rq_taken);
+	memcpy(&u->rq_buf[ref->index % 8][off], d, len);
+	return 0;
+}
+static inline int ru_rq_done(void *ctx, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t n,
+			     bool has_imm, uint32_t imm, uint8_t syn)
+{
+	struct ru *u = ctx;
+	int i = (int)(ref->index % 8);
 	u->rq_len[i] = n;
 	u->rq_imm[i] = imm;
 	u->rq_has_imm[i] = has_imm;
 	u->rq_msg[i] = (uint8_t)m;
+	u->rq_syn[i] = syn;
 	u->rq_used++;
 	return 0;
 }
@@ -232,7 +250,7 @@ static inline void ru_fatal(void *ctx, enum rc_verdict v)
 	u->fatal++;
 	u->fatal_v = v;
 }
-static const struct rc_resp_ops ru_resp_ops = { ru_rq_room, ru_rq_place, ru_rq_done, ru_rkey,
+static const struct rc_resp_ops ru_resp_ops = { ru_rq_avail, ru_rq_take, ru_rq_place, ru_rq_done, ru_rkey,
 						ru_mem_put, ru_cq_ok, ru_ack, ru_read_resp, ru_fatal };
 
 /* A connected pair: requester PSN psn, MTU 256, classic timer (timeout 14: 67.1 ms), retry_cnt
