@@ -345,4 +345,21 @@ void rc_resp_init(struct rc_resp *r, uint32_t rq_psn);
 enum rc_verdict rc_resp_rx(struct rc_resp *r, const struct rc_resp_env *env, const struct rc_pkt *p,
 			   const struct rc_resp_ops *ops, void *ctx);
 
+/* ---- On a device (rc_dev.c, rc_dev_resp.c): the entry points the RoCE layer calls ---------- */
+struct nicref_dev;
+struct roce_qp;
+struct roce_pkt;
+/* The QP went from state `from` to `to` (enum qp_state), its context holding the new
+ * attributes: the responder starts at RTR, the requester at RTS. */
+void rc_modify(struct nicref_dev *dev, struct roce_qp *qp, unsigned from, unsigned to);
+/* A send doorbell of an RC QP (qp->sq.sw_counter the doorbell record's counter). */
+void rc_sq_run(struct nicref_dev *dev, struct roce_qp *qp);
+/* A packet for an RC QP after the layer's common checks: requests go to the responder,
+ * responses and ACKs to the requester. */
+void rc_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pkt *p);
+/* The QP's timer (roce_timer_arm) expired. */
+void rc_timer(struct nicref_dev *dev, struct roce_qp *qp);
+/* The responder's part of rc_rx. */
+void rc_resp_dev_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct rc_pkt *p);
+
 #endif
