@@ -80,6 +80,30 @@
 	F(L, flow_label, 0x1C, 19, 0)                                                           \
 	W(L, rgid, 0x20, 128)
 
+/* [IFC] device.h struct mlx5_cqe64 as a QP's completions use it, with struct mlx5_err_cqe's
+ * syndromes (they share the 64 bytes): flags_rqpn at 18h (bits 29:28 the GRH flag mlx5_ib reads
+ * as "g", 25:24 the RoCE L3 header type MLX5_CQE_ROCE_L3_HEADER_TYPE_*, 23:0 the source QP of
+ * a UD packet), l4_l3_hdr_type at 1Dh (bit 0: a VLAN tag was present) with vlan_info, srqn,
+ * the immediate data at 24h, byte_cnt, the error syndromes at 36h/37h, sop_drop_qpn at 38h
+ * (the WQE opcode of a requester CQE and the QPN), wqe_counter, signature, op_own. */
+#define PRM_L_qp_cqe(F, W, A, L)                                                                \
+	F(L, grh, 0x18, 29, 28)                                                                 \
+	F(L, roce_l3_type, 0x18, 25, 24)                                                        \
+	F(L, rqpn, 0x18, 23, 0)                                                                 \
+	F(L, vlan_present, 0x1C, 16, 16)                                                        \
+	F(L, vlan_info, 0x1C, 15, 0)                                                            \
+	F(L, srqn, 0x20, 23, 0)                                                                 \
+	F(L, immediate, 0x24, 31, 0)                                                            \
+	F(L, byte_cnt, 0x2C, 31, 0)                                                             \
+	F(L, vendor_err_synd, 0x34, 15, 8)                                                      \
+	F(L, syndrome, 0x34, 7, 0)                                                              \
+	F(L, s_wqe_opcode, 0x38, 31, 24)                                                        \
+	F(L, qpn, 0x38, 23, 0)                                                                  \
+	F(L, wqe_counter, 0x3C, 31, 16)                                                         \
+	F(L, signature, 0x3C, 15, 8)                                                            \
+	F(L, opcode, 0x3C, 7, 4)                                                                \
+	F(L, owner, 0x3C, 0, 0)
+
 #define NICREF_LAYOUTS_ROCE(X)                                                                  \
 	X(roce_bth, 0x0C, "beyond PRM: IBTA Vol. 1 §9.2 BTH")                                   \
 	X(roce_reth, 0x10, "beyond PRM: IBTA Vol. 1 §9.3.2 RETH")                               \
@@ -87,6 +111,7 @@
 	X(roce_deth, 0x08, "beyond PRM: IBTA Vol. 1 §9.3.1 DETH")                               \
 	X(roce_immdt, 0x04, "beyond PRM: IBTA Vol. 1 §9.3.5 ImmDt")                             \
 	X(send_wqe_raddr, 0x10, "beyond PRM: mlx5 qp.h mlx5_wqe_raddr_seg")                     \
-	X(send_wqe_datagram, 0x30, "beyond PRM: mlx5 qp.h mlx5_wqe_datagram_seg (mlx5_av)")
+	X(send_wqe_datagram, 0x30, "beyond PRM: mlx5 qp.h mlx5_wqe_datagram_seg (mlx5_av)")     \
+	X(qp_cqe, 0x40, "beyond PRM: mlx5 device.h mlx5_cqe64 / mlx5_err_cqe of a QP")
 
 #endif

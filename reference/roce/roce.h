@@ -138,6 +138,8 @@ struct roce_tx_hdr {
  * the sender, never an error of the caller's QP. */
 int roce_tx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_tx_hdr *h,
 	    const uint8_t *payload, uint32_t len);
+/* Whether gid is the address of a RoCEv2 entry of the port's GID table (D-ROCE-1). */
+bool roce_gid_is_local(const struct nicref_dev *dev, unsigned port, const uint8_t gid[16]);
 /* The same without a QP (a CNP to a remote QP, D-ROCE-9): av and port give the addresses. */
 int roce_tx_raw(struct nicref_dev *dev, unsigned port, uint16_t pkey, const struct roce_av *av,
 		const struct roce_tx_hdr *h, const uint8_t *payload, uint32_t len);
@@ -285,8 +287,10 @@ struct roce_qp {
 	uint64_t rp_restore_ns;  /* when rp_limit goes back up (0: not reduced) */
 	/* The QP's timer (requester retransmission, RNR; rocerc arms it): 0 disarmed. */
 	uint64_t deadline_ns;
-	struct roce_qp *tprev, *tnext; /* on the armed list */
+	struct roce_qp *tprev, *tnext; /* on the armed list (a timer or rp_restore_ns set) */
 	bool armed;
+	uint8_t state;      /* the QP state the transport last saw (enum qp_state) */
+	uint32_t ud_psn;    /* UD: the PSN of the next packet (qpc next_send_psn at RTR2RTS) */
 	struct rc_req req;
 	struct rc_resp resp;
 };
@@ -298,6 +302,8 @@ void roce_timer_arm(struct nicref_dev *dev, struct roce_qp *qp, uint64_t at_ns);
 /* Puts the QP in ERR (qp_state cause 1): its outstanding send WQEs from sq_head and its posted
  * receive WQEs complete with WR_FLUSH_ERR (the first error CQE is the caller's). */
 void roce_qp_error(struct nicref_dev *dev, struct roce_qp *qp);
+/* Completes what is outstanding with WR_FLUSH_ERR (a QP in ERR; also at each later doorbell). */
+void roce_qp_flush(struct nicref_dev *dev, struct roce_qp *qp);
 /* The outstanding-request limit in force (the profile's, or the reaction point's). */
 unsigned roce_outstanding_limit(const struct nicref_dev *dev, const struct roce_qp *qp);
 /* A responder NAK was sent (the roce_nak event and the counters; the packet is roce_tx's). */
@@ -325,6 +331,17 @@ void roce_ud_run(struct nicref_dev *dev, struct roce_qp *qp);
 /* A UD packet for qp (after the common checks). */
 void roce_ud_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pkt *p);
 
+/* The entries (roce_rx, qp_run, tick) bracket their work so loopback packets are delivered at
+ * the end of the outermost one (D-ROCE-12). */
+void roce_enter(struct nicref_dev *dev);
+void roce_leave(struct nicref_dev *dev);
+/* Every live roce_qp freed (teardown). */
+void roce_qp_release_all(struct nicref_dev *dev);
+/* The notes of obj/ (DEV_NOTE_QP_MODIFY, DEV_NOTE_QP_DESTROY, DEV_NOTE_OBJECTS_RELEASED). */
+void roce_qp_notify(struct nicref_dev *dev, enum dev_note note, uint32_t qpn);
+/* Virtual time: the QPs' timers and the reaction point (roce_qp.c). */
+void roce_qp_tick(struct nicref_dev *dev);
+
 /* ---- The layer's row (roce_subsys.c) -------------------------------------------------------- */
 /* The counters of nicref_stats the layer keeps (since reset). */
 struct roce_counters {
@@ -339,6 +356,13 @@ struct roce_state {
 	uint8_t *msg;       /* scratch: a payload gathered or scattered (frame_cap bytes) */
 	struct roce_qp *armed; /* QPs whose timer is armed, in arming order */
 	uint32_t nqps;      /* live struct roce_qp */
+	/* Packets to a local GID (D-ROCE-12): queued, delivered by the outermost entry (a
+	 * doorbell, a received frame, a tick) once its own work is done, so no packet is
+	 * handled inside another's handling. lb holds [lb_head, lb_tail) as length-prefixed
+	 * frames; depth counts the entries in progress. */
+	uint8_t *lb;
+	size_t lb_cap, lb_head, lb_tail;
+	unsigned depth;
 	bool check_icrc;    /* false only for the fuzz twin (nicref_roce_... test hook) */
 	struct roce_counters cnt;
 };

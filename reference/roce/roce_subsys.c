@@ -46,6 +46,7 @@ static void roce_destroy(struct nicref_dev *dev, void *state)
 		return;
 	free(rs->frame);
 	free(rs->msg);
+	free(rs->lb);
 	free(rs);
 }
 
@@ -54,6 +55,8 @@ static void roce_reset(struct nicref_dev *dev, void *state)
 	(void)dev;
 	struct roce_state *rs = state;
 	rs->cnt = (struct roce_counters){ 0 };
+	rs->lb_head = rs->lb_tail = 0;
+	rs->depth = 0;
 }
 
 static void roce_counters(const struct nicref_dev *dev, const void *state,
@@ -76,15 +79,26 @@ static void roce_counters(const struct nicref_dev *dev, const void *state,
 	out->roce_ecn_marked += c->ecn_marked;
 }
 
-bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
+static void roce_tick(struct nicref_dev *dev, void *state)
 {
-	(void)dev, (void)port, (void)frame, (void)len;
-	return false;
+	(void)state;
+	roce_enter(dev);
+	roce_qp_tick(dev);
+	roce_leave(dev);
 }
 
-void roce_qp_run(struct nicref_dev *dev, struct qp *q, const struct sq_db *db, bool bf_ok)
+static void roce_notify(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num)
 {
-	(void)dev, (void)q, (void)db, (void)bf_ok;
+	(void)state;
+	roce_qp_notify(dev, note, num);
+}
+
+static int roce_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
+{
+	(void)dev, (void)buf, (void)len;
+	const struct roce_state *rs = state;
+	(void)rs;
+	return 0;
 }
 
 const struct dev_subsys roce_subsys = {
@@ -92,5 +106,8 @@ const struct dev_subsys roce_subsys = {
 	.create = roce_create,
 	.destroy = roce_destroy,
 	.reset = roce_reset,
+	.tick = roce_tick,
+	.notify = roce_notify,
+	.check = roce_check,
 	.counters = roce_counters,
 };

@@ -185,7 +185,16 @@ NICREF_API unsigned nicref_roce_ext_len(unsigned code);
 	X(CNP_NO_QP, 14, "cnp_no_qp", "Annex A17 §A17.9.1",                                       \
 	  "a CNP for a QP that does not exist or does not send")                                 \
 	X(RESPONSE_UNEXPECTED, 15, "response_unexpected", "IBTA Vol. 1 §9.7.5.1.1 (C9-109..)",    \
-	  "a response or ACK the requester does not wait for (duplicate, ghost, out of window)")
+	  "a response or ACK the requester does not wait for (duplicate, ghost, out of window)") \
+	/* Packets the sender could not send (counted with the sender's QP; no frame). */       \
+	X(TX_NO_GID, 16, "tx_no_gid", "Annex A17 §A17.4; docs/roce.md D-ROCE-11",                \
+	  "sending: the source GID index names no RoCEv2 entry of the port")                    \
+	X(TX_OVER_MTU, 17, "tx_over_mtu", "PRM §11.1.1 T106; docs/roce.md D-ROCE-11",           \
+	  "sending: the packet is longer than the port MTU")                                   \
+	X(TX_LINK_DOWN, 18, "tx_link_down", "PRM §11.1.1; docs/roce.md D-ROCE-11",              \
+	  "sending: the port is down")                                                          \
+	X(LOOPBACK_FULL, 19, "loopback_full", "docs/roce.md D-ROCE-12",                         \
+	  "a packet to a local GID found the loopback queue full")
 
 enum nicref_roce_drop {
 	NICREF_ROCE_DROP_NONE = 0,
