@@ -359,6 +359,11 @@ void rc_sq_run(struct nicref_dev *dev, struct roce_qp *qp);
 void rc_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pkt *p);
 /* The QP's timer (roce_timer_arm) expired. */
 void rc_timer(struct nicref_dev *dev, struct roce_qp *qp);
+/* rc_dev_rq.c: whether a receive WQE is posted (taking none), and the WQE at index of the
+ * QP's RQ (or its RMP) read again. */
+struct roce_rwqe;
+bool rc_rq_avail(struct nicref_dev *dev, struct roce_qp *qp);
+int rc_rq_at(struct nicref_dev *dev, struct roce_qp *qp, uint32_t index, bool rmp, struct roce_rwqe *w);
 /* The responder's part of rc_rx. */
 void rc_resp_dev_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct rc_pkt *p);
 
