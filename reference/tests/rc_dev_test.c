@@ -53,14 +53,31 @@ static struct tl_dev *wired(struct side *s)
 	return t;
 }
 
-/* A connected RC pair (QP a0 <-> b0), MTU 1024 (mtu 3), A's sq_psn 0xFFFFFE (it wraps). */
-static struct fab *fab_up(unsigned retry_count, unsigned rnr_retry)
+/* ROCE_ACCL (seed 000) on t: roce_adp_retrans_en and profile 1 = the example profile E of
+ * docs/adp.md (time_base 4 us, 3 ranges, initial exponents 2..3, retx_total_timeout 12). */
+static void adp_on(struct tl_dev *t)
+{
+	static const uint32_t e[6] = { 0x30400004, 0x0C000202, 0x04020103, 0x00010502, 0x18010802, 0 };
+	struct tl_reg c = tl_reg_cmd(TL_REG_WRITE, 0x4050u, 0x40);
+	tl_reg_set(&c, 0x00, 31, 0, 0x10000001u); /* profile select, en select */
+	tl_reg_set(&c, 0x04, 31, 0, 1u << 28 | 1u); /* profile id 1, en */
+	for (unsigned i = 0; i < 6; i++)
+		tl_reg_set(&c, 0x10 + 4 * i, 31, 0, e[i]);
+	uint8_t out[0x50];
+	cr_assert_eq(refdrv_cmd(&t->d, c.in, 0x50, out, sizeof out), 0, "ROCE_ACCL: %s", t->d.error);
+}
+
+/* A connected RC pair (QP a0 <-> b0), MTU 1024 (mtu 3), A's sq_psn 0xFFFFFE (it wraps); adp:
+ * A's ROCE_ACCL selects the ADP engine before its QP reaches RTS. */
+static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp)
 {
 	struct fab *f = calloc(1, sizeof *f);
 	cr_assert_not_null(f);
 	f->sa.l = f->sb.l = &f->l;
 	f->a = wired(&f->sa);
 	f->b = wired(&f->sb);
+	if (adp)
+		adp_on(f->a);
 	struct refdrv_qp_attr aa, ab;
 	refdrv_qp_defaults(&aa);
 	aa.local.mac = 0x024E4943520Aull;
@@ -80,6 +97,11 @@ static struct fab *fab_up(unsigned retry_count, unsigned rnr_retry)
 	tl_mark(&f->a->tr);
 	tl_mark(&f->b->tr);
 	return f;
+}
+
+static struct fab *fab_up(unsigned retry_count, unsigned rnr_retry)
+{
+	return fab_up_adp(retry_count, rnr_retry, false);
 }
 
 static void fab_down(struct fab *f)
@@ -169,6 +191,14 @@ Test(rc_dev, write_send_read_complete)
 	same(f->b, D + 0x30000, f->a, D + 0x40000, 2000);
 	/* WRITE 3000 B at MTU 1024: 3 packets from PSN 0xFFFFFE (wraps), SEND 1, READ 1 */
 	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_RETX), 0);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 5, "3 + 1 + 1 request packets");
+	/* B: one ACK for the WRITE's last packet, one for the SEND (D-ROCE-RC-9), two READ
+	 * responses (FIRST, LAST) */
+	cr_expect_eq(tl_count(&f->b->tr, NICREF_EV_ROCE_TX), 4);
+	const struct nicref_event *r0 = tl_nth(&f->b->tr, NICREF_EV_ROCE_TX, 2);
+	cr_assert_not_null(r0);
+	cr_expect_eq(r0->arg[3], 0x0D, "READ RESPONSE FIRST");
+	cr_expect_eq(r0->arg[4], 2, "the READ's PSN: after 0xFFFFFE, 0xFFFFFF, 0, 1");
 	const struct nicref_event *e = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 2);
 	cr_assert_not_null(e);
 	cr_expect_eq(e->arg[4], 0, "the third packet's PSN wrapped to 0");
@@ -249,5 +279,40 @@ Test(rc_dev, retry_exhaustion_error_cqe)
 	const struct nicref_event *s = tl_nth(&f->a->tr, NICREF_EV_QP_STATE, 0);
 	cr_assert_not_null(s);
 	cr_expect_eq(s->arg[2], 6, "QP to ERR");
+	fab_down(f);
+}
+
+/* Under ADP (ROCE_ACCL, seeds 000/001) the timer's values are the engine's: the first
+ * retransmission of a lost packet comes 4 us x 2^e after it, e the initial draw in 2..3 (seed
+ * 001 L7: [low, low + size - 1]); every timeout retransmission counts roce_adp_retrans
+ * (D-ADP-18), the failure roce_adp_retrans_to, and the WQE ends with 0x15. */
+Test(rc_dev, adp_timer_drives_retransmissions)
+{
+	struct fab *f = fab_up_adp(7, 7, true);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.loss_ppm = NICREF_LINK_PPM;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	nicref_link_set_tick(f->l, 100);
+	post(f, REFDRV_QP_OP_SEND, D, 100, 0);
+	for (int i = 0; i < 200; i++)
+		nicref_link_advance(f->l, 1000000);
+	size_t ntx = tl_count(&f->a->tr, NICREF_EV_ROCE_TX);
+	size_t nre = tl_count(&f->a->tr, NICREF_EV_ROCE_RETX);
+	cr_assert_geq(ntx, 3);
+	cr_expect_eq(ntx, nre + 1, "every retransmission sends the one packet again");
+	const struct nicref_event *t0 = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 0);
+	const struct nicref_event *t1 = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 1);
+	uint64_t gap = t1->time_ns - t0->time_ns;
+	cr_expect((gap >= 16000 && gap <= 16100) || (gap >= 32000 && gap <= 32100),
+		  "first retransmission after %llu ns: 16 or 32 us (to the 100 ns tick)",
+		  (unsigned long long)gap);
+	struct nicref_adp_counters c;
+	nicref_adp_dev_counters(f->a->dev, &c);
+	cr_expect_eq(c.roce_adp_retrans, nre, "one roce_adp_retrans per timeout retransmission");
+	cr_expect_eq(c.roce_adp_retrans_to, 1, "the failure");
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
 	fab_down(f);
 }
