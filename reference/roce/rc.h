@@ -228,7 +228,8 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 struct rc_pkt;
 void rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 	       uint64_t now_ns);
-/* Time moved to now: the ACK timer and the RNR wait. */
+/* Time moved to now: the ACK timer or the RNR wait, when due (one expiry per call,
+ * D-ROCE-RC-19). */
 void rc_req_tick(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns);
 /* The earliest deadline the requester waits for (0 none). */
 uint64_t rc_req_deadline(const struct rc_req *q);

@@ -361,31 +361,40 @@ void rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops
 	rc_req_run(q, ops, ctx, now_ns);
 }
 
-void rc_req_tick(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns)
+/* One expiry, handled at t, the time the clock moved to (D-ROCE-RC-19). */
+static void expire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t t)
 {
-	if (q->state == RC_REQ_RNR && q->rnr_ns != 0 && now_ns >= q->rnr_ns) {
+	if (q->state == RC_REQ_RNR) {
 		/* IBTA §9.7.5.2: after the RNR NAK's time the requester sends again from the
 		 * NAK's PSN. */
 		q->rnr_ns = 0;
 		q->state = RC_REQ_RUN;
 		go_back(q, ops, ctx, RC_RETX_RNR);
-		rc_req_run(q, ops, ctx, now_ns);
+		rc_req_run(q, ops, ctx, t);
 		return;
 	}
-	if (q->state != RC_REQ_RUN || q->timer_ns == 0 || now_ns < q->timer_ns)
-		return;
 	q->timer_ns = 0;
 	if (rc_req_outstanding(q) == 0)
 		return;
 	/* IBTA §9.7.6.1.3: the local ACK timeout; seeds 000/001 under ADP (retries, total
 	 * timeout, the next value). */
 	enum nicref_adp_reason why;
-	bool again = nicref_adp_on_timeout(&q->adp, now_ns, &why);
+	bool again = nicref_adp_on_timeout(&q->adp, t, &why);
 	ops->timeout(ctx, &q->adp, again);
 	if (!again) {
 		req_fail(q, ops, ctx, q->una, RC_SYN_RETRY_EXC);
 		return;
 	}
 	go_back(q, ops, ctx, RC_RETX_TIMEOUT);
-	rc_req_run(q, ops, ctx, now_ns);
+	rc_req_run(q, ops, ctx, t);
+}
+
+void rc_req_tick(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns)
+{
+	/* D-ROCE-RC-19: the requester acts when the clock moves, at the time it moved to: one
+	 * expiry per move, its packets sent and its next timer armed from now, never a second
+	 * expiry before the packets of the first could be answered. */
+	uint64_t d = rc_req_deadline(q);
+	if (d != 0 && d <= now_ns)
+		expire(q, ops, ctx, now_ns);
 }

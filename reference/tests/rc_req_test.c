@@ -383,3 +383,21 @@ Test(rc_req, gather_failure_fails_the_wqe)
 	cr_expect_eq(u->fail_syn, RC_SYN_LOCAL_PROT);
 	ru_free(u);
 }
+
+/* D-ROCE-RC-19: a clock moved far at once: one expiry, handled at the time the clock moved to
+ * (its packet leaves then, and its timer runs from then): no second retry before the first
+ * could be answered. */
+Test(rc_req, one_long_tick_one_expiry)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 2, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	uint64_t t = u->q.timer_ns;
+	rc_req_tick(&u->q, &ru_req_ops, u, 10000000000ull);
+	cr_expect_eq(u->timeouts, 1);
+	cr_expect_eq(u->nreq, 2);
+	cr_expect_eq(u->q.timer_ns, 10000000000ull + t, "armed from the time the clock reached");
+	cr_expect_eq(u->nfail, 0);
+	ru_free(u);
+}
