@@ -268,6 +268,11 @@ static enum rc_verdict refuse(struct chk *c, enum rc_verdict v)
 		 * again (the last PSN received in order, D-ROCE-RC-13) and not placed; a
 		 * duplicate READ is executed again. */
 		if (c->oi != NULL && c->oi->msg == RC_MSG_READ) {
+			/* The READ runs again, so its R_Key and rights are checked again (in
+			 * the IBTA order the PSN check came first). */
+			enum rc_verdict k = chk_rkey(c);
+			if (k != RC_V_OK)
+				return fatal(c, k);
 			if (read_answer(c, p->psn & RC_PSN_MASK, p->va, p->dma_len) != 0)
 				return fatal(c, RC_V_FATAL);
 		} else {

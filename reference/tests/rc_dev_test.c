@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "driver_qp.h"
+#include "nicref/layout.h"
 #include "nicref/link.h"
 #include "testlib.h"
 
@@ -104,8 +105,20 @@ static struct fab *fab_up(unsigned retry_count, unsigned rnr_retry)
 	return fab_up_adp(retry_count, rnr_retry, false);
 }
 
+/* DESTROY_QP as a driver does before it goes: the transport state goes with the QP. */
+static void qp_destroy(struct tl_dev *t, uint32_t qpn)
+{
+	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
+	refdrv_field_set(in, sizeof in, "destroy_qp_in", "opcode",
+			 (uint64_t)nicref_opcode_find("DESTROY_QP"));
+	refdrv_field_set(in, sizeof in, "destroy_qp_in", "qpn", qpn);
+	cr_expect_eq(refdrv_cmd(&t->d, in, sizeof in, out, sizeof out), 0, "%s", t->d.error);
+}
+
 static void fab_down(struct fab *f)
 {
+	qp_destroy(f->a, f->qa.qp[0].qpn);
+	qp_destroy(f->b, f->qb.qp[0].qpn);
 	nicref_link_destroy(f->l);
 	f->l = NULL;
 	tl_down(f->a);
@@ -179,7 +192,7 @@ Test(rc_dev, write_send_read_complete)
 		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "requester CQE %d", i);
 		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0, "MLX5_CQE_REQ");
 		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), ops[i]);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), (uint64_t)i);
 	}
 	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0);
 	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "the SEND's receive CQE");

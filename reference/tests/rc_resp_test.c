@@ -390,3 +390,18 @@ Test(rc_resp, ack_policy)
 	cr_expect_eq(u->resp_out[1].p.msn, 1);
 	ru_free(u);
 }
+
+/* A duplicate READ runs again, so its R_Key is checked again: a duplicate naming memory outside
+ * the region is a remote access error, not a read of it. */
+Test(rc_resp, duplicate_read_checks_rkey)
+{
+	struct ru *u = up(false);
+	struct rc_pkt p = req(RC_BTH_READ_REQUEST, 100, 0);
+	p.dma_len = 100;
+	cr_expect_eq(in(u, &p), RC_V_OK);
+	p.va = RU_VA + RU_MEM - 10;
+	cr_expect_eq(in(u, &p), RC_V_NAK_ACC);
+	cr_expect_eq(u->nresp, 2, "one response, then the NAK");
+	cr_expect_eq(u->resp_out[1].p.syndrome, 0x62);
+	ru_free(u);
+}
