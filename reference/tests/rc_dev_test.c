@@ -32,6 +32,8 @@ struct fab {
 	struct refdrv_qp_stack qa, qb;
 };
 
+static uint8_t roce_profile; /* the profile setting of the next fab_up's devices */
+
 static struct tl_dev *wired(struct side *s)
 {
 	struct tl_dev *t = calloc(1, sizeof *t);
@@ -43,6 +45,7 @@ static struct tl_dev *wired(struct side *s)
 	cfg.trace_ctx = &t->tr;
 	cfg.ops.wire_tx = wtx;
 	cfg.ops.ctx = s;
+	cfg.profile.roce_profile = roce_profile;
 	t->dev = nicref_dev_create(&cfg);
 	cr_assert_not_null(t->dev);
 	s->dev = t->dev;
@@ -84,6 +87,8 @@ static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp
 	aa.local.mac = 0x024E4943520Aull;
 	aa.retry_count = retry_count;
 	aa.rnr_retry = rnr_retry;
+	if (roce_profile == 1)
+		aa.rre = 0; /* seed004 refuses remote READ (D-QP-14) */
 	ab = aa;
 	refdrv_qp_addr_ip(&ab.local, "192.0.2.2");
 	ab.local.mac = 0x024E4943520Bull;
@@ -327,5 +332,54 @@ Test(rc_dev, adp_timer_drives_retransmissions)
 	uint8_t cqe[64];
 	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
 	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	fab_down(f);
+}
+
+/* seed004: 16 messages outstanding ([S004] L126-133): 20 SENDs over a link of 50 us: 16 leave
+ * at once, the other 4 after the first ACK comes back; all complete. */
+Test(rc_dev, seed004_window_of_sixteen)
+{
+	roce_profile = 1;
+	struct fab *f = fab_up(7, 7);
+	roce_profile = 0;
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.delay_ns = 50000;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	for (int i = 0; i < 20; i++)
+		recv_post(f, D + 0x10000 + (uint64_t)i * 256, 256);
+	for (int i = 0; i < 20; i++)
+		post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 16, "the window");
+	nicref_link_advance(f->l, 1000000);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 20);
+	uint8_t cqe[64];
+	int n = 0;
+	while (poll(f->a, &f->qa.qp[0].scq, cqe) == 1) {
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0);
+		n++;
+	}
+	cr_expect_eq(n, 20);
+	fab_down(f);
+}
+
+/* seed004 runs Send and Write only ([S004] L35, L68): an RDMA READ WQE faults the QP: error
+ * CQE 0x02 (LOCAL_QP_OP_ERR), nothing sent, the QP in ERR. */
+Test(rc_dev, seed004_read_wqe_faults_the_qp)
+{
+	roce_profile = 1;
+	struct fab *f = fab_up(7, 7);
+	roce_profile = 0;
+	post(f, REFDRV_QP_OP_RDMA_READ, D, 64, D + 0x30000);
+	nicref_link_advance(f->l, 100000);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 0);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x02);
+	const struct nicref_event *s = tl_nth(&f->a->tr, NICREF_EV_QP_STATE, 0);
+	cr_assert_not_null(s);
+	cr_expect_eq(s->arg[2], 6);
 	fab_down(f);
 }
