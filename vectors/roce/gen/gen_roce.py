@@ -431,7 +431,7 @@ def sent(outs, v6=True, qp=0, dev=None, nothing_else=True, dscp=0, ttl=64):
 
 # ---- responder (one device; the vector is the requester) ------------------------------------
 def gen_responder():
-    f = VFile("rc_responder", "roce", header(
+    f = VFile("rc_responder", "roce_rc_responder", header(
         "RoCEv2 RC responder on one device: the vector sends request frames (built by Scapy) "
         "to QP 2 and expects placement, receive CQEs and the whole ACK/NAK frames the device "
         "sends (IPv6; every reading of the credit field, ECN bits and UDP checksum)."))
@@ -869,7 +869,7 @@ def err_cqe(syndrome, counter, op=M.CQE_REQ_ERR):
 
 
 def gen_requester():
-    f = VFile("rc_requester", "roce", header(
+    f = VFile("rc_requester", "roce_rc_requester", header(
         "RoCEv2 RC requester on one device: the vector posts send WQEs on QP 2 and expects the "
         "whole request frames (IPv6; each reading of AckReq on non-last packets, ECN and the "
         "UDP checksum), then sends the ACK/NAK/READ responses a responder would and expects "
@@ -1181,7 +1181,7 @@ def gen_requester():
 
 # ---- UD ----------------------------------------------------------------------------------------
 def gen_ud():
-    f = VFile("ud", "roce", header(
+    f = VFile("ud", "roce_ud", header(
         "RoCEv2 UD on one device: SEND ONLY with DETH in (the Q_Key check, the 40-byte GRH "
         "area, the source QP in the CQE) and out (the datagram segment, the Q_Key bit-31 "
         "rule)."))
@@ -1295,7 +1295,7 @@ def cnp_orders(dest_qp=PEER_QPN):
 
 # ---- ECN / CNP (notification point) -----------------------------------------------------------
 def gen_ecn():
-    f = VFile("ecn_cnp", "roce", header(
+    f = VFile("ecn_cnp", "roce_ecn_cnp", header(
         "RoCEv2 congestion notification: a CE-marked packet arriving at QP 2 makes the device "
         "send a CNP (opcode 0x81) to the source QP, besides handling the packet; the reaction "
         "point of the seed-004 profile is in rc_requester.json."))
@@ -1368,7 +1368,7 @@ def pair_sent(path, outs, dev):
 
 # ---- two devices ------------------------------------------------------------------------------
 def gen_pair():
-    f = VFile("pair", "roce", header(
+    f = VFile("pair", "roce_pair", header(
         "RoCEv2 on two devices joined by a link (docs/vectors.md 'Two devices'): RC SEND, "
         "WRITE, READ end to end; loss, duplication, reordering and CE marking by the link; "
         "every message placed once and in order, every WQE completed once; UD a to b."))
