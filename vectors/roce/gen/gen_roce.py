@@ -26,6 +26,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(OUT), "gen"))
 
 import roce_model as M  # noqa: E402
+from roce_drops import ev_drop  # noqa: E402
 from scapy.contrib.roce import GRH  # noqa: E402
 from genfiles import VFileBase, write_or_check  # noqa: E402
 
@@ -453,7 +454,7 @@ def gen_responder():
     f.test(g, "SEND ONLY with a wrong ICRC: dropped silently (nothing placed, no CQE, no frame)",
            C["icrc_bad"], recv() + [rx(p.send(0, msg, icrc_ok=False)),
                                     mem(DATA + RQ_OFF[0], bytes(100)), cqes("recv", []),
-                                    no_frames(), events([{"event": EV_DROP}])],
+                                    no_frames(), events([ev_drop("bad_icrc")])],
            result="invalid", flags=("Handles", "BadIcrc"))
     f.test(g, "A SEND with a wrong ICRC then the same SEND right: the bad one left no trace "
               "(PSN 0 still expected)", C["icrc_bad"],
@@ -629,18 +630,25 @@ def gen_responder():
                      cqes("recv", [{"opcode": 2, "byte_cnt": 100}]), sent([ack(0, 1, 0)])],
            result=A, flags=H)
     # destination, P_Key, TVer, classification
-    drops = (("SEND to QP 7 (no such QP)", p.send(0, msg, dest_qp=7), C["destqp"]),
-             ("SEND to QP 1 (reserved, never an RC QP: seed 004 L42-44)",
-              p.send(0, msg, dest_qp=1), C["destqp"]),
+    drops = (("SEND to QP 7 (no such QP)", p.send(0, msg, dest_qp=7), C["destqp"],
+              ev_drop("destqp_unknown", qpn=7, psn=0)),
+             ("SEND to QP 1 (reserved, never an RC QP: seed 004 L42-44; named as a reserved "
+              "QP or as no QP)", p.send(0, msg, dest_qp=1), C["destqp"],
+              ev_drop(["management_qp", "destqp_unknown"], qpn=1, psn=0)),
              ("SEND with P_Key 0x1234 (the port's only P_Key is 0xFFFF)",
-              p.send(0, msg, pkey=0x1234), C["pkey"]),
-             ("SEND with P_Key 0x0000 (the invalid key)", p.send(0, msg, pkey=0), C["pkey"]),
-             ("SEND with BTH TVer 1", p.send(0, msg, tver=1), C["tver"]))
-    for comment, fr, cite in drops:
-        f.test(g, comment + ": dropped silently (no frame, no CQE, nothing placed)", cite,
+              p.send(0, msg, pkey=0x1234), C["pkey"], ev_drop("pkey_mismatch", QPN0, 0)),
+             ("SEND with P_Key 0x0000 (the invalid key)", p.send(0, msg, pkey=0), C["pkey"],
+              ev_drop("pkey_mismatch", QPN0, 0)),
+             ("SEND with BTH TVer 1", p.send(0, msg, tver=1), C["tver"],
+              ev_drop("tver_nonzero")))
+    for comment, fr, cite, why in drops:
+        two = isinstance(why["reason"], dict)
+        f.test(g, comment + ": dropped silently (no frame, no CQE, nothing placed), the "
+                  "roce_drop event naming why", cite,
                recv() + [rx(fr), no_frames(), cqes("recv", []),
-                         mem(DATA + RQ_OFF[0], bytes(100))], result="invalid",
-               flags=("Handles",))
+                         mem(DATA + RQ_OFF[0], bytes(100)), events([why])],
+               result="acceptable" if two else "invalid",
+               flags=("Handles", "Acceptable") if two else ("Handles",))
     f.test(g, "SEND with P_Key 0x7FFF (a limited member; the port's 0xFFFF is full): accepted",
            C["pkey"], recv() + [rx(p.send(0, msg, pkey=0x7FFF)), mem(DATA + RQ_OFF[0], msg),
                                 cqes("recv", [{"opcode": 2, "byte_cnt": 100}]),
@@ -681,7 +689,8 @@ def gen_responder():
                             "expect": {"status": "OK"}}},
                cqes("recv", [err_cqe(M.SYN["WR_FLUSH"], 0, M.CQE_RESP_ERR),
                              err_cqe(M.SYN["WR_FLUSH"], 1, M.CQE_RESP_ERR)]),
-               rx(p.send(0, msg)), no_frames(), cqes("recv", [])], result="invalid",
+               rx(p.send(0, msg)), no_frames(), cqes("recv", []),
+               events([ev_drop("qp_not_receiving", QPN0, 0)])], result="invalid",
            flags=("Handles",))
     alts = sent([ack(0, 1, 0)])["frames"]["any_of"]
     alts.append({"reading": "ACK coalesced: nothing sent yet", "expect": [], "exact": True})
@@ -707,7 +716,9 @@ def gen_responder():
     f.test(gi, "A QP in INIT does not receive: the SEND is dropped silently", "IBTA Vol. 1 "
                "§10.3.1 (Initialized: incoming packets silently dropped)",
            recv() + [rx(p.send(0, msg)), no_frames(), cqes("recv", []),
-                     mem(DATA + RQ_OFF[0], bytes(100))], result="invalid", flags=("Handles",))
+                     mem(DATA + RQ_OFF[0], bytes(100)),
+                     events([ev_drop("qp_not_receiving", QPN0, 0)])], result="invalid",
+           flags=("Handles",))
 
     # IPv4
     g4 = f.group("RC QP 0 in RTS, IPv4 192.0.2.1 (peer 192.0.2.2), MTU 1024", setup1(mtu=3))
@@ -718,7 +729,8 @@ def gen_responder():
                      events([ev_tx("RC_ACK", 0)])], flags=("Handles",))
     f.test(g4, "IPv4 SEND ONLY with a wrong ICRC: dropped silently", C["icrc_bad"],
            recv() + [rx(p4.send(0, msg, icrc_ok=False)), no_frames(), cqes("recv", []),
-                     mem(DATA + RQ_OFF[0], bytes(100))], result="invalid",
+                     mem(DATA + RQ_OFF[0], bytes(100)), events([ev_drop("bad_icrc")])],
+           result="invalid",
            flags=("Handles", "BadIcrc"))
     f.test(g4, "IPv4 SEND with ECT(0), a TTL of 3 and DSCP 46 (masked fields): the ICRC holds, "
                "accepted", C["icrc"],
@@ -1209,15 +1221,18 @@ def gen_ud():
                   "silently", C["ud_qkey"],
                recv() + [rx(p.pkt("UD_SEND_ONLY", 7, msg, M.deth(0x22222222, PEER_QPN),
                                   ackreq=0)),
-                         cqes("recv", []), mem(DATA + RQ_OFF[0] + 40, bytes(120)), no_frames()],
+                         cqes("recv", []), mem(DATA + RQ_OFF[0] + 40, bytes(120)), no_frames(),
+                         events([ev_drop("qkey_mismatch", QPN0, 7)])],
                result="invalid", flags=H)
         f.test(g, f"{fam} UD SEND with a wrong ICRC: dropped silently", C["icrc_bad"],
                recv() + [rx(p.pkt("UD_SEND_ONLY", 7, msg, M.deth(QKEY, PEER_QPN), ackreq=0,
-                                  icrc_ok=False)), cqes("recv", [])],
+                                  icrc_ok=False)), cqes("recv", []),
+                         events([ev_drop("bad_icrc")])],
                result="invalid", flags=H + ("BadIcrc",))
         f.test(g, f"{fam} UD SEND with P_Key 0x1234: dropped silently", C["pkey"],
                recv() + [rx(p.pkt("UD_SEND_ONLY", 7, msg, M.deth(QKEY, PEER_QPN), ackreq=0,
-                                  pkey=0x1234)), cqes("recv", [])],
+                                  pkey=0x1234)), cqes("recv", []),
+                         events([ev_drop("pkey_mismatch", QPN0, 7)])],
                result="invalid", flags=H)
         f.test(g, f"{fam} UD SEND ONLY with immediate: RESP_SEND_IMM CQE with the immediate",
                C["ud_recv"] + "; " + C["send_imm"],
@@ -1229,7 +1244,9 @@ def gen_ud():
                flags=H)
         f.test(g, f"{fam} UD SEND with no receive WQE: dropped silently (UD has no RNR)",
                "IBTA Vol. 1 §9.8 (UD: no acknowledgement, a message with no receive WQE is "
-               "dropped)", [rx(fr), no_frames(), cqes("recv", [])], result="invalid", flags=H)
+               "dropped)", [rx(fr), no_frames(), cqes("recv", []),
+                            events([ev_drop("ud_no_receive_wqe", QPN0, 7)])],
+               result="invalid", flags=H)
         f.test(g, f"{fam} UD SEND of 300 bytes into a 256-byte buffer (300 + 40 > 256): the "
                   "WQE completes with Local Length Error, or the datagram is dropped",
                "IBTA Vol. 1 §9.8, §11.4.1.2 (UD message too long for the receive WQE); mlx5 "
@@ -1321,7 +1338,8 @@ def gen_ecn():
                flags=H + (("Acceptable",) if v6 else ()))
         f.test(g, f"{fam} CE-marked SEND with a wrong ICRC: dropped before anything, no CNP",
                C["icrc_bad"] + "; " + C["cnp_np"],
-               recv() + [rx(pce.send(0, msg, icrc_ok=False)), no_frames(), cqes("recv", [])],
+               recv() + [rx(pce.send(0, msg, icrc_ok=False)), no_frames(), cqes("recv", []),
+                         events([ev_drop("bad_icrc")])],
                result="invalid", flags=H + ("BadIcrc",))
         f.test(g, f"{fam} CE-marked WRITE with a wrong R_Key: the NAK, and the CNP (the mark is "
                   "the network's, not the request's)", C["cnp_np"] + "; " + C["rkey"],
@@ -1482,8 +1500,10 @@ def gen_pair():
 def main(argv):
     check = "--check" in argv
     files = {}
+    import gen_roce_reasons
     for gen in (gen_responder, gen_requester, gen_ud, gen_ecn, gen_pair):
         v = gen()
+        gen_roce_reasons.extend(v)
         files[os.path.join(OUT, v.name + ".json")] = \
             (json.dumps(v.doc(), indent=1, ensure_ascii=False) + "\n").encode()
     return write_or_check(files, check, "gen_roce")
