@@ -6,7 +6,7 @@ their own at the end of the file, so every earlier test keeps its tcId. Same sou
 gen_roce.py (IBTA Vol. 1, Annex A17, public mlx5 constants, seed 004 by line) and the public
 drop table of nicref/roce.h (roce_drops.py); never nicref's reference/ or harness/ code.
 """
-import gen_roce as G
+import roce_common as G
 import roce_model as M
 from roce_drops import ev_drop
 
