@@ -49,6 +49,10 @@ RULE_OF = {
     "ghost_response": "response_unexpected",
     # Annex A17 §A17.4: the source GID index names no RoCEv2 GID
     "no_source_gid": "tx_no_gid",
+    # PRM §11.1.1 T106: a packet longer than the port's MTU is dropped
+    "over_port_mtu": "tx_over_mtu",
+    # PRM §11.1.1 PAOS: a port down passes nothing
+    "port_down": "tx_link_down",
 }
 
 

@@ -94,15 +94,42 @@ def requester(f):
            [G.post("SEND", [{"bytes": msg.hex()}]), G.rx(p.ack(0xFFFFFF, 0)),
             G.cqes("send", []), G.events([ev_drop("ghost_response", G.QPN0, 0xFFFFFF)])],
            result="invalid", flags=H)
-    f.test(g, "A READ RESPONSE ONLY while only a SEND is outstanding: no READ waits for it, "
-              "dropped (response_unexpected); the SEND's ACK then completes it",
+    f.test(g, "A READ RESPONSE ONLY while only a SEND is outstanding: either dropped as a "
+              "response nothing waits for (response_unexpected, the SEND still outstanding), "
+              "or the SEND completes with Bad Response Error (0x10) and the QP goes to Error",
            "IBTA Vol. 1 §9.7.5.1.5 (a READ response matches an outstanding RDMA READ), "
-           "§9.7.5.1.6",
+           "§10.8.3 / §11.6.2 (completion status Bad Response Error: an unexpected transport "
+           "opcode returned by the responder); mlx5 device.h MLX5_CQE_SYNDROME_BAD_RESP_ERR 0x10",
            [G.post("SEND", [{"bytes": msg.hex()}]),
             G.rx(p.read_resp("RC_READ_RESPONSE_ONLY", 0, G.pattern(16), msn=1)),
-            G.cqes("send", []), G.events([ev_drop("ghost_response", G.QPN0, 0)]),
-            G.rx(p.ack(0, 1)), G.cqes("send", [G.req_cqe("SEND", 0)])],
-           result="invalid", flags=H)
+            {"cqes": {"qp": 0, "cq": "send", "any_of": [
+                {"reading": "dropped: no CQE yet", "expect": [], "exact": True},
+                {"reading": "Bad Response Error", "expect": [
+                    G.err_cqe(M.SYN["BAD_RESP"], 0)], "exact": False}]}},
+            {"events": {"any_of": [
+                {"reading": "dropped, named", "exact": False,
+                 "expect": [ev_drop("ghost_response", G.QPN0, 0)]},
+                {"reading": "Bad Response Error: the QP to Error", "exact": False,
+                 "expect": [{"event": "qp_state", "qpn": G.QPN0, "to": 6, "cause": 1}]}]}}],
+           result="acceptable", flags=("Handles", "Acceptable"))
+    gl = f.group("RC QP 0 in RTS, IPv6, MTU 256, the data MKey without local write (lw 0)",
+                 G.setup1(mtu=1, local={"l3": "ipv6"}, mkey={"lw": 0, "rr": 1, "rw": 1}))
+    rd = G.pattern(64, 26)
+    f.test(gl, "RDMA READ of 64 bytes into the data region through an MKey without local write: "
+               "the response cannot be placed: the READ completes with a local protection or "
+               "access error (REQ_ERR 0x4 or 0x11), nothing written",
+           "IBTA Vol. 1 §10.6.3.1 (local access rights of an L_Key: Local Write for the "
+           "destination of an RDMA READ), §10.8.3 (class B: the QP to Error); mlx5 device.h "
+           "MLX5_CQE_SYNDROME_LOCAL_PROT_ERR 0x4, LOCAL_ACCESS_ERR 0x11",
+           [G.post("RDMA_READ", [{"addr": hex(G.DATA + G.RQ_OFF[0]), "byte_count": 64,
+                                  "lkey": "data"}],
+                   raddr={"addr": hex(G.RVA), "rkey": G.RRKEY}),
+            G.rx(p.read_resp("RC_READ_RESPONSE_ONLY", 0, rd, msn=1)),
+            G.mem(G.DATA + G.RQ_OFF[0], bytes(64)),
+            G.cqes("send", [{"layout": "err_cqe", "opcode": M.CQE_REQ_ERR, "wqe_counter": 0,
+                             "syndrome": {"in": [M.SYN["LOCAL_PROT"],
+                                                 M.SYN["LOCAL_ACCESS"]]}}])],
+           result="acceptable", flags=("Handles", "Acceptable"))
     clear = {"command": {"layout": "set_roce_address_in",
                          "fields": {"opcode": "SET_ROCE_ADDRESS", "roce_address_index": 0,
                                     "vhca_port_num": 1},
@@ -114,6 +141,31 @@ def requester(f):
            "the reliable service's to retry)",
            [clear, G.post("SEND", [{"bytes": msg.hex()}]), G.no_frames(),
             G.events([ev_drop("no_source_gid", G.QPN0, 0)])], result="invalid", flags=H)
+
+
+def requester_port(f):
+    """The port refuses what the QP sends: over the port's MTU, or the port down."""
+    H = ("Handles",)
+    msg = G.pattern(2048, 25)
+    g = f.group("RC QP 0 in RTS, IPv6, path MTU 2048 (mtu 4) on a port of MTU 1500 (its "
+                "power-on admin_mtu, D-REG-20)", G.setup1(mtu=4, local={"l3": "ipv6"}))
+    f.test(g, "A SEND of 2048 bytes: one RC SEND ONLY packet whose IPv6 packet is 2112 bytes, "
+              "beyond the port's MTU of 1500: not sent, dropped (tx_over_mtu)",
+           "PRM §11.1.1 T106 (PMTU: packets exceeding the MTU are dropped); IBTA Vol. 1 §9.7 "
+           "(a lost packet is the reliable service's to retry)",
+           [G.post("SEND", [{"bytes": msg.hex()}]), G.no_frames(),
+            G.events([ev_drop("over_port_mtu", G.QPN0, 0)])], result="invalid", flags=H)
+    g2 = f.group("RC QP 0 in RTS, IPv6, MTU 256", G.setup1(mtu=1, local={"l3": "ipv6"}))
+    down = {"command": {"layout": "access_reg_paos_in",
+                        "fields": {"opcode": "ACCESS_REG", "op_mod": 0, "register_id": "0x5006",
+                                   "local_port": 1, "admin_status": 2, "ase": 1},
+                        "output_length": "0x20", "expect": {"status": "OK"}}}
+    f.test(g2, "Port 1 taken down (PAOS admin_status 2), then a SEND: nothing goes out, the "
+               "packet is dropped (tx_link_down)",
+           "PRM §11.1.1 (PAOS: a port down by configuration passes no traffic); IBTA Vol. 1 "
+           "§9.7 (a lost packet is the reliable service's to retry)",
+           [down, G.post("SEND", [{"bytes": G.pattern(64).hex()}]), G.no_frames(),
+            G.events([ev_drop("port_down", G.QPN0, 0)])], result="invalid", flags=H)
 
 
 def ud(f):
@@ -160,9 +212,10 @@ def ecn(f):
            result="acceptable", flags=A)
 
 
-EXTEND = {"rc_responder": responder, "rc_requester": requester, "ud": ud, "ecn_cnp": ecn}
+EXTEND = {"rc_responder": (responder,), "rc_requester": (requester, requester_port),
+          "ud": (ud,), "ecn_cnp": (ecn,)}
 
 
 def extend(f):
-    if f.name in EXTEND:
-        EXTEND[f.name](f)
+    for gen in EXTEND.get(f.name, ()):
+        gen(f)
