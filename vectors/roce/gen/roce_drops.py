@@ -53,6 +53,8 @@ RULE_OF = {
     "over_port_mtu": "tx_over_mtu",
     # PRM §11.1.1 PAOS: a port down passes nothing
     "port_down": "tx_link_down",
+    # docs/roce.md D-ROCE-12: the loopback queue of a local GID is full (the project's decision)
+    "loopback_queue_full": "loopback_full",
 }
 
 

@@ -168,6 +168,23 @@ def requester_port(f):
             G.events([ev_drop("port_down", G.QPN0, 0)])], result="invalid", flags=H)
 
 
+def loopback(f):
+    """A QP whose peer is itself (its own GID, its own QPN): every packet loops back inside the
+    device (docs/roce.md D-ROCE-12: a FIFO of 4 MiB drained after the doorbell's work)."""
+    g = f.group("RC QP 0 in RTS, IPv4, MTU 1024, connected to itself (peer 192.0.2.1, QP 2), "
+                "a data region of 16 MiB",
+                G.setup1(mtu=3, peer={"ip": G.LIP4, "mac": G.LMAC, "qpn": G.QPN0},
+                         data={"addr": hex(G.DATA), "size": "0x1000000"}))
+    f.test(g, "One doorbell of an 8 MiB SEND to the QP's own GID: 8192 packets of about 1.1 KB "
+              "loop back before any is received, more than the 4 MiB loopback queue holds: the "
+              "rest are dropped (loopback_full; a lost packet is the reliable service's to "
+              "retry)", "docs/roce.md D-ROCE-12 (the loopback queue); IBTA Vol. 1 §9.7 (RC "
+           "retries what is lost)",
+           [G.post("SEND", [{"addr": hex(G.DATA), "byte_count": 8 << 20, "lkey": "data"}]),
+            G.events([ev_drop("loopback_queue_full", G.QPN0)])],
+           result="invalid", flags=("Handles",))
+
+
 def ud(f):
     H = ("Handles",)
     msg = G.pattern(100, 23)
@@ -212,7 +229,7 @@ def ecn(f):
            result="acceptable", flags=A)
 
 
-EXTEND = {"rc_responder": (responder,), "rc_requester": (requester, requester_port),
+EXTEND = {"rc_responder": (responder,), "rc_requester": (requester, requester_port, loopback),
           "ud": (ud,), "ecn_cnp": (ecn,)}
 
 
