@@ -246,7 +246,8 @@ def parse(fr):
     d["ackreq"] = fr[b + 8] >> 7
     d["psn"] = int.from_bytes(fr[b + 9:b + 12], "big")
     h = b + 12
-    for name in OPS[NAME[d["opcode"]]][1]:
+    # a reserved opcode (a vector's bad input) has no extension headers the model knows of
+    for name in OPS[NAME[d["opcode"]]][1] if d["opcode"] in NAME else ():
         n = HDR_LEN[name]
         d[name] = fr[h:h + n]
         h += n
