@@ -224,9 +224,12 @@ void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nic
 unsigned rc_req_outstanding(const struct rc_req *q);
 /* Sends what the doorbell, the window and the state allow. */
 void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns);
-/* An acknowledgement or a READ response for this QP (a parsed packet). */
+/* An acknowledgement or a READ response for this QP (a parsed packet): true when taken, false
+ * when it is not one the requester waits for (a ghost or duplicate PSN, out of place, no READ
+ * outstanding, a reserved syndrome, the requester not running) and is dropped: the caller names
+ * the drop (response_unexpected, nicref/roce.h). */
 struct rc_pkt;
-void rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
+bool rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 	       uint64_t now_ns);
 /* Time moved to now: the ACK timer or the RNR wait, when due (one expiry per call,
  * D-ROCE-RC-19). */
