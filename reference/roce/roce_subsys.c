@@ -38,6 +38,10 @@ static int roce_create(struct nicref_dev *dev, void **state)
 static void roce_destroy(struct nicref_dev *dev, void *state)
 {
 	struct roce_state *rs = state;
+	/* The QPs outlive this row (the objects' row goes later, without notes to this one):
+	 * their transport state goes now. */
+	if (rs && dev->datapath.roce == rs && dev->obj[OBJ_QP].dir)
+		roce_qp_release_all(dev);
 	if (dev->datapath.roce == rs) {
 		dev->datapath.roce_rx = NULL;
 		dev->datapath.qp_run = NULL;

@@ -155,3 +155,47 @@ Test(roce_qp, a_doorbell_ahead_of_the_record_is_not_acted_on)
 	tl_expect_one_violation(&rt.q.t->tr, NICREF_VIO_SQ_DB_AHEAD_OF_RECORD);
 	tl_mark(&rt.q.t->tr);
 }
+
+Test(roce_qp, a_ud_qp_on_an_srq_takes_its_wqes)
+{
+	struct tl_dev *t = rt.q.t;
+	/* A cyclic RMP of 16 strides of 64 bytes (T64/T55), one receive WQE posted. */
+	uint64_t buf = tl_hostmem(t, 4096), dbr = tl_hostmem(t, 64);
+	struct refdrv_rmp_attr ra = { .wq = { .buf = buf, .dbr = dbr, .wq_type = 1, .log_wq_sz = 4,
+					      .log_wq_stride = 6, .pd = rt.q.pd } };
+	uint32_t rmpn;
+	cr_assert_eq(refdrv_create_rmp(&t->d, &ra, &rmpn), 0, "%s", t->d.error);
+	uint8_t w[64] = { 0 };
+	tl_put32(w, 128);
+	tl_put32(w + 4, rt.lkey);
+	tl_put32(w + 8, (uint32_t)((rt.data + 0x3000) >> 32));
+	tl_put32(w + 12, (uint32_t)(rt.data + 0x3000));
+	tl_put32(w + 20, 0x100);
+	tl_mem_write(t, buf, w, sizeof w);
+	uint8_t rec[4];
+	tl_put32(rec, 1);
+	tl_mem_write(t, dbr, rec, 4);
+	struct rt_qp a = rt_ud();
+	const struct qt_field srq[] = { { "rq_type", 1 }, { "srqn_rmpn_xrqn", rmpn }, { NULL, 0 } };
+	struct rt_qp b = rt_create(QT_UD, srq);
+	const struct qt_field init[] = { { "primary_address_path_vhca_port_num", 1 },
+					 { "q_key", RT_QKEY },
+					 { NULL, 0 } };
+	cr_assert_eq(qt_modify(&rt.q, "rst2init_qp_in", "RST2INIT_QP", b.qpn, 0, init), 0);
+	cr_assert_eq(qt_modify(&rt.q, "init2rtr_qp_in", "INIT2RTR_QP", b.qpn, 0, NULL), 0);
+	tl_mem_write(t, rt.data, "srq!", 4);
+	tl_mark(&t->tr);
+	rt_ud_send(&a, b.qpn, RT_QKEY, 2, 0, 4, false, 0);
+	cr_assert_eq(rt_count(NICREF_EV_CQE), 2, "a's and b's");
+	uint8_t c[64];
+	rt_cqe(1, c);
+	cr_expect_eq(c[0x3F] >> 4, 0x2);
+	cr_expect_eq(tl_get32(c + 0x20) & 0xFFFFFF, rmpn, "the CQE names the SRQ");
+	cr_expect_eq(tl_get32(c + 0x3C) >> 16, 0, "the SRQ's WQE 0");
+	uint8_t got[4];
+	tl_mem_read(t, rt.data + 0x3000 + 40, got, 4);
+	cr_expect_eq(memcmp(got, "srq!", 4), 0);
+	/* The SRQ is empty now: the next datagram is dropped (no RNR for UD). */
+	rt_ud_send(&a, b.qpn, RT_QKEY, 2, 0, 4, false, 0);
+	cr_expect_eq(rt_drops(NICREF_ROCE_DROP_UD_NO_WQE), 1);
+}
