@@ -203,6 +203,22 @@ static void write_cap(const char *path, const struct cap *c)
 	cr_assert(f && fwrite(c->b, 1, c->n, f) == c->n && fclose(f) == 0);
 }
 
+/* The capture c written to a file of its own, explained with the defaults, the file removed. */
+static json_t *explain_capture(const struct cap *c, int *rc, char *err, size_t errlen)
+{
+	char path[] = "/tmp/nicref-lro-explain-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	write_cap(path, c);
+	struct lro_explain_opts o;
+	lro_explain_defaults(&o);
+	o.capture = path;
+	json_t *got = explain(&o, rc, err, errlen);
+	unlink(path);
+	return got;
+}
+
 /* Three segments in sequence, 1 µs apart: one session of three (§3.3.6.4), which the timer
  * ends after the capture (the replay's end runs the timers); a UDP datagram beside it, an ARP
  * frame and a record cut by the snap length are counted, not explained. */
@@ -224,18 +240,9 @@ Test(lro_explain, a_stream_merges_and_the_rest_is_counted)
 	record(&c, 4, arp, sizeof arp, sizeof arp);
 	n = tcp(f, 2300, 500);
 	record(&c, 5, f, 100, (uint32_t)n); /* cut */
-	char path[] = "/tmp/nicref-lro-explain-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert(fd >= 0);
-	close(fd);
-	write_cap(path, &c);
-	struct lro_explain_opts o;
-	lro_explain_defaults(&o);
-	o.capture = path;
 	int rc;
 	char err[1024];
-	json_t *got = explain(&o, &rc, err, sizeof err);
-	unlink(path);
+	json_t *got = explain_capture(&c, &rc, err, sizeof err);
 	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
 	cr_assert(got);
 	const json_t *ss = json_object_get(got, "sessions");
@@ -279,18 +286,9 @@ Test(lro_explain, raw_ip_frames_are_counted)
 	header(&c, 101); /* LINKTYPE_RAW */
 	size_t n = tcp(f, 1, 100);
 	record(&c, 0, f + 14, (uint32_t)n - 14, (uint32_t)n - 14);
-	char path[] = "/tmp/nicref-lro-explain-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert(fd >= 0);
-	close(fd);
-	write_cap(path, &c);
-	struct lro_explain_opts o;
-	lro_explain_defaults(&o);
-	o.capture = path;
 	int rc;
 	char err[1024];
-	json_t *got = explain(&o, &rc, err, sizeof err);
-	unlink(path);
+	json_t *got = explain_capture(&c, &rc, err, sizeof err);
 	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
 	const json_t *sk = json_object_get(got, "skipped");
 	cr_assert_eq(json_array_size(sk), 1);

@@ -48,6 +48,23 @@ Test(vectors, unexpected_violation_fails)
 	vt_free(&t);
 }
 
+Test(vectors, unexpected_should_warning_is_a_note_not_a_failure)
+{
+	/* T98's next pointer of the chain's last block "should be 0": a warning (D-CMD-19). The
+	 * test expects nothing of it, so it passes, and its report keeps the warning as a note. */
+	struct vt t;
+	vt_run(&t, VT_ONE("{\"command\":{\"layout\":\"nop_in\",\"fields\":{\"opcode\":\"NOP\"},"
+			  "\"length\":1552,\"mailbox_in\":[{\"block\":2,\"fields\":"
+			  "{\"next_pointer_31_10\":1027}}],\"expect\":{\"delivery\":\"OK\"}}}"));
+	cr_expect_eq(t.rep.passed, 1, "%s", t.out);
+	cr_expect_eq(t.rep.failed, 0, "%s", t.out);
+	cr_assert_eq(t.rep.n, 1);
+	cr_expect(t.rep.tests[0].notes &&
+			  strstr(t.rep.tests[0].notes, "unexpected warning MAILBOX_NEXT_NOT_ZERO"),
+		  "notes: %s", t.rep.tests[0].notes ? t.rep.tests[0].notes : "(none)");
+	vt_free(&t);
+}
+
 Test(vectors, expected_violation_passes)
 {
 	struct vt t;

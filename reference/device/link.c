@@ -106,7 +106,7 @@ void nicref_link_destroy(struct nicref_link *l)
 int nicref_link_set_faults(struct nicref_link *l, enum nicref_link_dir dir,
 			   const struct nicref_link_faults *f)
 {
-	if ((unsigned)dir > 1 || f->loss_ppm > NICREF_LINK_PPM ||
+	if (!l || !f || (unsigned)dir > 1 || f->loss_ppm > NICREF_LINK_PPM ||
 	    f->duplicate_ppm > NICREF_LINK_PPM || f->reorder_ppm > NICREF_LINK_PPM ||
 	    f->ce_ppm > NICREF_LINK_PPM || f->nloss > NICREF_LINK_MAX_LIST ||
 	    f->nduplicate > NICREF_LINK_MAX_LIST || f->nreorder > NICREF_LINK_MAX_LIST ||
@@ -121,7 +121,7 @@ int nicref_link_set_faults(struct nicref_link *l, enum nicref_link_dir dir,
 
 int nicref_link_set_tick(struct nicref_link *l, uint64_t tick_ns)
 {
-	if (tick_ns > NICREF_LINK_MAX_NS)
+	if (!l || tick_ns > NICREF_LINK_MAX_NS)
 		return -1;
 	l->tick = tick_ns;
 	return 0;
@@ -129,12 +129,18 @@ int nicref_link_set_tick(struct nicref_link *l, uint64_t tick_ns)
 
 uint64_t nicref_link_now(const struct nicref_link *l)
 {
-	return l->now;
+	return l ? l->now : 0;
 }
 
 void nicref_link_counters(const struct nicref_link *l, enum nicref_link_dir dir,
 			  struct nicref_link_counters *out)
 {
+	if (!out)
+		return;
+	if (!l) {
+		memset(out, 0, sizeof *out);
+		return;
+	}
 	*out = l->dir[(unsigned)dir & 1u].c;
 	out->queued = l->dir[(unsigned)dir & 1u].nwait;
 }
@@ -228,6 +234,8 @@ int nicref_link_tx(struct nicref_link *l, const struct nicref_dev *from, unsigne
 		   const uint8_t *frame, size_t len)
 {
 	unsigned k;
+	if (!l || (!frame && len))
+		return -1;
 	if (from == l->dev[0] && port == l->port[0])
 		k = NICREF_LINK_AB;
 	else if (from == l->dev[1] && port == l->port[1])
@@ -311,7 +319,7 @@ static unsigned deliver(struct nicref_link *l)
 
 unsigned nicref_link_deliver(struct nicref_link *l)
 {
-	if (l->busy)
+	if (!l || l->busy)
 		return 0;
 	l->busy = true;
 	unsigned n = deliver(l);
@@ -330,7 +338,7 @@ static uint64_t earliest_due(const struct nicref_link *l)
 
 void nicref_link_advance(struct nicref_link *l, uint64_t ns)
 {
-	if (l->busy)
+	if (!l || l->busy)
 		return;
 	l->busy = true;
 	uint64_t end = ns > UINT64_MAX - l->now ? UINT64_MAX : l->now + ns;

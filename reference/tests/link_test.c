@@ -327,3 +327,42 @@ Test(link, tick_limits_the_interval)
 	cr_assert_eq(nicref_clock_now(a), 1000);
 	cr_assert_eq(nicref_clock_now(b), 1000);
 }
+
+Test(link, null_link_and_frame_do_nothing)
+{
+	struct nicref_link_faults f;
+	struct nicref_link_counters c = { .entered = 9 };
+	nicref_link_faults_default(&f);
+	cr_assert_eq(nicref_link_set_faults(NULL, NICREF_LINK_AB, &f), -1);
+	cr_assert_eq(nicref_link_set_faults(l, NICREF_LINK_AB, NULL), -1);
+	cr_assert_eq(nicref_link_set_tick(NULL, 1), -1);
+	cr_assert_eq(nicref_link_tx(NULL, a, 1, (const uint8_t *)"x", 1), -1);
+	cr_assert_eq(nicref_link_tx(l, a, 1, NULL, 60), -1);
+	cr_assert_eq(nicref_link_deliver(NULL), 0);
+	nicref_link_advance(NULL, 10);
+	cr_assert_eq(nicref_link_now(NULL), 0);
+	nicref_link_counters(NULL, NICREF_LINK_AB, &c);
+	cr_assert_eq(c.entered, 0);
+	nicref_link_counters(l, NICREF_LINK_AB, &c);
+	cr_assert_eq(c.entered, 0, "the NULL frame did not enter");
+	nicref_link_destroy(NULL);
+}
+
+/* IPv6 behind a VLAN tag: the traffic class's ECN bits (byte 1 bits 5:4) become CE. */
+Test(link, ce_marks_ect_ipv6_behind_a_vlan_tag)
+{
+	faults(NICREF_LINK_AB, ce_all);
+	uint8_t f[80] = { 0 }, want[80];
+	memset(f, 0xFF, 6);
+	f[6] = 0x02;
+	f[12] = 0x81, f[13] = 0x00, f[14] = 0x00, f[15] = 0x05; /* C-VLAN 5 */
+	f[16] = 0x86, f[17] = 0xDD;
+	f[18] = 0x60, f[19] = 0x20; /* version 6, traffic class 0x02: ECT(0) */
+	f[24] = 17, f[25] = 64;
+	memcpy(want, f, sizeof f);
+	want[19] = 0x30; /* traffic class 0x03: CE */
+	nicref_link_tx(l, a, 1, f, sizeof f);
+	nicref_link_deliver(l);
+	cr_assert_eq(sb.n, 1);
+	cr_assert_eq(sb.crc[0], eth_crc32(want, sizeof want));
+}

@@ -11,7 +11,8 @@
  * devices and the link together). Frames are delivered only by nicref_link_deliver and
  * nicref_link_advance, never from inside nicref_link_tx, so a device never re-enters itself.
  * Memory is allocated at nicref_link_create only (capacity frames of max_frame bytes per
- * direction); nothing is allocated per frame. */
+ * direction); nothing is allocated per frame. A NULL link is accepted everywhere and does
+ * nothing (nicref_link_tx and the setters return -1). */
 #ifndef NICREF_LINK_H
 #define NICREF_LINK_H
 

@@ -406,12 +406,14 @@ def v_tx_lcrc():
                   "it")
 
 
-def _reseq(seq):
+def _reseq(seq, invert=0):
+    """A tamper giving the TLP sequence number seq, its LCRC right for seq (XOR invert: the
+    inverted LCRC of a nullified TLP)."""
     def f(rec):
         rec = dict(rec)
         p = dict(rec["tlp"])
         p["seq"] = seq
-        p["lcrc"] = f"0x{M.lcrc(seq, bytes.fromhex(p['data'])):08x}"
+        p["lcrc"] = f"0x{M.lcrc(seq, bytes.fromhex(p['data'])) ^ invert:08x}"
         rec["tlp"] = p
         return [rec]
     return f
@@ -519,14 +521,7 @@ def v_null_seq():
 
 
 def _reseq_null(seq):
-    def f(rec):
-        rec = dict(rec)
-        p = dict(rec["tlp"])
-        p["seq"] = seq
-        p["lcrc"] = f"0x{M.lcrc(seq, bytes.fromhex(p['data'])) ^ 0xFFFFFFFF:08x}"
-        rec["tlp"] = p
-        return [rec]
-    return f
+    return _reseq(seq, 0xFFFFFFFF)
 
 
 def v_after_replay_order():

@@ -1,0 +1,204 @@
+"""CQE field and scatter vectors (PRM §7.12.1.1 T67/T68, §7.4.1.2, §7.4.4.1.5 T40, §7.10).
+Part of gen_rx.py (its docstring says how the expectations are derived)."""
+from rx_common import *  # noqa: F401,F403
+from rx_rss import *  # noqa: F401,F403,E402
+
+# ---------------------------------------------------------------------------------------------
+# cqe.json: the header fields of T68 and the checksum of T4 for frames built with Scapy
+
+def gen_cqe():
+    vf = VFile("cqe.json", "rx_cqe", [
+        "Responder CQEs (PRM §7.12.1.1 T67/T68): byte_cnt, l2/l3/l4_ok, l3/l4_hdr_type, "
+        "ip_frag, ip_ext_opts, cv/up/cfi/vid, flow_tag, srqn_user_index, wqe_counter, opcode, "
+        "owner, 64 and 128-byte CQEs; the checksum (T4, §3.3.1) under D-RX-10 and its other "
+        "reading."])
+    frames = [
+        ("IPv4/UDP", v4(UDP)),
+        ("IPv4/TCP SYN (no ACK)", v4(TCP, flags="S")),
+        ("IPv4/TCP ACK without payload", v4(TCP, 0, flags="A")),
+        ("IPv4/TCP ACK with payload", v4(TCP, 32, flags="PA")),
+        ("IPv6/UDP", v6(UDP)),
+        ("IPv6/TCP", v6(TCP)),
+        ("IPv4 with options", Ether(dst=OWN_MAC, src=PEER_MAC) /
+         IP(src="10.0.0.1", dst="10.0.0.2", options=[IPOption_NOP()] * 4) / UDP() / payload(20)),
+        ("IPv6 with a hop-by-hop header", Ether(dst=OWN_MAC, src=PEER_MAC) /
+         IPv6(src="2001:db8::1", dst="2001:db8::2") / IPv6ExtHdrHopByHop() / UDP() / payload(20)),
+        ("IPv4 first fragment (MF)", Ether(dst=OWN_MAC, src=PEER_MAC) /
+         IP(src="10.0.0.1", dst="10.0.0.2", flags="MF") / UDP(len=200) / payload(40)),
+        ("IPv4 later fragment", Ether(dst=OWN_MAC, src=PEER_MAC) /
+         IP(src="10.0.0.1", dst="10.0.0.2", frag=10, proto=17) / payload(40)),
+        ("IPv4/UDP with checksum 0 (RFC 768: none)", v4(UDP, chksum=0)),
+        ("ARP (not IP)", Ether(dst="ff:ff:ff:ff:ff:ff", src=PEER_MAC) / ARP()),
+    ]
+    bad_ip = Ether(raw(v4(UDP)))
+    bad_ip[IP].chksum ^= 0x0100
+    bad_l4 = Ether(raw(v4(TCP)))
+    bad_l4[TCP].chksum ^= 0x0001
+    frames += [("IPv4 with a wrong header checksum", bad_ip),
+               ("IPv4/TCP with a wrong checksum", bad_l4),
+               ("802.1Q tag prio 5 cfi 1 vid 0x123 (stripped)",
+                Ether(dst=OWN_MAC, src=PEER_MAC) / Dot1Q(prio=5, id=1, vlan=0x123) /
+                IP(src="10.0.0.1", dst="10.0.0.2") / UDP() / payload(30))]
+    for cqe_sz in (0, 1):
+        g = vf.group(f"one RQ, a Direct TIR, every frame to it with flow tag 0x42, "
+                     f"{64 << cqe_sz}-byte CQEs", [BRING_UP, rx_setup(cqe_sz=cqe_sz,
+                                                                     steer_all=[0],
+                                                                     flow_tag=0x42)])
+        for name, p in frames:
+            b = raw(p)
+            f = hdr_fields(b)
+            strip = f["cv"] == 1
+            if f["l3_hdr_type"] == 0:
+                f.pop("ip_ext_opts", None)  # T68: undefined for a non-IP packet
+            c = cqe_ok(b, flow_tag=0x42, strip=strip, **f)
+            steps = [post(), frame_step(b), cqes([c])]
+            vf.test(g, f"{name}: T68 header fields", C_CQE + (", " + C_VLAN if strip else ""),
+                    steps)
+            if cqe_sz:
+                continue
+            ours, other = ip_csum(b)
+            steps = [post(), frame_step(b)]
+            if ours == other:
+                steps.append(cqes([cqe_ok(b, flow_tag=0x42, strip=strip, checksum=ours)]))
+                vf.test(g, f"{name}: checksum", C_CSUM, steps)
+            else:
+                steps.append({"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RX-10: sum of the IP header and payload",
+                     "expect": [cqe_ok(b, flow_tag=0x42, strip=strip, checksum=ours)]},
+                    {"reading": "sum of the bytes after the IP header",
+                     "expect": [cqe_ok(b, flow_tag=0x42, strip=strip, checksum=other)]}]}})
+                vf.test(g, f"{name}: checksum (D-RX-10)", C_CSUM, steps, "acceptable")
+    # the same frame three times: wqe_counter counts, owner stays 0 in the first pass
+    g = vf.group("wqe_counter and owner", [BRING_UP, rx_setup(steer_all=[0])])
+    b = raw(v4(UDP))
+    vf.test(g, "three frames, three WQEs: wqe_counter 0, 1, 2", C_CQE + ", T68 wqe_counter",
+            [post(count=3), frame_step(b), frame_step(b), frame_step(b),
+             cqes([cqe_ok(b, wqe_counter=i) for i in range(3)])])
+    g = vf.group("a CQ of 2 entries: the owner bit of the second pass",
+                 [BRING_UP, rx_setup(log_cq_size=1, steer_all=[0])])
+    steps = [post(count=3)]
+    for i in range(3):
+        steps += [frame_step(b), cqes([cqe_ok(b, wqe_counter=i, owner=i >> 1)])]
+    vf.test(g, "the third CQE, in the second pass, has owner 1", "PRM §7.12.3.1, T68 owner",
+            steps)
+    return vf
+
+
+# ---------------------------------------------------------------------------------------------
+# scatter.json: RQ and RMP scatter, Null entry, signature, padding, VLAN strip and vsd, no WQE,
+# too short, lkey, flush
+
+def gen_scatter():
+    vf = VFile("scatter.json", "rx_scatter", [
+        "Receive WQEs (PRM §7.4.1.2, §7.4.4.1.5 T40, §7.10, T42): scatter over entries, the "
+        "Null entry, signatures (§9.2.3), start and end padding (§3.3.9-§3.3.10), VLAN "
+        "stripping and vsd (§3.3.7), no WQE, a frame larger than the WQE, an L_Key that does "
+        "not translate, RQ ERR and flush (§7.12.7 T74)."])
+    b = raw(v4(UDP, 100))
+    n = len(b)
+    g = vf.group("one RQ with 128-byte strides", [BRING_UP, rx_setup(
+        rqs=[{"log_wq_stride": 7}], steer_all=[0])])
+    vf.test(g, "a frame split over three entries", C_RQ, [
+        post(entries=[{"offset": "0x1000", "byte_count": 40}, {"offset": "0x2000", "byte_count": 40},
+                      {"offset": "0x3000", "byte_count": 400}]),
+        frame_step(b), cqes([cqe_ok(b)]), mem(DATA + 0x1000, b[:40]), mem(DATA + 0x2000, b[40:80]),
+        mem(DATA + 0x3000, b[80:])])
+    vf.test(g, "a Null entry ends the list: the frame does not fit what is before it",
+            C_RQ + ", " + C_ERR, [
+                post(entries=[{"offset": "0x1000", "byte_count": 64}, {"null": True},
+                              {"offset": "0x3000", "byte_count": 400}]),
+                frame_step(b), events([{"event": "violation", "rule": "RX_WQE_TOO_SHORT",
+                                        "clause": "PRM §7.4.1.2"}]),
+                cqes([{"layout": "err_cqe", "opcode": 14, "syndrome": 1,
+                       "srqn_user_index": UI, "wqe_counter": 0}])])
+    vf.test(g, "no WQE posted: dropped (reason 9), then the next CQE's rx_drop_counter "
+            "(38h[31:24], D-RX-4) counts it", C_RQ + ", T68", [
+                frame_step(b), events([drop(9)]), post(), frame_step(b),
+                cqes([dict(cqe_ok(b), s_wqe_opcode=1)])])
+    vf.test(g, "a scatter entry whose L_Key is no MKey: Local_Protection_Error, and the WQE "
+            "posted after it is flushed", C_ERR + ", §7.4.4.1.5 T40, §6.1", [
+                post(entries=[{"offset": "0x1000", "byte_count": 400, "lkey": "0x7700"}]),
+                post(), frame_step(b),
+                events([{"event": "violation", "rule": "RX_WQE_LKEY"},
+                        {"event": "wq_state", "to": 3}]),
+                cqes([{"layout": "err_cqe", "opcode": 14, "syndrome": 4, "wqe_counter": 0},
+                      {"layout": "err_cqe", "opcode": 14, "syndrome": 5, "wqe_counter": 1}]),
+                frame_step(b), events([drop(8)])])
+    vf.test(g, "a frame longer than the WQE's entries: Local_Length_Error (D-RX-2)",
+            C_ERR + ", " + C_RQ, [
+                post(entries=[{"offset": "0x1000", "byte_count": 64}]), frame_step(b),
+                {"events": {"any_of": [
+                    {"reading": "D-RX-2: error CQE 0x1, the RQ to ERR",
+                     "expect": [{"event": "violation", "rule": "RX_WQE_TOO_SHORT"},
+                                {"event": "cqe", "opcode": 14, "syndrome": 1}], "exact": False},
+                    {"reading": "dropped, no completion",
+                     "expect": [{"event": "rx_drop"}], "exact": False}]}}], "acceptable")
+    # signatures
+    g = vf.group("an RQ with wq_signature", [BRING_UP, rx_setup(
+        rqs=[{"log_wq_stride": 6, "wq_signature": 1}], steer_all=[0])])
+    vf.test(g, "a WQE whose signature makes the XOR 0xFF is taken", "PRM §9.2.3, T22/T23",
+            [post(entries=[{"offset": "0x1000", "byte_count": 400}]), frame_step(b),
+             cqes([cqe_ok(b)]), mem(DATA + 0x1000, b)])
+    vf.test(g, "a wrong signature: a completion with error (T74 has no syndrome for it: "
+            "D-RX-14 takes 0x2)", "PRM §9.2.3, T23, §7.12.7", [
+                post(entries=[{"offset": "0x1000", "byte_count": 400}], signature="0x00"),
+                frame_step(b), events([{"event": "violation", "rule": "RX_WQE_SIGNATURE",
+                                        "clause": "PRM §9.2.3"}]),
+                cqes([{"layout": "err_cqe", "opcode": 14, "syndrome": {"ne": 0}}])],
+            "acceptable")
+    # RMP
+    for wq_type, name in ((1, "cyclic"), (0, "linked-list")):
+        g = vf.group(f"an RQ on a {name} RMP", [BRING_UP, rx_setup(
+            rmp={"wq_type": wq_type, "log_wq_stride": 6}, rqs=[{"on_rmp": 1}], steer_all=[0])])
+        vf.test(g, "two frames take the RMP's WQEs in order", C_RMP + ", T68 wqe_counter", [
+            post(rq="rmp", entries=[{"offset": "0x1000", "byte_count": 400}]),
+            post(rq="rmp", entries=[{"offset": "0x2000", "byte_count": 400}]),
+            frame_step(b), frame_step(b), cqes([cqe_ok(b, wqe_counter=0), cqe_ok(b, wqe_counter=1)]),
+            mem(DATA + 0x1000, b), mem(DATA + 0x2000, b)])
+    # VLAN strip and vsd
+    t = raw(Ether(dst=OWN_MAC, src=PEER_MAC) / Dot1Q(prio=3, vlan=7) /
+            IP(src="10.0.0.1", dst="10.0.0.2") / UDP() / payload(40))
+    for vsd in (0, 1):
+        g = vf.group(f"vlan_strip_disable {vsd}", [BRING_UP, rx_setup(
+            rqs=[{"vsd": vsd}], steer_all=[0])])
+        host = t if vsd else t[:12] + t[16:]
+        vf.test(g, "a C-VLAN tagged frame " + ("kept whole" if vsd else "written without its tag"),
+                C_VLAN, [post(entries=[{"offset": "0x1000", "byte_count": 400}]), frame_step(t),
+                         cqes([cqe_ok(t, strip=not vsd, cv=1, up=3, vid=7)]),
+                         mem(DATA + 0x1000, host)])
+    # start padding (§3.3.9, D-RX-1): CL 64
+    g = vf.group("start padding", [BRING_UP, rx_setup(steer_all=[0])])
+    pad = (64 - n % 64) % 64
+    vf.test(g, f"start_padding on the first entry: {pad} bytes passed over before the data "
+            "(D-RX-1)", C_PAD, [
+                post(entries=[{"offset": "0x1000", "byte_count": 512, "start_padding": 1}]),
+                frame_step(b), cqes([cqe_ok(b)]),
+                {"mem_expect": {"any_of": [
+                    {"reading": "D-RX-1: padded by the data's length", "addr": hex(DATA + 0x1000 + pad),
+                     "hex": b.hex()},
+                    {"reading": "not padded (the start is aligned already)",
+                     "addr": hex(DATA + 0x1000), "hex": b.hex()}]}}], "acceptable")
+    vf.test(g, "start_padding on a later entry is a violation and ignored", C_PAD + ", T40", [
+        post(entries=[{"offset": "0x1000", "byte_count": 40},
+                      {"offset": "0x2000", "byte_count": 400, "start_padding": 1}]),
+        frame_step(b), events([{"event": "violation", "rule": "RX_START_PAD_NOT_FIRST",
+                                "clause": "PRM §3.3.9"}]),
+        cqes([cqe_ok(b)]), mem(DATA + 0x1000, b[:40]), mem(DATA + 0x2000, b[40:])])
+    g = vf.group("HCA_CAP.start_pad 0", [BRING_UP, rx_setup(steer_all=[0])],
+                 caps={"hca_cap.start_pad": 0})
+    vf.test(g, "start_padding without the capability: a violation, not padded", C_PAD, [
+        post(entries=[{"offset": "0x1000", "byte_count": 400, "start_padding": 1}]),
+        frame_step(b), events([{"event": "violation", "rule": "RX_START_PAD_UNSUPPORTED",
+                                "clause": "PRM §3.3.9"}]),
+        cqes([cqe_ok(b)]), mem(DATA + 0x1000, b)])
+    # end padding (§3.3.10): zeros to the next 64-byte boundary of the host address
+    g = vf.group("end_padding_mode 1", [BRING_UP, rx_setup(
+        rqs=[{"end_padding_mode": 1}], steer_all=[0])])
+    end = -(-n // 64) * 64
+    vf.test(g, f"a {n}-byte frame padded with zeros to {end} bytes", C_PAD + ", T55", [
+        {"mem_write": {"addr": hex(DATA + 0x1000), "hex": "ee" * 256}},
+        post(entries=[{"offset": "0x1000", "byte_count": 512}]), frame_step(b), cqes([cqe_ok(b)]),
+        mem(DATA + 0x1000, b + bytes(end - n) + b"\xee" * (256 - end))])
+    return vf
+
+
