@@ -287,7 +287,6 @@ void rc_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pkt *p)
 			roce_rnr_nak_received(dev, qp);
 		struct rc_ctx x = { dev, qp };
 		qp->req.limit = window(dev, qp);
-		/* IBTA §9.7.5.1.6: a response the requester does not wait for is ignored: named. */
 		if (!rc_req_rx(&qp->req, &v, &dev_req_ops, &x, dev->core.now_ns))
 			roce_drop(dev, p->port, NICREF_ROCE_DROP_RESPONSE_UNEXPECTED, qp->qpn, v.psn);
 		sync(dev, qp);

@@ -195,6 +195,7 @@ static void progressed(struct rc_req *q, uint64_t now_ns)
 {
 	enum nicref_adp_reason why;
 	nicref_adp_on_progress(&q->adp, now_ns, &why);
+	q->acked_any = true;
 	q->rnr_left = q->rnr_retry;
 	q->gap_latch = false;
 	q->timer_ns = 0;
@@ -222,7 +223,6 @@ static const uint8_t nak_syndrome[8] = {
 	[RC_NAK_INV_RD_REQ] = RC_SYN_REMOTE_INVAL_REQ,
 };
 
-/* false: the ACK was not one the requester waits for, and is dropped (the caller names it). */
 static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 		   uint64_t now_ns)
 {
@@ -231,16 +231,16 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 	 * acknowledged one, is a ghost: ignored (D-ROCE-RC-6). */
 	if (rc_psn_diff(psn, rc_psn_add(q->una_psn, RC_PSN_MASK)) < 0 || rc_psn_diff(psn, q->npsn) >= 0)
 		return false;
+	/* The PSN before the oldest unacknowledged one is the last acknowledged: a duplicate
+	 * ACK, unless nothing was ever acknowledged (then no responder sent it). */
+	if (!q->acked_any && rc_psn_diff(psn, q->una_psn) < 0)
+		return false;
 	bool gap = false;
 	uint8_t syn = p->syndrome;
 	enum rc_aeth_kind kind = rc_aeth_kind_of(syn);
 	/* An ACK acknowledges up to its PSN; a NAK up to the PSN before it. */
 	uint32_t upto = kind == RC_AETH_ACK ? psn : rc_psn_add(psn, RC_PSN_MASK);
 	if (kind == RC_AETH_RESERVED || (syn & 0x80u))
-		return false;
-	/* An ACK of the PSN before the oldest unacknowledged one acknowledges nothing: a
-	 * duplicate, or a ghost when that PSN was never sent (IBTA §9.7.5.1.6): dropped. */
-	if (kind == RC_AETH_ACK && psn == rc_psn_add(q->una_psn, RC_PSN_MASK))
 		return false;
 	if (kind == RC_AETH_NAK && (syn & 31u) > RC_NAK_INV_RD_REQ)
 		return false; /* a reserved NAK code: not a response the requester knows */
@@ -285,8 +285,6 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 	return true;
 }
 
-/* false: a response out of place (a ghost, a duplicate, inside a SEND's PSNs, not where the
- * READ's next response goes), dropped (the caller names it). */
 static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops,
 			 void *ctx, uint64_t now_ns)
 {
@@ -298,7 +296,7 @@ static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 	int prog = 0;
 	for (;;) {
 		if (rc_req_outstanding(q) == 0)
-			return false; /* no READ outstanding: not a response it waits for */
+			return false;
 		int e = ops->wqe(ctx, q->una, &w);
 		if (e != 0) {
 			req_fail(q, ops, ctx, q->una, (uint8_t)e);
@@ -308,7 +306,7 @@ static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 			break;
 		uint32_t last = rc_psn_add(q->una_wqe_psn, rc_npkts(w.len, q->pmtu) - 1);
 		if (rc_psn_diff(psn, last) <= 0)
-			return false; /* a READ response inside a SEND's PSNs: not ours, dropped */
+			return false; /* a READ response inside a SEND's PSNs: nothing waits for it */
 		retire(q, ops, ctx, &w, rc_psn_add(last, 1));
 		q->una_psn = q->una_wqe_psn;
 		prog = 1;
@@ -326,8 +324,9 @@ static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 		if (!q->gap_latch) {
 			q->gap_latch = true;
 			retry_now(q, ops, ctx, now_ns, false, RC_RETX_READ_GAP);
+			return true;
 		}
-		return true;
+		return false; /* the rest of the old request's responses */
 	}
 	uint32_t n = rc_npkts(w.len, q->pmtu);
 	uint32_t k = (psn - q->una_wqe_psn) & RC_PSN_MASK;
