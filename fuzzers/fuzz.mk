@@ -57,6 +57,9 @@ WRAP += $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 FUZZ_CC := clang
 FUZZ_FLAGS := $(BASE) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+# Code that is not under test carries no coverage instrumentation (the file says which, and why).
+FUZZ_COV_IGNORE := fuzzers/coverage_ignore.txt
+FUZZ_COMPILE := -fsanitize-coverage-ignorelist=$(FUZZ_COV_IGNORE)
 REPLAY_CC := gcc
 REPLAY_FLAGS := $(BASE) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 AFL_FLAGS := $(BASE) -O2 $(AFL_SAN)
@@ -79,7 +82,9 @@ build/$(1)/tests/%: build/$(1)/obj/fuzzers/tests/%.o $$($(1)_OBJ) $(5)
 	$(2) $(3) $$(WRAP) -o $$@ $$^ -ldl
 endef
 
-$(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),,))
+$(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),$(FUZZ_COMPILE),))
+# A change of the list rebuilds the objects it may concern.
+$(fuzz_OBJ) $(patsubst %.c,build/fuzz/obj/%.o,$(wildcard fuzzers/*_fuzz.c)): $(FUZZ_COV_IGNORE)
 $(eval $(call variant,replay,$(REPLAY_CC),$(REPLAY_FLAGS),,build/replay/obj/fuzzers/standalone_main.o))
 # afl-clang-fast turns -fsanitize=fuzzer into a link of libAFLDriver, which runs
 # LLVMFuzzerTestOneInput in AFL's persistent, shared-memory mode.

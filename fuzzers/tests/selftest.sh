@@ -145,6 +145,10 @@ same_trace rx "$seed" "$work/rx-r"
 seed=corpora/lro/seed-causes
 { printf '\x05\xff'; cat "$seed"; printf '\x80'; } >"$work/lro-r"
 same_trace lro "$seed" "$work/lro-r"
+# device (device_fuzz.c): 0x07-0xFF, the op byte alone.
+seed=corpora/device/seed-frames
+{ printf '\x07\xff'; cat "$seed"; printf '\x80'; } >"$work/device-r"
+same_trace device "$seed" "$work/device-r"
 # dll: ops 5-255 (two bytes each) after the 18-byte head.
 head -c 18 corpora/dll/seed-faults >"$work/dll-head"
 { cat "$work/dll-head"; tail -c +19 corpora/dll/seed-faults; } >"$work/dll-a"
@@ -162,4 +166,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, dll and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, device, dll and cmd; tx's light restore matches a full bring-up"
