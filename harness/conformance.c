@@ -21,6 +21,10 @@
 	  "every QPN live: 4,094 CREATE_QP in one test under roce_profile seed004, 2^24 - 2 "   \
 	  "under connectx; the vector language has no repeat step, so the unit test "           \
 	  "qp_create::seed004_holds_4094_qps reaches it (docs/roce.md D-QP-3)")                 \
+	X(RULE, UMEM_EXHAUSTED,                                                                 \
+	  "every umem_id live: 2^log_max_objects CREATE_UMEM (2^20 under the default "          \
+	  "profile); the vector language has no repeat step, so the unit test "                 \
+	  "umem::count_limit reaches it under log_max_objects 1 (docs/umem.md D-UMEM-1)")       \
 	X(RULE, UNMODELLED_OPCODE,                                                              \
 	  "every command of PRM §12.1 T127 is modelled since the flow steering commands "          \
 	  "(§12.14, issue 13); an opcode outside T127 gets its own rule")
@@ -176,6 +180,10 @@ static void print_table(const struct report *rep, FILE *out, bool violations)
 	  "commands' in/out (Linux mlx5_ifc.h; opt_param_mask: qp.h enum mlx5_qp_optpar and "       \
 	  "mlx5 ib qp.c opt_mask; states and required attributes: IBTA Vol. 1 §10.3, §11.2.4)",    \
 	  "reference/obj/qp.c, qp_modify.c", "D-QP-1..16 (docs/roce.md)", "vectors/qp/")          \
+	X("UMEM commands CREATE_UMEM 0xA08, DESTROY_UMEM 0xA0A; layouts umem, mtt and the "     \
+	  "commands' in/out (Linux mlx5_ifc.h; log_page_size, page_offset and the mtt list as "  \
+	  "Linux devx.c devx_umem_reg_cmd_build fills them)",                                   \
+	  "reference/obj/umem.c", "D-UMEM-1..4 (docs/umem.md)", "vectors/umem/umem.json")        \
 	X("GID table SET_ROCE_ADDRESS 0x761, QUERY_ROCE_ADDRESS 0x760, layout roce_addr_layout "  \
 	  "(Linux mlx5_ifc.h)",                                                                 \
 	  "reference/obj/roce_addr.c", "D-QP-10 (docs/roce.md)", "vectors/qp/gid.json")           \

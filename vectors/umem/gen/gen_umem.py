@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""Writes vectors/umem/umem.json: CREATE_UMEM / DESTROY_UMEM, beyond ConnectX-4 PRM Rev 0.40.
+
+Written from public material only, never from reference/ or nicref's output:
+- Linux include/linux/mlx5/mlx5_ifc.h (= rdma-core providers/mlx5/mlx5_ifc.h): opcodes
+  MLX5_CMD_OP_CREATE_UMEM 0xa08 and MLX5_CMD_OP_DESTROY_UMEM 0xa0a; struct mlx5_ifc_umem_bits
+  (log_page_size, page_offset, num_of_mtt, mtt[]), mlx5_ifc_mtt_bits (ptag_63_32, ptag_31_8,
+  wr_en, rd_en), create_umem_in/out (umem_id 24 bits), destroy_umem_in.
+- Linux drivers/infiniband/hw/mlx5/devx.c devx_umem_reg_cmd_build: log_page_size is
+  order_base_2(page_size) - MLX5_ADAPTER_PAGE_SHIFT (12), page_offset the offset of the buffer
+  in its first page (ib_umem_dma_offset, below the page size), one mtt entry per page of that
+  size (mlx5_ib_populate_pas), num_of_mtt the number of those pages.
+- ConnectX-4 PRM Rev 0.40 §12.2 T128 (statuses), §12.1 (reserved input fields are 0).
+The field names are mlx5_ifc.h's; mtt[i] is the whole 64-bit entry (ptag | wr_en << 1 | rd_en).
+Run: /usr/bin/python3 vectors/umem/gen/gen_umem.py
+"""
+import json
+import os
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "umem.json")
+HDR_LEN = 0x30  # create_umem_in: 40h bits header + umem_bits 140h bits before mtt[]
+MTT_LEN = 8     # mtt_bits: 40h bits
+ADAPTER_PAGE_SHIFT = 12
+RD_WR = 3       # wr_en | rd_en
+BASE = 0x20000000
+IFC = "mlx5_ifc.h create_umem_in/create_umem_out, umem_bits, mtt_bits; devx.c devx_umem_reg_cmd_build; beyond PRM Rev 0.40"
+IFC_D = "mlx5_ifc.h destroy_umem_in/destroy_umem_out; beyond PRM Rev 0.40"
+
+
+def create(mtts, log_page_size=0, page_offset=0, num=None, length=None, expect=None, extra=None):
+    n = len(mtts) if num is None else num
+    fields = {"opcode": "CREATE_UMEM", "log_page_size": log_page_size,
+              "page_offset": hex(page_offset), "num_of_mtt": n}
+    for i, m in enumerate(mtts):
+        fields["mtt[%d]" % i] = hex(m)
+    if extra:
+        fields.update(extra)
+    cmd = {"layout": "create_umem_in", "fields": fields,
+           "length": hex(HDR_LEN + MTT_LEN * len(mtts) if length is None else length),
+           "expect": expect}
+    return {"command": cmd}
+
+
+def ok_id(umem_id):
+    return {"status": "OK", "output": {"layout": "create_umem_out", "fields": {"umem_id": umem_id}}}
+
+
+def refused(status, rule):
+    return {"status": status, "rule": rule}
+
+
+def destroy(umem_id, expect):
+    return {"command": {"layout": "destroy_umem_in",
+                        "fields": {"opcode": "DESTROY_UMEM", "umem_id": umem_id},
+                        "expect": expect}}
+
+
+OK = {"status": "OK"}
+
+
+def page(i, log_page_size=0):
+    return BASE + (i << (ADAPTER_PAGE_SHIFT + log_page_size))
+
+
+def tests_initialized():
+    t = []
+    t.append(("CREATE_UMEM of one 4 KB page: OK, umem_id 1; DESTROY_UMEM: OK", IFC, ["Handles"],
+              "valid", [create([page(0) | RD_WR], expect=ok_id(1)), destroy(1, OK)]))
+    t.append(("DESTROY_UMEM of a destroyed UMEM and of one never created: BAD_RESOURCE",
+              IFC_D + "; PRM T128 0x05", ["Handles"], "invalid",
+              [create([page(0) | RD_WR], expect=ok_id(1)), destroy(1, OK),
+               destroy(1, refused("BAD_RESOURCE", "UMEM_NOT_FOUND")),
+               destroy(7, refused("BAD_RESOURCE", "UMEM_NOT_FOUND"))]))
+    t.append(("Three UMEMs: ids 1, 2, 3; DESTROY 2 then CREATE: the lowest free id, 2, again",
+              IFC + "; D-UMEM-1 (D-OBJ-2 numbering)", ["Handles"], "valid",
+              [create([page(0) | RD_WR], expect=ok_id(1)),
+               create([page(1) | RD_WR, page(2) | RD_WR], expect=ok_id(2)),
+               create([page(3) | 1], expect=ok_id(3)),
+               destroy(2, OK), create([page(4) | RD_WR], expect=ok_id(2)),
+               destroy(1, OK), destroy(2, OK), destroy(3, OK)]))
+    t.append(("log_page_size 1 (8 KB pages), page_offset 0x1FFF (the last byte of the first "
+              "page): OK", IFC, ["Handles"], "valid",
+              [create([page(0, 1) | RD_WR, page(1, 1) | RD_WR], log_page_size=1,
+                      page_offset=0x1FFF, expect=ok_id(1))]))
+    t.append(("log_page_size 4 (64 KB pages), 16 entries: OK", IFC, ["Handles"], "valid",
+              [create([page(i, 4) | RD_WR for i in range(16)], log_page_size=4,
+                      page_offset=0x40, expect=ok_id(1))]))
+    t.append(("num_of_mtt 0: BAD_PARAM (a UMEM of no page; devx.c gives one entry per page)",
+              IFC + "; PRM T128 0x03; D-UMEM-2", ["Rule"], "invalid",
+              [create([], num=0, expect=refused("BAD_PARAM", "UMEM_NO_MTT")),
+               create([page(0) | RD_WR], expect=ok_id(1))]))
+    t.append(("num_of_mtt 2 with one entry in the input: BAD_INPUT_LEN",
+              IFC + "; PRM T128 0x50; D-UMEM-2", ["Length"], "invalid",
+              [create([page(0) | RD_WR], num=2, expect=refused("BAD_INPUT_LEN", "UMEM_MTT_BEYOND_INPUT")),
+               create([page(0) | RD_WR], expect=ok_id(1))]))
+    t.append(("num_of_mtt 2^32 + 1 (the upper word of the 64-bit count): BAD_INPUT_LEN",
+              IFC + "; PRM T128 0x50; D-UMEM-2", ["Length"], "invalid",
+              [create([page(0) | RD_WR], num=(1 << 32) + 1,
+                      expect=refused("BAD_INPUT_LEN", "UMEM_MTT_BEYOND_INPUT"))]))
+    t.append(("page_offset 0x1000 with 4 KB pages (not inside the first page): BAD_PARAM",
+              IFC + "; PRM T128 0x03; D-UMEM-3", ["Rule"], "invalid",
+              [create([page(0) | RD_WR], page_offset=0x1000,
+                      expect=refused("BAD_PARAM", "UMEM_PAGE_OFFSET_BAD")),
+               create([page(0) | RD_WR], page_offset=0xFFF, expect=ok_id(1))]))
+    t.append(("an mtt entry at 0x20000800 with 4 KB pages (not page aligned): BAD_PARAM",
+              IFC + "; PRM T128 0x03; D-UMEM-3", ["Rule"], "invalid",
+              [create([page(0) | RD_WR, (BASE + 0x1800) | RD_WR],
+                      expect=refused("BAD_PARAM", "UMEM_MTT_MISALIGNED"))]))
+    t.append(("an 8 KB-page UMEM whose second entry is only 4 KB aligned: BAD_PARAM",
+              IFC + "; PRM T128 0x03; D-UMEM-3", ["Rule"], "invalid",
+              [create([page(0, 1) | RD_WR, (BASE + 0x3000) | RD_WR], log_page_size=1,
+                      expect=refused("BAD_PARAM", "UMEM_MTT_MISALIGNED")),
+               create([page(0, 1) | RD_WR, (BASE + 0x4000) | RD_WR], log_page_size=1,
+                      expect=ok_id(1))]))
+    t.append(("CREATE_UMEM with the reserved bit 20h[31] set (ats in later mlx5_ifc.h; the "
+              "device has no ATS): BAD_PARAM", IFC + "; PRM §12.1, T128 0x03; D-UMEM-4",
+              ["Reserved"], "invalid",
+              [{"command": {"hex": "0a080000 00000000 00000000 00000000 00000000 00000000 "
+                                   "00000000 00000000 80000000 00000000 00000000 00000001 "
+                                   "00000000 20000003",
+                            "expect": refused("BAD_PARAM", "RESERVED_NOT_ZERO")}},
+               # the violation's argument: byte offset 20h << 32 | the bits set (D-CMD-8)
+               {"events": {"exact": True, "expect": [
+                   {"event": "violation", "rule": "CMD_RESERVED_NOT_ZERO", "arg": "0x2080000000"},
+                   {"event": "cmd_fail", "slot": 0, "opcode": "CREATE_UMEM", "rule": "RESERVED_NOT_ZERO"},
+                   {"event": "cmd_done", "slot": 0, "opcode": "CREATE_UMEM", "op_mod": 0,
+                    "delivery": "OK", "status": "BAD_PARAM"}]}}]))
+    t.append(("CREATE_UMEM op_mod 1: BAD_OP (mlx5_ifc.h names no op_mod; PRM T100 'must be 0')",
+              IFC + "; PRM §12.1 T100, T128 0x02", ["Rule"], "invalid",
+              [create([page(0) | RD_WR], extra={"op_mod": 1},
+                      expect={"status": "BAD_OP", "rule": "BAD_OP_MOD"}),
+               create([page(0) | RD_WR], expect=ok_id(1))]))
+    return t
+
+
+def tests_enabled():
+    return [("CREATE_UMEM before INIT_HCA: BAD_SYS_STATE (an object command, D-INIT-2)",
+             IFC + "; PRM §8.2, T128 0x04; D-INIT-2", ["Lifecycle"], "invalid",
+             [create([page(0) | RD_WR], expect={"status": "BAD_SYS_STATE"})])]
+
+
+def main():
+    groups, tc = [], 0
+    for comment, to, tests in (("initialized HCA", "initialized", tests_initialized()),
+                               ("enabled HCA, not initialized", "enabled", tests_enabled())):
+        out = []
+        for comment_t, cite, flags, result, steps in tests:
+            tc += 1
+            out.append({"tcId": tc, "comment": comment_t, "cite": cite, "flags": flags,
+                        "result": result, "steps": steps})
+        groups.append({"comment": comment, "setup": [{"bring_up": {"to": to}}], "tests": out})
+    doc = {
+        "schema": "nicref_vectors_v1",
+        "feature": "umem",
+        "header": [
+            "User memory objects beyond ConnectX-4 PRM Rev 0.40, from the public mlx5 interface: "
+            "Linux include/linux/mlx5/mlx5_ifc.h (opcodes CREATE_UMEM 0xa08, DESTROY_UMEM 0xa0a; "
+            "umem_bits, mtt_bits, create_umem_in/out, destroy_umem_in/out) and "
+            "drivers/infiniband/hw/mlx5/devx.c (how a driver fills them); docs/umem.md.",
+            "Generated by vectors/umem/gen/gen_umem.py from the public material only (never from "
+            "nicref); do not edit by hand.",
+        ],
+        "notes": {
+            "Handles": {"bugType": "PROFILE", "description":
+                        "umem_ids are the lowest free from 1 (D-UMEM-1, as D-OBJ-2 numbers the "
+                        "PRM's objects); a device numbering otherwise needs them substituted."},
+            "Rule": {"bugType": "CONFORMANCE", "description":
+                     "A UMEM the public interface cannot describe (no page, an offset outside "
+                     "the first page, a page not aligned to the page size, an op_mod): refused, "
+                     "nothing changes (the next create gets id 1)."},
+            "Length": {"bugType": "CONFORMANCE", "description":
+                       "num_of_mtt entries that end beyond input_length: BAD_INPUT_LEN (T128 0x50)."},
+            "Reserved": {"bugType": "CONFORMANCE", "description":
+                         "PRM §12.1 'Reserved fields on input must be set to 0', T128 BAD_PARAM, "
+                         "applied to the reserved bits of the public layout (D-CMD-8)."},
+            "Lifecycle": {"bugType": "CONFORMANCE", "description":
+                          "A UMEM is a resource: before INIT_HCA BAD_SYS_STATE (D-INIT-2)."},
+        },
+        "numberOfTests": tc,
+        "testGroups": groups,
+    }
+    with open(OUT, "w") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
