@@ -18,7 +18,7 @@ ver=$(dpkg-query -W -f='${Version}' ibverbs-providers 2>/dev/null || echo unknow
 fail() { echo "drive-check: $*" >&2; problems=$((problems + 1)); }
 
 # program, nicref drive's exit status with the program's expectation
-runs=("mlx5_vfio_smoke 0" "reopen 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
+runs=("mlx5_vfio_smoke 0" "mlx5_vfio_devx 0" "reopen 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
 for r in "${runs[@]}"; do
 	set -- $r
 	p=$1 want=$2
@@ -42,6 +42,11 @@ for r in "${runs[@]}"; do
 		cmp -s "$out/$p.trace" "$out/$p.trace2" || fail "$p: two runs, two traces"
 		[ -s "$out/$p.trace" ] || fail "$p: empty trace"
 		grep -q "commands: 2[0-9] executed" "$out/$p.txt" || fail "$p: the bring-up did not run"
+	fi
+	# M2's first part: three UMEMs registered and deregistered through the driver (docs/umem.md)
+	if [ "$p" = mlx5_vfio_devx ]; then
+		grep -q "0xa08 CREATE_UMEM  *OK x3" "$out/$p.txt" || fail "$p: not three CREATE_UMEM OK"
+		grep -q "0xa0a DESTROY_UMEM  *OK x3" "$out/$p.txt" || fail "$p: not three DESTROY_UMEM OK"
 	fi
 done
 # without an expectation every bad driver fails
