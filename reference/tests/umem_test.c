@@ -2,6 +2,7 @@
  * 0.40: Linux include/linux/mlx5/mlx5_ifc.h umem_bits, mtt_bits; docs/umem.md D-UMEM-*). The
  * command rules are pinned by vectors/umem/umem.json; here what a vector cannot reach. */
 #include "cmd/ctl_dev.h"
+#include "nicref/snapshot.h"
 #include "obj/umem.h"
 #include "testlib.h"
 
@@ -78,4 +79,22 @@ Test(umem, released_at_teardown)
 	/* D-UMEM-1: a UMEM holds no ICM, so QUERY_PAGES is unchanged by it; teardown frees both
 	 * (ASan's leak check in make check sees the mtt lists go). */
 	tl_down(t);
+}
+
+/* A snapshot taken with a UMEM live saves it with its page list and restores it (the fuzz
+ * targets snapshot whatever commands left: a UMEM among the objects must not break it). */
+Test(umem, snapshot_with_a_live_umem)
+{
+	struct tl_dev *t = tl_up(NULL);
+	cr_assert_eq(create_umem(t, 5, 0, 0x20, 0x20000000), 0);
+	uint32_t id = (uint32_t)tl_get(t, "create_umem_out", "umem_id");
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, &why);
+	cr_assert(s, "snapshot refused (%d)", why);
+	cr_expect_eq(nicref_snapshot_restore(t->dev, s), 0, "no command since: restorable");
+	uint64_t a = 0;
+	cr_expect_eq(umem_translate(t->dev, id, 5 * 4096 - 0x21, 1, &a), 0);
+	cr_expect_eq(a, 0x20004FFF);
+	nicref_snapshot_free(s);
+	tl_down_clean(t);
 }
