@@ -43,10 +43,14 @@ for r in "${runs[@]}"; do
 		[ -s "$out/$p.trace" ] || fail "$p: empty trace"
 		grep -q "commands: 2[0-9] executed" "$out/$p.txt" || fail "$p: the bring-up did not run"
 	fi
-	# M2's first part: three UMEMs registered and deregistered through the driver (docs/umem.md)
+	# M2's first part: three UMEMs registered, a DevX CQ in two of them created, queried and
+	# destroyed, the UMEMs deregistered, through the driver (docs/umem.md)
 	if [ "$p" = mlx5_vfio_devx ]; then
-		grep -q "0xa08 CREATE_UMEM  *OK x3" "$out/$p.txt" || fail "$p: not three CREATE_UMEM OK"
-		grep -q "0xa0a DESTROY_UMEM  *OK x3" "$out/$p.txt" || fail "$p: not three DESTROY_UMEM OK"
+		for c in "0xa08 CREATE_UMEM  *OK x3" "0xa0a DESTROY_UMEM  *OK x3" \
+			"0xa0a DESTROY_UMEM  *BAD_RES_STATE x1" "0x400 CREATE_CQ  *OK x1" \
+			"0x402 QUERY_CQ  *OK x1" "0x401 DESTROY_CQ  *OK x1"; do
+			grep -q "$c" "$out/$p.txt" || fail "$p: no \"$c\" in the verdict"
+		done
 	fi
 done
 # without an expectation every bad driver fails

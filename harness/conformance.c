@@ -184,6 +184,11 @@ static void print_table(const struct report *rep, FILE *out, bool violations)
 	  "commands' in/out (Linux mlx5_ifc.h; log_page_size, page_offset and the mtt list as "  \
 	  "Linux devx.c devx_umem_reg_cmd_build fills them)",                                   \
 	  "reference/obj/umem.c", "D-UMEM-1..4 (docs/umem.md)", "vectors/umem/umem.json")        \
+	X("CREATE_CQ in UMEMs: create_cq_in cq_umem_offset (50h), cq_umem_id (58h), "         \
+	  "cq_umem_valid (5Ch[31]); cqc dbr_umem_valid (00h[25]), dbr_umem_id (04h) (Linux "     \
+	  "mlx5_ifc.h)",                                                                        \
+	  "reference/obj/cq_cmd.c, umem.c", "D-UMEM-5, D-UMEM-6 (docs/umem.md)",                 \
+	  "vectors/umem/umem.json")                                                             \
 	X("GID table SET_ROCE_ADDRESS 0x761, QUERY_ROCE_ADDRESS 0x760, layout roce_addr_layout "  \
 	  "(Linux mlx5_ifc.h)",                                                                 \
 	  "reference/obj/roce_addr.c", "D-QP-10 (docs/roce.md)", "vectors/qp/gid.json")           \

@@ -2,9 +2,11 @@
  * (Debian's libmlx5), brings the device up on libnicref through the VFIO front end, then the
  * program registers DevX user memory (mlx5dv_devx_umem_reg: the driver maps it for DMA and
  * sends CREATE_UMEM, docs/umem.md) in three shapes (one page, several pages, a buffer that does
- * not start on a page), checks each has its own umem_id, deregisters them (DESTROY_UMEM) and
- * closes. The DevX objects that would use the UMEMs (CQs, SQ, RQs, RQT, TIRs, TIS) follow once
- * the model reads their umem fields (docs/umem.md "What is not done yet"). Each step prints one
+ * not start on a page), checks each has its own umem_id, creates a CQ through DevX
+ * (mlx5dv_devx_obj_create) whose buffer and doorbell record live in two of them, queries it,
+ * checks DESTROY_UMEM is refused while the CQ lives, destroys the CQ, deregisters the UMEMs
+ * (DESTROY_UMEM) and closes. The other DevX objects (SQ, RQs, RQT, TIRs, TIS) follow once the
+ * model reads their umem fields (docs/umem.md "What is not done yet"). Each step prints one
  * line; the exit status is 0 when every step succeeded, else the number of the step that
  * failed. Run it under `nicref drive` (it needs the front end: alone, there is no device).
  * usage: mlx5_vfio_devx [PCI_NAME] */
@@ -19,6 +21,51 @@
 #include <infiniband/verbs.h>
 
 #define NUMEMS 3
+
+/* A field of a command in the public mlx5 layout: bits msb..lsb of the big-endian dword at
+ * byte off (PRM §12.2: commands are big-endian). */
+static void put(uint8_t *b, unsigned off, unsigned msb, unsigned lsb, uint32_t v)
+{
+	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
+		     b[off + 3];
+	uint32_t m = (msb - lsb == 31 ? 0xFFFFFFFFu : ((1u << (msb - lsb + 1)) - 1)) << lsb;
+	d = (d & ~m) | ((v << lsb) & m);
+	b[off] = (uint8_t)(d >> 24);
+	b[off + 1] = (uint8_t)(d >> 16);
+	b[off + 2] = (uint8_t)(d >> 8);
+	b[off + 3] = (uint8_t)d;
+}
+
+static uint32_t get(const uint8_t *b, unsigned off, unsigned msb, unsigned lsb)
+{
+	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
+		     b[off + 3];
+	return msb - lsb == 31 ? d : (d >> lsb) & ((1u << (msb - lsb + 1)) - 1);
+}
+
+/* CREATE_CQ (0x400, PRM §12.7.1 T261) of 2^6 64-byte CQEs on EQ eqn and UAR uar, its buffer at
+ * byte 0 of UMEM buf_id and its doorbell record at byte 0 of UMEM dbr_id: the cqc at 10h
+ * (T76: log_cq_size 0Ch[28:24], uar_page 0Ch[23:0], c_eqn 14h[7:0]), beyond PRM Rev 0.40 the
+ * public mlx5_ifc.h fields cqc dbr_umem_valid 00h[25] and dbr_umem_id 04h, create_cq_in
+ * cq_umem_offset 50h, cq_umem_id 58h, cq_umem_valid 5Ch[31]; no pas[]. */
+static struct mlx5dv_devx_obj *create_cq(struct ibv_context *ctx, uint32_t eqn, uint32_t uar,
+					 uint32_t buf_id, uint32_t dbr_id, uint32_t *cqn)
+{
+	uint8_t in[0x110] = { 0 }, out[0x10] = { 0 };
+	put(in, 0x00, 31, 16, 0x400);
+	put(in, 0x10, 25, 25, 1);
+	put(in, 0x14, 31, 0, dbr_id);
+	put(in, 0x1C, 28, 24, 6);
+	put(in, 0x1C, 23, 0, uar);
+	put(in, 0x24, 7, 0, eqn);
+	put(in, 0x58, 31, 0, buf_id);
+	put(in, 0x5C, 31, 31, 1);
+	struct mlx5dv_devx_obj *o = mlx5dv_devx_obj_create(ctx, in, sizeof in, out, sizeof out);
+	printf("CREATE_CQ: %s (status 0x%02x, syndrome 0x%08x)\n", o ? "ok" : strerror(errno),
+	       out[0], get(out, 4, 31, 0));
+	*cqn = get(out, 0x08, 23, 0); /* T263 cqn */
+	return o;
+}
 
 int main(int argc, char **argv)
 {
@@ -62,8 +109,45 @@ int main(int argc, char **argv)
 				printf("umem %d and %d share umem_id %u\n", j, i, umem[i]->umem_id);
 				return 4;
 			}
+	/* A CQ in UMEMs 0 (buffer: 64 CQEs of 64 B, the 4 KB page) and 2 (the record) through
+	 * DevX, on the driver's EQ and a DevX UAR. */
+	uint32_t eqn = 0, cqn = 0;
+	if (mlx5dv_devx_query_eqn(ctx, 0, &eqn)) {
+		printf("mlx5dv_devx_query_eqn: %s\n", strerror(errno));
+		return 7;
+	}
+	struct mlx5dv_devx_uar *uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (!uar) {
+		printf("mlx5dv_devx_alloc_uar: %s\n", strerror(errno));
+		return 7;
+	}
+	struct mlx5dv_devx_obj *cq = create_cq(ctx, eqn, uar->page_id, umem[0]->umem_id,
+						umem[2]->umem_id, &cqn);
+	if (!cq)
+		return 8;
+	/* QUERY_CQ (0x402, T269): cqn 08h; the output's cqc at 10h has log_cq_size 0Ch[28:24]. */
+	uint8_t qin[0x10] = { 0 }, qout[0x110] = { 0 };
+	put(qin, 0x00, 31, 16, 0x402);
+	put(qin, 0x08, 23, 0, cqn);
+	int err = mlx5dv_devx_obj_query(cq, qin, sizeof qin, qout, sizeof qout);
+	printf("QUERY_CQ %u: %s (log_cq_size %u, c_eqn %u)\n", cqn, err ? strerror(err) : "ok",
+	       get(qout, 0x1C, 28, 24), get(qout, 0x24, 7, 0));
+	if (err || get(qout, 0x1C, 28, 24) != 6 || get(qout, 0x24, 7, 0) != eqn)
+		return 9;
+	/* The CQ keeps its UMEMs: deregistering one now must fail (D-UMEM-5). */
+	if (mlx5dv_devx_umem_dereg(umem[0]) == 0) {
+		printf("mlx5dv_devx_umem_dereg of the CQ's buffer succeeded while the CQ lives\n");
+		return 10;
+	}
+	printf("umem 0 kept by the CQ: ok (refused)\n");
+	if ((err = mlx5dv_devx_obj_destroy(cq))) {
+		printf("DESTROY_CQ: %s\n", strerror(err));
+		return 11;
+	}
+	printf("DESTROY_CQ: ok\n");
+	mlx5dv_devx_free_uar(uar);
 	for (int i = 0; i < NUMEMS; i++) {
-		int err = mlx5dv_devx_umem_dereg(umem[i]);
+		err = mlx5dv_devx_umem_dereg(umem[i]);
 		if (err) {
 			printf("mlx5dv_devx_umem_dereg %d: %s\n", i, strerror(err));
 			return 5;

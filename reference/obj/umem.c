@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/cq.h"
 #include "obj/umem.h"
 
 #define UMEM_MTT_OFF 0x30u          /* [IFC] create_umem_in: umem at 10h, its mtt[] at 20h of it */
@@ -71,9 +72,12 @@ enum nicref_cmd_rule cmd_create_umem(struct cmd_ctx *c)
 enum nicref_cmd_rule cmd_destroy_umem(struct cmd_ctx *c)
 {
 	uint32_t id = (uint32_t)PRM_GET(destroy_umem_in, umem_id, c->in, c->in_len);
-	struct umem *u = objtab_remove(&c->dev->obj[OBJ_UMEM], id);
+	struct umem *u = obj_get(c->dev, OBJ_UMEM, id);
 	if (!u)
 		return NICREF_RULE_UMEM_NOT_FOUND;
+	if (u->hdr.refs) /* D-UMEM-5: a live object's buffer or record is in it */
+		return NICREF_RULE_UMEM_IN_USE;
+	objtab_remove(&c->dev->obj[OBJ_UMEM], id);
 	free(u);
 	return NICREF_RULE_NONE;
 }
@@ -90,4 +94,49 @@ int umem_translate(const struct nicref_dev *dev, uint32_t id, uint64_t off, uint
 		return -1;
 	*addr = u->mtt[at >> u->log_page] + in_page;
 	return 0;
+}
+
+#define QBUF_PAGE 4096u /* struct qbuf pages of log_page_size 0 */
+
+enum nicref_cmd_rule umem_qbuf(const struct nicref_dev *dev, uint32_t id, uint64_t off,
+			       uint64_t bytes, struct qbuf *out)
+{
+	const struct umem *u = obj_get(dev, OBJ_UMEM, id);
+	if (!u)
+		return NICREF_RULE_UMEM_REF_NOT_FOUND;
+	/* Every UMEM page is a multiple of 4 KB, so a buffer starting on a 4 KB boundary of the
+	 * pages has each of its 4 KB pages inside one UMEM page. */
+	if ((u->page_offset + off) % QBUF_PAGE)
+		return NICREF_RULE_UMEM_REF_MISALIGNED;
+	if (bytes == 0 || off >= u->size || bytes > u->size - off)
+		return NICREF_RULE_UMEM_REF_BEYOND;
+	uint64_t n = (bytes + QBUF_PAGE - 1) / QBUF_PAGE;
+	if (n > UINT32_MAX)
+		return NICREF_RULE_UMEM_REF_BEYOND;
+	uint64_t *pas = malloc(n * sizeof *pas);
+	if (!pas)
+		return NICREF_RULE_OBJ_NO_MEMORY;
+	for (uint64_t i = 0; i < n; i++) {
+		/* The last page may end past the UMEM only when the buffer does not reach it. */
+		uint64_t at = u->page_offset + off + i * QBUF_PAGE;
+		pas[i] = u->mtt[at >> u->log_page] + (at & ((1ull << u->log_page) - 1));
+	}
+	*out = (struct qbuf){ .pas = pas, .npas = (uint32_t)n, .log_page_size = 0 };
+	return NICREF_RULE_NONE;
+}
+
+enum nicref_cmd_rule umem_record(const struct nicref_dev *dev, uint32_t id, uint64_t off,
+				 uint64_t len, uint64_t *addr)
+{
+	if (!obj_get(dev, OBJ_UMEM, id))
+		return NICREF_RULE_UMEM_REF_NOT_FOUND;
+	return umem_translate(dev, id, off, len, addr) ? NICREF_RULE_UMEM_REF_BEYOND
+							 : NICREF_RULE_NONE;
+}
+
+void umem_ref(struct nicref_dev *dev, uint32_t id, int delta)
+{
+	struct umem *u = id ? obj_get(dev, OBJ_UMEM, id) : NULL;
+	if (u)
+		u->hdr.refs = (uint32_t)((int64_t)u->hdr.refs + delta);
 }

@@ -2,6 +2,7 @@
  * 0.40: Linux include/linux/mlx5/mlx5_ifc.h umem_bits, mtt_bits; docs/umem.md D-UMEM-*). The
  * command rules are pinned by vectors/umem/umem.json; here what a vector cannot reach. */
 #include "cmd/ctl_dev.h"
+#include "cq_util.h"
 #include "nicref/snapshot.h"
 #include "obj/umem.h"
 #include "testlib.h"
@@ -96,5 +97,83 @@ Test(umem, snapshot_with_a_live_umem)
 	cr_expect_eq(umem_translate(t->dev, id, 5 * 4096 - 0x21, 1, &a), 0);
 	cr_expect_eq(a, 0x20004FFF);
 	nicref_snapshot_free(s);
+	tl_down_clean(t);
+}
+
+/* CREATE_CQ with cq_umem_valid and dbr_umem_valid (mlx5_ifc.h create_cq_in, cqc; D-UMEM-5/6). */
+static int create_cq_umem(struct tl_dev *t, uint32_t eqn, uint32_t buf_id, uint64_t buf_off,
+			  uint32_t dbr_id, uint64_t dbr_off)
+{
+	tl_begin(t, "create_cq_in", "CREATE_CQ");
+	tl_set(t, "create_cq_in", "log_cq_size", 6); /* 64 CQEs of 64 B: one 4 KB page */
+	tl_set(t, "create_cq_in", "uar_page", t->uar);
+	tl_set(t, "create_cq_in", "c_eqn", eqn);
+	tl_set(t, "create_cq_in", "cq_umem_valid", 1);
+	tl_set(t, "create_cq_in", "cq_umem_id", buf_id);
+	tl_set(t, "create_cq_in", "cq_umem_offset", buf_off);
+	tl_set(t, "create_cq_in", "dbr_umem_valid", 1);
+	tl_set(t, "create_cq_in", "dbr_umem_id", dbr_id);
+	tl_set(t, "create_cq_in", "dbr_addr", dbr_off);
+	return tl_run_paged(t, 0x110, 0x10); /* no pas[]: the buffer is in the UMEM */
+}
+
+Test(umem, cq_buffer_and_record_in_umems)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 2, 0, 0);
+	/* Buffer UMEM: two 8 KB pages, given in reverse order, byte 0 at 0x1000 of the first; the
+	 * CQ at offset 0x1000, i.e. at 0x2000 of the UMEM's pages = the second page's start. */
+	uint64_t mem = tl_hostmem(t, 0x8000);
+	uint64_t p0 = (mem + 0x1FFF) & ~0x1FFFull, p1 = p0 + 0x2000;
+	tl_begin(t, "create_umem_in", "CREATE_UMEM");
+	tl_set(t, "create_umem_in", "log_page_size", 1);
+	tl_set(t, "create_umem_in", "page_offset", 0x1000);
+	tl_set(t, "create_umem_in", "num_of_mtt", 2);
+	tl_set_elem(t, "create_umem_in", "mtt", 0, p1 | 3);
+	tl_set_elem(t, "create_umem_in", "mtt", 1, p0 | 3);
+	cr_assert_eq(tl_run(t, 0x40, 16), 0);
+	uint32_t ub = (uint32_t)tl_get(t, "create_umem_out", "umem_id");
+	/* Record UMEM: one 4 KB page, the record at 0x18. */
+	uint64_t rec = (tl_hostmem(t, 0x2000) + 0xFFF) & ~0xFFFull;
+	cr_assert_eq(create_umem(t, 1, 0, 0, rec), 0);
+	uint32_t ur = (uint32_t)tl_get(t, "create_umem_out", "umem_id");
+
+	/* Refused: an unknown UMEM, a buffer off a 4 KB boundary, past the end (the UMEM holds
+	 * 2 * 8 KB - 0x1000 bytes), a record past it. */
+	tl_refused(t, create_cq_umem(t, eq.eqn, 9, 0x1000, ur, 0x18), UMEM_REF_NOT_FOUND);
+	tl_refused(t, create_cq_umem(t, eq.eqn, ub, 0x1800, ur, 0x18), UMEM_REF_MISALIGNED);
+	tl_refused(t, create_cq_umem(t, eq.eqn, ub, 0x3000, ur, 0x18), UMEM_REF_BEYOND);
+	tl_refused(t, create_cq_umem(t, eq.eqn, ub, 0x1000, ur, 0x1000), UMEM_REF_BEYOND);
+	tl_refused(t, create_cq_umem(t, eq.eqn, ub, 0x1000, 9, 0x18), UMEM_REF_NOT_FOUND);
+
+	cr_assert_eq(create_cq_umem(t, eq.eqn, ub, 0x1000, ur, 0x18), 0, "%s",
+		     tl_rule_of(t->d.last_syndrome));
+	uint32_t cqn = (uint32_t)tl_get(t, "create_cq_out", "cqn");
+	/* The first CQE lands at the first byte of the second page given (p0), owner bit 0. */
+	uint8_t cqe[64];
+	req_cqe(cqe, 7, false);
+	cr_assert_eq(cq_post(t->dev, cqn, cqe), 0);
+	uint8_t got[64];
+	tl_mem_read(t, p0, got, 64);
+	cr_expect_eq(tl_getf(got, 0x3C, 31, 16), 7, "wqe_counter of the CQE at p0");
+	/* The record is read where the UMEM puts it: update_ci written there is seen. */
+	struct cq *cq = obj_get(t->dev, OBJ_CQ, cqn);
+	cr_expect_eq(cq->dbr_addr, rec + 0x18);
+	/* Named by a live CQ, neither UMEM can go (D-OBJ-1); after DESTROY_CQ both can. */
+	tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+	tl_set(t, "destroy_umem_in", "umem_id", ub);
+	tl_refused(t, tl_run(t, 16, 16), UMEM_IN_USE);
+	tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+	tl_set(t, "destroy_umem_in", "umem_id", ur);
+	tl_refused(t, tl_run(t, 16, 16), UMEM_IN_USE);
+	tl_begin(t, "destroy_cq_in", "DESTROY_CQ");
+	tl_set(t, "destroy_cq_in", "cqn", cqn);
+	cr_assert_eq(tl_run(t, 16, 16), 0);
+	tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+	tl_set(t, "destroy_umem_in", "umem_id", ub);
+	cr_expect_eq(tl_run(t, 16, 16), 0);
+	tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+	tl_set(t, "destroy_umem_in", "umem_id", ur);
+	cr_expect_eq(tl_run(t, 16, 16), 0);
 	tl_down_clean(t);
 }

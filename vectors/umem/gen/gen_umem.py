@@ -139,16 +139,109 @@ def tests_enabled():
              [create([page(0) | RD_WR], expect={"status": "BAD_SYS_STATE"})])]
 
 
+# ---- A CQ whose buffer and doorbell record live in UMEMs ----
+# mlx5_ifc.h create_cq_in: cq_umem_offset (64 bits), cq_umem_id, cq_umem_valid; cqc:
+# dbr_umem_valid, dbr_umem_id, and dbr_addr, which with dbr_umem_valid is an offset into that
+# UMEM (as rdma-core's DevX users and DPDK's mlx5 fill it: the record's offset in its umem).
+# PRM §12.7.1 T261: CREATE_CQ's pas[] follow at 110h; with cq_umem_valid there are none.
+CQ_UAR, CQ_EQN = 5, 0
+EQ_BUF = 0x31000000
+
+
+def cq_setup():
+    pages = {"opcode": "MANAGE_PAGES", "op_mod": 1, "input_num_entries": 16}
+    for i in range(16):  # PRM §12.3.9 T181: 16 ICM pages for the contexts (D-PG-4)
+        pages["pas[%d]" % i] = hex(0x11000000 + 0x1000 * i)
+    # PRM §7.13.3 T93: an EQE's owner bit (byte 63 bit 0) starts at 1, the device's first lap 0
+    eqes = " ".join(["00"] * 63 + ["01"]) * 1
+    return [{"bring_up": {"to": "initialized"}},
+            {"command": {"layout": "manage_pages_in", "fields": pages, "length": "0x90",
+                         "expect": {"status": "OK"}}},
+            {"command": {"layout": "alloc_uar_in", "fields": {"opcode": "ALLOC_UAR"},
+                         "expect": {"status": "OK", "output": {"layout": "alloc_uar_out",
+                                                               "fields": {"uar": CQ_UAR}}}}},
+            {"mem_write": {"addr": hex(EQ_BUF), "hex": " ".join([eqes] * 4)}},
+            {"command": {"layout": "create_eq_in",
+                         "fields": {"opcode": "CREATE_EQ", "log_eq_size": 2, "uar_page": CQ_UAR,
+                                    "intr": 0, "pas[0]": hex(EQ_BUF), "event_bitmask": "0x10"},
+                         "length": "0x118",
+                         "expect": {"status": "OK", "output": {"layout": "create_eq_out",
+                                                               "fields": {"eq_number": CQ_EQN}}}}}]
+
+
+def create_cq_umem(buf_id, buf_off, dbr_id, dbr_off, expect):
+    # 2^2 CQEs of 64 B (PRM T76 log_cq_size, cqe_sz 0): 256 bytes
+    return {"command": {"layout": "create_cq_in",
+                        "fields": {"opcode": "CREATE_CQ", "log_cq_size": 2, "uar_page": CQ_UAR,
+                                   "c_eqn": CQ_EQN, "cq_umem_valid": 1, "cq_umem_id": buf_id,
+                                   "cq_umem_offset": hex(buf_off), "dbr_umem_valid": 1,
+                                   "dbr_umem_id": dbr_id, "dbr_addr": hex(dbr_off)},
+                        "length": "0x110", "expect": expect}}
+
+
+def destroy_cq(cqn, expect):
+    return {"command": {"layout": "destroy_cq_in", "fields": {"opcode": "DESTROY_CQ", "cqn": cqn},
+                        "expect": expect}}
+
+
+UMEM_B = 0x40000000  # two 4 KB pages: the CQ buffer's UMEM (id 1)
+UMEM_R = 0x40100000  # one 4 KB page: the doorbell record's UMEM (id 2)
+IFC_CQ = ("mlx5_ifc.h create_cq_in cq_umem_offset/cq_umem_id/cq_umem_valid, cqc "
+          "dbr_umem_valid/dbr_umem_id; PRM §12.7.1 T261; beyond PRM Rev 0.40")
+
+
+def two_umems():
+    return [create([UMEM_B | RD_WR, (UMEM_B + 0x1000) | RD_WR], expect=ok_id(1)),
+            create([UMEM_R | RD_WR], expect=ok_id(2))]
+
+
+def tests_cq():
+    t = []
+    t.append(("CREATE_CQ with its buffer at 1000h of UMEM 1 and its record at 40h of UMEM 2 "
+              "(no pas[]): OK; DESTROY_UMEM of either refused while the CQ lives "
+              "(BAD_RES_STATE); after DESTROY_CQ both go", IFC_CQ + "; PRM §3.1, T128 0x09; "
+              "D-OBJ-1, D-UMEM-5", ["Handles", "InUse"], "invalid",
+              two_umems() + [
+                  create_cq_umem(1, 0x1000, 2, 0x40, {"status": "OK", "output": {
+                      "layout": "create_cq_out", "fields": {"cqn": 1}}}),
+                  destroy(1, refused("BAD_RES_STATE", "UMEM_IN_USE")),
+                  destroy(2, refused("BAD_RES_STATE", "UMEM_IN_USE")),
+                  destroy_cq(1, OK), destroy(1, OK), destroy(2, OK)]))
+    t.append(("CREATE_CQ naming a umem_id that is not live, for the buffer or the record: "
+              "BAD_RESOURCE", IFC_CQ + "; PRM T128 0x05; D-UMEM-5", ["Handles", "Rule"],
+              "invalid",
+              two_umems() + [
+                  create_cq_umem(7, 0, 2, 0x40, refused("BAD_RESOURCE", "UMEM_REF_NOT_FOUND")),
+                  create_cq_umem(1, 0, 7, 0x40, refused("BAD_RESOURCE", "UMEM_REF_NOT_FOUND")),
+                  destroy(1, OK), destroy(2, OK)]))
+    t.append(("CREATE_CQ whose buffer starts at 800h of its UMEM (not on a 4 KB page; the "
+              "PRM's page_offset 'Must be 0'): BAD_PARAM", IFC_CQ + "; PRM T76 page_offset, "
+              "T128 0x03; D-UMEM-5", ["Handles", "Rule"], "invalid",
+              two_umems() + [
+                  create_cq_umem(1, 0x800, 2, 0x40, refused("BAD_PARAM", "UMEM_REF_MISALIGNED")),
+                  destroy(1, OK)]))
+    t.append(("CREATE_CQ whose buffer starts at the UMEM's end (2000h of 2000h bytes), or "
+              "whose record is past its UMEM's end: BAD_PARAM", IFC_CQ + "; PRM T128 0x03; "
+              "D-UMEM-5, D-UMEM-6", ["Handles", "Rule"], "invalid",
+              two_umems() + [
+                  create_cq_umem(1, 0x2000, 2, 0x40, refused("BAD_PARAM", "UMEM_REF_BEYOND")),
+                  create_cq_umem(1, 0x1000, 2, 0x1000, refused("BAD_PARAM", "UMEM_REF_BEYOND")),
+                  destroy(1, OK), destroy(2, OK)]))
+    return t
+
+
 def main():
     groups, tc = [], 0
     for comment, to, tests in (("initialized HCA", "initialized", tests_initialized()),
-                               ("enabled HCA, not initialized", "enabled", tests_enabled())):
+                               ("enabled HCA, not initialized", "enabled", tests_enabled()),
+                               ("a CQ in UMEMs: EQ 0, UAR 5, 16 ICM pages", cq_setup(), tests_cq())):
         out = []
         for comment_t, cite, flags, result, steps in tests:
             tc += 1
             out.append({"tcId": tc, "comment": comment_t, "cite": cite, "flags": flags,
                         "result": result, "steps": steps})
-        groups.append({"comment": comment, "setup": [{"bring_up": {"to": to}}], "tests": out})
+        setup = to if isinstance(to, list) else [{"bring_up": {"to": to}}]
+        groups.append({"comment": comment, "setup": setup, "tests": out})
     doc = {
         "schema": "nicref_vectors_v1",
         "feature": "umem",
@@ -175,6 +268,9 @@ def main():
                          "applied to the reserved bits of the public layout (D-CMD-8)."},
             "Lifecycle": {"bugType": "CONFORMANCE", "description":
                           "A UMEM is a resource: before INIT_HCA BAD_SYS_STATE (D-INIT-2)."},
+            "InUse": {"bugType": "CONFORMANCE", "description":
+                      "A UMEM a live object keeps its buffer or record in cannot be destroyed "
+                      "first (PRM §3.1; D-OBJ-1, D-UMEM-5): BAD_RES_STATE, nothing changes."},
         },
         "numberOfTests": tc,
         "testGroups": groups,
