@@ -5,8 +5,9 @@
  * not start on a page), checks each has its own umem_id, creates a CQ through DevX
  * (mlx5dv_devx_obj_create) whose buffer and doorbell record live in two of them, queries it,
  * checks DESTROY_UMEM is refused while the CQ lives, destroys the CQ, deregisters the UMEMs
- * (DESTROY_UMEM) and closes. The other DevX objects (SQ, RQs, RQT, TIRs, TIS) follow once the
- * model reads their umem fields (docs/umem.md "What is not done yet"). Each step prints one
+ * (DESTROY_UMEM), allocates a transport domain and a TIS on it through DevX, queries and frees
+ * them, and closes. The other DevX objects (SQ, RQs, RQT, TIRs) follow once the model reads
+ * the WQ's umem fields (docs/umem.md "What is not done yet"). Each step prints one
  * line; the exit status is 0 when every step succeeded, else the number of the step that
  * failed. Run it under `nicref drive` (it needs the front end: alone, there is no device).
  * usage: mlx5_vfio_devx [PCI_NAME] */
@@ -65,6 +66,53 @@ static struct mlx5dv_devx_obj *create_cq(struct ibv_context *ctx, uint32_t eqn, 
 	       out[0], get(out, 4, 31, 0));
 	*cqn = get(out, 0x08, 23, 0); /* T263 cqn */
 	return o;
+}
+
+/* A DevX object from a command of `inlen` bytes whose output's handle is at 08h[23:0] (PRM
+ * §12.3.18 T216 transport_domain, §12.9.1 T301 tisn). */
+static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, const char *name, uint8_t *in,
+				      size_t inlen, uint32_t *handle)
+{
+	uint8_t out[0x10] = { 0 };
+	struct mlx5dv_devx_obj *o = mlx5dv_devx_obj_create(ctx, in, inlen, out, sizeof out);
+	*handle = get(out, 0x08, 23, 0);
+	printf("%s: %s (status 0x%02x, syndrome 0x%08x, handle %u)\n", name,
+	       o ? "ok" : strerror(errno), out[0], get(out, 4, 31, 0), *handle);
+	return o;
+}
+
+/* A transport domain (ALLOC_TRANSPORT_DOMAIN 0x816, §12.3.18) and a TIS of prio 2 on it
+ * (CREATE_TIS 0x912, §12.9.1 T299: the context at 20h, T50 prio 00h[19:16], transport_domain
+ * 24h[23:0]); QUERY_TIS (0x915, T312: the context at 10h) returns both; then both are freed
+ * (the driver's destroy commands, DESTROY_TIS and DEALLOC_TRANSPORT_DOMAIN). 0 or a step. */
+static int td_and_tis(struct ibv_context *ctx)
+{
+	uint8_t tdin[0x10] = { 0 }, tisin[0xC0] = { 0 };
+	uint32_t td = 0, tisn = 0;
+	put(tdin, 0x00, 31, 16, 0x816);
+	struct mlx5dv_devx_obj *tdo = create(ctx, "ALLOC_TRANSPORT_DOMAIN", tdin, sizeof tdin, &td);
+	if (!tdo)
+		return 12;
+	put(tisin, 0x00, 31, 16, 0x912);
+	put(tisin, 0x20, 19, 16, 2);
+	put(tisin, 0x44, 23, 0, td);
+	struct mlx5dv_devx_obj *tis = create(ctx, "CREATE_TIS", tisin, sizeof tisin, &tisn);
+	if (!tis)
+		return 13;
+	uint8_t qin[0x10] = { 0 }, qout[0xB0] = { 0 };
+	put(qin, 0x00, 31, 16, 0x915);
+	put(qin, 0x08, 23, 0, tisn);
+	int err = mlx5dv_devx_obj_query(tis, qin, sizeof qin, qout, sizeof qout);
+	printf("QUERY_TIS %u: %s (prio %u, transport_domain %u)\n", tisn,
+	       err ? strerror(err) : "ok", get(qout, 0x10, 19, 16), get(qout, 0x34, 23, 0));
+	if (err || get(qout, 0x10, 19, 16) != 2 || get(qout, 0x34, 23, 0) != td)
+		return 14;
+	if ((err = mlx5dv_devx_obj_destroy(tis)) || (err = mlx5dv_devx_obj_destroy(tdo))) {
+		printf("DESTROY_TIS / DEALLOC_TRANSPORT_DOMAIN: %s\n", strerror(err));
+		return 15;
+	}
+	printf("TIS and transport domain freed\n");
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -155,6 +203,9 @@ int main(int argc, char **argv)
 		free(buf[i]);
 	}
 	printf("umems deregistered\n");
+	int step = td_and_tis(ctx);
+	if (step)
+		return step;
 	if (ibv_close_device(ctx)) {
 		printf("ibv_close_device failed\n");
 		return 6;
