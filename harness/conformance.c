@@ -189,6 +189,10 @@ static void print_table(const struct report *rep, FILE *out, bool violations)
 	  "mlx5_ifc.h)",                                                                        \
 	  "reference/obj/cq_cmd.c, umem.c", "D-UMEM-5, D-UMEM-6 (docs/umem.md)",                 \
 	  "vectors/umem/umem.json")                                                             \
+	X("SQ, RQ and RMP WQs in UMEMs: wq dbr_umem_valid (24h[31]), wq_umem_valid (24h[30]), " \
+	  "dbr_umem_id (28h), wq_umem_id (2Ch), wq_umem_offset (30h) in the CREATE inputs "      \
+	  "(Linux mlx5_ifc.h)",                                                                 \
+	  "reference/obj/wq.c, umem.c", "D-UMEM-7 (docs/umem.md)", "vectors/umem/umem.json")    \
 	X("GID table SET_ROCE_ADDRESS 0x761, QUERY_ROCE_ADDRESS 0x760, layout roce_addr_layout "  \
 	  "(Linux mlx5_ifc.h)",                                                                 \
 	  "reference/obj/roce_addr.c", "D-QP-10 (docs/roce.md)", "vectors/qp/gid.json")           \

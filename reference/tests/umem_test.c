@@ -177,3 +177,59 @@ Test(umem, cq_buffer_and_record_in_umems)
 	cr_expect_eq(tl_run(t, 16, 16), 0);
 	tl_down_clean(t);
 }
+
+/* CREATE_RMP whose WQ buffer and doorbell record live in UMEMs (mlx5_ifc.h wq_bits
+ * wq_umem_valid/wq_umem_id/wq_umem_offset, dbr_umem_valid/dbr_umem_id; D-UMEM-7): the same
+ * parse serves SQs and RQs. */
+static int create_rmp_umem(struct tl_dev *t, uint32_t pd, uint32_t buf_id, uint64_t buf_off,
+			   uint32_t dbr_id, uint32_t dbr_off)
+{
+	tl_begin(t, "create_rmp_in", "CREATE_RMP");
+	tl_set(t, "create_rmp_in", "state", 1); /* RDY */
+	tl_set(t, "create_rmp_in", "wq_type", 1);
+	tl_set(t, "create_rmp_in", "pd", pd);
+	tl_set(t, "create_rmp_in", "log_wq_stride", 6); /* 64-byte WQEs */
+	tl_set(t, "create_rmp_in", "log_wq_sz", 6);     /* 64 of them: one 4 KB page */
+	tl_set(t, "create_rmp_in", "wq_umem_valid", 1);
+	tl_set(t, "create_rmp_in", "wq_umem_id", buf_id);
+	tl_set(t, "create_rmp_in", "wq_umem_offset", buf_off);
+	tl_set(t, "create_rmp_in", "dbr_umem_valid", 1);
+	tl_set(t, "create_rmp_in", "dbr_umem_id", dbr_id);
+	tl_set(t, "create_rmp_in", "dbr_addr_31_0", dbr_off);
+	return tl_run_paged(t, 0x110, 0x10); /* no pas[] */
+}
+
+Test(umem, rmp_buffer_and_record_in_umems)
+{
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
+	uint64_t buf = (tl_hostmem(t, 0x4000) + 0xFFF) & ~0xFFFull;
+	cr_assert_eq(create_umem(t, 2, 0, 0, buf), 0); /* two 4 KB pages */
+	uint32_t ub = (uint32_t)tl_get(t, "create_umem_out", "umem_id");
+	uint64_t rec = (tl_hostmem(t, 0x2000) + 0xFFF) & ~0xFFFull;
+	cr_assert_eq(create_umem(t, 1, 0, 0, rec), 0);
+	uint32_t ur = (uint32_t)tl_get(t, "create_umem_out", "umem_id");
+	tl_refused(t, create_rmp_umem(t, pd, ub, 0x800, ur, 0x20), UMEM_REF_MISALIGNED);
+	tl_refused(t, create_rmp_umem(t, pd, ub, 0x2000, ur, 0x20), UMEM_REF_BEYOND);
+	tl_refused(t, create_rmp_umem(t, pd, ub, 0x1000, 9, 0x20), UMEM_REF_NOT_FOUND);
+	cr_assert_eq(create_rmp_umem(t, pd, ub, 0x1000, ur, 0x20), 0, "%s",
+		     tl_rule_of(t->d.last_syndrome));
+	uint32_t rmpn = (uint32_t)tl_get(t, "create_rmp_out", "rmpn");
+	const struct rmp *r = obj_get(t->dev, OBJ_RMP, rmpn);
+	cr_assert(r);
+	cr_expect_eq(r->wq.npas, 1);
+	cr_expect_eq(r->wq.pas[0], buf + 0x1000, "the UMEM's second page");
+	cr_expect_eq(r->wq.dbr_addr, rec + 0x20);
+	tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+	tl_set(t, "destroy_umem_in", "umem_id", ub);
+	tl_refused(t, tl_run(t, 16, 16), UMEM_IN_USE);
+	tl_begin(t, "destroy_rmp_in", "DESTROY_RMP");
+	tl_set(t, "destroy_rmp_in", "rmpn", rmpn);
+	cr_assert_eq(tl_run(t, 16, 16), 0);
+	for (uint32_t id = ub; id <= ur; id++) {
+		tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+		tl_set(t, "destroy_umem_in", "umem_id", id);
+		cr_expect_eq(tl_run(t, 16, 16), 0, "DESTROY_UMEM %u", id);
+	}
+	tl_down_clean(t);
+}

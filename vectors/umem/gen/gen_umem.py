@@ -227,6 +227,28 @@ def tests_cq():
                   create_cq_umem(1, 0x2000, 2, 0x40, refused("BAD_PARAM", "UMEM_REF_BEYOND")),
                   create_cq_umem(1, 0x1000, 2, 0x1000, refused("BAD_PARAM", "UMEM_REF_BEYOND")),
                   destroy(1, OK), destroy(2, OK)]))
+    # mlx5_ifc.h wq_bits (at 30h of the rmpc, 50h of create_rmp_in): dbr_umem_valid 24h[31],
+    # wq_umem_valid 24h[30], dbr_umem_id 28h, wq_umem_id 2Ch, wq_umem_offset 30h; PRM T64/T65
+    # rmpc state 1 RDY, T55 wq_type 1 cyclic, log_wq_stride 6 and log_wq_sz 6: 4 KB.
+    rmp = {"opcode": "CREATE_RMP", "state": 1, "wq_type": 1, "pd": 1, "log_wq_stride": 6,
+           "log_wq_sz": 6, "wq_umem_valid": 1, "wq_umem_id": 1, "wq_umem_offset": "0x1000",
+           "dbr_umem_valid": 1, "dbr_umem_id": 2, "dbr_addr_31_0": "0x20"}
+    t.append(("CREATE_RMP with its WQ buffer at 1000h of UMEM 1 and its record at 20h of UMEM 2 "
+              "(no pas[]): OK; DESTROY_UMEM refused while it lives; after DESTROY_RMP both go",
+              "mlx5_ifc.h wq_bits wq_umem_*/dbr_umem_*; PRM §12.13.1 T365, T128 0x09; D-OBJ-1, "
+              "D-UMEM-7; beyond PRM Rev 0.40", ["Handles", "InUse"], "invalid",
+              [{"command": {"layout": "alloc_pd_in", "fields": {"opcode": "ALLOC_PD"},
+                            "expect": {"status": "OK", "output": {"layout": "alloc_pd_out",
+                                                                  "fields": {"pd": 1}}}}}]
+              + two_umems() + [
+                  {"command": {"layout": "create_rmp_in", "fields": rmp, "length": "0x110",
+                               "expect": {"status": "OK", "output": {
+                                   "layout": "create_rmp_out", "fields": {"rmpn": 1}}}}},
+                  destroy(1, refused("BAD_RES_STATE", "UMEM_IN_USE")),
+                  destroy(2, refused("BAD_RES_STATE", "UMEM_IN_USE")),
+                  {"command": {"layout": "destroy_rmp_in",
+                               "fields": {"opcode": "DESTROY_RMP", "rmpn": 1}, "expect": OK}},
+                  destroy(1, OK), destroy(2, OK)]))
     return t
 
 
