@@ -6,8 +6,8 @@
  * (mlx5dv_devx_obj_create) whose buffer and doorbell record live in two of them, queries it,
  * checks DESTROY_UMEM is refused while the CQ lives, destroys the CQ, deregisters the UMEMs
  * (DESTROY_UMEM), allocates a transport domain and a TIS on it through DevX, queries and frees
- * them, and closes. The other DevX objects (SQ, RQs, RQT, TIRs) follow once the model reads
- * the WQ's umem fields (docs/umem.md "What is not done yet"). Each step prints one
+ * them, and closes; while the CQ lives, an RQ in two of the UMEMs on it and an RQT of that RQ
+ * are created, queried and destroyed. The SQ and the TIRs are not created yet (docs/drivers.md "What is next"). Each step prints one
  * line; the exit status is 0 when every step succeeded, else the number of the step that
  * failed. Run it under `nicref drive` (it needs the front end: alone, there is no device).
  * usage: mlx5_vfio_devx [PCI_NAME] */
@@ -79,6 +79,67 @@ static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, const char *name,
 	printf("%s: %s (status 0x%02x, syndrome 0x%08x, handle %u)\n", name,
 	       o ? "ok" : strerror(errno), out[0], get(out, 4, 31, 0), *handle);
 	return o;
+}
+
+/* An RQ on CQ cqn (CREATE_RQ 0x908, PRM §12.11.1 T329: the rqc at 20h, T53 state 00h[23:20]
+ * RST, cqn 08h; its WQ at 50h, T55 wq_type 1 cyclic, pd 08h, log_wq_stride 20h[19:16] 16 B,
+ * log_wq_sz 20h[4:0] 64 WQEs) whose buffer is byte 0 of UMEM buf_id and whose doorbell record
+ * is byte 40h of UMEM dbr_id (beyond PRM Rev 0.40, mlx5_ifc.h wq_bits: dbr_umem_valid
+ * 24h[31], wq_umem_valid 24h[30], dbr_umem_id 28h, wq_umem_id 2Ch); then an RQT of that one
+ * RQ (CREATE_RQT 0x916, T350: the rqtc at 20h, T59 rqt_max_size 14h, rqt_actual_size 18h,
+ * rq_num[] F0h); QUERY_RQ (0x90B) and QUERY_RQT (0x919) of both, and both destroyed. 0 or a
+ * step. */
+static int rq_and_rqt(struct ibv_context *ctx, uint32_t pdn, uint32_t cqn, uint32_t buf_id,
+		      uint32_t dbr_id)
+{
+	uint8_t in[0x110] = { 0 };
+	uint32_t rqn = 0, rqtn = 0;
+	put(in, 0x00, 31, 16, 0x908);
+	put(in, 0x28, 23, 0, cqn);
+	put(in, 0x50, 31, 28, 1);
+	put(in, 0x58, 23, 0, pdn);
+	put(in, 0x64, 31, 0, 0x40);
+	put(in, 0x70, 19, 16, 4);
+	put(in, 0x70, 4, 0, 6);
+	put(in, 0x74, 31, 30, 3);
+	put(in, 0x78, 31, 0, dbr_id);
+	put(in, 0x7C, 31, 0, buf_id);
+	struct mlx5dv_devx_obj *rq = create(ctx, "CREATE_RQ", in, sizeof in, &rqn);
+	if (!rq)
+		return 16;
+	uint8_t tin[0x114] = { 0 };
+	put(tin, 0x00, 31, 16, 0x916);
+	put(tin, 0x34, 15, 0, 1);
+	put(tin, 0x38, 15, 0, 1);
+	put(tin, 0x110, 23, 0, rqn);
+	struct mlx5dv_devx_obj *rqt = create(ctx, "CREATE_RQT", tin, sizeof tin, &rqtn);
+	if (!rqt)
+		return 17;
+	uint8_t qin[0x10] = { 0 }, qout[0x200] = { 0 };
+	put(qin, 0x00, 31, 16, 0x90B);
+	put(qin, 0x08, 23, 0, rqn);
+	int err = mlx5dv_devx_obj_query(rq, qin, sizeof qin, qout, 0x110);
+	/* QUERY_RQ (T334): the rqc at 20h; its cqn 28h, its WQ's log_wq_sz 70h[4:0]. */
+	printf("QUERY_RQ %u: %s (cqn %u, log_wq_sz %u)\n", rqn, err ? strerror(err) : "ok",
+	       get(qout, 0x28, 23, 0), get(qout, 0x70, 4, 0));
+	if (err || get(qout, 0x28, 23, 0) != cqn || get(qout, 0x70, 4, 0) != 6)
+		return 18;
+	memset(qin, 0, sizeof qin);
+	memset(qout, 0, sizeof qout);
+	put(qin, 0x00, 31, 16, 0x919);
+	put(qin, 0x08, 23, 0, rqtn);
+	err = mlx5dv_devx_obj_query(rqt, qin, sizeof qin, qout, 0x114);
+	/* QUERY_RQT (T362): the rqtc at 20h; rq_num[0] at 110h. */
+	printf("QUERY_RQT %u: %s (rq_num[0] %u)\n", rqtn, err ? strerror(err) : "ok",
+	       get(qout, 0x110, 23, 0));
+	if (err || get(qout, 0x110, 23, 0) != rqn)
+		return 19;
+	if ((err = mlx5dv_devx_obj_destroy(rqt)) || (err = mlx5dv_devx_obj_destroy(rq))) {
+		printf("DESTROY_RQT / DESTROY_RQ: %s\n", strerror(err));
+		return 20;
+	}
+	printf("RQT and RQ destroyed\n");
+	return 0;
 }
 
 /* A transport domain (ALLOC_TRANSPORT_DOMAIN 0x816, §12.3.18) and a TIS of prio 2 on it
@@ -188,6 +249,19 @@ int main(int argc, char **argv)
 		return 10;
 	}
 	printf("umem 0 kept by the CQ: ok (refused)\n");
+	/* An RQ in UMEMs 1 (buffer) and 2 (record, after the CQ's) on that CQ, and an RQT of it. */
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	struct mlx5dv_pd dvpd = { 0 };
+	struct mlx5dv_obj dvo = { .pd = { .in = pd, .out = &dvpd } };
+	if (!pd || mlx5dv_init_obj(&dvo, MLX5DV_OBJ_PD)) {
+		printf("ibv_alloc_pd / mlx5dv_init_obj: %s\n", strerror(errno));
+		return 16;
+	}
+	int step = rq_and_rqt(ctx, dvpd.pdn, cqn, umem[1]->umem_id, umem[2]->umem_id);
+	if (step)
+		return step;
+	if (ibv_dealloc_pd(pd))
+		return 16;
 	if ((err = mlx5dv_devx_obj_destroy(cq))) {
 		printf("DESTROY_CQ: %s\n", strerror(err));
 		return 11;
@@ -203,8 +277,7 @@ int main(int argc, char **argv)
 		free(buf[i]);
 	}
 	printf("umems deregistered\n");
-	int step = td_and_tis(ctx);
-	if (step)
+	if ((step = td_and_tis(ctx)))
 		return step;
 	if (ibv_close_device(ctx)) {
 		printf("ibv_close_device failed\n");
