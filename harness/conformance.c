@@ -21,6 +21,10 @@
 	  "every QPN live: 4,094 CREATE_QP in one test under roce_profile seed004, 2^24 - 2 "   \
 	  "under connectx; the vector language has no repeat step, so the unit test "           \
 	  "qp_create::seed004_holds_4094_qps reaches it (docs/roce.md D-QP-3)")                 \
+	X(RULE, UMEM_EXHAUSTED,                                                                 \
+	  "every umem_id live: 2^log_max_objects CREATE_UMEM (2^20 under the default "          \
+	  "profile); the vector language has no repeat step, so the unit test "                 \
+	  "umem::count_limit reaches it under log_max_objects 1 (docs/umem.md D-UMEM-1)")       \
 	X(RULE, UNMODELLED_OPCODE,                                                              \
 	  "every command of PRM §12.1 T127 is modelled since the flow steering commands "          \
 	  "(§12.14, issue 13); an opcode outside T127 gets its own rule")
@@ -208,6 +212,19 @@ static void print_table(const struct report *rep, FILE *out, const struct rule_t
 	  "commands' in/out (Linux mlx5_ifc.h; opt_param_mask: qp.h enum mlx5_qp_optpar and "       \
 	  "mlx5 ib qp.c opt_mask; states and required attributes: IBTA Vol. 1 §10.3, §11.2.4)",    \
 	  "reference/obj/qp.c, qp_modify.c", "D-QP-1..16 (docs/roce.md)", "vectors/qp/")          \
+	X("UMEM commands CREATE_UMEM 0xA08, DESTROY_UMEM 0xA0A; layouts umem, mtt and the "     \
+	  "commands' in/out (Linux mlx5_ifc.h; log_page_size, page_offset and the mtt list as "  \
+	  "Linux devx.c devx_umem_reg_cmd_build fills them)",                                   \
+	  "reference/obj/umem.c", "D-UMEM-1..4 (docs/umem.md)", "vectors/umem/umem.json")        \
+	X("CREATE_CQ in UMEMs: create_cq_in cq_umem_offset (50h), cq_umem_id (58h), "         \
+	  "cq_umem_valid (5Ch[31]); cqc dbr_umem_valid (00h[25]), dbr_umem_id (04h) (Linux "     \
+	  "mlx5_ifc.h)",                                                                        \
+	  "reference/obj/cq_cmd.c, umem.c", "D-UMEM-5, D-UMEM-6 (docs/umem.md)",                 \
+	  "vectors/umem/umem.json")                                                             \
+	X("SQ, RQ and RMP WQs in UMEMs: wq dbr_umem_valid (24h[31]), wq_umem_valid (24h[30]), " \
+	  "dbr_umem_id (28h), wq_umem_id (2Ch), wq_umem_offset (30h) in the CREATE inputs "      \
+	  "(Linux mlx5_ifc.h)",                                                                 \
+	  "reference/obj/wq.c, umem.c", "D-UMEM-7 (docs/umem.md)", "vectors/umem/umem.json")    \
 	X("GID table SET_ROCE_ADDRESS 0x761, QUERY_ROCE_ADDRESS 0x760, layout roce_addr_layout "  \
 	  "(Linux mlx5_ifc.h)",                                                                 \
 	  "reference/obj/roce_addr.c", "D-QP-10 (docs/roce.md)", "vectors/qp/gid.json")           \
