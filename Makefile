@@ -70,7 +70,7 @@ DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_ba
 DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check replay-check \
+	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check captures-check replay-check \
 	test bench corpora coverage campaign campaign-check cflite-check \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check dut-check repro-check mutation-bench
@@ -217,7 +217,7 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory pcie-gen-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check roce-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check roce-gen-check captures-check
 	@$(MAKE) --no-print-directory replay-check pcie-trace-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
 	@$(MAKE) --no-print-directory roce-check
@@ -349,6 +349,10 @@ pcie-gen-check:
 qp-gen-check:
 	/usr/bin/python3 vectors/qp/gen/gen_qp.py --check
 	/usr/bin/python3 vectors/qp/gen/test_gen_qp.py
+
+# vectors/umem is the output of its independent generator (mlx5_ifc.h, devx.c, PRM T128).
+umem-gen-check:
+	/usr/bin/python3 vectors/umem/gen/gen_umem.py --check
 
 # The RoCE transport vectors (vectors/roce/*.json) are the output of their independent generator
 # (vectors/roce/gen/gen_roce.py: a Python model of IBTA Vol. 1, its RoCEv2 Annex A17 and seed 004,

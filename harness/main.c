@@ -106,7 +106,9 @@
 	X("roce_ecn_cnp", "ECN and CNPs: the notification and the reaction point",               \
 	  "RoCEv2 Annex A17.9; seed 004", "modelled")                                            \
 	X("roce_pair", "two devices over nicref_link: loss, duplication, reordering, CE marks",  \
-	  "IBTA Vol. 1 §9.7", "modelled")
+	  "IBTA Vol. 1 §9.7", "modelled")                                                       \
+	X("umem", "UMEMs (beyond PRM Rev 0.40): CREATE/DESTROY_UMEM, CQs and WQs in UMEMs",       \
+	  "Linux mlx5_ifc.h, devx.c; docs/umem.md", "partial")
 
 static const char layouts_usage[] =
 	"usage: nicref layouts [--tsv]\n"

@@ -15,6 +15,7 @@ The field names are mlx5_ifc.h's; mtt[i] is the whole 64-bit entry (ptag | wr_en
 Run: /usr/bin/python3 vectors/umem/gen/gen_umem.py
 """
 import json
+import sys
 import os
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "umem.json")
@@ -297,10 +298,18 @@ def main():
         "numberOfTests": tc,
         "testGroups": groups,
     }
-    with open(OUT, "w") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    if "--check" in sys.argv[1:]:
+        with open(OUT, encoding="utf-8") as f:
+            if f.read() != text:
+                print(f"gen_umem: {OUT} differs from the generator's output", file=sys.stderr)
+                return 1
+        print(f"gen_umem: {OUT} matches ({tc} tests)")
+        return 0
+    with open(OUT, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
