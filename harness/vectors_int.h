@@ -368,6 +368,8 @@ struct refdrv_wqe;
  * its end. 0, or -1 after vbad. */
 int vec_roce_config(struct run *r, const json_t *group);
 int vec_roce_open(struct run *r);
+/* The group joins two devices ("devices": 2). */
+bool vec_roce_two_devices(const json_t *group);
 void vec_roce_end(struct run *r);
 void vec_roce_free(struct run *r);
 /* Checking: a group starts; the state after its setup is saved, and restored for each test. */

@@ -114,6 +114,11 @@ static unsigned group_devices(const json_t *group)
 	return d && json_integer_value(d) == 2 ? 2 : 1;
 }
 
+bool vec_roce_two_devices(const json_t *group)
+{
+	return group_devices(group) == 2;
+}
+
 static void qp_reset(struct vec_roce *x)
 {
 	memset(x->q, 0, sizeof x->q);
