@@ -12,6 +12,8 @@ static struct {
 	unsigned depth;               /* stimuli under way: a nested call is the device's */
 } rec;
 
+int repro_record_off;
+
 static int recording(void)
 {
 	if (rec.state == 0) {
@@ -24,6 +26,7 @@ static int recording(void)
 			else
 				fprintf(stderr, "NICREF_REPRO_RECORD: cannot write %s\n", path);
 		}
+		repro_record_off = rec.state < 0;
 	}
 	return rec.state > 0;
 }

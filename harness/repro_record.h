@@ -41,15 +41,18 @@ enum repro_stim {
 void repro_record_enter(const struct nicref_dev *dev, enum repro_stim kind, uint64_t a,
 			uint64_t b, const void *buf, size_t len) __attribute__((weak));
 void repro_record_leave(void) __attribute__((weak));
+/* Set once the environment has said not to record: the hooks are then skipped inline (a
+ * stimulus a frame costs no call). Read only where repro_record_enter is linked. */
+extern int repro_record_off __attribute__((weak));
 
 #define REPRO_ENTER(dev, kind, a, b, buf, len)                                                  \
 	do {                                                                                    \
-		if (repro_record_enter)                                                         \
+		if (repro_record_enter && !repro_record_off)                                    \
 			repro_record_enter(dev, kind, a, b, buf, len);                         \
 	} while (0)
 #define REPRO_LEAVE()                                                                           \
 	do {                                                                                    \
-		if (repro_record_leave)                                                         \
+		if (repro_record_leave && !repro_record_off)                                    \
 			repro_record_leave();                                                   \
 	} while (0)
 

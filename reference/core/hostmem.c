@@ -173,6 +173,20 @@ static uint8_t *page_get(struct hostmem *hm, uint64_t pfn)
 	return page;
 }
 
+/* memcpy with the lengths of the per-frame accesses (a doorbell record's 4 bytes, a WQE's 16,
+ * a CQE's 64) as constants: the compilers copy those inline instead of calling memcpy. */
+static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n == 4)
+		memcpy(d, s, 4);
+	else if (n == 16)
+		memcpy(d, s, 16);
+	else if (n == 64)
+		memcpy(d, s, 64);
+	else
+		memcpy(d, s, n);
+}
+
 static int span_ok(uint64_t addr, size_t len)
 {
 	return len == 0 || addr + (len - 1) >= addr; /* no wrap past 2^64 */
@@ -188,7 +202,7 @@ int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
 		size_t n = HOSTMEM_PAGE - off < len ? (size_t)(HOSTMEM_PAGE - off) : len;
 		const uint8_t *page = page_find(hm, addr / HOSTMEM_PAGE);
 		if (page)
-			memcpy(out, page + off, n);
+			copy_small(out, page + off, n);
 		else
 			memset(out, 0, n);
 		out += n;
@@ -225,7 +239,7 @@ int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len
 		if (s) {
 			if (hm->track)
 				hostmem_touch(hm, s->idx);
-			memcpy(s->data + off0, in, len);
+			copy_small(s->data + off0, in, len);
 			return 0;
 		}
 	}

@@ -21,11 +21,23 @@ struct walk {
 	unsigned max_indirection;
 	mkey_piece_fn fn; /* NULL in the checking pass */
 	void *ctx;
+	/* The checking pass's pieces: how many, and the first. A request of one piece (a receive
+	 * buffer within a page) is handed out from here, without a second walk. */
+	unsigned npieces;
+	uint64_t pa0, len0;
 };
 
 static int emit(struct walk *w, uint64_t pa, uint64_t len)
 {
-	return w->fn && len ? w->fn(w->ctx, pa, len) : 0;
+	if (!len)
+		return 0;
+	if (w->fn)
+		return w->fn(w->ctx, pa, len);
+	if (w->npieces++ == 0) {
+		w->pa0 = pa;
+		w->len0 = len;
+	}
+	return 0;
 }
 
 /* §6.1 step 2 "Operation check": every access right the request needs (T10 lr/lw/rr/rw). */
@@ -162,10 +174,14 @@ int mkey_translate(const struct nicref_dev *dev, const struct mkey_req *r, mkey_
 {
 	struct walk w = { dev, r,
 			  (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, max_indirection), NULL,
-			  NULL };
+			  NULL, 0, 0, 0 };
 	int rc = walk(&w, r->key, r->va, r->len, 0);
 	if (rc || !fn)
 		return rc;
+	/* The walk is a function of the device's state, which the checking pass did not change:
+	 * a second walk would hand out the same piece. */
+	if (w.npieces <= 1)
+		return w.npieces ? fn(ctx, w.pa0, w.len0) : MKEY_OK;
 	w.fn = fn;
 	w.ctx = ctx;
 	return walk(&w, r->key, r->va, r->len, 0);
