@@ -37,6 +37,12 @@ static int name_lookup(const char *s, enum name_space ns, uint64_t *out)
 	case NS_LRO_CAUSE:
 		v = nicref_lro_cause_find(s);
 		break;
+	case NS_ROCE_OPCODE:
+		v = nicref_roce_opcode_find(s);
+		break;
+	case NS_ROCE_DROP:
+		v = nicref_roce_drop_find(s);
+		break;
 	case NS_NONE:
 		break;
 	}
@@ -63,6 +69,10 @@ const char *jv_space_what(enum name_space ns)
 		return "a WQE opcode name (PRM T26: NOP, SEND, LSO, UMR)";
 	case NS_LRO_CAUSE:
 		return "an LRO cause name (nicref/lro.h: timer, max_size, out_of_order, ...)";
+	case NS_ROCE_OPCODE:
+		return "a BTH opcode name (nicref/roce.h: RC_SEND_ONLY, RC_ACKNOWLEDGE, CNP, ...)";
+	case NS_ROCE_DROP:
+		return "a RoCE drop reason (nicref/roce.h: icrc, no_qp, pkey, qkey, ...)";
 	case NS_NONE:
 		break;
 	}

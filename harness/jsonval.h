@@ -17,6 +17,8 @@ enum name_space {
 	NS_CMD_RULE,  /* command refusal rule names */
 	NS_WQE_OPCODE, /* send WQE opcode names (T26; harness/driver_sq.h) */
 	NS_LRO_CAUSE, /* LRO causes (nicref/lro.h) */
+	NS_ROCE_OPCODE, /* BTH opcode names (nicref/roce.h, IBTA Table 38) */
+	NS_ROCE_DROP,   /* RoCE drop reasons (nicref/roce.h) */
 };
 
 /* What the names of a space are, for messages: "a return status name (PRM T128)". */

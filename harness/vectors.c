@@ -231,7 +231,7 @@ int vec_dev_open(struct run *r, const json_t *group)
 	r->cfg.ops.wire_tx = vec_wire_tx; /* frames for the frames step and --pcap */
 	vec_tx_start(r);
 	vec_pcie_start(r);
-	if (vec_profile(r, &r->cfg.profile, group) != 0)
+	if (vec_profile(r, &r->cfg.profile, group) != 0 || vec_roce_config(r, group) != 0)
 		return -1;
 	if (r->opt->dut)
 		dut_diff_set_handler(on_dut_divergence, r);
@@ -241,7 +241,7 @@ int vec_dev_open(struct run *r, const json_t *group)
 		vbad(r, "profile", "the device refuses this profile (nicref_dev_create)");
 		return -1;
 	}
-	return 0;
+	return vec_roce_open(r);
 }
 
 void vec_unexpected(struct run *r)
@@ -286,6 +286,7 @@ static void run_steps(struct run *r, const json_t *group, const json_t *t)
 			r->ev_cursor = r->nev;
 	}
 	r->in_setup = false;
+	vec_roce_end(r);
 	vec_unexpected(r);
 	write_ops_seed(r);
 	vec_tx_end(r);
@@ -529,6 +530,7 @@ int vectors_run_paths(char **paths, int npaths, const struct vec_options *opt,
 	free(files);
 	vec_tx_free(&r);
 	vec_pcie_free(&r);
+	vec_roce_free(&r);
 	free(r.ev);
 	free(r.ev_matched);
 	free(r.inbuf);

@@ -173,6 +173,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		r->dma_faults = 0;
 		r->tx = (struct vec_tx){ .stage = -1 };
 		vec_rx_start(r);
+		vec_roce_group(r, g);
 		r->in_setup = true;
 		size_t si;
 		json_t *step;
@@ -182,6 +183,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 		faults_after_setup = r->dma_faults;
 		tx_after_setup = r->tx;
 		rx_after_setup = r->rx;
+		vec_roce_save(r);
 		vec_flush_bad(r, rep, 0);
 		json_array_foreach(json_object_get(g, "tests"), ti, t)
 		{
@@ -215,6 +217,7 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 					vbad(r, field, "\"%s\" is not explained in notes",
 					     json_string_value(flag));
 			}
+			vec_roce_restore(r);
 			memcpy(r->slot, after_setup, sizeof r->slot);
 			r->dma_faults = faults_after_setup;
 			r->tx = tx_after_setup;

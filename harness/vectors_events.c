@@ -127,6 +127,37 @@ static const struct ev_arg ev_args[] = {
 	{ NICREF_EV_LRO_PASS, "tir", NS_NONE, 24 },
 	{ NICREF_EV_LRO_PASS, "rq", NS_NONE, 24 },
 	{ NICREF_EV_LRO_PASS, "cause", NS_LRO_CAUSE, 8 },
+	/* RoCEv2 (nicref/roce.h): QPNs and PSNs are 24 bits (IBTA §9.2). */
+	{ NICREF_EV_ROCE_TX, "port", NS_NONE, 8 },
+	{ NICREF_EV_ROCE_TX, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_TX, "dest_qp", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_TX, "opcode", NS_ROCE_OPCODE, 8 }, /* BTH opcode (IBTA Table 38) */
+	{ NICREF_EV_ROCE_TX, "psn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_TX, "len", NS_NONE, 32 },
+	{ NICREF_EV_ROCE_RX, "port", NS_NONE, 8 },
+	{ NICREF_EV_ROCE_RX, "dest_qp", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_RX, "opcode", NS_ROCE_OPCODE, 8 },
+	{ NICREF_EV_ROCE_RX, "psn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_RX, "len", NS_NONE, 32 },
+	{ NICREF_EV_ROCE_DROP, "port", NS_NONE, 8 },
+	{ NICREF_EV_ROCE_DROP, "reason", NS_ROCE_DROP, 8 }, /* enum nicref_roce_drop */
+	{ NICREF_EV_ROCE_DROP, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_DROP, "psn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_NAK, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_NAK, "psn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_NAK, "syndrome", NS_NONE, 8 }, /* AETH syndrome */
+	{ NICREF_EV_ROCE_RETX, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_RETX, "from_psn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_RETX, "reason", NS_NONE, 2 },
+	{ NICREF_EV_ROCE_CNP, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_CNP, "dir", NS_NONE, 1 },
+	{ NICREF_EV_ROCE_CC, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_ROCE_CC, "limit", NS_NONE, 8 },
+	{ NICREF_EV_ROCE_CC, "cause", NS_NONE, 1 },
+	{ NICREF_EV_QP_STATE, "qpn", NS_NONE, 24 },
+	{ NICREF_EV_QP_STATE, "from", NS_NONE, 4 }, /* [IFC] qpc state */
+	{ NICREF_EV_QP_STATE, "to", NS_NONE, 4 },
+	{ NICREF_EV_QP_STATE, "cause", NS_NONE, 1 },
 };
 
 /* The send path's events (the send engine's, TX_SPEC "Frames out"), by name until the kinds are

@@ -82,6 +82,13 @@ static const char *space_name(enum name_space ns, uint64_t v)
 	case NS_LRO_CAUSE:
 		return v < NICREF_LRO_CAUSE_COUNT ? nicref_lro_cause_name((enum nicref_lro_cause)v)
 						  : NULL;
+	case NS_ROCE_OPCODE: {
+		const struct nicref_roce_opcode_info *op = v < 0x100 ? nicref_roce_opcode((unsigned)v)
+								     : NULL;
+		return op ? op->name : NULL;
+	}
+	case NS_ROCE_DROP:
+		return v < NICREF_ROCE_DROP_COUNT ? nicref_roce_drop_name((unsigned)v) : NULL;
 	case NS_NONE:
 		break;
 	}

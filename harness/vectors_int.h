@@ -14,6 +14,8 @@
  *   vectors_wqe.c      the send path: wqe (a WQE built through the segment layouts), sq_ring
  *   vectors_rx.c       the receive path: rx_setup, rq_post, rx_frame, steer, flow_counters
  *   vectors_profile.c  a group's profile and capabilities
+ *   vectors_roce*.c    RoCE: qp_setup, qp_post, qp_recv, the two-device form (dev, link,
+ *                      link_counters; vectors_roce_int.h)
  * Every step is written once and run twice: first with r->checking set, over every file before
  * any test runs (nothing touches a device; every refusal is printed), then for real. So the
  * checks cannot drift from what the steps do. */
@@ -174,6 +176,9 @@ struct run {
 
 	/* the PCIe data link layer end (vectors_pcie.c), made once a run */
 	struct vec_pcie *pcie;
+
+	/* RoCE: the QP steps and the two-device form (vectors_roce.c), made on first use */
+	struct vec_roce *roce;
 
 	unsigned refusals; /* of the whole run */
 
@@ -353,6 +358,39 @@ struct refdrv_cq *vec_rx_cq(struct run *r);
 /* A test starts (the receive path forgets the last one) / the run's buffers go. */
 void vec_rx_start(struct run *r);
 void vec_rx_free(struct run *r);
+
+/* ---- RoCE (vectors_roce.c, vectors_roce_qp.c; docs/vectors.md "RoCE") ---- */
+
+struct vec_roce;
+struct refdrv_wqe;
+/* Running: before the test's device is made, the group's "devices" (2: the callbacks routed by
+ * device); after it, device b and the link; before device a goes, device b's end checks and
+ * its end. 0, or -1 after vbad. */
+int vec_roce_config(struct run *r, const json_t *group);
+int vec_roce_open(struct run *r);
+void vec_roce_end(struct run *r);
+void vec_roce_free(struct run *r);
+/* Checking: a group starts; the state after its setup is saved, and restored for each test. */
+void vec_roce_group(struct run *r, const json_t *group);
+void vec_roce_save(struct run *r);
+void vec_roce_restore(struct run *r);
+/* A step's "dev": the device's fields into struct run. The previous device, or -2 after vbad
+ * (the step does not run); vec_roce_step_end puts the previous device back and delivers the
+ * frames the link holds that are due. */
+int vec_roce_step_begin(struct run *r, const json_t *step, const char *kind);
+void vec_roce_step_end(struct run *r, int prev);
+/* advance_ns of a group of two devices (both devices and the link): true when it took it. */
+bool vec_roce_advance(struct run *r, uint64_t ns);
+/* The CQ of a cqes step that names a QP's ("qp", "cq": "send"/"recv"); *named says whether it
+ * does (then *ok whether it is good). */
+struct refdrv_cq *vec_roce_cq(struct run *r, const json_t *s, bool *named, bool *ok);
+void st_link(struct run *r, const json_t *s);
+void st_link_counters(struct run *r, const json_t *s);
+void st_qp_setup(struct run *r, const json_t *s);
+void st_qp_post(struct run *r, const json_t *s);
+void st_qp_recv(struct run *r, const json_t *s);
+/* The data segments of a wqe (vectors_wqe.c), for qp_post: bytes placed in r->tx's region. */
+int vec_wqe_data(struct run *r, const json_t *list, struct refdrv_wqe *w);
 
 /* ---- the adp_timeline step (vectors_adp.c) ---- */
 

@@ -616,7 +616,7 @@ static void st_completion(struct run *r, const json_t *s)
 static void st_advance(struct run *r, const json_t *v)
 {
 	uint64_t ns;
-	if (vnum_at(r, NULL, v, NS_NONE, 64, &ns) == 0 && !r->checking)
+	if (vnum_at(r, NULL, v, NS_NONE, 64, &ns) == 0 && !vec_roce_advance(r, ns) && !r->checking)
 		advance(r, ns);
 }
 
@@ -645,6 +645,10 @@ static const struct {
 	{ "steer", st_steer },		   { "flow_counters", st_flow_counters },
 	{ "modify_tir", st_modify_tir },   { "destroy_tir", st_destroy_tir },
 	{ "rq_state", st_rq_state },
+	/* RoCE (docs/vectors.md "RoCE") */
+	{ "qp_setup", st_qp_setup },	   { "qp_post", st_qp_post },
+	{ "qp_recv", st_qp_recv },	   { "link", st_link },
+	{ "link_counters", st_link_counters },
 	/* the PCIe data link layer (docs/pcie.md) */
 	{ "dll", step_pcie_dll },	   { "tl_send", step_pcie_tl_send },
 	{ "rx_tlp", step_pcie_rx_tlp },	   { "rx_dllp", step_pcie_rx_dllp },
@@ -658,11 +662,16 @@ void vec_step(struct run *r, const json_t *step, size_t index)
 	json_t *v;
 	r->step = (long)index;
 	r->kind = NULL;
-	if (!json_is_object(step) || json_object_size(step) != 1) {
-		vbad(r, NULL, "a step is an object with exactly one key");
+	/* In a group of two devices "dev" may stand beside the step's key (vectors_roce.c). */
+	bool dev = json_is_object(step) && json_object_get(step, "dev");
+	if (!json_is_object(step) || json_object_size(step) != 1u + dev) {
+		vbad(r, NULL, "a step is an object with exactly one key%s",
+		     dev ? " beside \"dev\"" : "");
 	} else {
 		json_object_foreach((json_t *)step, key, v)
 		{
+			if (!strcmp(key, "dev"))
+				continue;
 			size_t k = 0, n = sizeof step_kinds / sizeof step_kinds[0];
 			while (k < n && strcmp(step_kinds[k].name, key) != 0)
 				k++;
@@ -671,7 +680,11 @@ void vec_step(struct run *r, const json_t *step, size_t index)
 				break;
 			}
 			r->kind = step_kinds[k].name;
+			int prev = vec_roce_step_begin(r, step, r->kind);
+			if (prev == -2)
+				break;
 			step_kinds[k].run(r, v);
+			vec_roce_step_end(r, prev);
 		}
 	}
 	r->step = -1;

@@ -461,10 +461,15 @@ static void cqe_describe(const struct seq *q, size_t got, char *buf, size_t len)
 static struct refdrv_cq *cqes_cq(struct run *r, const json_t *s, bool *ok)
 {
 	const json_t *cq = json_object_get(s, "cq");
+	bool named;
+	struct refdrv_cq *qp_cq = vec_roce_cq(r, s, &named, ok);
+	if (named)
+		return qp_cq; /* a QP's CQ (vectors_roce_qp.c) */
 	const char *which = cq ? json_string_value(cq) : (r->tx.setup || !r->rx.setup ? "tx" : "rx");
 	*ok = false;
 	if (!which || (strcmp(which, "tx") && strcmp(which, "rx"))) {
-		vbad(r, "cq", "a cqes step reads the \"tx\" or the \"rx\" CQ");
+		vbad(r, "cq", "a cqes step reads the \"tx\" or the \"rx\" CQ, or a QP's "
+			      "\"send\" or \"recv\" CQ");
 		return NULL;
 	}
 	if (!strcmp(which, "tx")) {

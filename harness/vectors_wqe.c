@@ -170,6 +170,13 @@ static int wqe_pointer(struct run *r, const json_t *it, const char *at, struct r
 	return 0;
 }
 
+static int wqe_data(struct run *r, const json_t *list, struct refdrv_wqe *w);
+
+int vec_wqe_data(struct run *r, const json_t *list, struct refdrv_wqe *w)
+{
+	return wqe_data(r, list, w);
+}
+
 static int wqe_data(struct run *r, const json_t *list, struct refdrv_wqe *w)
 {
 	size_t i;

@@ -80,6 +80,15 @@ struct dev_datapath {
 	 * Blue Flame buffer db->bf when bf_ok (D-DB-3: whole, ds >= 2, within the buffer). */
 	void (*sq_run)(struct nicref_dev *dev, struct sq *sq, const struct sq_db *db, bool bf_ok);
 	void *state; /* the data path row's state */
+	/* The RoCE transport (roce/, set by its row; docs/roce.md). roce_rx: a frame of a port
+	 * that passed the receive path's port checks (eth/rx_wire.c, after frame_in, before the
+	 * vport and NIC_RX steering): true when the transport took it (IPv4/IPv6 + UDP 4791 to a
+	 * RoCEv2 GID of the port, D-ROCE-1), false to let the Ethernet path go on. qp_run: a send
+	 * doorbell that names a QP (D-ROCE-2), acted on after the D-DB-2 rules (obj/sq_db.c) with
+	 * the doorbell record's SQ counter read into the QP's SQ. */
+	bool (*roce_rx)(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len);
+	void (*qp_run)(struct nicref_dev *dev, struct qp *qp, const struct sq_db *db, bool bf_ok);
+	void *roce; /* the roce row's state */
 };
 
 struct nicref_dev {

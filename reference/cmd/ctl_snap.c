@@ -70,6 +70,10 @@ void ctl_snap_free(void *blob)
 int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
 {
 	(void)state;
+	/* QPs hold their buffer's pages and the transport's state by pointer (obj/qp.h): not
+	 * captured (docs/roce.md D-ROCE-18). */
+	if (dev->obj[OBJ_QP].nlive)
+		return NICREF_SNAP_UNSUPPORTED_STATE;
 	struct ctl_blob *b = calloc(1, sizeof *b);
 	size_t nvec = dev->eqd.nvec, nmsix = dev->core.cfg.profile.msix_vectors;
 	*blob = b;

@@ -29,6 +29,11 @@ enum dev_note {
 	DEV_NOTE_TIR_DESTROY, /* DESTROY_TIR */
 	DEV_NOTE_RQ_LEAVES_RDY, /* an RQ leaves RDY (MODIFY_RQ, an error) or is destroyed */
 	DEV_NOTE_OBJECTS_RELEASED, /* every object goes at once (TEARDOWN_HCA, a reset); num 0 */
+	/* A QP changed state by a command (a transition, 2ERR, 2RST; num the QPN). Unlike the
+	 * notes above it comes AFTER the change: the QP's new state and context are in place, so
+	 * the transport reads the attributes the transition set. */
+	DEV_NOTE_QP_MODIFY,
+	DEV_NOTE_QP_DESTROY, /* DESTROY_QP, before the QP goes (num the QPN) */
 };
 
 struct dev_subsys {

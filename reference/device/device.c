@@ -13,6 +13,7 @@
 #include "cmd/ctl_dev.h"
 #include "device/device.h"
 #include "eth/eth.h"
+#include "roce/roce.h"
 
 const struct dev_subsys *const device_subsystems[] = {
 	&init_seg_subsys,	/* cmd/init_seg.c */
@@ -23,6 +24,7 @@ const struct dev_subsys *const device_subsystems[] = {
 	&port_subsys,		/* reg/port.c */
 	&roce_accl_subsys,	/* reg/roce_accl.c */
 	&eth_subsys,		/* eth/eth_subsys.c: the send engine, after the objects it runs */
+	&roce_subsys,		/* roce/roce_subsys.c: the RoCE transport, over eth's wire path */
 };
 
 const unsigned device_nsubsystems = sizeof device_subsystems / sizeof device_subsystems[0];

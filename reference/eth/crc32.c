@@ -30,6 +30,13 @@ static uint32_t crc32_tables(uint32_t c, const uint8_t *p, size_t n)
 	return c;
 }
 
+/* zlib's crc32(crc, p, n): the CRC of what crc covered followed by p (the RoCE ICRC goes over
+ * a masked copy of the headers, then the payload where it lies: roce/roce_icrc.c). */
+uint32_t eth_crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+{
+	return ~crc32_tables(~crc, p, n);
+}
+
 uint32_t eth_crc32_portable(const uint8_t *p, size_t n)
 {
 	return crc32_tables(0xFFFFFFFFu, p, n) ^ 0xFFFFFFFFu;

@@ -129,6 +129,8 @@ void tx_complete(struct tx_wqe *w, uint8_t syndrome, uint16_t bbs);
 
 /* crc32.c: CRC-32 of the IEEE 802.3 FCS polynomial, reflected (zlib's crc32). */
 uint32_t eth_crc32(const uint8_t *p, size_t n);
+/* The same continued from the CRC of what came before (zlib crc32(crc, p, n)). */
+uint32_t eth_crc32_update(uint32_t crc, const uint8_t *p, size_t n);
 /* The same by the tables alone, whatever the CPU (the reference eth_crc32 is checked against). */
 uint32_t eth_crc32_portable(const uint8_t *p, size_t n);
 

@@ -112,7 +112,7 @@ void lro_notify(struct nicref_dev *dev, struct lro_state *ls, enum dev_note note
 	 * leaving RDY completes its own while it can still take their CQEs (D-LRO-10). */
 	if (note == DEV_NOTE_RQ_LEAVES_RDY)
 		end_all(dev, ls, of_rq, num, NICREF_LRO_RQ_STATE, true);
-	else
+	else if (note == DEV_NOTE_TIR_LRO || note == DEV_NOTE_TIR_DESTROY)
 		end_all(dev, ls, of_tir, num, NICREF_LRO_TIR_CHANGE, false);
 }
 

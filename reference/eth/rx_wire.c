@@ -107,6 +107,9 @@ int nicref_wire_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, 
 	/* D-RX-7: a good frame the port received (PPCNT, D-REG-9), at its tag's priority. */
 	port_count(dev, port, PORT_RX, rx_cast(frame, len), rx_frame_prio(frame, len),
 		   (uint32_t)len);
+	/* D-ROCE-1: RoCEv2 to one of the port's GIDs is the RDMA transport's (roce/). */
+	if (dev->datapath.roce_rx && dev->datapath.roce_rx(dev, port, frame, len))
+		return 0;
 	/* The function's vport is on its port (D-TX-7); another port's frames are not its. */
 	if (port != TX_PORT) {
 		rx_drop(dev, RX_DROP_VPORT_FILTER, port, &p);

@@ -112,6 +112,7 @@ void hca_release_objects(struct nicref_dev *dev)
 	vport_dev_reset(dev);
 	uar_db_reset(dev);
 	roce_addr_reset(dev);
+	qp_dev_release(dev);
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++) {
 		objtab_reset(&dev->obj[t], 0, 0, free_obj, NULL);
 		dev->obj_charged[t] = 0;

@@ -13,6 +13,8 @@
 /* D-QP-3: QP0 and QP1 are never handed out ([S004] L44: reserved for the management
  * channels; mlx5 creates its QP0/QP1 by type, not by number). */
 #define QPN_BASE 2u
+/* [IFC] create_qp_in pas[] */
+#define QP_PAS_OFF 0x110u
 
 static unsigned qp_log_count(const struct nicref_profile *p)
 {
@@ -137,6 +139,75 @@ static void hold_refs(struct nicref_dev *dev, const struct qp *q, bool take)
 		op(dev, OBJ_RMP, q->rmpn);
 }
 
+int64_t qp_sq_alloc(struct nicref_dev *dev, enum obj_type type, void *obj)
+{
+	/* D-ROCE-2: a number live in the other table is held here by a stand-in (the table's own
+	 * address, never an object) until the lowest number free in both is found; the stand-ins
+	 * are then released. They lie among the other table's live numbers, which are walked to
+	 * find them: the cost is the numbers skipped. */
+	struct objtab *own = &dev->obj[type];
+	const struct objtab *other = &dev->obj[type == OBJ_QP ? OBJ_SQ : OBJ_QP];
+	int64_t h, first_skip = -1;
+	uint32_t skipped = 0;
+	while ((h = objtab_alloc(own, obj)) >= 0 && objtab_get(other, (uint32_t)h)) {
+		objtab_remove(own, (uint32_t)h);
+		(void)objtab_alloc(own, own); /* the same number again: it is the lowest free */
+		if (first_skip < 0)
+			first_skip = h;
+		skipped++;
+	}
+	void *o;
+	for (int64_t k = first_skip; skipped && k >= 0; k = objtab_next(other, (uint32_t)k + 1, &o))
+		if (objtab_get(own, (uint32_t)k) == own) {
+			objtab_remove(own, (uint32_t)k);
+			skipped--;
+		}
+	return h;
+}
+
+/* The QP's buffer: the RQ (a regular one, rq_type 0) then the SQ (unless no_sq), from
+ * page_offset (in page_size / 64 units, as a WQ's, PRM T55) of pages of 4 KB << log_page_size
+ * ([IFC] qpc; the mlx5 driver writes them so). The pages come from pas[]; those the input does
+ * not hold stay QP_PAS_ABSENT. 0, or -1 out of memory. */
+static int take_pas(struct cmd_ctx *c, struct qp *q)
+{
+	uint64_t page = 4096ull << QPC_IN(c, log_page_size);
+	uint64_t bytes = QPC_IN(c, page_offset) * (page / 64);
+	if (QPC_IN(c, rq_type) == 0)
+		bytes += (1ull << QPC_IN(c, log_rq_size)) << (QPC_IN(c, log_rq_stride) + 4);
+	if (!QPC_IN(c, no_sq))
+		bytes += (1ull << QPC_IN(c, log_sq_size)) * 64;
+	q->npas = (uint32_t)((bytes + page - 1) / page);
+	q->pas = q->npas ? malloc(q->npas * sizeof *q->pas) : NULL;
+	if (q->npas && !q->pas)
+		return -1;
+	size_t given = c->in_len > QP_PAS_OFF ? (c->in_len - QP_PAS_OFF) / 8 : 0;
+	for (uint32_t i = 0; i < q->npas; i++)
+		q->pas[i] = i < given ? ((uint64_t)prm_be32(c->in + QP_PAS_OFF + 8 * i) << 32 |
+					 prm_be32(c->in + QP_PAS_OFF + 8 * i + 4)) & ~0xFFFull
+				      : QP_PAS_ABSENT;
+	return 0;
+}
+
+void qp_dev_release(struct nicref_dev *dev)
+{
+	void *o;
+	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o)) {
+		struct qp *q = o;
+		free(q->pas);
+		q->pas = NULL;
+		q->npas = 0;
+	}
+}
+
+void qp_state_changed(struct nicref_dev *dev, struct qp *q, uint8_t from)
+{
+	uint64_t a[4] = { q->hdr.handle, from, q->state, 0 };
+	dev_emit(dev, NICREF_EV_QP_STATE, a, 4);
+	dev_notify(dev, DEV_NOTE_QP_MODIFY, q->hdr.handle);
+}
+
 enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
@@ -157,9 +228,14 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 	if (obj_charge(dev, OBJ_QP))
 		return NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	struct qp *q = malloc(sizeof *q);
-	int64_t h = q ? objtab_alloc(&dev->obj[OBJ_QP], q) : -2;
+	if (q && take_pas(c, &tmp)) {
+		free(q);
+		q = NULL;
+	}
+	int64_t h = q ? qp_sq_alloc(dev, OBJ_QP, q) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_QP);
+		free(tmp.pas);
 		free(q);
 		return h == -1 ? NICREF_RULE_QP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -185,8 +261,10 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 	struct qp *q = obj_get(dev, OBJ_QP, qpn);
 	if (!q)
 		return NICREF_RULE_QP_NOT_FOUND;
-	/* [IBTA] §11.2.4.4 Destroy QP: from any state. */
+	/* [IBTA] §11.2.4.4 Destroy QP: from any state. The transport lets its state go first. */
+	dev_notify(dev, DEV_NOTE_QP_DESTROY, qpn);
 	hold_refs(dev, q, false);
+	free(q->pas);
 	objtab_remove(&dev->obj[OBJ_QP], qpn);
 	obj_uncharge(dev, OBJ_QP);
 	free(q);

@@ -10,6 +10,8 @@
 
 #include "obj/obj.h"
 
+struct roce_qp;
+
 #define QP_CTX_BYTES 0xE8 /* mlx5_ifc.h qpc: 740h bits */
 #define QP_CTX_OFF 0x18   /* the qpc in create_qp_in, the transitions and query_qp_out */
 
@@ -32,7 +34,26 @@ struct qp {
 	uint8_t holds;      /* QP_HOLDS_* */
 	uint32_t pd, uar, cqn_snd, cqn_rcv, rmpn;
 	uint8_t ctx[QP_CTX_BYTES]; /* the qpc as CREATE_QP and the transitions left it */
+	/* The QP's buffer (create_qp_in pas[], [IFC]): the RQ, then the SQ; the page addresses
+	 * the qpc's sizes need (log_page_size, page_offset), those the input did not hold set to
+	 * QP_PAS_ABSENT, which no host memory maps (the transport's DMA fails there). */
+	uint64_t *pas;
+	uint32_t npas;
+	/* The transport's state while the QP is out of RST (roce/roce.h; D-ROCE-3), made and
+	 * freed by the roce layer on DEV_NOTE_QP_MODIFY / _DESTROY: O(1) from the QPN. */
+	struct roce_qp *xport;
 };
+#define QP_PAS_ABSENT 0xFFFFFFFFFFFFF000ull
+
+/* D-ROCE-2: QPNs and SQNs are one number space (mlx5: the send doorbell's d1[31:8] names either;
+ * SQs and RQs are QPs to the firmware). Each type takes the lowest number free in its own
+ * table that the other type does not hold: returns the handle as objtab_alloc does. type is
+ * OBJ_QP or OBJ_SQ. */
+int64_t qp_sq_alloc(struct nicref_dev *dev, enum obj_type type, void *obj);
+/* Frees what live QPs hold besides themselves (pas[]), before the tables go (teardown). */
+void qp_dev_release(struct nicref_dev *dev);
+/* QP_STATE event and the transport's note after a command moved a QP from `from`. */
+void qp_state_changed(struct nicref_dev *dev, struct qp *q, uint8_t from);
 
 /* roce_profile settings (struct nicref_profile, docs/roce.md "Device profiles"). */
 enum { ROCE_PROFILE_CONNECTX = 0, ROCE_PROFILE_SEED004 = 1 };

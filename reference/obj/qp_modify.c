@@ -246,8 +246,10 @@ static enum nicref_cmd_rule run_transition(struct cmd_ctx *c, unsigned t)
 		return r;
 	take_attrs(q, qpc, len, attrs);
 	move_refs(c->dev, q, attrs);
+	uint8_t from = q->state;
 	q->state = tr->to;
 	PRM_SET(qpc, state, q->ctx, QP_CTX_BYTES, tr->to);
+	qp_state_changed(c->dev, q, from);
 	return NICREF_RULE_NONE;
 }
 
@@ -267,8 +269,10 @@ static enum nicref_cmd_rule to_state(struct cmd_ctx *c, uint8_t to)
 			       (uint32_t)PRM_GET(qp_2err_in, qpn, c->in, c->in_len));
 	if (!q)
 		return NICREF_RULE_QP_NOT_FOUND;
+	uint8_t from = q->state;
 	q->state = to;
 	PRM_SET(qpc, state, q->ctx, QP_CTX_BYTES, to);
+	qp_state_changed(c->dev, q, from);
 	return NICREF_RULE_NONE;
 }
 

@@ -67,7 +67,7 @@ enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
 		return r;
 	}
 	struct sq *sq = calloc(1, sizeof *sq);
-	int64_t h = sq ? objtab_alloc(&dev->obj[OBJ_SQ], sq) : -2;
+	int64_t h = sq ? qp_sq_alloc(dev, OBJ_SQ, sq) : -2; /* D-ROCE-2 */
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_SQ);
 		wq_free(&w);

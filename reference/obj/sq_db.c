@@ -15,10 +15,33 @@ static bool bf_usable(const struct sq_db *db)
 	return db->ds >= 2 && bytes <= db->bf_size && bytes <= db->bf_whole;
 }
 
+/* A send doorbell that names a QP (D-ROCE-2; beyond PRM Rev 0.40): the UAR rule of §7.2 item 4
+ * as for an SQ ([IFC] qpc uar_page); a QP in RST, INIT or RTR has no send queue working ([IBTA]
+ * §10.3.1: Post Send is refused before RTS) and its doorbell is not acted on. The transport
+ * (dev->datapath.qp_run) reads the doorbell record and applies D-DB-2 with its counters. */
+static void qp_doorbell(struct nicref_dev *dev, uint32_t uar, struct qp *qp,
+			const struct sq_db *db, bool bf_ok)
+{
+	if (qp->uar != uar) {
+		dev_violation(dev, NICREF_VIO_SQ_DB_WRONG_UAR, (uint64_t)uar << 32 | db->sqn);
+		return;
+	}
+	if (qp->state == QP_RST || qp->state == QP_INIT || qp->state == QP_RTR)
+		return;
+	if (dev->datapath.qp_run)
+		dev->datapath.qp_run(dev, qp, db, bf_ok);
+}
+
 void sq_doorbell(struct nicref_dev *dev, uint32_t uar, const struct sq_db *db)
 {
 	uint32_t sqn = db->sqn;
 	struct sq *sq = obj_get(dev, OBJ_SQ, sqn);
+	/* D-ROCE-2: SQNs and QPNs are one space; a number that is no SQ may be a QP's. */
+	struct qp *qp = sq ? NULL : obj_get(dev, OBJ_QP, sqn);
+	if (qp) {
+		qp_doorbell(dev, uar, qp, db, bf_usable(db));
+		return;
+	}
 	if (!sq) {
 		dev_violation(dev, NICREF_VIO_SQ_DB_NO_SQ, (uint64_t)uar << 32 | sqn);
 		return;

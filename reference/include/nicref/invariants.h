@@ -189,6 +189,20 @@
 	X(LRO_SESSION_BYTES, -523, "PRM T5 byte_cnt; D-LRO-7",                                  \
 	  "an LRO session's byte count is its first frame's plus the payload merged")
 
+/* The RoCE transport (reference/roce/roce_subsys.c; docs/roce.md). */
+#define NICREF_INVARIANTS_ROCE(X)                                                               \
+	X(ROCE_HOOK, -600, "model (cmd/ctl_dev.h)",                                             \
+	  "the control plane's RoCE hooks are the transport's")                                 \
+	X(ROCE_QP_STATE, -601, "D-ROCE-3",                                                      \
+	  "every QP out of RST has the transport's state and no QP in RST has it; the count "   \
+	  "agrees")                                                                            \
+	X(ROCE_TIMERS, -602, "model",                                                           \
+	  "the armed list holds exactly the QPs with a timer or a restore time, linked both ways") \
+	X(ROCE_WINDOW, -603, "seed 004 L126-143",                                               \
+	  "a QP's outstanding limit is the profile's 16 or the reaction point's lower one")     \
+	X(ROCE_LOOPBACK_IDLE, -604, "D-ROCE-12",                                                \
+	  "between two entries the loopback queue is empty")
+
 #define NICREF_INVARIANTS(X)                                                                    \
 	NICREF_INVARIANTS_DEV(X)                                                                \
 	NICREF_INVARIANTS_EQ(X)                                                                 \
@@ -198,7 +212,8 @@
 	NICREF_INVARIANTS_TIR(X)                                                                \
 	NICREF_INVARIANTS_STEER(X)                                                              \
 	NICREF_INVARIANTS_VPORT(X)                                                              \
-	NICREF_INVARIANTS_ETH(X)
+	NICREF_INVARIANTS_ETH(X)                                                                \
+	NICREF_INVARIANTS_ROCE(X)
 
 enum nicref_invariant {
 #define NICREF_INVARIANT_ENUM(id, code, cite, what) NICREF_INV_##id = code,

@@ -16,6 +16,7 @@
 #include "nicref/invariants.h"
 #include "nicref/layout.h"
 #include "nicref/lro.h"
+#include "nicref/roce.h"
 #include "nicref/rx.h"
 #include "nicref/trace.h"
 #include "nicref/version.h"
@@ -193,6 +194,18 @@ struct nicref_stats {
 	uint64_t lro_sessions_opened; /* LRO sessions opened (lro_open events, PRM §3.3.6.2) */
 	uint64_t lro_sessions_ended;  /* LRO sessions completed (lro_end events, §3.3.6.3) */
 	uint64_t lro_segments_merged; /* segments merged into an open session (lro_merge) */
+	/* RoCEv2 (nicref/roce.h, docs/roce.md D-ROCE-*). */
+	uint64_t roce_pkts_in;   /* packets the transport took (roce_rx events) */
+	uint64_t roce_pkts_out;  /* packets it sent (roce_tx events) */
+	uint64_t roce_drops[NICREF_ROCE_DROP_COUNT]; /* by reason (roce_drop events); [0] total */
+	uint64_t roce_icrc_errors;     /* = roce_drops[NICREF_ROCE_DROP_ICRC] */
+	uint64_t roce_retransmits;     /* requester restarts (roce_retx events) */
+	uint64_t roce_naks_sent;       /* NAKs sent, RNR NAKs included (roce_nak events) */
+	uint64_t roce_rnr_naks_sent;
+	uint64_t roce_rnr_naks_received;
+	uint64_t roce_cnps_sent;       /* roce_cnp dir 0 */
+	uint64_t roce_cnps_received;   /* roce_cnp dir 1 */
+	uint64_t roce_ecn_marked;      /* packets taken with ECN CE (IP ECN 11b) */
 };
 NICREF_API void nicref_stats_get(const struct nicref_dev *dev, struct nicref_stats *out);
 

@@ -74,7 +74,32 @@
 	X(LRO_OPEN, "lro_open", "tir", "rq", "wqe_counter", "len")                               \
 	X(LRO_MERGE, "lro_merge", "tir", "rq", "wqe_counter", "num_seg", "bytes")                \
 	X(LRO_END, "lro_end", "tir", "rq", "wqe_counter", "cause", "num_seg", "byte_cnt")        \
-	X(LRO_PASS, "lro_pass", "tir", "rq", "cause")
+	X(LRO_PASS, "lro_pass", "tir", "rq", "cause")                                           \
+	/* RoCEv2 (beyond PRM Rev 0.40; nicref/roce.h, docs/roce.md D-ROCE-*). A packet of QP   \
+	 * qpn left on local port `port` for dest_qp (BTH opcode, PSN; len: the frame's bytes); \
+	 * it precedes the packet's frame_out or tx_loopback. */                                \
+	X(ROCE_TX, "roce_tx", "port", "qpn", "dest_qp", "opcode", "psn", "len")                 \
+	/* A RoCEv2 packet to one of the port's GIDs was taken by the transport (after its     \
+	 * frame_in; len: the frame's bytes). */                                                \
+	X(ROCE_RX, "roce_rx", "port", "dest_qp", "opcode", "psn", "len")                        \
+	/* The transport dropped a packet silently: reason as enum nicref_roce_drop; qpn the    \
+	 * destination QP (0 when the packet did not parse that far), psn its BTH PSN. */       \
+	X(ROCE_DROP, "roce_drop", "port", "reason", "qpn", "psn")                               \
+	/* A responder sent a NAK (IBTA §9.7.5.2): the AETH syndrome (RNR NAK 001xxxxx, NAK     \
+	 * 011xxxxx) and the PSN it names. */                                                   \
+	X(ROCE_NAK, "roce_nak", "qpn", "psn", "syndrome")                                       \
+	/* A requester restarts from from_psn (Go-Back-N): reason 0 its timer, 1 a NAK sequence \
+	 * error, 2 an RNR NAK's timer expired, 3 an implied NAK (a response out of order). */ \
+	X(ROCE_RETX, "roce_retx", "qpn", "from_psn", "reason")                                  \
+	/* A CNP (Annex A17 §A17.9): dir 0 sent by QP qpn's notification point to the source   \
+	 * of a CE-marked packet, 1 received by QP qpn's reaction point. */                      \
+	X(ROCE_CNP, "roce_cnp", "qpn", "dir")                                                   \
+	/* The reaction point changed QP qpn's outstanding-request limit to `limit` (seed 004   \
+	 * L137-143): cause 0 a CNP, 1 the CNP timer restored it. */                             \
+	X(ROCE_CC, "roce_cc", "qpn", "limit", "cause")                                          \
+	/* A QP changed state (enum qp_state of obj/qp.h: 0 RST, 1 INIT, 2 RTR, 3 RTS, 4 SQER, \
+	 * 6 ERR): cause 0 a command, 1 the transport (an error). */                             \
+	X(QP_STATE, "qp_state", "qpn", "from", "to", "cause")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,

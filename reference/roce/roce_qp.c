@@ -1,0 +1,325 @@
+/* The transport state of a QP (struct roce_qp, D-ROCE-3): made when a QP leaves RST, refreshed
+ * at every transition from the context the command left, freed at RST and DESTROY; O(1) from
+ * the QPN (struct qp.xport). The QP's work queues in its buffer (D-ROCE-4), its timer, the
+ * errors the transport puts it in and the flush of its WQEs ([IBTA] §10.3.1 Error state:
+ * "all outstanding and subsequent WRs are completed with flush errors"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce/roce.h"
+
+struct roce_qp *roce_qp_get(struct nicref_dev *dev, uint32_t qpn)
+{
+	struct qp *q = obj_get(dev, OBJ_QP, qpn & ROCE_PSN_MASK);
+	return q ? q->xport : NULL;
+}
+
+#define CTX(q, n) PRM_GET(qpc, n, (q)->ctx, QP_CTX_BYTES)
+
+/* [IFC] qpc mtu as IB encodes it (IBTA §7.7.1 Table 26? "MTU": 1 256 ... 5 4096). */
+static uint32_t pmtu_bytes(uint64_t mtu)
+{
+	return mtu >= 1 && mtu <= 5 ? 256u << (mtu - 1) : 1024u;
+}
+
+/* D-ROCE-4: the RQ, then the SQ, in the pages of pas[]. */
+static void set_queues(struct roce_qp *rq)
+{
+	const struct qp *q = rq->qp;
+	uint64_t page = 4096ull << CTX(q, log_page_size);
+	uint64_t first = CTX(q, page_offset) * (page / 64);
+	uint64_t dbr = CTX(q, dbr_addr);
+	struct wq w = { .dbr_addr = dbr, .pas = q->pas, .npas = q->npas, .page_size = page,
+			.first_off = first, .type = 1 };
+	rq->rq = w;
+	rq->rq.log_stride = (uint8_t)(CTX(q, log_rq_stride) + 4);
+	rq->rq.log_size = (uint8_t)CTX(q, log_rq_size);
+	uint64_t rq_bytes = CTX(q, rq_type) == 0 ? 1ull << (rq->rq.log_size + rq->rq.log_stride) : 0;
+	rq->sq = w;
+	rq->sq.first_off = first + rq_bytes;
+	rq->sq.log_stride = 6;
+	rq->sq.log_size = (uint8_t)CTX(q, log_sq_size);
+}
+
+/* The attributes the transitions set, read again after each ([IFC] qpc, ads). */
+static void refresh(struct roce_qp *rq)
+{
+	const struct qp *q = rq->qp;
+	rq->st = q->st;
+	uint64_t port = CTX(q, primary_address_path_vhca_port_num);
+	rq->port = (uint8_t)(port ? port : 1);
+	rq->pkey = 0xFFFF; /* D-QP-9, D-ROCE-8 */
+	rq->pmtu = pmtu_bytes(CTX(q, mtu));
+	rq->remote_qpn = (uint32_t)CTX(q, remote_qpn);
+	rq->qkey = (uint32_t)CTX(q, q_key);
+	rq->pd = q->pd;
+	rq->cqn_snd = q->cqn_snd;
+	rq->cqn_rcv = q->cqn_rcv;
+	struct roce_av *av = &rq->av;
+	uint64_t hi = CTX(q, primary_address_path_rmac_47_32),
+		 lo = CTX(q, primary_address_path_rmac_31_0);
+	for (unsigned i = 0; i < 6; i++)
+		av->rmac[i] = (uint8_t)((i < 2 ? hi >> (8 * (1 - i)) : lo >> (8 * (5 - i))) & 0xFF);
+	(void)nicref_field_get_bytes(q->ctx, QP_CTX_BYTES,
+				     PRM_FIELD(qpc, primary_address_path_rgid_rip), av->rgid, 16);
+	av->sgid_index = (uint8_t)CTX(q, primary_address_path_src_addr_index);
+	av->tclass = (uint8_t)CTX(q, primary_address_path_tclass);
+	av->hop_limit = (uint8_t)CTX(q, primary_address_path_hop_limit);
+	av->flow_label = (uint32_t)CTX(q, primary_address_path_flow_label);
+	av->udp_sport = (uint16_t)CTX(q, primary_address_path_udp_sport);
+	/* D-ROCE-7 */
+	rq->udp_sport = av->udp_sport ? av->udp_sport
+				      : (uint16_t)(0xC000u | ((rq->qpn ^ rq->remote_qpn) & 0x3FFFu));
+}
+
+unsigned roce_outstanding_limit(const struct nicref_dev *dev, const struct roce_qp *qp)
+{
+	(void)dev;
+	return qp->rp_limit ? qp->rp_limit : ROCE_OUTSTANDING_MAX;
+}
+
+/* ---- The timer list --------------------------------------------------------------------- */
+
+static void link_armed(struct roce_state *rs, struct roce_qp *qp)
+{
+	if (qp->armed)
+		return;
+	qp->armed = true;
+	qp->tprev = NULL;
+	qp->tnext = rs->armed;
+	if (rs->armed)
+		rs->armed->tprev = qp;
+	rs->armed = qp;
+}
+
+static void unlink_armed(struct roce_state *rs, struct roce_qp *qp)
+{
+	if (!qp->armed)
+		return;
+	if (qp->tprev)
+		qp->tprev->tnext = qp->tnext;
+	else
+		rs->armed = qp->tnext;
+	if (qp->tnext)
+		qp->tnext->tprev = qp->tprev;
+	qp->armed = false;
+	qp->tprev = qp->tnext = NULL;
+}
+
+static void relink(struct roce_state *rs, struct roce_qp *qp)
+{
+	if (qp->deadline_ns || qp->rp_restore_ns)
+		link_armed(rs, qp);
+	else
+		unlink_armed(rs, qp);
+}
+
+void roce_timer_arm(struct nicref_dev *dev, struct roce_qp *qp, uint64_t at_ns)
+{
+	qp->deadline_ns = at_ns;
+	relink(roce_state_of(dev), qp);
+}
+
+void roce_qp_tick(struct nicref_dev *dev)
+{
+	struct roce_state *rs = roce_state_of(dev);
+	uint64_t now = nicref_clock_now(dev);
+	/* Each pass handles the first QP due, in list order (the most recently armed first):
+	 * a handler may arm others, so the walk starts over. Deterministic for a given history. */
+	for (;;) {
+		struct roce_qp *due = NULL;
+		for (struct roce_qp *qp = rs->armed; qp && !due; qp = qp->tnext)
+			if ((qp->deadline_ns && qp->deadline_ns <= now) ||
+			    (qp->rp_restore_ns && qp->rp_restore_ns <= now))
+				due = qp;
+		if (!due)
+			return;
+		if (due->rp_restore_ns && due->rp_restore_ns <= now)
+			roce_rp_tick(dev, due); /* clears rp_restore_ns */
+		if (due->deadline_ns && due->deadline_ns <= now) {
+			due->deadline_ns = 0;
+			relink(rs, due);
+			if (due->st == QP_ST_RC)
+				rc_timer(dev, due);
+		}
+		relink(rs, due);
+	}
+}
+
+/* ---- Completion of what is outstanding (the flush) -------------------------------------- */
+
+/* [IBTA] §10.3.1, §11.4.2 (C11-?): in Error every outstanding and later WR completes with a
+ * flush error; mlx5 writes MLX5_CQE_SYNDROME_WR_FLUSH_ERR (0x5) CQEs. The send WQEs from
+ * sq_head to the doorbell record; the receive WQEs posted on the QP's own RQ (an SRQ keeps
+ * its WQEs). */
+static void flush_sq(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	uint16_t rec;
+	if (wq_dbr_read(dev, &qp->sq, true, &rec))
+		return;
+	qp->sq.sw_counter = rec;
+	uint32_t guard = 1u << qp->sq.log_size;
+	while (qp->sq_head != rec && guard--) {
+		uint8_t ctrl[8];
+		if (wq_read(dev, &qp->sq, qp->sq_head, 0, ctrl, sizeof ctrl))
+			break;
+		unsigned ds = ctrl[7] & 0x3F;
+		unsigned bbs = ds ? (ds * 16 + 63) / 64 : 1;
+		struct roce_cqe c = { .opcode = ROCE_CQE_REQ_ERR, .syndrome = ROCE_SYND_WR_FLUSH_ERR,
+				      .s_wqe_opcode = ctrl[3], .wqe_counter = qp->sq_head };
+		if (roce_cqe(dev, qp, &c))
+			break;
+		qp->sq_head = (uint16_t)(qp->sq_head + bbs);
+	}
+	qp->sq.hw_counter = qp->sq_head;
+}
+
+static void flush_rq(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	uint16_t rec;
+	if (qp->qp->holds & QP_HOLDS_RMP || CTX(qp->qp, rq_type) != 0 ||
+	    wq_dbr_read(dev, &qp->rq, false, &rec))
+		return;
+	uint32_t guard = 1u << qp->rq.log_size;
+	while ((uint16_t)qp->rq_head != rec && guard--) {
+		struct roce_cqe c = { .recv = true, .opcode = ROCE_CQE_RESP_ERR,
+				      .syndrome = ROCE_SYND_WR_FLUSH_ERR,
+				      .wqe_counter = (uint16_t)qp->rq_head };
+		if (roce_cqe(dev, qp, &c))
+			break;
+		qp->rq_head++;
+	}
+}
+
+void roce_qp_flush(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	roce_timer_arm(dev, qp, 0);
+	if (!CTX(qp->qp, no_sq))
+		flush_sq(dev, qp);
+	flush_rq(dev, qp);
+}
+
+void roce_qp_error(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	struct qp *q = qp->qp;
+	if (q->state == QP_ERR || q->state == QP_RST)
+		return;
+	uint8_t from = q->state;
+	q->state = QP_ERR;
+	PRM_SET(qpc, state, q->ctx, QP_CTX_BYTES, QP_ERR);
+	qp->state = QP_ERR;
+	uint64_t a[4] = { qp->qpn, from, QP_ERR, 1 };
+	dev_emit(dev, NICREF_EV_QP_STATE, a, 4);
+	roce_qp_flush(dev, qp);
+}
+
+/* ---- Life ----------------------------------------------------------------------------- */
+
+static void drop_state(struct nicref_dev *dev, struct qp *q)
+{
+	struct roce_qp *rq = q->xport;
+	if (!rq)
+		return;
+	unlink_armed(roce_state_of(dev), rq);
+	q->xport = NULL;
+	roce_state_of(dev)->nqps--;
+	free(rq);
+}
+
+static struct roce_qp *make_state(struct nicref_dev *dev, struct qp *q)
+{
+	struct roce_qp *rq = calloc(1, sizeof *rq);
+	if (!rq)
+		return NULL;
+	rq->qp = q;
+	rq->qpn = q->hdr.handle;
+	rq->state = QP_RST;
+	q->xport = rq;
+	roce_state_of(dev)->nqps++;
+	set_queues(rq);
+	return rq;
+}
+
+void roce_qp_release_all(struct nicref_dev *dev)
+{
+	void *o;
+	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o))
+		drop_state(dev, o);
+	roce_state_of(dev)->armed = NULL;
+}
+
+static void modified(struct nicref_dev *dev, struct qp *q)
+{
+	/* [IBTA] §10.3.1: Reset empties the queues without completions; the transport state goes
+	 * and is made again at the next RST2INIT (the counters start over). */
+	if (q->state == QP_RST) {
+		drop_state(dev, q);
+		return;
+	}
+	struct roce_qp *rq = q->xport ? q->xport : make_state(dev, q);
+	if (!rq)
+		return; /* out of memory: the QP has no transport; its packets are dropped */
+	uint8_t from = rq->state;
+	refresh(rq);
+	rq->state = q->state;
+	if (from == QP_RTR && q->state == QP_RTS)
+		rq->ud_psn = (uint32_t)CTX(q, next_send_psn);
+	if (q->state == QP_ERR && from != QP_ERR)
+		roce_qp_flush(dev, rq);
+	if (rq->st == QP_ST_RC)
+		rc_modify(dev, rq, from, q->state);
+}
+
+void roce_qp_notify(struct nicref_dev *dev, enum dev_note note, uint32_t qpn)
+{
+	if (note == DEV_NOTE_OBJECTS_RELEASED) {
+		roce_qp_release_all(dev);
+		return;
+	}
+	if (note != DEV_NOTE_QP_MODIFY && note != DEV_NOTE_QP_DESTROY)
+		return;
+	struct qp *q = obj_get(dev, OBJ_QP, qpn);
+	if (!q)
+		return;
+	roce_enter(dev);
+	if (note == DEV_NOTE_QP_DESTROY)
+		drop_state(dev, q);
+	else
+		modified(dev, q);
+	roce_leave(dev);
+}
+
+/* ---- Counted events ------------------------------------------------------------------- */
+
+void roce_drop(struct nicref_dev *dev, unsigned port, enum nicref_roce_drop reason,
+	       uint32_t qpn, uint32_t psn)
+{
+	struct roce_counters *c = &roce_state_of(dev)->cnt;
+	c->drops[0]++;
+	if ((unsigned)reason < NICREF_ROCE_DROP_COUNT)
+		c->drops[reason]++;
+	uint64_t a[4] = { port, reason, qpn, psn };
+	dev_emit(dev, NICREF_EV_ROCE_DROP, a, 4);
+}
+
+void roce_nak_sent(struct nicref_dev *dev, struct roce_qp *qp, uint32_t psn, uint8_t syndrome)
+{
+	struct roce_counters *c = &roce_state_of(dev)->cnt;
+	c->naks_sent++;
+	if ((syndrome & 0x60) == 0x20) /* [IBTA] Table 44: 01xxxxx RNR NAK */
+		c->rnr_naks_sent++;
+	dev_emit3(dev, NICREF_EV_ROCE_NAK, qp->qpn, psn, syndrome);
+}
+
+void roce_retx(struct nicref_dev *dev, struct roce_qp *qp, uint32_t from_psn, unsigned reason)
+{
+	roce_state_of(dev)->cnt.retransmits++;
+	dev_emit3(dev, NICREF_EV_ROCE_RETX, qp->qpn, from_psn, reason);
+}
+
+void roce_rnr_nak_received(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	(void)qp;
+	roce_state_of(dev)->cnt.rnr_naks_received++;
+}

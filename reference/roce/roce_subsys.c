@@ -1,0 +1,200 @@
+/* The RoCE transport's row of the subsystem table (core/subsys.h; device/device.c places it
+ * after eth's, whose wire path it sends through): its state made at create (scratch buffers
+ * sized for the largest frame, so no packet allocates), the hooks it hands the control plane
+ * (cmd/ctl_dev.h: roce_rx, qp_run), power-on, time (the QPs' timers, the reaction point),
+ * the notes of QP transitions, counters, invariants. */
+#include <stdlib.h>
+
+#include "nicref/snapshot.h"
+#include "roce/roce.h"
+
+/* The largest frame: the largest port MTU the model allows plus the L2 header with two VLAN
+ * tags (D-TX-6). */
+#define ROCE_FRAME_CAP (16384u + 22u)
+
+struct roce_state *roce_state_of(struct nicref_dev *dev)
+{
+	return dev->datapath.roce;
+}
+
+static int roce_create(struct nicref_dev *dev, void **state)
+{
+	struct roce_state *rs = calloc(1, sizeof *rs);
+	if (!rs)
+		return -1;
+	*state = rs;
+	rs->frame_cap = ROCE_FRAME_CAP;
+	rs->frame = malloc(rs->frame_cap);
+	rs->msg = malloc(rs->frame_cap);
+	if (!rs->frame || !rs->msg)
+		return -1;
+	rs->check_icrc = true;
+	dev->datapath.roce_rx = roce_rx;
+	dev->datapath.qp_run = roce_qp_run;
+	dev->datapath.roce = rs;
+	return 0;
+}
+
+static void roce_destroy(struct nicref_dev *dev, void *state)
+{
+	struct roce_state *rs = state;
+	/* The QPs outlive this row (the objects' row goes later, without notes to this one):
+	 * their transport state goes now. */
+	if (rs && dev->datapath.roce == rs && dev->obj[OBJ_QP].dir)
+		roce_qp_release_all(dev);
+	if (dev->datapath.roce == rs) {
+		dev->datapath.roce_rx = NULL;
+		dev->datapath.qp_run = NULL;
+		dev->datapath.roce = NULL;
+	}
+	if (!rs)
+		return;
+	free(rs->frame);
+	free(rs->msg);
+	free(rs->lb);
+	free(rs);
+}
+
+static void roce_reset(struct nicref_dev *dev, void *state)
+{
+	(void)dev;
+	struct roce_state *rs = state;
+	rs->cnt = (struct roce_counters){ 0 };
+	rs->lb_head = rs->lb_tail = 0;
+	rs->depth = 0;
+}
+
+static void roce_counters(const struct nicref_dev *dev, const void *state,
+			  struct nicref_stats *out)
+{
+	(void)dev;
+	const struct roce_state *rs = state;
+	const struct roce_counters *c = &rs->cnt;
+	out->roce_pkts_in += c->pkts_in;
+	out->roce_pkts_out += c->pkts_out;
+	for (unsigned r = 0; r < NICREF_ROCE_DROP_COUNT; r++)
+		out->roce_drops[r] += c->drops[r];
+	out->roce_icrc_errors += c->drops[NICREF_ROCE_DROP_ICRC];
+	out->roce_retransmits += c->retransmits;
+	out->roce_naks_sent += c->naks_sent;
+	out->roce_rnr_naks_sent += c->rnr_naks_sent;
+	out->roce_rnr_naks_received += c->rnr_naks_received;
+	out->roce_cnps_sent += c->cnps_sent;
+	out->roce_cnps_received += c->cnps_received;
+	out->roce_ecn_marked += c->ecn_marked;
+}
+
+static void roce_tick(struct nicref_dev *dev, void *state)
+{
+	(void)state;
+	roce_enter(dev);
+	roce_qp_tick(dev);
+	roce_leave(dev);
+}
+
+static void roce_notify(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num)
+{
+	(void)state;
+	roce_qp_notify(dev, note, num);
+}
+
+/* D-ROCE-18: the transport's state is per QP and QPs are not captured (cmd/ctl_snap.c refuses
+ * a device with a live QP); with none, the row has nothing to keep but its counters, which a
+ * snapshot keeps as the other rows' are: by value. */
+struct roce_blob {
+	struct roce_counters cnt;
+};
+
+static int roce_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
+{
+	(void)dev;
+	const struct roce_state *rs = state;
+	if (rs->nqps || rs->lb_tail)
+		return NICREF_SNAP_UNSUPPORTED_STATE;
+	struct roce_blob *b = malloc(sizeof *b);
+	*blob = b;
+	if (!b)
+		return -1;
+	b->cnt = rs->cnt;
+	return 0;
+}
+
+static bool roce_snap_restorable(const struct nicref_dev *dev, const void *state,
+				 const void *blob)
+{
+	(void)dev, (void)blob;
+	const struct roce_state *rs = state;
+	return rs->nqps == 0;
+}
+
+static void roce_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
+{
+	(void)dev;
+	struct roce_state *rs = state;
+	rs->cnt = ((const struct roce_blob *)blob)->cnt;
+}
+
+static void roce_snap_free(void *blob)
+{
+	free(blob);
+}
+
+static int roce_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
+{
+	const struct roce_state *rs = state;
+	if (dev->datapath.roce != rs || dev->datapath.roce_rx != roce_rx ||
+	    dev->datapath.qp_run != roce_qp_run)
+		return dev_broken(buf, len, NICREF_INV_ROCE_HOOK,
+				  "the RoCE hooks are not the transport's");
+	if (rs->depth || rs->lb_head || rs->lb_tail)
+		return dev_broken(buf, len, NICREF_INV_ROCE_LOOPBACK_IDLE,
+				  "depth %u, loopback queue [%zu, %zu)", rs->depth, rs->lb_head,
+				  rs->lb_tail);
+	uint32_t n = 0;
+	void *o;
+	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
+	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o)) {
+		const struct qp *q = o;
+		const struct roce_qp *qp = q->xport;
+		if ((q->state == QP_RST) != (qp == NULL) || (qp && (qp->qp != q || qp->qpn != h)))
+			return dev_broken(buf, len, NICREF_INV_ROCE_QP_STATE,
+					  "QP %lld in state %u %s transport state", (long long)h,
+					  q->state, qp ? "with" : "without");
+		if (!qp)
+			continue;
+		n++;
+		if (qp->armed != (qp->deadline_ns || qp->rp_restore_ns))
+			return dev_broken(buf, len, NICREF_INV_ROCE_TIMERS,
+					  "QP %u armed %d, deadline %llu, restore %llu", qp->qpn,
+					  qp->armed, (unsigned long long)qp->deadline_ns,
+					  (unsigned long long)qp->rp_restore_ns);
+		if (qp->rp_limit > ROCE_OUTSTANDING_MAX)
+			return dev_broken(buf, len, NICREF_INV_ROCE_WINDOW, "QP %u limit %u",
+					  qp->qpn, qp->rp_limit);
+	}
+	if (n != rs->nqps)
+		return dev_broken(buf, len, NICREF_INV_ROCE_QP_STATE,
+				  "%u QPs with transport state, %u counted", n, rs->nqps);
+	const struct roce_qp *prev = NULL;
+	uint32_t armed = 0;
+	for (const struct roce_qp *qp = rs->armed; qp; prev = qp, qp = qp->tnext)
+		if (qp->tprev != prev || !qp->armed || ++armed > n)
+			return dev_broken(buf, len, NICREF_INV_ROCE_TIMERS,
+					  "the armed list is broken at QP %u", qp->qpn);
+	return 0;
+}
+
+const struct dev_subsys roce_subsys = {
+	.name = "roce",
+	.create = roce_create,
+	.destroy = roce_destroy,
+	.reset = roce_reset,
+	.tick = roce_tick,
+	.notify = roce_notify,
+	.check = roce_check,
+	.counters = roce_counters,
+	.snap_save = roce_snap_save,
+	.snap_restorable = roce_snap_restorable,
+	.snap_restore = roce_snap_restore,
+	.snap_free = roce_snap_free,
+};

@@ -1,0 +1,385 @@
+/* The RC transport on two devices joined by nicref_link (roce/rc_dev*.c over the RoCE layer,
+ * harness/driver_qp.h for the connected pair): an RDMA WRITE, a SEND and an RDMA READ go through
+ * with the right completions on both sides and the bytes where they belong; a lost request
+ * packet is sent again from its PSN (roce_retx reason 1, NAK sequence error); an RNR NAK is
+ * retried after the RNR timer (IBTA Vol. 1 Table 45) and the SEND lands once a receive WQE is
+ * posted; a link that loses everything ends in the error CQE 0x15 and the QP in ERR. Expected
+ * values from IBTA Vol. 1 §9.7, the mlx5 CQE opcodes/syndromes and docs/roce.md D-ROCE-RC-*. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver_qp.h"
+#include "nicref/layout.h"
+#include "nicref/link.h"
+#include "testlib.h"
+
+struct side {
+	struct nicref_dev *dev;
+	struct nicref_link **l;
+};
+
+static void wtx(void *ctx, unsigned port, const uint8_t *f, size_t len)
+{
+	struct side *s = ctx;
+	if (*s->l)
+		nicref_link_tx(*s->l, s->dev, port, f, len);
+}
+
+struct fab {
+	struct nicref_link *l;
+	struct side sa, sb;
+	struct tl_dev *a, *b;
+	struct refdrv_qp_stack qa, qb;
+};
+
+static uint8_t roce_profile; /* the profile setting of the next fab_up's devices */
+
+static struct tl_dev *wired(struct side *s)
+{
+	struct tl_dev *t = calloc(1, sizeof *t);
+	cr_assert_not_null(t);
+	struct nicref_config cfg;
+	nicref_config_default(&cfg);
+	memset(&t->tr, 0, sizeof t->tr);
+	cfg.trace = tl_trace_event;
+	cfg.trace_ctx = &t->tr;
+	cfg.ops.wire_tx = wtx;
+	cfg.ops.ctx = s;
+	cfg.profile.roce_profile = roce_profile;
+	t->dev = nicref_dev_create(&cfg);
+	cr_assert_not_null(t->dev);
+	s->dev = t->dev;
+	struct refdrv_ops ops = refdrv_ops_model(t->dev);
+	cr_assert_eq(refdrv_init(&t->d, &ops), 0);
+	cr_assert_eq(refdrv_bring_up(&t->d, REFDRV_INITIALIZED), 0, "%s", t->d.error);
+	t->next_mem = TL_MEM;
+	tl_mark(&t->tr);
+	return t;
+}
+
+/* ROCE_ACCL (seed 000) on t: roce_adp_retrans_en and profile 1 = the example profile E of
+ * docs/adp.md (time_base 4 us, 3 ranges, initial exponents 2..3, retx_total_timeout 12). */
+static void adp_on(struct tl_dev *t)
+{
+	static const uint32_t e[6] = { 0x30400004, 0x0C000202, 0x04020103, 0x00010502, 0x18010802, 0 };
+	struct tl_reg c = tl_reg_cmd(TL_REG_WRITE, 0x4050u, 0x40);
+	tl_reg_set(&c, 0x00, 31, 0, 0x10000001u); /* profile select, en select */
+	tl_reg_set(&c, 0x04, 31, 0, 1u << 28 | 1u); /* profile id 1, en */
+	for (unsigned i = 0; i < 6; i++)
+		tl_reg_set(&c, 0x10 + 4 * i, 31, 0, e[i]);
+	uint8_t out[0x50];
+	cr_assert_eq(refdrv_cmd(&t->d, c.in, 0x50, out, sizeof out), 0, "ROCE_ACCL: %s", t->d.error);
+}
+
+/* A connected RC pair (QP a0 <-> b0), MTU 1024 (mtu 3), A's sq_psn 0xFFFFFE (it wraps); adp:
+ * A's ROCE_ACCL selects the ADP engine before its QP reaches RTS. */
+static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp)
+{
+	struct fab *f = calloc(1, sizeof *f);
+	cr_assert_not_null(f);
+	f->sa.l = f->sb.l = &f->l;
+	f->a = wired(&f->sa);
+	f->b = wired(&f->sb);
+	if (adp)
+		adp_on(f->a);
+	struct refdrv_qp_attr aa, ab;
+	refdrv_qp_defaults(&aa);
+	aa.local.mac = 0x024E4943520Aull;
+	aa.retry_count = retry_count;
+	aa.rnr_retry = rnr_retry;
+	if (roce_profile == 1)
+		aa.rre = 0; /* seed004 refuses remote READ (D-QP-14) */
+	ab = aa;
+	refdrv_qp_addr_ip(&ab.local, "192.0.2.2");
+	ab.local.mac = 0x024E4943520Bull;
+	aa.sq_psn = 0xFFFFFE;
+	ab.rq_psn = 0xFFFFFE;
+	int which = 0;
+	int st = refdrv_qp_pair(&f->a->d, &aa, &f->qa, &f->b->d, &ab, &f->qb, &which);
+	cr_assert_eq(st, 0, "device %c: %s", which ? 'b' : 'a', which ? f->b->d.error : f->a->d.error);
+	f->l = nicref_link_create(f->a->dev, 1, f->b->dev, 1, 1024, 9000);
+	cr_assert_not_null(f->l);
+	nicref_link_set_tick(f->l, 1000);
+	tl_mark(&f->a->tr);
+	tl_mark(&f->b->tr);
+	return f;
+}
+
+static struct fab *fab_up(unsigned retry_count, unsigned rnr_retry)
+{
+	return fab_up_adp(retry_count, rnr_retry, false);
+}
+
+/* DESTROY_QP as a driver does before it goes: the transport state goes with the QP. */
+static void qp_destroy(struct tl_dev *t, uint32_t qpn)
+{
+	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
+	refdrv_field_set(in, sizeof in, "destroy_qp_in", "opcode",
+			 (uint64_t)nicref_opcode_find("DESTROY_QP"));
+	refdrv_field_set(in, sizeof in, "destroy_qp_in", "qpn", qpn);
+	cr_expect_eq(refdrv_cmd(&t->d, in, sizeof in, out, sizeof out), 0, "%s", t->d.error);
+}
+
+static void fab_down(struct fab *f)
+{
+	qp_destroy(f->a, f->qa.qp[0].qpn);
+	qp_destroy(f->b, f->qb.qp[0].qpn);
+	nicref_link_destroy(f->l);
+	f->l = NULL;
+	tl_down(f->a);
+	tl_down(f->b);
+	free(f);
+}
+
+/* A send WQE on QP 0 of a: opcode, local bytes [laddr, laddr + len) under the stack's key,
+ * remote address raddr for RDMA. */
+static void post(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr)
+{
+	struct refdrv_qp *q = &f->qa.qp[0];
+	struct refdrv_wqe w;
+	cr_assert_geq(refdrv_wqe_begin(&w, op, q->sq.pc, q->qpn), 0, "%s", w.error);
+	if (op == REFDRV_QP_OP_RDMA_WRITE || op == REFDRV_QP_OP_RDMA_READ ||
+	    op == REFDRV_QP_OP_RDMA_WRITE_IMM)
+		cr_assert_geq(refdrv_wqe_raddr(&w, raddr, f->qb.key), 0, "%s", w.error);
+	if (len)
+		cr_assert_geq(refdrv_wqe_ptr(&w, f->qa.key, laddr, len), 0, "%s", w.error);
+	struct refdrv_wqe_ctrl c = { .ce = 2 };
+	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0, "%s", w.error);
+	cr_assert_eq(refdrv_sq_post(&f->a->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", f->a->d.error);
+}
+
+static void recv_post(struct fab *f, uint64_t addr, uint32_t len)
+{
+	struct refdrv_rx_sge s = { addr, f->qb.key, len, false };
+	cr_assert_eq(refdrv_rq_post(&f->b->d, &f->qb.qp[0].rq, &s, 1), 0, "%s", f->b->d.error);
+}
+
+static int poll(struct tl_dev *t, struct refdrv_cq *cq, uint8_t cqe[64])
+{
+	return refdrv_rx_poll(&t->d, cq, cqe);
+}
+
+static void pattern(struct tl_dev *t, uint64_t addr, uint32_t len, uint8_t seed)
+{
+	uint8_t *b = malloc(len);
+	for (uint32_t i = 0; i < len; i++)
+		b[i] = (uint8_t)(i * 31 + seed);
+	tl_mem_write(t, addr, b, len);
+	free(b);
+}
+
+static void same(struct tl_dev *ta, uint64_t a, struct tl_dev *tb, uint64_t b, uint32_t len)
+{
+	uint8_t *x = malloc(len), *y = malloc(len);
+	tl_mem_read(ta, a, x, len);
+	tl_mem_read(tb, b, y, len);
+	cr_expect_eq(memcmp(x, y, len), 0, "%u bytes at 0x%llx and 0x%llx", len,
+		     (unsigned long long)a, (unsigned long long)b);
+	free(x);
+	free(y);
+}
+
+#define D 0x70000000ull
+
+Test(rc_dev, write_send_read_complete)
+{
+	struct fab *f = fab_up(7, 7);
+	pattern(f->a, D, 4096, 1);
+	pattern(f->b, D + 0x30000, 2000, 9);
+	recv_post(f, D + 0x10000, 4096);
+	post(f, REFDRV_QP_OP_RDMA_WRITE, D, 3000, D + 0x20000);
+	post(f, REFDRV_QP_OP_SEND, D + 100, 1000, 0);
+	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 2000, D + 0x30000);
+	nicref_link_advance(f->l, 1000000);
+	uint8_t cqe[64];
+	static const unsigned ops[3] = { 0x08, 0x0A, 0x10 };
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "requester CQE %d", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0, "MLX5_CQE_REQ");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), ops[i]);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), (uint64_t)i);
+	}
+	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0);
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "the SEND's receive CQE");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 2, "MLX5_CQE_RESP_SEND");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "byte_cnt"), 1000);
+	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "a WRITE makes no responder CQE");
+	same(f->a, D, f->b, D + 0x20000, 3000);
+	same(f->a, D + 100, f->b, D + 0x10000, 1000);
+	same(f->b, D + 0x30000, f->a, D + 0x40000, 2000);
+	/* WRITE 3000 B at MTU 1024: 3 packets from PSN 0xFFFFFE (wraps), SEND 1, READ 1 */
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_RETX), 0);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 5, "3 + 1 + 1 request packets");
+	/* B: one ACK for the WRITE's last packet, one for the SEND (D-ROCE-RC-9), two READ
+	 * responses (FIRST, LAST) */
+	cr_expect_eq(tl_count(&f->b->tr, NICREF_EV_ROCE_TX), 4);
+	const struct nicref_event *r0 = tl_nth(&f->b->tr, NICREF_EV_ROCE_TX, 2);
+	cr_assert_not_null(r0);
+	cr_expect_eq(r0->arg[3], 0x0D, "READ RESPONSE FIRST");
+	cr_expect_eq(r0->arg[4], 2, "the READ's PSN: after 0xFFFFFE, 0xFFFFFF, 0, 1");
+	const struct nicref_event *e = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 2);
+	cr_assert_not_null(e);
+	cr_expect_eq(e->arg[4], 0, "the third packet's PSN wrapped to 0");
+	fab_down(f);
+}
+
+/* The second packet of the WRITE (PSN 0xFFFFFF) lost: B NAKs PSN 0xFFFFFF once, A goes back to
+ * it with WRITE_MIDDLE and everything completes. */
+Test(rc_dev, lost_packet_resent_from_its_psn)
+{
+	struct fab *f = fab_up(7, 7);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.nloss = 1;
+	lf.loss[0] = 1;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	pattern(f->a, D, 4096, 3);
+	post(f, REFDRV_QP_OP_RDMA_WRITE, D, 3000, D + 0x20000);
+	nicref_link_advance(f->l, 1000000);
+	const struct nicref_event *r = tl_only(&f->a->tr, NICREF_EV_ROCE_RETX);
+	cr_expect_eq(r->arg[1], 0xFFFFFF, "from the lost PSN");
+	cr_expect_eq(r->arg[2], 1, "reason: NAK sequence error");
+	const struct nicref_event *n = tl_only(&f->b->tr, NICREF_EV_ROCE_NAK);
+	cr_expect_eq(n->arg[1], 0xFFFFFF);
+	cr_expect_eq(n->arg[2], 0x60);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0);
+	same(f->a, D, f->b, D + 0x20000, 3000);
+	fab_down(f);
+}
+
+/* No receive WQE: RNR NAK (code 1: 10 us, min_rnr_nak 1); the receive WQE comes; the retry
+ * after the RNR timer lands. */
+Test(rc_dev, rnr_nak_retried)
+{
+	struct fab *f = fab_up(7, 3);
+	pattern(f->a, D, 512, 5);
+	post(f, REFDRV_QP_OP_SEND, D, 512, 0);
+	nicref_link_advance(f->l, 5000);
+	cr_expect_geq(tl_count(&f->b->tr, NICREF_EV_ROCE_NAK), 1);
+	recv_post(f, D + 0x10000, 4096);
+	nicref_link_advance(f->l, 100000);
+	const struct nicref_event *r = tl_nth(&f->a->tr, NICREF_EV_ROCE_RETX, 0);
+	cr_assert_not_null(r);
+	cr_expect_eq(r->arg[2], 2, "reason: RNR");
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "byte_cnt"), 512);
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0);
+	same(f->a, D, f->b, D + 0x10000, 512);
+	fab_down(f);
+}
+
+/* Everything A sends is lost; retry_count 2: three transmissions, then the error CQE 0x15
+ * (MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR) and the QP in ERR (qp_state to 6). */
+Test(rc_dev, retry_exhaustion_error_cqe)
+{
+	struct fab *f = fab_up(2, 7);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.loss_ppm = NICREF_LINK_PPM;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	post(f, REFDRV_QP_OP_SEND, D, 100, 0);
+	post(f, REFDRV_QP_OP_SEND, D, 100, 0);
+	/* ack_timeout 14: 4.096 us x 2^14 = 67.1 ms per try */
+	for (int i = 0; i < 40; i++)
+		nicref_link_advance(f->l, 10000000);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13, "MLX5_CQE_REQ_ERR");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), 0);
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "the second WQE flushed");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x05);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_RETX), 2);
+	const struct nicref_event *s = tl_nth(&f->a->tr, NICREF_EV_QP_STATE, 0);
+	cr_assert_not_null(s);
+	cr_expect_eq(s->arg[2], 6, "QP to ERR");
+	fab_down(f);
+}
+
+/* Under ADP (ROCE_ACCL, seeds 000/001) the timer's values are the engine's: the first
+ * retransmission of a lost packet comes 4 us x 2^e after it, e the initial draw in 2..3 (seed
+ * 001 L7: [low, low + size - 1]); every timeout retransmission counts roce_adp_retrans
+ * (D-ADP-18), the failure roce_adp_retrans_to, and the WQE ends with 0x15. */
+Test(rc_dev, adp_timer_drives_retransmissions)
+{
+	struct fab *f = fab_up_adp(7, 7, true);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.loss_ppm = NICREF_LINK_PPM;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	nicref_link_set_tick(f->l, 100);
+	post(f, REFDRV_QP_OP_SEND, D, 100, 0);
+	for (int i = 0; i < 200; i++)
+		nicref_link_advance(f->l, 1000000);
+	size_t ntx = tl_count(&f->a->tr, NICREF_EV_ROCE_TX);
+	size_t nre = tl_count(&f->a->tr, NICREF_EV_ROCE_RETX);
+	cr_assert_geq(ntx, 3);
+	cr_expect_eq(ntx, nre + 1, "every retransmission sends the one packet again");
+	const struct nicref_event *t0 = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 0);
+	const struct nicref_event *t1 = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 1);
+	uint64_t gap = t1->time_ns - t0->time_ns;
+	cr_expect((gap >= 16000 && gap <= 16100) || (gap >= 32000 && gap <= 32100),
+		  "first retransmission after %llu ns: 16 or 32 us (to the 100 ns tick)",
+		  (unsigned long long)gap);
+	struct nicref_adp_counters c;
+	nicref_adp_dev_counters(f->a->dev, &c);
+	cr_expect_eq(c.roce_adp_retrans, nre, "one roce_adp_retrans per timeout retransmission");
+	cr_expect_eq(c.roce_adp_retrans_to, 1, "the failure");
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	fab_down(f);
+}
+
+/* seed004: 16 messages outstanding ([S004] L126-133): 20 SENDs over a link of 50 us: 16 leave
+ * at once, the other 4 after the first ACK comes back; all complete. */
+Test(rc_dev, seed004_window_of_sixteen)
+{
+	roce_profile = 1;
+	struct fab *f = fab_up(7, 7);
+	roce_profile = 0;
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.delay_ns = 50000;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	for (int i = 0; i < 20; i++)
+		recv_post(f, D + 0x10000 + (uint64_t)i * 256, 256);
+	for (int i = 0; i < 20; i++)
+		post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 16, "the window");
+	nicref_link_advance(f->l, 1000000);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 20);
+	uint8_t cqe[64];
+	int n = 0;
+	while (poll(f->a, &f->qa.qp[0].scq, cqe) == 1) {
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0);
+		n++;
+	}
+	cr_expect_eq(n, 20);
+	fab_down(f);
+}
+
+/* seed004 runs Send and Write only ([S004] L35, L68): an RDMA READ WQE faults the QP: error
+ * CQE 0x02 (LOCAL_QP_OP_ERR), nothing sent, the QP in ERR. */
+Test(rc_dev, seed004_read_wqe_faults_the_qp)
+{
+	roce_profile = 1;
+	struct fab *f = fab_up(7, 7);
+	roce_profile = 0;
+	post(f, REFDRV_QP_OP_RDMA_READ, D, 64, D + 0x30000);
+	nicref_link_advance(f->l, 100000);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 0);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x02);
+	const struct nicref_event *s = tl_nth(&f->a->tr, NICREF_EV_QP_STATE, 0);
+	cr_assert_not_null(s);
+	cr_expect_eq(s->arg[2], 6);
+	fab_down(f);
+}
