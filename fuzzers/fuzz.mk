@@ -35,7 +35,7 @@ AFL_SAN ?=
 
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 LIB_SRC := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c))) \
-	harness/opstream.c harness/cmdbuild.c harness/driver.c harness/driver_vport.c harness/driver_wq.c harness/driver_mkey.c harness/driver_tir.c harness/driver_eq.c harness/driver_cq.c harness/driver_sq.c harness/driver_steer.c harness/driver_rq.c harness/driver_rxstack.c
+	harness/opstream.c harness/cmdbuild.c harness/driver.c harness/driver_vport.c harness/driver_wq.c harness/driver_mkey.c harness/driver_tir.c harness/driver_eq.c harness/driver_cq.c harness/driver_sq.c harness/driver_steer.c harness/driver_rq.c harness/driver_rxstack.c harness/driver_qp.c
 # The differential engine (NICREF_DUT, fuzzers/fuzz_dut.c): its interposition needs the --wrap
 # flags below (harness/dut_wrap.c).
 DUT_SRC := harness/dut_diff.c harness/dut_name.c harness/dut_load.c harness/dut_wrap.c
