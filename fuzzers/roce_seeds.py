@@ -156,19 +156,23 @@ def pair_inputs():
     recv = lambda side, qp, n: bytes([P_RECV, side | qp << 1, n])
     fault = lambda d, kind, v: bytes([P_FAULT, d, kind, v])
     time = lambda t: bytes([P_TIME]) + struct.pack(">H", t)
-    f["seed-write-send-read"] = recv(1, 0, 4) + post(0, 0, 2, 3000) + post(0, 0, 0, 1000) + \
-        post(0, 0, 4, 2000) + time(200)
-    f["seed-both-ways-imm"] = recv(0, 1, 4) + recv(1, 1, 4) + post(0, 1, 1, 500) + \
-        post(1, 1, 3, 4000) + post(1, 1, 1, 10) + time(500)
-    f["seed-loss-every-3"] = recv(1, 0, 8) + fault(0, 0, 3) + post(0, 0, 0, 4096) + \
-        post(0, 0, 2, 4096) + post(0, 0, 0, 4096) + time(5000) + time(65535)
-    f["seed-reorder-dup"] = recv(1, 0, 8) + fault(0, 3, 200) + fault(0, 2, 150) + \
-        post(0, 0, 0, 3000) + post(0, 0, 2, 3000) + post(0, 0, 4, 3000) + time(3000)
-    f["seed-ce"] = recv(1, 0, 8) + fault(0, 4, 255) + post(0, 0, 2, 4096) + \
-        post(0, 0, 2, 4096) + post(0, 0, 0, 100) + time(2000)
-    f["seed-rnr"] = post(0, 0, 0, 100) + time(100) + recv(1, 0, 1) + time(3000)
-    f["seed-lose-all"] = fault(0, 1, 255) + post(0, 0, 2, 100) + time(65535) + time(65535)
-    f["seed-ud"] = recv(1, 0, 2) + bytes([4, 0]) + struct.pack(">H", 300) + time(10)
+    f["seed-write-send-read"] = b"\x00" + recv(1, 0, 4) + post(0, 0, 2, 3000) + \
+        post(0, 0, 0, 1000) + post(0, 0, 4, 2000) + time(200)
+    f["seed-both-ways-imm-wrap"] = b"\x01" + recv(0, 1, 4) + recv(1, 1, 4) + \
+        post(0, 1, 1, 500) + post(1, 1, 3, 4000) + post(1, 1, 1, 10) + time(500)
+    f["seed-loss-every-3"] = b"\x00" + recv(1, 0, 8) + fault(0, 0, 1) + \
+        post(0, 0, 0, 4096) + post(0, 0, 2, 4096) + post(0, 0, 0, 4096) + time(5000) + \
+        time(65535)
+    f["seed-reorder-dup-half"] = b"\x02" + recv(1, 0, 8) + fault(0, 3, 200) + \
+        fault(1, 2, 150) + post(0, 0, 0, 3000) + post(0, 0, 2, 3000) + post(0, 0, 4, 3000) + \
+        time(3000)
+    f["seed-ce-seed004"] = b"\x04" + recv(1, 0, 8) + fault(0, 4, 255) + \
+        b"".join(post(0, 0, 2, 4096) for _ in range(20)) + post(0, 0, 0, 100) + time(2000)
+    f["seed-rnr"] = b"\x00" + post(0, 0, 0, 100) + time(100) + recv(1, 0, 1) + time(3000)
+    f["seed-lose-all"] = b"\x03" + fault(0, 1, 255) + post(0, 0, 2, 100) + \
+        post(0, 0, 0, 10) + time(65535) + time(65535)
+    f["seed-window-seed004"] = b"\x05" + b"".join(post(0, 1, 2, 64) for _ in range(20)) + \
+        time(100) + b"".join(post(1, 0, 2, 2048) for _ in range(18)) + time(1000)
     return f
 
 
