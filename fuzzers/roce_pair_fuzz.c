@@ -43,6 +43,10 @@
  *    24-bit half window; never one ahead (§9.7.1, §9.7.4.1);
  *  - WINDOW: a message starts only while fewer than the limit in force are outstanding (16,
  *    ROCE_OUTSTANDING_MAX, or the reaction point's roce_cc limit; seed 004 L126-143);
+ *  - ACKED_DELIVERED: a SEND, SEND_IMM or WRITE_IMM completes at the requester only after
+ *    the responder wrote its receive CQE (an ACK, explicit or implied by a later NAK, is sent
+ *    for executed requests only, IBTA Vol. 1 §9.7.5.1);
+ *  - LIVENESS: retry exhaustion (0x15) only on a link that lost a frame;
  *  - TIMER: a retransmission by the ACK timer (roce_retx reason 0) of PSN p comes no sooner than
  *    the IB local ACK timeout 4.096 us x 2^ack_timeout after p was last sent (IBTA §9.7.6.1.3).
  */
@@ -95,6 +99,7 @@ struct pqp {
 	uint32_t completed;          /* CQE events (for the window) */
 	uint32_t recv_posted, recv_done;
 	uint32_t consumers_seen;     /* receive CQEs matched with the peer's messages */
+	uint32_t recv_events;        /* receive CQEs written (CQE events of the receive CQ) */
 	bool err;                    /* an error CQE was polled */
 	uint32_t npsn;               /* the next new request PSN on the wire */
 	uint32_t started;            /* messages whose first packet left */
@@ -277,9 +282,12 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 	unsigned q = NQP;
 	switch (ev->kind) {
 	case NICREF_EV_CQE:
-		for (unsigned i = 0; i < NQP; i++)
+		for (unsigned i = 0; i < NQP; i++) {
 			if (s->st.qp[i].scq.cqn == ev->arg[0])
 				s->q[i].completed++;
+			if (s->st.qp[i].rcq.cqn == ev->arg[0])
+				s->q[i].recv_events++;
+		}
 		break;
 	case NICREF_EV_ROCE_CC:
 		for (unsigned i = 0; i < NQP; i++)
@@ -309,6 +317,15 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 }
 
 /* ---- completions (CQE_ONCE, PLACED_ONCE) ------------------------------------------------------ */
+
+/* Whether the link lost a frame this input (a loss fault, or no room). */
+static bool link_lost(void)
+{
+	struct nicref_link_counters c[2];
+	nicref_link_counters(link, NICREF_LINK_AB, &c[0]);
+	nicref_link_counters(link, NICREF_LINK_BA, &c[1]);
+	return c[0].lost || c[1].lost || c[0].overflow || c[1].overflow;
+}
 
 static bool consumes_recv(unsigned op)
 {
@@ -346,12 +363,26 @@ static void poll_send(struct side *s, unsigned q)
 			     "CQE %u: error syndrome 0x%02x (%s)", op_no, 'A' + s->idx, q, x->done, syn,
 			     x->err ? "after an error only flushes, 0x05" :
 			     "the only error this pair can meet is retry exhaustion, 0x15");
+			PROP(x->err || link_lost(), "LIVENESS", "op %u: %c QP %u: send CQE %u: retry "
+			     "exhaustion (0x%02x) though the link has lost no frame (IBTA §9.7.6.1.3: "
+			     "retries are for lost packets)", op_no, 'A' + s->idx, q, x->done, syn);
 			x->err = true;
 		} else {
 			PROP(!x->err, "CQE_ONCE", "op %u: %c QP %u: send CQE %u succeeds after an "
 			     "error CQE", op_no, 'A' + s->idx, q, x->done);
 			uint32_t slot = x->done;
 			uint64_t src = R_SRC + q * 0x20000ull + slot * SLOT;
+			if (consumes_recv(m->op)) {
+				uint32_t nc = 0;
+				for (uint32_t k = 0; k < slot; k++)
+					nc += consumes_recv(x->m[k].op);
+				PROP(p->q[q].recv_events > nc, "ACKED_DELIVERED", "op %u: %c QP %u: "
+				     "message %u (opcode 0x%02x, %u bytes) completed, acknowledged, while "
+				     "the responder has written %u receive CQEs, not the %u-th (IBTA "
+				     "§9.7.5.1: an ACK or an implicit one is sent for executed requests "
+				     "only)", op_no, 'A' + s->idx, q, slot, m->op, m->len,
+				     p->q[q].recv_events, nc + 1);
+			}
 			if (m->op == REFDRV_QP_OP_RDMA_WRITE || m->op == REFDRV_QP_OP_RDMA_WRITE_IMM) {
 				PROP(p->q[q].placed_wr[slot] == m->len, "PLACED_ONCE", "op %u: %c QP "
 				     "%u: WRITE %u of %u bytes completed with %u placed", op_no,
