@@ -154,6 +154,16 @@ static void req_timeout(void *c, const struct nicref_adp_qp *adp, bool again)
 static const struct rc_req_ops dev_req_ops = { req_wqe, req_emit, req_scatter, req_done,
 					       req_fail, req_retx, req_timeout };
 
+/* D-ROCE-RC-4: the outstanding messages allowed: under seed004 the engine's 16 or the reaction
+ * point's 8 ([S004] L126-133, L137-143: the layer's roce_outstanding_limit); under connectx no
+ * fixed cap (the PSN window of 2^23 only; docs/roce.md "Device profiles"). */
+static uint8_t window(const struct nicref_dev *dev, const struct roce_qp *qp)
+{
+	if (dev->core.cfg.profile.roce_profile != ROCE_PROFILE_SEED004)
+		return 0;
+	return (uint8_t)roce_outstanding_limit(dev, qp);
+}
+
 /* After every step: the QP's one timer follows the requester's deadline, and the SQ's hardware
  * counter is the next WQEBB the requester has not started (roce/roce.h). */
 static void sync(struct nicref_dev *dev, struct roce_qp *qp)
@@ -201,7 +211,7 @@ void rc_modify(struct nicref_dev *dev, struct roce_qp *qp, unsigned from, unsign
 			QPC(qp, next_send_psn),
 			(uint16_t)qp->pmtu,
 			(uint8_t)QPC(qp, rnr_retry),
-			(uint8_t)roce_outstanding_limit(dev, qp),
+			window(dev, qp),
 			qp->sq.hw_counter,
 		};
 		/* D-ROCE-RC-2: the ADP draw comes from the device's seeded PRNG. */
@@ -224,7 +234,7 @@ void rc_sq_run(struct nicref_dev *dev, struct roce_qp *qp)
 	if (!alive(qp))
 		return;
 	qp->req.pi = qp->sq.sw_counter;
-	qp->req.limit = (uint8_t)roce_outstanding_limit(dev, qp);
+	qp->req.limit = window(dev, qp);
 	rc_req_run(&qp->req, &dev_req_ops, &x, dev->core.now_ns);
 	sync(dev, qp);
 }
@@ -234,7 +244,7 @@ void rc_timer(struct nicref_dev *dev, struct roce_qp *qp)
 	struct rc_ctx x = { dev, qp };
 	if (!alive(qp))
 		return;
-	qp->req.limit = (uint8_t)roce_outstanding_limit(dev, qp);
+	qp->req.limit = window(dev, qp);
 	rc_req_tick(&qp->req, &dev_req_ops, &x, dev->core.now_ns);
 	sync(dev, qp);
 }
@@ -276,7 +286,7 @@ void rc_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pkt *p)
 		if (v.opcode == RC_BTH_ACK && v.has_aeth && rc_aeth_kind_of(v.syndrome) == RC_AETH_RNR)
 			roce_rnr_nak_received(dev, qp);
 		struct rc_ctx x = { dev, qp };
-		qp->req.limit = (uint8_t)roce_outstanding_limit(dev, qp);
+		qp->req.limit = window(dev, qp);
 		rc_req_rx(&qp->req, &v, &dev_req_ops, &x, dev->core.now_ns);
 		sync(dev, qp);
 		return;

@@ -51,8 +51,8 @@ static enum rc_verdict chk_opcode(struct chk *c)
 	return RC_V_OK;
 }
 
-/* [S004] L95 "Length: First/Middle == MTU; Last/Only <= MTU"; IBTA §9.7.5.1.3 (C9-xx): a
- * LAST carries 1..MTU bytes (D-ROCE-RC-11), a READ request none. */
+/* [S004] L95 "Length: First/Middle == MTU; Last/Only <= MTU"; IBTA §9.7.5.1.3: a LAST
+ * carries 1..MTU bytes (D-ROCE-RC-11: under connectx), a READ request none. */
 static enum rc_verdict chk_length(struct chk *c)
 {
 	uint32_t len = c->p->len, mtu = c->env->pmtu;
@@ -61,7 +61,11 @@ static enum rc_verdict chk_length(struct chk *c)
 	case RC_POS_MIDDLE:
 		return len == mtu ? RC_V_OK : RC_V_NAK_INV;
 	case RC_POS_LAST:
-		return len >= 1 && len <= mtu ? RC_V_OK : RC_V_NAK_INV;
+		/* D-ROCE-RC-11: seed004 as written ([S004] L95 "Last <= MTU"); IBTA: a LAST
+		 * carries at least one byte. */
+		if (len > mtu)
+			return RC_V_NAK_INV;
+		return len >= 1 || c->env->seed004 ? RC_V_OK : RC_V_NAK_INV;
 	default:
 		if (c->oi->msg == RC_MSG_READ)
 			return len == 0 ? RC_V_OK : RC_V_NAK_INV;

@@ -383,3 +383,21 @@ Test(rc_dev, seed004_read_wqe_faults_the_qp)
 	cr_expect_eq(s->arg[2], 6);
 	fab_down(f);
 }
+
+/* connectx: no fixed outstanding cap (docs/roce.md "Device profiles", D-ROCE-RC-4): 20 SENDs
+ * over a 50 us link all leave at once. */
+Test(rc_dev, connectx_no_window)
+{
+	struct fab *f = fab_up(7, 7);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.delay_ns = 50000;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	for (int i = 0; i < 20; i++)
+		recv_post(f, D + 0x10000 + (uint64_t)i * 256, 256);
+	for (int i = 0; i < 20; i++)
+		post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 20);
+	nicref_link_advance(f->l, 1000000);
+	fab_down(f);
+}

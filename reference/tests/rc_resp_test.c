@@ -168,6 +168,13 @@ Test(rc_resp, lengths)
 	struct rc_pkt l = req(RC_BTH_SEND_LAST, 101, 0);
 	cr_expect_eq(in(u, &l), RC_V_NAK_INV, "a LAST of 0 bytes");
 	ru_free(u);
+	/* D-ROCE-RC-11: seed004 takes [S004] L95 as written: Last <= MTU, 0 included */
+	u = up(true);
+	u->rq_posted = 1;
+	in(u, &f);
+	cr_expect_eq(in(u, &l), RC_V_OK, "seed004: a LAST of 0 bytes");
+	cr_expect_eq(u->rq_len[0], 256);
+	ru_free(u);
 }
 
 /* A SEND longer than the receive WQE ([S004] L95 "Send <= RQ buffer"). */
