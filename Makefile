@@ -70,10 +70,10 @@ DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_ba
 DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check replay-check \
-	test bench corpora coverage \
+	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check captures-check replay-check \
+	test bench corpora coverage campaign campaign-check cflite-check \
 	clean install \
-	uninstall cli-check exports-check install-check flags-check dut-check
+	uninstall cli-check exports-check install-check flags-check dut-check repro-check mutation-bench
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DUT_SO)
 
 deps:
@@ -180,8 +180,8 @@ $(VFIO_SO): $(VFIO_OBJ) $(LIB_A)
 # Programs run under `nicref drive`: harness/drivers/ (M1: rdma-core's mlx5_vfio through
 # Debian's libibverbs and libmlx5) and the deliberately wrong ones of harness/drivers/bad/.
 BAD_DRIVERS := $(patsubst harness/drivers/bad/%.c,$(BUILD)/drivers/%,$(wildcard harness/drivers/bad/*.c))
-DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BAD_DRIVERS)
-$(BUILD)/drivers/mlx5_vfio_smoke: harness/drivers/mlx5_vfio_smoke.c $(FLAGS_STAMP)
+DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BUILD)/drivers/mlx5_vfio_devx $(BAD_DRIVERS)
+$(BUILD)/drivers/mlx5_vfio_%: harness/drivers/mlx5_vfio_%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -libverbs -lmlx5
 $(BUILD)/drivers/%: harness/drivers/bad/%.c harness/drivers/bad/vfio_util.h $(FLAGS_STAMP)
@@ -217,12 +217,15 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory pcie-gen-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check roce-gen-check captures-check
 	@$(MAKE) --no-print-directory replay-check pcie-trace-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
+	@$(MAKE) --no-print-directory roce-check
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECONDS=$(or $(CHECK_FUZZ_SECONDS),45)
+	@$(MAKE) --no-print-directory campaign-check cflite-check
 	@$(MAKE) --no-print-directory dut-check
+	@$(MAKE) --no-print-directory repro-check
 	@$(MAKE) --no-print-directory -j2 $(SAN_VARS) build/san/nicref build/san/tests/unit_tests
 	@$(MAKE) --no-print-directory $(SAN_VARS) unit vectors
 
@@ -273,6 +276,16 @@ pcap-check: $(TOOL)
 captures-check: $(TOOL)
 	/usr/bin/python3 corpora/captures/test_gen_captures.py
 	/usr/bin/python3 ci/check_captures.py $(TOOL) corpora/captures/expected.json
+
+# `nicref roce check` (docs/roce_check.md) on every capture of corpora/roce_captures/: the
+# captures and expected.json are the output of their independent generator (byte for byte; its
+# model agrees with what each scenario injected), Wireshark's dissector reads their headers as
+# the model does, and nicref meets every expectation.
+.PHONY: roce-check
+roce-check: $(TOOL)
+	cd corpora/roce_captures/gen && /usr/bin/python3 gen_roce_captures.py --check
+	cd corpora/roce_captures/gen && /usr/bin/python3 test_tshark.py
+	/usr/bin/python3 ci/check_roce_captures.py $(TOOL) corpora/roce_captures/expected.json
 
 # nicref replay (docs/replay.md): each example against its independent prediction
 # (examples/replay/predict.py), --expect with injected disagreements and its reports, bad input.
@@ -337,6 +350,19 @@ qp-gen-check:
 	/usr/bin/python3 vectors/qp/gen/gen_qp.py --check
 	/usr/bin/python3 vectors/qp/gen/test_gen_qp.py
 
+# vectors/umem is the output of its independent generator (mlx5_ifc.h, devx.c, PRM T128).
+umem-gen-check:
+	/usr/bin/python3 vectors/umem/gen/gen_umem.py --check
+
+# The RoCE transport vectors (vectors/roce/*.json) are the output of their independent generator
+# (vectors/roce/gen/gen_roce.py: a Python model of IBTA Vol. 1, its RoCEv2 Annex A17 and seed 004,
+# frames by Scapy): a file that differs from its output fails, and so does the self-check (the
+# ICRC against a ConnectX-4 Lx capture and Scapy's, every frame of the vectors parsed back).
+.PHONY: roce-gen-check
+roce-gen-check:
+	/usr/bin/python3 vectors/roce/gen/gen_roce.py --check
+	/usr/bin/python3 vectors/roce/gen/test_gen_roce.py
+
 docs-check: $(TOOL)
 	ci/check_conformance_doc.sh $(TOOL)
 	ci/check_standalone_docs.sh
@@ -355,11 +381,57 @@ dut-check: $(TOOL) $(DUT_SO) $(MUTANT_SO)
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk $(DUT_CHECK_TARGETS:%=build/fuzz/%_fuzz)
 	CC="$(CC)" harness/tests/dut_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz
 
+# nicref repro (docs/repro.md): seeded findings (mutants of dut-check found by a short
+# differential fuzz run) turned into draft vectors that pass against the model and fail against
+# the mutant, and a pcap tshark reads (harness/tests/repro_check.sh, ~10 s after the builds).
+REPRO_CHECK_MUTANTS := cqe_byte_cnt_misplaced rqt_pow2_unchecked
+repro-check: $(TOOL) $(DUT_SO) $(REPRO_CHECK_MUTANTS:%=$(BUILD)/mutants/libnicref_dut_%.so)
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/rx_fuzz build/fuzz/ctrl_fuzz \
+		build/replay/rx_fuzz build/replay/ctrl_fuzz build/replay/tests/broken_target
+	harness/tests/repro_check.sh $(TOOL) $(DUT_SO) $(BUILD)/mutants build/fuzz build/replay
+
+# The mutation benchmark (ci/mutants.py, docs/fuzzing.md): a seeded sample of operator, constant
+# and condition mutants per module of reference/, each built as a DUT as dut-check's mutants
+# are, killed by the vectors (nicref vectors --dut) and by a fixed-time differential fuzz run.
+# Not part of make check: ~15 minutes with the defaults on two cores.
+MUTANTS_PER_MODULE ?= 8
+MUTANTS_SEED ?= 1
+MUTANTS_FUZZ_SECONDS ?= 8
+mutation-bench: $(TOOL) $(DUT_SO)
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/cmd_fuzz build/fuzz/cmdq_fuzz \
+		build/fuzz/ctrl_fuzz build/fuzz/rx_fuzz build/fuzz/tx_fuzz
+	/usr/bin/python3 ci/mutants.py bench --build $(BUILD) --cc $(CC) --fuzz-dir build/fuzz \
+		--per-module $(MUTANTS_PER_MODULE) --seed $(MUTANTS_SEED) \
+		--fuzz-seconds $(MUTANTS_FUZZ_SECONDS) --out $(BUILD)/mutbench
+
 afl:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk afl
 
 fuzz-smoke:
 	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk smoke FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+# A fuzz campaign (ci/campaign.py, docs/fuzzing.md): every target for HOURS / targets on JOBS
+# cores (libFuzzer fork mode, or AFL++ with FUZZ_ENGINE=afl), corpora merged into a store kept
+# between campaigns (build/campaign/corpus), findings deduplicated by stack, a report in
+# build/campaign/<UTC stamp>/report.html (build/campaign/latest). Exit 1 on findings.
+# TARGETS=cmd,ctrl limits it; PROMOTE=1 merges the store into corpora/ for review.
+HOURS ?= 8
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_ENGINE ?= libfuzzer
+campaign:
+	/usr/bin/python3 ci/campaign.py --hours $(HOURS) --jobs $(JOBS) --engine $(FUZZ_ENGINE) \
+		$(if $(TARGETS),--targets $(TARGETS)) $(if $(filter 1,$(PROMOTE)),--promote)
+
+# The campaign's triage on a target that breaks on purpose: six inputs, four findings.
+campaign-check:
+	@$(MAKE) --no-print-directory -f fuzzers/fuzz.mk build/fuzz/tests/broken_target
+	/usr/bin/python3 ci/campaign.py --selftest
+
+# The ClusterFuzzLite / OSS-Fuzz build script (ci/cflite_build.sh, run by .clusterfuzzlite/
+# build.sh) with $CC $CFLAGS $LIB_FUZZING_ENGINE $OUT set, no container: every target built,
+# each variable honoured, seed corpora, dictionaries and options written (build/cflite/).
+cflite-check:
+	ci/cflite_check.sh build/cflite
 
 # Seed inputs exported from the golden vectors (op streams and command inputs) into
 # build/corpora/{cmdq,cmd}/; the committed corpora/ are left as they are. To keep the exports
@@ -417,16 +489,15 @@ bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) 
 	$(DLL_BENCH)
 	$(ROCE_BENCH)
 
-# Line and branch coverage of reference/ by the unit tests and the vectors (gcovr).
+# Line and branch coverage of reference/ (gcovr HTML, ci/coverage.sh): one report per slice (the
+# unit tests, the vectors, each fuzz target's corpora/<t>/ plus the campaign store's <t>/) and
+# merged (vectors+corpora, all), listed in build/cov/index.html. COV_STORE=DIR: another store.
 COV_VARS := BUILD=build/cov CC=gcc OPT="-O0 -g" SAN="--coverage"
+COV_STORE ?= build/campaign/corpus
 coverage: deps
 	@rm -rf build/cov
 	@$(MAKE) --no-print-directory -j2 $(COV_VARS) build/cov/nicref build/cov/tests/unit_tests
-	build/cov/tests/unit_tests --jobs 1 >/dev/null
-	build/cov/nicref vectors vectors/ >/dev/null
-	gcovr --root . --filter reference/ --exclude reference/tests/ --object-directory build/cov \
-		--print-summary --html-details build/cov/coverage.html | tail -n 3
-	@echo "coverage report: build/cov/coverage.html"
+	ci/coverage.sh build/cov $(COV_STORE)
 
 # The command line: every command's --help, usage errors, --opt=value, --version, the man page.
 cli-check: $(TOOL)

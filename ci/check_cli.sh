@@ -25,14 +25,14 @@ run() {
 # Every command and subcommand. The overview must list exactly these (a new command is
 # tested once it is added here).
 commands=("vectors" "decode" "layouts" "conformance" "adp timeline" "adp check" "lro explain"
-  "replay" "drive" "pcie link" "pcie check" "help")
-groups=("adp" "lro" "pcie")
+  "replay" "repro" "drive" "pcie link" "pcie check" "roce check" "help")
+groups=("adp" "lro" "pcie" "roce")
 
 run --help
 [ "$rc" -eq 0 ] || fail "nicref --help exits $rc"
 cp "$tmp/out" "$tmp/usage.overview"
 listed=$(sed -n '/^commands:/,/^$/p' "$tmp/out" | awk 'NF && !/^commands:/ {
-  if ($1 == "adp" || $1 == "lro" || $1 == "pcie") print $1 " " $2; else print $1 }')
+  if ($1 == "adp" || $1 == "lro" || $1 == "pcie" || $1 == "roce") print $1 " " $2; else print $1 }')
 expected=$(printf '%s\n' "${commands[@]}")
 [ "$listed" = "$expected" ] || fail "the overview lists commands '$(echo $listed)', the test knows '$(echo $expected)'"
 
@@ -115,6 +115,10 @@ usage_error "operand count" "^nicref replay: expected SETUP and CAPTURE, got 1 o
   replay s.json
 usage_error "option combination" "^nicref replay: --json, --junit and --ignore" replay \
   replay --json r.json s.json c.pcap
+usage_error "no target" "^nicref repro: --target is needed" repro repro crash-1
+usage_error "no operand" "^nicref repro: missing FILE" repro repro --target rx
+usage_error "bad number" "^nicref repro: --max-runs: 'x' is not a number" repro \
+  repro --target rx --max-runs x crash-1
 usage_error "no program" "^nicref drive: no PROGRAM to run$" drive drive
 usage_error "bad profile" "^nicref drive: --profile: no profile setting 'bogus'" drive \
   drive --profile bogus=1 -- /bin/true
@@ -130,6 +134,13 @@ usage_error "bad number" "^nicref pcie link: seed: 'x' is not a number" "pcie li
 usage_error "operand" "^nicref pcie link: unexpected operand 'extra'$" "pcie link" \
   pcie link extra
 usage_error "missing subcommand" "^nicref pcie: missing subcommand$" pcie pcie
+usage_error "no operand" "^nicref roce check: no CAPTURE given$" "roce check" roce check
+usage_error "operand count" "^nicref roce check: unexpected operand 'b.pcap'$" "roce check" \
+  roce check a.pcap b.pcap
+usage_error "unknown option" "^nicref roce check: unrecognized option '--jsn'$" "roce check" \
+  roce check --jsn a.pcap
+usage_error "QP without PROFILE" "^nicref roce check: the QP and OPTIONS" "roce check" \
+  roce check --timeout 4 a.pcap
 usage_error "missing subcommand" "^nicref adp: missing subcommand$" adp adp
 usage_error "unknown subcommand" "^nicref adp: unknown subcommand 'plot'$" adp adp plot
 usage_error "unknown option" "^nicref adp: unrecognized option '--bogus'$" adp adp --bogus

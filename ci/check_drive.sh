@@ -18,7 +18,7 @@ ver=$(dpkg-query -W -f='${Version}' ibverbs-providers 2>/dev/null || echo unknow
 fail() { echo "drive-check: $*" >&2; problems=$((problems + 1)); }
 
 # program, nicref drive's exit status with the program's expectation
-runs=("mlx5_vfio_smoke 0" "reopen 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
+runs=("mlx5_vfio_smoke 0" "mlx5_vfio_devx 0" "reopen 0" "bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
 for r in "${runs[@]}"; do
 	set -- $r
 	p=$1 want=$2
@@ -42,6 +42,20 @@ for r in "${runs[@]}"; do
 		cmp -s "$out/$p.trace" "$out/$p.trace2" || fail "$p: two runs, two traces"
 		[ -s "$out/$p.trace" ] || fail "$p: empty trace"
 		grep -q "commands: 2[0-9] executed" "$out/$p.txt" || fail "$p: the bring-up did not run"
+	fi
+	# M2's first part: three UMEMs registered, a DevX CQ in two of them created, queried and
+	# destroyed, an RQ in two of them and an RQT of it, the UMEMs deregistered, a transport
+	# domain and a TIS, through the driver
+	# (docs/umem.md)
+	if [ "$p" = mlx5_vfio_devx ]; then
+		for c in "0xa08 CREATE_UMEM  *OK x3" "0xa0a DESTROY_UMEM  *OK x3" \
+			"0xa0a DESTROY_UMEM  *BAD_RES_STATE x1" "0x400 CREATE_CQ  *OK x1" \
+			"0x402 QUERY_CQ  *OK x1" "0x401 DESTROY_CQ  *OK x1" "0x912 CREATE_TIS  *OK x1" \
+			"0x908 CREATE_RQ  *OK x1" "0x90b QUERY_RQ  *OK x1" "0x90a DESTROY_RQ  *OK x1" \
+			"0x916 CREATE_RQT  *OK x1" "0x919 QUERY_RQT  *OK x1" "0x918 DESTROY_RQT  *OK x1" \
+			"0x915 QUERY_TIS  *OK x1" "0x914 DESTROY_TIS  *OK x1"; do
+			grep -q "$c" "$out/$p.txt" || fail "$p: no \"$c\" in the verdict"
+		done
 	fi
 done
 # without an expectation every bad driver fails

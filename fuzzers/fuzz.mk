@@ -8,7 +8,7 @@
 #                                       copy of corpora/<t>/, FUZZ_JOBS (2) at a time, then the
 #                                       committed corpora replayed through the gcc build; any
 #                                       finding fails. Wall time: ceil(targets / FUZZ_JOBS) *
-#                                       FUZZ_SECONDS plus ~30 s of build from clean (13 targets,
+#                                       FUZZ_SECONDS plus ~30 s of build from clean (14 targets,
 #                                       45 s in `make check`: 7 rounds, ~5.5 min)
 #   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
 #   make -f fuzzers/fuzz.mk selftest    what a finding prints, and reserved op codes ignored
@@ -38,7 +38,8 @@ LIB_SRC := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c))) \
 	harness/opstream.c harness/cmdbuild.c harness/driver.c harness/driver_vport.c harness/driver_wq.c harness/driver_mkey.c harness/driver_tir.c harness/driver_eq.c harness/driver_cq.c harness/driver_sq.c harness/driver_steer.c harness/driver_rq.c harness/driver_rxstack.c harness/driver_qp.c
 # The differential engine (NICREF_DUT, fuzzers/fuzz_dut.c): its interposition needs the --wrap
 # flags below (harness/dut_wrap.c).
-DUT_SRC := harness/dut_diff.c harness/dut_name.c harness/dut_load.c harness/dut_wrap.c
+DUT_SRC := harness/dut_diff.c harness/dut_name.c harness/dut_load.c harness/dut_wrap.c \
+	harness/repro_record.c
 COMMON_SRC := $(filter-out fuzzers/%_fuzz.c fuzzers/standalone_main.c fuzzers/make_seeds.c, \
 	$(wildcard fuzzers/*.c))
 
@@ -56,6 +57,9 @@ WRAP += $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 FUZZ_CC := clang
 FUZZ_FLAGS := $(BASE) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+# Code that is not under test carries no coverage instrumentation (the file says which, and why).
+FUZZ_COV_IGNORE := fuzzers/coverage_ignore.txt
+FUZZ_COMPILE := -fsanitize-coverage-ignorelist=$(FUZZ_COV_IGNORE)
 REPLAY_CC := gcc
 REPLAY_FLAGS := $(BASE) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 AFL_FLAGS := $(BASE) -O2 $(AFL_SAN)
@@ -78,7 +82,9 @@ build/$(1)/tests/%: build/$(1)/obj/fuzzers/tests/%.o $$($(1)_OBJ) $(5)
 	$(2) $(3) $$(WRAP) -o $$@ $$^ -ldl
 endef
 
-$(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),,))
+$(eval $(call variant,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS),$(FUZZ_COMPILE),))
+# A change of the list rebuilds the objects it may concern.
+$(fuzz_OBJ) $(patsubst %.c,build/fuzz/obj/%.o,$(wildcard fuzzers/*_fuzz.c)): $(FUZZ_COV_IGNORE)
 $(eval $(call variant,replay,$(REPLAY_CC),$(REPLAY_FLAGS),,build/replay/obj/fuzzers/standalone_main.o))
 # afl-clang-fast turns -fsanitize=fuzzer into a link of libAFLDriver, which runs
 # LLVMFuzzerTestOneInput in AFL's persistent, shared-memory mode.

@@ -13,21 +13,6 @@
 #include "jsonval.h"
 #include "roce_capture.h"
 
-/* PROFILE, QP and OPTIONS: the setup both subcommands share (setup_opt). */
-#define ADP_SETUP_USAGE                                                                         \
-	"\n"                                                                                    \
-	"PROFILE (one of):\n"                                                                   \
-	"  --profile FILE.json          a profile, its fields by name (docs/adp.md)\n"          \
-	"  --profile-hex HEX|@FILE      30h bytes of adp_retx_profile, or 40h bytes of the\n"   \
-	"                               ROCE_ACCL register data\n"                              \
-	"  --classic                    ADP off: the classic IB timer\n"                        \
-	"QP:\n"                                                                                 \
-	"  --timeout T                  local ACK timeout, 0-31 (default 14; 0 = no timer)\n"   \
-	"  --retry-cnt N                retry count, 0-7 (default 7)\n"                         \
-	"  --base-min-ns N              adp_retx_base_timeout_min in ns (default 4000)\n"       \
-	"OPTIONS (readings the ADP documents leave open; the first is the default):\n"          \
-	"  --first-timeout retry-once|escalate   --dec by-name|by-amount|by-factor\n"           \
-	"  --init-range exclusive|inclusive      --dec-trigger every-progress|clean-progress\n"
 
 static const char timeline_usage[] =
 	"usage: nicref adp timeline PROFILE [QP] [OPTIONS] [--seed N] [--rtt D] [--messages N]\n"
@@ -71,19 +56,17 @@ static const char check_usage[] =
 	"\n"
 	"Exit status: 0 every flow conforms, 1 a flow does not, 2 bad input or a usage error.\n";
 
-/* What every `nicref adp` run needs: the timer mode and the QP. */
-struct adp_setup {
-	struct nicref_adp_mode mode;
-	struct nicref_adp_qp_attr attr;
-	char source[320]; /* where the profile came from, for the headings */
-	bool classic, have_profile, base_min_set;
-	struct adp_reg_image img;
-	struct nicref_adp_options opt;
-};
 
 static int bad(const char *what, const char *arg)
 {
 	fprintf(stderr, "nicref adp: %s: %s\n", what, arg);
+	return -1;
+}
+
+/* A setup option's refusal, under the name of the command that took it. */
+static int sbad(const struct adp_setup *s, const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s: %s\n", s->tool, what, arg);
 	return -1;
 }
 
@@ -101,23 +84,9 @@ static long read_hex(const char *arg, uint8_t *buf, size_t cap)
 	return hex_parse(text, buf, cap);
 }
 
-/* The setup options open both subcommands' getopt_long tables, row k with code OPT_SETUP + k,
- * so the code finds the name setup_opt takes. */
-enum { OPT_SETUP = 0x100, OPT_SETUP_END = OPT_SETUP + 9, OPT_OWN = 0x200 };
-#define ADP_SETUP_OPTIONS                                                                       \
-	{ "classic", no_argument, NULL, OPT_SETUP },                                            \
-	{ "profile", required_argument, NULL, OPT_SETUP + 1 },                                  \
-	{ "profile-hex", required_argument, NULL, OPT_SETUP + 2 },                              \
-	{ "timeout", required_argument, NULL, OPT_SETUP + 3 },                                  \
-	{ "retry-cnt", required_argument, NULL, OPT_SETUP + 4 },                                \
-	{ "base-min-ns", required_argument, NULL, OPT_SETUP + 5 },                              \
-	{ "first-timeout", required_argument, NULL, OPT_SETUP + 6 },                            \
-	{ "dec", required_argument, NULL, OPT_SETUP + 7 },                                      \
-	{ "init-range", required_argument, NULL, OPT_SETUP + 8 },                               \
-	{ "dec-trigger", required_argument, NULL, OPT_SETUP + 9 }
 
 /* One setup option (its name without "--", its value or NULL): 0 taken, -1 bad. */
-static int setup_opt(struct adp_setup *s, const char *name, const char *v)
+int adp_setup_opt(struct adp_setup *s, const char *name, const char *v)
 {
 	if (!strcmp(name, "classic")) {
 		s->classic = true;
@@ -127,56 +96,57 @@ static int setup_opt(struct adp_setup *s, const char *name, const char *v)
 	uint64_t x;
 	if (!strcmp(name, "profile")) {
 		if (s->have_profile)
-			return bad("one profile only", v);
+			return sbad(s, "one profile only", v);
 		if (adp_profile_from_file(v, &s->img.profile, err, sizeof err) != 0)
-			return bad("profile", err);
+			return sbad(s, "profile", err);
 		snprintf(s->source, sizeof s->source, "%s", v);
 		s->have_profile = true;
 	} else if (!strcmp(name, "profile-hex")) {
 		uint8_t b[ADP_ROCE_ACCL_BYTES + 1];
 		if (s->have_profile)
-			return bad("one profile only", v);
+			return sbad(s, "one profile only", v);
 		long n = read_hex(v, b, sizeof b);
 		if (n < 0)
-			return bad("not hex (or too long)", v);
+			return sbad(s, "not hex (or too long)", v);
 		if (adp_profile_from_bytes(b, (size_t)n, &s->img, err, sizeof err) != 0)
-			return bad("--profile-hex", err);
+			return sbad(s, "--profile-hex", err);
 		snprintf(s->source, sizeof s->source, "%s (%s)",
 			 s->img.whole_register ? "ROCE_ACCL register" : "adp_retx_profile",
 			 v[0] == '@' ? v + 1 : "hex");
 		s->have_profile = true;
 	} else if (!strcmp(name, "timeout")) {
 		if (adp_parse_uint(v, 31, &x))
-			return bad("--timeout takes 0-31 (IB local ACK timeout)", v);
+			return sbad(s, "--timeout takes 0-31 (IB local ACK timeout)", v);
 		s->attr.timeout = (uint8_t)x;
 	} else if (!strcmp(name, "retry-cnt")) {
 		if (adp_parse_uint(v, 7, &x))
-			return bad("--retry-cnt takes 0-7", v);
+			return sbad(s, "--retry-cnt takes 0-7", v);
 		s->attr.retry_cnt = (uint8_t)x;
 	} else if (!strcmp(name, "base-min-ns")) {
 		if (adp_parse_uint(v, 0xFFFFF, &x)) /* seed 000: a 20-bit field */
-			return bad("--base-min-ns takes 0-1048575", v);
+			return sbad(s, "--base-min-ns takes 0-1048575", v);
 		s->mode.base_timeout_min_ns = (uint32_t)x;
 		s->base_min_set = true;
 	} else if (adp_option_set(&s->opt, name, v) != 0) {
 		char opt[32];
 		snprintf(opt, sizeof opt, "--%s", name);
-		return bad(opt, v);
+		return sbad(s, opt, v);
 	}
 	return 0;
 }
 
 /* Defaults before the options: QP timeout 14 (67.1 ms), retry_cnt 7, the 4 us minimum. */
-static void setup_init(struct adp_setup *s)
+void adp_setup_init(struct adp_setup *s)
 {
 	memset(s, 0, sizeof *s);
+	s->tool = "nicref adp";
 	s->attr.timeout = 14;
 	s->attr.retry_cnt = 7;
 	s->mode.base_timeout_min_ns = 4000; /* seed 001 L58 "(4 us)"; seed 000 L85: in ns */
 }
 
 /* The mode from what was given; 0, or -1 after a message. */
-static int setup_finish(struct adp_setup *s)
+int adp_setup_finish(struct adp_setup *s)
 {
 	s->mode.opt = s->opt;
 	if (s->classic) {
@@ -186,7 +156,7 @@ static int setup_finish(struct adp_setup *s)
 		return 0;
 	}
 	if (!s->have_profile) {
-		fprintf(stderr, "nicref adp: give --profile FILE.json, --profile-hex or --classic\n");
+		fprintf(stderr, "%s: give --profile FILE.json, --profile-hex or --classic\n", s->tool);
 		return -1;
 	}
 	s->mode.profile = s->img.profile;
@@ -210,7 +180,7 @@ static int setup_finish(struct adp_setup *s)
 		}
 	}
 	if (!nicref_adp_options_ok(&s->mode.opt)) {
-		fprintf(stderr, "nicref adp: unknown option value\n");
+		fprintf(stderr, "%s: unknown option value\n", s->tool);
 		return -1;
 	}
 	if (!s->mode.adp)
@@ -218,8 +188,8 @@ static int setup_finish(struct adp_setup *s)
 	enum nicref_adp_rule r =
 		nicref_adp_profile_check(&s->mode.profile, s->mode.base_timeout_min_ns, max_ranges);
 	if (r != NICREF_ADP_OK) {
-		fprintf(stderr, "nicref adp: %s: the register would refuse this profile: %s (%s)\n",
-			s->source, nicref_adp_rule_name(r), nicref_adp_rule_citation(r));
+		fprintf(stderr, "%s: %s: the register would refuse this profile: %s (%s)\n",
+			s->tool, s->source, nicref_adp_rule_name(r), nicref_adp_rule_citation(r));
 		return -1;
 	}
 	return 0;
@@ -252,7 +222,7 @@ static json_t *profile_json(const struct nicref_adp_profile *p)
 	return o;
 }
 
-static json_t *setup_json(const struct adp_setup *s)
+json_t *adp_setup_json(const struct adp_setup *s)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "mode", json_string(s->mode.adp ? "adp" : "classic"));
@@ -280,7 +250,7 @@ static json_t *setup_json(const struct adp_setup *s)
 }
 
 /* "ADP profile FILE (base 4 us), QP timeout 14 (67108.864 us), retry_cnt 7". */
-static void setup_line(const struct adp_setup *s, char *buf, size_t len)
+void adp_setup_line(const struct adp_setup *s, char *buf, size_t len)
 {
 	char to[48];
 	uint64_t ib = nicref_adp_ib_timeout_ns(s->attr.timeout);
@@ -330,7 +300,7 @@ static int cmd_timeline(const struct cli_call *call, int argc, char **argv)
 		{ 0 }
 	};
 	struct adp_setup s;
-	setup_init(&s);
+	adp_setup_init(&s);
 	uint64_t seed = 1, rtt = 2000, messages = 1, max_attempts = 64;
 	const char *loss = NULL, *loss_bits = NULL, *plot = NULL;
 	bool json = false;
@@ -339,7 +309,7 @@ static int cmd_timeline(const struct cli_call *call, int argc, char **argv)
 		const char *v = optarg;
 		int ok = 0;
 		if (code >= OPT_SETUP && code <= OPT_SETUP_END)
-			ok = setup_opt(&s, longopts[code - OPT_SETUP].name, v);
+			ok = adp_setup_opt(&s, longopts[code - OPT_SETUP].name, v);
 		else if (code == OPT_JSON)
 			json = true;
 		else if (code == OPT_SEED)
@@ -367,7 +337,7 @@ static int cmd_timeline(const struct cli_call *call, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(call, "unexpected operand '%s'", argv[optind]);
-	if (setup_finish(&s) != 0)
+	if (adp_setup_finish(&s) != 0)
 		return 2;
 	if (loss && loss_bits) {
 		bad("one loss pattern only", "--loss and --loss-bits");
@@ -399,12 +369,12 @@ static int cmd_timeline(const struct cli_call *call, int argc, char **argv)
 	enum nicref_adp_end end = nicref_adp_timeline(&run, at, (size_t)max_attempts, &n, &ctr);
 	uint64_t end_ns = adp_timeline_end_ns(at, n, rtt, end);
 	char line[512], rtts[48], ends[48];
-	setup_line(&s, line, sizeof line);
+	adp_setup_line(&s, line, sizeof line);
 	adp_fmt_us(rtt, rtts, sizeof rtts);
 	adp_fmt_us(end_ns, ends, sizeof ends);
 	int rc = 0;
 	if (json) {
-		json_t *o = setup_json(&s);
+		json_t *o = adp_setup_json(&s);
 		json_object_set_new(o, "seed", json_integer((json_int_t)seed));
 		json_object_set_new(o, "rtt_ns", json_integer((json_int_t)rtt));
 		json_object_set_new(o, "messages", json_integer((json_int_t)messages));
@@ -545,7 +515,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 		{ 0 }
 	};
 	struct adp_setup s;
-	setup_init(&s);
+	adp_setup_init(&s);
 	const char *capture = NULL;
 	uint64_t tol = ADP_CHECK_DEFAULT_TOL_NS;
 	bool json = false;
@@ -556,7 +526,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	int o;
 	while ((o = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
 		if (o >= OPT_SETUP && o <= OPT_SETUP_END) {
-			if (setup_opt(&s, longopts[o - OPT_SETUP].name, optarg) != 0)
+			if (adp_setup_opt(&s, longopts[o - OPT_SETUP].name, optarg) != 0)
 				return 2;
 		} else if (o == OPT_JSON) {
 			json = true;
@@ -603,7 +573,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	if (argc - optind > 1)
 		return cli_usage_error(call, "unexpected operand '%s'", argv[optind + 1]);
 	capture = argv[optind];
-	if (setup_finish(&s) != 0)
+	if (adp_setup_finish(&s) != 0)
 		return 2;
 	struct roce_capture rcap;
 	char err[1024];
@@ -652,8 +622,8 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 		return 2;
 	}
 	char line[512];
-	setup_line(&s, line, sizeof line);
-	json_t *jo = json ? setup_json(&s) : NULL, *jflows = json ? json_array() : NULL;
+	adp_setup_line(&s, line, sizeof line);
+	json_t *jo = json ? adp_setup_json(&s) : NULL, *jflows = json ? json_array() : NULL;
 	if (!json) {
 		printf("nicref adp check: %s: %zu RC flow%s\n", capture, fs.nflows,
 		       fs.nflows == 1 ? "" : "s");

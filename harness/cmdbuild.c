@@ -39,6 +39,8 @@ static bool is_sig_field(const char *name)
 static int apply_patches(const struct cmd_post *p, int block, bool output, bool late,
 			 uint8_t *buf, size_t len)
 {
+	if (p->npatches == 0) /* the usual case: no lookup of the layout by name */
+		return 0;
 	const struct nicref_layout *l =
 		nicref_layout_find(block < 0 ? "cmdq_entry" : "cmd_mailbox");
 	for (size_t i = 0; i < p->npatches; i++) {

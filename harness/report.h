@@ -22,9 +22,13 @@ enum test_outcome { TEST_PASS, TEST_FAIL, TEST_SKIP, TEST_ERROR };
 /* Distinct rules one test's expectations may be credited with (the per-rule view of
  * docs/conformance.md); a rule beyond is counted in rules_dropped and not credited. A command
  * rule r (NICREF_CMD_RULES) is stored as r, a driver violation v (NICREF_VIOLATIONS) as
- * REPORT_RULE_VIOLATION | v. */
+ * REPORT_RULE_VIOLATION | v, a RoCE drop reason as below. */
 #define REPORT_MAX_RULES 16
 #define REPORT_RULE_VIOLATION 0x8000u
+/* A RoCE drop reason d (NICREF_ROCE_DROPS, nicref/roce.h), credited when a roce_drop event a
+ * test expects names it: REPORT_RULE_ROCE_DROP | d. */
+#define REPORT_RULE_ROCE_DROP 0x4000u
+#define REPORT_RULE_TABLE_MASK (REPORT_RULE_VIOLATION | REPORT_RULE_ROCE_DROP)
 
 struct test_result {
 	char *file;    /* vector file, relative as given */

@@ -66,6 +66,8 @@ int roce_capture_load(const char *path, const struct roce_load_opts *o, struct r
 		s->roce_v2 += k.roce_ver == 2;
 		k.t_ns = f.t_ns;
 		k.frame = (uint32_t)f.number;
+		if (o->frame_hook && o->frame_hook(o->hook_ctx, &f, cl, &k) != 0)
+			goto nomem;
 		if (cl == ROCE_CLASS_CM_MAD) {
 			struct cm_msg m;
 			if (roce_cm_parse(f.data, &k, &m) != 0 || m.kind == CM_OTHER)

@@ -27,6 +27,12 @@ struct cap_summary {
 struct roce_load_opts {
 	uint16_t roce_port;      /* RoCEv2 UDP destination port (ROCE_UDP_PORT) */
 	uint64_t reorder_tol_ns; /* CAP_REORDER_TOL_DEFAULT_NS */
+	/* Optional: called for every frame whose BTH was read (roce_class_is_roce), while its
+	 * bytes are at hand (`nicref roce check` judges each frame there); k has its t_ns and
+	 * frame. Returns 0, or -1 for no memory. */
+	int (*frame_hook)(void *ctx, const struct cap_frame *f, enum roce_class cl,
+			  const struct roce_pkt *k);
+	void *hook_ctx;
 };
 
 struct roce_capture {

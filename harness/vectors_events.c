@@ -318,6 +318,11 @@ static void events_compare(const struct run *r, const json_t *spec, bool *marks,
 			diff_rule(d, r->ev[j].kind == NICREF_EV_VIOLATION ? REPORT_RULE_VIOLATION | rule
 									  : rule);
 		}
+		/* A RoCE drop whose reason the test names (nicref/roce.h NICREF_ROCE_DROPS). */
+		if (r->ev[j].kind == NICREF_EV_ROCE_DROP && json_object_get(want, "reason")) {
+			int k = nicref_event_arg_find(r->ev[j].kind, "reason");
+			diff_rule(d, REPORT_RULE_ROCE_DROP | (unsigned)r->ev[j].arg[k]);
+		}
 	}
 	if (exact && at != r->nev) {
 		nicref_event_format(&r->ev[at], got, sizeof got);

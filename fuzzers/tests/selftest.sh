@@ -155,6 +155,10 @@ done
 seed=corpora/roce_pair/seed-write-send-read
 { head -c 1 "$seed"; printf '\x04\xff'; tail -c +2 "$seed"; printf '\x80'; } >"$work/roce_pair-r"
 same_trace roce_pair "$seed" "$work/roce_pair-r"
+# device (device_fuzz.c): 0x07-0xFF, the op byte alone.
+seed=corpora/device/seed-frames
+{ printf '\x07\xff'; cat "$seed"; printf '\x80'; } >"$work/device-r"
+same_trace device "$seed" "$work/device-r"
 # dll: ops 5-255 (two bytes each) after the 18-byte head.
 head -c 18 corpora/dll/seed-faults >"$work/dll-head"
 { cat "$work/dll-head"; tail -c +19 corpora/dll/seed-faults; } >"$work/dll-a"
@@ -172,4 +176,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, dll and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll and cmd; tx's light restore matches a full bring-up"

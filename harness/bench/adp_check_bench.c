@@ -147,7 +147,8 @@ int main(int argc, char **argv)
 	       "in %.2f s\n", FLOWS * PER_FLOW, FLOWS, HOSTS, QPS, path, t1 - t0);
 
 	/* Phases alone. */
-	struct roce_load_opts lo = { ROCE_UDP_PORT, CAP_REORDER_TOL_DEFAULT_NS };
+	struct roce_load_opts lo = { .roce_port = ROCE_UDP_PORT,
+					     .reorder_tol_ns = CAP_REORDER_TOL_DEFAULT_NS };
 	struct roce_capture rc;
 	char err[1024];
 	double a = seconds();

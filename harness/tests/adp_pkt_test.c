@@ -289,7 +289,8 @@ Test(adp_captures, every_capture_as_the_generator_expects)
 		struct adp_check_cfg c = cfg_from_args(json_object_get(cap, "args"));
 		struct roce_capture rc;
 		char err[1024];
-		struct roce_load_opts lo = { ROCE_UDP_PORT, CAP_REORDER_TOL_DEFAULT_NS };
+		struct roce_load_opts lo = { .roce_port = ROCE_UDP_PORT,
+						     .reorder_tol_ns = CAP_REORDER_TOL_DEFAULT_NS };
 		cr_assert_eq(roce_capture_load(file, &lo, &rc, err, sizeof err), 0, "%s", err);
 		cr_expect_eq(rc.sum.frames, rc.nrc, "%s: every frame is RoCEv2 RC", file);
 		cr_expect_eq(rc.sum.roce_v2, rc.nrc);

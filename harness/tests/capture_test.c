@@ -281,7 +281,8 @@ static void pcap_rec(FILE *f, uint64_t t, const uint8_t *p, uint32_t cap, uint32
 
 static struct roce_load_opts opts(void)
 {
-	return (struct roce_load_opts){ ROCE_UDP_PORT, CAP_REORDER_TOL_DEFAULT_NS };
+	return (struct roce_load_opts){ .roce_port = ROCE_UDP_PORT,
+					     .reorder_tol_ns = CAP_REORDER_TOL_DEFAULT_NS };
 }
 
 Test(capture, timestamps_inversions_tolerated_and_refused)

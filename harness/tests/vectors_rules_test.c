@@ -198,10 +198,13 @@ static void full_report(struct report *rep, unsigned missing, unsigned extra)
 	report_init(rep);
 	struct test_result tr = { 0 };
 	long tc = 1;
-	for (unsigned table = 0; table < 2; table++) {
-		unsigned base = table ? REPORT_RULE_VIOLATION : 0;
-		unsigned n = table ? NICREF_VIO_COUNT : NICREF_RULE_COUNT;
-		for (unsigned i = table ? 0 : 1; i <= n; i++) {
+	/* command rules from 1, violations from 0, RoCE drop reasons from 1 */
+	static const unsigned bases[3] = { 0, REPORT_RULE_VIOLATION, REPORT_RULE_ROCE_DROP };
+	static const unsigned counts[3] = { NICREF_RULE_COUNT, NICREF_VIO_COUNT,
+					    NICREF_ROCE_DROP_COUNT };
+	for (unsigned table = 0; table < 3; table++) {
+		unsigned base = bases[table], n = counts[table];
+		for (unsigned i = table == 1 ? 0 : 1; i <= n; i++) {
 			unsigned id = base | i;
 			if (i < n && (id == missing || conformance_unreachable(id)))
 				continue;
@@ -258,6 +261,11 @@ Test(rules_view, a_rule_without_a_vector_is_a_gap)
 	full_report(&rep, REPORT_RULE_VIOLATION | NICREF_VIO_CQ_DBR_CI_BEYOND_PC, 0);
 	cr_expect_eq(check(&rep, &text), 1, "%s", text);
 	cr_expect(strstr(text, "violation CQ_DBR_CI_BEYOND_PC"), "%s", text);
+	free(text);
+	report_free(&rep);
+	full_report(&rep, REPORT_RULE_ROCE_DROP | NICREF_ROCE_DROP_QKEY, 0);
+	cr_expect_eq(check(&rep, &text), 1, "%s", text);
+	cr_expect(strstr(text, "RoCE drop reason qkey ("), "%s", text);
 	free(text);
 	report_free(&rep);
 }

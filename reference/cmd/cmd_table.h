@@ -78,6 +78,7 @@ enum nicref_cmd_rule cmd_dealloc_transport_domain(struct cmd_ctx *c);
 #include "cmd/rows_steer.h"
 #include "cmd/rows_tir.h"
 #include "cmd/rows_vport.h"
+#include "cmd/rows_umem.h"
 #include "cmd/rows_wq.h"
 #include "cmd/rows_qp.h"
 
@@ -133,6 +134,7 @@ enum nicref_cmd_rule cmd_access_reg(struct cmd_ctx *c);
 	NICREF_CMDS_TIR(X)                                                                      \
 	NICREF_CMDS_VPORT(X)                                                                    \
 	NICREF_CMDS_STEER(X)                                                                    \
-	NICREF_CMDS_QP(X)
+	NICREF_CMDS_QP(X)                                                                       \
+	NICREF_CMDS_UMEM(X)
 
 #endif

@@ -12,20 +12,36 @@
 #define MBOX_CTRL 0x200u               /* D-CMD-3: the control part is 200h-23Fh */
 #define INLINE_LEN 16u                 /* T96: command_input/output_inline_data */
 
+/* The XOR of n bytes, eight at a time: the same byte whatever the host's byte order (XOR
+ * commutes), and an eighth of the loop a sanitized, coverage-traced fuzz build pays for per
+ * byte of every entry and mailbox (fuzzers/coverage_ignore.txt, docs/fuzzing.md). */
 static uint8_t xor8(const uint8_t *p, size_t n)
 {
-	uint8_t x = 0;
+	uint64_t w = 0, x;
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&x, p, 8);
+		w ^= x;
+	}
+	w ^= w >> 32;
+	w ^= w >> 16;
+	w ^= w >> 8;
+	uint8_t b = (uint8_t)w;
 	while (n--)
-		x ^= *p++;
-	return x;
+		b ^= *p++;
+	return b;
 }
 
+/* Whether any of n bytes is not zero, eight at a time (as xor8). */
 static int nonzero(const uint8_t *p, size_t n)
 {
+	uint64_t w = 0, x;
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&x, p, 8);
+		w |= x;
+	}
 	while (n--)
-		if (*p++)
-			return 1;
-	return 0;
+		w |= *p++;
+	return w != 0;
 }
 
 #define ENTRY_FIELD(field) PRM_FIELD(cmdq_entry, field)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/ctl_dev.h"
+#include "obj/umem.h"
 
 typedef size_t obj_size_fn(const void *o);
 
@@ -37,6 +38,11 @@ static size_t rqt_size(const void *o)
 		(void)o;                                                                        \
 		return sizeof(type);                                                            \
 	}
+static size_t umem_size(const void *o)
+{
+	const struct umem *u = o; /* mtt[] as allocated at create (obj/umem.c) */
+	return sizeof *u + (size_t)u->nmtt * sizeof u->mtt[0];
+}
 FIXED_SIZE(eq_size, struct eq)
 FIXED_SIZE(cq_size, struct cq)
 FIXED_SIZE(tis_size, struct tis)
@@ -57,6 +63,7 @@ static const struct {
 	[OBJ_TIS] = { tis_size },   [OBJ_SQ] = { sq_size },    [OBJ_RMP] = { rmp_size },
 	[OBJ_RQ] = { rq_size },     [OBJ_RQT] = { rqt_size },  [OBJ_TIR] = { tir_size },
 	[OBJ_FC] = { fc_size },     [OBJ_FT] = { ft_size },    [OBJ_FG] = { fg_size },
+	[OBJ_UMEM] = { umem_size },
 };
 
 struct obj_word_entry {

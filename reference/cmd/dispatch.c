@@ -36,9 +36,10 @@ static const struct modelled_desc modelled[] = {
 #undef MODELLED_ROW
 };
 
-/* Opcodes are sparse below 0x940; a byte per opcode finds its rows in O(1). 0 means absent,
+/* Opcodes are sparse below 0xA10 (0x940 in T127; CREATE_UMEM/DESTROY_UMEM 0xA08/0xA0A beyond
+ * it, docs/umem.md); a byte per opcode finds its rows in O(1). 0 means absent,
  * otherwise 1 + the row's index. Both indexes are generated from the tables above. */
-#define OPCODE_SPAN 0x940
+#define OPCODE_SPAN 0xA10
 enum {
 #define T127_POS(id, op, sec) T127_POS_##id,
 	NICREF_OPCODES(T127_POS)

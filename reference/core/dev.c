@@ -87,11 +87,15 @@ struct nicref_dev *dev_create(const struct nicref_config *cfg,
 	c->subsys = rows;
 	c->nsubsys = n;
 	if (!(c->state = calloc(n ? n : 1, sizeof *c->state)) ||
+	    !(c->ticking = calloc(n ? n : 1, sizeof *c->ticking)) ||
 	    hostmem_init(&c->hostmem, cfg->profile.hostmem_max_pages) != 0 ||
 	    page_pool_init(&c->pages, cfg->profile.max_icm_pages) != 0) {
 		nicref_dev_destroy(dev);
 		return NULL;
 	}
+	for (unsigned i = 0; i < n; i++)
+		if (rows[i]->tick)
+			c->ticking[c->nticking++] = i;
 	caps_init(dev);
 	for (unsigned i = 0; i < n; i++) {
 		c->ncreated = i + 1;
@@ -119,6 +123,7 @@ void nicref_dev_destroy(struct nicref_dev *dev)
 	hostmem_fini(&c->hostmem);
 	page_pool_fini(&c->pages);
 	free(c->state);
+	free(c->ticking);
 	free(dev);
 }
 
@@ -142,9 +147,10 @@ void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
 {
 	struct dev_core *c = dev_core(dev);
 	c->now_ns = ns > UINT64_MAX - c->now_ns ? UINT64_MAX : c->now_ns + ns;
-	for (unsigned i = 0; i < c->nsubsys; i++)
-		if (c->subsys[i]->tick)
-			c->subsys[i]->tick(dev, c->state[i]);
+	for (unsigned k = 0; k < c->nticking; k++) {
+		unsigned i = c->ticking[k];
+		c->subsys[i]->tick(dev, c->state[i]);
+	}
 }
 
 void dev_notify(struct nicref_dev *dev, enum dev_note note, uint32_t num)

@@ -23,6 +23,7 @@ struct dev_core {
 	uint64_t now_ns;
 	uint64_t prng;
 	uint64_t trace_seq;
+	uint64_t trace_muted; /* nicref_trace_mute: bit k, kind k's callback is not called */
 	/* events, violations and DMA errors; the subsystems add theirs at nicref_stats_get */
 	struct nicref_stats stats;
 	struct hostmem hostmem;
@@ -33,6 +34,10 @@ struct dev_core {
 	unsigned nsubsys;
 	unsigned ncreated; /* rows whose create ran */
 	void **state;
+	/* The rows with a tick, in the table's order: the clock calls only them (a time advance
+	 * comes with every frame a capture replays). */
+	unsigned *ticking;
+	unsigned nticking;
 	/* A snapshot is being restored: events are muted (the restored trace position is the
 	 * snapshot's, core/snapshot.c). */
 	bool quiet;
@@ -76,6 +81,13 @@ void dev_emit2(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, 
 void dev_emit3(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, uint64_t b,
 	       uint64_t c);
 void dev_violation(struct nicref_dev *dev, enum nicref_violation rule, uint64_t arg);
+/* Whether an event of this kind reaches a trace callback now: what is computed only to be
+ * an event's argument (a frame's CRC) is skipped when it does not (nicref_trace_mute). */
+static inline bool dev_traced(const struct nicref_dev *dev, enum nicref_event_kind kind)
+{
+	const struct dev_core *c = dev_core_c(dev);
+	return c->cfg.trace && !c->quiet && !(c->trace_muted >> kind & 1u);
+}
 
 /* DMA through the injected ops or the built-in host memory. Non-zero on a bus error, which is
  * also traced. */

@@ -145,17 +145,27 @@ void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_
 	struct dev_core *c = dev_core(dev);
 	if (c->quiet)
 		return;
+	NICREF_ASSERT(nargs == nicref_event_nargs(kind));
+	uint64_t seq = c->trace_seq++;
+	c->stats.events++;
+	/* A muted kind keeps its place (seq, the count) and is not built. */
+	if (!c->cfg.trace || (c->trace_muted >> kind & 1u))
+		return;
 	struct nicref_event ev;
 	memset(&ev, 0, sizeof ev);
-	ev.seq = c->trace_seq++;
+	ev.seq = seq;
 	ev.time_ns = c->now_ns;
 	ev.kind = kind;
-	NICREF_ASSERT(nargs == nicref_event_nargs(kind));
 	for (unsigned i = 0; i < nargs; i++)
 		ev.arg[i] = args[i];
-	c->stats.events++;
-	if (c->cfg.trace)
-		c->cfg.trace(c->cfg.trace_ctx, &ev);
+	c->cfg.trace(c->cfg.trace_ctx, &ev);
+}
+
+_Static_assert(NICREF_EV_COUNT <= 64, "nicref_trace_mute has a bit per event kind");
+
+void nicref_trace_mute(struct nicref_dev *dev, uint64_t kinds)
+{
+	dev_core(dev)->trace_muted = kinds;
 }
 
 void dev_emit0(struct nicref_dev *dev, enum nicref_event_kind kind)

@@ -12,8 +12,12 @@
 #include "eth/pkt_parse.h"
 
 /* The one's complement sum of n bytes added to sum (not folded, not complemented). Bytes are
- * taken as if they started at an even offset. */
+ * taken as if they started at an even offset. Only csum_fold of a sum (of such sums and small
+ * terms) is defined: two sums of the same bytes may differ as numbers (they are congruent
+ * modulo 0xFFFF, and 0 only for zero bytes), never folded. */
 uint64_t csum_add(uint64_t sum, const uint8_t *p, size_t n);
+/* The same by big-endian words whatever the host (csum_add is checked against it). */
+uint64_t csum_add_portable(uint64_t sum, const uint8_t *p, size_t n);
 /* sum folded to 16 bits and complemented: the value a checksum field carries. */
 uint16_t csum_fold(uint64_t sum);
 

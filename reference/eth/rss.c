@@ -38,6 +38,20 @@ struct rss_piece {
 	uint8_t len;
 };
 
+/* n bytes from s to d, n the length of a field (2, 4 or 16): copies of a constant length the
+ * compilers do in a load and a store, not a call (the hash input is built for every frame). */
+static inline void put_field(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n == HDR_IPV6_ADDR_LEN)
+		memcpy(d, s, HDR_IPV6_ADDR_LEN);
+	else if (n == 4)
+		memcpy(d, s, 4);
+	else if (n == 2)
+		memcpy(d, s, 2);
+	else
+		memcpy(d, s, n);
+}
+
 /* Whether the frame has the field f under the selector sel, and its bytes (D-RSS-3): IP
  * addresses of the version l3_prot_type names; ports of the L4 header l4_prot_type names, in a
  * packet that is not a fragment (D-RSS-6); the SPI of an IPsec header, not in a fragment. */
@@ -51,8 +65,8 @@ static bool rss_take(const struct rss_field *f, uint32_t sel, const uint8_t *fra
 			return false;
 		/* pkt_parse set l3 only with the whole fixed header there, addresses included. */
 		out->len = rss_ip[l3].len;
-		memcpy(out->b, frame + pi->l3_off + (f->dst ? rss_ip[l3].dst : rss_ip[l3].src),
-		       out->len);
+		put_field(out->b, frame + pi->l3_off + (f->dst ? rss_ip[l3].dst : rss_ip[l3].src),
+			  out->len);
 		return true;
 	}
 	case RSS_F_PORT: {
@@ -118,7 +132,7 @@ size_t rss_input(const struct rss_cfg *c, const uint8_t *frame, size_t len,
 	size_t n = 0;
 	for (size_t i = 0; i < NF; i++)
 		if (took[i]) {
-			memcpy(in + n, piece[i].b, piece[i].len);
+			put_field(in + n, piece[i].b, piece[i].len);
 			n += piece[i].len;
 		}
 	*hash_type = (uint8_t)ht;
@@ -155,35 +169,52 @@ static const uint8_t bitrev8[256] = { RSS_R6(0), RSS_R6(2), RSS_R6(1), RSS_R6(3)
 #undef RSS_R4
 #undef RSS_R6
 
-/* The same hash by carry-less multiplication, four input bytes a step. With the key read as a
- * bit string k0 k1 ... (k0 the MSB of key[0]) and the four bytes as x (big-endian, so its MSB is
- * input bit 0), the step's share is the XOR over the set bits j of x of k[32m+j .. 32m+j+31].
- * Holding the key bit-reversed (r: bit i of the little-endian r[4m..4m+7] is k[32m+i]), that is
- * bits 31..62 of clmul(r[4m..], x), in reverse order: the shares are XORed reversed and the sum
- * reversed once at the end. Key bits past the key read 0 as in the portable loop (D-RSS-9). */
+/* The same hash by carry-less multiplication, four input bytes a step. Input bit b of the
+ * step's four bytes (0 the MSB of the first) takes the key's bits 32m+b .. 32m+b+31: with W the
+ * key's bytes 4m .. 4m+7 as a big-endian number, bits 32..63 of W << b. So the step's share is
+ * bits 32..63 of the carry-less product of W and y, y having bit b set where input bit b is:
+ * y's byte k is input byte 4m+k with its bits reversed. Nothing else is reversed, and the key
+ * is read where it lies (a copy padded with zeros only when it is shorter than the input
+ * reads: key bits past the key read 0, as in the portable loop, D-RSS-9). */
+static inline uint64_t load_be64(const uint8_t *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w); /* little-endian host (x86-64) */
+	return __builtin_bswap64(w);
+}
+
+/* One step's share: W, the key's 8 bytes at w, times y (bits 32..63 of it are the share). */
+__attribute__((target("pclmul,sse2"))) static inline __m128i share(const uint8_t *w, uint32_t y)
+{
+	return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)load_be64(w)),
+				    _mm_cvtsi32_si128((int)y), 0x00);
+}
+
 __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint8_t *key,
 								      size_t keylen,
 								      const uint8_t *in, size_t n)
 {
-	uint8_t r[RSS_MAX_INPUT + 8] = { 0 }; /* n <= RSS_MAX_INPUT: key bits < 8n + 32 */
-	for (size_t i = 0; i < keylen && i < sizeof r; i++)
-		r[i] = bitrev8[key[i]];
-	uint8_t x[RSS_MAX_INPUT + 4] = { 0 };
-	memcpy(x, in, n);
-	__m128i acc = _mm_setzero_si128();
-	for (size_t i = 0; i < n; i += 4) {
-		uint64_t w;
-		memcpy(&w, r + i, sizeof w); /* little-endian host (x86-64) */
-		uint32_t v = (uint32_t)x[i] << 24 | (uint32_t)x[i + 1] << 16 |
-			     (uint32_t)x[i + 2] << 8 | x[i + 3];
-		acc = _mm_xor_si128(acc, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)w),
-							      _mm_cvtsi32_si128((int)v), 0x00));
+	uint8_t pad[RSS_MAX_INPUT + 8];
+	size_t need = (n + 3) / 4 * 4 + 4; /* key bytes the last step's W reads */
+	if (keylen < need) {
+		memset(pad, 0, sizeof pad);
+		memcpy(pad, key, keylen);
+		key = pad;
 	}
-	uint32_t rev = (uint32_t)((uint64_t)_mm_cvtsi128_si64(acc) >> 31);
-	uint32_t h = 0;
-	for (unsigned b = 0; b < 32; b += 8)
-		h |= (uint32_t)bitrev8[rev >> b & 0xFF] << (24 - b);
-	return h;
+	__m128i acc = _mm_setzero_si128();
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		uint32_t y = (uint32_t)bitrev8[in[i]] | (uint32_t)bitrev8[in[i + 1]] << 8 |
+			     (uint32_t)bitrev8[in[i + 2]] << 16 | (uint32_t)bitrev8[in[i + 3]] << 24;
+		acc = _mm_xor_si128(acc, share(key + i, y));
+	}
+	if (i < n) {
+		uint32_t y = 0;
+		for (size_t k = 0; i + k < n; k++)
+			y |= (uint32_t)bitrev8[in[i + k]] << (8 * k);
+		acc = _mm_xor_si128(acc, share(key + i, y));
+	}
+	return (uint32_t)((uint64_t)_mm_cvtsi128_si64(acc) >> 32);
 }
 
 uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n)

@@ -89,7 +89,8 @@ int nicref_wire_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, 
 	if (!pt || (!frame && len))
 		return -1;
 	rs->frames_in++;
-	dev_emit3(dev, NICREF_EV_FRAME_IN, port, len, eth_crc32(frame, len));
+	dev_emit3(dev, NICREF_EV_FRAME_IN, port, len,
+		  dev_traced(dev, NICREF_EV_FRAME_IN) ? eth_crc32(frame, len) : 0);
 	struct rx_pkt p = { .frame = frame, .len = len, .port = port };
 	if (pt->oper_status != PORT_OPER_UP) {
 		rx_drop(dev, RX_DROP_PORT_DOWN, port, &p);

@@ -98,7 +98,8 @@ void tx_frame_emit(void *ctx, const uint8_t *frame, size_t len)
 		const struct nicref_host_ops *ops = &dev->core.cfg.ops;
 		if (ops->wire_tx)
 			ops->wire_tx(ops->ctx, TX_PORT, frame, len);
-		dev_emit3(dev, NICREF_EV_FRAME_OUT, TX_PORT, len, eth_crc32(frame, len));
+		dev_emit3(dev, NICREF_EV_FRAME_OUT, TX_PORT, len,
+			  dev_traced(dev, NICREF_EV_FRAME_OUT) ? eth_crc32(frame, len) : 0);
 		es->frames++;
 	}
 	if (lb != TX_LB_WIRE) {

@@ -34,6 +34,10 @@ void cq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 		const struct cq *cq = o;
 		visit(ctx, OBJ_EQ, cq->c_eqn);
 		visit(ctx, OBJ_UAR, cq->uar);
+		if (cq->buf_umem) /* D-UMEM-5: the UMEMs its buffer and record live in */
+			visit(ctx, OBJ_UMEM, cq->buf_umem);
+		if (cq->dbr_umem)
+			visit(ctx, OBJ_UMEM, cq->dbr_umem);
 	}
 }
 

@@ -50,7 +50,12 @@ struct cq {
 	uint8_t c_eqn;
 	uint32_t uar;
 	uint16_t cq_period, cq_max_count;
-	uint64_t dbr_addr;
+	uint64_t dbr_addr; /* where the device reads the doorbell record */
+	/* Beyond PRM Rev 0.40 (docs/umem.md D-UMEM-5/6): the UMEMs the buffer and the doorbell
+	 * record live in (0: none, pas[] and dbr_addr as the PRM has them), and dbr_addr as given
+	 * (an offset into dbr_umem), which QUERY_CQ returns. */
+	uint32_t buf_umem, dbr_umem;
+	uint64_t dbr_given;
 	uint32_t cc_seen; /* consumer counter last seen (record update_ci, arm ci) */
 	uint32_t pc;
 	uint32_t last_notified, last_solicit;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "obj/eq_qbuf.h"
+#include "obj/umem.h"
 
 #define CAP(n) CAPS_CUR(dev, CAP_GENERAL, hca_cap, n)
 #define LOG_CQ_SIZE_MAX 22u /* T76: "max log_cq_size is 22" */
@@ -88,10 +89,29 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 	if (tab->nlive >= tab->limit - tab->base) /* T145 log_max_cq */
 		return NICREF_RULE_CQ_EXHAUSTED;
 
+	/* Beyond PRM Rev 0.40 (mlx5_ifc.h; docs/umem.md D-UMEM-5/6): the record at dbr_addr of a
+	 * UMEM when dbr_umem_valid, the buffer at cq_umem_offset of a UMEM (no pas[]) when
+	 * cq_umem_valid. */
+	uint32_t dbr_umem = 0, buf_umem = 0;
+	uint64_t dbr = x.dbr;
+	if (PRM_GET(create_cq_in, dbr_umem_valid, c->in, c->in_len)) {
+		dbr_umem = (uint32_t)PRM_GET(create_cq_in, dbr_umem_id, c->in, c->in_len);
+		rule = umem_record(dev, dbr_umem, x.dbr, 8, &dbr); /* T69: 8 bytes */
+		if (rule != NICREF_RULE_NONE)
+			return rule;
+		if (dbr & 7u) /* §7.12.2, where the record really is */
+			return NICREF_RULE_CQ_DBR_NOT_ALIGNED;
+	}
 	struct qbuf buf;
-	rule = qbuf_load(c, 0x110, (uint64_t)(x.cqe_sz ? 128u : 64u) << x.log_size,
-			 (unsigned)x.log_page_size, NICREF_RULE_CQ_PAS_SHORT,
-			 NICREF_RULE_CQ_PAS_NOT_ALIGNED, &buf);
+	uint64_t bytes = (uint64_t)(x.cqe_sz ? 128u : 64u) << x.log_size;
+	if (PRM_GET(create_cq_in, cq_umem_valid, c->in, c->in_len)) {
+		buf_umem = (uint32_t)PRM_GET(create_cq_in, cq_umem_id, c->in, c->in_len);
+		rule = umem_qbuf(dev, buf_umem,
+				 PRM_GET(create_cq_in, cq_umem_offset, c->in, c->in_len), bytes, &buf);
+	} else {
+		rule = qbuf_load(c, 0x110, bytes, (unsigned)x.log_page_size,
+				 NICREF_RULE_CQ_PAS_SHORT, NICREF_RULE_CQ_PAS_NOT_ALIGNED, &buf);
+	}
 	if (rule != NICREF_RULE_NONE)
 		return rule;
 	if (obj_charge(dev, OBJ_CQ) != 0) { /* D-PG-4 */
@@ -120,7 +140,12 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 	cq->cq_period = (uint16_t)x.period;
 	cq->cq_max_count = (uint16_t)x.max_count;
 	cq->c_eqn = (uint8_t)x.c_eqn;
-	cq->dbr_addr = x.dbr;
+	cq->dbr_addr = dbr;
+	cq->dbr_given = x.dbr;
+	cq->dbr_umem = dbr_umem;
+	cq->buf_umem = buf_umem;
+	umem_ref(dev, dbr_umem, 1); /* D-OBJ-1, D-UMEM-5 */
+	umem_ref(dev, buf_umem, 1);
 	cq->status = CQ_STATUS_OK;
 	cq->st = CQ_ST_FIRED; /* D-CQ-3 */
 	cq->timer_ns = dev->core.now_ns; /* the cq_period timer starts with the CQ (D-CQ-6) */
@@ -147,6 +172,8 @@ enum nicref_cmd_rule cmd_destroy_cq(struct cmd_ctx *c)
 	cq_timer_drop(dev, cq);
 	((struct obj_hdr *)obj_get(dev, OBJ_EQ, cq->c_eqn))->refs--;
 	((struct obj_hdr *)obj_get(dev, OBJ_UAR, cq->uar))->refs--;
+	umem_ref(dev, cq->dbr_umem, -1);
+	umem_ref(dev, cq->buf_umem, -1);
 	objtab_remove(&dev->obj[OBJ_CQ], cq->hdr.handle);
 	obj_uncharge(dev, OBJ_CQ);
 	qbuf_free(&cq->buf);
@@ -182,7 +209,7 @@ enum nicref_cmd_rule cmd_query_cq(struct cmd_ctx *c)
 	OUT(last_solicit_index, cq->last_solicit);
 	OUT(consumer_counter, cq->cc_seen);
 	OUT(producer_counter, cq->pc);
-	OUT(dbr_addr, cq->dbr_addr);
+	OUT(dbr_addr, cq->dbr_given); /* as given: an offset into a UMEM (D-UMEM-6) */
 #undef OUT
 	qbuf_query(&cq->buf, c, 0x110);
 	return NICREF_RULE_NONE;

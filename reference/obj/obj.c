@@ -149,6 +149,9 @@ void obj_open_tables(struct nicref_dev *dev)
 	open_range(dev, OBJ_TIR, 1, CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_tir));
 	flow_open_tables(dev);
 	qp_open_table(dev);
+	/* mlx5_ifc.h names no UMEM limit: umem_ids from 1, as many as the profile's other 24-bit
+	 * objects (docs/umem.md D-UMEM-1). */
+	open_range(dev, OBJ_UMEM, 1, dev->core.cfg.profile.log_max_objects);
 	/* PRM §7.2, T145: UAR area = 1 MB * 2^uar_sz; a UAR page is 4 KB * 2^log_uar_page_sz.
 	 * D-UAR-1: the first profile.uar_base 4 KB pages of BAR0 hold the init segment; UARs
 	 * start at the first UAR page past them. */

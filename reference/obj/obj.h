@@ -30,7 +30,8 @@
 	X(FC, fc)                                                                               \
 	X(FT, ft)                                                                               \
 	X(FG, fg)                                                                               \
-	X(QP, qp) /* beyond PRM Rev 0.40 (issue 17, docs/roce.md) */
+	X(QP, qp) /* beyond PRM Rev 0.40 (issue 17, docs/roce.md) */                          \
+	X(UMEM, umem) /* beyond PRM Rev 0.40 (issue 14 M2, docs/umem.md) */
 
 enum obj_type {
 #define OBJ_TYPE_ENUM(T, t) OBJ_##T,
@@ -83,10 +84,11 @@ int obj_free_plain(struct nicref_dev *dev, enum obj_type type, uint32_t h);
  * does. */
 int obj_dev_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len);
 
-/* PD, UAR and TD hold no context; the other types take ICM (D-PG-4). */
+/* PD, UAR and TD hold no context; the other types take ICM (D-PG-4). A UMEM's translation is
+ * the model's host-side state, charged to no ICM page (docs/umem.md D-UMEM-1). */
 static inline bool obj_takes_icm(enum obj_type t)
 {
-	return t != OBJ_PD && t != OBJ_UAR && t != OBJ_TD;
+	return t != OBJ_PD && t != OBJ_UAR && t != OBJ_TD && t != OBJ_UMEM;
 }
 
 #endif

@@ -131,15 +131,6 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 	__builtin_trap();
 }
 
-void *objtab_get(const struct objtab *t, uint32_t h)
-{
-	if (h < t->base || h >= t->limit)
-		return NULL;
-	const struct objtab_chunk *k = t->dir[chunk_of(h)];
-	uint32_t i = h % OBJTAB_CHUNK;
-	return k && (k->used[i / 64] >> (i % 64) & 1) ? k->obj[i] : NULL;
-}
-
 void *objtab_remove(struct objtab *t, uint32_t h)
 {
 	void *obj = objtab_get(t, h);

@@ -47,7 +47,15 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
  * out of memory. */
 int64_t objtab_alloc(struct objtab *t, void *obj);
 /* The object of handle h, or NULL when h is not live. */
-void *objtab_get(const struct objtab *t, uint32_t h);
+static inline void *objtab_get(const struct objtab *t, uint32_t h)
+{
+	/* inline: a received frame looks up a dozen objects (TIR, RQT, RQ, CQ, MKey, ...) */
+	if (h < t->base || h >= t->limit)
+		return NULL;
+	const struct objtab_chunk *k = t->dir[h >> OBJTAB_CHUNK_LOG];
+	uint32_t i = h % OBJTAB_CHUNK;
+	return k && (k->used[i / 64] >> (i % 64) & 1) ? k->obj[i] : NULL;
+}
 /* Removes handle h and returns its object, or NULL when h is not live. */
 void *objtab_remove(struct objtab *t, uint32_t h);
 /* The first live handle >= h (its object in *obj), or -1. For iteration and invariants: the

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/umem.h"
 
 /* ---- The family in the device ------------------------------------------------------------ */
 
@@ -42,6 +43,14 @@ void wq_dev_reset(struct nicref_dev *dev)
 	empty_table(&dev->obj[OBJ_SQ], sq_dtor);
 }
 
+/* The UMEMs a WQ keeps (D-UMEM-7). */
+static void wq_umem_refs(const struct wq *w, obj_ref_visit visit, void *ctx)
+{
+	for (unsigned i = 0; i < 2; i++)
+		if (w->umem_hdr[i])
+			visit(ctx, OBJ_UMEM, i == 0 ? w->buf_umem : w->dbr_umem);
+}
+
 void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
 	void *o;
@@ -54,6 +63,7 @@ void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 		visit(ctx, OBJ_PD, sq->pd);
 		visit(ctx, OBJ_TIS, sq->tisn);
 		visit(ctx, OBJ_UAR, sq->uar);
+		wq_umem_refs(&sq->wq, visit, ctx);
 	}
 	for (int64_t h = objtab_next(&dev->obj[OBJ_RQ], 0, &o); h >= 0;
 	     h = objtab_next(&dev->obj[OBJ_RQ], (uint32_t)h + 1, &o)) {
@@ -63,10 +73,13 @@ void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 			visit(ctx, OBJ_RMP, rq->rmpn);
 		else
 			visit(ctx, OBJ_PD, rq->pd);
+		wq_umem_refs(&rq->wq, visit, ctx);
 	}
 	for (int64_t h = objtab_next(&dev->obj[OBJ_RMP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RMP], (uint32_t)h + 1, &o))
+	     h = objtab_next(&dev->obj[OBJ_RMP], (uint32_t)h + 1, &o)) {
 		visit(ctx, OBJ_PD, ((const struct rmp *)o)->pd);
+		wq_umem_refs(&((const struct rmp *)o)->wq, visit, ctx);
+	}
 }
 
 static bool is_sq_rq_state(unsigned s)
@@ -190,6 +203,10 @@ int wq_dbr_read(struct nicref_dev *dev, const struct wq *wq, bool send, uint16_t
 
 void wq_free(struct wq *w)
 {
+	for (unsigned i = 0; i < 2; i++) /* D-UMEM-7: the UMEMs it kept */
+		if (w->umem_hdr[i])
+			w->umem_hdr[i]->refs--;
+	w->umem_hdr[0] = w->umem_hdr[1] = NULL;
 	free(w->pas);
 	w->pas = NULL;
 	w->npas = 0;
@@ -239,7 +256,38 @@ enum nicref_cmd_rule wq_parse(struct cmd_ctx *c, const struct wq_rules *r, struc
 	/* §7.4.2: "DB records are aligned on a 4 byte boundary". */
 	if (dbr & 3)
 		return NICREF_RULE_WQ_DBR_MISALIGNED;
+	/* Beyond PRM Rev 0.40 (mlx5_ifc.h wq_bits; D-UMEM-7): the record at dbr_addr of a UMEM,
+	 * the buffer at wq_umem_offset of a UMEM (then no pas[]). */
+	if (PRM_GET(wq_umem, dbr_umem_valid, q, ql)) {
+		uint32_t id = (uint32_t)PRM_GET(wq_umem, dbr_umem_id, q, ql);
+		enum nicref_cmd_rule rr = umem_record(dev, id, dbr, 8, &dbr); /* §7.4.2: RQ, SQ words */
+		if (rr != NICREF_RULE_NONE)
+			return rr;
+		if (dbr & 3)
+			return NICREF_RULE_WQ_DBR_MISALIGNED;
+		w->dbr_umem = id;
+	}
 	w->dbr_addr = dbr;
+	if (PRM_GET(wq_umem, wq_umem_valid, q, ql)) {
+		uint32_t id = (uint32_t)PRM_GET(wq_umem, wq_umem_id, q, ql);
+		struct qbuf b;
+		w->page_size = 4096; /* the UMEM's 4 KB pages; page_offset in 64-byte quanta of one */
+		w->first_off = PRM_GET(wq, page_offset, q, ql) * 64;
+		enum nicref_cmd_rule rr = umem_qbuf(dev, id, PRM_GET(wq_umem, wq_umem_offset, q, ql),
+						    w->first_off + (1ull << (log_sz + stride)), &b);
+		if (rr != NICREF_RULE_NONE)
+			return rr;
+		w->pas = b.pas;
+		w->npas = b.npas;
+		w->buf_umem = id;
+		w->umem_hdr[0] = obj_get(dev, OBJ_UMEM, id);
+		w->umem_hdr[0]->refs++;
+		if (w->dbr_umem) {
+			w->umem_hdr[1] = obj_get(dev, OBJ_UMEM, w->dbr_umem);
+			w->umem_hdr[1]->refs++;
+		}
+		return NICREF_RULE_NONE;
+	}
 	/* T55 C0h: pas[] maps the queue, page_offset included. */
 	uint64_t bytes = 1ull << (log_sz + stride);
 	uint64_t npas = (w->first_off + bytes + w->page_size - 1) / w->page_size;
@@ -262,6 +310,10 @@ enum nicref_cmd_rule wq_parse(struct cmd_ctx *c, const struct wq_rules *r, struc
 		w->pas[i] = prm_get(c->in, c->in_len, &e) & ~0xFFFull;
 	}
 	w->npas = (uint32_t)npas;
+	if (w->dbr_umem) {
+		w->umem_hdr[1] = obj_get(dev, OBJ_UMEM, w->dbr_umem);
+		w->umem_hdr[1]->refs++;
+	}
 	return NICREF_RULE_NONE;
 }
 

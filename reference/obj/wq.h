@@ -49,6 +49,10 @@ struct wq {
 	uint8_t type;         /* T55 wq_type: 0 linked list, 1 cyclic */
 	uint16_t hw_counter;  /* T55 18h: next stride HW consumes */
 	uint16_t sw_counter;  /* T55 1Ch: next stride SW produces, as last read (D-WQ-5) */
+	/* Beyond PRM Rev 0.40 (docs/umem.md D-UMEM-7): the UMEMs the buffer and the doorbell
+	 * record live in (0: none) and their headers, whose references wq_free gives back. */
+	uint32_t buf_umem, dbr_umem;
+	struct obj_hdr *umem_hdr[2];
 };
 
 struct sq {

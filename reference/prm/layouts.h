@@ -34,6 +34,7 @@
 #include "prm/layouts_steer.h"
 #include "prm/layouts_qp.h"
 #include "prm/layouts_roce.h"
+#include "prm/layouts_umem.h"
 
 /* X(layout, size_bytes, "source") */
 #define NICREF_LAYOUT_LIST(X)                                                                   \
@@ -54,7 +55,8 @@
 	NICREF_LAYOUTS_TIR(X)                                                                  \
 	NICREF_LAYOUTS_STEER(X)                                                                 \
 	NICREF_LAYOUTS_QP(X)                                                                   \
-	NICREF_LAYOUTS_ROCE(X)
+	NICREF_LAYOUTS_ROCE(X)                                                                 \
+	NICREF_LAYOUTS_UMEM(X)
 
 #define PRM_ENUM_F(L, n, ...) PRMF_##L##__##n,
 /* Each field's bit offset and width as constants too (the same arithmetic as prm/layouts.c's

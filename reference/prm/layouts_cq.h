@@ -70,12 +70,24 @@
 	W(L, db_blueflame_buffer1_even, 0xA00, 2048)                                            \
 	W(L, db_blueflame_buffer1_odd, 0xB00, 2048)
 
+/* Beyond PRM Rev 0.40 (T76 and T261 reserve these bits): the UMEM fields of the public mlx5
+ * interface, Linux include/linux/mlx5/mlx5_ifc.h cqc_bits (dbr_umem_valid cqc 00h[25],
+ * dbr_umem_id cqc 04h) and create_cq_in_bits (cq_umem_offset 50h, 64 bits; cq_umem_id 58h;
+ * cq_umem_valid 5Ch[31]). docs/umem.md D-UMEM-5, D-UMEM-6. */
+#define PRM_R_create_cq_umem(F, W, A, L)                                                        \
+	F(L, dbr_umem_valid, 0x10, 25, 25)                                                      \
+	F(L, dbr_umem_id, 0x14, 31, 0)                                                          \
+	W(L, cq_umem_offset, 0x50, 64)                                                          \
+	F(L, cq_umem_id, 0x58, 31, 0)                                                           \
+	F(L, cq_umem_valid, 0x5C, 31, 31)
+
 /* PRM §12.7.1 T260/T261: CREATE_CQ input: CQC at 10h-4Fh, pas[] from 110h (50h-10Ch
  * reserved). */
 #define PRM_L_create_cq_in(F, W, A, L)                                                          \
 	F(L, opcode, 0x00, 31, 16)                                                              \
 	F(L, op_mod, 0x04, 15, 0)                                                               \
 	PRM_R_cqc_sw(F, W, A, L, 0x10)                                                          \
+	PRM_R_create_cq_umem(F, W, A, L)                                                        \
 	A(L, pas, 0x110, 64)
 
 /* PRM §12.7.1 T262/T263: CREATE_CQ output. */

@@ -114,7 +114,20 @@
 	F(L, modify_bitmask_31_0, 0x14, 31, 0)
 
 /* PRM §12.10.1 T315/T316: CREATE_SQ input, the SQ context at 20h (T62 lists what it holds). */
-#define PRM_L_create_sq_in(F, W, A, L) PRM_WQ_IN_HDR(F, L) PRM_R_sqc(F, W, A, L, 0x20, PRM_WQ_NOROW)
+/* Beyond PRM Rev 0.40 (T55 reserves them): the UMEM fields of the public mlx5 interface, Linux
+ * include/linux/mlx5/mlx5_ifc.h wq_bits: dbr_umem_valid 24h[31], wq_umem_valid 24h[30],
+ * dbr_umem_id 28h, wq_umem_id 2Ch, wq_umem_offset 30h (64 bits); only the CREATE inputs carry
+ * them (docs/umem.md D-UMEM-7). B: the WQ's offset. */
+#define PRM_R_wq_umem(F, W, A, L, B)                                                            \
+	F(L, dbr_umem_valid, B + 0x24, 31, 31)                                                  \
+	F(L, wq_umem_valid, B + 0x24, 30, 30)                                                   \
+	F(L, dbr_umem_id, B + 0x28, 31, 0)                                                      \
+	F(L, wq_umem_id, B + 0x2C, 31, 0)                                                       \
+	W(L, wq_umem_offset, B + 0x30, 64)
+#define PRM_L_wq_umem(F, W, A, L) PRM_R_wq_umem(F, W, A, L, 0x00)
+
+#define PRM_L_create_sq_in(F, W, A, L)                                                          \
+	PRM_WQ_IN_HDR(F, L) PRM_R_sqc(F, W, A, L, 0x20, PRM_WQ_NOROW) PRM_R_wq_umem(F, W, A, L, 0x50)
 /* T317/T318 (0Ch reserved). */
 #define PRM_L_create_sq_out(F, W, A, L) PRM_WQ_OUT_HDR(F, L) F(L, sqn, 0x08, 23, 0)
 /* PRM §12.10.2 T319/T320: MODIFY_SQ input. "Only fields requested by the mask should be valid.
@@ -131,7 +144,8 @@
 #define PRM_L_query_sq_out(F, W, A, L) PRM_WQ_OUT_HDR(F, L) PRM_R_sqc(F, W, A, L, 0x20, F)
 
 /* PRM §12.11.1 T332-T335: CREATE_RQ. */
-#define PRM_L_create_rq_in(F, W, A, L) PRM_WQ_IN_HDR(F, L) PRM_R_rqc(F, W, A, L, 0x20, PRM_WQ_NOROW)
+#define PRM_L_create_rq_in(F, W, A, L)                                                          \
+	PRM_WQ_IN_HDR(F, L) PRM_R_rqc(F, W, A, L, 0x20, PRM_WQ_NOROW) PRM_R_wq_umem(F, W, A, L, 0x50)
 #define PRM_L_create_rq_out(F, W, A, L) PRM_WQ_OUT_HDR(F, L) F(L, rqn, 0x08, 23, 0)
 /* PRM §12.11.2 T336/T337: MODIFY_RQ; of the context state and (T56 bit 1) vlan_strip_disable. */
 #define PRM_L_modify_rq_in(F, W, A, L)                                                          \
@@ -147,7 +161,8 @@
 
 /* PRM §12.13.1 T366-T369: CREATE_RMP. */
 #define PRM_L_create_rmp_in(F, W, A, L)                                                         \
-	PRM_WQ_IN_HDR(F, L) PRM_R_rmpc(F, W, A, L, 0x20, PRM_WQ_NOROW)
+	PRM_WQ_IN_HDR(F, L) PRM_R_rmpc(F, W, A, L, 0x20, PRM_WQ_NOROW)                          \
+	PRM_R_wq_umem(F, W, A, L, 0x50)
 #define PRM_L_create_rmp_out(F, W, A, L) PRM_WQ_OUT_HDR(F, L) F(L, rmpn, 0x08, 23, 0)
 /* PRM §12.13.2 T370/T371: MODIFY_RMP; of the context state and (T66 bit 0) wq.lwm. */
 #define PRM_L_modify_rmp_in(F, W, A, L)                                                         \
@@ -181,6 +196,7 @@
 
 #define NICREF_LAYOUTS_WQ(X)                                                                    \
 	X(wq, 0xC0, "PRM §7.4 T54/T55")                                                         \
+	X(wq_umem, 0x38, "beyond PRM: mlx5_ifc.h wq_bits 24h-37h (UMEM fields)")               \
 	X(sqc, 0xF0, "PRM §7.9 T60/T61 + T54 at 30h")                                           \
 	X(rqc, 0xF0, "PRM §7.7 T52/T53 + T54 at 30h")                                           \
 	X(rmpc, 0xF0, "PRM §7.10 T64/T65 + T54 at 30h")                                         \

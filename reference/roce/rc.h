@@ -204,6 +204,8 @@ struct rc_req {
 	uint8_t limit;       /* outstanding messages allowed, 0 none (profile; CNP reaction) */
 	uint8_t rnr_retry;   /* the QP's rnr_retry (7 = infinite, IBTA §9.7.5.2) */
 	uint8_t rnr_left;
+	bool acked_any;      /* some PSN was acknowledged: an ACK of una_psn - 1 is a duplicate
+			      * ACK, not a ghost (D-ROCE-RC-6) */
 	bool gap_latch;      /* READ responses missing: the READ was asked again for una_psn;
 			      * later responses of the old request are not a new gap */
 	uint16_t pmtu;       /* path MTU in bytes */
@@ -224,9 +226,11 @@ void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nic
 unsigned rc_req_outstanding(const struct rc_req *q);
 /* Sends what the doorbell, the window and the state allow. */
 void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns);
-/* An acknowledgement or a READ response for this QP (a parsed packet). */
+/* An acknowledgement or a READ response for this QP (a parsed packet): true when the requester
+ * took it, false for a response nothing waits for (a ghost, a duplicate, one out of place:
+ * D-ROCE-RC-6), which the device counts as a response_unexpected drop. */
 struct rc_pkt;
-void rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
+bool rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 	       uint64_t now_ns);
 /* Time moved to now: the ACK timer or the RNR wait, when due (one expiry per call,
  * D-ROCE-RC-19). */

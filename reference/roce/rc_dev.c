@@ -287,7 +287,8 @@ void rc_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pkt *p)
 			roce_rnr_nak_received(dev, qp);
 		struct rc_ctx x = { dev, qp };
 		qp->req.limit = window(dev, qp);
-		rc_req_rx(&qp->req, &v, &dev_req_ops, &x, dev->core.now_ns);
+		if (!rc_req_rx(&qp->req, &v, &dev_req_ops, &x, dev->core.now_ns))
+			roce_drop(dev, p->port, NICREF_ROCE_DROP_RESPONSE_UNEXPECTED, qp->qpn, v.psn);
 		sync(dev, qp);
 		return;
 	}

@@ -195,6 +195,7 @@ static void progressed(struct rc_req *q, uint64_t now_ns)
 {
 	enum nicref_adp_reason why;
 	nicref_adp_on_progress(&q->adp, now_ns, &why);
+	q->acked_any = true;
 	q->rnr_left = q->rnr_retry;
 	q->gap_latch = false;
 	q->timer_ns = 0;
@@ -222,26 +223,30 @@ static const uint8_t nak_syndrome[8] = {
 	[RC_NAK_INV_RD_REQ] = RC_SYN_REMOTE_INVAL_REQ,
 };
 
-static void ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
+static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 		   uint64_t now_ns)
 {
 	uint32_t psn = p->psn & RC_PSN_MASK;
 	/* IBTA §9.7.4: a response for a PSN the requester has not sent, or older than the last
 	 * acknowledged one, is a ghost: ignored (D-ROCE-RC-6). */
 	if (rc_psn_diff(psn, rc_psn_add(q->una_psn, RC_PSN_MASK)) < 0 || rc_psn_diff(psn, q->npsn) >= 0)
-		return;
+		return false;
+	/* The PSN before the oldest unacknowledged one is the last acknowledged: a duplicate
+	 * ACK, unless nothing was ever acknowledged (then no responder sent it). */
+	if (!q->acked_any && rc_psn_diff(psn, q->una_psn) < 0)
+		return false;
 	bool gap = false;
 	uint8_t syn = p->syndrome;
 	enum rc_aeth_kind kind = rc_aeth_kind_of(syn);
 	/* An ACK acknowledges up to its PSN; a NAK up to the PSN before it. */
 	uint32_t upto = kind == RC_AETH_ACK ? psn : rc_psn_add(psn, RC_PSN_MASK);
 	if (kind == RC_AETH_RESERVED || (syn & 0x80u))
-		return;
+		return false;
 	if (kind == RC_AETH_NAK && (syn & 31u) > RC_NAK_INV_RD_REQ)
-		return; /* a reserved NAK code: not a response the requester knows */
+		return false; /* a reserved NAK code: not a response the requester knows */
 	int prog = ack_upto(q, upto, ops, ctx, &gap);
 	if (prog < 0)
-		return;
+		return true;
 	if (prog)
 		progressed(q, now_ns);
 	if (kind == RC_AETH_ACK) {
@@ -249,7 +254,7 @@ static void ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 			retry_now(q, ops, ctx, now_ns, false, RC_RETX_READ_GAP);
 		else if (rc_req_outstanding(q) == 0)
 			q->timer_ns = 0;
-		return;
+		return true;
 	}
 	if (kind == RC_AETH_RNR) {
 		/* IBTA §9.7.5.2: rnr_retry 7 retries without end; otherwise each RNR NAK uses
@@ -257,7 +262,7 @@ static void ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 		if (q->rnr_retry != 7) {
 			if (q->rnr_left == 0) {
 				req_fail(q, ops, ctx, q->una, RC_SYN_RNR_RETRY_EXC);
-				return;
+				return true;
 			}
 			q->rnr_left--;
 		}
@@ -267,40 +272,41 @@ static void ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 		q->rnr_ns = now_ns > UINT64_MAX - w ? UINT64_MAX : now_ns + w;
 		if (q->rnr_ns == 0)
 			q->rnr_ns = 1;
-		return;
+		return true;
 	}
 	unsigned code = syn & 31u;
 	if (code == RC_NAK_PSN_SEQ) {
 		retry_now(q, ops, ctx, now_ns, prog > 0, RC_RETX_NAK_SEQ);
-		return;
+		return true;
 	}
 	/* IBTA §9.7.5.2 / §10.7.3.1 class C: a fatal NAK completes the WQE in error and the QP
 	 * goes to ERR; [S004] L107: "Fatal NAK: stop the QP". */
 	req_fail(q, ops, ctx, q->una, nak_syndrome[code]);
+	return true;
 }
 
-static void read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops,
+static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops,
 			 void *ctx, uint64_t now_ns)
 {
 	uint32_t psn = p->psn & RC_PSN_MASK;
 	if (rc_psn_diff(psn, q->una_psn) < 0 || rc_psn_diff(psn, q->npsn) >= 0)
-		return; /* a duplicate or a ghost response (D-ROCE-RC-6) */
+		return false; /* a duplicate or a ghost response (D-ROCE-RC-6) */
 	/* A response acknowledges the SENDs and WRITEs before its READ (IBTA §9.7.4). */
 	struct rc_wqe w;
 	int prog = 0;
 	for (;;) {
 		if (rc_req_outstanding(q) == 0)
-			return;
+			return false;
 		int e = ops->wqe(ctx, q->una, &w);
 		if (e != 0) {
 			req_fail(q, ops, ctx, q->una, (uint8_t)e);
-			return;
+			return true;
 		}
 		if (w.msg == RC_MSG_READ)
 			break;
 		uint32_t last = rc_psn_add(q->una_wqe_psn, rc_npkts(w.len, q->pmtu) - 1);
 		if (rc_psn_diff(psn, last) <= 0)
-			return; /* a READ response inside a SEND's PSNs: not ours, dropped */
+			return false; /* a READ response inside a SEND's PSNs: nothing waits for it */
 		retire(q, ops, ctx, &w, rc_psn_add(last, 1));
 		q->una_psn = q->una_wqe_psn;
 		prog = 1;
@@ -318,8 +324,9 @@ static void read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 		if (!q->gap_latch) {
 			q->gap_latch = true;
 			retry_now(q, ops, ctx, now_ns, false, RC_RETX_READ_GAP);
+			return true;
 		}
-		return;
+		return false; /* the rest of the old request's responses */
 	}
 	uint32_t n = rc_npkts(w.len, q->pmtu);
 	uint32_t k = (psn - q->una_wqe_psn) & RC_PSN_MASK;
@@ -331,34 +338,35 @@ static void read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 	if (k >= n || ends != (k + 1 == n) || p->len != want) {
 		if (prog)
 			progressed(q, now_ns);
-		return; /* IBTA §9.7.4: a response out of place is dropped (D-ROCE-RC-6) */
+		return false; /* IBTA §9.7.4: a response out of place is dropped (D-ROCE-RC-6) */
 	}
 	int e = ops->scatter(ctx, q->una, k * q->pmtu, p->payload, p->len);
 	if (e != 0) {
 		req_fail(q, ops, ctx, q->una, (uint8_t)e);
-		return;
+		return true;
 	}
 	q->una_psn = rc_psn_add(psn, 1);
 	if (k + 1 == n)
 		retire(q, ops, ctx, &w, q->una_psn);
 	progressed(q, now_ns);
+	return true;
 }
 
-void rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
+bool rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 	       uint64_t now_ns)
 {
 	if (q->state != RC_REQ_RUN && q->state != RC_REQ_RNR)
-		return;
+		return false;
 	const struct rc_op_info *oi = rc_op_info(p->opcode);
 	if (oi == NULL || !oi->resp)
-		return;
-	if (p->opcode == RC_BTH_ACK) {
-		if (p->has_aeth)
-			ack_rx(q, p, ops, ctx, now_ns);
-	} else {
-		read_resp_rx(q, p, ops, ctx, now_ns);
-	}
+		return false;
+	bool taken;
+	if (p->opcode == RC_BTH_ACK)
+		taken = p->has_aeth && ack_rx(q, p, ops, ctx, now_ns);
+	else
+		taken = read_resp_rx(q, p, ops, ctx, now_ns);
 	rc_req_run(q, ops, ctx, now_ns);
+	return taken;
 }
 
 /* One expiry, handled at t, the time the clock moved to (D-ROCE-RC-19). */

@@ -73,17 +73,14 @@ static enum rc_verdict chk_length(struct chk *c)
 	}
 }
 
-/* P_Key match (D-ROCE-RC-12). IBTA §10.9.3: the key bits 14:0 equal, at least one of the
- * two a full member (bit 15), and not the invalid key (bits 14:0 zero). [S004] L96 as
- * written: bits 14:0 equal and bit 14 of either set. Mismatch: dropped silently. */
+/* P_Key match (D-ROCE-RC-12, the layer's D-ROCE-8): IBTA §10.9.3: the key bits 14:0 equal, not
+ * the invalid key (bits 14:0 zero), at least one of the two a full member (bit 15). [S004] L96
+ * writes the membership bit as 14; read as IBTA's bit 15 under both profiles (with bit 14 the
+ * partition field would overlap the membership test). Mismatch: dropped silently. */
 static enum rc_verdict chk_pkey(struct chk *c)
 {
 	uint16_t a = c->p->pkey, b = c->env->pkey;
-	if ((a & 0x7FFFu) != (b & 0x7FFFu))
-		return RC_V_DROP;
-	if (c->env->seed004)
-		return ((a | b) & 0x4000u) ? RC_V_OK : RC_V_DROP;
-	if ((a & 0x7FFFu) == 0 || !((a | b) & 0x8000u))
+	if ((a & 0x7FFFu) != (b & 0x7FFFu) || (a & 0x7FFFu) == 0 || !((a | b) & 0x8000u))
 		return RC_V_DROP;
 	return RC_V_OK;
 }

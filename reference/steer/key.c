@@ -8,8 +8,6 @@
 #include "prm/layouts.h"
 #include "steer/steer.h"
 
-#define K(n) PRM_FIELD(fte_match_param, n)
-
 static uint32_t be16(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 8 | p[1];
@@ -43,17 +41,27 @@ static void put_tag(uint8_t *key, const struct pkt_tag *t, unsigned i)
 	}
 }
 
+/* The 128-bit address fields are whole bytes: their bytes go in at their offsets (the key
+ * starts zeroed, so an IPv4 address's leading 12 bytes stay 0). */
+#define KEY_BYTE(n) (PRMB_fte_match_param__##n / 8)
+_Static_assert(PRMB_fte_match_param__outer_src_ip % 8 == 0 &&
+		       PRMW_fte_match_param__outer_src_ip == 128 &&
+		       PRMB_fte_match_param__outer_dst_ip % 8 == 0 &&
+		       PRMW_fte_match_param__outer_dst_ip == 128 &&
+		       KEY_BYTE(outer_src_ip) + 16 <= STEER_KEY_LEN &&
+		       KEY_BYTE(outer_dst_ip) + 16 <= STEER_KEY_LEN,
+	       "the address fields are 16 whole bytes of the key");
+
 static void put_ip(uint8_t *key, const uint8_t *p, const struct pkt_info *pi)
 {
 	const uint8_t *ip = p + pi->l3_off;
-	uint8_t src[16] = { 0 }, dst[16] = { 0 };
 	if (pi->l3 == PKT_L3_IPV4) { /* RFC 791: addresses at 12 and 16; T413 in the last dword */
-		memcpy(src + 12, ip + 12, 4);
-		memcpy(dst + 12, ip + 16, 4);
+		memcpy(key + KEY_BYTE(outer_src_ip) + 12, ip + 12, 4);
+		memcpy(key + KEY_BYTE(outer_dst_ip) + 12, ip + 16, 4);
 	} else { /* RFC 8200: flow label 20 bits; addresses at 8 and 24 */
 		PUT(key, outer_ipv6_flow_label, be32(ip) & 0xFFFFF);
-		memcpy(src, ip + 8, 16);
-		memcpy(dst, ip + 24, 16);
+		memcpy(key + KEY_BYTE(outer_src_ip), ip + 8, 16);
+		memcpy(key + KEY_BYTE(outer_dst_ip), ip + 24, 16);
 	}
 	/* TOS / traffic class: DSCP 7:2, ECN 1:0 (RFC 2474, RFC 3168). */
 	PUT(key, outer_ip_dscp, pi->tos >> 2);
@@ -61,8 +69,6 @@ static void put_ip(uint8_t *key, const uint8_t *p, const struct pkt_info *pi)
 	/* IPv4 protocol / the IPv6 next header that ends the extension chain (D-FT-3). */
 	PUT(key, outer_ip_protocol, pi->ip_proto);
 	PUT(key, outer_frag, pi->fragment);
-	(void)nicref_field_set_bytes(key, STEER_KEY_LEN, K(outer_src_ip), src, sizeof src);
-	(void)nicref_field_set_bytes(key, STEER_KEY_LEN, K(outer_dst_ip), dst, sizeof dst);
 }
 
 void steer_key_build(const uint8_t *frame, size_t len, const struct pkt_info *pi,

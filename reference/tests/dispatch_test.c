@@ -102,8 +102,9 @@ Test(dispatch_opcodes, table_is_t127)
 	const size_t n = sizeof t127 / sizeof t127[0];
 	cr_assert_eq(n, 79, "transcription has %zu rows", n);
 	/* T127, then the 14 public mlx5 QP and GID-table commands beyond PRM Rev 0.40 (issue 17,
-	 * docs/roce.md), whose "section" is their source. */
-	cr_assert_eq(nicref_opcode_count(), 79 + 14, "model has %u opcodes", nicref_opcode_count());
+	 * docs/roce.md) and the 2 UMEM commands (issue 14 M2, docs/umem.md), whose "section" is
+	 * their source. */
+	cr_assert_eq(nicref_opcode_count(), 79 + 16, "model has %u opcodes", nicref_opcode_count());
 	static const struct t127_row beyond[] = {
 		{ 0x500, "CREATE_QP", "mlx5_ifc.h" },	 { 0x501, "DESTROY_QP", "mlx5_ifc.h" },
 		{ 0x502, "RST2INIT_QP", "mlx5_ifc.h" },	 { 0x503, "INIT2RTR_QP", "mlx5_ifc.h" },
@@ -113,8 +114,9 @@ Test(dispatch_opcodes, table_is_t127)
 		{ 0x50C, "SQD_RTS_QP", "mlx5_ifc.h" },	 { 0x50E, "INIT2INIT_QP", "mlx5_ifc.h" },
 		{ 0x760, "QUERY_ROCE_ADDRESS", "mlx5_ifc.h" },
 		{ 0x761, "SET_ROCE_ADDRESS", "mlx5_ifc.h" },
+		{ 0xA08, "CREATE_UMEM", "mlx5_ifc.h" },	 { 0xA0A, "DESTROY_UMEM", "mlx5_ifc.h" },
 	};
-	for (unsigned i = 0; i < 14; i++) {
+	for (unsigned i = 0; i < 16; i++) {
 		cr_assert_eq(nicref_opcode_at(79 + i), beyond[i].opcode, "beyond row %u", i);
 		cr_assert_str_eq(nicref_opcode_name(beyond[i].opcode), beyond[i].name);
 		cr_assert_str_eq(nicref_opcode_section(beyond[i].opcode), beyond[i].section);
@@ -157,7 +159,8 @@ Test(dispatch_opcodes, lookups)
 	/* Not in T127. */
 	static const unsigned absent[] = { 0x000, 0x106, 0x10C, 0x10E, 0x204, 0x300, 0x404,
 					   0x752, 0x80E, 0x190A, 0x910, 0x911,
-					   0x93D, 0x940, 0x999, 0xFFFF, 0x10000, 0xFFFFFFFFu };
+					   0x93D, 0x940, 0x999, 0xA00, 0xA09, 0xA0F, 0xA10,
+					   0xFFFF, 0x10000, 0xFFFFFFFFu };
 	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
 		cr_assert_null(nicref_opcode_name(absent[i]), "0x%x named", absent[i]);
 		cr_assert_null(nicref_opcode_section(absent[i]), "0x%x has a section", absent[i]);
@@ -166,7 +169,7 @@ Test(dispatch_opcodes, lookups)
 	cr_assert_eq(nicref_opcode_find("NO_SUCH_COMMAND"), -1);
 	cr_assert_eq(nicref_opcode_find("nop"), -1);
 	cr_assert_eq(nicref_opcode_find(""), -1);
-	cr_assert_eq(nicref_opcode_at(79 + 14), 0);
+	cr_assert_eq(nicref_opcode_at(79 + 16), 0);
 	/* Every command of T127 is modelled since flow steering (§12.14, issue 13). */
 	cr_assert_eq(nicref_opcode_modelled(0x80D), 1);
 	cr_assert_eq(nicref_opcode_modelled(0x930), 1);

@@ -401,3 +401,27 @@ Test(rc_req, one_long_tick_one_expiry)
 	cr_expect_eq(u->nfail, 0);
 	ru_free(u);
 }
+
+/* D-ROCE-RC-6: what the requester does not take is said (the device names it a
+ * response_unexpected drop): a ghost ACK, a stray READ response; an ACK it takes is taken. */
+Test(rc_req, unexpected_responses_are_reported)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct rc_pkt g = ack_of(0xFFFFFF, ACK);
+	cr_expect(!rc_req_rx(&u->q, &g, &ru_req_ops, u, 1),
+		  "PSN 0xFFFFFF before anything was acknowledged: a ghost");
+	g.psn = 5;
+	cr_expect(!rc_req_rx(&u->q, &g, &ru_req_ops, u, 1), "a ghost ACK beyond what was sent");
+	struct rc_pkt r = ack_of(0, 0x1F);
+	r.opcode = RC_BTH_READ_RESP_ONLY;
+	cr_expect(!rc_req_rx(&u->q, &r, &ru_req_ops, u, 1), "a READ response while only a SEND waits");
+	cr_expect_eq(u->ndone, 0);
+	struct rc_pkt a = ack_of(0, ACK);
+	cr_expect(rc_req_rx(&u->q, &a, &ru_req_ops, u, 2));
+	cr_expect_eq(u->ndone, 1);
+	cr_expect(rc_req_rx(&u->q, &a, &ru_req_ops, u, 3), "a duplicate ACK of the last acknowledged");
+	ru_free(u);
+}

@@ -250,6 +250,10 @@ static inline void round_trip(const char *in_layout, const char *out_layout,
 		const struct nicref_field *f = &li->fields[i];
 		if (f->bit_offset < 0x20 * 8 || f->flags & NICREF_FIELD_ARRAY)
 			continue;
+		/* The UMEM fields beyond PRM Rev 0.40 are CREATE's only (docs/umem.md D-UMEM-7,
+		 * umem_test.c). */
+		if (strstr(f->name, "umem"))
+			continue;
 		size_t k = 0;
 		while (k < nfv && strcmp(fv[k].name, f->name))
 			k++;

@@ -157,7 +157,9 @@ enum nicref_delivery_status {
 	X(SQD_RTS_QP, 0x50C, "mlx5_ifc.h")                                                      \
 	X(INIT2INIT_QP, 0x50E, "mlx5_ifc.h")                                                    \
 	X(QUERY_ROCE_ADDRESS, 0x760, "mlx5_ifc.h")                                              \
-	X(SET_ROCE_ADDRESS, 0x761, "mlx5_ifc.h")
+	X(SET_ROCE_ADDRESS, 0x761, "mlx5_ifc.h")                                               \
+	X(CREATE_UMEM, 0xA08, "mlx5_ifc.h")                                                     \
+	X(DESTROY_UMEM, 0xA0A, "mlx5_ifc.h")
 
 enum nicref_opcode {
 #define NICREF_OPCODE_ENUM(id, op, sec) NICREF_OP_##id = op,

@@ -158,6 +158,13 @@ NICREF_API void nicref_dev_reset(struct nicref_dev *dev);
 NICREF_API uint32_t nicref_bar_read32(struct nicref_dev *dev, uint32_t offset);
 NICREF_API void nicref_bar_write32(struct nicref_dev *dev, uint32_t offset, uint32_t value);
 
+/* Event kinds the trace callback is not called for: bit k (1 << k) for enum nicref_event_kind
+ * k; none after create, kept across a reset. A muted event still takes its place in the stream
+ * (its seq number, the events statistic): the callback sees every other event exactly as it
+ * would, only what the device computes for a muted event alone is not computed (the frame
+ * CRC of frame_in and frame_out). For a consumer that reads a few kinds (nicref replay). */
+NICREF_API void nicref_trace_mute(struct nicref_dev *dev, uint64_t kinds);
+
 /* Virtual time in nanoseconds; only the caller moves it. */
 NICREF_API void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns);
 NICREF_API uint64_t nicref_clock_now(const struct nicref_dev *dev);

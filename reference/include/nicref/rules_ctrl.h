@@ -17,6 +17,7 @@
 #include "nicref/rules_rx.h"
 #include "nicref/rules_steer.h"
 #include "nicref/rules_qp.h"
+#include "nicref/rules_umem.h"
 
 #define NICREF_CMD_RULES_CTRL(X)                                                                \
 	NICREF_CMD_RULES_OBJ(X)                                                                 \
@@ -27,7 +28,8 @@
 	NICREF_CMD_RULES_TIR(X)                                                                 \
 	NICREF_CMD_RULES_VPORT(X)                                                               \
 	NICREF_CMD_RULES_STEER(X)                                                               \
-	NICREF_CMD_RULES_QP(X)
+	NICREF_CMD_RULES_QP(X)                                                                  \
+	NICREF_CMD_RULES_UMEM(X)
 
 /* Every one of these is a rule of a command's content or of the data path, never of the
  * command transport (the fuzz oracle tells the two apart by this list). */
