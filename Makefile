@@ -473,7 +473,11 @@ DLL_BENCH := $(BUILD)/harness/bench/dll_bench
 $(DLL_BENCH): harness/bench/dll_bench.c $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
-bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) $(ADP_BENCH) $(DLL_BENCH) $(TOOL)
+ROCE_BENCH := $(BUILD)/harness/bench/roce_bench
+$(ROCE_BENCH): harness/bench/roce_bench.c $(filter $(BUILD)/harness/driver%.o $(BUILD)/harness/cmdbuild.o,$(HAR_OBJ)) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(HAR_INC) $^ -o $@ $(ALL_LDFLAGS)
+bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) $(ADP_BENCH) $(DLL_BENCH) $(ROCE_BENCH) $(TOOL)
 	$(BENCH)
 	$(OBJ_BENCH)
 	$(CTRL_BENCH)
@@ -483,6 +487,7 @@ bench: $(BENCH) $(OBJ_BENCH) $(CTRL_BENCH) $(TX_BENCH) $(RX_BENCH) $(LRO_BENCH) 
 	$(ADP_BENCH) $(BUILD)/adp_check_bench.pcap
 	/usr/bin/python3 harness/bench/replay_bench.py $(TOOL) $(BUILD)
 	$(DLL_BENCH)
+	$(ROCE_BENCH)
 
 # Line and branch coverage of reference/ (gcovr HTML, ci/coverage.sh): one report per slice (the
 # unit tests, the vectors, each fuzz target's corpora/<t>/ plus the campaign store's <t>/) and

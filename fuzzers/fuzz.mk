@@ -8,8 +8,8 @@
 #                                       copy of corpora/<t>/, FUZZ_JOBS (2) at a time, then the
 #                                       committed corpora replayed through the gcc build; any
 #                                       finding fails. Wall time: ceil(targets / FUZZ_JOBS) *
-#                                       FUZZ_SECONDS plus ~30 s of build from clean (8 targets,
-#                                       45 s in `make check`: 4 rounds, ~3.5 min)
+#                                       FUZZ_SECONDS plus ~30 s of build from clean (14 targets,
+#                                       45 s in `make check`: 7 rounds, ~5.5 min)
 #   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
 #   make -f fuzzers/fuzz.mk selftest    what a finding prints, and reserved op codes ignored
 #                                       (fuzzers/tests/selftest.sh; the smoke runs it too)
@@ -35,7 +35,7 @@ AFL_SAN ?=
 
 FUZZ_TARGETS := $(patsubst fuzzers/%_fuzz.c,%,$(wildcard fuzzers/*_fuzz.c))
 LIB_SRC := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c))) \
-	harness/opstream.c harness/cmdbuild.c harness/driver.c harness/driver_vport.c harness/driver_wq.c harness/driver_mkey.c harness/driver_tir.c harness/driver_eq.c harness/driver_cq.c harness/driver_sq.c harness/driver_steer.c harness/driver_rq.c harness/driver_rxstack.c
+	harness/opstream.c harness/cmdbuild.c harness/driver.c harness/driver_vport.c harness/driver_wq.c harness/driver_mkey.c harness/driver_tir.c harness/driver_eq.c harness/driver_cq.c harness/driver_sq.c harness/driver_steer.c harness/driver_rq.c harness/driver_rxstack.c harness/driver_qp.c
 # The differential engine (NICREF_DUT, fuzzers/fuzz_dut.c): its interposition needs the --wrap
 # flags below (harness/dut_wrap.c).
 DUT_SRC := harness/dut_diff.c harness/dut_name.c harness/dut_load.c harness/dut_wrap.c \

@@ -145,6 +145,16 @@ same_trace rx "$seed" "$work/rx-r"
 seed=corpora/lro/seed-causes
 { printf '\x05\xff'; cat "$seed"; printf '\x80'; } >"$work/lro-r"
 same_trace lro "$seed" "$work/lro-r"
+# roce_rx, roce_rx_icrc (roce_rx_fuzz.c): 0x04-0xFF, the op byte alone.
+for t in roce_rx roce_rx_icrc; do
+	seed=corpora/$t/seed-requester-acks
+	{ printf '\x04\xff'; cat "$seed"; printf '\x80'; } >"$work/$t-r"
+	same_trace $t "$seed" "$work/$t-r"
+done
+# roce_pair (roce_pair_fuzz.c): 0x04-0xFF after the config byte, the op byte alone.
+seed=corpora/roce_pair/seed-write-send-read
+{ head -c 1 "$seed"; printf '\x04\xff'; tail -c +2 "$seed"; printf '\x80'; } >"$work/roce_pair-r"
+same_trace roce_pair "$seed" "$work/roce_pair-r"
 # device (device_fuzz.c): 0x07-0xFF, the op byte alone.
 seed=corpora/device/seed-frames
 { printf '\x07\xff'; cat "$seed"; printf '\x80'; } >"$work/device-r"
@@ -166,4 +176,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, device, dll and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll and cmd; tx's light restore matches a full bring-up"
