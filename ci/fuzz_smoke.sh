@@ -3,8 +3,7 @@
 # temporary copy of its seed corpus, two targets at a time (FUZZ_JOBS, one per core), then the
 # committed corpora replayed through the gcc build. Wall time: ceil(targets / 2) * N seconds plus
 # the build (14 targets: 7 rounds, ~7.5 min at 60 s). Fails on any crash, sanitizer report, leak
-# or timeout. NICREF_ROCE_PAIR_SKIP_KNOWN=1 in the environment steps roce_pair around the two
-# model findings docs/roce.md "Fuzzing and scale" reports, until they are fixed.
+# or timeout.
 # Usage: ci/fuzz_smoke.sh [seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."

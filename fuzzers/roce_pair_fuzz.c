@@ -503,20 +503,6 @@ static void post(struct side *s, unsigned q, unsigned op, uint32_t len)
 	fuzz_trace("post %c QP %u opcode 0x%02x len %u", 'A' + s->idx, q, op, len);
 }
 
-/* NICREF_ROCE_PAIR_SKIP_KNOWN=1: keep fuzzing past the two findings docs/roce.md "Fuzzing and
- * scale" reports (F1: a zero-length SEND's 58-byte frame; F2: seed004's RNR NAK ahead of the
- * expected PSN) by posting such a SEND with 1 byte and running the connectx profile only. Off
- * by default: the targets report what they find. */
-static bool skip_known(void)
-{
-	static int on = -1;
-	if (on < 0) {
-		const char *v = getenv("NICREF_ROCE_PAIR_SKIP_KNOWN");
-		on = v && strcmp(v, "1") == 0;
-	}
-	return on;
-}
-
 static void op_post(struct reader *r)
 {
 	static const unsigned ops[5] = { REFDRV_QP_OP_SEND, REFDRV_QP_OP_SEND_IMM,
@@ -524,8 +510,6 @@ static void op_post(struct reader *r)
 					 REFDRV_QP_OP_RDMA_READ };
 	unsigned who = rd8(r), op = map_op(ops[rd8(r) % 5]);
 	uint32_t len = (uint32_t)(rdn(r, 2) % 4097);
-	if (skip_known() && op == REFDRV_QP_OP_SEND && len == 0)
-		len = 1;
 	post(S[who & 1], who >> 1 & 1, op, len);
 }
 
@@ -742,7 +726,7 @@ static void pair_one_input(const uint8_t *data, size_t len)
 	static const uint32_t psns[4] = { 0, 0xFFFFF0, 0x7FFFFC, 0x0ABCDE };
 	struct reader r = { data, len };
 	unsigned cfg = rd8(&r);
-	profile = skip_known() ? 0 : cfg >> 2 & 1;
+	profile = cfg >> 2 & 1;
 	ect = !(cfg >> 3 & 1);
 	S[0] = &sides[profile][0];
 	S[1] = &sides[profile][1];

@@ -290,8 +290,12 @@ static enum rc_verdict refuse(struct chk *c, enum rc_verdict v)
 		return v;
 	case RC_V_RNR:
 		/* IBTA §9.7.5.2.8: the RNR NAK carries the request's PSN and the QP's
-		 * min_rnr_nak timer code; the expected PSN does not move. */
-		c->ops->ack(c->ctx, p->psn & RC_PSN_MASK, rc_aeth_syn(RC_AETH_RNR, c->env->min_rnr), r->msn);
+		 * min_rnr_nak timer code; the expected PSN does not move. The request is the
+		 * expected one in IBTA's order; in seed 004's (the RQ checked before the PSN) it
+		 * may be ahead or a duplicate, and a NAK acknowledges every PSN before its own
+		 * (IBTA §9.7.5.1): so the NAK carries the expected PSN, never acknowledging a
+		 * request not executed (D-ROCE-RC-20; found by roce_pair, F2). */
+		c->ops->ack(c->ctx, r->epsn, rc_aeth_syn(RC_AETH_RNR, c->env->min_rnr), r->msn);
 		return v;
 	default:
 		return fatal(c, v);

@@ -179,6 +179,13 @@ static size_t build(struct nicref_dev *dev, unsigned port, uint16_t pkey, uint16
 	t[1] = (uint8_t)(icrc >> 8);
 	t[2] = (uint8_t)(icrc >> 16);
 	t[3] = (uint8_t)(icrc >> 24);
+	/* IEEE 802.3 minFrameSize (PRM §3.3.8: 64 bytes with the FCS the model's frames do not
+	 * carry, D-TX-2): a short packet (a zero-length SEND or WRITE over IPv4) is padded with
+	 * zeros after its ICRC; the IP length still ends the packet (D-ROCE-19). */
+	if (n < TX_MIN_FRAME) {
+		memset(f + n, 0, TX_MIN_FRAME - n);
+		n = TX_MIN_FRAME;
+	}
 	return n;
 }
 
