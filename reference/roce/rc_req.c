@@ -244,6 +244,12 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 		return false;
 	if (kind == RC_AETH_NAK && (syn & 31u) > RC_NAK_INV_RD_REQ)
 		return false; /* a reserved NAK code: not a response the requester knows */
+	/* A NAK (or RNR NAK) names the request it refuses (IBTA §9.7.5.1-2): one sent and not
+	 * acknowledged. One for the last acknowledged PSN refuses nothing outstanding: a
+	 * duplicate or a ghost, dropped (found by roce_rx: a fatal NAK after the ACK of the only
+	 * WQE failed a WQE never posted). */
+	if (kind != RC_AETH_ACK && rc_psn_diff(psn, q->una_psn) < 0)
+		return false;
 	int prog = ack_upto(q, upto, ops, ctx, &gap);
 	if (prog < 0)
 		return true;
