@@ -31,7 +31,7 @@ static uint8_t xor8(const uint8_t *p, size_t n)
 	return b;
 }
 
-/* Whether any of n bytes is not zero, eight at a time (as xor8). */
+/* Whether any of n bytes is not zero, eight bytes a step, as xor8 reads them. */
 static int nonzero(const uint8_t *p, size_t n)
 {
 	uint64_t w = 0, x;

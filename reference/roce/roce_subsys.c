@@ -1,8 +1,8 @@
 /* The RoCE transport's row of the subsystem table (core/subsys.h; device/device.c places it
  * after eth's, whose wire path it sends through): its state made at create (scratch buffers
  * sized for the largest frame, so no packet allocates), the hooks it hands the control plane
- * (cmd/ctl_dev.h: roce_rx, qp_run), power-on, time (the QPs' timers, the reaction point),
- * the notes of QP transitions, counters, invariants. */
+ * (cmd/ctl_dev.h: roce_rx, qp_run), power-on, the clock moving (for the QPs' timers and the
+ * reaction point), the notes of QP transitions, counters, invariants. */
 #include <stdlib.h>
 
 #include "nicref/snapshot.h"
