@@ -35,7 +35,8 @@
  *    CQs, the EQ and the data region its MKeys cover (IBTA Vol. 1 §10.6: R_Key/L_Key bounds);
  *  - FRAME_OUT: every frame the device sends is a RoCEv2 packet to the peer (its MAC, UDP port
  *    4791) whose ICRC is right (Annex A17 §A17.3.3) and whose BTH names the peer's QP of an
- *    RC QP of ours with an opcode of IBTA Table 38;
+ *    RC QP of ours with an opcode of IBTA Table 38, or a CNP (0x81) to the DETH source QP of
+ *    the UD packet being taken (D-ROCE-9: a UD packet's CNP goes to its DETH source QP);
  *  - ICRC_AGREES (roce_rx only): no packet whose ICRC the harness computed is dropped for its
  *    ICRC (the sender's nicref_roce_icrc and the receiver's check agree);
  *  - CQE_ONCE: a QP's receive CQEs never outnumber its receive WQEs posted, nor its send CQEs
@@ -107,6 +108,8 @@ static struct {
 	bool fixed;        /* the harness computed this packet's ICRC */
 	bool icrc_drop;
 	unsigned frames_out;
+	bool ud_src_on;    /* the packet being taken is UD with a DETH: its source QP */
+	uint32_t ud_src;
 } w;
 
 static const uint64_t MAC_PEER = 0x024E4943520Bull;
@@ -188,9 +191,10 @@ static void on_wire_tx(void *ctx, unsigned port, const uint8_t *f, size_t len)
 	uint32_t dqp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
 	const struct nicref_roce_opcode_info *oi = nicref_roce_opcode(bth[0]);
 	PROP(oi != NULL, "FRAME_OUT", "op %u: opcode 0x%02x not in Table 38", op_no, bth[0]);
-	PROP(dqp == PEER_QPN || dqp == PEER_QPN + 1, "FRAME_OUT",
-	     "op %u: opcode 0x%02x to QP 0x%06x, not the peer's 0x%x/0x%x", op_no, bth[0], dqp,
-	     PEER_QPN, PEER_QPN + 1);
+	bool cnp_to_ud_src = bth[0] == 0x81 && w.ud_src_on && dqp == w.ud_src;
+	PROP(dqp == PEER_QPN || dqp == PEER_QPN + 1 || cnp_to_ud_src, "FRAME_OUT",
+	     "op %u: opcode 0x%02x to QP 0x%06x, not the peer's 0x%x/0x%x (nor a CNP to the "
+	     "UD packet's source QP)", op_no, bth[0], dqp, PEER_QPN, PEER_QPN + 1);
 }
 
 static void on_event(void *ctx, const struct nicref_event *ev)
@@ -237,6 +241,7 @@ static void check_cq(unsigned k, bool send)
 static void begin(bool cmd)
 {
 	w.on = true, w.bad = false, w.cmd = cmd, w.fixed = false, w.icrc_drop = false;
+	w.ud_src_on = false;
 }
 
 static void end(void)
@@ -324,6 +329,12 @@ static void op_pkt(struct reader *r)
 	bool fixed = w.fixed;
 	begin(false);
 	w.fixed = fixed;
+	/* UD_SEND_ONLY (0x64) and its immediate form (0x65): the DETH follows the BTH, its source
+	 * QP in bytes 5-7 (IBTA Vol. 1 §9.3.3), where a CNP for this packet goes (D-ROCE-9). */
+	if (len >= 20 && (body[0] == 0x64 || body[0] == 0x65)) {
+		w.ud_src_on = true;
+		w.ud_src = (uint32_t)body[17] << 16 | (uint32_t)body[18] << 8 | body[19];
+	}
 	NICREF_FUZZ_CHECK(nicref_wire_rx(dev, 1, f, n < 60 ? 60 : n) == 0);
 	PROP(!(w.fixed && w.icrc_drop && !(flags & 0x10)), "ICRC_AGREES", "op %u: a packet "
 	     "whose ICRC nicref_roce_icrc computed was dropped for its ICRC", op_no);
