@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "nicref/nicref.h"
+#include "jsonval.h"
 #include "pcap_write.h"
 #include "repro_int.h"
 
@@ -24,17 +25,6 @@
 #define VEC_FAULTS_MAX 8u
 
 /* ---- the record ---- */
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 void repro_rec_free(struct repro_rec *rec)
 {
@@ -66,23 +56,17 @@ static struct repro_stim_rec *rec_push(struct repro_rec *rec)
 	return s;
 }
 
-/* The bytes of "HEX" after the operand. */
+/* The bytes of "HEX" after the operand (hex_parse's digits, harness/jsonval.h). */
 static int parse_bytes(const char *p, struct repro_stim_rec *s)
 {
-	size_t n = strlen(p);
-	if (n % 2)
+	long n = hex_length(p);
+	if (n < 0)
 		return -1;
-	s->len = n / 2;
+	s->len = (size_t)n;
 	s->buf = malloc(s->len ? s->len : 1);
 	if (!s->buf)
 		return -1;
-	for (size_t i = 0; i < s->len; i++) {
-		int h = hexval(p[2 * i]), l = hexval(p[2 * i + 1]);
-		if (h < 0 || l < 0)
-			return -1;
-		s->buf[i] = (uint8_t)(h << 4 | l);
-	}
-	return 0;
+	return hex_parse(p, s->buf, s->len) == n ? 0 : -1;
 }
 
 /* A host memory write "ADDR HEX" that continues the write m (addr just past it): appended to
