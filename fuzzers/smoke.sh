@@ -8,11 +8,18 @@
 # written. The output is buffered and printed in one piece at the end, so runs side by side
 # do not interleave. Any crash, sanitizer report, leak or timeout fails (exit 1); the work
 # directory with the reproducer is then kept and named. Run from the repository root.
+#
+# FUZZ_SEED (default 1) is libFuzzer's -seed: the smoke is a gate, and a gate must give the
+# same verdict when it runs again on the same tree, so its mutations follow a fixed seed (the
+# same sequence of inputs each run; how far a run gets in its seconds still depends on the
+# machine). FUZZ_SEED=0 lets libFuzzer choose one (it prints it). Finding new bugs is the
+# campaigns' job (`make campaign`, docs/fuzzing.md), which run unseeded.
 set -uo pipefail
 
 mode=${1:?mode}
 t=${2:?target}
 secs=${3:?seconds}
+seed=${FUZZ_SEED:-1}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nicref-$mode-$t.XXXXXX")
 mkdir -p "$work/corpus" "$work/artifacts"
@@ -30,7 +37,7 @@ fi
 stat_of() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
 
 fail() {
-	echo "=== $mode $t: FAILED: $1"
+	echo "=== $mode $t: FAILED: $1 (FUZZ_SEED=${seed:-})"
 	tail -n 80 "$log"
 	echo "=== $mode $t: log, corpus and reproducers kept in $work"
 	ls -l "$work/artifacts" 2>/dev/null | sed 1d
@@ -41,7 +48,7 @@ start=$(date +%s)
 case $mode in
 libfuzzer)
 	"build/fuzz/${t}_fuzz" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
-		-print_final_stats=1 "${dict[@]}" -artifact_prefix="$work/artifacts/" \
+		-seed="$seed" -print_final_stats=1 "${dict[@]}" -artifact_prefix="$work/artifacts/" \
 		"$work/corpus" >"$log" 2>&1
 	rc=$?
 	took=$(($(date +%s) - start))
@@ -55,7 +62,7 @@ libfuzzer)
 	ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
 	corp=$(sed -nE 's/.* corp: ([0-9]+\/[0-9]+[a-zA-Z]*).*/\1/p' <<<"$last")
 	seeds=$(find "corpora/$t" -type f 2>/dev/null | wc -l)
-	echo "=== libfuzzer $t: ok, $took s: $(stat_of number_of_executed_units) runs," \
+	echo "=== libfuzzer $t: ok, $took s, seed $seed: $(stat_of number_of_executed_units) runs," \
 		"$(stat_of average_exec_per_sec) exec/s, cov $cov, ft $ft, corpus $seeds seeds ->" \
 		"$corp, new units $(stat_of new_units_added), peak rss $(stat_of peak_rss_mb) MB"
 	;;
