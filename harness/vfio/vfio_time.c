@@ -21,6 +21,7 @@
 
 static uint64_t now_ns(void)
 {
+	vfio_wire_tick();
 	vfio_time_advance(VFIO_TIME_STEP_NS);
 	return vfio.dev ? nicref_clock_now(vfio.dev) : 0;
 }
@@ -53,6 +54,7 @@ VFIO_API time_t time(time_t *out)
 
 VFIO_API int usleep(useconds_t us)
 {
+	vfio_wire_tick();
 	vfio_time_advance((uint64_t)us * 1000);
 	return 0;
 }
@@ -63,6 +65,7 @@ VFIO_API int nanosleep(const struct timespec *req, struct timespec *rem)
 		errno = EINVAL;
 		return -1;
 	}
+	vfio_wire_tick();
 	vfio_time_advance((uint64_t)req->tv_sec * 1000000000ull + (uint64_t)req->tv_nsec);
 	if (rem)
 		rem->tv_sec = 0, rem->tv_nsec = 0;
@@ -71,6 +74,7 @@ VFIO_API int nanosleep(const struct timespec *req, struct timespec *rem)
 
 VFIO_API unsigned sleep(unsigned s)
 {
+	vfio_wire_tick();
 	vfio_time_advance((uint64_t)s * 1000000000ull);
 	return 0;
 }
@@ -82,6 +86,7 @@ VFIO_API int poll(struct pollfd *fds, nfds_t n, int timeout)
 	if (vfio.device_fd < 0 || timeout == 0)
 		return real(fds, n, timeout);
 	uint64_t waited = 0, limit = timeout > 0 ? (uint64_t)timeout * 1000000ull : VFIO_HANG_NS;
+	vfio_wire_tick();
 	for (;;) {
 		int r = real(fds, n, 0);
 		if (r != 0)

@@ -1,0 +1,531 @@
+/* Milestone M2 of docs/drivers.md, its second part: traffic through rdma-core's mlx5_vfio
+ * provider, unmodified (Debian's libmlx5), on libnicref through the VFIO front end.
+ *
+ * After the driver's bring-up the program builds, through DevX (mlx5dv_devx_obj_create and
+ * its query/modify/destroy) with every ring and doorbell record in DevX UMEMs
+ * (mlx5dv_devx_umem_reg, docs/umem.md D-UMEM-7): a send CQ and a receive CQ, a transport
+ * domain and a TIS, an SQ on the TIS (RST -> RDY), an RQ (RST -> RDY, its 64 WQEs posted), a
+ * Direct TIR over the RQ, and a NIC_RX root flow table whose one entry forwards every frame to
+ * the TIR; each object is queried back.
+ *
+ * Send: three SEND WQEs (PRM §7.4.4.1 T26 ctrl, T28 Ethernet segment with 18 bytes of inline
+ * headers, T38 a data pointer through the MR's lkey for the other 42 bytes), each the way a
+ * driver posts one (§7.4.3.1: the WQE in the SQ buffer, the doorbell record's send counter,
+ * then the UAR): the first rings the doorbell register (the WQE's first 8 bytes, one 64-bit
+ * store at offset 0 of Blue Flame buffer 0, §7.2.2); the second goes through Blue Flame (the
+ * whole 64-byte WQE into the odd buffer, §7.2.2.1, by eight 64-bit stores in ascending order:
+ * what rdma-core's mmio_memcpy_x64 is on x86-64), so the doorbell dwords reach the device
+ * first and the model runs the WQE from memory (D-VFIO-9); the third goes through Blue Flame
+ * with the doorbell quadword written last, and the model runs the copy. The program polls
+ * the send CQ for the three completions (requester CQEs, T68/T70: opcode 0, s_wqe_opcode 0Ah,
+ * wqe_counter 0, 1, 2). The frames appear on the model's wire (`nicref drive` counts them;
+ * `--pcap` writes them).
+ *
+ * Receive: `nicref drive --inject harness/drivers/frames/bcast60.pcap@0x92f` injects one frame
+ * on port 1 once SET_FLOW_TABLE_ROOT has completed: 60 bytes, broadcast, source
+ * 02:00:00:00:00:99, EtherType 88B5h, payload bytes 0, 1, ... 45. The program polls the
+ * receive CQ (sleeping 1 ms between polls, virtual time) and checks the responder CQE (T68:
+ * opcode 2, byte_cnt 60, wqe_counter 0) and the 60 bytes in WQE 0's buffer. Without an
+ * injected frame it says so and exits with the step's number.
+ *
+ * Then everything is destroyed in reverse (but the root flow table, which PRM Rev 0.40 gives no
+ * way to unset: its DESTROY_FLOW_TABLE is refused, D-FT-8, and TEARDOWN_HCA takes it) and the
+ * device closed. Each step prints one line;
+ * the exit status is 0 when every step succeeded, else the number of the step that failed.
+ * usage: mlx5_vfio_traffic [PCI_NAME] */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+/* The frames: what the program sends (dst 02:00:00:00:00:02, a station that is not the
+ * function, so it goes to the wire, D-TX-5) and what the injected capture holds. */
+#define FRAME_LEN 60u
+#define INLINE_LEN 18u /* the Ethernet header and 4 payload bytes, inline (T28) */
+#define LOG_CQ 6u
+#define LOG_SQ 6u  /* 64 WQEBBs of 64 bytes */
+#define LOG_RQ 6u  /* 64 WQEs of one 16-byte data segment */
+#define RX_BUF 1024u
+#define NSEND 3u
+#define DATA_LEN (64u * 1024u + 64u * RX_BUF)
+
+enum { U_SCQ, U_RCQ, U_SQ, U_RQ, U_DBR, NUMEMS };
+/* Doorbell records in U_DBR (T24, §7.12.2): send CQ 00h, receive CQ 40h, SQ 80h, RQ C0h. */
+#define DBR_SCQ 0x00u
+#define DBR_RCQ 0x40u
+#define DBR_SQ 0x80u
+#define DBR_RQ 0xC0u
+
+/* A field of a command in the public mlx5 layout: bits msb..lsb of the big-endian dword at
+ * byte off (PRM §12.2: commands are big-endian). */
+static void put(uint8_t *b, unsigned off, unsigned msb, unsigned lsb, uint32_t v)
+{
+	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
+		     b[off + 3];
+	uint32_t m = (msb - lsb == 31 ? 0xFFFFFFFFu : ((1u << (msb - lsb + 1)) - 1)) << lsb;
+	d = (d & ~m) | ((v << lsb) & m);
+	b[off] = (uint8_t)(d >> 24);
+	b[off + 1] = (uint8_t)(d >> 16);
+	b[off + 2] = (uint8_t)(d >> 8);
+	b[off + 3] = (uint8_t)d;
+}
+
+static uint32_t get(const volatile uint8_t *b, unsigned off, unsigned msb, unsigned lsb)
+{
+	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
+		     b[off + 3];
+	return msb - lsb == 31 ? d : (d >> lsb) & ((1u << (msb - lsb + 1)) - 1);
+}
+
+static uint8_t *ubuf[NUMEMS];
+static struct mlx5dv_devx_umem *umem[NUMEMS];
+static const size_t usize[NUMEMS] = { 4096, 4096, 4096, 4096, 4096 };
+
+static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, const char *name, uint8_t *in,
+				      size_t inlen, uint32_t *handle, unsigned at)
+{
+	uint8_t out[0x10] = { 0 };
+	struct mlx5dv_devx_obj *o = mlx5dv_devx_obj_create(ctx, in, inlen, out, sizeof out);
+	if (handle)
+		*handle = get(out, at, 23, 0);
+	printf("%s: %s (status 0x%02x, syndrome 0x%08x, handle %u)\n", name,
+	       o ? "ok" : strerror(errno), out[0], get(out, 4, 31, 0), handle ? *handle : 0);
+	return o;
+}
+
+/* CREATE_CQ (0x400, PRM §12.7.1 T261) of 2^LOG_CQ 64-byte CQEs on EQ eqn and UAR uar: the
+ * buffer is UMEM u, the doorbell record byte dbr of UMEM U_DBR (cqc T76 at 10h: log_cq_size
+ * 0Ch[28:24], uar_page 0Ch[23:0], c_eqn 14h[7:0], dbr_addr 38h; beyond PRM Rev 0.40, the
+ * public mlx5_ifc.h cqc dbr_umem_valid 00h[25], dbr_umem_id 04h and create_cq_in cq_umem_id
+ * 58h, cq_umem_valid 5Ch[31]). Every CQE starts invalid and software-owned (opcode Fh, owner
+ * 0), as drivers initialise them. */
+static struct mlx5dv_devx_obj *create_cq(struct ibv_context *ctx, const char *name, uint32_t eqn,
+					 uint32_t uar, int u, uint32_t dbr, uint32_t *cqn)
+{
+	uint8_t in[0x110] = { 0 };
+	for (unsigned i = 0; i < 1u << LOG_CQ; i++)
+		ubuf[u][i * 64 + 63] = 0xF0;
+	put(in, 0x00, 31, 16, 0x400);
+	put(in, 0x10, 25, 25, 1);
+	put(in, 0x14, 31, 0, umem[U_DBR]->umem_id);
+	put(in, 0x1C, 28, 24, LOG_CQ);
+	put(in, 0x1C, 23, 0, uar);
+	put(in, 0x24, 7, 0, eqn);
+	put(in, 0x4C, 31, 0, dbr);
+	put(in, 0x58, 31, 0, umem[u]->umem_id);
+	put(in, 0x5C, 31, 31, 1);
+	return create(ctx, name, in, sizeof in, cqn, 0x08);
+}
+
+/* The WQ of an SQ or RQ at byte 50h of its CREATE command (T55 at 30h of the context):
+ * wq_type 1 cyclic, pd, uar_page, dbr_addr (the record's byte in its UMEM), log_wq_stride,
+ * log_wq_sz; beyond PRM Rev 0.40 (mlx5_ifc.h wq_bits) dbr_umem_valid 24h[31], wq_umem_valid
+ * 24h[30], dbr_umem_id 28h, wq_umem_id 2Ch. */
+static void wq(uint8_t *in, uint32_t pdn, uint32_t uar, uint32_t dbr, unsigned log_stride,
+	       unsigned log_sz, int u)
+{
+	put(in, 0x50, 31, 28, 1);
+	put(in, 0x58, 23, 0, pdn);
+	put(in, 0x5C, 23, 0, uar);
+	put(in, 0x64, 31, 0, dbr);
+	put(in, 0x70, 19, 16, log_stride);
+	put(in, 0x70, 4, 0, log_sz);
+	put(in, 0x74, 31, 30, 3);
+	put(in, 0x78, 31, 0, umem[U_DBR]->umem_id);
+	put(in, 0x7C, 31, 0, umem[u]->umem_id);
+}
+
+/* MODIFY_SQ (0x905, T319) / MODIFY_RQ (0x909, T336): RST -> RDY (state 08h[31:28] the current
+ * state, the number 08h[23:0], the new state at 20h[23:20]; T63/T57 RST 0, RDY 1). */
+static int to_rdy(struct mlx5dv_devx_obj *o, unsigned opcode, uint32_t num, const char *name)
+{
+	uint8_t in[0x110] = { 0 }, out[0x10] = { 0 };
+	put(in, 0x00, 31, 16, opcode);
+	put(in, 0x08, 23, 0, num);
+	put(in, 0x20, 23, 20, 1);
+	int err = mlx5dv_devx_obj_modify(o, in, sizeof in, out, sizeof out);
+	printf("%s %u RST->RDY: %s (status 0x%02x)\n", name, num, err ? strerror(err) : "ok", out[0]);
+	return err;
+}
+
+/* A query whose output the caller reads: 0 or the error. */
+static int query(struct mlx5dv_devx_obj *o, unsigned opcode, uint32_t num, uint8_t *out,
+		 size_t outlen)
+{
+	uint8_t in[0x10] = { 0 };
+	put(in, 0x00, 31, 16, opcode);
+	put(in, 0x08, 23, 0, num);
+	memset(out, 0, outlen);
+	return mlx5dv_devx_obj_query(o, in, sizeof in, out, outlen);
+}
+
+/* The frame the program sends: dst 02:00:00:00:00:02, src 02:00:00:00:00:01, EtherType
+ * 88B5h (local experimental), payload 0xA0, 0xA1, ... */
+static void tx_frame(uint8_t *f, unsigned seq)
+{
+	static const uint8_t hdr[14] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x88, 0xB5 };
+	memcpy(f, hdr, sizeof hdr);
+	for (unsigned i = 14; i < FRAME_LEN; i++)
+		f[i] = (uint8_t)(0xA0 + i - 14 + seq * 0x40);
+}
+
+/* The injected frame (harness/drivers/frames/bcast60.pcap): broadcast, src 02:00:00:00:00:99,
+ * EtherType 88B5h, payload 0, 1, ... 45. */
+static void rx_frame(uint8_t *f)
+{
+	static const uint8_t hdr[14] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0, 0, 0x99,
+					 0x88, 0xB5 };
+	memcpy(f, hdr, sizeof hdr);
+	for (unsigned i = 14; i < FRAME_LEN; i++)
+		f[i] = (uint8_t)(i - 14);
+}
+
+/* One SEND WQE of 64 bytes (ds 4) at WQEBB idx (T26, T28, T38): ctrl opcode 0Ah, wqe_index,
+ * sq_number, ds, ce 10b (a CQE always); the Ethernet segment with inline_header_size 18 (2
+ * bytes in the segment at 0Eh, 16 in the next 16 bytes); a data pointer to the remaining
+ * FRAME_LEN - 18 bytes of the frame at iova `data` through lkey. */
+static void build_send(uint8_t *w, uint16_t idx, uint32_t sqn, const uint8_t *frame,
+		       uint32_t lkey, uint64_t data)
+{
+	memset(w, 0, 64);
+	put(w, 0x00, 23, 8, idx);
+	put(w, 0x00, 7, 0, 0x0A);
+	put(w, 0x04, 31, 8, sqn);
+	put(w, 0x04, 5, 0, 4);
+	put(w, 0x08, 3, 2, 2);
+	put(w, 0x1C, 25, 16, INLINE_LEN);
+	memcpy(w + 0x1E, frame, 2);
+	memcpy(w + 0x20, frame + 2, INLINE_LEN - 2);
+	put(w, 0x30, 30, 0, FRAME_LEN - INLINE_LEN);
+	put(w, 0x34, 31, 0, lkey);
+	put(w, 0x38, 31, 0, (uint32_t)(data >> 32));
+	put(w, 0x3C, 31, 0, (uint32_t)data);
+}
+
+/* The doorbell record's counters (T24): receive at 00h, send at 04h, big-endian. */
+static void record(int off, uint32_t counter)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE); /* the WQE before the record (§7.4.3.1) */
+	uint8_t *r = ubuf[U_DBR] + off;
+	r[0] = (uint8_t)(counter >> 24), r[1] = (uint8_t)(counter >> 16);
+	r[2] = (uint8_t)(counter >> 8), r[3] = (uint8_t)counter;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* the record before the doorbell */
+}
+
+/* A 64-bit store to the UAR, as rdma-core's mmio_write64_be is on x86-64: one mov of a
+ * quadword whose bytes are already in bus (big-endian) order. */
+static void mmio_write64(volatile void *addr, const uint8_t *src)
+{
+	uint64_t v;
+	memcpy(&v, src, 8);
+	*(volatile uint64_t *)addr = v;
+}
+
+/* The CQE of counter n, if the device has handed it over (opcode not Fh, owner bit = the
+ * pass, §8.17.3.1): its address, else NULL. */
+static volatile uint8_t *poll_cq(int u, unsigned n)
+{
+	volatile uint8_t *c = ubuf[u] + (n & ((1u << LOG_CQ) - 1)) * 64;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	uint8_t op = c[63];
+	if (op >> 4 == 0xF || (op & 1) != ((n >> LOG_CQ) & 1))
+		return NULL;
+	return c;
+}
+
+static volatile uint8_t *wait_cq(int u, unsigned n, unsigned tries)
+{
+	for (unsigned t = 0; t < tries; t++) {
+		volatile uint8_t *c = poll_cq(u, n);
+		if (c)
+			return c;
+		usleep(1000);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *pci = argc > 1 ? argv[1] : "0000:00:01.0";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	struct mlx5dv_vfio_context_attr attr = { .pci_name = pci };
+	struct ibv_device **list = mlx5dv_get_vfio_device_list(&attr);
+	if (!list || !list[0]) {
+		printf("mlx5dv_get_vfio_device_list(%s): %s\n", pci, strerror(errno));
+		return 1;
+	}
+	struct ibv_context *ctx = ibv_open_device(list[0]);
+	if (!ctx) {
+		printf("ibv_open_device: %s (the driver's bring-up failed)\n", strerror(errno));
+		return 2;
+	}
+	printf("bring-up: ok\n");
+
+	/* ---- Memory: the UMEMs, a PD and an MR over the data (send data, receive buffers) ---- */
+	for (int i = 0; i < NUMEMS; i++) {
+		if (posix_memalign((void **)&ubuf[i], 4096, usize[i]))
+			return 3;
+		memset(ubuf[i], 0, usize[i]);
+		umem[i] = mlx5dv_devx_umem_reg(ctx, ubuf[i], usize[i], IBV_ACCESS_LOCAL_WRITE);
+		if (!umem[i]) {
+			printf("mlx5dv_devx_umem_reg %d: %s\n", i, strerror(errno));
+			return 3;
+		}
+	}
+	printf("umems: ok (%d)\n", NUMEMS);
+	uint8_t *data;
+	if (posix_memalign((void **)&data, 4096, DATA_LEN))
+		return 4;
+	memset(data, 0, DATA_LEN);
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	struct mlx5dv_pd dvpd = { 0 };
+	struct mlx5dv_obj dvo = { .pd = { .in = pd, .out = &dvpd } };
+	if (!pd || mlx5dv_init_obj(&dvo, MLX5DV_OBJ_PD)) {
+		printf("ibv_alloc_pd / mlx5dv_init_obj: %s\n", strerror(errno));
+		return 4;
+	}
+	struct ibv_mr *mr = ibv_reg_mr(pd, data, DATA_LEN, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr) {
+		printf("ibv_reg_mr: %s\n", strerror(errno));
+		return 4;
+	}
+	/* mlx5_vfio maps the MR for DMA at an IOVA of its own: the WQEs carry the IOVA the
+	 * MKey translates from, the MR's start (the MKey's start_addr is the buffer's address,
+	 * as with the kernel's verbs). */
+	uint64_t data_va = (uint64_t)(uintptr_t)data;
+	printf("pd %u, mr lkey 0x%x: ok\n", dvpd.pdn, mr->lkey);
+
+	uint32_t eqn = 0;
+	struct mlx5dv_devx_uar *uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (mlx5dv_devx_query_eqn(ctx, 0, &eqn) || !uar) {
+		printf("mlx5dv_devx_query_eqn / alloc_uar: %s\n", strerror(errno));
+		return 5;
+	}
+
+	/* ---- Objects ---------------------------------------------------------------------- */
+	uint32_t scqn = 0, rcqn = 0, td = 0, tisn = 0, sqn = 0, rqn = 0, tirn = 0, ft = 0, fg = 0;
+	struct mlx5dv_devx_obj *scq = create_cq(ctx, "CREATE_CQ send", eqn, uar->page_id, U_SCQ,
+						DBR_SCQ, &scqn);
+	struct mlx5dv_devx_obj *rcq = create_cq(ctx, "CREATE_CQ receive", eqn, uar->page_id, U_RCQ,
+						DBR_RCQ, &rcqn);
+	if (!scq || !rcq)
+		return 6;
+	uint8_t in[0x400], out[0x400];
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x816);
+	struct mlx5dv_devx_obj *tdo = create(ctx, "ALLOC_TRANSPORT_DOMAIN", in, 0x10, &td, 0x08);
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x912); /* CREATE_TIS, T299: prio 0, the domain at 24h of 20h */
+	put(in, 0x44, 23, 0, td);
+	struct mlx5dv_devx_obj *tis = tdo ? create(ctx, "CREATE_TIS", in, 0xC0, &tisn, 0x08) : NULL;
+	if (!tis)
+		return 7;
+
+	/* The inline mode the vport requires (HCA_CAP wqe_inline_mode 1, §7.9.3: QUERY_NIC_VPORT_
+	 * CONTEXT 0x754, §12.16.3 T481: the context at 10h, min_wqe_inline_mode 00h[26:24]). */
+	memset(in, 0, sizeof in);
+	memset(out, 0, 0x110);
+	put(in, 0x00, 31, 16, 0x754);
+	int err = mlx5dv_devx_general_cmd(ctx, in, 0x10, out, 0x110);
+	unsigned inline_mode = get(out, 0x10, 26, 24);
+	printf("QUERY_NIC_VPORT_CONTEXT: %s (min_wqe_inline_mode %u)\n", err ? strerror(err) : "ok",
+	       inline_mode);
+	if (err || inline_mode > 1) /* 0 none, 1 L2: the 18 inline bytes cover both */
+		return 8;
+	/* The SQ (CREATE_SQ 0x904, T315: the sqc T60/T61 at 20h, min_wqe_inline_mode 00h[26:24]
+	 * the vport's, state RST, cqn 08h, tis_lst_sz 20h[31:16] 1, tis_num_0 2Ch; its WQ at 50h,
+	 * 64-byte WQEBBs) on the TIS. */
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x904);
+	put(in, 0x20, 26, 24, inline_mode);
+	put(in, 0x28, 23, 0, scqn);
+	put(in, 0x40, 31, 16, 1);
+	put(in, 0x4C, 23, 0, tisn);
+	wq(in, dvpd.pdn, uar->page_id, DBR_SQ, 6, LOG_SQ, U_SQ);
+	struct mlx5dv_devx_obj *sq = create(ctx, "CREATE_SQ", in, 0x110, &sqn, 0x08);
+	if (!sq || to_rdy(sq, 0x905, sqn, "MODIFY_SQ"))
+		return 8;
+	/* QUERY_SQ (0x907, T322): the sqc at 20h: state 20h[23:20] RDY, cqn 28h, tis_num_0 4Ch. */
+	err = query(sq, 0x907, sqn, out, 0x110);
+	printf("QUERY_SQ %u: %s (state %u, cqn %u, tis_num_0 %u)\n", sqn, err ? strerror(err) : "ok",
+	       get(out, 0x20, 23, 20), get(out, 0x28, 23, 0), get(out, 0x4C, 23, 0));
+	if (err || get(out, 0x20, 23, 20) != 1 || get(out, 0x28, 23, 0) != scqn ||
+	    get(out, 0x4C, 23, 0) != tisn)
+		return 9;
+
+	/* The RQ (CREATE_RQ 0x908, T329: rqc T52/T53 at 20h, cqn 08h; 16-byte WQEs), its 64 WQEs
+	 * posted (one data segment each, T38: RX_BUF bytes of the MR) and the record's receive
+	 * counter 64 before RST -> RDY. */
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x908);
+	put(in, 0x28, 23, 0, rcqn);
+	wq(in, dvpd.pdn, 0, DBR_RQ, 4, LOG_RQ, U_RQ);
+	put(in, 0x5C, 23, 0, 0); /* uar_page: SQ only (T55) */
+	struct mlx5dv_devx_obj *rq = create(ctx, "CREATE_RQ", in, 0x110, &rqn, 0x08);
+	if (!rq)
+		return 10;
+	uint64_t rx_va = data_va + 64 * 1024;
+	for (unsigned i = 0; i < 1u << LOG_RQ; i++) {
+		uint8_t *w = ubuf[U_RQ] + i * 16;
+		put(w, 0x00, 30, 0, RX_BUF);
+		put(w, 0x04, 31, 0, mr->lkey);
+		put(w, 0x08, 31, 0, (uint32_t)((rx_va + i * RX_BUF) >> 32));
+		put(w, 0x0C, 31, 0, (uint32_t)(rx_va + i * RX_BUF));
+	}
+	record(DBR_RQ, 1u << LOG_RQ);
+	if (to_rdy(rq, 0x909, rqn, "MODIFY_RQ"))
+		return 10;
+	/* The Direct TIR (CREATE_TIR 0x900, T45 at 20h: disp_type 04h[31:28] 0, inline_rqn 1Ch,
+	 * transport_domain 24h); QUERY_TIR (0x903, T296: the tirc at 20h). */
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x900);
+	put(in, 0x3C, 23, 0, rqn);
+	put(in, 0x44, 23, 0, td);
+	struct mlx5dv_devx_obj *tir = create(ctx, "CREATE_TIR", in, 0x110, &tirn, 0x08);
+	if (!tir)
+		return 11;
+	err = query(tir, 0x903, tirn, out, 0x110);
+	printf("QUERY_TIR %u: %s (inline_rqn %u, transport_domain %u)\n", tirn,
+	       err ? strerror(err) : "ok", get(out, 0x3C, 23, 0), get(out, 0x44, 23, 0));
+	if (err || get(out, 0x3C, 23, 0) != rqn || get(out, 0x44, 23, 0) != td)
+		return 11;
+
+	/* ---- Send (PRM §7.4.3.1, §7.2.2, §7.2.2.1) ---------------------------------------- */
+	uint8_t frame[NSEND][FRAME_LEN];
+	for (unsigned k = 0; k < NSEND; k++) {
+		tx_frame(frame[k], k);
+		memcpy(data + k * 256, frame[k] + INLINE_LEN, FRAME_LEN - INLINE_LEN);
+	}
+	volatile uint8_t *bf = (volatile uint8_t *)uar->reg_addr; /* UAR + 800h, buffer 0 even */
+	/* WQE 0: the doorbell register, the WQE's first 8 bytes at buffer 0. */
+	uint8_t *w0 = ubuf[U_SQ];
+	build_send(w0, 0, sqn, frame[0], mr->lkey, data_va);
+	record(DBR_SQ + 4, 1);
+	mmio_write64(bf, w0);
+	/* WQE 1: Blue Flame, the whole WQE into the odd buffer (256 bytes on: T145
+	 * log_bf_reg_size 9, two buffers), 64 bits at a time in ascending order. */
+	uint8_t *w1 = ubuf[U_SQ] + 64;
+	build_send(w1, 1, sqn, frame[1], mr->lkey, data_va + 256);
+	record(DBR_SQ + 4, 2);
+	for (unsigned q = 0; q < 8; q++)
+		mmio_write64(bf + 256 + q * 8, w1 + q * 8);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* WQE 2: Blue Flame again, now the even buffer (the buffers alternate, §7.2.2), the WQE's
+	 * quadwords 1 to 7 first and its first quadword, the doorbell, last: "it may, though it
+	 * is not recommended, be written out-of-order" (§7.2.2.1). */
+	uint8_t *w2 = ubuf[U_SQ] + 128;
+	build_send(w2, 2, sqn, frame[2], mr->lkey, data_va + 512);
+	record(DBR_SQ + 4, 3);
+	for (unsigned q = 1; q < 8; q++)
+		mmio_write64(bf + q * 8, w2 + q * 8);
+	mmio_write64(bf, w2);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (unsigned k = 0; k < NSEND; k++) {
+		volatile uint8_t *c = wait_cq(U_SCQ, k, 100);
+		if (!c) {
+			printf("send CQE %u: none\n", k);
+			return 12;
+		}
+		/* T68/T70: a requester CQE, opcode 0; s_wqe_opcode 38h[31:24]; wqe_counter
+		 * 3Ch[31:16]. */
+		printf("send CQE %u: opcode %u, s_wqe_opcode 0x%02x, wqe_counter %u\n", k,
+		       get(c, 0x3C, 7, 4), get(c, 0x38, 31, 24), get(c, 0x3C, 31, 16));
+		if (get(c, 0x3C, 7, 4) != 0 || get(c, 0x38, 31, 24) != 0x0A ||
+		    get(c, 0x3C, 31, 16) != k)
+			return 12;
+	}
+
+	/* ---- Receive: a NIC_RX root flow table forwarding everything to the TIR (§12.14) ---- */
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x930); /* CREATE_FLOW_TABLE, T384: type 0 NIC_RX, log_size 0 */
+	struct mlx5dv_devx_obj *fto = create(ctx, "CREATE_FLOW_TABLE", in, 0x40, &ft, 0x08);
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x933); /* CREATE_FLOW_GROUP, T406: index 0 to 0, no criteria */
+	put(in, 0x14, 23, 0, ft);
+	struct mlx5dv_devx_obj *fgo = fto ? create(ctx, "CREATE_FLOW_GROUP", in, 0x400, &fg, 0x08) : NULL;
+	memset(in, 0, sizeof in);
+	/* SET_FLOW_TABLE_ENTRY, T428: index 0; the flow context at 40h (T430: group_id 04h,
+	 * action 0Ch[15:0] 4 forward, destination_list_size 10h 1; the list at 300h, T434
+	 * destination_type 2 TIR). */
+	put(in, 0x00, 31, 16, 0x936);
+	put(in, 0x14, 23, 0, ft);
+	put(in, 0x44, 31, 0, fg);
+	put(in, 0x4C, 15, 0, 4);
+	put(in, 0x50, 23, 0, 1);
+	uint8_t fin[0x348];
+	memcpy(fin, in, 0x340);
+	memset(fin + 0x340, 0, 8);
+	put(fin, 0x340, 31, 24, 2);
+	put(fin, 0x340, 23, 0, tirn);
+	struct mlx5dv_devx_obj *fte = fgo ? create(ctx, "SET_FLOW_TABLE_ENTRY", fin, sizeof fin, NULL, 0) : NULL;
+	if (!fte)
+		return 13;
+	memset(in, 0, sizeof in);
+	memset(out, 0, 0x10);
+	put(in, 0x00, 31, 16, 0x92F); /* SET_FLOW_TABLE_ROOT, T398 */
+	put(in, 0x14, 23, 0, ft);
+	err = mlx5dv_devx_general_cmd(ctx, in, 0x40, out, 0x10);
+	printf("SET_FLOW_TABLE_ROOT %u: %s (status 0x%02x)\n", ft, err ? strerror(err) : "ok", out[0]);
+	if (err)
+		return 13;
+	/* The frame the harness injects arrives: WQE 0's buffer, its CQE. */
+	volatile uint8_t *c = wait_cq(U_RCQ, 0, 100);
+	if (!c) {
+		printf("receive CQE 0: none (was a frame injected? nicref drive --inject)\n");
+		return 14;
+	}
+	uint8_t want[FRAME_LEN];
+	rx_frame(want);
+	int same = memcmp(data + 64 * 1024, want, FRAME_LEN) == 0;
+	/* T68/T69: a responder CQE, opcode 2 (RESP_SEND), byte_cnt 2Ch, wqe_counter 3Ch[31:16]. */
+	printf("receive CQE 0: opcode %u, byte_cnt %u, wqe_counter %u; the buffer %s the frame\n",
+	       get(c, 0x3C, 7, 4), get(c, 0x2C, 31, 0), get(c, 0x3C, 31, 16),
+	       same ? "holds" : "does not hold");
+	if (get(c, 0x3C, 7, 4) != 2 || get(c, 0x2C, 31, 0) != FRAME_LEN ||
+	    get(c, 0x3C, 31, 16) != 0 || !same)
+		return 14;
+
+	/* ---- Teardown, in reverse ---------------------------------------------------------- */
+	struct mlx5dv_devx_obj *objs[] = { fte, fgo, tir, rq, sq, tis, tdo, rcq, scq };
+	for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
+		if ((err = mlx5dv_devx_obj_destroy(objs[i]))) {
+			printf("destroy %zu: %s\n", i, strerror(err));
+			return 15;
+		}
+		/* PRM Rev 0.40 has no way to unset the NIC_RX root (§12.14.4), and the model
+		 * refuses to destroy it (D-FT-8, FT_IS_ROOT): the table stays until TEARDOWN_HCA.
+		 * Once its entry and group are gone, the refusal is checked. */
+		if (i == 1) {
+			if (mlx5dv_devx_obj_destroy(fto) == 0) {
+				printf("DESTROY_FLOW_TABLE of the root succeeded\n");
+				return 15;
+			}
+			printf("DESTROY_FLOW_TABLE of the root: refused (D-FT-8), kept\n");
+		}
+	}
+	printf("objects destroyed\n");
+	mlx5dv_devx_free_uar(uar);
+	for (int i = 0; i < NUMEMS; i++)
+		if ((err = mlx5dv_devx_umem_dereg(umem[i]))) {
+			printf("mlx5dv_devx_umem_dereg %d: %s\n", i, strerror(err));
+			return 16;
+		}
+	if (ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
+		return 16;
+	if (ibv_close_device(ctx)) {
+		printf("ibv_close_device failed\n");
+		return 17;
+	}
+	ibv_free_device_list(list);
+	for (int i = 0; i < NUMEMS; i++)
+		free(ubuf[i]);
+	free(data);
+	printf("closed\n");
+	return 0;
+}
