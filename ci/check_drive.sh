@@ -18,7 +18,7 @@ ver=$(dpkg-query -W -f='${Version}' ibverbs-providers 2>/dev/null || echo unknow
 fail() { echo "drive-check: $*" >&2; problems=$((problems + 1)); }
 
 # program, nicref drive's exit status with the program's expectation
-runs=("mlx5_vfio_smoke 0" "mlx5_vfio_devx 0" "mlx5_vfio_traffic 0" "reopen 0" "uar_quadword 0"
+runs=("mlx5_vfio_smoke 0" "mlx5_vfio_devx 0" "mlx5_vfio_traffic 0" "reopen 0" "uar_quadword 0" "sleep_clock 0"
 	"bad_wild_bar 0" "bad_dma 0" "bad_outstanding 0" "bad_crash 1" "bad_hang 1")
 # M2's traffic: the frames out to a pcap, one frame injected once SET_FLOW_TABLE_ROOT completed
 inject=harness/drivers/frames/bcast60.pcap@0x92f
