@@ -50,7 +50,8 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* The pcap file header (LINKTYPE_ETHERNET, microsecond stamps, snaplen FRAME_MAX). */
+/* The pcap file header (LINKTYPE_ETHERNET, nanosecond stamps as `nicref vectors --pcap`
+ * writes them, snaplen FRAME_MAX). */
 static void pcap_open(const char *path)
 {
 	int (*real_open)(const char *, int, ...) = (int (*)(const char *, int, ...))vfio_real("open");
@@ -58,7 +59,7 @@ static void pcap_open(const char *path)
 	if (wire.pcap_fd < 0)
 		return;
 	uint8_t h[24] = { 0 };
-	put_le32(h, 0xA1B2C3D4u);
+	put_le32(h, 0xA1B23C4Du);
 	h[4] = 2, h[6] = 4;         /* version 2.4 */
 	put_le32(h + 16, FRAME_MAX); /* snaplen */
 	put_le32(h + 20, 1);         /* Ethernet */
@@ -86,7 +87,7 @@ void vfio_wire_tx(void *ctx, unsigned port, const uint8_t *frame, size_t len)
 	uint64_t t = nicref_clock_now(vfio.dev);
 	uint8_t h[16];
 	put_le32(h, (uint32_t)(t / 1000000000ull));
-	put_le32(h + 4, (uint32_t)(t % 1000000000ull / 1000));
+	put_le32(h + 4, (uint32_t)(t % 1000000000ull));
 	put_le32(h + 8, (uint32_t)len);
 	put_le32(h + 12, (uint32_t)len);
 	ssize_t (*w)(int, const void *, size_t) = real_write_fn();
@@ -103,7 +104,9 @@ static int load_capture(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	uint8_t h[24], r[16];
-	int bad = fread(h, 1, sizeof h, f) != sizeof h || le32(h) != 0xA1B2C3D4u || le32(h + 20) != 1;
+	/* little-endian, microsecond or nanosecond stamps (unused), Ethernet */
+	int bad = fread(h, 1, sizeof h, f) != sizeof h ||
+		  (le32(h) != 0xA1B2C3D4u && le32(h) != 0xA1B23C4Du) || le32(h + 20) != 1;
 	while (!bad && fread(r, 1, sizeof r, f) == sizeof r) {
 		uint32_t cap = le32(r + 8), orig = le32(r + 12);
 		if (wire.nframes == INJECT_MAX || cap != orig || cap == 0 || cap > FRAME_MAX) {
@@ -121,7 +124,7 @@ static int load_capture(const char *path, char *err, size_t errlen)
 	}
 	fclose(f);
 	if (bad || wire.nframes == 0) {
-		snprintf(err, errlen, "%s: not a little-endian microsecond Ethernet pcap of 1 to %d whole "
+		snprintf(err, errlen, "%s: not a little-endian Ethernet pcap of 1 to %d whole "
 			 "frames of at most %u bytes", path, INJECT_MAX, FRAME_MAX);
 		return -1;
 	}
