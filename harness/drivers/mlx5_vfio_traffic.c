@@ -17,16 +17,16 @@
  * what rdma-core's mmio_memcpy_x64 is on x86-64), so the doorbell dwords reach the device
  * first and the model runs the WQE from memory (D-VFIO-9); the third goes through Blue Flame
  * with the doorbell quadword written last, and the model runs the copy. The program polls
- * the send CQ for the three completions (requester CQEs, T68/T70: opcode 0, s_wqe_opcode 0Ah,
+ * the send CQ for the three completions (requester CQEs, T67/T68: opcode 0, s_wqe_opcode 0Ah,
  * wqe_counter 0, 1, 2). The frames appear on the model's wire (`nicref drive` counts them;
  * `--pcap` writes them).
  *
  * Receive: `nicref drive --inject harness/drivers/frames/bcast60.pcap@0x92f` injects one frame
  * on port 1 once SET_FLOW_TABLE_ROOT has completed: 60 bytes, broadcast, source
  * 02:00:00:00:00:99, EtherType 88B5h, payload bytes 0, 1, ... 45. The program polls the
- * receive CQ (sleeping 1 ms between polls, virtual time) and checks the responder CQE (T68:
- * opcode 2, byte_cnt 60, wqe_counter 0) and the 60 bytes in WQE 0's buffer. Without an
- * injected frame it says so and exits with the step's number.
+ * receive CQ (sleeping 1 ms between polls, virtual time) and checks the responder CQE (T67/T68:
+ * opcode 2, byte_cnt 60, wqe_counter 0, the flow entry's flow_tag) and the 60 bytes in WQE
+ * 0's buffer. Without an injected frame it says so and exits with the step's number.
  *
  * Then everything is destroyed in reverse (but the root flow table, which PRM Rev 0.40 gives no
  * way to unset: its DESTROY_FLOW_TABLE is refused, D-FT-8, and TEARDOWN_HCA takes it) and the
@@ -53,6 +53,7 @@
 #define LOG_RQ 6u  /* 64 WQEs of one 16-byte data segment */
 #define RX_BUF 1024u
 #define NSEND 3u
+#define FLOW_TAG 0x00C0DEu /* the entry's flow_tag, which the receive CQE carries (T430, T68) */
 #define DATA_LEN (64u * 1024u + 64u * RX_BUF)
 
 enum { U_SCQ, U_RCQ, U_SQ, U_RQ, U_DBR, NUMEMS };
@@ -432,7 +433,7 @@ int main(int argc, char **argv)
 			printf("send CQE %u: none\n", k);
 			return 12;
 		}
-		/* T68/T70: a requester CQE, opcode 0; s_wqe_opcode 38h[31:24]; wqe_counter
+		/* T67/T68: a requester CQE, opcode 0; s_wqe_opcode 38h[31:24]; wqe_counter
 		 * 3Ch[31:16]. */
 		printf("send CQE %u: opcode %u, s_wqe_opcode 0x%02x, wqe_counter %u\n", k,
 		       get(c, 0x3C, 7, 4), get(c, 0x38, 31, 24), get(c, 0x3C, 31, 16));
@@ -451,11 +452,12 @@ int main(int argc, char **argv)
 	struct mlx5dv_devx_obj *fgo = fto ? create(ctx, "CREATE_FLOW_GROUP", in, 0x400, &fg, 0x08) : NULL;
 	memset(in, 0, sizeof in);
 	/* SET_FLOW_TABLE_ENTRY, T428: index 0; the flow context at 40h (T430: group_id 04h,
-	 * action 0Ch[15:0] 4 forward, destination_list_size 10h 1; the list at 300h, T434
-	 * destination_type 2 TIR). */
+	 * flow_tag 08h[23:0], action 0Ch[15:0] 4 forward, destination_list_size 10h 1; the list
+	 * at 300h, T434 destination_type 2 TIR). */
 	put(in, 0x00, 31, 16, 0x936);
 	put(in, 0x14, 23, 0, ft);
 	put(in, 0x44, 31, 0, fg);
+	put(in, 0x48, 23, 0, FLOW_TAG);
 	put(in, 0x4C, 15, 0, 4);
 	put(in, 0x50, 23, 0, 1);
 	uint8_t fin[0x348];
@@ -483,12 +485,13 @@ int main(int argc, char **argv)
 	uint8_t want[FRAME_LEN];
 	rx_frame(want);
 	int same = memcmp(data + 64 * 1024, want, FRAME_LEN) == 0;
-	/* T68/T69: a responder CQE, opcode 2 (RESP_SEND), byte_cnt 2Ch, wqe_counter 3Ch[31:16]. */
-	printf("receive CQE 0: opcode %u, byte_cnt %u, wqe_counter %u; the buffer %s the frame\n",
-	       get(c, 0x3C, 7, 4), get(c, 0x2C, 31, 0), get(c, 0x3C, 31, 16),
-	       same ? "holds" : "does not hold");
+	/* T67/T68: a responder CQE, opcode 2 (RESP_SEND), byte_cnt 2Ch, wqe_counter 3Ch[31:16],
+	 * flow_tag 38h[23:0] the entry's (T430 "carried to the CQE"). */
+	printf("receive CQE 0: opcode %u, byte_cnt %u, wqe_counter %u, flow_tag 0x%x; the buffer %s "
+	       "the frame\n", get(c, 0x3C, 7, 4), get(c, 0x2C, 31, 0), get(c, 0x3C, 31, 16),
+	       get(c, 0x38, 23, 0), same ? "holds" : "does not hold");
 	if (get(c, 0x3C, 7, 4) != 2 || get(c, 0x2C, 31, 0) != FRAME_LEN ||
-	    get(c, 0x3C, 31, 16) != 0 || !same)
+	    get(c, 0x3C, 31, 16) != 0 || get(c, 0x38, 23, 0) != FLOW_TAG || !same)
 		return 14;
 
 	/* ---- Teardown, in reverse ---------------------------------------------------------- */
