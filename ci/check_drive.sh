@@ -62,15 +62,17 @@ for r in "${runs[@]}"; do
 			grep -q "$c" "$out/$p.txt" || fail "$p: no \"$c\" in the verdict"
 		done
 	fi
-	# M2's second part: an SQ and a TIR created, queried and destroyed; three frames sent
+	# M2's second part: an SQ, a Direct TIR, an RQT and an RSS TIR created, queried and
+	# destroyed; three frames sent
 	# (doorbell, Blue Flame in order, Blue Flame doorbell last: D-VFIO-9), each on the wire as
 	# the WQE's 18 inline bytes and its 42 gathered bytes unchanged (PRM §7.4.4.1 T28/T38,
 	# D-TX-2: no FCS); the injected frame received with its CQE (the program checks the CQE
 	# and the buffer and exits 14 otherwise); the same trace twice
 	if [ "$p" = mlx5_vfio_traffic ]; then
 		for c in "0x904 CREATE_SQ  *OK x1" "0x905 MODIFY_SQ  *OK x1" "0x907 QUERY_SQ  *OK x1" \
-			"0x906 DESTROY_SQ  *OK x1" "0x900 CREATE_TIR  *OK x1" "0x903 QUERY_TIR  *OK x1" \
-			"0x902 DESTROY_TIR  *OK x1" "0x909 MODIFY_RQ  *OK x1" "0x92f SET_FLOW_TABLE_ROOT  *OK x1" \
+			"0x906 DESTROY_SQ  *OK x1" "0x900 CREATE_TIR  *OK x2" "0x903 QUERY_TIR  *OK x2" \
+			"0x902 DESTROY_TIR  *OK x2" "0x916 CREATE_RQT  *OK x1" "0x918 DESTROY_RQT  *OK x1" \
+			"0x909 MODIFY_RQ  *OK x1" "0x92f SET_FLOW_TABLE_ROOT  *OK x1" \
 			"^frames: 3 out, 1 in, 0 receive drops, 0 send discards" "^  inject 1 frames after command"; do
 			grep -q "$c" "$out/$p.txt" || fail "$p: no \"$c\" in the verdict"
 		done

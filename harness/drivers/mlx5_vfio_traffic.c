@@ -5,7 +5,8 @@
  * its query/modify/destroy) with every ring and doorbell record in DevX UMEMs
  * (mlx5dv_devx_umem_reg, docs/umem.md D-UMEM-7): a send CQ and a receive CQ, a transport
  * domain and a TIS, an SQ on the TIS (RST -> RDY), an RQ (RST -> RDY, its 64 WQEs posted), a
- * Direct TIR over the RQ, and a NIC_RX root flow table whose one entry forwards every frame to
+ * Direct TIR over the RQ, an RQT of the RQ and an Indirect (RSS, Toeplitz) TIR over it, and a
+ * NIC_RX root flow table whose one entry forwards every frame to
  * the TIR; each object is queried back.
  *
  * Send: three SEND WQEs (PRM §7.4.4.1 T26 ctrl, T28 Ethernet segment with 18 bytes of inline
@@ -396,6 +397,42 @@ int main(int argc, char **argv)
 	       err ? strerror(err) : "ok", get(out, 0x3C, 23, 0), get(out, 0x44, 23, 0));
 	if (err || get(out, 0x3C, 23, 0) != rqn || get(out, 0x44, 23, 0) != td)
 		return 11;
+	/* An RQT of the RQ (CREATE_RQT 0x916, T350: the rqtc T59 at 20h, rqt_max_size 14h,
+	 * rqt_actual_size 18h, rq_num[0] F0h) and an Indirect TIR over it with RSS (T45:
+	 * disp_type 1, indirect_table 20h, rx_hash_fn 24h[31:28] 2 Toeplitz, the 40-byte key at
+	 * 28h, rx_hash_field_selector_outer 50h: IPv4, src and dst address, T47); QUERY_TIR
+	 * returns them. Created, queried and destroyed; the traffic goes through the Direct TIR. */
+	uint32_t rqtn = 0, rss_tirn = 0;
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x916);
+	put(in, 0x34, 15, 0, 1);
+	put(in, 0x38, 15, 0, 1);
+	put(in, 0x110, 23, 0, rqn);
+	struct mlx5dv_devx_obj *rqt = create(ctx, "CREATE_RQT", in, 0x114, &rqtn, 0x08);
+	if (!rqt)
+		return 18;
+	memset(in, 0, sizeof in);
+	put(in, 0x00, 31, 16, 0x900);
+	put(in, 0x24, 31, 28, 1);
+	put(in, 0x40, 23, 0, rqtn);
+	put(in, 0x44, 31, 28, 2);
+	put(in, 0x44, 23, 0, td);
+	for (unsigned i = 0; i < 40; i++)
+		in[0x48 + i] = (uint8_t)(0x6D + 7 * i);
+	put(in, 0x70, 29, 0, 3);
+	struct mlx5dv_devx_obj *rss_tir = create(ctx, "CREATE_TIR rss", in, 0x110, &rss_tirn, 0x08);
+	if (!rss_tir)
+		return 18;
+	err = query(rss_tir, 0x903, rss_tirn, out, 0x110);
+	int key_ok = 1;
+	for (unsigned i = 0; i < 40; i++)
+		key_ok &= out[0x48 + i] == (uint8_t)(0x6D + 7 * i);
+	printf("QUERY_TIR %u: %s (disp_type %u, indirect_table %u, rx_hash_fn %u, fields 0x%x, key %s)\n",
+	       rss_tirn, err ? strerror(err) : "ok", get(out, 0x24, 31, 28), get(out, 0x40, 23, 0),
+	       get(out, 0x44, 31, 28), get(out, 0x70, 29, 0), key_ok ? "as given" : "differs");
+	if (err || get(out, 0x24, 31, 28) != 1 || get(out, 0x40, 23, 0) != rqtn ||
+	    get(out, 0x44, 31, 28) != 2 || get(out, 0x70, 29, 0) != 3 || !key_ok)
+		return 18;
 
 	/* ---- Send (PRM §7.4.3.1, §7.2.2, §7.2.2.1) ---------------------------------------- */
 	uint8_t frame[NSEND][FRAME_LEN];
@@ -495,7 +532,7 @@ int main(int argc, char **argv)
 		return 14;
 
 	/* ---- Teardown, in reverse ---------------------------------------------------------- */
-	struct mlx5dv_devx_obj *objs[] = { fte, fgo, tir, rq, sq, tis, tdo, rcq, scq };
+	struct mlx5dv_devx_obj *objs[] = { fte, fgo, tir, rss_tir, rqt, rq, sq, tis, tdo, rcq, scq };
 	for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
 		if ((err = mlx5dv_devx_obj_destroy(objs[i]))) {
 			printf("destroy %zu: %s\n", i, strerror(err));
