@@ -99,6 +99,13 @@ PY
 		"$tool" drive -- "$dir/$p" >"$out/$p.noinject" 2>&1
 		grep -q "^program: exited with status 14" "$out/$p.noinject" ||
 			fail "$p: without --inject the program did not fail at the receive step"
+		# injected after a command count, before any flow table: the frame arrives and the
+		# receive path drops it (D-VFIO-7, docs/rx.md D-RX-8); the program waits in vain
+		"$tool" drive --inject harness/drivers/frames/bcast60.pcap@20 -- "$dir/$p" >"$out/$p.early" 2>&1
+		for c in "^program: exited with status 14" "^  inject 1 frames after command 20$" \
+			"^frames: 3 out, 1 in, 1 receive drops, 0 send discards"; do
+			grep -q "$c" "$out/$p.early" || fail "$p --inject @20: no \"$c\" in the verdict"
+		done
 	fi
 	# 64-bit doorbell stores are not BAR_WIDE, a quadword over a dword register is (D-VFIO-8)
 	if [ "$p" = uar_quadword ]; then
