@@ -182,7 +182,7 @@ $(VFIO_SO): $(VFIO_OBJ) $(LIB_A)
 BAD_DRIVERS := $(patsubst harness/drivers/bad/%.c,$(BUILD)/drivers/%,$(wildcard harness/drivers/bad/*.c))
 DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BUILD)/drivers/mlx5_vfio_devx \
 	$(BUILD)/drivers/mlx5_vfio_traffic $(BAD_DRIVERS)
-$(BUILD)/drivers/mlx5_vfio_%: harness/drivers/mlx5_vfio_%.c $(FLAGS_STAMP)
+$(BUILD)/drivers/mlx5_vfio_%: harness/drivers/mlx5_vfio_%.c harness/drivers/devx_util.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -libverbs -lmlx5
 $(BUILD)/drivers/%: harness/drivers/bad/%.c harness/drivers/bad/vfio_util.h $(FLAGS_STAMP)

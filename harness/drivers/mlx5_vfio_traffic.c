@@ -45,6 +45,8 @@
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
+#include "devx_util.h"
+
 /* The frames: what the program sends (dst 02:00:00:00:00:02, a station that is not the
  * function, so it goes to the wire, D-TX-5) and what the injected capture holds. */
 #define FRAME_LEN 60u
@@ -53,9 +55,10 @@
 #define LOG_SQ 6u  /* 64 WQEBBs of 64 bytes */
 #define LOG_RQ 6u  /* 64 WQEs of one 16-byte data segment */
 #define RX_BUF 1024u
+#define RX_AT (64u * 1024u) /* the receive buffers in the data, after what is sent */
 #define NSEND 3u
 #define FLOW_TAG 0x00C0DEu /* the entry's flow_tag, which the receive CQE carries (T430, T68) */
-#define DATA_LEN (64u * 1024u + 64u * RX_BUF)
+#define DATA_LEN (RX_AT + 64u * RX_BUF)
 
 enum { U_SCQ, U_RCQ, U_SQ, U_RQ, U_DBR, NUMEMS };
 /* Doorbell records in U_DBR (T24, §7.12.2): send CQ 00h, receive CQ 40h, SQ 80h, RQ C0h. */
@@ -63,43 +66,23 @@ enum { U_SCQ, U_RCQ, U_SQ, U_RQ, U_DBR, NUMEMS };
 #define DBR_RCQ 0x40u
 #define DBR_SQ 0x80u
 #define DBR_RQ 0xC0u
-
-/* A field of a command in the public mlx5 layout: bits msb..lsb of the big-endian dword at
- * byte off (PRM §12.2: commands are big-endian). */
-static void put(uint8_t *b, unsigned off, unsigned msb, unsigned lsb, uint32_t v)
-{
-	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
-		     b[off + 3];
-	uint32_t m = (msb - lsb == 31 ? 0xFFFFFFFFu : ((1u << (msb - lsb + 1)) - 1)) << lsb;
-	d = (d & ~m) | ((v << lsb) & m);
-	b[off] = (uint8_t)(d >> 24);
-	b[off + 1] = (uint8_t)(d >> 16);
-	b[off + 2] = (uint8_t)(d >> 8);
-	b[off + 3] = (uint8_t)d;
-}
-
-static uint32_t get(const volatile uint8_t *b, unsigned off, unsigned msb, unsigned lsb)
-{
-	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
-		     b[off + 3];
-	return msb - lsb == 31 ? d : (d >> lsb) & ((1u << (msb - lsb + 1)) - 1);
-}
+#define UMEM_BYTES 4096u
 
 static uint8_t *ubuf[NUMEMS];
 static struct mlx5dv_devx_umem *umem[NUMEMS];
-static const size_t usize[NUMEMS] = { 4096, 4096, 4096, 4096, 4096 };
 
-static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, const char *name, uint8_t *in,
-				      size_t inlen, uint32_t *handle, unsigned at)
-{
-	uint8_t out[0x10] = { 0 };
-	struct mlx5dv_devx_obj *o = mlx5dv_devx_obj_create(ctx, in, inlen, out, sizeof out);
-	if (handle)
-		*handle = get(out, at, 23, 0);
-	printf("%s: %s (status 0x%02x, syndrome 0x%08x, handle %u)\n", name,
-	       o ? "ok" : strerror(errno), out[0], get(out, 4, 31, 0), handle ? *handle : 0);
-	return o;
-}
+/* What the run made, for the steps after and the teardown. */
+struct run {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct mlx5dv_devx_uar *uar;
+	uint8_t *data;
+	uint64_t data_va;
+	uint32_t pdn, eqn, scqn, rcqn, td, tisn, sqn, rqn, tirn, rqtn, rss_tirn, ft, fg;
+	struct mlx5dv_devx_obj *scq, *rcq, *tdo, *tis, *sq, *rq, *tir, *rqt, *rss_tir, *fto, *fgo,
+		*fte;
+};
 
 /* CREATE_CQ (0x400, PRM §12.7.1 T261) of 2^LOG_CQ 64-byte CQEs on EQ eqn and UAR uar: the
  * buffer is UMEM u, the doorbell record byte dbr of UMEM U_DBR (cqc T76 at 10h: log_cq_size
@@ -122,7 +105,7 @@ static struct mlx5dv_devx_obj *create_cq(struct ibv_context *ctx, const char *na
 	put(in, 0x4C, 31, 0, dbr);
 	put(in, 0x58, 31, 0, umem[u]->umem_id);
 	put(in, 0x5C, 31, 31, 1);
-	return create(ctx, name, in, sizeof in, cqn, 0x08);
+	return devx_create(ctx, name, in, sizeof in, cqn, 0x08);
 }
 
 /* The WQ of an SQ or RQ at byte 50h of its CREATE command (T55 at 30h of the context):
@@ -141,30 +124,6 @@ static void wq(uint8_t *in, uint32_t pdn, uint32_t uar, uint32_t dbr, unsigned l
 	put(in, 0x74, 31, 30, 3);
 	put(in, 0x78, 31, 0, umem[U_DBR]->umem_id);
 	put(in, 0x7C, 31, 0, umem[u]->umem_id);
-}
-
-/* MODIFY_SQ (0x905, T319) / MODIFY_RQ (0x909, T336): RST -> RDY (state 08h[31:28] the current
- * state, the number 08h[23:0], the new state at 20h[23:20]; T63/T57 RST 0, RDY 1). */
-static int to_rdy(struct mlx5dv_devx_obj *o, unsigned opcode, uint32_t num, const char *name)
-{
-	uint8_t in[0x110] = { 0 }, out[0x10] = { 0 };
-	put(in, 0x00, 31, 16, opcode);
-	put(in, 0x08, 23, 0, num);
-	put(in, 0x20, 23, 20, 1);
-	int err = mlx5dv_devx_obj_modify(o, in, sizeof in, out, sizeof out);
-	printf("%s %u RST->RDY: %s (status 0x%02x)\n", name, num, err ? strerror(err) : "ok", out[0]);
-	return err;
-}
-
-/* A query whose output the caller reads: 0 or the error. */
-static int query(struct mlx5dv_devx_obj *o, unsigned opcode, uint32_t num, uint8_t *out,
-		 size_t outlen)
-{
-	uint8_t in[0x10] = { 0 };
-	put(in, 0x00, 31, 16, opcode);
-	put(in, 0x08, 23, 0, num);
-	memset(out, 0, outlen);
-	return mlx5dv_devx_obj_query(o, in, sizeof in, out, outlen);
 }
 
 /* The frame the program sends: dst 02:00:00:00:00:02, src 02:00:00:00:00:01, EtherType
@@ -220,15 +179,6 @@ static void record(int off, uint32_t counter)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* the record before the doorbell */
 }
 
-/* A 64-bit store to the UAR, as rdma-core's mmio_write64_be is on x86-64: one mov of a
- * quadword whose bytes are already in bus (big-endian) order. */
-static void mmio_write64(volatile void *addr, const uint8_t *src)
-{
-	uint64_t v;
-	memcpy(&v, src, 8);
-	*(volatile uint64_t *)addr = v;
-}
-
 /* The CQE of counter n, if the device has handed it over (opcode not Fh, owner bit = the
  * pass, §8.17.3.1): its address, else NULL. */
 static volatile uint8_t *poll_cq(int u, unsigned n)
@@ -252,89 +202,72 @@ static volatile uint8_t *wait_cq(int u, unsigned n, unsigned tries)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* The UMEMs, a PD and an MR over the data (what is sent, the receive buffers), the driver's
+ * EQ and a DevX UAR. 0 or a step. */
+static int memory(struct run *r)
 {
-	const char *pci = argc > 1 ? argv[1] : "0000:00:01.0";
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	struct mlx5dv_vfio_context_attr attr = { .pci_name = pci };
-	struct ibv_device **list = mlx5dv_get_vfio_device_list(&attr);
-	if (!list || !list[0]) {
-		printf("mlx5dv_get_vfio_device_list(%s): %s\n", pci, strerror(errno));
-		return 1;
-	}
-	struct ibv_context *ctx = ibv_open_device(list[0]);
-	if (!ctx) {
-		printf("ibv_open_device: %s (the driver's bring-up failed)\n", strerror(errno));
-		return 2;
-	}
-	printf("bring-up: ok\n");
-
-	/* ---- Memory: the UMEMs, a PD and an MR over the data (send data, receive buffers) ---- */
 	for (int i = 0; i < NUMEMS; i++) {
-		if (posix_memalign((void **)&ubuf[i], 4096, usize[i]))
+		if (posix_memalign((void **)&ubuf[i], 4096, UMEM_BYTES))
 			return 3;
-		memset(ubuf[i], 0, usize[i]);
-		umem[i] = mlx5dv_devx_umem_reg(ctx, ubuf[i], usize[i], IBV_ACCESS_LOCAL_WRITE);
+		memset(ubuf[i], 0, UMEM_BYTES);
+		umem[i] = mlx5dv_devx_umem_reg(r->ctx, ubuf[i], UMEM_BYTES, IBV_ACCESS_LOCAL_WRITE);
 		if (!umem[i]) {
 			printf("mlx5dv_devx_umem_reg %d: %s\n", i, strerror(errno));
 			return 3;
 		}
 	}
 	printf("umems: ok (%d)\n", NUMEMS);
-	uint8_t *data;
-	if (posix_memalign((void **)&data, 4096, DATA_LEN))
+	if (posix_memalign((void **)&r->data, 4096, DATA_LEN))
 		return 4;
-	memset(data, 0, DATA_LEN);
-	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	memset(r->data, 0, DATA_LEN);
+	r->pd = ibv_alloc_pd(r->ctx);
 	struct mlx5dv_pd dvpd = { 0 };
-	struct mlx5dv_obj dvo = { .pd = { .in = pd, .out = &dvpd } };
-	if (!pd || mlx5dv_init_obj(&dvo, MLX5DV_OBJ_PD)) {
+	struct mlx5dv_obj dvo = { .pd = { .in = r->pd, .out = &dvpd } };
+	if (!r->pd || mlx5dv_init_obj(&dvo, MLX5DV_OBJ_PD)) {
 		printf("ibv_alloc_pd / mlx5dv_init_obj: %s\n", strerror(errno));
 		return 4;
 	}
-	struct ibv_mr *mr = ibv_reg_mr(pd, data, DATA_LEN, IBV_ACCESS_LOCAL_WRITE);
-	if (!mr) {
+	r->pdn = dvpd.pdn;
+	r->mr = ibv_reg_mr(r->pd, r->data, DATA_LEN, IBV_ACCESS_LOCAL_WRITE);
+	if (!r->mr) {
 		printf("ibv_reg_mr: %s\n", strerror(errno));
 		return 4;
 	}
-	/* mlx5_vfio maps the MR for DMA at an IOVA of its own: the WQEs carry the IOVA the
-	 * MKey translates from, the MR's start (the MKey's start_addr is the buffer's address,
-	 * as with the kernel's verbs). */
-	uint64_t data_va = (uint64_t)(uintptr_t)data;
-	printf("pd %u, mr lkey 0x%x: ok\n", dvpd.pdn, mr->lkey);
-
-	uint32_t eqn = 0;
-	struct mlx5dv_devx_uar *uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
-	if (mlx5dv_devx_query_eqn(ctx, 0, &eqn) || !uar) {
+	/* The MKey's start_addr is the buffer's address (mlx5_vfio maps it for DMA at an IOVA of
+	 * its own, which its MTTs hold): the WQEs carry virtual addresses, as with kernel verbs. */
+	r->data_va = (uint64_t)(uintptr_t)r->data;
+	printf("pd %u, mr lkey 0x%x: ok\n", r->pdn, r->mr->lkey);
+	r->uar = mlx5dv_devx_alloc_uar(r->ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (mlx5dv_devx_query_eqn(r->ctx, 0, &r->eqn) || !r->uar) {
 		printf("mlx5dv_devx_query_eqn / alloc_uar: %s\n", strerror(errno));
 		return 5;
 	}
+	return 0;
+}
 
-	/* ---- Objects ---------------------------------------------------------------------- */
-	uint32_t scqn = 0, rcqn = 0, td = 0, tisn = 0, sqn = 0, rqn = 0, tirn = 0, ft = 0, fg = 0;
-	struct mlx5dv_devx_obj *scq = create_cq(ctx, "CREATE_CQ send", eqn, uar->page_id, U_SCQ,
-						DBR_SCQ, &scqn);
-	struct mlx5dv_devx_obj *rcq = create_cq(ctx, "CREATE_CQ receive", eqn, uar->page_id, U_RCQ,
-						DBR_RCQ, &rcqn);
-	if (!scq || !rcq)
+/* The CQs, a transport domain and a TIS, the SQ on it (RST -> RDY, queried). 0 or a step. */
+static int send_objects(struct run *r, uint8_t *in, uint8_t *out)
+{
+	r->scq = create_cq(r->ctx, "CREATE_CQ send", r->eqn, r->uar->page_id, U_SCQ, DBR_SCQ, &r->scqn);
+	r->rcq = create_cq(r->ctx, "CREATE_CQ receive", r->eqn, r->uar->page_id, U_RCQ, DBR_RCQ,
+			   &r->rcqn);
+	if (!r->scq || !r->rcq)
 		return 6;
-	uint8_t in[0x400], out[0x400];
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x816);
-	struct mlx5dv_devx_obj *tdo = create(ctx, "ALLOC_TRANSPORT_DOMAIN", in, 0x10, &td, 0x08);
-	memset(in, 0, sizeof in);
+	r->tdo = devx_create(r->ctx, "ALLOC_TRANSPORT_DOMAIN", in, 0x10, &r->td, 0x08);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x912); /* CREATE_TIS, T299: prio 0, the domain at 24h of 20h */
-	put(in, 0x44, 23, 0, td);
-	struct mlx5dv_devx_obj *tis = tdo ? create(ctx, "CREATE_TIS", in, 0xC0, &tisn, 0x08) : NULL;
-	if (!tis)
+	put(in, 0x44, 23, 0, r->td);
+	r->tis = r->tdo ? devx_create(r->ctx, "CREATE_TIS", in, 0xC0, &r->tisn, 0x08) : NULL;
+	if (!r->tis)
 		return 7;
-
 	/* The inline mode the vport requires (HCA_CAP wqe_inline_mode 1, §7.9.3: QUERY_NIC_VPORT_
 	 * CONTEXT 0x754, §12.16.3 T481: the context at 10h, min_wqe_inline_mode 00h[26:24]). */
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	memset(out, 0, 0x110);
 	put(in, 0x00, 31, 16, 0x754);
-	int err = mlx5dv_devx_general_cmd(ctx, in, 0x10, out, 0x110);
+	int err = mlx5dv_devx_general_cmd(r->ctx, in, 0x10, out, 0x110);
 	unsigned inline_mode = get(out, 0x10, 26, 24);
 	printf("QUERY_NIC_VPORT_CONTEXT: %s (min_wqe_inline_mode %u)\n", err ? strerror(err) : "ok",
 	       inline_mode);
@@ -343,113 +276,124 @@ int main(int argc, char **argv)
 	/* The SQ (CREATE_SQ 0x904, T315: the sqc T60/T61 at 20h, min_wqe_inline_mode 00h[26:24]
 	 * the vport's, state RST, cqn 08h, tis_lst_sz 20h[31:16] 1, tis_num_0 2Ch; its WQ at 50h,
 	 * 64-byte WQEBBs) on the TIS. */
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x904);
 	put(in, 0x20, 26, 24, inline_mode);
-	put(in, 0x28, 23, 0, scqn);
+	put(in, 0x28, 23, 0, r->scqn);
 	put(in, 0x40, 31, 16, 1);
-	put(in, 0x4C, 23, 0, tisn);
-	wq(in, dvpd.pdn, uar->page_id, DBR_SQ, 6, LOG_SQ, U_SQ);
-	struct mlx5dv_devx_obj *sq = create(ctx, "CREATE_SQ", in, 0x110, &sqn, 0x08);
-	if (!sq || to_rdy(sq, 0x905, sqn, "MODIFY_SQ"))
+	put(in, 0x4C, 23, 0, r->tisn);
+	wq(in, r->pdn, r->uar->page_id, DBR_SQ, 6, LOG_SQ, U_SQ);
+	r->sq = devx_create(r->ctx, "CREATE_SQ", in, 0x110, &r->sqn, 0x08);
+	if (!r->sq || devx_to_rdy(r->sq, 0x905, r->sqn, "MODIFY_SQ"))
 		return 8;
 	/* QUERY_SQ (0x907, T322): the sqc at 20h: state 20h[23:20] RDY, cqn 28h, tis_num_0 4Ch. */
-	err = query(sq, 0x907, sqn, out, 0x110);
-	printf("QUERY_SQ %u: %s (state %u, cqn %u, tis_num_0 %u)\n", sqn, err ? strerror(err) : "ok",
-	       get(out, 0x20, 23, 20), get(out, 0x28, 23, 0), get(out, 0x4C, 23, 0));
-	if (err || get(out, 0x20, 23, 20) != 1 || get(out, 0x28, 23, 0) != scqn ||
-	    get(out, 0x4C, 23, 0) != tisn)
+	err = devx_query(r->sq, 0x907, r->sqn, out, 0x110);
+	printf("QUERY_SQ %u: %s (state %u, cqn %u, tis_num_0 %u)\n", r->sqn,
+	       err ? strerror(err) : "ok", get(out, 0x20, 23, 20), get(out, 0x28, 23, 0),
+	       get(out, 0x4C, 23, 0));
+	if (err || get(out, 0x20, 23, 20) != 1 || get(out, 0x28, 23, 0) != r->scqn ||
+	    get(out, 0x4C, 23, 0) != r->tisn)
 		return 9;
+	return 0;
+}
 
+/* The RQ, its WQEs posted, RST -> RDY; a Direct TIR over it; an RQT of it and an RSS TIR over
+ * that; each TIR queried. 0 or a step. */
+static int receive_objects(struct run *r, uint8_t *in, uint8_t *out)
+{
 	/* The RQ (CREATE_RQ 0x908, T329: rqc T52/T53 at 20h, cqn 08h; 16-byte WQEs), its 64 WQEs
 	 * posted (one data segment each, T38: RX_BUF bytes of the MR) and the record's receive
 	 * counter 64 before RST -> RDY. */
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x908);
-	put(in, 0x28, 23, 0, rcqn);
-	wq(in, dvpd.pdn, 0, DBR_RQ, 4, LOG_RQ, U_RQ);
-	put(in, 0x5C, 23, 0, 0); /* uar_page: SQ only (T55) */
-	struct mlx5dv_devx_obj *rq = create(ctx, "CREATE_RQ", in, 0x110, &rqn, 0x08);
-	if (!rq)
+	put(in, 0x28, 23, 0, r->rcqn);
+	wq(in, r->pdn, 0, DBR_RQ, 4, LOG_RQ, U_RQ); /* uar_page 0: SQ only (T55) */
+	r->rq = devx_create(r->ctx, "CREATE_RQ", in, 0x110, &r->rqn, 0x08);
+	if (!r->rq)
 		return 10;
-	uint64_t rx_va = data_va + 64 * 1024;
+	uint64_t rx_va = r->data_va + RX_AT;
 	for (unsigned i = 0; i < 1u << LOG_RQ; i++) {
 		uint8_t *w = ubuf[U_RQ] + i * 16;
 		put(w, 0x00, 30, 0, RX_BUF);
-		put(w, 0x04, 31, 0, mr->lkey);
+		put(w, 0x04, 31, 0, r->mr->lkey);
 		put(w, 0x08, 31, 0, (uint32_t)((rx_va + i * RX_BUF) >> 32));
 		put(w, 0x0C, 31, 0, (uint32_t)(rx_va + i * RX_BUF));
 	}
 	record(DBR_RQ, 1u << LOG_RQ);
-	if (to_rdy(rq, 0x909, rqn, "MODIFY_RQ"))
+	if (devx_to_rdy(r->rq, 0x909, r->rqn, "MODIFY_RQ"))
 		return 10;
 	/* The Direct TIR (CREATE_TIR 0x900, T45 at 20h: disp_type 04h[31:28] 0, inline_rqn 1Ch,
 	 * transport_domain 24h); QUERY_TIR (0x903, T296: the tirc at 20h). */
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x900);
-	put(in, 0x3C, 23, 0, rqn);
-	put(in, 0x44, 23, 0, td);
-	struct mlx5dv_devx_obj *tir = create(ctx, "CREATE_TIR", in, 0x110, &tirn, 0x08);
-	if (!tir)
+	put(in, 0x3C, 23, 0, r->rqn);
+	put(in, 0x44, 23, 0, r->td);
+	r->tir = devx_create(r->ctx, "CREATE_TIR", in, 0x110, &r->tirn, 0x08);
+	if (!r->tir)
 		return 11;
-	err = query(tir, 0x903, tirn, out, 0x110);
-	printf("QUERY_TIR %u: %s (inline_rqn %u, transport_domain %u)\n", tirn,
+	int err = devx_query(r->tir, 0x903, r->tirn, out, 0x110);
+	printf("QUERY_TIR %u: %s (inline_rqn %u, transport_domain %u)\n", r->tirn,
 	       err ? strerror(err) : "ok", get(out, 0x3C, 23, 0), get(out, 0x44, 23, 0));
-	if (err || get(out, 0x3C, 23, 0) != rqn || get(out, 0x44, 23, 0) != td)
+	if (err || get(out, 0x3C, 23, 0) != r->rqn || get(out, 0x44, 23, 0) != r->td)
 		return 11;
 	/* An RQT of the RQ (CREATE_RQT 0x916, T350: the rqtc T59 at 20h, rqt_max_size 14h,
 	 * rqt_actual_size 18h, rq_num[0] F0h) and an Indirect TIR over it with RSS (T45:
 	 * disp_type 1, indirect_table 20h, rx_hash_fn 24h[31:28] 2 Toeplitz, the 40-byte key at
 	 * 28h, rx_hash_field_selector_outer 50h: IPv4, src and dst address, T47); QUERY_TIR
 	 * returns them. Created, queried and destroyed; the traffic goes through the Direct TIR. */
-	uint32_t rqtn = 0, rss_tirn = 0;
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x916);
 	put(in, 0x34, 15, 0, 1);
 	put(in, 0x38, 15, 0, 1);
-	put(in, 0x110, 23, 0, rqn);
-	struct mlx5dv_devx_obj *rqt = create(ctx, "CREATE_RQT", in, 0x114, &rqtn, 0x08);
-	if (!rqt)
+	put(in, 0x110, 23, 0, r->rqn);
+	r->rqt = devx_create(r->ctx, "CREATE_RQT", in, 0x114, &r->rqtn, 0x08);
+	if (!r->rqt)
 		return 18;
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x900);
 	put(in, 0x24, 31, 28, 1);
-	put(in, 0x40, 23, 0, rqtn);
+	put(in, 0x40, 23, 0, r->rqtn);
 	put(in, 0x44, 31, 28, 2);
-	put(in, 0x44, 23, 0, td);
+	put(in, 0x44, 23, 0, r->td);
 	for (unsigned i = 0; i < 40; i++)
 		in[0x48 + i] = (uint8_t)(0x6D + 7 * i);
 	put(in, 0x70, 29, 0, 3);
-	struct mlx5dv_devx_obj *rss_tir = create(ctx, "CREATE_TIR rss", in, 0x110, &rss_tirn, 0x08);
-	if (!rss_tir)
+	r->rss_tir = devx_create(r->ctx, "CREATE_TIR rss", in, 0x110, &r->rss_tirn, 0x08);
+	if (!r->rss_tir)
 		return 18;
-	err = query(rss_tir, 0x903, rss_tirn, out, 0x110);
+	err = devx_query(r->rss_tir, 0x903, r->rss_tirn, out, 0x110);
 	int key_ok = 1;
 	for (unsigned i = 0; i < 40; i++)
 		key_ok &= out[0x48 + i] == (uint8_t)(0x6D + 7 * i);
-	printf("QUERY_TIR %u: %s (disp_type %u, indirect_table %u, rx_hash_fn %u, fields 0x%x, key %s)\n",
-	       rss_tirn, err ? strerror(err) : "ok", get(out, 0x24, 31, 28), get(out, 0x40, 23, 0),
-	       get(out, 0x44, 31, 28), get(out, 0x70, 29, 0), key_ok ? "as given" : "differs");
-	if (err || get(out, 0x24, 31, 28) != 1 || get(out, 0x40, 23, 0) != rqtn ||
+	printf("QUERY_TIR %u: %s (disp_type %u, indirect_table %u, rx_hash_fn %u, fields 0x%x, key "
+	       "%s)\n", r->rss_tirn, err ? strerror(err) : "ok", get(out, 0x24, 31, 28),
+	       get(out, 0x40, 23, 0), get(out, 0x44, 31, 28), get(out, 0x70, 29, 0),
+	       key_ok ? "as given" : "differs");
+	if (err || get(out, 0x24, 31, 28) != 1 || get(out, 0x40, 23, 0) != r->rqtn ||
 	    get(out, 0x44, 31, 28) != 2 || get(out, 0x70, 29, 0) != 3 || !key_ok)
 		return 18;
+	return 0;
+}
 
-	/* ---- Send (PRM §7.4.3.1, §7.2.2, §7.2.2.1) ---------------------------------------- */
+/* Three SEND WQEs (PRM §7.4.3.1, §7.2.2, §7.2.2.1) and their completions. 0 or a step. */
+static int send(struct run *r)
+{
 	uint8_t frame[NSEND][FRAME_LEN];
 	for (unsigned k = 0; k < NSEND; k++) {
 		tx_frame(frame[k], k);
-		memcpy(data + k * 256, frame[k] + INLINE_LEN, FRAME_LEN - INLINE_LEN);
+		memcpy(r->data + k * 256, frame[k] + INLINE_LEN, FRAME_LEN - INLINE_LEN);
 	}
-	volatile uint8_t *bf = (volatile uint8_t *)uar->reg_addr; /* UAR + 800h, buffer 0 even */
+	volatile uint8_t *bf = (volatile uint8_t *)r->uar->reg_addr; /* UAR + 800h, buffer 0 */
+	uint32_t lkey = r->mr->lkey;
 	/* WQE 0: the doorbell register, the WQE's first 8 bytes at buffer 0. */
 	uint8_t *w0 = ubuf[U_SQ];
-	build_send(w0, 0, sqn, frame[0], mr->lkey, data_va);
+	build_send(w0, 0, r->sqn, frame[0], lkey, r->data_va);
 	record(DBR_SQ + 4, 1);
 	mmio_write64(bf, w0);
 	/* WQE 1: Blue Flame, the whole WQE into the odd buffer (256 bytes on: T145
 	 * log_bf_reg_size 9, two buffers), 64 bits at a time in ascending order. */
 	uint8_t *w1 = ubuf[U_SQ] + 64;
-	build_send(w1, 1, sqn, frame[1], mr->lkey, data_va + 256);
+	build_send(w1, 1, r->sqn, frame[1], lkey, r->data_va + 256);
 	record(DBR_SQ + 4, 2);
 	for (unsigned q = 0; q < 8; q++)
 		mmio_write64(bf + 256 + q * 8, w1 + q * 8);
@@ -458,7 +402,7 @@ int main(int argc, char **argv)
 	 * quadwords 1 to 7 first and its first quadword, the doorbell, last: "it may, though it
 	 * is not recommended, be written out-of-order" (§7.2.2.1). */
 	uint8_t *w2 = ubuf[U_SQ] + 128;
-	build_send(w2, 2, sqn, frame[2], mr->lkey, data_va + 512);
+	build_send(w2, 2, r->sqn, frame[2], lkey, r->data_va + 512);
 	record(DBR_SQ + 4, 3);
 	for (unsigned q = 1; q < 8; q++)
 		mmio_write64(bf + q * 8, w2 + q * 8);
@@ -478,39 +422,42 @@ int main(int argc, char **argv)
 		    get(c, 0x3C, 31, 16) != k)
 			return 12;
 	}
+	return 0;
+}
 
-	/* ---- Receive: a NIC_RX root flow table forwarding everything to the TIR (§12.14) ---- */
-	memset(in, 0, sizeof in);
+/* A NIC_RX root flow table forwarding everything to the Direct TIR (§12.14), then the frame
+ * the harness injects: its CQE and its bytes. 0 or a step. */
+static int receive(struct run *r, uint8_t *in, uint8_t *out)
+{
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x930); /* CREATE_FLOW_TABLE, T384: type 0 NIC_RX, log_size 0 */
-	struct mlx5dv_devx_obj *fto = create(ctx, "CREATE_FLOW_TABLE", in, 0x40, &ft, 0x08);
-	memset(in, 0, sizeof in);
+	r->fto = devx_create(r->ctx, "CREATE_FLOW_TABLE", in, 0x40, &r->ft, 0x08);
+	memset(in, 0, 0x400);
 	put(in, 0x00, 31, 16, 0x933); /* CREATE_FLOW_GROUP, T406: index 0 to 0, no criteria */
-	put(in, 0x14, 23, 0, ft);
-	struct mlx5dv_devx_obj *fgo = fto ? create(ctx, "CREATE_FLOW_GROUP", in, 0x400, &fg, 0x08) : NULL;
-	memset(in, 0, sizeof in);
+	put(in, 0x14, 23, 0, r->ft);
+	r->fgo = r->fto ? devx_create(r->ctx, "CREATE_FLOW_GROUP", in, 0x400, &r->fg, 0x08) : NULL;
 	/* SET_FLOW_TABLE_ENTRY, T428: index 0; the flow context at 40h (T430: group_id 04h,
 	 * flow_tag 08h[23:0], action 0Ch[15:0] 4 forward, destination_list_size 10h 1; the list
 	 * at 300h, T434 destination_type 2 TIR). */
-	put(in, 0x00, 31, 16, 0x936);
-	put(in, 0x14, 23, 0, ft);
-	put(in, 0x44, 31, 0, fg);
-	put(in, 0x48, 23, 0, FLOW_TAG);
-	put(in, 0x4C, 15, 0, 4);
-	put(in, 0x50, 23, 0, 1);
-	uint8_t fin[0x348];
-	memcpy(fin, in, 0x340);
-	memset(fin + 0x340, 0, 8);
+	uint8_t fin[0x348] = { 0 };
+	put(fin, 0x00, 31, 16, 0x936);
+	put(fin, 0x14, 23, 0, r->ft);
+	put(fin, 0x44, 31, 0, r->fg);
+	put(fin, 0x48, 23, 0, FLOW_TAG);
+	put(fin, 0x4C, 15, 0, 4);
+	put(fin, 0x50, 23, 0, 1);
 	put(fin, 0x340, 31, 24, 2);
-	put(fin, 0x340, 23, 0, tirn);
-	struct mlx5dv_devx_obj *fte = fgo ? create(ctx, "SET_FLOW_TABLE_ENTRY", fin, sizeof fin, NULL, 0) : NULL;
-	if (!fte)
+	put(fin, 0x340, 23, 0, r->tirn);
+	r->fte = r->fgo ? devx_create(r->ctx, "SET_FLOW_TABLE_ENTRY", fin, sizeof fin, NULL, 0) : NULL;
+	if (!r->fte)
 		return 13;
-	memset(in, 0, sizeof in);
+	memset(in, 0, 0x400);
 	memset(out, 0, 0x10);
 	put(in, 0x00, 31, 16, 0x92F); /* SET_FLOW_TABLE_ROOT, T398 */
-	put(in, 0x14, 23, 0, ft);
-	err = mlx5dv_devx_general_cmd(ctx, in, 0x40, out, 0x10);
-	printf("SET_FLOW_TABLE_ROOT %u: %s (status 0x%02x)\n", ft, err ? strerror(err) : "ok", out[0]);
+	put(in, 0x14, 23, 0, r->ft);
+	int err = mlx5dv_devx_general_cmd(r->ctx, in, 0x40, out, 0x10);
+	printf("SET_FLOW_TABLE_ROOT %u: %s (status 0x%02x)\n", r->ft, err ? strerror(err) : "ok",
+	       out[0]);
 	if (err)
 		return 13;
 	/* The frame the harness injects arrives: WQE 0's buffer, its CQE. */
@@ -521,7 +468,7 @@ int main(int argc, char **argv)
 	}
 	uint8_t want[FRAME_LEN];
 	rx_frame(want);
-	int same = memcmp(data + 64 * 1024, want, FRAME_LEN) == 0;
+	int same = memcmp(r->data + RX_AT, want, FRAME_LEN) == 0;
 	/* T67/T68: a responder CQE, opcode 2 (RESP_SEND), byte_cnt 2Ch, wqe_counter 3Ch[31:16],
 	 * flow_tag 38h[23:0] the entry's (T430 "carried to the CQE"). */
 	printf("receive CQE 0: opcode %u, byte_cnt %u, wqe_counter %u, flow_tag 0x%x; the buffer %s "
@@ -530,9 +477,15 @@ int main(int argc, char **argv)
 	if (get(c, 0x3C, 7, 4) != 2 || get(c, 0x2C, 31, 0) != FRAME_LEN ||
 	    get(c, 0x3C, 31, 16) != 0 || get(c, 0x38, 23, 0) != FLOW_TAG || !same)
 		return 14;
+	return 0;
+}
 
-	/* ---- Teardown, in reverse ---------------------------------------------------------- */
-	struct mlx5dv_devx_obj *objs[] = { fte, fgo, tir, rss_tir, rqt, rq, sq, tis, tdo, rcq, scq };
+/* Everything destroyed in reverse, but the root flow table. 0 or a step. */
+static int teardown(struct run *r)
+{
+	struct mlx5dv_devx_obj *objs[] = { r->fte, r->fgo, r->tir, r->rss_tir, r->rqt, r->rq,
+					   r->sq,  r->tis, r->tdo, r->rcq,     r->scq };
+	int err;
 	for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
 		if ((err = mlx5dv_devx_obj_destroy(objs[i]))) {
 			printf("destroy %zu: %s\n", i, strerror(err));
@@ -542,7 +495,7 @@ int main(int argc, char **argv)
 		 * refuses to destroy it (D-FT-8, FT_IS_ROOT): the table stays until TEARDOWN_HCA.
 		 * Once its entry and group are gone, the refusal is checked. */
 		if (i == 1) {
-			if (mlx5dv_devx_obj_destroy(fto) == 0) {
+			if (mlx5dv_devx_obj_destroy(r->fto) == 0) {
 				printf("DESTROY_FLOW_TABLE of the root succeeded\n");
 				return 15;
 			}
@@ -550,22 +503,48 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("objects destroyed\n");
-	mlx5dv_devx_free_uar(uar);
+	mlx5dv_devx_free_uar(r->uar);
 	for (int i = 0; i < NUMEMS; i++)
 		if ((err = mlx5dv_devx_umem_dereg(umem[i]))) {
 			printf("mlx5dv_devx_umem_dereg %d: %s\n", i, strerror(err));
 			return 16;
 		}
-	if (ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
+	if (ibv_dereg_mr(r->mr) || ibv_dealloc_pd(r->pd))
 		return 16;
-	if (ibv_close_device(ctx)) {
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *pci = argc > 1 ? argv[1] : "0000:00:01.0";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	struct mlx5dv_vfio_context_attr attr = { .pci_name = pci };
+	struct ibv_device **list = mlx5dv_get_vfio_device_list(&attr);
+	if (!list || !list[0]) {
+		printf("mlx5dv_get_vfio_device_list(%s): %s\n", pci, strerror(errno));
+		return 1;
+	}
+	static struct run r;
+	r.ctx = ibv_open_device(list[0]);
+	if (!r.ctx) {
+		printf("ibv_open_device: %s (the driver's bring-up failed)\n", strerror(errno));
+		return 2;
+	}
+	printf("bring-up: ok\n");
+	static uint8_t in[0x400], out[0x400];
+	int step;
+	if ((step = memory(&r)) || (step = send_objects(&r, in, out)) ||
+	    (step = receive_objects(&r, in, out)) || (step = send(&r)) ||
+	    (step = receive(&r, in, out)) || (step = teardown(&r)))
+		return step;
+	if (ibv_close_device(r.ctx)) {
 		printf("ibv_close_device failed\n");
 		return 17;
 	}
 	ibv_free_device_list(list);
 	for (int i = 0; i < NUMEMS; i++)
 		free(ubuf[i]);
-	free(data);
+	free(r.data);
 	printf("closed\n");
 	return 0;
 }
