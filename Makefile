@@ -180,8 +180,9 @@ $(VFIO_SO): $(VFIO_OBJ) $(LIB_A)
 # Programs run under `nicref drive`: harness/drivers/ (M1: rdma-core's mlx5_vfio through
 # Debian's libibverbs and libmlx5) and the deliberately wrong ones of harness/drivers/bad/.
 BAD_DRIVERS := $(patsubst harness/drivers/bad/%.c,$(BUILD)/drivers/%,$(wildcard harness/drivers/bad/*.c))
-DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BUILD)/drivers/mlx5_vfio_devx $(BAD_DRIVERS)
-$(BUILD)/drivers/mlx5_vfio_%: harness/drivers/mlx5_vfio_%.c $(FLAGS_STAMP)
+DRIVERS := $(BUILD)/drivers/mlx5_vfio_smoke $(BUILD)/drivers/mlx5_vfio_devx \
+	$(BUILD)/drivers/mlx5_vfio_traffic $(BAD_DRIVERS)
+$(BUILD)/drivers/mlx5_vfio_%: harness/drivers/mlx5_vfio_%.c harness/drivers/devx_util.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -libverbs -lmlx5
 $(BUILD)/drivers/%: harness/drivers/bad/%.c harness/drivers/bad/vfio_util.h $(FLAGS_STAMP)

@@ -24,7 +24,8 @@
 const char drive_usage[] =
 	"usage: nicref drive [--trace FILE] [--json FILE] [--junit FILE] [--expect FILE]\n"
 	"                    [--profile NAME=VALUE[,NAME=VALUE...]]... [--pci NAME]\n"
-	"                    [--shim FILE] [--timeout SECONDS] -- PROGRAM [ARGS...]\n"
+	"                    [--shim FILE] [--timeout SECONDS] [--pcap FILE]\n"
+	"                    [--inject PCAP@AFTER] -- PROGRAM [ARGS...]\n"
 	"Runs PROGRAM, a user-space driver, with the VFIO front end preloaded: one PCI function\n"
 	"(sysfs, /dev/vfio, config space, BAR0, DMA mappings, MSI-X eventfds) backed by libnicref in\n"
 	"the program's process, on virtual time. Then prints the verdict: the commands the device\n"
@@ -44,6 +45,10 @@ const char drive_usage[] =
 	"  --shim FILE       the front end (default: libnicref_vfio.so beside this tool, or\n"
 	"                    $NICREF_VFIO_SO)\n"
 	"  --timeout SECONDS real time before the program is killed (default 120)\n"
+	"  --pcap FILE       the frames the device put on the wire, as a pcap file\n"
+	"  --inject PCAP@AFTER  receive the frames of PCAP on port 1 once AFTER commands have\n"
+	"                    completed (a count N) or once a command of opcode AFTER (0xNNN) has,\n"
+	"                    at the program's next BAR0 access, clock query, sleep or poll\n"
 	"  -h, --help        print this usage and exit\n"
 	"\n"
 	"Exit status: 0 the run matches --expect, or without it no violation and the program\n"
@@ -91,7 +96,8 @@ static int setenv_join(const char *name, const char *value)
 
 /* Runs argv with the front end; fills run's end and code. */
 static void run_program(char **argv, const char *shim, const char *record, const char *trace,
-			const char *profile, const char *pci, unsigned timeout, struct drive_run *run)
+			const char *profile, const char *pci, unsigned timeout, const char *pcap,
+			const char *inject, struct drive_run *run)
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -108,6 +114,14 @@ static void run_program(char **argv, const char *shim, const char *record, const
 			unsetenv("NICREF_VFIO_TRACE");
 		setenv("NICREF_VFIO_PROFILE", profile, 1);
 		setenv("NICREF_VFIO_PCI", pci, 1);
+		if (pcap)
+			setenv("NICREF_VFIO_PCAP", pcap, 1);
+		else
+			unsetenv("NICREF_VFIO_PCAP");
+		if (inject)
+			setenv("NICREF_VFIO_INJECT", inject, 1);
+		else
+			unsetenv("NICREF_VFIO_INJECT");
 		execvp(argv[0], argv);
 		fprintf(stderr, "nicref drive: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -149,9 +163,11 @@ int cmd_drive(const struct cli_call *call, int argc, char **argv)
 		{ "junit", required_argument, NULL, 'u' },  { "expect", required_argument, NULL, 'e' },
 		{ "profile", required_argument, NULL, 'p' }, { "pci", required_argument, NULL, 'P' },
 		{ "shim", required_argument, NULL, 's' },   { "timeout", required_argument, NULL, 'T' },
+		{ "pcap", required_argument, NULL, 'c' },   { "inject", required_argument, NULL, 'i' },
 		CLI_HELP_OPTION,                             { 0 }
 	};
 	const char *trace = NULL, *json = NULL, *junit = NULL, *expect = NULL, *shim_opt = NULL;
+	const char *pcap = NULL, *inject = NULL;
 	const char *pci = "0000:00:01.0";
 	unsigned timeout = 120;
 	char profile[1024] = "";
@@ -164,6 +180,26 @@ int cmd_drive(const struct cli_call *call, int argc, char **argv)
 		case 'e': expect = optarg; break;
 		case 'P': pci = optarg; break;
 		case 's': shim_opt = optarg; break;
+		case 'c': pcap = optarg; break;
+		case 'i': {
+			/* the capture must exist and AFTER be there; the front end reads it */
+			char path[PATH_MAX];
+			const char *at = strrchr(optarg, '@');
+			if (!at || at == optarg || !at[1] || (size_t)(at - optarg) >= sizeof path)
+				return cli_usage_error(call, "--inject: '%s' is not PCAP@AFTER", optarg);
+			memcpy(path, optarg, (size_t)(at - optarg));
+			path[at - optarg] = 0;
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(at + 1, &end, 0);
+			if (errno || *end || v == 0 || v > 0xFFFFFFul)
+				return cli_usage_error(call, "--inject: AFTER '%s' is not a command count "
+							     "or an opcode 0xNNN", at + 1);
+			if (access(path, R_OK))
+				return cli_usage_error(call, "--inject: %s: %s", path, strerror(errno));
+			inject = optarg;
+			break;
+		}
 		case 'p': {
 			size_t n = strlen(profile);
 			if (n + strlen(optarg) + 2 > sizeof profile)
@@ -224,7 +260,16 @@ int cmd_drive(const struct cli_call *call, int argc, char **argv)
 	static struct drive_run run;
 	memset(&run, 0, sizeof run);
 	run.program = argv[optind];
-	run_program(argv + optind, shim, record, trace, profile, pci, timeout, &run);
+	if (pcap) {
+		FILE *t = fopen(pcap, "w");
+		if (!t) {
+			fprintf(stderr, "nicref drive: --pcap %s: %s\n", pcap, strerror(errno));
+			unlink(record);
+			return CLI_BAD;
+		}
+		fclose(t);
+	}
+	run_program(argv + optind, shim, record, trace, profile, pci, timeout, pcap, inject, &run);
 	drive_record_load(&run, record);
 	unlink(record);
 	if (run.end == DRIVE_EXITED && run.code == HANG_STATUS && run.crash[0] &&

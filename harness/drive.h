@@ -14,6 +14,7 @@
 #define DRIVE_MAX_OPS 256
 #define DRIVE_MAX_RULES 128
 #define DRIVE_CTX 512
+#define DRIVE_MAX_FRAMES 32
 
 /* A command outcome: opcode, return status and delivery status, and how often. */
 struct drive_cmd {
@@ -52,6 +53,12 @@ struct drive_run {
 	int have_state;
 	char state[DRIVE_CTX]; /* the "state" record as it came */
 	unsigned long records;
+	/* The wire (docs/drivers.md, "Frames"): frames out and in, receive drops and send
+	 * discards, and the first DRIVE_MAX_FRAMES of their record lines as they came. */
+	unsigned long frames_out, frames_in, rx_drops, tx_discards;
+	char frame[DRIVE_MAX_FRAMES][96];
+	size_t nframe;
+	char inject[DRIVE_CTX]; /* the front end's inject line, if any */
 };
 
 /* The expectation (--expect FILE): the exact set of violation and warning rules the run must

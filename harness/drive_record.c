@@ -157,6 +157,20 @@ int drive_record_load(struct drive_run *run, const char *path)
 				snprintf(run->crash, sizeof run->crash, "%.500s", line);
 		} else if (strncmp(line, "error ", 6) == 0) {
 			snprintf(run->setup_error, sizeof run->setup_error, "%.500s", line + 6);
+		} else if (strncmp(line, "frame ", 6) == 0) {
+			const char *k = line + 6;
+			if (strncmp(k, "out ", 4) == 0)
+				run->frames_out++;
+			else if (strncmp(k, "in ", 3) == 0)
+				run->frames_in++;
+			else if (strncmp(k, "rx_drop ", 8) == 0)
+				run->rx_drops++;
+			else if (strncmp(k, "tx_discard ", 11) == 0)
+				run->tx_discards++;
+			if (run->nframe < DRIVE_MAX_FRAMES)
+				snprintf(run->frame[run->nframe++], sizeof run->frame[0], "%.90s", k);
+		} else if (strncmp(line, "inject ", 7) == 0) {
+			snprintf(run->inject, sizeof run->inject, "%.500s", line + 7);
 		} else if (strncmp(line, "state ", 6) == 0) {
 			run->have_state = 1;
 			snprintf(run->state, sizeof run->state, "%.500s", line + 6);
@@ -330,6 +344,14 @@ int drive_verdict(const struct drive_run *run, const struct drive_expect *e, FIL
 		add_test(rep, run, id++, e->name[i], "the expectation file", "invalid", TEST_FAIL, msg,
 			 NULL);
 	}
+	fprintf(out, "frames: %lu out, %lu in, %lu receive drops, %lu send discards\n",
+		run->frames_out, run->frames_in, run->rx_drops, run->tx_discards);
+	if (run->inject[0])
+		fprintf(out, "  inject %s\n", run->inject);
+	for (size_t i = 0; i < run->nframe; i++)
+		fprintf(out, "  frame %s\n", run->frame[i]);
+	if (run->frames_out + run->frames_in + run->rx_drops + run->tx_discards > run->nframe)
+		fprintf(out, "  (the first %zu listed)\n", run->nframe);
 	fprintf(out, "state at exit:\n");
 	if (run->have_state)
 		print_state(out, run->state);

@@ -7,7 +7,8 @@
  * checks DESTROY_UMEM is refused while the CQ lives, destroys the CQ, deregisters the UMEMs
  * (DESTROY_UMEM), allocates a transport domain and a TIS on it through DevX, queries and frees
  * them, and closes; while the CQ lives, an RQ in two of the UMEMs on it and an RQT of that RQ
- * are created, queried and destroyed. The SQ and the TIRs are not created yet (docs/drivers.md "What is next"). Each step prints one
+ * are created, queried and destroyed. The SQ, a TIR and traffic are M2's second part,
+ * mlx5_vfio_traffic.c. Each step prints one
  * line; the exit status is 0 when every step succeeded, else the number of the step that
  * failed. Run it under `nicref drive` (it needs the front end: alone, there is no device).
  * usage: mlx5_vfio_devx [PCI_NAME] */

@@ -99,3 +99,44 @@ Test(drive, expectation_file)
 	unlink(path);
 	cr_expect_eq(drive_expect_load(&e, "/nonexistent/x", err, sizeof err), -1);
 }
+
+/* The wire's records (docs/drivers.md, "Frames"): frames out and in, drops and discards are
+ * counted apart, listed as they came, and the verdict prints the counts and the inject line. */
+Test(drive, frames_counted_and_listed)
+{
+	write_file("start pci 0000:00:01.0 group 42\n"
+		   "frame out 1 60 0x4823d6c7\n"
+		   "frame out 1 60 0x3298a17d\n"
+		   "inject 1 frames after command 46\n"
+		   "frame in 1 60 0xdf0c6de7\n"
+		   "frame rx_drop reason 4 num 1 len 60\n"
+		   "frame tx_discard sqn 1 wqe 2 reason 3\n"
+		   "state 4 pages 0 bar_accesses 10 dma 2 time_ns 5\n"
+		   "end\n");
+	static struct drive_run run;
+	memset(&run, 0, sizeof run);
+	run.program = "prog";
+	cr_assert_eq(drive_record_load(&run, path), 0);
+	unlink(path);
+	cr_expect_eq(run.frames_out, 2);
+	cr_expect_eq(run.frames_in, 1);
+	cr_expect_eq(run.rx_drops, 1);
+	cr_expect_eq(run.tx_discards, 1);
+	cr_expect_eq(run.nframe, 5);
+	cr_expect_str_eq(run.frame[2], "in 1 60 0xdf0c6de7");
+	cr_expect_str_eq(run.inject, "1 frames after command 46");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct drive_expect ex;
+	memset(&ex, 0, sizeof ex);
+	struct report rep;
+	report_init(&rep);
+	drive_verdict(&run, &ex, out, &rep);
+	report_free(&rep);
+	fclose(out);
+	cr_expect(strstr(buf, "frames: 2 out, 1 in, 1 receive drops, 1 send discards\n") != NULL, "%s", buf);
+	cr_expect(strstr(buf, "  inject 1 frames after command 46\n") != NULL);
+	cr_expect(strstr(buf, "  frame out 1 60 0x3298a17d\n") != NULL);
+	free(buf);
+}

@@ -141,3 +141,32 @@ Test(x86_decode, left_to_single_step)
 	const uint8_t c6[] = { 0x65, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00 };
 	cr_expect_eq(dec(c6, sizeof c6).kind, X86_UNKNOWN);
 }
+
+/* The stores of libmlx5's send path (post_send, for verbs QPs; the DevX program of M2 makes
+ * the same ones), as objdump prints them for Debian's libmlx5.so.1 44.0: the doorbell, one
+ * quadword through base + index (+0x4c84d), and the Blue Flame copy, eight quadword movs with
+ * an 8-bit displacement (+0x4c93e ... +0x4c97a; rdma-core's mmio_memcpy_x64 on x86-64). No
+ * SSE or AVX store: the decoder needs no vector form (docs/drivers.md, D-VFIO-8). */
+Test(x86_decode, libmlx5_doorbell_and_blue_flame_stores)
+{
+	/* 48 89 0c 02: mov %rcx,(%rdx,%rax,1) */
+	const uint8_t db[] = { 0x48, 0x89, 0x0c, 0x02 };
+	struct x86_access a = dec(db, sizeof db);
+	cr_expect_eq(a.kind, X86_STORE_REG);
+	cr_expect_eq(a.width, 8);
+	cr_expect_eq(a.len, 4);
+	cr_expect_eq(a.reg, 1, "rcx");
+	/* 48 89 50 c0: mov %rdx,-0x40(%rax) */
+	const uint8_t bf0[] = { 0x48, 0x89, 0x50, 0xc0 };
+	a = dec(bf0, sizeof bf0);
+	cr_expect_eq(a.kind, X86_STORE_REG);
+	cr_expect_eq(a.width, 8);
+	cr_expect_eq(a.len, 4);
+	cr_expect_eq(a.reg, 2, "rdx");
+	/* 48 89 71 38: mov %rsi,0x38(%rcx) */
+	const uint8_t bf7[] = { 0x48, 0x89, 0x71, 0x38 };
+	a = dec(bf7, sizeof bf7);
+	cr_expect_eq(a.width, 8);
+	cr_expect_eq(a.len, 4);
+	cr_expect_eq(a.reg, 6, "rsi");
+}

@@ -116,6 +116,14 @@ int vfio_dma_read(void *ctx, uint64_t addr, void *buf, size_t len);
 int vfio_dma_write(void *ctx, uint64_t addr, const void *buf, size_t len);
 void vfio_interrupt(void *ctx, unsigned vector);
 
+/* The wire (vfio_wire.c): frames out to a pcap, frames of a capture injected at a fixed point
+ * (D-VFIO-7). init: 0, or -1 with err filled (a bad NICREF_VFIO_INJECT). */
+int vfio_wire_init(char *err, size_t errlen);
+void vfio_wire_tx(void *ctx, unsigned port, const uint8_t *frame, size_t len);
+void vfio_wire_cmd_done(unsigned opcode);
+void vfio_wire_tick(void);
+void vfio_wire_fini(void);
+
 /* glibc's fortified pread (_FORTIFY_SOURCE), which its headers declare only as asm aliases. */
 ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen);
 ssize_t __pread64_chk(int fd, void *buf, size_t n, off_t off, size_t buflen);

@@ -159,6 +159,20 @@ static void context(char *buf, size_t len, const void *pc, const struct x86_acce
 	snprintf(buf, len, "%s of %u bytes at BAR0 0x%zx by %s", what, a->width, off, where);
 }
 
+/* A 64-bit store that is one doorbell write (PRM §7.2.2.2: "SQ/RQ and CQ DoorBells require
+ * 64-bit writes"; §7.2.2.1: a Blue Flame buffer "must be written in chunks of DWORDs ... or
+ * multiple DWORDs"): aligned, in a UAR page (past profile.uar_base pages, D-UAR-1), at the CQ
+ * doorbell (T13 20h) or in the Blue Flame registers (800h-FFFh, whose buffers start with the
+ * send doorbell). It reaches the model as its two dwords, lower address first, which is the
+ * order §7.2.2.2 gives for a doorbell split in two; not BAR_WIDE (D-VFIO-8). Anything else wider
+ * than a dword is. */
+static int doorbell_quadword(const struct x86_access *a, size_t off)
+{
+	size_t in_page = off & 0xFFF;
+	return a->kind != X86_LOAD && a->width == 8 && (off & 7) == 0 &&
+	       off >= (size_t)vfio.profile.uar_base * 4096u && (in_page == 0x20 || in_page >= 0x800);
+}
+
 /* Emulates a decoded access. */
 static void emulate(ucontext_t *uc, const void *pc, const struct x86_access *a, size_t off)
 {
@@ -176,7 +190,7 @@ static void emulate(ucontext_t *uc, const void *pc, const struct x86_access *a, 
 			reg_set(uc, a, ~0ull);
 		return;
 	}
-	if (a->width != 4) {
+	if (a->width != 4 && !doorbell_quadword(a, off)) {
 		context(ctx, sizeof ctx, pc, a, off, load ? "read" : "write");
 		vfio_violation(a->width < 4 ? VFIO_RULE_BAR_NARROW : VFIO_RULE_BAR_WIDE, "%s%s", ctx,
 			       a->width < 4 && !load ? "; dropped" : "");
@@ -276,6 +290,7 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
 		chain_default(sig); /* the access faults again, now fatally */
 		return;
 	}
+	vfio_wire_tick(); /* an injection pending since the last command happens first */
 	const uint8_t *pc = (const uint8_t *)uc->uc_mcontext.gregs[REG_RIP];
 	size_t off = (size_t)(addr - vfio.bar);
 	struct x86_access a;

@@ -121,6 +121,7 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 	switch (ev->kind) {
 	case NICREF_EV_CMD_DONE:
 		vfio.last_opcode = ev->arg[1];
+		vfio_wire_cmd_done((unsigned)ev->arg[1]);
 		vfio_record("cmd 0x%llx 0x%llx %llu 0x%llx 0x%llx", (unsigned long long)ev->arg[1],
 			    (unsigned long long)ev->arg[2], (unsigned long long)ev->arg[3],
 			    (unsigned long long)ev->arg[4], (unsigned long long)ev->arg[5]);
@@ -128,6 +129,24 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 	case NICREF_EV_CMD_FAIL:
 		vfio_record("cmdfail 0x%llx %s", (unsigned long long)ev->arg[1],
 			    nicref_cmd_rule_name((unsigned)ev->arg[2]));
+		break;
+	/* The wire: frames out and in (port, length, CRC-32 as the trace has them, D-TX-2), the
+	 * copies the receive path dropped and the frames the send path discarded (reasons:
+	 * docs/rx.md D-RX-8, docs/tx.md D-TX-6). */
+	case NICREF_EV_FRAME_OUT:
+	case NICREF_EV_FRAME_IN:
+		vfio_record("frame %s %llu %llu 0x%08llx", ev->kind == NICREF_EV_FRAME_OUT ? "out" : "in",
+			    (unsigned long long)ev->arg[0], (unsigned long long)ev->arg[1],
+			    (unsigned long long)ev->arg[2]);
+		break;
+	case NICREF_EV_RX_DROP:
+		vfio_record("frame rx_drop reason %llu num %llu len %llu", (unsigned long long)ev->arg[0],
+			    (unsigned long long)ev->arg[1], (unsigned long long)ev->arg[2]);
+		break;
+	case NICREF_EV_TX_DISCARD:
+		vfio_record("frame tx_discard sqn %llu wqe %llu reason %llu",
+			    (unsigned long long)ev->arg[0], (unsigned long long)ev->arg[1],
+			    (unsigned long long)ev->arg[2]);
 		break;
 	case NICREF_EV_UNMODELLED:
 		vfio_record("unmodelled 0x%llx", (unsigned long long)ev->arg[1]);
@@ -222,6 +241,7 @@ __attribute__((constructor)) static void vfio_init(void)
 	cfg.ops.dma_read = vfio_dma_read;
 	cfg.ops.dma_write = vfio_dma_write;
 	cfg.ops.interrupt = vfio_interrupt;
+	cfg.ops.wire_tx = vfio_wire_tx;
 	cfg.trace = on_event;
 	vfio.dev = nicref_dev_create(&cfg);
 	if (!vfio.dev) {
@@ -230,6 +250,11 @@ __attribute__((constructor)) static void vfio_init(void)
 		_exit(VFIO_EXIT_SETUP);
 	}
 	vfio.profile = cfg.profile;
+	if (vfio_wire_init(err, sizeof err)) {
+		vfio.active = 1;
+		vfio_record("error inject: %s", err);
+		_exit(VFIO_EXIT_SETUP);
+	}
 	vfio.nirq = cfg.profile.msix_vectors < VFIO_MAX_IRQS ? cfg.profile.msix_vectors : VFIO_MAX_IRQS;
 	vfio_cfg_init();
 	vfio_bar_install_handlers();
@@ -253,6 +278,7 @@ __attribute__((destructor)) static void vfio_fini(void)
 		return;
 	vfio.exiting = 1;
 	vfio_release_checks(); /* unless the device was closed (and checked) before */
+	vfio_wire_fini();
 	vfio_record("end");
 	vfio.ready = 0;
 }

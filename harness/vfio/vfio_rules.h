@@ -12,7 +12,9 @@
 	 * half-word read returns the lane of the dword read, a narrow write is dropped. */    \
 	X(BAR_NARROW, "PRM §4.3 T7, §7.2 T13", "BAR0 access narrower than a dword", 'V')        \
 	/* A quadword access reaches the model as the two dword accesses it covers, in address \
-	 * order (reported: a PCIe device sees one 8-byte request). */                         \
+	 * order (reported: a PCIe device sees one 8-byte request), except an aligned 64-bit  \
+	 * store to a UAR doorbell (CQ 20h, Blue Flame 800h-FFFh: §7.2.2.2 "require 64-bit     \
+	 * writes", D-VFIO-8). */                                                              \
 	X(BAR_WIDE, "PRM §4.3 T7, §7.2 T13", "BAR0 access wider than a dword", 'V')             \
 	/* An instruction form the decoder does not know: executed once by single-stepping    \
 	 * over a shadow page (dword reads before, changed dwords written after). */            \

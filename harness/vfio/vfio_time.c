@@ -1,6 +1,6 @@
 /* Virtual time. The driver's clocks (gettimeofday, clock_gettime, time) read the model's
- * clock, each query moving it by VFIO_TIME_STEP_NS so a polling loop ends; its sleeps move
- * it by what they ask and return at once; a poll() that would block while the device is open
+ * clock, each query moving it by VFIO_TIME_STEP_NS so a polling loop ends; its sleeps
+ * (usleep, nanosleep, clock_nanosleep, sleep) move it by what they ask and return at once; a poll() that would block while the device is open
  * moves it until an eventfd is signalled, or gives up after VFIO_HANG_NS of virtual time
  * (nothing the model does later will signal it: a hang, recorded, exit VFIO_EXIT_HANG).
  * So a run takes the same course, and leaves the same trace, every time. */
@@ -21,6 +21,7 @@
 
 static uint64_t now_ns(void)
 {
+	vfio_wire_tick();
 	vfio_time_advance(VFIO_TIME_STEP_NS);
 	return vfio.dev ? nicref_clock_now(vfio.dev) : 0;
 }
@@ -53,6 +54,7 @@ VFIO_API time_t time(time_t *out)
 
 VFIO_API int usleep(useconds_t us)
 {
+	vfio_wire_tick();
 	vfio_time_advance((uint64_t)us * 1000);
 	return 0;
 }
@@ -63,14 +65,38 @@ VFIO_API int nanosleep(const struct timespec *req, struct timespec *rem)
 		errno = EINVAL;
 		return -1;
 	}
+	vfio_wire_tick();
 	vfio_time_advance((uint64_t)req->tv_sec * 1000000000ull + (uint64_t)req->tv_nsec);
 	if (rem)
 		rem->tv_sec = 0, rem->tv_nsec = 0;
 	return 0;
 }
 
+/* What nanosleep, sleep and Python's time.sleep come down to in glibc: relative, or until an
+ * absolute time of the clock named (TIMER_ABSTIME). Returns the error number itself. */
+VFIO_API int clock_nanosleep(clockid_t id, int flags, const struct timespec *req,
+			     struct timespec *rem)
+{
+	if (!req || req->tv_nsec < 0 || req->tv_nsec >= 1000000000L || req->tv_sec < 0)
+		return EINVAL;
+	vfio_wire_tick();
+	uint64_t want = (uint64_t)req->tv_sec * 1000000000ull + (uint64_t)req->tv_nsec;
+	if (flags & TIMER_ABSTIME) {
+		uint64_t base = id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE
+					? EPOCH_S * 1000000000ull
+					: 0;
+		uint64_t now = base + (vfio.dev ? nicref_clock_now(vfio.dev) : 0);
+		want = want > now ? want - now : 0;
+	} else if (rem) {
+		rem->tv_sec = 0, rem->tv_nsec = 0;
+	}
+	vfio_time_advance(want);
+	return 0;
+}
+
 VFIO_API unsigned sleep(unsigned s)
 {
+	vfio_wire_tick();
 	vfio_time_advance((uint64_t)s * 1000000000ull);
 	return 0;
 }
@@ -82,6 +108,7 @@ VFIO_API int poll(struct pollfd *fds, nfds_t n, int timeout)
 	if (vfio.device_fd < 0 || timeout == 0)
 		return real(fds, n, timeout);
 	uint64_t waited = 0, limit = timeout > 0 ? (uint64_t)timeout * 1000000ull : VFIO_HANG_NS;
+	vfio_wire_tick();
 	for (;;) {
 		int r = real(fds, n, 0);
 		if (r != 0)
