@@ -15,6 +15,15 @@
 #include "fuzz_target.h"
 #include "opstream.h"
 
+/* The twins (docs/fuzzing.md "Fix-ups and twins"): CMDQ_CMDIF_CHECKSUM, the profile's
+ * cmdif_checksum (cmdq_strict, cmdq_sign: 3, signatures checked); CMDQ_FIXUP_SIGN, the signatures
+ * fixed up before each doorbell (cmdq_sign; fixup_cmdq.h). */
+#ifndef CMDQ_FIXUP_SIGN
+#define CMDQ_FIXUP_SIGN 0
+#endif
+#include "fixup_cmdq.h"
+static struct fixup_cmdq fixup;
+
 /* Ops per input. A doorbell runs up to 32 commands, so this bounds the work of one input. */
 #define CMDQ_FUZZ_MAX_OPS 4096
 
@@ -24,7 +33,11 @@ static long ops_run;
 
 static int cmdq_init(void)
 {
+#ifdef CMDQ_CMDIF_CHECKSUM
+	dev = fixup_cmdq_device(&oracle, CMDQ_CMDIF_CHECKSUM);
+#else
 	dev = fuzz_oracle_device(&oracle);
+#endif
 	return dev ? 0 : -1;
 }
 
@@ -46,7 +59,11 @@ static void cmdq_one_input(const uint8_t *data, size_t len)
 	NICREF_FUZZ_CHECK(nicref_clock_now(dev) == 0 && nicref_hostmem_pages(dev) == 0);
 	fuzz_oracle_check_dev(&oracle);
 
-	(void)opstream_run(dev, data, len, after_op, NULL);
+	struct nicref_config cfg;
+	nicref_config_default(&cfg); /* fuzz_oracle_device's profile */
+	fixup_cmdq_reset(&fixup, &cfg.profile);
+	(void)opstream_run_pre(dev, data, len, CMDQ_FIXUP_SIGN ? fixup_cmdq_before : NULL, after_op,
+			       &fixup);
 }
 
 NICREF_FUZZ_TARGET(cmdq_init, cmdq_one_input)
