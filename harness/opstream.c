@@ -124,12 +124,6 @@ static uint64_t rd(const uint8_t *p, unsigned bytes)
 long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
 		  opstream_step_fn step, void *ctx)
 {
-	return opstream_run_pre(dev, data, len, NULL, step, ctx);
-}
-
-long opstream_run_pre(struct nicref_dev *dev, const uint8_t *data, size_t len,
-		      opstream_pre_fn pre, opstream_step_fn step, void *ctx)
-{
 	static const uint8_t operand_len[OPS_COUNT] = {
 		[OPS_BAR_WRITE] = 6,  [OPS_BAR_READ] = 2,	[OPS_MEM_WRITE] = 6,
 		[OPS_ADVANCE] = 4,    [OPS_DOORBELL] = 4,	[OPS_DMA_FAULT] = 7,
@@ -148,8 +142,6 @@ long opstream_run_pre(struct nicref_dev *dev, const uint8_t *data, size_t len,
 		if (len - at - 1 < operand_len[op])
 			break;
 		at += 1 + operand_len[op];
-		if (pre)
-			pre(ctx, dev, op, a);
 		switch ((enum opstream_op)op) {
 		case OPS_BAR_WRITE:
 			nicref_bar_write32(dev, (uint32_t)rd(a, 2), (uint32_t)rd(a + 2, 4));

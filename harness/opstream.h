@@ -63,14 +63,4 @@ typedef int (*opstream_step_fn)(void *ctx, struct nicref_dev *dev);
 long opstream_run(struct nicref_dev *dev, const uint8_t *data, size_t len,
 		  opstream_step_fn step, void *ctx);
 
-/* Called before an op runs, with its code and its big-endian operands (operand bytes as the
- * table above; MEM_WRITE's data not included), e.g. by a fuzz target that fixes up what the op is
- * about to make the device read (fuzzers/fixup_cmdq.h). */
-typedef void (*opstream_pre_fn)(void *ctx, struct nicref_dev *dev, unsigned op,
-				const uint8_t *operands);
-
-/* opstream_run with `pre` (which may be NULL) called before each op. */
-long opstream_run_pre(struct nicref_dev *dev, const uint8_t *data, size_t len,
-		      opstream_pre_fn pre, opstream_step_fn step, void *ctx);
-
 #endif
