@@ -61,9 +61,14 @@
 
 enum { OP_TLP, OP_DLLP, OP_SEND, OP_TIME, OP_PHY };
 
+/* The end under test and its retry buffer's storage (nicref_pcie_init resets the end). */
 static struct {
 	struct nicref_pcie_dll d;
 	uint8_t *store;
+} E;
+
+/* What the harness follows, zeroed per input. */
+static struct {
 	/* The receiver as the harness follows it. */
 	uint16_t expect;     /* NEXT_RCV_SEQ */
 	/* The op being run and what it caused. */
@@ -72,12 +77,16 @@ static struct {
 	const uint8_t *tlp;  /* a TLP op's TLP bytes and length */
 	size_t tlp_len;
 	unsigned delivered, bad_tlp, bad_dllp, acked_events;
-	/* The transmitter: TLPs sent and acknowledged since the last link down, and the bytes of
-	 * each (slot seq % 2048) for the replay check. */
+	/* The transmitter: TLPs sent and acknowledged since the last link down. */
 	unsigned sent, acked;
-	uint8_t sent_len[NICREF_PCIE_RETRY_SLOTS];
-	uint8_t sent_data[NICREF_PCIE_RETRY_SLOTS][DLL_RX_SEND_MAX];
 } F;
+
+/* The bytes of each TLP sent (slot seq % 2048), for the replay check; only the slots of TLPs
+ * sent are read, so they are not cleared between inputs. */
+static struct {
+	uint8_t len[NICREF_PCIE_RETRY_SLOTS];
+	uint8_t data[NICREF_PCIE_RETRY_SLOTS][DLL_RX_SEND_MAX];
+} R;
 
 /* ---- the check values, written apart from the model (reference/pcie/crc.c) ---- */
 
@@ -139,15 +148,15 @@ static void on_tx(const struct nicref_pcie_event *ev)
 			fuzz_property_failed("TX_TLP", __FILE__, __LINE__,
 					     "op %u: new TLP seq %u; %u sent, %u acknowledged", F.op,
 					     ev->seq, F.sent, F.acked);
-		F.sent_len[slot] = (uint8_t)ev->len;
-		memcpy(F.sent_data[slot], ev->tlp, ev->len);
+		R.len[slot] = (uint8_t)ev->len;
+		memcpy(R.data[slot], ev->tlp, ev->len);
 		F.sent++;
 		return;
 	}
 	/* L100: a replay sends the TLPs still held, with their bytes. */
 	unsigned back = (F.sent - ev->seq) & SEQ_MASK;
-	if (back == 0 || back > F.sent - F.acked || ev->len != F.sent_len[slot] ||
-	    memcmp(ev->tlp, F.sent_data[slot], ev->len) != 0)
+	if (back == 0 || back > F.sent - F.acked || ev->len != R.len[slot] ||
+	    memcmp(ev->tlp, R.data[slot], ev->len) != 0)
 		fuzz_property_failed("TX_TLP", __FILE__, __LINE__,
 				     "op %u: replay of seq %u, not a held TLP as sent (%u sent, %u "
 				     "acknowledged)",
@@ -198,7 +207,7 @@ static void on_event(void *ctx, const struct nicref_pcie_event *ev)
 
 static void check_state(void)
 {
-	const struct nicref_pcie_dll *d = &F.d;
+	const struct nicref_pcie_dll *d = &E.d;
 	NICREF_FUZZ_CHECK(d->next_transmit_seq < 4096 && d->ackd_seq < 4096);
 	NICREF_FUZZ_CHECK(d->next_rcv_seq < 4096 && d->replay_num < 4);
 	unsigned held = nicref_pcie_retry_count(d);
@@ -236,7 +245,7 @@ static void op_tlp(struct reader *r)
 	bool want = !phy && good && seq == F.expect;
 	F.tlp = pkt + 2;
 	F.tlp_len = n;
-	nicref_pcie_rx_tlp(&F.d, pkt, 2 + n + 4, edb, phy);
+	nicref_pcie_rx_tlp(&E.d, pkt, 2 + n + 4, edb, phy);
 	F.tlp = NULL;
 	if ((F.delivered != 0) != want)
 		fuzz_property_failed("DELIVER_IFF", __FILE__, __LINE__,
@@ -279,7 +288,7 @@ static void op_dllp(struct reader *r)
 #endif
 	bool phy = flags & 1u, ok = (uint16_t)(b[4] | b[5] << 8) == calc;
 	F.acknak_ok = !phy && ok;
-	nicref_pcie_rx_dllp(&F.d, b, phy);
+	nicref_pcie_rx_dllp(&E.d, b, phy);
 	F.acknak_ok = false;
 	bool bad = !phy && !ok;
 	if (F.bad_dllp != (unsigned)bad || F.bad_tlp || ((phy || !ok) && F.acked_events))
@@ -297,21 +306,21 @@ static void op_send(struct reader *r)
 	size_t len = 1u + n % DLL_RX_SEND_MAX;
 	for (size_t i = 0; i < len; i++)
 		t[i] = (uint8_t)(F.sent * 31u + i * 7u + n);
-	(void)nicref_pcie_tl_send(&F.d, t, len, false);
+	(void)nicref_pcie_tl_send(&E.d, t, len, false);
 }
 
 static void op_phy(struct reader *r)
 {
 	switch (rd8(r) % 3u) {
 	case 0:
-		nicref_pcie_phy_recovery(&F.d);
+		nicref_pcie_phy_recovery(&E.d);
 		break;
 	case 1:
-		nicref_pcie_retrain_done(&F.d);
+		nicref_pcie_retrain_done(&E.d);
 		break;
 	default:
 		/* DL_Inactive: every reset value (L23-29, L184-194): seq 0 both ways, nothing held. */
-		nicref_pcie_link_down(&F.d);
+		nicref_pcie_link_down(&E.d);
 		F.expect = 0;
 		F.sent = F.acked = 0;
 		break;
@@ -323,8 +332,8 @@ static int init(void)
 	static const uint8_t check[] = "123456789";
 	/* CRC-32's check value (zlib, ISO-HDLC): this file's CRC is the standard one. */
 	NICREF_FUZZ_CHECK(~crc32_run(0xFFFFFFFFu, check, 9) == 0xCBF43926u);
-	F.store = malloc(nicref_pcie_storage_bytes(DLL_RX_SEND_MAX));
-	return F.store ? 0 : -1;
+	E.store = malloc(nicref_pcie_storage_bytes(DLL_RX_SEND_MAX));
+	return E.store ? 0 : -1;
 }
 
 static void one_input(const uint8_t *data, size_t len)
@@ -338,10 +347,8 @@ static void one_input(const uint8_t *data, size_t len)
 	p.replay_limit = p.replay_limit_es1 = 256u + 64u * h1;
 	p.ack_latency_limit = 8u * h2;
 	struct nicref_pcie_ops ops = { .event = on_event };
-	uint8_t *store = F.store;
 	memset(&F, 0, sizeof F);
-	F.store = store;
-	NICREF_FUZZ_CHECK(nicref_pcie_init(&F.d, &p, &ops, F.store,
+	NICREF_FUZZ_CHECK(nicref_pcie_init(&E.d, &p, &ops, E.store,
 					   nicref_pcie_storage_bytes(DLL_RX_SEND_MAX)) == 0);
 	check_state();
 	for (unsigned ops_run = 0; r.n && ops_run < DLL_RX_MAX_OPS;) {
@@ -363,7 +370,7 @@ static void one_input(const uint8_t *data, size_t len)
 			op_send(&r);
 			break;
 		case OP_TIME:
-			nicref_pcie_advance(&F.d, 4u * rdn(&r, 2));
+			nicref_pcie_advance(&E.d, 4u * rdn(&r, 2));
 			break;
 		default:
 			op_phy(&r);
