@@ -1261,8 +1261,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "make_seeds: %d seed(s) no longer do what they say\n", failures);
 		return 1;
 	}
-	printf("make_seeds: wrote corpora/cmdq (and cmdq_strict), corpora/cmd, corpora/bringup, corpora/tx, "
-	       "corpora/lro seeds "
+	printf("make_seeds: wrote corpora/cmdq (and cmdq_strict), corpora/cmd, corpora/bringup, "
+	       "corpora/tx, corpora/lro seeds "
 	       "and the dictionaries\n");
 	return 0;
 }
