@@ -9,8 +9,11 @@
  * time monotonic, cmd_done with a T96 delivery status and a T128 status, no status for an
  * undelivered command, refusals that agree with their completion).
  *
- * The device keeps the default profile, signatures checked (PRM T145 cmdif_checksum = 3): an
- * entry or block signature is one byte, which the engine's comparison tracing finds. */
+ * The device keeps the default profile: signatures generated, not checked (PRM T145
+ * cmdif_checksum = 1, docs/decisions.md D-CMD-5), so every mutated entry and mailbox reaches the
+ * command behind them. The twin cmdq_strict (cmdq_strict_fuzz.c) checks them (CMDQ_CMDIF_CHECKSUM
+ * 3; docs/fuzzing.md "Fix-ups and twins"). */
+#include "cmdq_profile.h"
 #include "fuzz_oracle.h"
 #include "fuzz_target.h"
 #include "opstream.h"
@@ -24,7 +27,11 @@ static long ops_run;
 
 static int cmdq_init(void)
 {
+#ifdef CMDQ_CMDIF_CHECKSUM
+	dev = cmdq_profile_device(&oracle, CMDQ_CMDIF_CHECKSUM);
+#else
 	dev = fuzz_oracle_device(&oracle);
+#endif
 	return dev ? 0 : -1;
 }
 

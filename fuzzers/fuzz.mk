@@ -8,8 +8,8 @@
 #                                       copy of corpora/<t>/, FUZZ_JOBS (2) at a time, then the
 #                                       committed corpora replayed through the gcc build; any
 #                                       finding fails. Wall time: ceil(targets / FUZZ_JOBS) *
-#                                       FUZZ_SECONDS plus ~30 s of build from clean (14 targets,
-#                                       45 s in `make check`: 7 rounds, ~5.5 min)
+#                                       FUZZ_SECONDS plus ~30 s of build from clean (17 targets,
+#                                       45 s in `make check`: 9 rounds, ~7 min)
 #   make -f fuzzers/fuzz.mk replay-corpus   only the replay of corpora/<t>/ (gcc build)
 #   make -f fuzzers/fuzz.mk selftest    what a finding prints, and reserved op codes ignored
 #                                       (fuzzers/tests/selftest.sh; the smoke runs it too)

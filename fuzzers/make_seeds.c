@@ -16,7 +16,8 @@
  * fuzzers/cmdq.dict, fuzzers/cmd.dict, fuzzers/bringup.dict, fuzzers/tx.dict   tokens,
  *                       generated from the same tables as the model and the targets (T127
  *                       opcodes, T8 offsets, op bytes, T26 opcodes), so they cannot drift
- *                       from them.
+ *                       from them;
+ * corpora/cmdq_strict/seed-*, fuzzers/cmdq_strict.dict   cmdq's, for its twin cmdq_strict.
  *
  * Rerunnable: it rewrites only files named seed-* and the three dictionaries. Names other than
  * seed-* in corpora/ belong to other exporters (the golden-vector runner). Each cmdq seed is
@@ -147,6 +148,9 @@ static void cmdq_seed(const char *name, struct opstream *s, struct outcome want)
 		exit(1);
 	}
 	nicref_config_default(&cfg);
+	/* The outcomes are those of a device that checks signatures (cmdq_strict's profile; the
+	 * default only generates them, D-CMD-5): seed-delivery-errors' unsigned entry is refused. */
+	cfg.profile.cmdif_checksum = 3;
 	cfg.trace = count_event;
 	cfg.trace_ctx = &got;
 	struct nicref_dev *dev = nicref_dev_create(&cfg);
@@ -167,6 +171,9 @@ static void cmdq_seed(const char *name, struct opstream *s, struct outcome want)
 	}
 	char dir[512];
 	snprintf(dir, sizeof dir, "%s/cmdq", corpora_dir);
+	write_file(dir, name, s->buf, s->len);
+	/* cmdq_strict, the twin that checks the signatures, starts from the same signed seeds. */
+	snprintf(dir, sizeof dir, "%s/cmdq_strict", corpora_dir);
 	write_file(dir, name, s->buf, s->len);
 	opstream_free(s);
 	opstream_init(s);
@@ -891,6 +898,25 @@ static void dict_close(FILE *f)
 	}
 }
 
+/* A twin target's dictionary: the same tokens as its target's (cmdq_strict: cmdq's). */
+static void dict_copy(const char *from, const char *to)
+{
+	char path[512], buf[4096];
+	snprintf(path, sizeof path, "%s/%s.dict", fuzzers_dir, from);
+	FILE *in = fopen(path, "r");
+	FILE *out = dict_open(to);
+	size_t n;
+	if (!in) {
+		fprintf(stderr, "make_seeds: cannot read %s\n", path);
+		exit(1);
+	}
+	fprintf(out, "# The tokens of %s.dict:\n", from);
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	dict_close(out);
+}
+
 /* Shared by both targets: PRM T127 opcodes, T100 op_mods, T96 fields, lengths. */
 static void dict_command_tokens(FILE *f)
 {
@@ -1078,6 +1104,7 @@ static void dicts(void)
 	}
 	dict_command_tokens(f);
 	dict_close(f);
+	dict_copy("cmdq", "cmdq_strict");
 
 	f = dict_open("bringup");
 	fprintf(f, "\n# Ops (fuzzers/bringup_ops.h): op byte, sel, flags and leading operands\n");
@@ -1234,8 +1261,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "make_seeds: %d seed(s) no longer do what they say\n", failures);
 		return 1;
 	}
-	printf("make_seeds: wrote corpora/cmdq, corpora/cmd, corpora/bringup, corpora/tx, "
-	       "corpora/lro seeds "
+	printf("make_seeds: wrote corpora/cmdq (and cmdq_strict), corpora/cmd, corpora/bringup, "
+	       "corpora/tx, corpora/lro seeds "
 	       "and the dictionaries\n");
 	return 0;
 }

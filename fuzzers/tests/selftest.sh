@@ -89,6 +89,7 @@ $(diff "$a" "$b" | head -5)"
 seed=corpora/cmdq/seed-bringup-nop
 { printf '\x09\xff'; cat "$seed"; printf '\x80'; } >"$work/cmdq-r"
 same_trace cmdq "$seed" "$work/cmdq-r"
+same_trace cmdq_strict "$seed" "$work/cmdq-r"
 
 # bringup (bringup_ops.h): 0x1A-0xFF.
 seed=corpora/bringup/seed-full-bringup
@@ -165,6 +166,12 @@ head -c 18 corpora/dll/seed-faults >"$work/dll-head"
 { cat "$work/dll-head"; printf '\x05\x00\xff\x10'; tail -c +19 corpora/dll/seed-faults;
   printf '\x80\x80'; } >"$work/dll-b"
 same_trace dll "$work/dll-a" "$work/dll-b"
+# dll_rx, dll_rx_crc (dll_rx_fuzz.c): 0x05-0xFF after the 3-byte head, the op byte alone.
+for t in dll_rx dll_rx_crc; do
+	seed=corpora/$t/seed-in-order
+	{ head -c 3 "$seed"; printf '\x05\xff'; tail -c +4 "$seed"; printf '\x80'; } >"$work/$t-r"
+	same_trace $t "$seed" "$work/$t-r"
+done
 
 # cmd: stages 12-15 are reserved: the input runs nothing.
 seed=corpora/cmd/seed-nop
@@ -176,4 +183,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, cmdq_strict, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll, dll_rx, dll_rx_crc and cmd; tx's light restore matches a full bring-up"
