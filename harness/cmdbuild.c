@@ -8,10 +8,20 @@
 
 uint8_t cmd_xor8(const uint8_t *p, size_t n)
 {
-	uint8_t x = 0;
+	/* Eight bytes a step, folded at the end: the same XOR as byte by byte (XOR commutes), at
+	 * an eighth of the loads, which a sanitized build checks one by one. */
+	uint64_t w = 0, x;
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&x, p, sizeof x);
+		w ^= x;
+	}
+	w ^= w >> 32;
+	w ^= w >> 16;
+	w ^= w >> 8;
+	uint8_t b = (uint8_t)w;
 	while (n--)
-		x ^= *p++;
-	return x;
+		b ^= *p++;
+	return b;
 }
 
 uint32_t cmd_blocks_for(uint32_t length)
