@@ -190,6 +190,20 @@ static int bring_up(int stage)
 	return stage;
 }
 
+/* Whether n bytes are all zero, eight at a step (this target's own code is traced: a loop per
+ * byte paid a comparison hook per byte of every output). */
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	uint64_t w = 0, x;
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&x, p, sizeof x);
+		w |= x;
+	}
+	while (n--)
+		w |= *p++;
+	return w == 0;
+}
+
 /* T97/T98: the device writes back the control part of each output block it was given
  * (next_pointer, block_number, token) and signs it; nothing else of it changes. */
 static void check_out_blocks(const struct cmd_post *p)
@@ -201,13 +215,16 @@ static void check_out_blocks(const struct cmd_post *p)
 		uint64_t at = p->out_mbox + (uint64_t)k * CMD_MBOX_STRIDE;
 		uint64_t next = k + 1 < blocks ? at + CMD_MBOX_STRIDE : 0;
 		NICREF_FUZZ_CHECK(nicref_hostmem_read(dev, at, b, sizeof b) == 0);
-		for (unsigned i = 0x200; i < 0x230; i++)
-			NICREF_FUZZ_CHECK(b[i] == 0);
+		/* 200h-22Fh reserved, zero */
+		NICREF_FUZZ_CHECK(all_zero(b + 0x200, 0x30));
+		/* 230h next_pointer, 238h block_number, 23Ch reserved, 23Dh token */
+		uint8_t want[14] = { 0 };
 		for (unsigned i = 0; i < 8; i++)
-			NICREF_FUZZ_CHECK(b[0x230 + i] == (uint8_t)(next >> (56 - 8 * i)));
+			want[i] = (uint8_t)(next >> (56 - 8 * i));
 		for (unsigned i = 0; i < 4; i++)
-			NICREF_FUZZ_CHECK(b[0x238 + i] == (uint8_t)(k >> (24 - 8 * i)));
-		NICREF_FUZZ_CHECK(b[0x23C] == 0 && b[0x23D] == p->token);
+			want[8 + i] = (uint8_t)(k >> (24 - 8 * i));
+		want[13] = p->token;
+		NICREF_FUZZ_CHECK(memcmp(b + 0x230, want, sizeof want) == 0);
 	}
 }
 
@@ -301,8 +318,7 @@ static void cmd_one_input(const uint8_t *data, size_t len)
 	NICREF_FUZZ_CHECK(nicref_cmd_status_name(r.status) != NULL);
 	/* D-CMD-6: a refused command leaves only status and syndrome. */
 	if (r.status != 0)
-		for (size_t i = 8; i < r.out_len; i++)
-			NICREF_FUZZ_CHECK(out[i] == 0);
+		NICREF_FUZZ_CHECK(r.out_len <= 8 || all_zero(out + 8, r.out_len - 8));
 
 	/* T95: the device writes output, signature, status and ownership; the rest is SW's. */
 	NICREF_FUZZ_CHECK(memcmp(r.entry, posted_entry, 0x20) == 0);
