@@ -1,4 +1,5 @@
 /* Object tables: see objtab.h. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,9 +115,13 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 	uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(t->notfull[w]);
 	struct objtab_chunk *k = t->dir[c];
 	if (!k) {
-		k = calloc(1, sizeof *k);
+		/* Only the count and the bitmap start zeroed: a slot of obj[] is read only while its
+		 * bit is set, and zeroing all 32 KiB of it cost a chunk's every page on its first
+		 * object (each input's first object of a type, once a snapshot frees them). */
+		k = malloc(sizeof *k);
 		if (!k)
 			return -2;
+		memset(k, 0, offsetof(struct objtab_chunk, obj));
 		t->dir[c] = k;
 		if (c >= t->top)
 			t->top = c + 1;
