@@ -328,12 +328,19 @@ static int run(const struct cmd_plan *p, uint32_t in_len, uint32_t out_len)
 
 static void give_pages(unsigned n)
 {
+	/* manage_pages_in's fields, looked up by name once */
+	static const struct nicref_field *opcode, *op_mod, *num, *pas;
 	const struct nicref_layout *l = manage_pages_plan.in;
+	if (!pas) {
+		opcode = nicref_layout_field(l, "opcode");
+		op_mod = nicref_layout_field(l, "op_mod");
+		num = nicref_layout_field(l, "input_num_entries");
+		pas = nicref_layout_field(l, "pas");
+	}
 	memset(in_buf, 0, sizeof in_buf);
-	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "opcode"), NICREF_OP_MANAGE_PAGES);
-	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "op_mod"), 1);
-	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "input_num_entries"), n);
-	const struct nicref_field *pas = nicref_layout_field(l, "pas");
+	nicref_field_set(in_buf, sizeof in_buf, opcode, NICREF_OP_MANAGE_PAGES);
+	nicref_field_set(in_buf, sizeof in_buf, op_mod, 1);
+	nicref_field_set(in_buf, sizeof in_buf, num, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct nicref_field e = nicref_field_element(pas, i);
 		nicref_field_set(in_buf, sizeof in_buf, &e, SPARE_ADDR + 4096ull * spare_pages++);
