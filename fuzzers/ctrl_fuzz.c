@@ -125,6 +125,21 @@ static const uint16_t ctrl_cmds[] = {
 };
 #define CTRL_CMDS (sizeof ctrl_cmds / sizeof ctrl_cmds[0])
 
+/* What op_command needs of each command, worked out once in ctrl_init rather than per command
+ * (a layout lookup by name and a suffix match per field were a tenth of an input's time): its
+ * name, its input layout, how each field is filled and what a success creates or destroys. */
+#define PLAN_MAX_FIELDS 256u
+enum { F_OPCODE = -4, F_OP_MOD = -3, F_ARRAY = -2, F_PLAIN = -1 }; /* or an enum htype */
+static struct cmd_plan {
+	const char *name;
+	const struct nicref_layout *in; /* NULL: no input layout the target can fill */
+	int created;			/* the type a success creates or destroys, or -1 */
+	bool destroy;
+	const struct nicref_field *array; /* the (last) array field, or NULL */
+	int array_type;			/* its handle type, or -1 */
+	int8_t field[PLAN_MAX_FIELDS];	/* F_* or the handle type of the field */
+} plans[CTRL_CMDS], manage_pages_plan;
+
 enum ctrl_kind {
 	CTRL_COMMAND = 0x00, /* 0x00-0x03 */
 	CTRL_DOORBELL = 0x04,
@@ -140,40 +155,6 @@ static bool listed(unsigned op)
 		if (ctrl_cmds[i] == op)
 			return true;
 	return false;
-}
-
-static int ctrl_init(void)
-{
-	dev = fuzz_oracle_device(&oracle);
-	if (!dev)
-		return -1;
-	/* Every command the model implements in the families of this target has a number: a new
-	 * one is appended to ctrl_cmds[], never fuzzed by accident of a modulus. */
-	int missing = 0;
-	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
-		unsigned op = nicref_opcode_at(i);
-		const char *sec = nicref_opcode_section(op);
-		const char *name = nicref_opcode_name(op);
-		if (!sec || !name || !nicref_opcode_modelled(op))
-			continue;
-		/* §12.5-§12.13 (12.14, flow steering, comes with the receive path) and §12.15-§12.17,
-		 * plus the PD, UAR, TD and page commands of §12.3 that the objects depend on. */
-		int major = 0, minor = 0;
-		if (sscanf(sec, "%d.%d", &major, &minor) != 2 || major != 12)
-			continue;
-		bool ctrl = (minor >= 5 && minor <= 13) || (minor >= 15 && minor <= 17);
-		bool base = strstr(name, "_PD") || strstr(name, "_UAR") ||
-			    strstr(name, "TRANSPORT_DOMAIN") || strstr(name, "_PAGES");
-		if ((ctrl || base) && !listed(op)) {
-			fprintf(stderr, "ctrl_fuzz: %s (0x%X, PRM §%s) is modelled but has no number: "
-				"append it to ctrl_cmds[] in fuzzers/ctrl_fuzz.c\n", name, op, sec);
-			missing++;
-		}
-	}
-	for (size_t i = 0; i < CTRL_CMDS; i++)
-		if (!nicref_opcode_modelled(ctrl_cmds[i]))
-			missing++;
-	return missing ? -1 : 0;
 }
 
 /* The object type a field names, by the PRM's field names (suffix match, so a context field
@@ -223,6 +204,84 @@ static int created_type(const char *name, bool *destroy)
 	return -1;
 }
 
+/* The plan of command `op` (struct cmd_plan); -1 when its layout has more fields than a plan
+ * holds (a harness limit to raise, not a reason to fuzz the command differently). */
+static int plan_command(struct cmd_plan *p, unsigned op)
+{
+	p->name = nicref_opcode_name(op);
+	p->created = created_type(p->name, &p->destroy);
+	char lname[64];
+	size_t k = 0;
+	for (; p->name[k] && k + 4 < sizeof lname; k++)
+		lname[k] = (char)(p->name[k] >= 'A' && p->name[k] <= 'Z' ? p->name[k] - 'A' + 'a'
+									   : p->name[k]);
+	memcpy(lname + k, "_in", 4);
+	const struct nicref_layout *l = nicref_layout_find(lname);
+	p->in = l && l->size <= IN_MAX ? l : NULL;
+	p->array = NULL;
+	p->array_type = -1;
+	if (!p->in)
+		return 0;
+	if (l->nfields > PLAN_MAX_FIELDS) {
+		fprintf(stderr, "ctrl_fuzz: %s has %u fields, more than PLAN_MAX_FIELDS\n", lname,
+			l->nfields);
+		return -1;
+	}
+	for (uint32_t i = 0; i < l->nfields; i++) {
+		const struct nicref_field *f = &l->fields[i];
+		if (!strcmp(f->name, "opcode"))
+			p->field[i] = F_OPCODE;
+		else if (!strcmp(f->name, "op_mod"))
+			p->field[i] = F_OP_MOD;
+		else if (f->flags & NICREF_FIELD_ARRAY) {
+			p->field[i] = F_ARRAY;
+			p->array = f;
+			p->array_type = field_type(f->name);
+		} else
+			p->field[i] = (int8_t)field_type(f->name);
+	}
+	return 0;
+}
+
+static int ctrl_init(void)
+{
+	dev = fuzz_oracle_device(&oracle);
+	if (!dev)
+		return -1;
+	/* Every command the model implements in the families of this target has a number: a new
+	 * one is appended to ctrl_cmds[], never fuzzed by accident of a modulus. */
+	int missing = 0;
+	for (unsigned i = 0; i < nicref_opcode_count(); i++) {
+		unsigned op = nicref_opcode_at(i);
+		const char *sec = nicref_opcode_section(op);
+		const char *name = nicref_opcode_name(op);
+		if (!sec || !name || !nicref_opcode_modelled(op))
+			continue;
+		/* §12.5-§12.13 (12.14, flow steering, comes with the receive path) and §12.15-§12.17,
+		 * plus the PD, UAR, TD and page commands of §12.3 that the objects depend on. */
+		int major = 0, minor = 0;
+		if (sscanf(sec, "%d.%d", &major, &minor) != 2 || major != 12)
+			continue;
+		bool ctrl = (minor >= 5 && minor <= 13) || (minor >= 15 && minor <= 17);
+		bool base = strstr(name, "_PD") || strstr(name, "_UAR") ||
+			    strstr(name, "TRANSPORT_DOMAIN") || strstr(name, "_PAGES");
+		if ((ctrl || base) && !listed(op)) {
+			fprintf(stderr, "ctrl_fuzz: %s (0x%X, PRM §%s) is modelled but has no number: "
+				"append it to ctrl_cmds[] in fuzzers/ctrl_fuzz.c\n", name, op, sec);
+			missing++;
+		}
+	}
+	for (size_t i = 0; i < CTRL_CMDS; i++)
+		if (!nicref_opcode_modelled(ctrl_cmds[i]))
+			missing++;
+	for (size_t i = 0; i < CTRL_CMDS; i++)
+		if (plan_command(&plans[i], ctrl_cmds[i]) != 0)
+			missing++;
+	if (plan_command(&manage_pages_plan, NICREF_OP_MANAGE_PAGES) != 0)
+		missing++;
+	return missing ? -1 : 0;
+}
+
 static uint32_t pick_handle(int t, uint8_t sel)
 {
 	if (t < 0 || !nlive[t])
@@ -251,16 +310,15 @@ static uint32_t get_be32(const uint8_t *p)
 }
 
 /* One command and its bookkeeping; the status, or -1 when it was not delivered. */
-static int run(const char *name, uint32_t in_len, uint32_t out_len)
+static int run(const struct cmd_plan *p, uint32_t in_len, uint32_t out_len)
 {
 	uint32_t handle_in = get_be32(in_buf + 8) & 0xFFFFFFu;
 	int st = refdrv_cmd(&drv, in_buf, in_len, out_buf, out_len);
 	/* The reference driver posts correctly: every command is delivered (T96 status 0). */
 	NICREF_FUZZ_CHECK(st >= 0);
-	bool destroy;
-	int t = created_type(name, &destroy);
+	int t = p->created;
 	if (st == 0 && t >= 0) {
-		if (destroy)
+		if (p->destroy)
 			forget(t, t == H_EQ ? handle_in & 0xFF : handle_in);
 		else
 			remember(t, get_be32(out_buf + 8) & (t == H_EQ ? 0xFFu : 0xFFFFFFu));
@@ -270,17 +328,24 @@ static int run(const char *name, uint32_t in_len, uint32_t out_len)
 
 static void give_pages(unsigned n)
 {
-	const struct nicref_layout *l = nicref_layout_find("manage_pages_in");
+	/* manage_pages_in's fields, looked up by name once */
+	static const struct nicref_field *opcode, *op_mod, *num, *pas;
+	const struct nicref_layout *l = manage_pages_plan.in;
+	if (!pas) {
+		opcode = nicref_layout_field(l, "opcode");
+		op_mod = nicref_layout_field(l, "op_mod");
+		num = nicref_layout_field(l, "input_num_entries");
+		pas = nicref_layout_field(l, "pas");
+	}
 	memset(in_buf, 0, sizeof in_buf);
-	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "opcode"), NICREF_OP_MANAGE_PAGES);
-	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "op_mod"), 1);
-	nicref_field_set(in_buf, sizeof in_buf, nicref_layout_field(l, "input_num_entries"), n);
-	const struct nicref_field *pas = nicref_layout_field(l, "pas");
+	nicref_field_set(in_buf, sizeof in_buf, opcode, NICREF_OP_MANAGE_PAGES);
+	nicref_field_set(in_buf, sizeof in_buf, op_mod, 1);
+	nicref_field_set(in_buf, sizeof in_buf, num, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct nicref_field e = nicref_field_element(pas, i);
 		nicref_field_set(in_buf, sizeof in_buf, &e, SPARE_ADDR + 4096ull * spare_pages++);
 	}
-	(void)run("MANAGE_PAGES", l->size + 8 * n, 16);
+	(void)run(&manage_pages_plan, l->size + 8 * n, 16);
 }
 
 static void op_command(struct reader *r)
@@ -289,40 +354,33 @@ static void op_command(struct reader *r)
 	if (cmd >= CTRL_CMDS) /* reserved */
 		return;
 	unsigned op = ctrl_cmds[cmd];
-	const char *name = nicref_opcode_name(op);
-	fuzz_trace("command 0x%02x %s", cmd, name);
-	char lname[64];
-	size_t k = 0;
-	for (; name[k] && k + 4 < sizeof lname; k++)
-		lname[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
-	memcpy(lname + k, "_in", 4);
-	const struct nicref_layout *l = nicref_layout_find(lname);
-	if (!l || l->size > IN_MAX)
+	const struct cmd_plan *p = &plans[cmd];
+	fuzz_trace("command 0x%02x %s", cmd, p->name);
+	const struct nicref_layout *l = p->in;
+	if (!l)
 		return;
 	memset(in_buf, 0, sizeof in_buf);
 	uint8_t opm = rd8(r);
-	const struct nicref_field *array = NULL;
 	for (uint32_t i = 0; i < l->nfields; i++) {
 		const struct nicref_field *f = &l->fields[i];
-		if (!strcmp(f->name, "opcode")) {
+		int how = p->field[i];
+		if (how == F_OPCODE) {
 			nicref_field_set(in_buf, sizeof in_buf, f, op);
 			continue;
 		}
-		if (!strcmp(f->name, "op_mod")) {
+		if (how == F_OP_MOD) {
 			/* mostly the op_mod values T100 describes (0, 1, 2) */
 			nicref_field_set(in_buf, sizeof in_buf, f, opm < 200 ? opm % 3u : opm);
 			continue;
 		}
-		if (f->flags & NICREF_FIELD_ARRAY) {
-			array = f;
+		if (how == F_ARRAY)
 			continue;
-		}
 		uint8_t mode = rd8(r);
 		uint64_t v = 0;
 		unsigned bytes = f->bit_width > 64 ? 0 : (f->bit_width + 7) / 8;
 		switch (mode % 4) {
 		case 0:
-			v = pick_handle(field_type(f->name), mode >> 2);
+			v = pick_handle(how, mode >> 2);
 			break;
 		case 1:
 			v = (mode >> 2) & 15u;
@@ -339,11 +397,11 @@ static void op_command(struct reader *r)
 			nicref_field_set(in_buf, sizeof in_buf, f, v);
 	}
 	uint32_t in_len = l->size < 16 ? 16 : l->size;
-	if (array) {
+	if (p->array) {
 		unsigned n = rd8(r) % 9u;
-		int t = field_type(array->name);
+		int t = p->array_type;
 		for (unsigned i = 0; i < n; i++) {
-			struct nicref_field e = nicref_field_element(array, i);
+			struct nicref_field e = nicref_field_element(p->array, i);
 			uint8_t sel = rd8(r);
 			uint64_t v = t >= 0 ? pick_handle(t, sel)
 				   : POOL_ADDR + 4096ull * (sel % POOL_PAGES);
@@ -356,7 +414,7 @@ static void op_command(struct reader *r)
 			}
 		}
 	}
-	(void)run(name, in_len, OUT_MAX);
+	(void)run(p, in_len, OUT_MAX);
 }
 
 static void op_doorbell(struct reader *r)
@@ -413,13 +471,27 @@ static void drv_take(void)
 	snap_spare_pages = spare_pages;
 }
 
+/* Whether the device and the driver are as the snapshot holds them: restored at the end of the
+ * last input (rewind). */
+static bool at_snap;
+
+/* The device, the oracle and the driver back to the snapshot: true, or false when there is none
+ * (or no longer one: fuzz_snap_restore). */
+static bool rewind_to_snap(void)
+{
+	if (!fuzz_snap_restore(&snap, dev, &oracle))
+		return false;
+	drv_restore();
+	spare_pages = snap_spare_pages;
+	return true;
+}
+
 /* The device initialized by the reference driver, 16 pages to spare. */
 static void configure(void)
 {
 	memset(nlive, 0, sizeof nlive);
-	if (fuzz_snap_restore(&snap, dev, &oracle)) {
-		drv_restore();
-		spare_pages = snap_spare_pages;
+	if (at_snap || rewind_to_snap()) {
+		at_snap = false;
 		return;
 	}
 	nicref_dev_reset(dev);
@@ -484,6 +556,11 @@ static void ctrl_one_input(const uint8_t *data, size_t len)
 		for (unsigned t = 0; t < sizeof counts / sizeof counts[0]; t++)
 			NICREF_FUZZ_CHECK(counts[t] <= (1u << 16) + 1u);
 	}
+	/* Rewound now rather than when the next input starts: what this input allocated (its
+	 * objects) is freed within it, so libFuzzer sees as many frees as mallocs and does not
+	 * run the input a second time to look for a leak (-detect_leaks), which it did for every
+	 * input that created an object. The next input meets the same device either way. */
+	at_snap = rewind_to_snap();
 }
 
 NICREF_FUZZ_TARGET(ctrl_init, ctrl_one_input)

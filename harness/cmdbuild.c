@@ -8,10 +8,20 @@
 
 uint8_t cmd_xor8(const uint8_t *p, size_t n)
 {
-	uint8_t x = 0;
+	/* Eight bytes a step, folded at the end: the same XOR as byte by byte (XOR commutes), at
+	 * an eighth of the loads, which a sanitized build checks one by one. */
+	uint64_t w = 0, x;
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&x, p, sizeof x);
+		w ^= x;
+	}
+	w ^= w >> 32;
+	w ^= w >> 16;
+	w ^= w >> 8;
+	uint8_t b = (uint8_t)w;
 	while (n--)
-		x ^= *p++;
-	return x;
+		b ^= *p++;
+	return b;
 }
 
 uint32_t cmd_blocks_for(uint32_t length)
@@ -55,13 +65,16 @@ static int apply_patches(const struct cmd_post *p, int block, bool output, bool 
 	return 0;
 }
 
-static void sign_block(uint8_t *b)
+/* §7.14.1.1.1 (control part 200h-23Fh, docs/decisions.md D-CMD-3): the ctrl_signature, and
+ * for an input block the signature of the whole block; an output block's signature byte is 0
+ * (SW does not sign output blocks), so its whole-block XOR is not computed. */
+static void sign_block(uint8_t *b, bool output)
 {
-	/* §7.14.1.1.1 (control part 200h-23Fh, docs/decisions.md D-CMD-3). */
 	b[0x23E] = 0;
 	b[0x23F] = 0;
 	b[0x23E] = (uint8_t)~cmd_xor8(b + 0x200, 0x40);
-	b[0x23F] = (uint8_t)~cmd_xor8(b, CMD_MBOX_SIZE);
+	if (!output)
+		b[0x23F] = (uint8_t)~cmd_xor8(b, CMD_MBOX_SIZE);
 }
 
 static int write_chain(const struct cmd_post *p, bool output, host_write_fn write, void *ctx)
@@ -89,11 +102,8 @@ static int write_chain(const struct cmd_post *p, bool output, host_write_fn writ
 		if (apply_patches(p, (int)k, output, false, b, sizeof b) != 0)
 			return -1;
 		/* Input blocks are signed whole; output blocks get their ctrl_signature. */
-		if (p->sign) {
-			sign_block(b);
-			if (output)
-				b[0x23F] = 0;
-		}
+		if (p->sign)
+			sign_block(b, output);
 		if (apply_patches(p, (int)k, output, true, b, sizeof b) != 0)
 			return -1;
 		if (write(ctx, base + (uint64_t)k * CMD_MBOX_STRIDE, b, sizeof b) != 0)

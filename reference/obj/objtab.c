@@ -1,4 +1,5 @@
 /* Object tables: see objtab.h. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +66,15 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 {
 	bool had = t->nlive != 0;
 	if (had) {
-		for (uint32_t c = 0; c < t->nchunks; c++) {
+		/* Chunks exist only below top; the live handles of each by its bitmap's set bits,
+		 * in handle order (a reset costs the live chunks and objects, not the capacity). */
+		for (uint32_t c = 0; c < t->top; c++) {
 			struct objtab_chunk *k = t->dir[c];
 			if (!k)
 				continue;
-			for (uint32_t i = 0; dtor && i < OBJTAB_CHUNK; i++)
-				if (k->used[i / 64] >> (i % 64) & 1)
-					dtor(ctx, k->obj[i]);
+			for (uint32_t w = 0; dtor && w < OBJTAB_CHUNK / 64; w++)
+				for (uint64_t bits = k->used[w]; bits; bits &= bits - 1)
+					dtor(ctx, k->obj[w * 64 + (uint32_t)__builtin_ctzll(bits)]);
 			free(k);
 			t->dir[c] = NULL;
 		}
@@ -88,8 +91,20 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 	t->limit = limit;
 	memset(t->notfull, 0, (t->nchunks + 63) / 64 * sizeof *t->notfull);
 	t->summary = 0;
-	for (uint32_t c = chunk_of(base); c < t->nchunks && chunk_room(t, c); c++)
-		notfull_set(t, c, true);
+	/* Every chunk with room in [base, limit) has a free handle: chunks first..end-1, set a
+	 * word of the bitmap at a time. */
+	uint32_t first = chunk_of(base), end = first;
+	if (limit > base) {
+		end = (uint32_t)(((uint64_t)limit + OBJTAB_CHUNK - 1) / OBJTAB_CHUNK);
+		if (end > t->nchunks)
+			end = t->nchunks;
+	}
+	for (uint32_t c = first; c < end;) {
+		uint32_t w = c / 64, lo = c % 64, n = end - c < 64 - lo ? end - c : 64 - lo;
+		t->notfull[w] |= (n == 64 ? ~0ull : ((1ull << n) - 1)) << lo;
+		t->summary |= 1ull << w;
+		c += n;
+	}
 }
 
 int64_t objtab_alloc(struct objtab *t, void *obj)
@@ -100,9 +115,13 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 	uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(t->notfull[w]);
 	struct objtab_chunk *k = t->dir[c];
 	if (!k) {
-		k = calloc(1, sizeof *k);
+		/* Only the count and the bitmap start zeroed: a slot of obj[] is read only while its
+		 * bit is set, and zeroing all 32 KiB of it cost a chunk's every page on its first
+		 * object (each input's first object of a type, once a snapshot frees them). */
+		k = malloc(sizeof *k);
 		if (!k)
 			return -2;
+		memset(k, 0, offsetof(struct objtab_chunk, obj));
 		t->dir[c] = k;
 		if (c >= t->top)
 			t->top = c + 1;
