@@ -42,17 +42,10 @@ static const enum vport_counter vport_rx[] = {
  * destination receives the packet; the order of the list, D-FT-20 in docs/steer.md). */
 static void classify(struct nicref_dev *dev, const struct rx_pkt *p)
 {
-	/* §7.11.2.5: without a NIC_RX root the verdict is the default, drop, whatever the frame:
-	 * no key to build (the same shortcut as tx_steer.c's). */
-	if (!flow_root(dev, FLOW_NIC_RX)) {
-		rx_drop(dev, RX_DROP_STEERING, STEER_WHY_NO_ROOT, p);
-		return;
-	}
-	uint8_t key[STEER_KEY_LEN];
 	struct steer_verdict v;
-	steer_key_build(p->frame, p->len, p->pi, key);
-	steer_classify(dev, STEER_NIC_RX, key, (uint32_t)p->len, &v);
-	/* §7.11.2: DROP, and the NIC_RX default with no root or on a miss, drop the frame. */
+	steer_classify_frame(dev, STEER_NIC_RX, p->frame, p->len, p->pi, &v);
+	/* §7.11.2: DROP, and the NIC_RX default with no root (§7.11.2.5: whatever the frame) or
+	 * on a miss, drop the frame. */
 	if (v.action != STEER_DELIVER || v.ntirs == 0) {
 		rx_drop(dev, RX_DROP_STEERING, v.why, p);
 		return;
