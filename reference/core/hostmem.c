@@ -192,7 +192,7 @@ static int span_ok(uint64_t addr, size_t len)
 	return len == 0 || addr + (len - 1) >= addr; /* no wrap past 2^64 */
 }
 
-int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
+int hostmem_read_span(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
 {
 	uint8_t *out = buf;
 	if (!span_ok(addr, len))
@@ -227,7 +227,7 @@ static size_t new_pages(const struct hostmem *hm, uint64_t addr, size_t len)
 	return n;
 }
 
-int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
+int hostmem_write_span(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
 {
 	const uint8_t *in = buf;
 	if (!span_ok(addr, len))
