@@ -119,6 +119,8 @@ static bool parse_ipv4(const uint8_t *p, size_t len, struct pkt_info *pi)
 
 static const struct ext_kind *ext_kind(uint8_t nh)
 {
+	if (nh == HDR_PROTO_TCP || nh == HDR_PROTO_UDP)
+		return NULL; /* the usual end of the chain, none of the table's */
 	for (size_t i = 0; i < sizeof(ext_kinds) / sizeof(ext_kinds[0]); i++)
 		if (ext_kinds[i].nh == nh)
 			return &ext_kinds[i];
