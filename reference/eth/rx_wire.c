@@ -21,11 +21,10 @@ static size_t l2_len(const uint8_t *f, size_t len)
 }
 
 /* D-RX-5: the MTU counts the L3 payload (D-REG-5): the port's oper_mtu, or the vport's mtu
- * (T16) when it is smaller, for the function's port. */
-static uint32_t rx_mtu(struct nicref_dev *dev, unsigned port)
+ * (T16) when it is smaller, for the function's port (p: the port, looked up once a frame). */
+static uint32_t rx_mtu(struct nicref_dev *dev, unsigned port, const struct port *p)
 {
-	const struct port *p = port_get(dev, port);
-	uint32_t m = p ? p->oper_mtu : 0;
+	uint32_t m = p->oper_mtu;
 	if (port == TX_PORT && dev->vport && dev->vport->mtu && dev->vport->mtu < m)
 		m = dev->vport->mtu;
 	return m;
@@ -94,7 +93,7 @@ int nicref_wire_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, 
 		rx_drop(dev, RX_DROP_UNDERSIZE, port, &p);
 		return 0;
 	}
-	if (len - l2_len(frame, len) > rx_mtu(dev, port)) {
+	if (len - l2_len(frame, len) > rx_mtu(dev, port, pt)) {
 		rx_drop(dev, RX_DROP_OVER_MTU, port, &p);
 		return 0;
 	}
