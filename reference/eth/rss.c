@@ -122,15 +122,6 @@ uint32_t rss_toeplitz_portable(const uint8_t *key, size_t keylen, const uint8_t 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-/* Each byte with its bits reversed (MSB to LSB), by the usual doubling construction. */
-#define RSS_R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
-#define RSS_R4(n) RSS_R2(n), RSS_R2(n + 2 * 16), RSS_R2(n + 1 * 16), RSS_R2(n + 3 * 16)
-#define RSS_R6(n) RSS_R4(n), RSS_R4(n + 2 * 4), RSS_R4(n + 1 * 4), RSS_R4(n + 3 * 4)
-static const uint8_t bitrev8[256] = { RSS_R6(0), RSS_R6(2), RSS_R6(1), RSS_R6(3) };
-#undef RSS_R2
-#undef RSS_R4
-#undef RSS_R6
-
 /* The same hash by carry-less multiplication, four input bytes a step. Input bit b of the
  * step's four bytes (0 the MSB of the first) takes the key's bits 32m+b .. 32m+b+31: with W the
  * key's bytes 4m .. 4m+7 as a big-endian number, bits 32..63 of W << b. So the step's share is
@@ -152,9 +143,32 @@ __attribute__((target("pclmul,sse2"))) static inline __m128i share(const uint8_t
 				    _mm_cvtsi32_si128((int)y), 0x00);
 }
 
-__attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint8_t *key,
-								      size_t keylen,
-								      const uint8_t *in, size_t n)
+/* The input's bytes with their bits reversed, sixteen at a time (SSSE3 PSHUFB over the two
+ * nibbles: the reverse of a byte is the reversed low nibble above the reversed high one), into
+ * out (48 bytes; the bytes past n are 0, whose reverse is 0). */
+__attribute__((target("ssse3,sse2"))) static inline void reverse_bits(const uint8_t *in, size_t n,
+								   uint8_t out[48])
+{
+	const __m128i lo = _mm_setr_epi8(0x00, (char)0x80, 0x40, (char)0xC0, 0x20, (char)0xA0,
+					 0x60, (char)0xE0, 0x10, (char)0x90, 0x50, (char)0xD0,
+					 0x30, (char)0xB0, 0x70, (char)0xF0);
+	const __m128i hi = _mm_setr_epi8(0x0, 0x8, 0x4, 0xC, 0x2, 0xA, 0x6, 0xE, 0x1, 0x9, 0x5,
+					 0xD, 0x3, 0xB, 0x7, 0xF);
+	const __m128i m = _mm_set1_epi8(0x0F);
+	uint8_t buf[48] = { 0 };
+	memcpy(buf, in, n);
+	for (size_t i = 0; i < 48; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + i));
+		__m128i r = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, m)),
+					 _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), m)));
+		_mm_storeu_si128((__m128i *)(void *)(out + i), r);
+	}
+}
+
+__attribute__((target("pclmul,ssse3,sse2"))) static uint32_t toeplitz_clmul(const uint8_t *key,
+									size_t keylen,
+									const uint8_t *in,
+									size_t n)
 {
 	uint8_t pad[RSS_MAX_INPUT + 8];
 	size_t need = (n + 3) / 4 * 4 + 4; /* key bytes the last step's W reads */
@@ -163,17 +177,14 @@ __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint
 		memcpy(pad, key, keylen);
 		key = pad;
 	}
+	/* y's byte k is input byte 4m+k with its bits reversed; a last step of fewer than four
+	 * bytes has zeros above them (bytes past the input add nothing). */
+	uint8_t rev[48];
+	reverse_bits(in, n, rev);
 	__m128i acc = _mm_setzero_si128();
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		uint32_t y = (uint32_t)bitrev8[in[i]] | (uint32_t)bitrev8[in[i + 1]] << 8 |
-			     (uint32_t)bitrev8[in[i + 2]] << 16 | (uint32_t)bitrev8[in[i + 3]] << 24;
-		acc = _mm_xor_si128(acc, share(key + i, y));
-	}
-	if (i < n) {
-		uint32_t y = 0;
-		for (size_t k = 0; i + k < n; k++)
-			y |= (uint32_t)bitrev8[in[i + k]] << (8 * k);
+	for (size_t i = 0; i < n; i += 4) {
+		uint32_t y;
+		memcpy(&y, rev + i, sizeof y); /* little-endian: rev[i] in the low byte */
 		acc = _mm_xor_si128(acc, share(key + i, y));
 	}
 	return (uint32_t)((uint64_t)_mm_cvtsi128_si64(acc) >> 32);
@@ -181,7 +192,8 @@ __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint
 
 uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n)
 {
-	if (n <= RSS_MAX_INPUT && __builtin_cpu_supports("pclmul"))
+	if (n <= RSS_MAX_INPUT && __builtin_cpu_supports("pclmul") &&
+	    __builtin_cpu_supports("ssse3"))
 		return toeplitz_clmul(key, keylen, in, n);
 	return rss_toeplitz_portable(key, keylen, in, n);
 }
