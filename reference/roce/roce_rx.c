@@ -93,7 +93,7 @@ static unsigned be16_at(const uint8_t *p)
  * address as parse_l3 writes it (IPv4-mapped) into dip. A frame refused here is one roce_parse
  * calls ROCE_NOT_ROCE; most of the Ethernet path's frames stop at the EtherType or the port,
  * before the parse's clearing, copies and ICRC. */
-static bool maybe_roce(const uint8_t *f, size_t len, uint8_t dip[16])
+bool roce_rx_candidate(const uint8_t *f, size_t len, uint8_t dip[16])
 {
 	size_t l2 = 14, l4;
 	if (!f || len < l2)
@@ -135,7 +135,7 @@ static bool maybe_roce(const uint8_t *f, size_t len, uint8_t dip[16])
 bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
 {
 	uint8_t dip[16];
-	if (!maybe_roce(frame, len, dip) || !roce_gid_is_local(dev, port, dip))
+	if (!roce_rx_candidate(frame, len, dip) || !roce_gid_is_local(dev, port, dip))
 		return false;
 	struct roce_pkt p;
 	int r = roce_parse(frame, len, port, roce_state_of(dev)->check_icrc, &p);
