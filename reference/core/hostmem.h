@@ -71,19 +71,32 @@ void hostmem_clear(struct hostmem *hm);
 int hostmem_read_span(const struct hostmem *hm, uint64_t addr, void *buf, size_t len);
 int hostmem_write_span(struct hostmem *hm, uint64_t addr, const void *buf, size_t len);
 
-/* The slot of page pfn (hostmem.c's open addressing: Fibonacci hashing, linear probing), or
- * NULL. Inline with the accesses below: a received frame makes about ten of them (its WQE,
- * doorbell records, data, CQE, and the driver's), almost all within one page that exists. */
+/* The first slot page pfn may take in a table of nslots (a power of two): Fibonacci hashing;
+ * linear probing goes on from there. */
+static inline size_t hostmem_slot_of(size_t nslots, uint64_t pfn)
+{
+	return (size_t)((pfn * 0x9E3779B97F4A7C15ull) >> 20) & (nslots - 1);
+}
+
+/* The slot holding pfn in a table of nslots, or the empty slot where it goes. */
+static inline size_t hostmem_probe(const struct hostmem_slot *slots, size_t nslots, uint64_t pfn)
+{
+	size_t i = hostmem_slot_of(nslots, pfn);
+	while (slots[i].pfn_plus1 != 0 && slots[i].pfn_plus1 != pfn + 1)
+		i = (i + 1) & (nslots - 1);
+	return i;
+}
+
+/* The slot of page pfn, or NULL. Inline with the accesses below: a received frame makes about
+ * ten of them (its WQE, doorbell records, data, CQE, and the driver's), almost all within one
+ * page that exists. */
 static inline const struct hostmem_slot *hostmem_slot_find(const struct hostmem *hm,
 							   uint64_t pfn)
 {
 	if (hm->nslots == 0)
 		return NULL;
-	size_t mask = hm->nslots - 1;
-	size_t i = (size_t)((pfn * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-	while (hm->slots[i].pfn_plus1 != 0 && hm->slots[i].pfn_plus1 != pfn + 1)
-		i = (i + 1) & mask;
-	return hm->slots[i].pfn_plus1 ? &hm->slots[i] : NULL;
+	const struct hostmem_slot *s = &hm->slots[hostmem_probe(hm->slots, hm->nslots, pfn)];
+	return s->pfn_plus1 ? s : NULL;
 }
 
 /* memcpy with the lengths of the per-frame accesses (a doorbell record's 4 bytes, a WQE's 16,
