@@ -182,9 +182,9 @@ static int map_next(struct capture *c, struct cap_frame *f)
 	c->n++;
 	/* The model reads each frame once, the first touch of its bytes: ask for the bytes a few
 	 * frames ahead now, as many as this record took, so they are in the cache in time. */
-	for (size_t o = c->at + CAPTURE_AHEAD - 16 - caplen; o < c->at + CAPTURE_AHEAD; o += 64)
-		if (o < c->map_len)
-			__builtin_prefetch(c->map + o);
+	size_t ahead = c->at + CAPTURE_AHEAD, end = ahead < c->map_len ? ahead : c->map_len;
+	for (size_t o = ahead - 16 - caplen; o < end; o += 64)
+		__builtin_prefetch(c->map + o);
 	f->link = c->link;
 	f->caplen = caplen;
 	f->wirelen = len > caplen ? len : caplen;

@@ -121,6 +121,13 @@ struct nicref_dev {
 };
 _Static_assert(offsetof(struct nicref_dev, core) == 0, "core's part comes first (dev_core)");
 
+/* obj_get (obj/obj.h, out of line) inline, for a type known when compiling: a received frame
+ * looks up its TIR, RQT, RQ, CQ, MKey and flow table. */
+static inline void *obj_at(const struct nicref_dev *dev, enum obj_type type, uint32_t h)
+{
+	return objtab_get(&dev->obj[type], h);
+}
+
 /* The control plane's rows of the subsystem table (core/subsys.h), each beside its code; the
  * order is device/device.c's. */
 extern const struct dev_subsys init_seg_subsys;       /* cmd/init_seg.c */

@@ -34,10 +34,9 @@ int caps_profile_ok(const struct nicref_profile *p);
 void caps_reset(struct nicref_dev *dev);
 
 /* A current capability, e.g. CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_pd) (dev_core_c:
- * core/dev.h). */
-#define CAPS_CUR(dev, type, L, n)                                                               \
-	prm_get(dev_core_c(dev)->caps.cur[type], CAP_BYTES, PRM_FIELD(L, n))
-#define CAPS_MAX(dev, type, L, n)                                                               \
-	prm_get(dev_core_c(dev)->caps.max[type], CAP_BYTES, PRM_FIELD(L, n))
+ * core/dev.h). PRM_GET: the field's offset and width as constants (a received frame reads a
+ * few capabilities: cqe_version, cache_line_128byte, vlan_cap). */
+#define CAPS_CUR(dev, type, L, n) PRM_GET(L, n, dev_core_c(dev)->caps.cur[type], CAP_BYTES)
+#define CAPS_MAX(dev, type, L, n) PRM_GET(L, n, dev_core_c(dev)->caps.max[type], CAP_BYTES)
 
 #endif

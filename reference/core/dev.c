@@ -199,7 +199,7 @@ size_t nicref_hostmem_pages(const struct nicref_dev *dev)
 
 /* The fault list is looked at only when it holds a fault (the common case, none, costs no
  * call: a frame makes about ten accesses). */
-int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
+int dev_dma_read_any(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
 {
 	struct dev_core *c = dev_core(dev);
 	int rc = c->cfg.ops.dma_read ? c->cfg.ops.dma_read(c->cfg.ops.ctx, addr, buf, len)
@@ -213,7 +213,7 @@ int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
 	return rc;
 }
 
-int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len)
+int dev_dma_write_any(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len)
 {
 	struct dev_core *c = dev_core(dev);
 	int rc = c->cfg.ops.dma_write ? c->cfg.ops.dma_write(c->cfg.ops.ctx, addr, buf, len)

@@ -78,8 +78,29 @@ void dev_emit(struct nicref_dev *dev, enum nicref_event_kind kind, const uint64_
 	      unsigned nargs);
 void dev_emit0(struct nicref_dev *dev, enum nicref_event_kind kind);
 void dev_emit2(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, uint64_t b);
-void dev_emit3(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a, uint64_t b,
-	       uint64_t c);
+/* Whether an event is to go no further than its place in the stream: none while a snapshot
+ * is restored (quiet: not even counted); a kind no callback sees (none set, or muted) keeps its
+ * sequence number and its count and is not built. dev_emit decides the same; inline, it spares
+ * a muted event the calls (a replay mutes the frame_in of every frame). */
+static inline bool dev_emit_settled(struct nicref_dev *dev, enum nicref_event_kind kind)
+{
+	struct dev_core *c = dev_core(dev);
+	if (c->quiet)
+		return true;
+	if (c->cfg.trace && !(c->trace_muted >> kind & 1u))
+		return false;
+	c->trace_seq++;
+	c->stats.events++;
+	return true;
+}
+static inline void dev_emit3(struct nicref_dev *dev, enum nicref_event_kind kind, uint64_t a,
+			     uint64_t b, uint64_t c)
+{
+	if (dev_emit_settled(dev, kind))
+		return;
+	const uint64_t args[] = { a, b, c };
+	dev_emit(dev, kind, args, 3);
+}
 void dev_violation(struct nicref_dev *dev, enum nicref_violation rule, uint64_t arg);
 /* Whether an event of this kind reaches a trace callback now: what is computed only to be
  * an event's argument (a frame's CRC) is skipped when it does not (nicref_trace_mute). */
@@ -91,8 +112,34 @@ static inline bool dev_traced(const struct nicref_dev *dev, enum nicref_event_ki
 
 /* DMA through the injected ops or the built-in host memory. Non-zero on a bus error, which is
  * also traced. */
-int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
-int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len);
+int dev_dma_read_any(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len);
+int dev_dma_write_any(struct nicref_dev *dev, uint64_t addr, const void *buf, size_t len);
+/* The same, with the common case inline (a received frame makes about eight accesses): no
+ * injected ops, no fault ranges, no dirty tracking, within one page of the built-in memory
+ * that exists. Every other access is dev_dma_*_any's. */
+static inline int dev_dma_read(struct nicref_dev *dev, uint64_t addr, void *buf, size_t len)
+{
+	const struct dev_core *c = dev_core_c(dev);
+	const uint8_t *p = c->cfg.ops.dma_read || c->hostmem.nfault
+				   ? NULL
+				   : hostmem_at(&c->hostmem, addr, len);
+	if (!p)
+		return dev_dma_read_any(dev, addr, buf, len);
+	hostmem_copy_small(buf, p, len);
+	return 0;
+}
+static inline int dev_dma_write(struct nicref_dev *dev, uint64_t addr, const void *buf,
+				size_t len)
+{
+	const struct dev_core *c = dev_core_c(dev);
+	uint8_t *p = c->cfg.ops.dma_write || c->hostmem.nfault || c->hostmem.track
+			     ? NULL
+			     : hostmem_at(&c->hostmem, addr, len);
+	if (!p)
+		return dev_dma_write_any(dev, addr, buf, len);
+	hostmem_copy_small(p, buf, len);
+	return 0;
+}
 
 /* Model bugs stop the model: fuzzers must see them. Never used for bad input. The trap is in
  * nicref_assert_failed (core/assert.c), out of line, so the fuzz targets can wrap it to print

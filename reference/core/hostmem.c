@@ -9,12 +9,6 @@
 
 #define FIRST_SLOTS 64u
 
-static size_t slot_of(size_t nslots, uint64_t pfn)
-{
-	/* Fibonacci hashing; nslots is a power of two. */
-	return (size_t)((pfn * 0x9E3779B97F4A7C15ull) >> 20) & (nslots - 1);
-}
-
 int hostmem_init(struct hostmem *hm, size_t max_pages)
 {
 	memset(hm, 0, sizeof *hm);
@@ -79,26 +73,9 @@ int hostmem_faulted(const struct hostmem *hm, uint64_t addr, size_t len, unsigne
 	return 0;
 }
 
-/* The slot holding pfn in a table of nslots, or the empty slot where it goes. */
-static size_t probe(const struct hostmem_slot *slots, size_t nslots, uint64_t pfn)
-{
-	size_t i = slot_of(nslots, pfn);
-	while (slots[i].pfn_plus1 != 0 && slots[i].pfn_plus1 != pfn + 1)
-		i = (i + 1) & (nslots - 1);
-	return i;
-}
-
-static const struct hostmem_slot *slot_find(const struct hostmem *hm, uint64_t pfn)
-{
-	if (hm->nslots == 0)
-		return NULL;
-	const struct hostmem_slot *s = &hm->slots[probe(hm->slots, hm->nslots, pfn)];
-	return s->pfn_plus1 ? s : NULL;
-}
-
 static uint8_t *page_find(const struct hostmem *hm, uint64_t pfn)
 {
-	const struct hostmem_slot *s = slot_find(hm, pfn);
+	const struct hostmem_slot *s = hostmem_slot_find(hm, pfn);
 	return s ? s->data : NULL;
 }
 
@@ -114,7 +91,7 @@ static int grow_slots(struct hostmem *hm, size_t nslots)
 	}
 	for (size_t i = 0; i < hm->used; i++) {
 		const struct hostmem_slot *o = &hm->slots[hm->used_slot[i]];
-		size_t k = probe(ns, nslots, o->pfn_plus1 - 1);
+		size_t k = hostmem_probe(ns, nslots, o->pfn_plus1 - 1);
 		ns[k] = *o;
 		nu[i] = (uint32_t)k;
 	}
@@ -157,7 +134,7 @@ static int reserve(struct hostmem *hm, size_t pages)
 /* The page pfn, handing out the next page if it has none; reserve() made the room. */
 static uint8_t *page_get(struct hostmem *hm, uint64_t pfn)
 {
-	size_t i = probe(hm->slots, hm->nslots, pfn);
+	size_t i = hostmem_probe(hm->slots, hm->nslots, pfn);
 	if (hm->slots[i].pfn_plus1) {
 		if (hm->track)
 			hostmem_touch(hm, hm->slots[i].idx);
@@ -173,26 +150,12 @@ static uint8_t *page_get(struct hostmem *hm, uint64_t pfn)
 	return page;
 }
 
-/* memcpy with the lengths of the per-frame accesses (a doorbell record's 4 bytes, a WQE's 16,
- * a CQE's 64) as constants: the compilers copy those inline instead of calling memcpy. */
-static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
-{
-	if (n == 4)
-		memcpy(d, s, 4);
-	else if (n == 16)
-		memcpy(d, s, 16);
-	else if (n == 64)
-		memcpy(d, s, 64);
-	else
-		memcpy(d, s, n);
-}
-
 static int span_ok(uint64_t addr, size_t len)
 {
 	return len == 0 || addr + (len - 1) >= addr; /* no wrap past 2^64 */
 }
 
-int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
+int hostmem_read_span(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
 {
 	uint8_t *out = buf;
 	if (!span_ok(addr, len))
@@ -202,7 +165,7 @@ int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
 		size_t n = HOSTMEM_PAGE - off < len ? (size_t)(HOSTMEM_PAGE - off) : len;
 		const uint8_t *page = page_find(hm, addr / HOSTMEM_PAGE);
 		if (page)
-			copy_small(out, page + off, n);
+			hostmem_copy_small(out, page + off, n);
 		else
 			memset(out, 0, n);
 		out += n;
@@ -227,7 +190,7 @@ static size_t new_pages(const struct hostmem *hm, uint64_t addr, size_t len)
 	return n;
 }
 
-int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
+int hostmem_write_span(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
 {
 	const uint8_t *in = buf;
 	if (!span_ok(addr, len))
@@ -235,11 +198,11 @@ int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len
 	/* Within one page that exists (a CQE, a received frame's entry): one probe, no count. */
 	uint64_t off0 = addr % HOSTMEM_PAGE;
 	if (len && off0 + len <= HOSTMEM_PAGE) {
-		const struct hostmem_slot *s = slot_find(hm, addr / HOSTMEM_PAGE);
+		const struct hostmem_slot *s = hostmem_slot_find(hm, addr / HOSTMEM_PAGE);
 		if (s) {
 			if (hm->track)
 				hostmem_touch(hm, s->idx);
-			copy_small(s->data + off0, in, len);
+			hostmem_copy_small(s->data + off0, in, len);
 			return 0;
 		}
 	}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define HOSTMEM_PAGE 4096u
 
@@ -66,8 +67,85 @@ void hostmem_snap_free(struct hostmem *hm, struct hostmem_track *t);
 int hostmem_init(struct hostmem *hm, size_t max_pages);
 void hostmem_fini(struct hostmem *hm);
 void hostmem_clear(struct hostmem *hm);
-int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len);
-int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len);
+/* Any access (several pages, pages not there yet, an address range that wraps): 0 or -1. */
+int hostmem_read_span(const struct hostmem *hm, uint64_t addr, void *buf, size_t len);
+int hostmem_write_span(struct hostmem *hm, uint64_t addr, const void *buf, size_t len);
+
+/* The first slot page pfn may take in a table of nslots (a power of two): Fibonacci hashing;
+ * linear probing goes on from there. */
+static inline size_t hostmem_slot_of(size_t nslots, uint64_t pfn)
+{
+	return (size_t)((pfn * 0x9E3779B97F4A7C15ull) >> 20) & (nslots - 1);
+}
+
+/* The slot holding pfn in a table of nslots, or the empty slot where it goes. */
+static inline size_t hostmem_probe(const struct hostmem_slot *slots, size_t nslots, uint64_t pfn)
+{
+	size_t i = hostmem_slot_of(nslots, pfn);
+	while (slots[i].pfn_plus1 != 0 && slots[i].pfn_plus1 != pfn + 1)
+		i = (i + 1) & (nslots - 1);
+	return i;
+}
+
+/* The slot of page pfn, or NULL. Inline with the accesses below: a received frame makes about
+ * ten of them (its WQE, doorbell records, data, CQE, and the driver's), almost all within one
+ * page that exists. */
+static inline const struct hostmem_slot *hostmem_slot_find(const struct hostmem *hm,
+							   uint64_t pfn)
+{
+	if (hm->nslots == 0)
+		return NULL;
+	const struct hostmem_slot *s = &hm->slots[hostmem_probe(hm->slots, hm->nslots, pfn)];
+	return s->pfn_plus1 ? s : NULL;
+}
+
+/* memcpy with the lengths of the per-frame accesses (a doorbell record's 4 bytes, a WQE's 16,
+ * a CQE's 64) as constants: the compilers copy those inline instead of calling memcpy. */
+static inline void hostmem_copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n == 4)
+		memcpy(d, s, 4);
+	else if (n == 16)
+		memcpy(d, s, 16);
+	else if (n == 64)
+		memcpy(d, s, 64);
+	else
+		memcpy(d, s, n);
+}
+
+/* Where [addr, addr + len) lies when it is within one page that exists (such a range cannot
+ * wrap), else NULL: the accesses' fast path. */
+static inline uint8_t *hostmem_at(const struct hostmem *hm, uint64_t addr, size_t len)
+{
+	uint64_t off = addr % HOSTMEM_PAGE;
+	if (!len || off + len > HOSTMEM_PAGE)
+		return NULL;
+	const struct hostmem_slot *s = hostmem_slot_find(hm, addr / HOSTMEM_PAGE);
+	return s ? s->data + off : NULL;
+}
+
+/* Reads len bytes at addr (unwritten memory reads 0): 0, or -1 when the range wraps past
+ * 2^64. */
+static inline int hostmem_read(const struct hostmem *hm, uint64_t addr, void *buf, size_t len)
+{
+	const uint8_t *p = hostmem_at(hm, addr, len);
+	if (!p)
+		return hostmem_read_span(hm, addr, buf, len);
+	hostmem_copy_small(buf, p, len);
+	return 0;
+}
+
+/* Writes len bytes at addr, adding the pages it needs: 0, or -1 (the range wraps, or the
+ * pages would pass the bound or cannot be allocated: then nothing is written). A snapshot's
+ * dirty tracking (track) takes the general path, which records the page. */
+static inline int hostmem_write(struct hostmem *hm, uint64_t addr, const void *buf, size_t len)
+{
+	uint8_t *p = hm->track ? NULL : hostmem_at(hm, addr, len);
+	if (!p)
+		return hostmem_write_span(hm, addr, buf, len);
+	hostmem_copy_small(p, buf, len);
+	return 0;
+}
 int hostmem_add_fault(struct hostmem *hm, uint64_t addr, uint64_t len, unsigned flags);
 /* Whether a DMA access of [addr, addr+len) in direction `flag` hits a fault range. */
 int hostmem_faulted(const struct hostmem *hm, uint64_t addr, size_t len, unsigned flag);

@@ -72,28 +72,47 @@ static inline uint64_t load_le64(const uint8_t *p)
 }
 
 #if defined(__x86_64__)
-/* x86-64: the 32-byte steps in one add-with-carry chain (the loop's decrement leaves the carry
+/* x86-64: the 32-byte steps in add-with-carry chains (the loop's decrement leaves the carry
  * flag alone), one instruction a word instead of four; the carries wrap around into the sum
- * (2^64 is 1 modulo 0xFFFF). Two final adds of the carry: the first can carry once more only
- * from all-ones, after which the second cannot. The sum is 0 only when every word is (an
- * end-around-carry sum of non-zero words is never 0). */
+ * (2^64 is 1 modulo 0xFFFF). An odd step first, then two steps (64 bytes) a turn. Each chain
+ * ends with two adds of the carry: the first can carry once more only from all-ones, after
+ * which the second cannot; the next chain starts from that sum. The sum is 0 only when every
+ * word is (an end-around-carry sum of non-zero words is never 0). */
 static inline uint64_t sum_steps32(const uint8_t *p, size_t steps)
 {
 	uint64_t s = 0;
-	if (!steps)
-		return 0;
+	if (steps & 1) {
+		__asm__("clc\n\t"
+			"adcq (%[p]), %[s]\n\t"
+			"adcq 8(%[p]), %[s]\n\t"
+			"adcq 16(%[p]), %[s]\n\t"
+			"adcq 24(%[p]), %[s]\n\t"
+			"adcq $0, %[s]\n\t"
+			"adcq $0, %[s]"
+			: [s] "+r"(s)
+			: [p] "r"(p)
+			: "cc", "memory");
+		p += 32;
+	}
+	size_t pairs = steps / 2;
+	if (!pairs)
+		return s;
 	__asm__("clc\n"
 		"1:\n\t"
 		"adcq (%[p]), %[s]\n\t"
 		"adcq 8(%[p]), %[s]\n\t"
 		"adcq 16(%[p]), %[s]\n\t"
 		"adcq 24(%[p]), %[s]\n\t"
-		"leaq 32(%[p]), %[p]\n\t"
+		"adcq 32(%[p]), %[s]\n\t"
+		"adcq 40(%[p]), %[s]\n\t"
+		"adcq 48(%[p]), %[s]\n\t"
+		"adcq 56(%[p]), %[s]\n\t"
+		"leaq 64(%[p]), %[p]\n\t"
 		"decq %[n]\n\t"
 		"jnz 1b\n\t"
 		"adcq $0, %[s]\n\t"
 		"adcq $0, %[s]"
-		: [s] "+r"(s), [p] "+r"(p), [n] "+r"(steps)
+		: [s] "+r"(s), [p] "+r"(p), [n] "+r"(pairs)
 		:
 		: "cc", "memory");
 	return s;

@@ -112,12 +112,15 @@ static bool parse_ipv4(const uint8_t *p, size_t len, struct pkt_info *pi)
 	pi->more_frags = (frag & HDR_IPV4_MF) != 0;
 	pi->ip_opts = hl > HDR_IPV4_MIN_LEN;
 	/* RFC 1071: the header with its checksum sums to 0xFFFF, whose fold complements to 0. */
-	pi->ip_csum_ok = csum_fold(csum_add(0, p + at, hl)) == 0;
+	pi->ip_hdr_sum = csum_add(0, p + at, hl);
+	pi->ip_csum_ok = csum_fold(pi->ip_hdr_sum) == 0;
 	return true;
 }
 
 static const struct ext_kind *ext_kind(uint8_t nh)
 {
+	if (nh == HDR_PROTO_TCP || nh == HDR_PROTO_UDP)
+		return NULL; /* the usual end of the chain, none of the table's */
 	for (size_t i = 0; i < sizeof(ext_kinds) / sizeof(ext_kinds[0]); i++)
 		if (ext_kinds[i].nh == nh)
 			return &ext_kinds[i];

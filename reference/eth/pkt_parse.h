@@ -66,6 +66,9 @@ struct pkt_info {
 	/* The IPv4 header checksum verifies over IHL × 4 bytes (RFC 791 §3.1; RFC 1071): the
 	 * one's complement sum of the header is 0xFFFF. Always false for IPv6 (it has none). */
 	bool ip_csum_ok;
+	/* IPv4: what that check summed (csum_add from 0 over the IHL × 4 bytes at l3_off, which
+	 * end at l4_off): the CQE checksum (T4, rx_hdr.c) starts with the same bytes. */
+	uint64_t ip_hdr_sum;
 	/* IPsec (RSS IPSEC_SPI, T47): the SPI of the first ESP or AH header after the IP header
 	 * (IPv4 protocol, or in the IPv6 chain), when its 4 bytes are there and the packet is not a
 	 * fragment other than the first (D-PARSE-7). */

@@ -5,22 +5,6 @@
 
 #include "eth/pkt_hdr.h"
 
-/* The fields of T47 selected_fields in the order they enter the hash (D-RSS-2: the Microsoft
- * NDIS order, source before destination, L3 before L4, the SPI last). */
-enum rss_field_kind { RSS_F_IP, RSS_F_PORT, RSS_F_SPI };
-static const struct rss_field {
-	uint32_t sel;    /* enum rss_sel */
-	uint8_t kind;    /* enum rss_field_kind */
-	bool dst;        /* the destination of its pair */
-	uint8_t ht_shift; /* its rx_hash_type slot (T68) */
-} rss_fields[] = {
-	{ RSS_SEL_SRC_IP, RSS_F_IP, false, RSS_HT_IP_SRC_SHIFT },
-	{ RSS_SEL_DST_IP, RSS_F_IP, true, RSS_HT_IP_DST_SHIFT },
-	{ RSS_SEL_L4_SPORT, RSS_F_PORT, false, RSS_HT_L4_SRC_SHIFT },
-	{ RSS_SEL_L4_DPORT, RSS_F_PORT, true, RSS_HT_L4_DST_SHIFT },
-	{ RSS_SEL_IPSEC_SPI, RSS_F_SPI, false, 0 },
-};
-
 /* Where an IP version keeps its addresses, and what rx_hash_type calls it, by enum pkt_l3. */
 static const struct {
 	uint8_t src, dst, len, ht;
@@ -32,109 +16,87 @@ static const struct {
 /* What rx_hash_type calls each L4 header's ports, by enum pkt_l4. */
 static const uint8_t rss_port_ht[] = { [PKT_L4_TCP] = RSS_HT_TCP, [PKT_L4_UDP] = RSS_HT_UDP };
 
-/* A selected field the frame has: its bytes (at most an IPv6 address) and length. */
-struct rss_piece {
-	uint8_t b[HDR_IPV6_ADDR_LEN];
-	uint8_t len;
-};
-
-/* n bytes from s to d, n the length of a field (2, 4 or 16): copies of a constant length the
- * compilers do in a load and a store, not a call (the hash input is built for every frame). */
-static inline void put_field(uint8_t *d, const uint8_t *s, size_t n)
+/* An IP address (4 or 16 bytes) from s to d: copies of a constant length the compilers do in a
+ * load and a store, not a call (the hash input is built for every frame). */
+static inline void put_addr(uint8_t *d, const uint8_t *s, size_t n)
 {
 	if (n == HDR_IPV6_ADDR_LEN)
 		memcpy(d, s, HDR_IPV6_ADDR_LEN);
-	else if (n == 4)
-		memcpy(d, s, 4);
-	else if (n == 2)
-		memcpy(d, s, 2);
 	else
-		memcpy(d, s, n);
+		memcpy(d, s, HDR_IPV4_ADDR_LEN);
 }
 
-/* Whether the frame has the field f under the selector sel, and its bytes (D-RSS-3): IP
- * addresses of the version l3_prot_type names; ports of the L4 header l4_prot_type names, in a
- * packet that is not a fragment (D-RSS-6); the SPI of an IPsec header, not in a fragment. */
-static bool rss_take(const struct rss_field *f, uint32_t sel, const uint8_t *frame,
-		     const struct pkt_info *pi, struct rss_piece *out)
-{
-	switch (f->kind) {
-	case RSS_F_IP: {
-		uint8_t l3 = sel & RSS_SEL_L3_IPV6 ? PKT_L3_IPV6 : PKT_L3_IPV4;
-		if (pi->l3 != l3)
-			return false;
-		/* pkt_parse set l3 only with the whole fixed header there, addresses included. */
-		out->len = rss_ip[l3].len;
-		put_field(out->b, frame + pi->l3_off + (f->dst ? rss_ip[l3].dst : rss_ip[l3].src),
-			  out->len);
-		return true;
-	}
-	case RSS_F_PORT: {
-		uint8_t l4 = sel & RSS_SEL_L4_UDP ? PKT_L4_UDP : PKT_L4_TCP;
-		if (pi->l4_rx != l4 || pi->fragment)
-			return false;
-		hdr_put16(out->b, f->dst ? pi->dport : pi->sport);
-		out->len = 2;
-		return true;
-	}
-	default:
-		if (!pi->has_spi || pi->fragment)
-			return false;
-		hdr_put32(out->b, pi->spi);
-		out->len = HDR_SPI_LEN;
-		return true;
-	}
-}
-
-/* Symmetric hashing (T45 rx_hash_symmetric, D-RSS-4): the two fields of a pair, both taken, in
- * ascending order of their bytes (big-endian, unsigned). */
-static void rss_sort_pair(struct rss_piece *a, struct rss_piece *b, bool took_a, bool took_b)
-{
-	if (took_a && took_b && memcmp(a->b, b->b, a->len) > 0) {
-		struct rss_piece t = *a;
-		*a = *b;
-		*b = t;
-	}
-}
-
+/* The fields of T47 selected_fields the frame has (D-RSS-3), in the order they enter the hash
+ * (D-RSS-2: the Microsoft NDIS order, source before destination, L3 before L4, the SPI last):
+ *   - the IP addresses of the version l3_prot_type names (pkt_parse set l3 only with the
+ *     whole fixed header there, addresses included);
+ *   - the ports of the L4 header l4_prot_type names, in a packet that is not a fragment
+ *     (D-RSS-6);
+ *   - the SPI of an IPsec header, not in a fragment.
+ * Symmetric hashing (T45 rx_hash_symmetric, D-RSS-4): the two fields of a pair, both taken, in
+ * ascending order of their bytes (big-endian, unsigned). Each field's rx_hash_type slot (T68)
+ * says what it is; the two of a pair say the same, so the order does not change them. */
 size_t rss_input(const struct rss_cfg *c, const uint8_t *frame, size_t len,
 		 const struct pkt_info *pi, uint8_t in[RSS_MAX_INPUT], uint8_t *hash_type)
 {
 	(void)len; /* pkt_parse checked every offset read here against it */
-	enum { NF = sizeof(rss_fields) / sizeof(rss_fields[0]) };
-	struct rss_piece piece[NF];
-	bool took[NF];
+	uint32_t sel = c->sel;
 	unsigned ht = 0;
-	bool spi = false;
-	for (size_t i = 0; i < NF; i++) {
-		const struct rss_field *f = &rss_fields[i];
-		took[i] = (c->sel & f->sel) && rss_take(f, c->sel, frame, pi, &piece[i]);
-		if (!took[i])
-			continue;
-		if (f->kind == RSS_F_SPI) {
-			spi = true;
-			continue;
+	size_t n = 0;
+	uint8_t l3 = sel & RSS_SEL_L3_IPV6 ? PKT_L3_IPV6 : PKT_L3_IPV4;
+	if ((sel & (RSS_SEL_SRC_IP | RSS_SEL_DST_IP)) && pi->l3 == l3) {
+		const uint8_t *ip = frame + pi->l3_off;
+		const uint8_t *a = ip + rss_ip[l3].src, *b = ip + rss_ip[l3].dst;
+		size_t k = rss_ip[l3].len;
+		unsigned code = rss_ip[l3].ht;
+		bool sa = sel & RSS_SEL_SRC_IP, sb = sel & RSS_SEL_DST_IP;
+		if (c->symmetric && sa && sb && memcmp(a, b, k) > 0) {
+			const uint8_t *t = a;
+			a = b;
+			b = t;
 		}
-		unsigned code = f->kind == RSS_F_IP ? rss_ip[pi->l3].ht : rss_port_ht[pi->l4_rx];
-		ht |= code << f->ht_shift;
+		if (sa) {
+			put_addr(in + n, a, k);
+			n += k;
+			ht |= code << RSS_HT_IP_SRC_SHIFT;
+		}
+		if (sb) {
+			put_addr(in + n, b, k);
+			n += k;
+			ht |= code << RSS_HT_IP_DST_SHIFT;
+		}
 	}
-	/* D-RSS-7: the SPI stands for the L4 pair: "11 IPSEC.SPI" in each L4 slot no port holds. */
-	if (spi) {
+	uint8_t l4 = sel & RSS_SEL_L4_UDP ? PKT_L4_UDP : PKT_L4_TCP;
+	if ((sel & (RSS_SEL_L4_SPORT | RSS_SEL_L4_DPORT)) && pi->l4_rx == l4 && !pi->fragment) {
+		uint16_t a = pi->sport, b = pi->dport;
+		unsigned code = rss_port_ht[l4];
+		bool sa = sel & RSS_SEL_L4_SPORT, sb = sel & RSS_SEL_L4_DPORT;
+		if (c->symmetric && sa && sb && a > b) {
+			uint16_t t = a;
+			a = b;
+			b = t;
+		}
+		if (sa) {
+			hdr_put16(in + n, a);
+			n += 2;
+			ht |= code << RSS_HT_L4_SRC_SHIFT;
+		}
+		if (sb) {
+			hdr_put16(in + n, b);
+			n += 2;
+			ht |= code << RSS_HT_L4_DST_SHIFT;
+		}
+	}
+	if ((sel & RSS_SEL_IPSEC_SPI) && pi->has_spi && !pi->fragment) {
+		hdr_put32(in + n, pi->spi);
+		n += HDR_SPI_LEN;
+		/* D-RSS-7: the SPI stands for the L4 pair: "11 IPSEC.SPI" in each L4 slot no port
+		 * holds. */
 		if (!(ht >> RSS_HT_L4_SRC_SHIFT & 3))
 			ht |= (unsigned)RSS_HT_SPI << RSS_HT_L4_SRC_SHIFT;
 		if (!(ht >> RSS_HT_L4_DST_SHIFT & 3))
 			ht |= (unsigned)RSS_HT_SPI << RSS_HT_L4_DST_SHIFT;
 	}
-	if (c->symmetric) { /* the pairs of rss_fields: the IPs (0, 1), the ports (2, 3) */
-		rss_sort_pair(&piece[0], &piece[1], took[0], took[1]);
-		rss_sort_pair(&piece[2], &piece[3], took[2], took[3]);
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < NF; i++)
-		if (took[i]) {
-			put_field(in + n, piece[i].b, piece[i].len);
-			n += piece[i].len;
-		}
 	*hash_type = (uint8_t)ht;
 	return n;
 }
@@ -160,15 +122,6 @@ uint32_t rss_toeplitz_portable(const uint8_t *key, size_t keylen, const uint8_t 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-/* Each byte with its bits reversed (MSB to LSB), by the usual doubling construction. */
-#define RSS_R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
-#define RSS_R4(n) RSS_R2(n), RSS_R2(n + 2 * 16), RSS_R2(n + 1 * 16), RSS_R2(n + 3 * 16)
-#define RSS_R6(n) RSS_R4(n), RSS_R4(n + 2 * 4), RSS_R4(n + 1 * 4), RSS_R4(n + 3 * 4)
-static const uint8_t bitrev8[256] = { RSS_R6(0), RSS_R6(2), RSS_R6(1), RSS_R6(3) };
-#undef RSS_R2
-#undef RSS_R4
-#undef RSS_R6
-
 /* The same hash by carry-less multiplication, four input bytes a step. Input bit b of the
  * step's four bytes (0 the MSB of the first) takes the key's bits 32m+b .. 32m+b+31: with W the
  * key's bytes 4m .. 4m+7 as a big-endian number, bits 32..63 of W << b. So the step's share is
@@ -190,9 +143,32 @@ __attribute__((target("pclmul,sse2"))) static inline __m128i share(const uint8_t
 				    _mm_cvtsi32_si128((int)y), 0x00);
 }
 
-__attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint8_t *key,
-								      size_t keylen,
-								      const uint8_t *in, size_t n)
+/* The input's bytes with their bits reversed, sixteen at a time (SSSE3 PSHUFB over the two
+ * nibbles: the reverse of a byte is the reversed low nibble above the reversed high one), into
+ * out (48 bytes; the bytes past n are 0, whose reverse is 0). */
+__attribute__((target("ssse3,sse2"))) static inline void reverse_bits(const uint8_t *in, size_t n,
+								   uint8_t out[48])
+{
+	const __m128i lo = _mm_setr_epi8(0x00, (char)0x80, 0x40, (char)0xC0, 0x20, (char)0xA0,
+					 0x60, (char)0xE0, 0x10, (char)0x90, 0x50, (char)0xD0,
+					 0x30, (char)0xB0, 0x70, (char)0xF0);
+	const __m128i hi = _mm_setr_epi8(0x0, 0x8, 0x4, 0xC, 0x2, 0xA, 0x6, 0xE, 0x1, 0x9, 0x5,
+					 0xD, 0x3, 0xB, 0x7, 0xF);
+	const __m128i m = _mm_set1_epi8(0x0F);
+	uint8_t buf[48] = { 0 };
+	memcpy(buf, in, n);
+	for (size_t i = 0; i < 48; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + i));
+		__m128i r = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, m)),
+					 _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), m)));
+		_mm_storeu_si128((__m128i *)(void *)(out + i), r);
+	}
+}
+
+__attribute__((target("pclmul,ssse3,sse2"))) static uint32_t toeplitz_clmul(const uint8_t *key,
+									size_t keylen,
+									const uint8_t *in,
+									size_t n)
 {
 	uint8_t pad[RSS_MAX_INPUT + 8];
 	size_t need = (n + 3) / 4 * 4 + 4; /* key bytes the last step's W reads */
@@ -201,17 +177,14 @@ __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint
 		memcpy(pad, key, keylen);
 		key = pad;
 	}
+	/* y's byte k is input byte 4m+k with its bits reversed; a last step of fewer than four
+	 * bytes has zeros above them (bytes past the input add nothing). */
+	uint8_t rev[48];
+	reverse_bits(in, n, rev);
 	__m128i acc = _mm_setzero_si128();
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		uint32_t y = (uint32_t)bitrev8[in[i]] | (uint32_t)bitrev8[in[i + 1]] << 8 |
-			     (uint32_t)bitrev8[in[i + 2]] << 16 | (uint32_t)bitrev8[in[i + 3]] << 24;
-		acc = _mm_xor_si128(acc, share(key + i, y));
-	}
-	if (i < n) {
-		uint32_t y = 0;
-		for (size_t k = 0; i + k < n; k++)
-			y |= (uint32_t)bitrev8[in[i + k]] << (8 * k);
+	for (size_t i = 0; i < n; i += 4) {
+		uint32_t y;
+		memcpy(&y, rev + i, sizeof y); /* little-endian: rev[i] in the low byte */
 		acc = _mm_xor_si128(acc, share(key + i, y));
 	}
 	return (uint32_t)((uint64_t)_mm_cvtsi128_si64(acc) >> 32);
@@ -219,7 +192,8 @@ __attribute__((target("pclmul,sse2"))) static uint32_t toeplitz_clmul(const uint
 
 uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n)
 {
-	if (n <= RSS_MAX_INPUT && __builtin_cpu_supports("pclmul"))
+	if (n <= RSS_MAX_INPUT && __builtin_cpu_supports("pclmul") &&
+	    __builtin_cpu_supports("ssse3"))
 		return toeplitz_clmul(key, keylen, in, n);
 	return rss_toeplitz_portable(key, keylen, in, n);
 }

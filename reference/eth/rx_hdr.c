@@ -100,10 +100,13 @@ void rx_hdr_fields(const uint8_t *f, size_t len, const struct pkt_info *pi, stru
 	uint64_t s;
 	/* The L4 bytes to the datagram's end were summed by pkt_parse's L4 check: the IP headers
 	 * (an even length, so the 16-bit words line up) plus that sum is congruent modulo 0xFFFF
-	 * and zero exactly when every byte is, so it folds to the same checksum. */
+	 * and zero exactly when every byte is, so it folds to the same checksum. An IPv4
+	 * header's sum is the parse's too (ip_hdr_sum: the bytes l3_off .. l4_off). */
 	if (pi->l4_sum_end == end && end > pi->l4_off && pi->l4_off >= pi->l3_off &&
 	    (pi->l4_off - pi->l3_off) % 2 == 0)
-		s = csum_add(0, f + pi->l3_off, pi->l4_off - pi->l3_off) + pi->l4_sum;
+		s = (pi->l3 == PKT_L3_IPV4 ? pi->ip_hdr_sum
+					   : csum_add(0, f + pi->l3_off, pi->l4_off - pi->l3_off)) +
+		    pi->l4_sum;
 	else
 		s = csum_add(0, f + pi->l3_off, end - pi->l3_off);
 	h->checksum = (uint16_t)~csum_fold(s);

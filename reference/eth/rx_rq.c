@@ -291,7 +291,7 @@ enum rx_outcome rx_rq_place(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt 
 			    struct rx_slot *sl)
 {
 	struct rx_state *rs = rx_state_of(dev);
-	struct rq *rq = obj_get(dev, OBJ_RQ, rqn);
+	struct rq *rq = obj_at(dev, OBJ_RQ, rqn);
 	if (!rq || !rs) {
 		rx_drop(dev, RX_DROP_NO_DESTINATION, rqn, p);
 		return RX_DROPPED;

@@ -23,7 +23,7 @@ static bool self_blocked(const struct tir *t, const struct eth_lb_frame *lb)
 
 static uint32_t indirect_rq(struct nicref_dev *dev, const struct tir *t, struct rx_pkt *p)
 {
-	const struct rqt *rqt = obj_get(dev, OBJ_RQT, t->indirect_table);
+	const struct rqt *rqt = obj_at(dev, OBJ_RQT, t->indirect_table);
 	if (!rqt || rqt->actual_size == 0)
 		return 0; /* named since CREATE_TIR (D-OBJ-1): not reached */
 	struct rss_cfg c = { .fn = t->rx_hash_fn, .symmetric = t->rx_hash_symmetric,
@@ -38,7 +38,7 @@ static uint32_t indirect_rq(struct nicref_dev *dev, const struct tir *t, struct 
 
 enum rx_outcome rx_deliver(struct nicref_dev *dev, uint32_t tirn, struct rx_pkt *p)
 {
-	const struct tir *t = obj_get(dev, OBJ_TIR, tirn);
+	const struct tir *t = obj_at(dev, OBJ_TIR, tirn);
 	if (!t) {
 		rx_drop(dev, RX_DROP_NO_DESTINATION, tirn, p);
 		return RX_DROPPED;

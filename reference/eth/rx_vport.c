@@ -12,10 +12,7 @@
 
 static uint64_t mac_at(const uint8_t *p)
 {
-	uint64_t v = 0;
-	for (unsigned i = 0; i < 6; i++)
-		v = v << 8 | p[i];
-	return v;
+	return (uint64_t)hdr_get16(p) << 32 | hdr_get32(p + 2); /* the six bytes, big-endian */
 }
 
 static bool in_list(const struct vport *v, enum vport_list t, uint64_t x)

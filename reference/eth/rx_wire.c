@@ -21,11 +21,10 @@ static size_t l2_len(const uint8_t *f, size_t len)
 }
 
 /* D-RX-5: the MTU counts the L3 payload (D-REG-5): the port's oper_mtu, or the vport's mtu
- * (T16) when it is smaller, for the function's port. */
-static uint32_t rx_mtu(struct nicref_dev *dev, unsigned port)
+ * (T16) when it is smaller, for the function's port (p: the port, looked up once a frame). */
+static uint32_t rx_mtu(struct nicref_dev *dev, unsigned port, const struct port *p)
 {
-	const struct port *p = port_get(dev, port);
-	uint32_t m = p ? p->oper_mtu : 0;
+	uint32_t m = p->oper_mtu;
 	if (port == TX_PORT && dev->vport && dev->vport->mtu && dev->vport->mtu < m)
 		m = dev->vport->mtu;
 	return m;
@@ -42,17 +41,10 @@ static const enum vport_counter vport_rx[] = {
  * destination receives the packet; the order of the list, D-FT-20 in docs/steer.md). */
 static void classify(struct nicref_dev *dev, const struct rx_pkt *p)
 {
-	/* §7.11.2.5: without a NIC_RX root the verdict is the default, drop, whatever the frame:
-	 * no key to build (the same shortcut as tx_steer.c's). */
-	if (!flow_root(dev, FLOW_NIC_RX)) {
-		rx_drop(dev, RX_DROP_STEERING, STEER_WHY_NO_ROOT, p);
-		return;
-	}
-	uint8_t key[STEER_KEY_LEN];
 	struct steer_verdict v;
-	steer_key_build(p->frame, p->len, p->pi, key);
-	steer_classify(dev, STEER_NIC_RX, key, (uint32_t)p->len, &v);
-	/* §7.11.2: DROP, and the NIC_RX default with no root or on a miss, drop the frame. */
+	steer_classify_frame(dev, STEER_NIC_RX, p->frame, p->len, p->pi, &v);
+	/* §7.11.2: DROP, and the NIC_RX default with no root (§7.11.2.5: whatever the frame) or
+	 * on a miss, drop the frame. */
 	if (v.action != STEER_DELIVER || v.ntirs == 0) {
 		rx_drop(dev, RX_DROP_STEERING, v.why, p);
 		return;
@@ -101,7 +93,7 @@ int nicref_wire_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, 
 		rx_drop(dev, RX_DROP_UNDERSIZE, port, &p);
 		return 0;
 	}
-	if (len - l2_len(frame, len) > rx_mtu(dev, port)) {
+	if (len - l2_len(frame, len) > rx_mtu(dev, port, pt)) {
 		rx_drop(dev, RX_DROP_OVER_MTU, port, &p);
 		return 0;
 	}

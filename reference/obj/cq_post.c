@@ -10,7 +10,7 @@
 
 struct cq *cq_get(const struct nicref_dev *dev, uint32_t cqn)
 {
-	return obj_get(dev, OBJ_CQ, cqn);
+	return obj_at(dev, OBJ_CQ, cqn);
 }
 
 static uint32_t cqe_bytes(const struct cq *cq)

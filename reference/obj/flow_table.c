@@ -241,7 +241,7 @@ struct flow_table *flow_root(const struct nicref_dev *dev, unsigned type)
 	if (type >= FLOW_TYPES)
 		return NULL;
 	uint32_t id = dev->flow.root[type] ? dev->flow.root[type] : dev->flow.level0[type];
-	return id ? obj_get(dev, OBJ_FT, id) : NULL;
+	return id ? obj_at(dev, OBJ_FT, id) : NULL;
 }
 
 /* ---- family hooks ---- */

@@ -23,7 +23,7 @@ static bool handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint3
 
 const struct mkey *mkey_find(const struct nicref_dev *dev, uint32_t key)
 {
-	return obj_get(dev, OBJ_MKEY, MKEY_INDEX(key));
+	return obj_at(dev, OBJ_MKEY, MKEY_INDEX(key));
 }
 
 /* A field of the MKC wherever a command carries it (at 10h of its buffer). */

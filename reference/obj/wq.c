@@ -143,14 +143,26 @@ int wq_dev_check(const struct nicref_dev *dev)
 
 /* ---- The buffer -------------------------------------------------------------------------- */
 
+/* page_size is a power of two (4 KB << log_wq_pg_sz, or a UMEM's 4 KB): the page of a byte
+ * by a shift and its offset by a mask, not a division (a receive WQE is read every frame). */
+static uint64_t page_of(const struct wq *wq, uint64_t at)
+{
+	return at >> __builtin_ctzll(wq->page_size);
+}
+
+static uint64_t in_page(const struct wq *wq, uint64_t at)
+{
+	return at & (wq->page_size - 1);
+}
+
 /* Address of queue byte b (b < the queue's size). */
 static uint64_t byte_addr(const struct wq *wq, uint64_t b)
 {
 	uint64_t at = wq->first_off + b;
-	uint64_t page = at / wq->page_size;
+	uint64_t page = page_of(wq, at);
 	if (page >= wq->npas)
 		return 0; /* wq_parse sizes pas[] to the queue: never */
-	return wq->pas[page] + at % wq->page_size;
+	return wq->pas[page] + in_page(wq, at);
 }
 
 uint64_t wq_addr(const struct wq *wq, uint32_t index)
@@ -171,7 +183,7 @@ int wq_read(struct nicref_dev *dev, const struct wq *wq, uint32_t index, uint32_
 	while (len) {
 		/* Contiguous up to the end of the page (pas[] entries are separate pages) and of
 		 * the queue (then it wraps to stride 0, §7.4.1.1 Figure 14). */
-		uint64_t n = wq->page_size - (wq->first_off + b) % wq->page_size;
+		uint64_t n = wq->page_size - in_page(wq, wq->first_off + b);
 		if (n > size - b)
 			n = size - b;
 		if (n > len)

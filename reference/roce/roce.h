@@ -100,6 +100,9 @@ struct roce_pkt {
  * is a drop (the fuzz twin turns it off). Does not look at QPs or GIDs. */
 int roce_parse(const uint8_t *frame, size_t len, unsigned port, bool check_icrc,
 	       struct roce_pkt *p);
+/* roce_rx.c: the pre-filter of every frame from a port: false when roce_parse would call it
+ * ROCE_NOT_ROCE; true with dip set as roce_parse sets it otherwise (no copy, no clearing). */
+bool roce_rx_candidate(const uint8_t *frame, size_t len, uint8_t dip[16]);
 /* Bytes of the headers after the UDP header for an opcode of the table: BTH + extensions. */
 unsigned roce_hdr_len(unsigned opcode);
 

@@ -83,11 +83,63 @@ static void take(struct nicref_dev *dev, unsigned port, const uint8_t *frame, si
 		deliver(dev, &p, r);
 }
 
+static unsigned be16_at(const uint8_t *p)
+{
+	return (unsigned)p[0] << 8 | p[1];
+}
+
+/* Whether the frame reaches roce_parse's UDP port check and carries 4791 there: the walk of
+ * its parse_l3 (up to two tags, IPv4 not a later fragment or IPv6, UDP), with the destination
+ * address as parse_l3 writes it (IPv4-mapped) into dip. A frame refused here is one roce_parse
+ * calls ROCE_NOT_ROCE; most of the Ethernet path's frames stop at the EtherType or the port,
+ * before the parse's clearing, copies and ICRC. */
+bool roce_rx_candidate(const uint8_t *f, size_t len, uint8_t dip[16])
+{
+	size_t l2 = 14, l4;
+	if (!f || len < l2)
+		return false;
+	unsigned type = be16_at(f + 12);
+	for (unsigned tags = 0; tags < 2 && (type == 0x8100 || type == 0x88A8); tags++) {
+		if (len < l2 + 4)
+			return false;
+		type = be16_at(f + l2 + 2);
+		l2 += 4;
+	}
+	const uint8_t *ip = f + l2;
+	if (type == 0x0800) {
+		if (len < l2 + 20 || ip[0] >> 4 != 4)
+			return false;
+		size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+		if (ihl < 20 || len < l2 + ihl + 8 || ip[9] != 17 || (be16_at(ip + 6) & 0x1FFF) != 0)
+			return false;
+		l4 = l2 + ihl;
+		if (be16_at(f + l4 + 2) != NICREF_ROCE_UDP_PORT)
+			return false;
+		memset(dip, 0, 10);
+		dip[10] = dip[11] = 0xFF;
+		memcpy(dip + 12, ip + 16, 4);
+		return true;
+	}
+	if (type != 0x86DD || len < l2 + 40 + 8 || ip[0] >> 4 != 6 || ip[6] != 17)
+		return false;
+	l4 = l2 + 40;
+	if (be16_at(f + l4 + 2) != NICREF_ROCE_UDP_PORT)
+		return false;
+	memcpy(dip, ip + 24, 16);
+	return true;
+}
+
+/* D-ROCE-1: the transport takes RoCEv2 to one of the port's GIDs. The parse has no effect but
+ * its result, so the address is asked first: a frame to another address is the Ethernet
+ * path's whatever the parse would say of it. */
 bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
 {
+	uint8_t dip[16];
+	if (!roce_rx_candidate(frame, len, dip) || !roce_gid_is_local(dev, port, dip))
+		return false;
 	struct roce_pkt p;
 	int r = roce_parse(frame, len, port, roce_state_of(dev)->check_icrc, &p);
-	if (r == ROCE_NOT_ROCE || !roce_gid_is_local(dev, port, p.dip))
+	if (r == ROCE_NOT_ROCE)
 		return false;
 	roce_enter(dev);
 	deliver(dev, &p, r);

@@ -90,18 +90,10 @@ static void walk(struct walk *w, const struct flow_table *t, uint32_t tag, unsig
 	to_default(w, STEER_WHY_MISS);
 }
 
-void steer_classify(struct nicref_dev *dev, enum steer_table_type t, const uint8_t key[STEER_KEY_LEN],
-		    uint32_t frame_len, struct steer_verdict *v)
+/* The verdict of a walk from root (not NULL) over the key's words. */
+static void classify_from(struct nicref_dev *dev, const struct flow_table *root,
+			  const uint32_t *words, uint32_t frame_len, struct steer_verdict *v)
 {
-	v->ntirs = 0;
-	const struct flow_table *root = flow_root(dev, (unsigned)t);
-	if (!root) {
-		v->action = STEER_DEFAULT;
-		v->why = STEER_WHY_NO_ROOT;
-		return;
-	}
-	uint32_t words[FLOW_MATCH_WORDS];
-	memcpy(words, key, sizeof words);
 	struct walk w = { .dev = dev, .v = v, .key = words, .frame_len = frame_len };
 	walk(&w, root, 0, 0);
 	/* Copies: any TIR delivers; else a default reached by any path wins over drops (the
@@ -116,4 +108,35 @@ void steer_classify(struct nicref_dev *dev, enum steer_table_type t, const uint8
 		v->action = STEER_DROP;
 		v->why = STEER_WHY_RULE_DROP;
 	}
+}
+
+void steer_classify(struct nicref_dev *dev, enum steer_table_type t, const uint8_t key[STEER_KEY_LEN],
+		    uint32_t frame_len, struct steer_verdict *v)
+{
+	v->ntirs = 0;
+	const struct flow_table *root = flow_root(dev, (unsigned)t);
+	if (!root) {
+		v->action = STEER_DEFAULT;
+		v->why = STEER_WHY_NO_ROOT;
+		return;
+	}
+	uint32_t words[FLOW_MATCH_WORDS];
+	memcpy(words, key, sizeof words);
+	classify_from(dev, root, words, frame_len, v);
+}
+
+void steer_classify_frame(struct nicref_dev *dev, enum steer_table_type t, const uint8_t *frame,
+			  size_t len, const struct pkt_info *pi, struct steer_verdict *v)
+{
+	v->ntirs = 0;
+	const struct flow_table *root = flow_root(dev, (unsigned)t);
+	if (!root) {
+		v->action = STEER_DEFAULT;
+		v->why = STEER_WHY_NO_ROOT;
+		return; /* no key to build */
+	}
+	/* The key built in place as the words the groups mask (no copy of it). */
+	uint32_t words[FLOW_MATCH_WORDS];
+	steer_key_build(frame, len, pi, (uint8_t *)words);
+	classify_from(dev, root, words, (uint32_t)len, v);
 }

@@ -44,5 +44,9 @@ struct steer_verdict {
  * (NIC_RX: drop; NIC_TX: transmit). No allocation. */
 void steer_classify(struct nicref_dev *dev, enum steer_table_type t, const uint8_t key[STEER_KEY_LEN],
 		    uint32_t frame_len, struct steer_verdict *v);
+/* The same for a parsed frame (len bytes, counted as frame_len): its key built (only when the
+ * type has a root) and classified, the root looked up once. */
+void steer_classify_frame(struct nicref_dev *dev, enum steer_table_type t, const uint8_t *frame,
+			  size_t len, const struct pkt_info *pi, struct steer_verdict *v);
 
 #endif
