@@ -53,9 +53,10 @@ static inline void *objtab_get(const struct objtab *t, uint32_t h)
 	if (h < t->base || h >= t->limit)
 		return NULL;
 	const struct objtab_chunk *k = t->dir[h >> OBJTAB_CHUNK_LOG];
-	/* A handle not live holds NULL (chunks are zeroed when made, objtab_remove clears its
-	 * slot): no need to read the used bitmap, a second cache line. */
-	return k ? k->obj[h % OBJTAB_CHUNK] : NULL;
+	/* The used bitmap decides: a new chunk's obj[] slots are not zeroed (objtab_alloc), so a
+	 * slot is read only while its bit is set. */
+	uint32_t i = h % OBJTAB_CHUNK;
+	return k && (k->used[i / 64] >> (i % 64) & 1) ? k->obj[i] : NULL;
 }
 /* Removes handle h and returns its object, or NULL when h is not live. */
 void *objtab_remove(struct objtab *t, uint32_t h);
