@@ -193,6 +193,8 @@ struct rc_req {
 	uint64_t timer_ns;   /* ACK timer deadline (virtual ns); 0 disarmed */
 	uint64_t rnr_ns;     /* RNR wait deadline; 0 none */
 	uint32_t npsn;       /* PSN of the next packet */
+	uint32_t hpsn;       /* PSN after the last one ever sent: npsn before it while going
+			      * back; responses up to it are awaited (D-ROCE-RC-21) */
 	uint32_t una_psn;    /* oldest unacknowledged PSN (npsn when nothing is outstanding) */
 	uint32_t una_wqe_psn; /* first PSN of WQE una */
 	uint32_t next_pkt;   /* PSNs of WQE next already sent (a message stopped part way) */
@@ -206,8 +208,9 @@ struct rc_req {
 	uint8_t rnr_left;
 	bool acked_any;      /* some PSN was acknowledged: an ACK of una_psn - 1 is a duplicate
 			      * ACK, not a ghost (D-ROCE-RC-6) */
-	bool gap_latch;      /* READ responses missing: the READ was asked again for una_psn;
-			      * later responses of the old request are not a new gap */
+	bool retry_latch;    /* a NAK sequence error or a READ gap started a go-back: the same
+			      * loss shown again starts no other until progress or a timeout
+			      * (D-ROCE-RC-22) */
 	uint16_t pmtu;       /* path MTU in bytes */
 };
 
