@@ -11,11 +11,33 @@
 
 #include "roce/rc.h"
 
+/* D-ROCE-RC-24: struct nicref_adp_qp is the mode, then the rest; the requester keeps the rest
+ * (RC_ADP_BYTES) and points to the mode. */
+_Static_assert(offsetof(struct nicref_adp_qp, mode) == 0 &&
+		       RC_ADP_OFF >= sizeof(struct nicref_adp_mode),
+	       "struct nicref_adp_qp: the mode first, the per-QP state after it");
+
+void rc_req_adp(const struct rc_req *q, struct nicref_adp_qp *out)
+{
+	memset(out, 0, sizeof *out);
+	if (q->mode)
+		out->mode = *q->mode;
+	memcpy((uint8_t *)out + RC_ADP_OFF, q->adp, RC_ADP_BYTES);
+}
+
+static void adp_put(struct rc_req *q, const struct nicref_adp_qp *a)
+{
+	memcpy(q->adp, (const uint8_t *)a + RC_ADP_OFF, RC_ADP_BYTES);
+}
+
 void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nicref_adp_mode *mode,
 		 const struct nicref_adp_qp_attr *adp_attr, uint64_t now_ns, uint64_t random)
 {
 	memset(q, 0, sizeof *q);
-	nicref_adp_qp_init(&q->adp, mode, adp_attr, now_ns, random);
+	struct nicref_adp_qp e;
+	nicref_adp_qp_init(&e, mode, adp_attr, now_ns, random);
+	q->mode = mode;
+	adp_put(q, &e);
 	q->npsn = q->hpsn = q->una_psn = q->una_wqe_psn = a->sq_psn & RC_PSN_MASK;
 	q->pmtu = a->pmtu ? a->pmtu : 256;
 	q->rnr_retry = a->rnr_retry & 7u;
@@ -48,24 +70,24 @@ static void retire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, co
 
 uint64_t rc_req_deadline(const struct rc_req *q)
 {
-	if (q->state == RC_REQ_RNR)
-		return q->rnr_ns;
-	return q->state == RC_REQ_RUN ? q->timer_ns : 0;
+	return q->state == RC_REQ_RUN || q->state == RC_REQ_RNR ? q->deadline_ns : 0;
 }
 
 /* The ACK timer: the value of the ADP engine or the classic IB local ACK timeout (IBTA Vol. 1
  * §9.7.6.1.3: 4.096 us x 2^timeout, 0 = none; seeds 000/001 under ROCE_ACCL). */
 static void arm(struct rc_req *q, uint64_t now_ns)
 {
-	uint64_t v = nicref_adp_armed_ns(&q->adp);
-	q->timer_ns = v == 0 ? 0 : (v > UINT64_MAX - now_ns ? UINT64_MAX : now_ns + v);
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	uint64_t v = nicref_adp_armed_ns(&e);
+	q->deadline_ns = v == 0 ? 0 : (v > UINT64_MAX - now_ns ? UINT64_MAX : now_ns + v);
 }
 
 static void req_fail(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint16_t idx,
 		     uint8_t syn)
 {
 	q->state = RC_REQ_ERR;
-	q->timer_ns = q->rnr_ns = 0;
+	q->deadline_ns = 0;
 	ops->fail(ctx, idx, syn);
 }
 
@@ -86,7 +108,7 @@ static void go_back(struct rc_req *q, const struct rc_req_ops *ops, void *ctx,
 		    enum rc_retx_reason why)
 {
 	rewind_to_una(q);
-	q->timer_ns = 0;
+	q->deadline_ns = 0;
 	ops->retx(ctx, q->una_psn, why);
 }
 
@@ -154,7 +176,7 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 			q->hpsn = q->npsn;
 		q->next_pkt = k + span;
 		/* IBTA §9.7.6.1.3: the timer runs while a request is unacknowledged. */
-		if (q->timer_ns == 0)
+		if (q->deadline_ns == 0)
 			arm(q, now_ns);
 		if (q->next_pkt >= n) {
 			q->next = (uint16_t)(q->next + bbs_of(&w));
@@ -208,17 +230,18 @@ static int ack_upto(struct rc_req *q, uint32_t p, const struct rc_req_ops *ops, 
 static void progressed(struct rc_req *q, uint64_t now_ns)
 {
 	enum nicref_adp_reason why;
-	nicref_adp_on_progress(&q->adp, now_ns, &why);
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	nicref_adp_on_progress(&e, now_ns, &why);
+	adp_put(q, &e);
 	q->acked_any = true;
 	q->rnr_left = q->rnr_retry;
 	q->retry_latch = false;
-	if (q->state == RC_REQ_RNR) {
+	if (q->state == RC_REQ_RNR)
 		q->state = RC_REQ_RUN;
-		q->rnr_ns = 0;
-	}
 	if (rc_psn_diff(q->una_psn, q->npsn) > 0)
 		rewind_to_una(q);
-	q->timer_ns = 0;
+	q->deadline_ns = 0;
 	if (rc_req_outstanding(q) != 0)
 		arm(q, now_ns);
 }
@@ -231,7 +254,11 @@ static void retry_now(struct rc_req *q, const struct rc_req_ops *ops, void *ctx,
 		      bool progress, enum rc_retx_reason why)
 {
 	enum nicref_adp_reason r;
-	if (!nicref_adp_on_nak(&q->adp, now_ns, progress, &r)) {
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	bool again = nicref_adp_on_nak(&e, now_ns, progress, &r);
+	adp_put(q, &e);
+	if (!again) {
 		req_fail(q, ops, ctx, q->una, RC_SYN_RETRY_EXC);
 		return;
 	}
@@ -285,8 +312,8 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 			if (q->retry_latch || q->state == RC_REQ_RNR)
 				return prog > 0;
 			retry_now(q, ops, ctx, now_ns, false, RC_RETX_READ_GAP);
-		} else if (rc_req_outstanding(q) == 0) {
-			q->timer_ns = 0;
+		} else if (rc_req_outstanding(q) == 0 && q->state == RC_REQ_RUN) {
+			q->deadline_ns = 0;
 		}
 		return true;
 	}
@@ -300,12 +327,12 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 			}
 			q->rnr_left--;
 		}
+		/* The ACK timer stops while the RNR wait runs (one deadline, D-ROCE-RC-24). */
 		q->state = RC_REQ_RNR;
-		q->timer_ns = 0;
 		uint64_t w = rc_rnr_timer_ns(syn & 31u);
-		q->rnr_ns = now_ns > UINT64_MAX - w ? UINT64_MAX : now_ns + w;
-		if (q->rnr_ns == 0)
-			q->rnr_ns = 1;
+		q->deadline_ns = now_ns > UINT64_MAX - w ? UINT64_MAX : now_ns + w;
+		if (q->deadline_ns == 0)
+			q->deadline_ns = 1;
 		return true;
 	}
 	unsigned code = syn & 31u;
@@ -413,20 +440,23 @@ static void expire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, ui
 	if (q->state == RC_REQ_RNR) {
 		/* IBTA §9.7.5.2: after the RNR NAK's time the requester sends again from the
 		 * NAK's PSN. */
-		q->rnr_ns = 0;
+		q->deadline_ns = 0;
 		q->state = RC_REQ_RUN;
 		go_back(q, ops, ctx, RC_RETX_RNR);
 		rc_req_run(q, ops, ctx, t);
 		return;
 	}
-	q->timer_ns = 0;
+	q->deadline_ns = 0;
 	if (rc_req_outstanding(q) == 0)
 		return;
 	/* IBTA §9.7.6.1.3: the local ACK timeout; seeds 000/001 under ADP (retries, total
 	 * timeout, the next value). */
 	enum nicref_adp_reason why;
-	bool again = nicref_adp_on_timeout(&q->adp, t, &why);
-	ops->timeout(ctx, &q->adp, again);
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	bool again = nicref_adp_on_timeout(&e, t, &why);
+	adp_put(q, &e);
+	ops->timeout(ctx, &e, again);
 	if (!again) {
 		req_fail(q, ops, ctx, q->una, RC_SYN_RETRY_EXC);
 		return;

@@ -67,15 +67,15 @@ Test(rc_req, coalesced_ack_completes_in_order)
 	ru_post(u, RC_MSG_SEND, 0, 0); /* 104 */
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	cr_expect_eq(u->nreq, 5);
-	cr_expect_neq(u->q.timer_ns, 0);
+	cr_expect_neq(u->q.deadline_ns, 0);
 	rx(u, 103, ACK, 5);
 	cr_expect_eq(u->ndone, 2);
-	cr_expect_neq(u->q.timer_ns, 0, "one message still unacknowledged");
+	cr_expect_neq(u->q.deadline_ns, 0, "one message still unacknowledged");
 	rx(u, 104, ACK, 6);
 	cr_expect_eq(u->ndone, 3);
 	cr_expect_eq(u->done_order[0], 0);
 	cr_expect_eq(u->done_order[2], 2);
-	cr_expect_eq(u->q.timer_ns, 0);
+	cr_expect_eq(u->q.deadline_ns, 0);
 	cr_expect_eq(u->q.una_psn, 105);
 	ru_free(u);
 }
@@ -110,7 +110,7 @@ Test(rc_req, timeout_goes_back_with_original_opcodes)
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	cr_expect_eq(u->nreq, 4);
 	rx(u, 201, ACK, 1000);
-	uint64_t t = u->q.timer_ns;
+	uint64_t t = u->q.deadline_ns;
 	cr_expect_eq(t, 1000 + 67108864ull, "timer restarted on progress (4.096 us x 2^14)");
 	rc_req_tick(&u->q, &ru_req_ops, u, t - 1);
 	cr_expect_eq(u->nreq, 4);
@@ -126,7 +126,7 @@ Test(rc_req, timeout_goes_back_with_original_opcodes)
 	cr_expect_eq(u->req_out[5].p.len, 232);
 	cr_expect(u->req_out[5].p.ackreq);
 	/* a restart at the first PSN re-sends FIRST with the original RETH */
-	rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+	rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->req_out[6].p.psn, 202);
 	ru_free(u);
 }
@@ -137,7 +137,7 @@ Test(rc_req, timeout_from_first_sends_reth)
 	ru_connect(u, 0, 7, 7, 0);
 	ru_post(u, RC_MSG_WRITE, 300, RU_VA + 16);
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
-	rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+	rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_assert_eq(u->nreq, 4);
 	cr_expect_eq(u->req_out[2].p.opcode, RC_BTH_WRITE_FIRST);
 	cr_expect(u->req_out[2].p.has_reth);
@@ -182,7 +182,7 @@ Test(rc_req, nak_sequence_retries_exhausted)
 	cr_expect_eq(u->nfail, 0, "a duplicated NAK is not a second loss");
 	cr_expect_eq(u->retx[RC_RETX_NAK_SEQ], 1);
 	cr_expect_eq(u->nreq, 2);
-	rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+	rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->nfail, 1);
 	cr_expect_eq(u->fail_syn, RC_SYN_RETRY_EXC);
 	cr_expect_eq(u->q.state, RC_REQ_ERR);
@@ -341,7 +341,7 @@ Test(rc_req, timeout_retries_exhausted)
 	ru_post(u, RC_MSG_SEND, 100, 0);
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	for (int i = 0; i < 3; i++)
-		rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+		rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->timeouts, 3);
 	cr_expect_eq(u->timeout_fail, 1);
 	cr_expect_eq(u->nreq, 6, "2 packets, twice retried");
@@ -480,11 +480,11 @@ Test(rc_req, one_long_tick_one_expiry)
 	ru_connect(u, 0, 2, 7, 0);
 	ru_post(u, RC_MSG_SEND, 100, 0);
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
-	uint64_t t = u->q.timer_ns;
+	uint64_t t = u->q.deadline_ns;
 	rc_req_tick(&u->q, &ru_req_ops, u, 10000000000ull);
 	cr_expect_eq(u->timeouts, 1);
 	cr_expect_eq(u->nreq, 2);
-	cr_expect_eq(u->q.timer_ns, 10000000000ull + t, "armed from the time the clock reached");
+	cr_expect_eq(u->q.deadline_ns, 10000000000ull + t, "armed from the time the clock reached");
 	cr_expect_eq(u->nfail, 0);
 	ru_free(u);
 }
