@@ -167,9 +167,8 @@ int64_t qp_sq_alloc(struct nicref_dev *dev, enum obj_type type, void *obj)
 
 /* The QP's buffer: the RQ (a regular one, rq_type 0) then the SQ (unless no_sq), from
  * page_offset (in page_size / 64 units, as a WQ's, PRM T55) of pages of 4 KB << log_page_size
- * ([IFC] qpc; the mlx5 driver writes them so). The pages come from pas[]; those the input does
- * not hold stay QP_PAS_ABSENT. 0, or -1 out of memory. */
-static int take_pas(struct cmd_ctx *c, struct qp *q)
+ * ([IFC] qpc; the mlx5 driver writes them so): the pages it takes. */
+static uint32_t pas_count(const struct cmd_ctx *c)
 {
 	uint64_t page = 4096ull << QPC_IN(c, log_page_size);
 	uint64_t bytes = QPC_IN(c, page_offset) * (page / 64);
@@ -177,28 +176,22 @@ static int take_pas(struct cmd_ctx *c, struct qp *q)
 		bytes += (1ull << QPC_IN(c, log_rq_size)) << (QPC_IN(c, log_rq_stride) + 4);
 	if (!QPC_IN(c, no_sq))
 		bytes += (1ull << QPC_IN(c, log_sq_size)) * 64;
-	q->npas = (uint32_t)((bytes + page - 1) / page);
-	q->pas = q->npas ? malloc(q->npas * sizeof *q->pas) : NULL;
-	if (q->npas && !q->pas)
-		return -1;
+	return (uint32_t)((bytes + page - 1) / page);
+}
+
+/* The pages come from the input's pas[]; those it does not hold stay QP_PAS_ABSENT. */
+static void take_pas(const struct cmd_ctx *c, struct qp *q)
+{
 	size_t given = c->in_len > QP_PAS_OFF ? (c->in_len - QP_PAS_OFF) / 8 : 0;
 	for (uint32_t i = 0; i < q->npas; i++)
 		q->pas[i] = i < given ? ((uint64_t)prm_be32(c->in + QP_PAS_OFF + 8 * i) << 32 |
 					 prm_be32(c->in + QP_PAS_OFF + 8 * i + 4)) & ~0xFFFull
 				      : QP_PAS_ABSENT;
-	return 0;
 }
 
 void qp_dev_release(struct nicref_dev *dev)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o)) {
-		struct qp *q = o;
-		free(q->pas);
-		q->pas = NULL;
-		q->npas = 0;
-	}
+	(void)dev; /* pas[] goes with its QP (D-QP-13) */
 }
 
 void qp_state_changed(struct nicref_dev *dev, struct qp *q, uint8_t from)
@@ -227,19 +220,17 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 		return r;
 	if (obj_charge(dev, OBJ_QP))
 		return NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
-	struct qp *q = malloc(sizeof *q);
-	if (q && take_pas(c, &tmp)) {
-		free(q);
-		q = NULL;
-	}
+	/* D-QP-13: one heap block, the object and its page list. */
+	tmp.npas = pas_count(c);
+	struct qp *q = malloc(sizeof *q + (size_t)tmp.npas * sizeof q->pas[0]);
 	int64_t h = q ? qp_sq_alloc(dev, OBJ_QP, q) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_QP);
-		free(tmp.pas);
 		free(q);
 		return h == -1 ? NICREF_RULE_QP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	*q = tmp;
+	take_pas(c, q);
 	q->hdr.handle = (uint32_t)h;
 	/* D-QP-6: [IBTA] §10.3: a created QP is in Reset, whatever the input's state says. */
 	q->state = QP_RST;
@@ -264,7 +255,6 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 	/* [IBTA] §11.2.4.4 Destroy QP: from any state. The transport lets its state go first. */
 	dev_notify(dev, DEV_NOTE_QP_DESTROY, qpn);
 	hold_refs(dev, q, false);
-	free(q->pas);
 	objtab_remove(&dev->obj[OBJ_QP], qpn);
 	obj_uncharge(dev, OBJ_QP);
 	free(q);

@@ -33,15 +33,16 @@ struct qp {
 	uint8_t st;         /* enum qp_st */
 	uint8_t holds;      /* QP_HOLDS_* */
 	uint32_t pd, uar, cqn_snd, cqn_rcv, rmpn;
-	uint8_t ctx[QP_CTX_BYTES]; /* the qpc as CREATE_QP and the transitions left it */
-	/* The QP's buffer (create_qp_in pas[], [IFC]): the RQ, then the SQ; the page addresses
-	 * the qpc's sizes need (log_page_size, page_offset), those the input did not hold set to
-	 * QP_PAS_ABSENT, which no host memory maps (the transport's DMA fails there). */
-	uint64_t *pas;
 	uint32_t npas;
+	uint8_t ctx[QP_CTX_BYTES]; /* the qpc as CREATE_QP and the transitions left it */
 	/* The transport's state while the QP is out of RST (roce/roce.h; D-ROCE-3), made and
 	 * freed by the roce layer on DEV_NOTE_QP_MODIFY / _DESTROY: O(1) from the QPN. */
 	struct roce_qp *xport;
+	/* The QP's buffer (create_qp_in pas[], [IFC]): the RQ, then the SQ; the page addresses
+	 * the qpc's sizes need (log_page_size, page_offset), those the input did not hold set to
+	 * QP_PAS_ABSENT, which no host memory maps (the transport's DMA fails there). Part of
+	 * the object's one heap block (D-QP-13): no pointer, no block of its own. */
+	uint64_t pas[];
 };
 #define QP_PAS_ABSENT 0xFFFFFFFFFFFFF000ull
 
@@ -50,7 +51,8 @@ struct qp {
  * table that the other type does not hold: returns the handle as objtab_alloc does. type is
  * OBJ_QP or OBJ_SQ. */
 int64_t qp_sq_alloc(struct nicref_dev *dev, enum obj_type type, void *obj);
-/* Frees what live QPs hold besides themselves (pas[]), before the tables go (teardown). */
+/* Frees what live QPs hold besides themselves, before the tables go (teardown): nothing
+ * since pas[] is part of the object (D-QP-13); kept as the teardown's hook. */
 void qp_dev_release(struct nicref_dev *dev);
 /* QP_STATE event and the transport's note after a command moved a QP from `from`. */
 void qp_state_changed(struct nicref_dev *dev, struct qp *q, uint8_t from);

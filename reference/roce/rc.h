@@ -15,6 +15,7 @@
 #define NICREF_ROCE_RC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nicref/adp.h"
@@ -188,11 +189,22 @@ enum rc_req_state {
 	RC_REQ_ERR = 3,  /* a WQE failed: nothing more until the QP is reset */
 };
 
+/* The ADP engine's per-QP state without its copy of the mode (struct nicref_adp_qp from
+ * `attr` on): the requester keeps these bytes and a pointer to the mode, which the device
+ * keeps once for all the QPs that took it (roce_qp.c, D-ROCE-RC-24); rc_req.c puts the two
+ * together for each call of the engine. */
+#define RC_ADP_OFF offsetof(struct nicref_adp_qp, attr)
+#define RC_ADP_BYTES (sizeof(struct nicref_adp_qp) - RC_ADP_OFF)
+
+/* D-ROCE-RC-1, D-ROCE-RC-24: 72 bytes (gcc and clang, x86-64); every field at the width its
+ * values need. */
 struct rc_req {
-	struct nicref_adp_qp adp; /* the ACK timer: ADP engine or classic IB timer */
-	uint64_t timer_ns;   /* ACK timer deadline (virtual ns); 0 disarmed */
-	uint64_t rnr_ns;     /* RNR wait deadline; 0 none */
+	const struct nicref_adp_mode *mode; /* the ADP mode the QP took at RTS (not owned) */
+	uint64_t deadline_ns; /* the ACK timer, or in RC_REQ_RNR the RNR wait (virtual ns);
+			       * 0 disarmed */
 	uint32_t npsn;       /* PSN of the next packet */
+	uint32_t hpsn;       /* PSN after the last one ever sent: npsn before it while going
+			      * back; responses up to it are awaited (D-ROCE-RC-21) */
 	uint32_t una_psn;    /* oldest unacknowledged PSN (npsn when nothing is outstanding) */
 	uint32_t una_wqe_psn; /* first PSN of WQE una */
 	uint32_t next_pkt;   /* PSNs of WQE next already sent (a message stopped part way) */
@@ -200,15 +212,17 @@ struct rc_req {
 	uint16_t next;       /* the WQE being sent, or the next one to start */
 	uint16_t pi;         /* WQEBBs posted (the doorbell record's counter) */
 	uint16_t nout;       /* messages outstanding: started (a packet sent) and not completed */
+	uint16_t pmtu;       /* path MTU in bytes */
 	uint8_t state;       /* enum rc_req_state */
 	uint8_t limit;       /* outstanding messages allowed, 0 none (profile; CNP reaction) */
 	uint8_t rnr_retry;   /* the QP's rnr_retry (7 = infinite, IBTA §9.7.5.2) */
 	uint8_t rnr_left;
 	bool acked_any;      /* some PSN was acknowledged: an ACK of una_psn - 1 is a duplicate
 			      * ACK, not a ghost (D-ROCE-RC-6) */
-	bool gap_latch;      /* READ responses missing: the READ was asked again for una_psn;
-			      * later responses of the old request are not a new gap */
-	uint16_t pmtu;       /* path MTU in bytes */
+	bool retry_latch;    /* a NAK sequence error or a READ gap started a go-back: the same
+			      * loss shown again starts no other until progress or a timeout
+			      * (D-ROCE-RC-22) */
+	uint8_t adp[RC_ADP_BYTES]; /* the ACK timer's engine state (RC_ADP_OFF on) */
 };
 
 /* The QP enters RTS (IBTA §10.3.1): sq_psn, the counters of the QP, the ADP mode and the
@@ -220,8 +234,11 @@ struct rc_req_attr {
 	uint8_t limit;
 	uint16_t sq_head; /* the WQE counter the first message will take */
 };
+/* mode must outlive the requester's use of it (the device's shared copy, or a test's). */
 void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nicref_adp_mode *mode,
 		 const struct nicref_adp_qp_attr *adp_attr, uint64_t now_ns, uint64_t random);
+/* The ADP engine's per-QP state as the engine's API has it (mode included). */
+void rc_req_adp(const struct rc_req *q, struct nicref_adp_qp *out);
 /* Messages started (some packet sent) and not completed (D-ROCE-RC-4). */
 unsigned rc_req_outstanding(const struct rc_req *q);
 /* Sends what the doorbell, the window and the state allow. */
@@ -334,6 +351,8 @@ struct rc_resp_ops {
 	void (*fatal)(void *ctx, enum rc_verdict v);
 };
 
+/* 40 bytes (D-ROCE-RC-24): the receive WQE's reference is kept field by field so that the
+ * flags share one word. */
 struct rc_resp {
 	uint64_t va;       /* WRITE in progress: where the next packet goes */
 	uint32_t rkey;
@@ -341,7 +360,9 @@ struct rc_resp {
 	uint32_t off;      /* bytes of the message in progress received */
 	uint32_t epsn;     /* expected PSN */
 	uint32_t msn;      /* messages completed (AETH MSN, 24 bits) */
-	struct rc_rwqe_ref rwqe; /* the receive WQE the SEND in progress holds */
+	uint32_t rwqe_room;  /* the receive WQE the message in progress holds: its bytes, */
+	uint16_t rwqe_index; /* its index (a WQE counter: 16 bits, as the CQE's wqe_counter) */
+	bool rwqe_rmp, rwqe_held;
 	uint8_t cur;       /* message in progress: enum rc_msg, RC_MSG_NONE between messages */
 	bool nak_latch;    /* a NAK sequence error was sent for epsn (IBTA §9.7.5.1.2) */
 	bool err;          /* a fatal error: the QP is in ERR */

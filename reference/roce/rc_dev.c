@@ -180,7 +180,7 @@ static bool alive(struct roce_qp *qp)
 	if (qp->qp->state != QP_ERR && qp->qp->state != QP_RST)
 		return true;
 	qp->req.state = RC_REQ_ERR;
-	qp->req.timer_ns = qp->req.rnr_ns = 0;
+	qp->req.deadline_ns = 0;
 	qp->resp.err = true;
 	return false;
 }
@@ -214,15 +214,25 @@ void rc_modify(struct nicref_dev *dev, struct roce_qp *qp, unsigned from, unsign
 			window(dev, qp),
 			qp->sq.hw_counter,
 		};
-		/* D-ROCE-RC-2: the ADP draw comes from the device's seeded PRNG. */
-		rc_req_init(&qp->req, &a, &mode, &aa, dev->core.now_ns, nicref_prng_next(dev));
+		/* D-ROCE-RC-24: the QP points to the device's copy of the mode it took. Out of
+		 * memory: no requester (nothing is sent; the QP's packets are not answered). */
+		const struct nicref_adp_mode *shared = roce_adp_mode_get(dev, &mode);
+		if (qp->req.mode)
+			roce_adp_mode_put(dev, qp->req.mode);
+		if (shared) {
+			/* D-ROCE-RC-2: the ADP draw comes from the device's seeded PRNG. */
+			rc_req_init(&qp->req, &a, shared, &aa, dev->core.now_ns,
+				    nicref_prng_next(dev));
+		} else {
+			memset(&qp->req, 0, sizeof qp->req);
+		}
 		qp->sq_head = a.sq_head;
 	}
 	if (to == QP_RTS && from == QP_RTS)
 		qp->req.rnr_retry = (uint8_t)(QPC(qp, rnr_retry) & 7u);
 	if (to == QP_ERR || to == QP_RST) {
 		qp->req.state = RC_REQ_ERR;
-		qp->req.timer_ns = qp->req.rnr_ns = 0;
+		qp->req.deadline_ns = 0;
 		qp->resp.err = true;
 	}
 	sync(dev, qp);

@@ -70,7 +70,7 @@ static int r_rkey(void *c, uint32_t rkey, uint64_t va, uint32_t len, bool write)
 	struct resp_ctx *x = c;
 	/* [S004] L118-124: the R_Key's MKey, the QP's PD, the range and the remote right;
 	 * the MKey API checks them all (PRM §6.1 through mkey_translate). */
-	struct mkey_req r = { rkey, x->qp->pd, va, len, write ? MKEY_REMOTE_WRITE : MKEY_REMOTE_READ,
+	struct mkey_req r = { rkey, x->qp->qp->pd, va, len, write ? MKEY_REMOTE_WRITE : MKEY_REMOTE_READ,
 			      false };
 	return mkey_translate(x->dev, &r, NULL, NULL);
 }
@@ -90,7 +90,7 @@ static bool r_cq_ok(void *c)
 	struct resp_ctx *x = c;
 	/* [S004] L100 "CQ not overflowed": the receive CQ is not in error (PRM §7.12.1: an
 	 * overflowed CQ takes no more CQEs). */
-	const struct cq *cq = cq_get(x->dev, x->qp->cqn_rcv);
+	const struct cq *cq = cq_get(x->dev, x->qp->qp->cqn_rcv);
 	return cq != NULL && cq->status == CQ_STATUS_OK;
 }
 

@@ -30,7 +30,7 @@ bool rc_rq_avail(struct nicref_dev *dev, struct roce_qp *qp)
 	}
 	if (PRM_GET(qpc, rq_type, qp->qp->ctx, QP_CTX_BYTES) != 0)
 		return false;
-	if (wq_dbr_read(dev, &qp->rq, false, &rec))
+	if (roce_qp_dbr(dev, qp, false, &rec))
 		return false;
 	return (uint16_t)qp->rq_head != rec;
 }
@@ -39,7 +39,9 @@ int rc_rq_at(struct nicref_dev *dev, struct roce_qp *qp, uint32_t index, bool rm
 	     struct roce_rwqe *w)
 {
 	uint8_t b[ROCE_WQE_MAX_SGE * OCTWORD];
-	const struct wq *q = &qp->rq;
+	struct wq own;
+	roce_qp_wq(qp, false, &own);
+	const struct wq *q = &own;
 	size_t skip = 0;
 	if (rmp) {
 		struct rmp *m = obj_get(dev, OBJ_RMP, qp->qp->rmpn);

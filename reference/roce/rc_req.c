@@ -11,12 +11,34 @@
 
 #include "roce/rc.h"
 
+/* D-ROCE-RC-24: struct nicref_adp_qp is the mode, then the rest; the requester keeps the rest
+ * (RC_ADP_BYTES) and points to the mode. */
+_Static_assert(offsetof(struct nicref_adp_qp, mode) == 0 &&
+		       RC_ADP_OFF >= sizeof(struct nicref_adp_mode),
+	       "struct nicref_adp_qp: the mode first, the per-QP state after it");
+
+void rc_req_adp(const struct rc_req *q, struct nicref_adp_qp *out)
+{
+	memset(out, 0, sizeof *out);
+	if (q->mode)
+		out->mode = *q->mode;
+	memcpy((uint8_t *)out + RC_ADP_OFF, q->adp, RC_ADP_BYTES);
+}
+
+static void adp_put(struct rc_req *q, const struct nicref_adp_qp *a)
+{
+	memcpy(q->adp, (const uint8_t *)a + RC_ADP_OFF, RC_ADP_BYTES);
+}
+
 void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nicref_adp_mode *mode,
 		 const struct nicref_adp_qp_attr *adp_attr, uint64_t now_ns, uint64_t random)
 {
 	memset(q, 0, sizeof *q);
-	nicref_adp_qp_init(&q->adp, mode, adp_attr, now_ns, random);
-	q->npsn = q->una_psn = q->una_wqe_psn = a->sq_psn & RC_PSN_MASK;
+	struct nicref_adp_qp e;
+	nicref_adp_qp_init(&e, mode, adp_attr, now_ns, random);
+	q->mode = mode;
+	adp_put(q, &e);
+	q->npsn = q->hpsn = q->una_psn = q->una_wqe_psn = a->sq_psn & RC_PSN_MASK;
 	q->pmtu = a->pmtu ? a->pmtu : 256;
 	q->rnr_retry = a->rnr_retry & 7u;
 	q->rnr_left = q->rnr_retry;
@@ -48,39 +70,45 @@ static void retire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, co
 
 uint64_t rc_req_deadline(const struct rc_req *q)
 {
-	if (q->state == RC_REQ_RNR)
-		return q->rnr_ns;
-	return q->state == RC_REQ_RUN ? q->timer_ns : 0;
+	return q->state == RC_REQ_RUN || q->state == RC_REQ_RNR ? q->deadline_ns : 0;
 }
 
 /* The ACK timer: the value of the ADP engine or the classic IB local ACK timeout (IBTA Vol. 1
  * §9.7.6.1.3: 4.096 us x 2^timeout, 0 = none; seeds 000/001 under ROCE_ACCL). */
 static void arm(struct rc_req *q, uint64_t now_ns)
 {
-	uint64_t v = nicref_adp_armed_ns(&q->adp);
-	q->timer_ns = v == 0 ? 0 : (v > UINT64_MAX - now_ns ? UINT64_MAX : now_ns + v);
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	uint64_t v = nicref_adp_armed_ns(&e);
+	q->deadline_ns = v == 0 ? 0 : (v > UINT64_MAX - now_ns ? UINT64_MAX : now_ns + v);
 }
 
 static void req_fail(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint16_t idx,
 		     uint8_t syn)
 {
 	q->state = RC_REQ_ERR;
-	q->timer_ns = q->rnr_ns = 0;
+	q->deadline_ns = 0;
 	ops->fail(ctx, idx, syn);
 }
 
-/* Go back N to the oldest unacknowledged PSN: the WQE una, from its first unacknowledged
- * packet (IBTA §9.7.4.1: retried packets are the originals: same PSN, same opcode; a
- * MIDDLE or LAST packet stays one, without RETH: the responder kept the message's RETH,
- * D-ROCE-RC-5). */
-static void go_back(struct rc_req *q, const struct rc_req_ops *ops, void *ctx,
-		    enum rc_retx_reason why)
+/* The sending position moves to the oldest unacknowledged PSN: the WQE una, from its first
+ * unacknowledged packet. What was sent stays sent (hpsn, the messages outstanding): a
+ * response to it is still one the requester waits for (D-ROCE-RC-21). */
+static void rewind_to_una(struct rc_req *q)
 {
 	q->next = q->una;
 	q->next_pkt = (q->una_psn - q->una_wqe_psn) & RC_PSN_MASK;
 	q->npsn = q->una_psn;
-	q->nout = q->next_pkt ? 1u : 0u;
-	q->timer_ns = 0;
+}
+
+/* Go back N to the oldest unacknowledged PSN (IBTA §9.7.4.1: retried packets are the
+ * originals: same PSN, same opcode; a MIDDLE or LAST packet stays one, without RETH: the
+ * responder kept the message's RETH, D-ROCE-RC-5). */
+static void go_back(struct rc_req *q, const struct rc_req_ops *ops, void *ctx,
+		    enum rc_retx_reason why)
+{
+	rewind_to_una(q);
+	q->deadline_ns = 0;
 	ops->retx(ctx, q->una_psn, why);
 }
 
@@ -88,8 +116,10 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 {
 	while (q->state == RC_REQ_RUN && (q->next != q->pi || q->next_pkt != 0)) {
 		/* [S004] L126-133, L108: a new message starts only while fewer than the window's
-		 * messages are outstanding (D-ROCE-RC-4: outstanding counts messages). */
-		if (q->next_pkt == 0 && q->limit != 0 && rc_req_outstanding(q) >= q->limit)
+		 * messages are outstanding (D-ROCE-RC-4: outstanding counts messages). A packet
+		 * before hpsn is sent again: its message is outstanding already (D-ROCE-RC-21). */
+		bool fresh = q->npsn == q->hpsn;
+		if (q->next_pkt == 0 && fresh && q->limit != 0 && rc_req_outstanding(q) >= q->limit)
 			return;
 		struct rc_wqe w;
 		int e = ops->wqe(ctx, q->next, &w);
@@ -139,12 +169,14 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 			req_fail(q, ops, ctx, q->next, (uint8_t)e);
 			return;
 		}
-		if (k == 0)
+		if (k == 0 && fresh)
 			q->nout++;
 		q->npsn = rc_psn_add(q->npsn, span);
+		if (rc_psn_diff(q->npsn, q->hpsn) > 0)
+			q->hpsn = q->npsn;
 		q->next_pkt = k + span;
 		/* IBTA §9.7.6.1.3: the timer runs while a request is unacknowledged. */
-		if (q->timer_ns == 0)
+		if (q->deadline_ns == 0)
 			arm(q, now_ns);
 		if (q->next_pkt >= n) {
 			q->next = (uint16_t)(q->next + bbs_of(&w));
@@ -190,29 +222,47 @@ static int ack_upto(struct rc_req *q, uint32_t p, const struct rc_req_ops *ops, 
 }
 
 /* After forward progress: the ADP engine learns it, the RNR budget is whole again (IBTA
- * §9.7.5.2: the RNR retry count is per request), and the timer restarts for what remains. */
+ * §9.7.5.2: the RNR retry count is per request), a retry may start again (the latch,
+ * D-ROCE-RC-22), and the timer restarts for what remains. An RNR wait ends: progress moved
+ * the oldest unacknowledged PSN past the PSN the RNR NAK named, so the request it refused was
+ * executed after all (a later copy of it; D-ROCE-RC-23). A go-back not yet resent up to the
+ * acknowledged PSN resumes after it (nothing acknowledged is sent again). */
 static void progressed(struct rc_req *q, uint64_t now_ns)
 {
 	enum nicref_adp_reason why;
-	nicref_adp_on_progress(&q->adp, now_ns, &why);
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	nicref_adp_on_progress(&e, now_ns, &why);
+	adp_put(q, &e);
 	q->acked_any = true;
 	q->rnr_left = q->rnr_retry;
-	q->gap_latch = false;
-	q->timer_ns = 0;
+	q->retry_latch = false;
+	if (q->state == RC_REQ_RNR)
+		q->state = RC_REQ_RUN;
+	if (rc_psn_diff(q->una_psn, q->npsn) > 0)
+		rewind_to_una(q);
+	q->deadline_ns = 0;
 	if (rc_req_outstanding(q) != 0)
 		arm(q, now_ns);
 }
 
 /* A NAK sequence error, or lost READ responses: go back N, one retry of retry_cnt (IBTA
- * §9.7.5.2.x; D-ADP-17); exhausted: error 0x15 (D-ROCE-RC-7). */
+ * §9.7.5.2.x; D-ADP-17); exhausted: error 0x15 (D-ROCE-RC-7). The retry latch is set: until
+ * progress or a timeout, the same loss shown again (a copy of the NAK, the ACKs of the
+ * duplicates the go-back itself causes) starts no other retry (D-ROCE-RC-22). */
 static void retry_now(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t now_ns,
 		      bool progress, enum rc_retx_reason why)
 {
 	enum nicref_adp_reason r;
-	if (!nicref_adp_on_nak(&q->adp, now_ns, progress, &r)) {
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	bool again = nicref_adp_on_nak(&e, now_ns, progress, &r);
+	adp_put(q, &e);
+	if (!again) {
 		req_fail(q, ops, ctx, q->una, RC_SYN_RETRY_EXC);
 		return;
 	}
+	q->retry_latch = true;
 	go_back(q, ops, ctx, why);
 }
 
@@ -229,7 +279,7 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 	uint32_t psn = p->psn & RC_PSN_MASK;
 	/* IBTA §9.7.4: a response for a PSN the requester has not sent, or older than the last
 	 * acknowledged one, is a ghost: ignored (D-ROCE-RC-6). */
-	if (rc_psn_diff(psn, rc_psn_add(q->una_psn, RC_PSN_MASK)) < 0 || rc_psn_diff(psn, q->npsn) >= 0)
+	if (rc_psn_diff(psn, rc_psn_add(q->una_psn, RC_PSN_MASK)) < 0 || rc_psn_diff(psn, q->hpsn) >= 0)
 		return false;
 	/* The PSN before the oldest unacknowledged one is the last acknowledged: a duplicate
 	 * ACK, unless nothing was ever acknowledged (then no responder sent it). */
@@ -256,10 +306,15 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 	if (prog)
 		progressed(q, now_ns);
 	if (kind == RC_AETH_ACK) {
-		if (gap)
+		if (gap) {
+			/* IBTA §9.7.4.1.4: the READ's responses were lost; asked again once
+			 * (D-ROCE-RC-22: a latched gap is the same loss, not a new one). */
+			if (q->retry_latch || q->state == RC_REQ_RNR)
+				return prog > 0;
 			retry_now(q, ops, ctx, now_ns, false, RC_RETX_READ_GAP);
-		else if (rc_req_outstanding(q) == 0)
-			q->timer_ns = 0;
+		} else if (rc_req_outstanding(q) == 0 && q->state == RC_REQ_RUN) {
+			q->deadline_ns = 0;
+		}
 		return true;
 	}
 	if (kind == RC_AETH_RNR) {
@@ -272,16 +327,21 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 			}
 			q->rnr_left--;
 		}
+		/* The ACK timer stops while the RNR wait runs (one deadline, D-ROCE-RC-24). */
 		q->state = RC_REQ_RNR;
-		q->timer_ns = 0;
 		uint64_t w = rc_rnr_timer_ns(syn & 31u);
-		q->rnr_ns = now_ns > UINT64_MAX - w ? UINT64_MAX : now_ns + w;
-		if (q->rnr_ns == 0)
-			q->rnr_ns = 1;
+		q->deadline_ns = now_ns > UINT64_MAX - w ? UINT64_MAX : now_ns + w;
+		if (q->deadline_ns == 0)
+			q->deadline_ns = 1;
 		return true;
 	}
 	unsigned code = syn & 31u;
 	if (code == RC_NAK_PSN_SEQ) {
+		/* D-ROCE-RC-22: a NAK for the PSN the requester already went back to (a copy of
+		 * one it acted on), or for the PSN an RNR wait will resend from, starts no other
+		 * go-back and uses no retry; it changes nothing, so it is not taken. */
+		if (q->retry_latch || q->state == RC_REQ_RNR)
+			return prog > 0;
 		retry_now(q, ops, ctx, now_ns, prog > 0, RC_RETX_NAK_SEQ);
 		return true;
 	}
@@ -295,7 +355,7 @@ static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 			 void *ctx, uint64_t now_ns)
 {
 	uint32_t psn = p->psn & RC_PSN_MASK;
-	if (rc_psn_diff(psn, q->una_psn) < 0 || rc_psn_diff(psn, q->npsn) >= 0)
+	if (rc_psn_diff(psn, q->una_psn) < 0 || rc_psn_diff(psn, q->hpsn) >= 0)
 		return false; /* a duplicate or a ghost response (D-ROCE-RC-6) */
 	/* A response acknowledges the SENDs and WRITEs before its READ (IBTA §9.7.4). */
 	struct rc_wqe w;
@@ -327,8 +387,7 @@ static bool read_resp_rx(struct rc_req *q, const struct rc_pkt *p, const struct 
 		 * responses, still on their way, show the same gap (D-ROCE-RC-6). */
 		if (prog)
 			progressed(q, now_ns);
-		if (!q->gap_latch) {
-			q->gap_latch = true;
+		if (!q->retry_latch && q->state != RC_REQ_RNR) {
 			retry_now(q, ops, ctx, now_ns, false, RC_RETX_READ_GAP);
 			return true;
 		}
@@ -381,24 +440,28 @@ static void expire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, ui
 	if (q->state == RC_REQ_RNR) {
 		/* IBTA §9.7.5.2: after the RNR NAK's time the requester sends again from the
 		 * NAK's PSN. */
-		q->rnr_ns = 0;
+		q->deadline_ns = 0;
 		q->state = RC_REQ_RUN;
 		go_back(q, ops, ctx, RC_RETX_RNR);
 		rc_req_run(q, ops, ctx, t);
 		return;
 	}
-	q->timer_ns = 0;
+	q->deadline_ns = 0;
 	if (rc_req_outstanding(q) == 0)
 		return;
 	/* IBTA §9.7.6.1.3: the local ACK timeout; seeds 000/001 under ADP (retries, total
 	 * timeout, the next value). */
 	enum nicref_adp_reason why;
-	bool again = nicref_adp_on_timeout(&q->adp, t, &why);
-	ops->timeout(ctx, &q->adp, again);
+	struct nicref_adp_qp e;
+	rc_req_adp(q, &e);
+	bool again = nicref_adp_on_timeout(&e, t, &why);
+	adp_put(q, &e);
+	ops->timeout(ctx, &e, again);
 	if (!again) {
 		req_fail(q, ops, ctx, q->una, RC_SYN_RETRY_EXC);
 		return;
 	}
+	q->retry_latch = false; /* a timeout is a new loss (D-ROCE-RC-22) */
 	go_back(q, ops, ctx, RC_RETX_TIMEOUT);
 	rc_req_run(q, ops, ctx, t);
 }

@@ -23,6 +23,26 @@ struct chk {
 
 typedef enum rc_verdict (*chk_fn)(struct chk *c);
 
+/* The receive WQE a message holds, kept field by field in struct rc_resp (D-ROCE-RC-24). */
+static struct rc_rwqe_ref rwqe_of(const struct rc_resp *r)
+{
+	struct rc_rwqe_ref ref = { r->rwqe_index, r->rwqe_room, r->rwqe_rmp, r->rwqe_held };
+	return ref;
+}
+
+/* Takes the next receive WQE for the message: 0, or -1 (none, or it cannot be read). */
+static int take_rwqe(struct chk *c, struct rc_resp *r)
+{
+	struct rc_rwqe_ref ref = rwqe_of(r);
+	if (c->ops->rq_take(c->ctx, &ref) != 0)
+		return -1;
+	r->rwqe_index = (uint16_t)ref.index;
+	r->rwqe_room = ref.room;
+	r->rwqe_rmp = ref.rmp;
+	r->rwqe_held = true;
+	return 0;
+}
+
 static bool takes_rwqe(const struct rc_op_info *oi)
 {
 	/* A SEND takes a receive WQE at its first packet; an RDMA WRITE with immediate at its
@@ -240,10 +260,10 @@ static enum rc_verdict fatal_syn(struct chk *c, enum rc_verdict v, uint8_t syn)
 		c->ops->ack(c->ctx, c->p->psn & RC_PSN_MASK,
 			    rc_aeth_syn(RC_AETH_NAK, (unsigned)nak_of[v] - 1u), c->r->msn);
 	/* D-ROCE-RC-15: the receive WQE a SEND held completes in error (the rest are flushed). */
-	if (c->r->rwqe.held) {
-		c->r->rwqe.held = false;
-		c->ops->rq_done(c->ctx, &c->r->rwqe, (enum rc_msg)c->r->cur, c->r->off, false, 0,
-				syn);
+	if (c->r->rwqe_held) {
+		struct rc_rwqe_ref ref = rwqe_of(c->r);
+		c->r->rwqe_held = false;
+		c->ops->rq_done(c->ctx, &ref, (enum rc_msg)c->r->cur, c->r->off, false, 0, syn);
 	}
 	c->r->err = true;
 	c->ops->fatal(c->ctx, v);
@@ -328,18 +348,18 @@ static enum rc_verdict execute(struct chk *c)
 	}
 	bool send = oi->msg == RC_MSG_SEND || oi->msg == RC_MSG_SEND_IMM;
 	if (send) {
-		if (!r->rwqe.held) {
-			if (c->ops->rq_take(c->ctx, &r->rwqe) != 0)
+		if (!r->rwqe_held) {
+			if (take_rwqe(c, r) != 0)
 				return fatal(c, RC_V_FATAL);
-			r->rwqe.held = true;
 			r->cur = (uint8_t)oi->msg;
 		}
+		struct rc_rwqe_ref ref = rwqe_of(r);
 		/* [S004] L95 "Send: <= RQ buffer"; IBTA §9.7.5.1.3: a SEND longer than the
 		 * receive WQE is an invalid request; the WQE completes with a local length
 		 * error. */
-		if ((uint64_t)r->off + p->len > r->rwqe.room)
+		if ((uint64_t)r->off + p->len > ref.room)
 			return fatal_syn(c, RC_V_NAK_INV, RC_SYN_LOCAL_LENGTH);
-		if (p->len != 0 && c->ops->rq_place(c->ctx, &r->rwqe, r->off, p->payload, p->len) != 0)
+		if (p->len != 0 && c->ops->rq_place(c->ctx, &ref, r->off, p->payload, p->len) != 0)
 			return fatal(c, RC_V_NAK_OP); /* [S004] L101 Bresp; D-ROCE-RC-14 */
 	} else {
 		/* IBTA §9.7.5.1.3: the WRITE's packets together carry the RETH's DMA length. */
@@ -356,13 +376,13 @@ static enum rc_verdict execute(struct chk *c)
 	if (end) {
 		r->msn = rc_psn_add(r->msn, 1);
 		if (oi->msg == RC_MSG_WRITE_IMM) {
-			if (c->ops->rq_take(c->ctx, &r->rwqe) != 0)
+			if (take_rwqe(c, r) != 0)
 				return fatal(c, RC_V_FATAL);
-			r->rwqe.held = true;
 		}
 		if (completes_rwqe(oi)) {
-			r->rwqe.held = false;
-			if (c->ops->rq_done(c->ctx, &r->rwqe, (enum rc_msg)oi->msg, r->off, p->has_imm,
+			struct rc_rwqe_ref ref = rwqe_of(r);
+			r->rwqe_held = false;
+			if (c->ops->rq_done(c->ctx, &ref, (enum rc_msg)oi->msg, r->off, p->has_imm,
 					    p->imm, RC_SYN_OK) != 0)
 				return fatal(c, RC_V_FATAL);
 		}

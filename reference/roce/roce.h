@@ -264,39 +264,79 @@ int roce_cqe(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_cqe *
 /* The transport state of one QP (D-ROCE-3). rc.h (rocerc) defines the RC parts. */
 #include "roce/rc.h"
 
+/* A work queue of the QP's buffer as the transport keeps it: its size (and the SQ's
+ * counters); its pages, its place in the buffer and the doorbell record come from the QP's
+ * context when a WQE is read (roce_qp_wq, D-ROCE-RC-24). */
+struct roce_wq_size {
+	uint8_t log_size;    /* 2^log_size strides */
+	uint8_t log_stride;  /* stride = 2^log_stride bytes */
+};
+struct roce_sq {
+	uint16_t sw_counter; /* the doorbell record's SQ counter as last read */
+	uint16_t hw_counter; /* the next WQEBB the requester has not started */
+	uint8_t log_size;    /* 2^log_size WQEBBs of 64 bytes */
+};
+
+/* 184 bytes (gcc and clang, x86-64; docs/roce.md "make bench", D-ROCE-RC-24): what the
+ * context holds is read from it (the address path, the PD and CQs, the queues' places), not
+ * kept twice; the RC and the UD parts share their room. */
 struct roce_qp {
 	struct qp *qp;      /* the control-plane object (obj/qp.h) */
+	/* The QP's timer (requester retransmission, RNR; rocerc arms it): 0 disarmed. */
+	uint64_t deadline_ns;
+	/* ECN/CNP (roce_cc.c). */
+	uint64_t np_last_cnp_ns; /* notification point: last CNP this QP caused (rate limit) */
+	uint64_t rp_restore_ns;  /* when rp_limit goes back up (0: not reduced) */
+	uint32_t tprev, tnext; /* on the armed list (a timer or rp_restore_ns set): the QPNs of
+				* the neighbours, 0 none (QPN 0 is never a QP, D-QP-3) */
 	uint32_t qpn;
-	uint8_t st;         /* enum qp_st */
-	uint8_t port;       /* primary_address_path vhca_port_num (1 when 0) */
-	uint16_t pkey;      /* the QP's partition key (D-ROCE-8) */
-	uint32_t pmtu;      /* bytes: 256 << (qpc mtu - 1) */
 	uint32_t remote_qpn;
-	uint32_t qkey;      /* UD: the QP's Q_Key */
-	uint32_t pd, cqn_snd, cqn_rcv;
-	struct roce_av av;  /* the primary path (RC), cached at INIT2RTR and RTS2RTS */
-	uint16_t udp_sport; /* the entropy of the QP's packets (D-ROCE-7) */
+	uint32_t rq_head;   /* the next receive WQE to take (own RQ) */
+	uint16_t pkey;      /* the QP's partition key (D-ROCE-8) */
+	uint16_t pmtu;      /* bytes: 256 << (qpc mtu - 1) */
 	/* The work queues in the QP's buffer (qpc log_rq_size/stride, log_sq_size, the pas): the
 	 * RQ first, the SQ after it (mlx5). sq.sw_counter: the SQ counter of the doorbell record
 	 * as last read; sq.hw_counter: the next WQEBB the requester has not started;
 	 * sq_head: the oldest WQEBB not completed (the flush starts there). */
-	struct wq sq, rq;
 	uint16_t sq_head;
-	uint32_t rq_head;   /* the next receive WQE to take (own RQ) */
-	/* ECN/CNP (roce_cc.c). */
-	uint64_t np_last_cnp_ns; /* notification point: last CNP this QP caused (rate limit) */
-	bool np_sent_any;
-	uint8_t rp_limit;        /* reaction point: outstanding requests allowed now */
-	uint64_t rp_restore_ns;  /* when rp_limit goes back up (0: not reduced) */
-	/* The QP's timer (requester retransmission, RNR; rocerc arms it): 0 disarmed. */
-	uint64_t deadline_ns;
-	struct roce_qp *tprev, *tnext; /* on the armed list (a timer or rp_restore_ns set) */
-	bool armed;
+	struct roce_sq sq;
+	struct roce_wq_size rq;
+	uint8_t st;         /* enum qp_st */
+	uint8_t port;       /* primary_address_path vhca_port_num (1 when 0) */
 	uint8_t state;      /* the QP state the transport last saw (enum qp_state) */
-	uint32_t ud_psn;    /* UD: the PSN of the next packet (qpc next_send_psn at RTR2RTS) */
-	struct rc_req req;
-	struct rc_resp resp;
+	uint8_t rp_limit;   /* reaction point: outstanding requests allowed now */
+	bool np_sent_any;
+	bool armed;
+	union {
+		struct { /* RC (st QP_ST_RC) */
+			struct rc_req req;
+			struct rc_resp resp;
+		};
+		struct { /* UD */
+			uint32_t qkey;   /* the QP's Q_Key */
+			uint32_t ud_psn; /* the PSN of the next packet (qpc next_send_psn at
+					  * RTR2RTS) */
+		};
+	};
 };
+
+/* The QP's send (sq) or receive queue as struct wq for the WQ functions of obj/wq.h: the
+ * pages and the doorbell record from the context, the counters from qp->sq / qp->rq. */
+void roce_qp_wq(const struct roce_qp *qp, bool sq, struct wq *out);
+/* The doorbell record's SQ (send) or RQ counter of the QP (wq_dbr_read): 0, or non-zero. */
+int roce_qp_dbr(struct nicref_dev *dev, const struct roce_qp *qp, bool send, uint16_t *counter);
+/* Reads bytes [off, off + len) of WQE index of the QP's SQ or RQ (wq_read): 0, or non-zero. */
+int roce_qp_wq_read(struct nicref_dev *dev, const struct roce_qp *qp, bool sq, uint32_t index,
+		    uint32_t off, void *buf, size_t len);
+/* The primary address path of the context (INIT2RTR, RTS2RTS set it). */
+void roce_qp_av(const struct roce_qp *qp, struct roce_av *av);
+/* The UDP source port of the QP's packets: the path's, or the QP's entropy (D-ROCE-7). */
+uint16_t roce_qp_sport(const struct roce_qp *qp);
+/* The ADP mode a QP takes at RTS, shared by every QP that took the same (D-ROCE-RC-24): NULL
+ * when out of memory. Each get is matched by a put when the QP's requester goes. */
+const struct nicref_adp_mode *roce_adp_mode_get(struct nicref_dev *dev,
+						const struct nicref_adp_mode *m);
+void roce_adp_mode_put(struct nicref_dev *dev, const struct nicref_adp_mode *m);
 
 /* The QP of number qpn with transport state, or NULL (O(1): the objects table). */
 struct roce_qp *roce_qp_get(struct nicref_dev *dev, uint32_t qpn);
@@ -357,7 +397,8 @@ struct roce_state {
 	uint8_t *frame;     /* scratch: the frame being built (one at a time; no allocation) */
 	size_t frame_cap;
 	uint8_t *msg;       /* scratch: a payload gathered or scattered (frame_cap bytes) */
-	struct roce_qp *armed; /* QPs whose timer is armed, in arming order */
+	uint32_t armed;     /* the QPN of the first QP whose timer is armed (0 none) */
+	struct roce_adp_mode *modes; /* the ADP modes QPs took (roce_adp_mode_get) */
 	uint32_t nqps;      /* live struct roce_qp */
 	/* Packets to a local GID (D-ROCE-12): queued, delivered by the outermost entry (a
 	 * doorbell, a received frame, a tick) once its own work is done, so no packet is
@@ -370,6 +411,7 @@ struct roce_state {
 	struct roce_counters cnt;
 };
 struct roce_state *roce_state_of(struct nicref_dev *dev);
+struct roce_adp_mode;
 /* dev->datapath.roce_rx: true when the transport took the frame (D-ROCE-1). */
 bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len);
 /* dev->datapath.qp_run: a QP's send doorbell (D-ROCE-2). */

@@ -247,8 +247,12 @@ int roce_tx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_tx_hdr
 	    const uint8_t *payload, uint32_t len)
 {
 	enum nicref_roce_drop why = NICREF_ROCE_DROP_NONE;
-	const struct roce_av *av = h->av ? h->av : &qp->av;
-	uint16_t sport = h->av && h->av->udp_sport ? h->av->udp_sport : qp->udp_sport;
+	/* D-ROCE-RC-24: the QP's path is read from its context for each packet (not kept twice). */
+	struct roce_av path;
+	if (!h->av)
+		roce_qp_av(qp, &path);
+	const struct roce_av *av = h->av ? h->av : &path;
+	uint16_t sport = h->av && h->av->udp_sport ? h->av->udp_sport : roce_qp_sport(qp);
 	/* An RC packet goes to the connected QP ([IFC] qpc remote_qpn). */
 	struct roce_tx_hdr hh = *h;
 	if (qp->st == QP_ST_RC)

@@ -42,8 +42,10 @@ void roce_np_packet(struct nicref_dev *dev, struct roce_qp *qp, const struct roc
 	qp->np_last_cnp_ns = now;
 	/* To the sender: its address as the packet carries it, its QP (RC: the connected QP;
 	 * UD: the DETH's source QP); the CNP's P_Key is the packet's, its PSN 0. */
-	struct roce_av av = { .sgid_index = qp->av.sgid_index, .hop_limit = 64,
-			      .tclass = 0, .udp_sport = qp->udp_sport };
+	struct roce_av path;
+	roce_qp_av(qp, &path);
+	struct roce_av av = { .sgid_index = path.sgid_index, .hop_limit = 64,
+			      .tclass = 0, .udp_sport = roce_qp_sport(qp) };
 	memcpy(av.rmac, p->smac, 6);
 	memcpy(av.rgid, p->sip, 16);
 	if (qp->st == QP_ST_UD) {

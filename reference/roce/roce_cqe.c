@@ -38,7 +38,7 @@ int roce_cqe(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_cqe *
 			QC(vlan_info, c->vlan);
 		}
 	}
-	uint32_t cqn = c->recv ? qp->cqn_rcv : qp->cqn_snd;
+	uint32_t cqn = c->recv ? qp->qp->cqn_rcv : qp->qp->cqn_snd;
 	if (cq_post(dev, cqn, b) == 0)
 		return 0;
 	roce_qp_error(dev, qp);

@@ -22,40 +22,59 @@ static uint32_t pmtu_bytes(uint64_t mtu)
 	return mtu >= 1 && mtu <= 5 ? 256u << (mtu - 1) : 1024u;
 }
 
-/* D-ROCE-4: the RQ, then the SQ, in the pages of pas[]. */
+/* D-ROCE-4: the RQ, then the SQ, in the pages of pas[]; the sizes the transport keeps. */
 static void set_queues(struct roce_qp *rq)
+{
+	const struct qp *q = rq->qp;
+	rq->rq.log_stride = (uint8_t)(CTX(q, log_rq_stride) + 4);
+	rq->rq.log_size = (uint8_t)CTX(q, log_rq_size);
+	rq->sq.log_size = (uint8_t)CTX(q, log_sq_size);
+}
+
+void roce_qp_wq(const struct roce_qp *rq, bool sq, struct wq *out)
 {
 	const struct qp *q = rq->qp;
 	uint64_t page = 4096ull << CTX(q, log_page_size);
 	uint64_t first = CTX(q, page_offset) * (page / 64);
-	uint64_t dbr = CTX(q, dbr_addr);
-	struct wq w = { .dbr_addr = dbr, .pas = q->pas, .npas = q->npas, .page_size = page,
-			.first_off = first, .type = 1 };
-	rq->rq = w;
-	rq->rq.log_stride = (uint8_t)(CTX(q, log_rq_stride) + 4);
-	rq->rq.log_size = (uint8_t)CTX(q, log_rq_size);
-	uint64_t rq_bytes = CTX(q, rq_type) == 0 ? 1ull << (rq->rq.log_size + rq->rq.log_stride) : 0;
-	rq->sq = w;
-	rq->sq.first_off = first + rq_bytes;
-	rq->sq.log_stride = 6;
-	rq->sq.log_size = (uint8_t)CTX(q, log_sq_size);
+	memset(out, 0, sizeof *out);
+	out->dbr_addr = CTX(q, dbr_addr);
+	out->pas = (uint64_t *)q->pas;
+	out->npas = q->npas;
+	out->page_size = page;
+	out->type = 1;
+	out->log_stride = rq->rq.log_stride;
+	out->log_size = rq->rq.log_size;
+	out->first_off = first;
+	if (sq) {
+		uint64_t rq_bytes = CTX(q, rq_type) == 0 ? 1ull << (rq->rq.log_size + rq->rq.log_stride)
+							 : 0;
+		out->first_off = first + rq_bytes;
+		out->log_stride = 6;
+		out->log_size = rq->sq.log_size;
+		out->hw_counter = rq->sq.hw_counter;
+		out->sw_counter = rq->sq.sw_counter;
+	}
 }
 
-/* The attributes the transitions set, read again after each ([IFC] qpc, ads). */
-static void refresh(struct roce_qp *rq)
+int roce_qp_dbr(struct nicref_dev *dev, const struct roce_qp *qp, bool send, uint16_t *counter)
+{
+	struct wq w;
+	roce_qp_wq(qp, send, &w);
+	return wq_dbr_read(dev, &w, send, counter);
+}
+
+int roce_qp_wq_read(struct nicref_dev *dev, const struct roce_qp *qp, bool sq, uint32_t index,
+		    uint32_t off, void *buf, size_t len)
+{
+	struct wq w;
+	roce_qp_wq(qp, sq, &w);
+	return wq_read(dev, &w, index, off, buf, len);
+}
+
+void roce_qp_av(const struct roce_qp *rq, struct roce_av *av)
 {
 	const struct qp *q = rq->qp;
-	rq->st = q->st;
-	uint64_t port = CTX(q, primary_address_path_vhca_port_num);
-	rq->port = (uint8_t)(port ? port : 1);
-	rq->pkey = 0xFFFF; /* D-QP-9, D-ROCE-8 */
-	rq->pmtu = pmtu_bytes(CTX(q, mtu));
-	rq->remote_qpn = (uint32_t)CTX(q, remote_qpn);
-	rq->qkey = (uint32_t)CTX(q, q_key);
-	rq->pd = q->pd;
-	rq->cqn_snd = q->cqn_snd;
-	rq->cqn_rcv = q->cqn_rcv;
-	struct roce_av *av = &rq->av;
+	memset(av, 0, sizeof *av);
 	uint64_t hi = CTX(q, primary_address_path_rmac_47_32),
 		 lo = CTX(q, primary_address_path_rmac_31_0);
 	for (unsigned i = 0; i < 6; i++)
@@ -67,9 +86,27 @@ static void refresh(struct roce_qp *rq)
 	av->hop_limit = (uint8_t)CTX(q, primary_address_path_hop_limit);
 	av->flow_label = (uint32_t)CTX(q, primary_address_path_flow_label);
 	av->udp_sport = (uint16_t)CTX(q, primary_address_path_udp_sport);
+}
+
+uint16_t roce_qp_sport(const struct roce_qp *rq)
+{
 	/* D-ROCE-7 */
-	rq->udp_sport = av->udp_sport ? av->udp_sport
-				      : (uint16_t)(0xC000u | ((rq->qpn ^ rq->remote_qpn) & 0x3FFFu));
+	uint16_t p = (uint16_t)CTX(rq->qp, primary_address_path_udp_sport);
+	return p ? p : (uint16_t)(0xC000u | ((rq->qpn ^ rq->remote_qpn) & 0x3FFFu));
+}
+
+/* The attributes the transitions set, read again after each ([IFC] qpc, ads). */
+static void refresh(struct roce_qp *rq)
+{
+	const struct qp *q = rq->qp;
+	rq->st = q->st;
+	uint64_t port = CTX(q, primary_address_path_vhca_port_num);
+	rq->port = (uint8_t)(port ? port : 1);
+	rq->pkey = 0xFFFF; /* D-QP-9, D-ROCE-8 */
+	rq->pmtu = (uint16_t)pmtu_bytes(CTX(q, mtu));
+	rq->remote_qpn = (uint32_t)CTX(q, remote_qpn);
+	if (rq->st != QP_ST_RC)
+		rq->qkey = (uint32_t)CTX(q, q_key); /* UD: shares its room with the RC state */
 }
 
 unsigned roce_outstanding_limit(const struct nicref_dev *dev, const struct roce_qp *qp)
@@ -80,44 +117,54 @@ unsigned roce_outstanding_limit(const struct nicref_dev *dev, const struct roce_
 
 /* ---- The timer list --------------------------------------------------------------------- */
 
-static void link_armed(struct roce_state *rs, struct roce_qp *qp)
+/* The list is linked by QPN (D-ROCE-RC-24): a QP's neighbours are found in O(1). */
+static struct roce_qp *by_qpn(struct nicref_dev *dev, uint32_t qpn)
 {
+	return qpn ? roce_qp_get(dev, qpn) : NULL;
+}
+
+static void link_armed(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	struct roce_state *rs = roce_state_of(dev);
 	if (qp->armed)
 		return;
 	qp->armed = true;
-	qp->tprev = NULL;
+	qp->tprev = 0;
 	qp->tnext = rs->armed;
-	if (rs->armed)
-		rs->armed->tprev = qp;
-	rs->armed = qp;
+	struct roce_qp *n = by_qpn(dev, rs->armed);
+	if (n)
+		n->tprev = qp->qpn;
+	rs->armed = qp->qpn;
 }
 
-static void unlink_armed(struct roce_state *rs, struct roce_qp *qp)
+static void unlink_armed(struct nicref_dev *dev, struct roce_qp *qp)
 {
+	struct roce_state *rs = roce_state_of(dev);
 	if (!qp->armed)
 		return;
-	if (qp->tprev)
-		qp->tprev->tnext = qp->tnext;
+	struct roce_qp *p = by_qpn(dev, qp->tprev), *n = by_qpn(dev, qp->tnext);
+	if (p)
+		p->tnext = qp->tnext;
 	else
 		rs->armed = qp->tnext;
-	if (qp->tnext)
-		qp->tnext->tprev = qp->tprev;
+	if (n)
+		n->tprev = qp->tprev;
 	qp->armed = false;
-	qp->tprev = qp->tnext = NULL;
+	qp->tprev = qp->tnext = 0;
 }
 
-static void relink(struct roce_state *rs, struct roce_qp *qp)
+static void relink(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	if (qp->deadline_ns || qp->rp_restore_ns)
-		link_armed(rs, qp);
+		link_armed(dev, qp);
 	else
-		unlink_armed(rs, qp);
+		unlink_armed(dev, qp);
 }
 
 void roce_timer_arm(struct nicref_dev *dev, struct roce_qp *qp, uint64_t at_ns)
 {
 	qp->deadline_ns = at_ns;
-	relink(roce_state_of(dev), qp);
+	relink(dev, qp);
 }
 
 void roce_qp_tick(struct nicref_dev *dev)
@@ -128,7 +175,7 @@ void roce_qp_tick(struct nicref_dev *dev)
 	 * a handler may arm others, so the walk starts over. Deterministic for a given history. */
 	for (;;) {
 		struct roce_qp *due = NULL;
-		for (struct roce_qp *qp = rs->armed; qp && !due; qp = qp->tnext)
+		for (struct roce_qp *qp = by_qpn(dev, rs->armed); qp && !due; qp = by_qpn(dev, qp->tnext))
 			if ((qp->deadline_ns && qp->deadline_ns <= now) ||
 			    (qp->rp_restore_ns && qp->rp_restore_ns <= now))
 				due = qp;
@@ -138,11 +185,11 @@ void roce_qp_tick(struct nicref_dev *dev)
 			roce_rp_tick(dev, due); /* clears rp_restore_ns */
 		if (due->deadline_ns && due->deadline_ns <= now) {
 			due->deadline_ns = 0;
-			relink(rs, due);
+			relink(dev, due);
 			if (due->st == QP_ST_RC)
 				rc_timer(dev, due);
 		}
-		relink(rs, due);
+		relink(dev, due);
 	}
 }
 
@@ -155,13 +202,13 @@ void roce_qp_tick(struct nicref_dev *dev)
 static void flush_sq(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	uint16_t rec;
-	if (wq_dbr_read(dev, &qp->sq, true, &rec))
+	if (roce_qp_dbr(dev, qp, true, &rec))
 		return;
 	qp->sq.sw_counter = rec;
 	uint32_t guard = 1u << qp->sq.log_size;
 	while (qp->sq_head != rec && guard--) {
 		uint8_t ctrl[8];
-		if (wq_read(dev, &qp->sq, qp->sq_head, 0, ctrl, sizeof ctrl))
+		if (roce_qp_wq_read(dev, qp, true, qp->sq_head, 0, ctrl, sizeof ctrl))
 			break;
 		unsigned ds = ctrl[7] & 0x3F;
 		unsigned bbs = ds ? (ds * 16 + 63) / 64 : 1;
@@ -178,7 +225,7 @@ static void flush_rq(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	uint16_t rec;
 	if (qp->qp->holds & QP_HOLDS_RMP || CTX(qp->qp, rq_type) != 0 ||
-	    wq_dbr_read(dev, &qp->rq, false, &rec))
+	    roce_qp_dbr(dev, qp, false, &rec))
 		return;
 	uint32_t guard = 1u << qp->rq.log_size;
 	while ((uint16_t)qp->rq_head != rec && guard--) {
@@ -213,6 +260,74 @@ void roce_qp_error(struct nicref_dev *dev, struct roce_qp *qp)
 	roce_qp_flush(dev, qp);
 }
 
+/* ---- The ADP modes QPs took (D-ROCE-RC-24) ----------------------------------------------- */
+
+/* A QP takes the device's ADP mode when it enters RTS (D-ADP-2) and keeps it; QPs that took
+ * the same mode share one copy (a 44-byte struct a million QPs would otherwise hold a
+ * million times). Few distinct modes are live at once (one per ROCE_ACCL setting QPs entered
+ * RTS under), so a list and a reference count per mode. */
+struct roce_adp_mode {
+	struct roce_adp_mode *next;
+	uint32_t refs;
+	struct nicref_adp_mode m;
+};
+
+static bool mode_eq(const struct nicref_adp_mode *a, const struct nicref_adp_mode *b)
+{
+	/* Field by field: the struct has padding, which memcmp would read. */
+	const struct nicref_adp_profile *x = &a->profile, *y = &b->profile;
+	if (a->adp != b->adp || a->retrans_en != b->retrans_en ||
+	    a->base_timeout_min_ns != b->base_timeout_min_ns ||
+	    a->opt.first_timeout != b->opt.first_timeout || a->opt.dec_reading != b->opt.dec_reading ||
+	    a->opt.init_range != b->opt.init_range || a->opt.dec_trigger != b->opt.dec_trigger ||
+	    x->qp_total_timeout != y->qp_total_timeout || x->range_num != y->range_num ||
+	    x->start_range_index != y->start_range_index || x->time_unit != y->time_unit ||
+	    x->time_base != y->time_base || x->retx_total_timeout != y->retx_total_timeout ||
+	    x->timeout_init_low_bound != y->timeout_init_low_bound ||
+	    x->timeout_init_range_size != y->timeout_init_range_size)
+		return false;
+	for (unsigned i = 0; i < NICREF_ADP_MAX_RANGES; i++) {
+		const struct nicref_adp_range *r = &x->range[i], *t = &y->range[i];
+		if (memcmp(r, t, sizeof *r) != 0)
+			return false;
+	}
+	return true;
+}
+
+const struct nicref_adp_mode *roce_adp_mode_get(struct nicref_dev *dev,
+						const struct nicref_adp_mode *m)
+{
+	struct roce_state *rs = roce_state_of(dev);
+	for (struct roce_adp_mode *e = rs->modes; e; e = e->next)
+		if (mode_eq(&e->m, m)) {
+			e->refs++;
+			return &e->m;
+		}
+	struct roce_adp_mode *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	e->m = *m;
+	e->refs = 1;
+	e->next = rs->modes;
+	rs->modes = e;
+	return &e->m;
+}
+
+void roce_adp_mode_put(struct nicref_dev *dev, const struct nicref_adp_mode *m)
+{
+	struct roce_state *rs = roce_state_of(dev);
+	for (struct roce_adp_mode **pe = &rs->modes; *pe; pe = &(*pe)->next)
+		if (&(*pe)->m == m) {
+			struct roce_adp_mode *e = *pe;
+			if (--e->refs == 0) {
+				*pe = e->next;
+				free(e);
+			}
+			return;
+		}
+	NICREF_ASSERT(!"an ADP mode no QP took");
+}
+
 /* ---- Life ----------------------------------------------------------------------------- */
 
 static void drop_state(struct nicref_dev *dev, struct qp *q)
@@ -220,7 +335,9 @@ static void drop_state(struct nicref_dev *dev, struct qp *q)
 	struct roce_qp *rq = q->xport;
 	if (!rq)
 		return;
-	unlink_armed(roce_state_of(dev), rq);
+	unlink_armed(dev, rq);
+	if (rq->st == QP_ST_RC && rq->req.mode)
+		roce_adp_mode_put(dev, rq->req.mode);
 	q->xport = NULL;
 	roce_state_of(dev)->nqps--;
 	free(rq);
@@ -246,7 +363,7 @@ void roce_qp_release_all(struct nicref_dev *dev)
 	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
 	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o))
 		drop_state(dev, o);
-	roce_state_of(dev)->armed = NULL;
+	roce_state_of(dev)->armed = 0;
 }
 
 static void modified(struct nicref_dev *dev, struct qp *q)
@@ -263,8 +380,8 @@ static void modified(struct nicref_dev *dev, struct qp *q)
 	uint8_t from = rq->state;
 	refresh(rq);
 	rq->state = q->state;
-	if (from == QP_RTR && q->state == QP_RTS)
-		rq->ud_psn = (uint32_t)CTX(q, next_send_psn);
+	if (from == QP_RTR && q->state == QP_RTS && rq->st != QP_ST_RC)
+		rq->ud_psn = (uint32_t)CTX(q, next_send_psn); /* UD: shares the RC state's room */
 	if (q->state == QP_ERR && from != QP_ERR)
 		roce_qp_flush(dev, rq);
 	if (rq->st == QP_ST_RC)

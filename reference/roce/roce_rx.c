@@ -184,7 +184,7 @@ void roce_qp_run(struct nicref_dev *dev, struct qp *q, const struct sq_db *db, b
 	 * [the device's counter, record). The WQE is read from memory: a Blue Flame copy is not
 	 * used (D-ROCE-17). */
 	uint16_t rec;
-	if (wq_dbr_read(dev, &qp->sq, true, &rec))
+	if (roce_qp_dbr(dev, qp, true, &rec))
 		return;
 	uint16_t index = db->wqe_index;
 	if ((uint16_t)(index - qp->sq.hw_counter) >= (uint16_t)(rec - qp->sq.hw_counter)) {

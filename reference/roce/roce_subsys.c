@@ -179,12 +179,17 @@ static int roce_check(const struct nicref_dev *dev, const void *state, char *buf
 	if (n != rs->nqps)
 		return dev_broken(buf, len, NICREF_INV_ROCE_QP_STATE,
 				  "%u QPs with transport state, %u counted", n, rs->nqps);
-	const struct roce_qp *prev = NULL;
-	uint32_t armed = 0;
-	for (const struct roce_qp *qp = rs->armed; qp; prev = qp, qp = qp->tnext)
-		if (qp->tprev != prev || !qp->armed || ++armed > n)
+	/* The armed list is linked by QPN (roce/roce.h struct roce_qp). */
+	uint32_t prev = 0, armed = 0;
+	for (uint32_t k = rs->armed; k;) {
+		const struct qp *q = obj_get(dev, OBJ_QP, k);
+		const struct roce_qp *qp = q ? q->xport : NULL;
+		if (!qp || qp->tprev != prev || !qp->armed || ++armed > n)
 			return dev_broken(buf, len, NICREF_INV_ROCE_TIMERS,
-					  "the armed list is broken at QP %u", qp->qpn);
+					  "the armed list is broken at QP %u", k);
+		prev = k;
+		k = qp->tnext;
+	}
 	return 0;
 }
 

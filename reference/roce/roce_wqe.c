@@ -65,7 +65,7 @@ uint8_t roce_sq_wqe(struct nicref_dev *dev, struct roce_qp *qp, uint16_t index,
 	memset(w, 0, offsetof(struct roce_swqe, sge));
 	w->nsge = 0;
 	w->index = index;
-	if (wq_read(dev, &qp->sq, index, 0, b, OCTWORD))
+	if (roce_qp_wq_read(dev, qp, true, index, 0, b, OCTWORD))
 		return ROCE_SYND_LOCAL_QP_OP_ERR;
 	size_t n = OCTWORD;
 	w->opcode = (uint8_t)PRM_GET(send_wqe_ctrl, opcode, b, n);
@@ -83,7 +83,7 @@ uint8_t roce_sq_wqe(struct nicref_dev *dev, struct roce_qp *qp, uint16_t index,
 	    PRM_GET(send_wqe_ctrl, sq_number, b, n) != qp->qpn || !op_ok(qp->st, w->opcode) ||
 	    w->ds < 1)
 		return ROCE_SYND_LOCAL_QP_OP_ERR;
-	if (wq_read(dev, &qp->sq, index, 0, b, len))
+	if (roce_qp_wq_read(dev, qp, true, index, 0, b, len))
 		return ROCE_SYND_LOCAL_QP_OP_ERR;
 	size_t off = OCTWORD;
 	if (has_raddr(w->opcode)) {
@@ -165,7 +165,7 @@ static uint8_t walk(struct nicref_dev *dev, struct roce_qp *qp, const struct roc
 			continue;
 		}
 		uint32_t take = g->len - off < len - done ? g->len - off : len - done;
-		struct mkey_req r = { .key = g->lkey, .pd = qp->pd, .va = g->addr + off,
+		struct mkey_req r = { .key = g->lkey, .pd = qp->qp->pd, .va = g->addr + off,
 				      .len = take, .access = access, .rlkey = rlkey };
 		struct xfer x = { dev, buf + done, access == MKEY_LOCAL_WRITE, 0 };
 		int rc = mkey_translate(dev, &r, piece, &x);
@@ -263,13 +263,13 @@ int roce_rq_take(struct nicref_dev *dev, struct roce_qp *qp, struct roce_rwqe *w
 	if (PRM_GET(qpc, rq_type, qp->qp->ctx, QP_CTX_BYTES) != 0)
 		return -2; /* no RQ */
 	uint16_t rec;
-	if (wq_dbr_read(dev, &qp->rq, false, &rec))
+	if (roce_qp_dbr(dev, qp, false, &rec))
 		return -1;
 	if ((uint16_t)qp->rq_head == rec)
 		return -2;
 	size_t stride = (size_t)1 << qp->rq.log_stride;
 	size_t n = stride < sizeof b ? stride : sizeof b;
-	if (wq_read(dev, &qp->rq, qp->rq_head, 0, b, n))
+	if (roce_qp_wq_read(dev, qp, false, qp->rq_head, 0, b, n))
 		return -1;
 	read_rwqe(b, n, w);
 	w->index = qp->rq_head & 0xFFFF;
@@ -281,7 +281,7 @@ int roce_rq_take(struct nicref_dev *dev, struct roce_qp *qp, struct roce_rwqe *w
 int roce_remote(struct nicref_dev *dev, struct roce_qp *qp, uint32_t rkey, uint64_t va,
 		uint32_t len, unsigned access, uint8_t *buf)
 {
-	struct mkey_req r = { .key = rkey, .pd = qp->pd, .va = va, .len = len, .access = access };
+	struct mkey_req r = { .key = rkey, .pd = qp->qp->pd, .va = va, .len = len, .access = access };
 	struct xfer x = { dev, buf, access == MKEY_REMOTE_WRITE, 0 };
 	int rc = mkey_translate(dev, &r, buf ? piece : NULL, &x);
 	return rc;

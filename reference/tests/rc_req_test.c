@@ -67,15 +67,15 @@ Test(rc_req, coalesced_ack_completes_in_order)
 	ru_post(u, RC_MSG_SEND, 0, 0); /* 104 */
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	cr_expect_eq(u->nreq, 5);
-	cr_expect_neq(u->q.timer_ns, 0);
+	cr_expect_neq(u->q.deadline_ns, 0);
 	rx(u, 103, ACK, 5);
 	cr_expect_eq(u->ndone, 2);
-	cr_expect_neq(u->q.timer_ns, 0, "one message still unacknowledged");
+	cr_expect_neq(u->q.deadline_ns, 0, "one message still unacknowledged");
 	rx(u, 104, ACK, 6);
 	cr_expect_eq(u->ndone, 3);
 	cr_expect_eq(u->done_order[0], 0);
 	cr_expect_eq(u->done_order[2], 2);
-	cr_expect_eq(u->q.timer_ns, 0);
+	cr_expect_eq(u->q.deadline_ns, 0);
 	cr_expect_eq(u->q.una_psn, 105);
 	ru_free(u);
 }
@@ -110,7 +110,7 @@ Test(rc_req, timeout_goes_back_with_original_opcodes)
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	cr_expect_eq(u->nreq, 4);
 	rx(u, 201, ACK, 1000);
-	uint64_t t = u->q.timer_ns;
+	uint64_t t = u->q.deadline_ns;
 	cr_expect_eq(t, 1000 + 67108864ull, "timer restarted on progress (4.096 us x 2^14)");
 	rc_req_tick(&u->q, &ru_req_ops, u, t - 1);
 	cr_expect_eq(u->nreq, 4);
@@ -126,7 +126,7 @@ Test(rc_req, timeout_goes_back_with_original_opcodes)
 	cr_expect_eq(u->req_out[5].p.len, 232);
 	cr_expect(u->req_out[5].p.ackreq);
 	/* a restart at the first PSN re-sends FIRST with the original RETH */
-	rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+	rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->req_out[6].p.psn, 202);
 	ru_free(u);
 }
@@ -137,7 +137,7 @@ Test(rc_req, timeout_from_first_sends_reth)
 	ru_connect(u, 0, 7, 7, 0);
 	ru_post(u, RC_MSG_WRITE, 300, RU_VA + 16);
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
-	rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+	rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_assert_eq(u->nreq, 4);
 	cr_expect_eq(u->req_out[2].p.opcode, RC_BTH_WRITE_FIRST);
 	cr_expect(u->req_out[2].p.has_reth);
@@ -165,8 +165,9 @@ Test(rc_req, nak_sequence_error)
 	ru_free(u);
 }
 
-/* NAK sequence errors use retry_cnt too (IBTA; D-ADP-17): retry_cnt 1, the second fails the WQE
- * with 0x15. */
+/* NAK sequence errors use retry_cnt too (IBTA; D-ADP-17): retry_cnt 1, the NAK takes the one
+ * retry; a copy of the same NAK (the link duplicated it) is the same loss and takes none
+ * (D-ROCE-RC-22, F4); the ACK timer then finds the retries spent: 0x15. */
 Test(rc_req, nak_sequence_retries_exhausted)
 {
 	struct ru *u = ru_new();
@@ -175,10 +176,96 @@ Test(rc_req, nak_sequence_retries_exhausted)
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	rx(u, 0, NAK_SEQ, 1);
 	cr_expect_eq(u->nfail, 0);
-	rx(u, 0, NAK_SEQ, 2);
+	cr_expect_eq(u->retx[RC_RETX_NAK_SEQ], 1);
+	struct rc_pkt copy = ack_of(0, NAK_SEQ);
+	cr_expect(!rc_req_rx(&u->q, &copy, &ru_req_ops, u, 2), "a copy of the NAK acted on changes nothing");
+	cr_expect_eq(u->nfail, 0, "a duplicated NAK is not a second loss");
+	cr_expect_eq(u->retx[RC_RETX_NAK_SEQ], 1);
+	cr_expect_eq(u->nreq, 2);
+	rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->nfail, 1);
 	cr_expect_eq(u->fail_syn, RC_SYN_RETRY_EXC);
 	cr_expect_eq(u->q.state, RC_REQ_ERR);
+	ru_free(u);
+}
+
+/* F4 (D-ROCE-RC-21): going back does not unsend. An RNR NAK for PSN 0, then a NAK sequence
+ * error for PSN 0 (the responder saw PSN 1 first), then the responder executes a late copy of
+ * PSN 0 and PSN 1 and acknowledges PSN 1: that ACK names PSNs the requester sent, so it
+ * completes both SENDs (IBTA §9.7.4: an ACK of PSN p acknowledges every request up to p). */
+Test(rc_req, ack_after_go_back_is_taken)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	rx(u, 0, 0x21, 1);
+	rx(u, 0, NAK_SEQ, 2);
+	cr_expect_eq(u->retx[RC_RETX_NAK_SEQ], 0, "the RNR wait resends from PSN 0 anyway");
+	struct rc_pkt a = ack_of(1, ACK);
+	cr_expect(rc_req_rx(&u->q, &a, &ru_req_ops, u, 3), "an ACK of a PSN sent is taken");
+	cr_expect_eq(u->ndone, 2);
+	cr_expect_eq(u->nfail, 0);
+	cr_expect_eq(rc_req_outstanding(&u->q), 0);
+	cr_expect_eq(u->nreq, 2, "nothing acknowledged is sent again");
+	ru_free(u);
+}
+
+/* F4 (D-ROCE-RC-23): an RNR wait ends when progress acknowledges the PSN it named (a later copy
+ * of the request was executed): no RNR resend at the wait's deadline. */
+Test(rc_req, rnr_wait_ends_on_progress)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	rx(u, 0, 0x21, 1000); /* Table 45 code 1: 10 us */
+	cr_expect_eq(rc_req_deadline(&u->q), 11000);
+	rx(u, 0, ACK, 2000);
+	cr_expect_eq(u->ndone, 1);
+	cr_expect_eq(u->q.state, RC_REQ_RUN);
+	cr_expect_neq(rc_req_deadline(&u->q), 11000, "the ACK timer runs for PSN 1, not the RNR wait");
+	rc_req_tick(&u->q, &ru_req_ops, u, 11000);
+	cr_expect_eq(u->retx[RC_RETX_RNR], 0);
+	cr_expect_eq(u->nreq, 2);
+	rx(u, 1, ACK, 12000);
+	cr_expect_eq(u->ndone, 2);
+	ru_free(u);
+}
+
+/* F4 (D-ROCE-RC-22): an ACK beyond a READ whose responses are missing asks the READ again once;
+ * the same ACK again (the ACK of a duplicate request the go-back itself caused) is not a new
+ * loss: no second retry, so retry_cnt 1 is not exhausted; the responses then complete the READ. */
+Test(rc_req, read_gap_asked_once)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 1, 7, 0);
+	ru_post(u, RC_MSG_READ, 600, RU_VA); /* PSNs 0, 1, 2 */
+	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 3 */
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	rx(u, 3, ACK, 5);
+	cr_expect_eq(u->retx[RC_RETX_READ_GAP], 1);
+	struct rc_pkt a = ack_of(3, ACK);
+	cr_expect(!rc_req_rx(&u->q, &a, &ru_req_ops, u, 6), "the same gap shown again is not taken");
+	cr_expect_eq(u->retx[RC_RETX_READ_GAP], 1);
+	cr_expect_eq(u->nfail, 0, "no retry used by a copy");
+	uint8_t data[256];
+	memset(data, 0x5A, sizeof data);
+	static const uint8_t ops[3] = { RC_BTH_READ_RESP_FIRST, RC_BTH_READ_RESP_MIDDLE, RC_BTH_READ_RESP_LAST };
+	for (uint32_t k = 0; k < 3; k++) {
+		struct rc_pkt r = ack_of(k, ACK);
+		r.opcode = ops[k];
+		r.has_aeth = k != 1;
+		r.payload = data;
+		r.len = k < 2 ? 256 : 88;
+		cr_expect(rc_req_rx(&u->q, &r, &ru_req_ops, u, 7 + k));
+	}
+	cr_expect_eq(u->ndone, 1, "the READ completes");
+	rx(u, 3, ACK, 20);
+	cr_expect_eq(u->ndone, 2);
+	cr_expect_eq(u->nfail, 0);
 	ru_free(u);
 }
 
@@ -254,7 +341,7 @@ Test(rc_req, timeout_retries_exhausted)
 	ru_post(u, RC_MSG_SEND, 100, 0);
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	for (int i = 0; i < 3; i++)
-		rc_req_tick(&u->q, &ru_req_ops, u, u->q.timer_ns);
+		rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->timeouts, 3);
 	cr_expect_eq(u->timeout_fail, 1);
 	cr_expect_eq(u->nreq, 6, "2 packets, twice retried");
@@ -393,11 +480,11 @@ Test(rc_req, one_long_tick_one_expiry)
 	ru_connect(u, 0, 2, 7, 0);
 	ru_post(u, RC_MSG_SEND, 100, 0);
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
-	uint64_t t = u->q.timer_ns;
+	uint64_t t = u->q.deadline_ns;
 	rc_req_tick(&u->q, &ru_req_ops, u, 10000000000ull);
 	cr_expect_eq(u->timeouts, 1);
 	cr_expect_eq(u->nreq, 2);
-	cr_expect_eq(u->q.timer_ns, 10000000000ull + t, "armed from the time the clock reached");
+	cr_expect_eq(u->q.deadline_ns, 10000000000ull + t, "armed from the time the clock reached");
 	cr_expect_eq(u->nfail, 0);
 	ru_free(u);
 }

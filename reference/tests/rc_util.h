@@ -27,6 +27,7 @@ struct ru_pkt {
 struct ru {
 	/* requester side */
 	struct rc_req q;
+	struct nicref_adp_mode mode; /* the ADP mode q points to */
 	struct rc_wqe sq[RU_SQ];
 	uint8_t src[RU_MEM];   /* the requester's local data: WQE i's payload at i * 4096 */
 	uint8_t rdst[RU_MEM];  /* the requester's READ destination: WQE i at i * 4096 */
@@ -257,11 +258,10 @@ static const struct rc_resp_ops ru_resp_ops = { ru_rq_avail, ru_rq_take, ru_rq_p
  * 7, rnr_retry rnr; the responder expects psn. */
 static inline void ru_connect(struct ru *u, uint32_t psn, uint8_t retry_cnt, uint8_t rnr, uint8_t limit)
 {
-	struct nicref_adp_mode mode;
-	memset(&mode, 0, sizeof mode);
+	memset(&u->mode, 0, sizeof u->mode); /* the classic timer; the requester points to it */
 	struct nicref_adp_qp_attr aa = { 14, retry_cnt };
 	struct rc_req_attr a = { psn, 256, rnr, limit, 0 };
-	rc_req_init(&u->q, &a, &mode, &aa, 0, 0);
+	rc_req_init(&u->q, &a, &u->mode, &aa, 0, 0);
 	rc_resp_init(&u->r, psn);
 	u->env.pmtu = 256;
 	u->env.pkey = 0xFFFF;

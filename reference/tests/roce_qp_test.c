@@ -5,6 +5,7 @@
  * §A17.3.3). */
 #include <criterion/criterion.h>
 
+#include "roce/roce.h"
 #include "roce_util.h"
 
 TestSuite(roce_qp, .init = rt_setup, .fini = rt_teardown);
@@ -198,4 +199,52 @@ Test(roce_qp, a_ud_qp_on_an_srq_takes_its_wqes)
 	/* The SRQ is empty now: the next datagram is dropped (no RNR for UD). */
 	rt_ud_send(&a, b.qpn, RT_QKEY, 2, 0, 4, false, 0);
 	cr_expect_eq(rt_drops(NICREF_ROCE_DROP_UD_NO_WQE), 1);
+}
+
+/* glibc's chunk for an n-byte block: an 8-byte header, 16-byte rounding, 32 at least. */
+static size_t chunk(size_t n)
+{
+	size_t c = (n + 8 + 15) & ~(size_t)15;
+	return c < 32 ? 32 : c;
+}
+
+/* Item 12, D-QP-13, D-ROCE-RC-24: a live QP costs at most 512 heap bytes: struct qp with one
+ * page of pas[] (one block), struct roce_qp, and the object table's 8-byte slot. Before: struct
+ * qp 288 B with a pas[] block of its own and struct roce_qp 456 B (808 B per QP in make
+ * bench). */
+Test(roce_qp, memory_per_qp_within_budget)
+{
+	size_t qp = chunk(sizeof(struct qp) + sizeof(uint64_t));
+	size_t xport = chunk(sizeof(struct roce_qp));
+	cr_log_info("struct qp %zu B, struct roce_qp %zu B: chunks %zu + %zu + 8", sizeof(struct qp),
+		    sizeof(struct roce_qp), qp, xport);
+	cr_expect_leq(qp + xport + 8, 512, "%zu + %zu + 8 B per live QP", qp, xport);
+	cr_expect_leq(sizeof(struct rc_req), 72, "struct rc_req: %zu B", sizeof(struct rc_req));
+	cr_expect_leq(sizeof(struct rc_resp), 40, "struct rc_resp: %zu B", sizeof(struct rc_resp));
+}
+
+/* D-ROCE-RC-24: QPs that take the same ADP mode share one copy; a different mode (a ROCE_ACCL
+ * write in between) has its own; the last QP to let a mode go frees it. */
+Test(roce_qp, adp_modes_shared_and_released)
+{
+	struct nicref_dev *dev = rt.q.t->dev;
+	struct nicref_adp_mode m1, m2;
+	memset(&m1, 0, sizeof m1);
+	m1.base_timeout_min_ns = 4000;
+	m2 = m1;
+	m2.adp = m2.retrans_en = true;
+	m2.profile.time_base = 8;
+	const struct nicref_adp_mode *a = roce_adp_mode_get(dev, &m1);
+	const struct nicref_adp_mode *b = roce_adp_mode_get(dev, &m1);
+	const struct nicref_adp_mode *c = roce_adp_mode_get(dev, &m2);
+	cr_assert(a && b && c);
+	cr_expect_eq(a, b, "the same mode: one copy");
+	cr_expect_neq(a, c, "another mode: its own copy");
+	cr_expect(c->adp && c->profile.time_base == 8 && !a->adp);
+	roce_adp_mode_put(dev, a);
+	roce_adp_mode_put(dev, c);
+	cr_expect_eq(roce_adp_mode_get(dev, &m1), b, "still held once");
+	roce_adp_mode_put(dev, b);
+	roce_adp_mode_put(dev, b);
+	cr_expect_null(roce_state_of(dev)->modes, "no QP holds a mode: none kept");
 }
