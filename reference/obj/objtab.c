@@ -4,6 +4,46 @@
 
 #include "obj/objtab.h"
 
+enum { OBJTAB_REC_ALLOC, OBJTAB_REC_REMOVE, OBJTAB_REC_RANGE };
+
+static void log_rec(struct objtab *t, struct objtab_rec r)
+{
+	if (!t->undo_on || t->undo_lost)
+		return;
+	if (t->nundo == t->undo_cap) {
+		uint32_t cap = t->undo_cap ? 2 * t->undo_cap : 16;
+		struct objtab_rec *n = realloc(t->undo, cap * sizeof *n);
+		if (!n) {
+			t->undo_lost = true;
+			return;
+		}
+		t->undo = n;
+		t->undo_cap = cap;
+	}
+	t->undo[t->nundo++] = r;
+}
+
+/* A new chunk: the spare when there is one (it is empty: every handle removed). */
+static struct objtab_chunk *chunk_new(struct objtab *t)
+{
+	struct objtab_chunk *k = t->spare;
+	if (k) {
+		t->spare = NULL;
+		return k;
+	}
+	return calloc(1, sizeof *k);
+}
+
+static void chunk_drop(struct objtab *t, struct objtab_chunk *k)
+{
+	if (t->undo_on && !t->spare) {
+		memset(k, 0, sizeof *k);
+		t->spare = k;
+	} else {
+		free(k);
+	}
+}
+
 static uint32_t chunk_of(uint32_t h)
 {
 	return h >> OBJTAB_CHUNK_LOG;
@@ -57,6 +97,8 @@ void objtab_fini(struct objtab *t)
 			free(t->dir[c]);
 	free(t->dir);
 	free(t->notfull);
+	free(t->undo);
+	free(t->spare);
 	memset(t, 0, sizeof *t);
 }
 
@@ -69,10 +111,15 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 			struct objtab_chunk *k = t->dir[c];
 			if (!k)
 				continue;
-			for (uint32_t i = 0; dtor && i < OBJTAB_CHUNK; i++)
-				if (k->used[i / 64] >> (i % 64) & 1)
-					dtor(ctx, k->obj[i]);
-			free(k);
+			for (uint32_t i = 0; i < OBJTAB_CHUNK && (dtor || t->undo_on); i++)
+				if (k->used[i / 64] >> (i % 64) & 1) {
+					log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_REMOVE,
+									.h = c * OBJTAB_CHUNK + i,
+									.obj = k->obj[i] });
+					if (dtor)
+						dtor(ctx, k->obj[i]);
+				}
+			chunk_drop(t, k);
 			t->dir[c] = NULL;
 		}
 		t->nlive = 0;
@@ -82,6 +129,9 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 		limit = t->capacity;
 	if (base > limit)
 		base = limit;
+	if (had || t->base != base || t->limit != limit)
+		log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_RANGE, .base = t->base,
+						.limit = t->limit });
 	if (!had && t->base == base && t->limit == limit && t->summary)
 		return; /* already so: keeps a device reset cheap */
 	t->base = base;
@@ -100,7 +150,7 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 	uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(t->notfull[w]);
 	struct objtab_chunk *k = t->dir[c];
 	if (!k) {
-		k = calloc(1, sizeof *k);
+		k = chunk_new(t);
 		if (!k)
 			return -2;
 		t->dir[c] = k;
@@ -125,6 +175,7 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 		t->nlive++;
 		if (k->nlive == chunk_room(t, c))
 			notfull_set(t, c, false);
+		log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_ALLOC, .h = h });
 		return h;
 	}
 	/* notfull said there was room: a model bug. */
@@ -143,13 +194,64 @@ void *objtab_remove(struct objtab *t, uint32_t h)
 	t->nlive--;
 	if (--k->nlive == 0) {
 		/* memory follows the live objects */
-		free(k);
+		chunk_drop(t, k);
 		t->dir[c] = NULL;
 		while (t->top && !t->dir[t->top - 1])
 			t->top--;
 	}
 	notfull_set(t, c, true);
+	log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_REMOVE, .h = h, .obj = obj });
 	return obj;
+}
+
+int objtab_put(struct objtab *t, uint32_t h, void *obj)
+{
+	uint32_t c = chunk_of(h), i = h % OBJTAB_CHUNK;
+	struct objtab_chunk *k = t->dir[c];
+	if (!k) {
+		if (!(k = chunk_new(t)))
+			return -1;
+		t->dir[c] = k;
+		if (c >= t->top)
+			t->top = c + 1;
+	}
+	k->used[i / 64] |= 1ull << (i % 64);
+	k->obj[i] = obj;
+	k->nlive++;
+	t->nlive++;
+	if (k->nlive == chunk_room(t, c))
+		notfull_set(t, c, false);
+	log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_ALLOC, .h = h });
+	return 0;
+}
+
+void objtab_undo_start(struct objtab *t)
+{
+	t->undo_on = true;
+	t->undo_lost = false;
+	t->nundo = 0;
+}
+
+bool objtab_undo_complete(const struct objtab *t)
+{
+	return t->undo_on && !t->undo_lost;
+}
+
+int objtab_undo(struct objtab *t)
+{
+	int rc = 0;
+	t->undo_lost = true; /* what the undo does is not logged (the spare is kept: still on) */
+	while (t->nundo) {
+		const struct objtab_rec *r = &t->undo[--t->nundo];
+		if (r->op == OBJTAB_REC_ALLOC)
+			(void)objtab_remove(t, r->h);
+		else if (r->op == OBJTAB_REC_REMOVE)
+			rc |= objtab_put(t, r->h, r->obj);
+		else
+			objtab_reset(t, r->base, r->limit, NULL, NULL);
+	}
+	objtab_undo_start(t);
+	return rc;
 }
 
 int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj)

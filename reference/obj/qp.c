@@ -178,7 +178,7 @@ static int take_pas(struct cmd_ctx *c, struct qp *q)
 	if (!QPC_IN(c, no_sq))
 		bytes += (1ull << QPC_IN(c, log_sq_size)) * 64;
 	q->npas = (uint32_t)((bytes + page - 1) / page);
-	q->pas = q->npas ? malloc(q->npas * sizeof *q->pas) : NULL;
+	q->pas = q->npas ? dev_malloc(c->dev, q->npas * sizeof *q->pas) : NULL;
 	if (q->npas && !q->pas)
 		return -1;
 	size_t given = c->in_len > QP_PAS_OFF ? (c->in_len - QP_PAS_OFF) / 8 : 0;
@@ -195,7 +195,7 @@ void qp_dev_release(struct nicref_dev *dev)
 	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
 	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o)) {
 		struct qp *q = o;
-		free(q->pas);
+		dev_free(q->pas);
 		q->pas = NULL;
 		q->npas = 0;
 	}
@@ -227,16 +227,16 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 		return r;
 	if (obj_charge(dev, OBJ_QP))
 		return NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
-	struct qp *q = malloc(sizeof *q);
+	struct qp *q = dev_malloc(dev, sizeof *q);
 	if (q && take_pas(c, &tmp)) {
-		free(q);
+		dev_free(q);
 		q = NULL;
 	}
 	int64_t h = q ? qp_sq_alloc(dev, OBJ_QP, q) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_QP);
-		free(tmp.pas);
-		free(q);
+		dev_free(tmp.pas);
+		dev_free(q);
 		return h == -1 ? NICREF_RULE_QP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	*q = tmp;
@@ -264,10 +264,10 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 	/* [IBTA] §11.2.4.4 Destroy QP: from any state. The transport lets its state go first. */
 	dev_notify(dev, DEV_NOTE_QP_DESTROY, qpn);
 	hold_refs(dev, q, false);
-	free(q->pas);
+	dev_free(q->pas);
 	objtab_remove(&dev->obj[OBJ_QP], qpn);
 	obj_uncharge(dev, OBJ_QP);
-	free(q);
+	dev_free(q);
 	return NICREF_RULE_NONE;
 }
 

@@ -223,12 +223,12 @@ static void drop_state(struct nicref_dev *dev, struct qp *q)
 	unlink_armed(roce_state_of(dev), rq);
 	q->xport = NULL;
 	roce_state_of(dev)->nqps--;
-	free(rq);
+	dev_free(rq);
 }
 
 static struct roce_qp *make_state(struct nicref_dev *dev, struct qp *q)
 {
-	struct roce_qp *rq = calloc(1, sizeof *rq);
+	struct roce_qp *rq = dev_calloc(dev, 1, sizeof *rq);
 	if (!rq)
 		return NULL;
 	rq->qp = q;
