@@ -81,7 +81,8 @@ int ctl_snap_save(struct nicref_dev *dev, const void *state, void **blob)
 	b->eqd = dev->eqd;
 	b->flow = dev->flow;
 	b->vport = *dev->vport;
-	memcpy(b->l2, dev->vport->l2.e, nl2 * sizeof *b->l2);
+	if (nl2)
+		memcpy(b->l2, dev->vport->l2.e, nl2 * sizeof *b->l2);
 	memcpy(b->port, dev->port, sizeof b->port);
 	b->roce_accl = dev->roce_accl;
 	b->roce_addr_writes = dev->roce_addr_writes;

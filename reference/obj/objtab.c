@@ -170,6 +170,7 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 		if (h >= t->limit)
 			break;
 		k->used[i] |= 1ull << (idx % 64);
+		k->words |= 1ull << i;
 		k->obj[idx] = obj;
 		k->nlive++;
 		t->nlive++;
@@ -190,6 +191,8 @@ void *objtab_remove(struct objtab *t, uint32_t h)
 	uint32_t c = chunk_of(h), i = h % OBJTAB_CHUNK;
 	struct objtab_chunk *k = t->dir[c];
 	k->used[i / 64] &= ~(1ull << (i % 64));
+	if (!k->used[i / 64])
+		k->words &= ~(1ull << (i / 64));
 	k->obj[i] = NULL;
 	t->nlive--;
 	if (--k->nlive == 0) {
@@ -216,6 +219,7 @@ int objtab_put(struct objtab *t, uint32_t h, void *obj)
 			t->top = c + 1;
 	}
 	k->used[i / 64] |= 1ull << (i % 64);
+	k->words |= 1ull << (i / 64);
 	k->obj[i] = obj;
 	k->nlive++;
 	t->nlive++;
@@ -258,15 +262,22 @@ int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj)
 {
 	if (h < t->base)
 		h = t->base;
-	/* Chunks exist exactly while they hold a live handle; none at or above top. */
+	/* Chunks exist exactly while they hold a live handle; none at or above top. Within a
+	 * chunk, the word of h, then the next non-empty word from the chunk's summary: the
+	 * invariants walk every table after every fuzz op, so this is a hot loop. */
 	while (h < t->limit && chunk_of(h) < t->top) {
 		uint32_t c = chunk_of(h);
 		const struct objtab_chunk *k = t->dir[c];
-		for (uint32_t w = k ? h % OBJTAB_CHUNK / 64 : OBJTAB_CHUNK / 64; w < OBJTAB_CHUNK / 64;
-		     w++) {
-			uint64_t bits = k->used[w];
-			if (w == h % OBJTAB_CHUNK / 64)
-				bits &= ~0ull << (h % 64);
+		if (k) {
+			uint32_t w = h % OBJTAB_CHUNK / 64;
+			uint64_t bits = k->used[w] & ~0ull << (h % 64);
+			if (!bits && w + 1 < OBJTAB_CHUNK / 64) {
+				uint64_t rest = k->words & ~0ull << (w + 1);
+				if (rest) {
+					w = (uint32_t)__builtin_ctzll(rest);
+					bits = k->used[w];
+				}
+			}
 			if (bits) {
 				uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 				if (obj)

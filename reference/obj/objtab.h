@@ -24,6 +24,7 @@
 
 struct objtab_chunk {
 	uint32_t nlive;
+	uint64_t words; /* bit w: used[w] != 0, so objtab_next finds the next word in O(1) */
 	uint64_t used[OBJTAB_CHUNK / 64];
 	void *obj[OBJTAB_CHUNK];
 };
