@@ -539,6 +539,19 @@ Test(snapshot, creations_after_a_restore_replay_the_same)
 	check_traffic(churn_then_traffic, churn_then_traffic);
 }
 
+/* A reset since (every object destroyed, the tables closed, the snapshot no longer tracked):
+ * the restore brings the objects back from the snapshot's list and blocks. */
+static void reset_device(struct tl_dev *t)
+{
+	nicref_dev_reset(t->dev);
+	nicref_hostmem_clear(t->dev);
+}
+
+Test(snapshot, a_reset_since_is_undone)
+{
+	check_traffic(mixed_traffic, reset_device);
+}
+
 /* A snapshot of a device with no object, restored after objects of every family came and
  * some went, then taken again over them and restored across each other. */
 Test(snapshot, churn_over_a_bare_snapshot_replays_the_same)
