@@ -25,15 +25,14 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+/* 32 bytes: what a QP's three blocks add to its memory (docs/decisions.md D-SNAP-1). */
 struct mem_blk {
-	struct dev_mem *mem;
-	struct mem_blk *prev, *next; /* on mem's live list (not while kept aside) */
+	struct mem_link link; /* first: on the live list (not while kept aside) */
 	size_t size;
-	uint64_t born;  /* mem->seq when handed out */
-	uint32_t holds; /* snapshots holding it */
+	uint32_t holds; /* snapshots holding it, and ASIDE */
 	uint32_t mark;  /* a restore's epoch (dev_mem_snap_restore) */
-	bool aside;     /* freed while held: kept for the snapshots */
 };
+#define ASIDE (1u << 31) /* freed while held: kept for the snapshots */
 
 /* The header rounded up so the payload is aligned as malloc's. */
 #define HDR ((sizeof(struct mem_blk) + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1))
@@ -48,39 +47,42 @@ static struct mem_blk *blk_of(void *p)
 	return (struct mem_blk *)(void *)((char *)p - HDR);
 }
 
-static void link_head(struct dev_mem *m, struct mem_blk *b)
+static struct mem_blk *blk_at(struct mem_link *l)
 {
-	b->prev = NULL;
-	b->next = m->head;
-	if (m->head)
-		m->head->prev = b;
-	m->head = b;
-	m->nlive++;
-	m->bytes += b->size;
+	return (struct mem_blk *)(void *)l; /* link is the first member */
 }
 
-static void unlink_blk(struct dev_mem *m, struct mem_blk *b)
+static struct mem_link *ring(struct dev_mem *m)
 {
-	if (b->prev)
-		b->prev->next = b->next;
-	else
-		m->head = b->next;
-	if (b->next)
-		b->next->prev = b->prev;
-	m->nlive--;
-	m->bytes -= b->size;
+	if (!m->live.next) /* a zeroed struct dev_mem: the empty ring */
+		m->live.next = m->live.prev = &m->live;
+	return &m->live;
+}
+
+static void link_head(struct dev_mem *m, struct mem_blk *b)
+{
+	struct mem_link *h = ring(m);
+	b->link.prev = h;
+	b->link.next = h->next;
+	h->next->prev = &b->link;
+	h->next = &b->link;
+}
+
+static void unlink_blk(struct mem_blk *b)
+{
+	b->link.prev->next = b->link.next;
+	b->link.next->prev = b->link.prev;
 }
 
 void *dev_malloc(struct nicref_dev *dev, size_t n)
 {
-	struct dev_mem *m = &dev_core(dev)->mem;
 	if (n > SIZE_MAX - HDR)
 		return NULL;
 	struct mem_blk *b = malloc(HDR + n);
 	if (!b)
 		return NULL;
-	*b = (struct mem_blk){ .mem = m, .size = n, .born = ++m->seq };
-	link_head(m, b);
+	*b = (struct mem_blk){ .size = n };
+	link_head(&dev_core(dev)->mem, b);
 	return payload(b);
 }
 
@@ -106,11 +108,11 @@ void *dev_realloc(struct nicref_dev *dev, void *p, size_t n)
 }
 
 /* Off the live list: freed, or kept aside while a snapshot holds it. */
-static void drop(struct dev_mem *m, struct mem_blk *b)
+static void drop(struct mem_blk *b)
 {
-	unlink_blk(m, b);
+	unlink_blk(b);
 	if (b->holds) {
-		b->aside = true;
+		b->holds |= ASIDE;
 		POISON(payload(b), b->size);
 	} else {
 		free(b);
@@ -119,22 +121,32 @@ static void drop(struct dev_mem *m, struct mem_blk *b)
 
 void dev_free(void *p)
 {
-	if (p) {
-		struct mem_blk *b = blk_of(p);
-		drop(b->mem, b);
-	}
+	if (p)
+		drop(blk_of(p));
 }
 
 void dev_mem_fini(struct dev_mem *m)
 {
-	while (m->head)
-		drop(m, m->head);
+	struct mem_link *h = ring(m);
+	while (h->next != h)
+		drop(blk_at(h->next));
+}
+
+size_t dev_mem_count(const struct dev_mem *m, size_t *bytes)
+{
+	size_t n = 0, sum = 0;
+	for (const struct mem_link *l = m->live.next; l && l != &m->live; l = l->next) {
+		n++;
+		sum += ((const struct mem_blk *)(const void *)l)->size;
+	}
+	if (bytes)
+		*bytes = sum;
+	return n;
 }
 
 /* ---- Snapshots ---------------------------------------------------------------------------- */
 
 struct mem_snap {
-	uint64_t seq; /* every block it holds was handed out at or before */
 	size_t n;
 	struct mem_blk **blk;
 	size_t *off; /* each block's bytes in copy */
@@ -144,15 +156,17 @@ struct mem_snap {
 
 struct mem_snap *dev_mem_snap_take(struct dev_mem *m)
 {
+	size_t bytes, n = dev_mem_count(m, &bytes);
 	struct mem_snap *s = calloc(1, sizeof *s);
-	size_t n = m->nlive ? m->nlive : 1;
-	if (!s || !(s->blk = malloc(n * sizeof *s->blk)) || !(s->off = malloc(n * sizeof *s->off)) ||
-	    !(s->copy = malloc(m->bytes ? m->bytes : 1))) {
+	if (!s || !(s->blk = malloc((n ? n : 1) * sizeof *s->blk)) ||
+	    !(s->off = malloc((n ? n : 1) * sizeof *s->off)) ||
+	    !(s->copy = malloc(bytes ? bytes : 1))) {
 		dev_mem_snap_free(s);
 		return NULL;
 	}
-	s->seq = m->seq;
-	for (struct mem_blk *b = m->head; b; b = b->next) {
+	struct mem_link *h = ring(m);
+	for (struct mem_link *l = h->next; l != h; l = l->next) {
+		struct mem_blk *b = blk_at(l);
 		s->blk[s->n] = b;
 		s->off[s->n++] = s->bytes;
 		memcpy(s->copy + s->bytes, payload(b), b->size);
@@ -164,24 +178,26 @@ struct mem_snap *dev_mem_snap_take(struct dev_mem *m)
 
 void dev_mem_snap_restore(struct dev_mem *m, struct mem_snap *s, bool tracked)
 {
+	struct mem_link *h = ring(m);
 	if (tracked) {
-		/* Since s, the only blocks handed out are the youngest, at the head. */
-		while (m->head && m->head->born > s->seq)
-			drop(m, m->head);
+		/* Since s was taken or restored, every live block was s's (held) but the ones
+		 * made since, at the head; no other snapshot was taken meanwhile. */
+		while (h->next != h && !blk_at(h->next)->holds)
+			drop(blk_at(h->next));
 	} else {
 		uint32_t e = ++m->epoch;
 		for (size_t i = 0; i < s->n; i++)
 			s->blk[i]->mark = e;
-		for (struct mem_blk *b = m->head, *next; b; b = next) {
-			next = b->next;
-			if (b->mark != e)
-				drop(m, b);
+		for (struct mem_link *l = h->next, *next; l != h; l = next) {
+			next = l->next;
+			if (blk_at(l)->mark != e)
+				drop(blk_at(l));
 		}
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		struct mem_blk *b = s->blk[i];
-		if (b->aside) {
-			b->aside = false;
+		if (b->holds & ASIDE) {
+			b->holds &= ~ASIDE;
 			UNPOISON(payload(b), b->size);
 			link_head(m, b);
 		}
@@ -195,8 +211,9 @@ void dev_mem_snap_free(struct mem_snap *s)
 		return;
 	for (size_t i = 0; s->blk && i < s->n; i++) {
 		struct mem_blk *b = s->blk[i];
-		if (--b->holds == 0 && b->aside)
+		if (--b->holds == ASIDE) { /* the last holder, and freed: it goes now */
 			free(b);
+		}
 	}
 	free(s->blk);
 	free(s->off);

@@ -80,7 +80,7 @@ Test(devmem_snap, blocks_made_since_go_and_blocks_freed_since_come_back)
 {
 	struct nicref_dev *dev = device();
 	struct dev_mem *m = &dev_core(dev)->mem;
-	uint32_t live0 = m->nlive;
+	size_t live0 = dev_mem_count(m, NULL);
 	uint8_t *a = dev_malloc(dev, 100), *b = dev_calloc(dev, 4, 8);
 	cr_assert(a && b);
 	memset(a, 0xA5, 100);
@@ -95,9 +95,9 @@ Test(devmem_snap, blocks_made_since_go_and_blocks_freed_since_come_back)
 	uint8_t *a2 = dev_realloc(dev, a, 200);
 	cr_assert(a2 && a2 != a);
 	cr_expect_eq(a2[99], 0x11, "realloc keeps the bytes");
-	cr_expect_eq(m->nlive, live0 + 2, "a2 and c live; a and b kept aside");
+	cr_expect_eq(dev_mem_count(m, NULL), live0 + 2, "a2 and c live; a and b kept aside");
 	dev_mem_snap_restore(m, s, true);
-	cr_expect_eq(m->nlive, live0 + 2, "a and b back, a2 and c gone");
+	cr_expect_eq(dev_mem_count(m, NULL), live0 + 2, "a and b back, a2 and c gone");
 	cr_expect_eq(a[0], 0xA5, "a's bytes as at the snapshot");
 	cr_expect_eq(a[99], 0xA5);
 	for (unsigned i = 0; i < 32; i++)
@@ -107,7 +107,7 @@ Test(devmem_snap, blocks_made_since_go_and_blocks_freed_since_come_back)
 	cr_assert(d);
 	dev_free(a);
 	dev_mem_snap_restore(m, s, false);
-	cr_expect_eq(m->nlive, live0 + 2);
+	cr_expect_eq(dev_mem_count(m, NULL), live0 + 2);
 	cr_expect_eq(a[50], 0xA5);
 	dev_mem_snap_free(s);
 	nicref_dev_destroy(dev);
