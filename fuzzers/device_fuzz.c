@@ -26,9 +26,9 @@
  * right. With NICREF_DUT set, every call is also made on the device under test and compared
  * (fuzzers/fuzz_dut.c).
  *
- * Between inputs the device comes back from a snapshot (fuzz_snap.h); an input that made
- * commands create or destroy objects (raw doorbells can replay the driver's last command) has
- * the next input configure the device again. */
+ * Between inputs the device comes back from a snapshot (fuzz_snap.h), whatever the input's
+ * commands created or destroyed (raw doorbells can replay the driver's last command; the
+ * restore undoes objects made and destroyed since, D-SNAP-1). */
 #include <stdlib.h>
 #include <string.h>
 

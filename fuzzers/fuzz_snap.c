@@ -48,3 +48,23 @@ void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct f
 				     "nicref_snapshot_take refused (reason %d)", why);
 	fs->oracle = *o;
 }
+
+void fuzz_snap_drv_take(struct fuzz_snap_drv *s, const struct refdrv *d)
+{
+	s->drv = *d;
+	free(s->pages);
+	s->pages = malloc((d->npages ? d->npages : 1) * sizeof *s->pages);
+	NICREF_FUZZ_CHECK(s->pages != NULL);
+	memcpy(s->pages, d->pages, d->npages * sizeof *d->pages);
+}
+
+void fuzz_snap_drv_restore(const struct fuzz_snap_drv *s, struct refdrv *d)
+{
+	uint64_t *pages = d->pages;
+	uint32_t cap = d->pages_cap;
+	*d = s->drv;
+	d->pages = pages;
+	d->pages_cap = cap;
+	NICREF_FUZZ_CHECK(s->drv.npages <= cap);
+	memcpy(pages, s->pages, s->drv.npages * sizeof *pages);
+}

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "driver.h"
 #include "fuzz_oracle.h"
 #include "nicref/snapshot.h"
 
@@ -30,5 +31,16 @@ bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz
 /* Captures dev and *o when snapshots are on. A refusal is a harness bug (the target snapshots
  * a state the library cannot capture), so it traps. */
 void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o);
+
+/* The reference driver's side of a snapshot: its words and its list of the pages it gave the
+ * device (its own buffer, which only grows, stays the driver's). */
+struct fuzz_snap_drv {
+	struct refdrv drv;
+	uint64_t *pages;
+};
+/* Saves d (after a fuzz_snap_take that took a snapshot). */
+void fuzz_snap_drv_take(struct fuzz_snap_drv *s, const struct refdrv *d);
+/* d back to what s saved (after a fuzz_snap_restore that restored). */
+void fuzz_snap_drv_restore(const struct fuzz_snap_drv *s, struct refdrv *d);
 
 #endif

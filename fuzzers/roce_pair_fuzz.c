@@ -1,8 +1,9 @@
 /* Target: roce_pair, RC traffic between two devices over nicref_link (issue 17 items 8 and 11;
  * nicref/link.h, docs/roce.md "RC transport"). Two devices A and B per RoCE profile (connectx,
- * seed004), each brought up once and kept as a snapshot of the initialized HCA (fuzz_snap.h;
- * QPs are not captured, D-ROCE-18: each input builds the connected pair on it and destroys the
- * QPs at its end). The pair: RC QPs A0-B0 and A1-B1 (harness/driver_qp.h refdrv_qp_pair; MTU
+ * seed004), the pair built on them and kept as snapshots, one per configuration an input can
+ * ask for (first PSN, ECT), made at the first input that asks (fuzz_snap.h; D-ROCE-18: the
+ * QPs and their transport state are in it); without snapshots each input builds the pair and
+ * destroys the QPs at its end. The pair: RC QPs A0-B0 and A1-B1 (harness/driver_qp.h refdrv_qp_pair; MTU
  * 1024, ack_timeout 8 = 1.05 ms, retry_count 7, rnr_retry 7 = infinite, min_rnr_nak 1), the
  * link joining the devices' port 1 (a new link per input, tick 10 us).
  *
@@ -117,9 +118,10 @@ struct side {
 	struct fuzz_oracle oracle;
 	struct refdrv drv;
 	struct refdrv_qp_stack st;
-	struct fuzz_snap snap;
-	struct refdrv snap_drv;
-	uint64_t *snap_pages;
+	/* the device with the pair made, per configuration (first PSN index, ECT) */
+	struct fuzz_snap snap[8];
+	struct fuzz_snap_drv snap_drv[8];
+	struct refdrv_qp_stack snap_st[8];
 	struct pqp q[NQP];
 	bool bad;
 	uint64_t bad_addr;
@@ -613,44 +615,6 @@ static void bring_up(struct side *s)
 	full_count++;
 }
 
-static void host_restore(struct side *s)
-{
-	uint64_t *pages = s->drv.pages;
-	uint32_t cap = s->drv.pages_cap;
-	s->drv = s->snap_drv;
-	s->drv.pages = pages;
-	s->drv.pages_cap = cap;
-	NICREF_FUZZ_CHECK(s->snap_drv.npages <= cap);
-	memcpy(pages, s->snap_pages, s->snap_drv.npages * sizeof *pages);
-}
-
-static void host_take(struct side *s)
-{
-	if (!s->snap.snap)
-		return;
-	s->snap_drv = s->drv;
-	free(s->snap_pages);
-	s->snap_pages = malloc((s->drv.npages ? s->drv.npages : 1) * sizeof *s->snap_pages);
-	NICREF_FUZZ_CHECK(s->snap_pages != NULL);
-	memcpy(s->snap_pages, s->drv.pages, s->drv.npages * sizeof *s->drv.pages);
-}
-
-static void configure_side(struct side *s)
-{
-	if (fuzz_snap_enabled()) {
-		if (fuzz_snap_restore(&s->snap, s->dev, &s->oracle)) {
-			host_restore(s);
-			restored_count++;
-			return;
-		}
-		bring_up(s);
-		fuzz_snap_take(&s->snap, s->dev, &s->oracle);
-		host_take(s);
-		return;
-	}
-	bring_up(s);
-}
-
 /* The address path's traffic class (IPv4 TOS): ECT(0) unless the input asks for not-ECT. */
 static bool ect;
 static void path_tclass(void *ctx, unsigned qp, uint8_t *ads, size_t len)
@@ -683,19 +647,56 @@ static void pair_up(uint32_t psn0)
 				     S[which]->drv.error);
 	for (unsigned i = 0; i < 2; i++) {
 		struct side *s = S[i];
-		memset(s->q, 0, sizeof s->q);
-		s->bad = false;
-		for (unsigned q = 0; q < NQP; q++) {
-			s->q[q].npsn = psn0;
-			s->q[q].limit = 16;
-		}
-		/* every message's source bytes, once per input (the device never writes them) */
+		/* every message's source bytes, once per pair (the device never writes them) */
 		static uint8_t b[0x40000];
 		for (uint64_t o = 0; o < sizeof b; o++)
 			b[o] = src_byte(i, o);
 		NICREF_FUZZ_CHECK(nicref_hostmem_write(s->dev, DATA + R_SRC, b, sizeof b) == 0);
 		NICREF_FUZZ_CHECK(s->oracle.violations == 0);
 	}
+}
+
+/* The harness's follow-up of both sides' QPs, as a pair just made starts it. */
+static void pair_follow(uint32_t psn0)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		struct side *s = S[i];
+		memset(s->q, 0, sizeof s->q);
+		s->bad = false;
+		for (unsigned q = 0; q < NQP; q++) {
+			s->q[q].npsn = psn0;
+			s->q[q].limit = 16;
+		}
+	}
+}
+
+/* Both devices with the pair made for configuration `key` (first PSN index, ECT): restored
+ * from that configuration's snapshots, or built and captured; without snapshots, built. */
+static void configure(unsigned key, uint32_t psn0)
+{
+	bool on = fuzz_snap_enabled();
+	if (on && S[0]->snap[key].snap && S[1]->snap[key].snap &&
+	    fuzz_snap_restore(&S[0]->snap[key], S[0]->dev, &S[0]->oracle) &&
+	    fuzz_snap_restore(&S[1]->snap[key], S[1]->dev, &S[1]->oracle)) {
+		for (unsigned i = 0; i < 2; i++) {
+			fuzz_snap_drv_restore(&S[i]->snap_drv[key], &S[i]->drv);
+			S[i]->st = S[i]->snap_st[key];
+		}
+		restored_count++;
+	} else {
+		bring_up(S[0]);
+		bring_up(S[1]);
+		pair_up(psn0);
+		for (unsigned i = 0; on && i < 2; i++) {
+			struct side *s = S[i];
+			nicref_snapshot_free(s->snap[key].snap);
+			s->snap[key].snap = NULL;
+			fuzz_snap_take(&s->snap[key], s->dev, &s->oracle);
+			fuzz_snap_drv_take(&s->snap_drv[key], &s->drv);
+			s->snap_st[key] = s->st;
+		}
+	}
+	pair_follow(psn0);
 }
 
 static int pair_init(void)
@@ -732,12 +733,10 @@ static void pair_one_input(const uint8_t *data, size_t len)
 	S[1] = &sides[profile][1];
 	fuzz_trace("input");
 	in_input = false;
-	configure_side(S[0]);
-	configure_side(S[1]);
+	configure((cfg & 3) | (ect ? 4u : 0u), psns[cfg & 3]);
 	fuzz_trace("bring-up %s (%llu full, %llu restored)",
 		   fuzz_snap_enabled() ? "from the snapshot" : "full",
 		   (unsigned long long)full_count, (unsigned long long)restored_count);
-	pair_up(psns[cfg & 3]);
 	link = nicref_link_create(S[0]->dev, 1, S[1]->dev, 1, 256, 2048);
 	NICREF_FUZZ_CHECK(link != NULL);
 	NICREF_FUZZ_CHECK(nicref_link_set_tick(link, 10000) == 0);
@@ -770,7 +769,8 @@ static void pair_one_input(const uint8_t *data, size_t len)
 	nicref_link_destroy(link);
 	link = NULL;
 	for (unsigned i = 0; i < 2; i++) {
-		for (unsigned q = 0; q < NQP; q++)
+		/* without snapshots the QPs go as a driver takes them down (a restore undoes them) */
+		for (unsigned q = 0; q < NQP && !fuzz_snap_enabled(); q++)
 			qp_destroy(S[i], S[i]->st.qp[q].qpn);
 		fuzz_oracle_check_dev(&S[i]->oracle);
 	}

@@ -1,7 +1,7 @@
 /* Target: roce_rx, RoCEv2 packets into a configured responder (issue 17 item 11; nicref/roce.h,
- * docs/roce.md). One device brought up once and kept as a snapshot (fuzz_snap.h: QPs cannot be
- * captured, D-ROCE-18, so the snapshot is the initialized HCA and each input builds its QPs on
- * it, and destroys them at its end so the next restore holds): two RC QPs in RTS connected to a
+ * docs/roce.md). One device brought up once, its QPs made, and kept as a snapshot (fuzz_snap.h;
+ * D-ROCE-18: the QPs and their transport state are in it; each input starts from it, whatever
+ * the last one did to them): two RC QPs in RTS connected to a
  * peer that exists only in the input (192.0.2.2, QPNs 0x100/0x101, sq_psn = rq_psn = 0), and a
  * UD QP (Q_Key 0x11111111), each with 8 receive WQEs of 4 KB posted and an MKey with remote
  * read and write rights over the data region (harness/driver_qp.h defaults).
@@ -86,19 +86,19 @@ static uint64_t full_count, restored_count;
 static unsigned op_no;
 
 static struct fuzz_snap snap;
-static struct refdrv snap_drv;
-static uint64_t *snap_drv_pages;
+static struct fuzz_snap_drv snap_drv;
+static struct refdrv_qp_stack snap_rc, snap_ud;
 
 /* The three QPs: 0, 1 RC, 2 UD. */
 #define NQ 3u
 static struct qstate {
-	struct refdrv_qp *q;
+	struct refdrv_qp *q;        /* in rc or ud */
 	uint64_t rbuf;             /* receive buffers: rbuf + 4 KB * (index % 16) */
 	uint32_t recv_posted, recv_done;
 	uint32_t send_posted, send_done;
 	uint16_t send_wqe[64];     /* the WQE counter of each send posted, by index % 64 */
 	uint64_t laddr;
-} qs[NQ];
+} qs[NQ], snap_qs[NQ];
 
 /* The op in progress. */
 static struct {
@@ -468,43 +468,28 @@ static void qps_down(void)
 		qp_destroy(ud.qp[i].qpn);
 }
 
-static void host_restore(void)
-{
-	uint64_t *pages = drv.pages;
-	uint32_t cap = drv.pages_cap;
-	drv = snap_drv;
-	drv.pages = pages;
-	drv.pages_cap = cap;
-	NICREF_FUZZ_CHECK(snap_drv.npages <= cap);
-	memcpy(pages, snap_drv_pages, snap_drv.npages * sizeof *pages);
-}
-
-static void host_take(void)
-{
-	if (!snap.snap)
-		return;
-	snap_drv = drv;
-	free(snap_drv_pages);
-	snap_drv_pages = malloc((drv.npages ? drv.npages : 1) * sizeof *snap_drv_pages);
-	NICREF_FUZZ_CHECK(snap_drv_pages != NULL);
-	memcpy(snap_drv_pages, drv.pages, drv.npages * sizeof *drv.pages);
-}
-
+/* The device with its QPs made: restored from the snapshot (the harness's side with it), or
+ * built (and captured); without snapshots, built for every input. */
 static void configure(void)
 {
-	if (fuzz_snap_enabled()) {
-		if (fuzz_snap_restore(&snap, dev, &oracle)) {
-			host_restore();
-			restored_count++;
-		} else {
-			bring_up();
-			fuzz_snap_take(&snap, dev, &oracle);
-			host_take();
-		}
-	} else {
-		bring_up();
+	if (fuzz_snap_enabled() && fuzz_snap_restore(&snap, dev, &oracle)) {
+		fuzz_snap_drv_restore(&snap_drv, &drv);
+		rc = snap_rc;
+		ud = snap_ud;
+		memcpy(qs, snap_qs, sizeof qs);
+		memset(&w, 0, sizeof w);
+		restored_count++;
+		return;
 	}
+	bring_up();
 	qps_up();
+	fuzz_snap_take(&snap, dev, &oracle);
+	if (snap.snap) {
+		fuzz_snap_drv_take(&snap_drv, &drv);
+		snap_rc = rc;
+		snap_ud = ud;
+		memcpy(snap_qs, qs, sizeof qs);
+	}
 }
 
 static int roce_rx_init(void)
@@ -572,7 +557,8 @@ static void roce_rx_one_input(const uint8_t *data, size_t len)
 		fuzz_oracle_check_dev(&oracle);
 		NICREF_FUZZ_CHECK(oracle.violations == 0);
 	}
-	qps_down();
+	if (!fuzz_snap_enabled())
+		qps_down(); /* the QPs go as a driver takes them down (the restore undoes them) */
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
 }

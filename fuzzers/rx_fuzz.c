@@ -34,11 +34,14 @@
  *    the device's receive counters (nicref_stats) add up with the trace; the flow counters
  *    equal the reference classifier's at the end of the input.
  *
- * Between inputs (light restore): the flow objects go as in the steer target (sm_teardown), each
- * RQ an input used goes to RST and back to RDY with its ring emptied, the CQs are drained; the
- * clock, the CQs' indexes and the counters go on (none changes what an input does). A full reset
- * and bring-up happens only when the flow objects cannot all be destroyed (an explicit root,
- * D-FT-8) or an RQ does not come back. */
+ * Between inputs the device comes back from a snapshot taken after the bring-up (fuzz_snap.h):
+ * the flow objects an input made, its posts, recoveries, frames and counters are undone by the
+ * restore, with the harness's side (driver, rings, the model) put back beside it. Without
+ * snapshots (NICREF_FUZZ_SNAPSHOT=0, or a DUT) the light restore of before runs instead: the
+ * flow objects go as in the steer target (sm_teardown), each RQ an input used goes to RST and
+ * back to RDY with its ring emptied, the CQs are drained (the clock, the CQs' indexes and the
+ * counters go on); a full reset and bring-up happens only when the flow objects cannot all be
+ * destroyed (an explicit root, D-FT-8) or an RQ does not come back. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +57,7 @@
 #include "eth/pkt_parse.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
+#include "fuzz_snap.h"
 #include "fuzz_target.h"
 #include "steer/steer.h"
 #include "steer_model.h"
@@ -82,7 +86,7 @@ static bool need_full = true;
 static unsigned op_no;
 static uint64_t full_count, light_count;
 
-static struct {
+static struct rx_cfg {
 	uint32_t lkey, rqt, tir[4];
 	struct rq_ctx {
 		uint32_t rqn;
@@ -101,6 +105,12 @@ static struct {
 	unsigned cl; /* cache line: 64 or 128 (cache_line_128byte) */
 	bool start_pad_cap, end_pad_cap;
 } k;
+
+/* The device after full_bring_up (fuzz_snap.h), with the harness's side as it was then. */
+static struct fuzz_snap snap;
+static struct fuzz_snap_drv snap_drv;
+static struct refdrv_sq_stack snap_st;
+static struct rx_cfg snap_k;
 
 /* Host writes of the frame being received. */
 static struct {
@@ -467,13 +477,39 @@ static void check_counters(void)
 	}
 }
 
-static void rx_one_input(const uint8_t *data, size_t len)
+/* The device as full_bring_up leaves it: restored from the snapshot, or built (and captured);
+ * without snapshots, as the last input's light restore left it. */
+static void configure(void)
 {
+	if (fuzz_snap_enabled()) {
+		if (fuzz_snap_restore(&snap, dev, &oracle)) {
+			fuzz_snap_drv_restore(&snap_drv, &drv);
+			st = snap_st;
+			k = snap_k;
+			sm_clear(&model);
+			light_count++;
+			return;
+		}
+		full_bring_up();
+		fuzz_snap_take(&snap, dev, &oracle);
+		if (snap.snap) {
+			fuzz_snap_drv_take(&snap_drv, &drv);
+			snap_st = st;
+			snap_k = k;
+		}
+		return;
+	}
 	if (need_full)
 		full_bring_up();
 	else
 		light_count++;
-	fuzz_trace("bring-up %s (%llu full, %llu light)", need_full ? "full" : "light",
+}
+
+static void rx_one_input(const uint8_t *data, size_t len)
+{
+	configure();
+	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
+		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
 		   (unsigned long long)full_count, (unsigned long long)light_count);
 	fuzz_oracle_check_dev(&oracle);
 	struct reader r = { data, len };
@@ -502,13 +538,15 @@ static void rx_one_input(const uint8_t *data, size_t len)
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 	}
 	check_counters();
-	need_full = sm_teardown(&model, &drv) != 0;
-	for (unsigned i = 0; i < NRQ; i++) {
-		if (k.rq[i].used && rq_reset(&k.rq[i]) != 0)
-			need_full = true;
-		k.rq[i].used = false;
+	if (!fuzz_snap_enabled()) {
+		need_full = sm_teardown(&model, &drv) != 0;
+		for (unsigned i = 0; i < NRQ; i++) {
+			if (k.rq[i].used && rq_reset(&k.rq[i]) != 0)
+				need_full = true;
+			k.rq[i].used = false;
+		}
+		drain();
 	}
-	drain();
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
 }

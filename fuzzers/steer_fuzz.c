@@ -24,11 +24,13 @@
  *  - COUNTER_AGREES: QUERY_FLOW_COUNTER returns what the reference classifier counted, and
  *    so does every live counter at the end of the input.
  *
- * Between inputs the flow objects the input made are destroyed in the model's order
- * (sm_teardown: entries, groups, tables, counters); the PD, CQ, RQs and TIRs stay. When that
- * cannot empty the device (an explicit root cannot be destroyed, D-FT-8), the next input
- * starts from a full reset and bring-up. Handles are the lowest free (D-OBJ-2), so either way
- * an input meets the same numbers. */
+ * Between inputs the device comes back from a snapshot taken after the bring-up (fuzz_snap.h):
+ * the flow objects the input made go with the restore, the model is cleared (sm_clear).
+ * Without snapshots (NICREF_FUZZ_SNAPSHOT=0, or a DUT), the flow objects the input made are
+ * destroyed in the model's order (sm_teardown: entries, groups, tables, counters); the PD, CQ,
+ * RQs and TIRs stay. When that cannot empty the device (an explicit root cannot be destroyed,
+ * D-FT-8), the next input starts from a full reset and bring-up. Handles are the lowest free
+ * (D-OBJ-2), so either way an input meets the same numbers. */
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +43,7 @@
 #include "eth/pkt_parse.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
+#include "fuzz_snap.h"
 #include "fuzz_target.h"
 #include "steer/steer.h"
 #include "steer_model.h"
@@ -176,15 +179,44 @@ static void check_counters(void)
 	}
 }
 
-static void steer_one_input(const uint8_t *data, size_t len)
+/* The device after full_bring_up (fuzz_snap.h), with the harness's side as it was then. */
+static struct fuzz_snap snap;
+static struct fuzz_snap_drv snap_drv;
+static struct refdrv_sq_stack snap_st;
+
+/* The device as full_bring_up leaves it: restored from the snapshot, or built (and captured);
+ * without snapshots, as the last input's teardown left it. */
+static void configure(void)
 {
+	if (fuzz_snap_enabled()) {
+		if (fuzz_snap_restore(&snap, dev, &oracle)) {
+			fuzz_snap_drv_restore(&snap_drv, &drv);
+			st = snap_st;
+			sm_clear(&model);
+			light_count++;
+			return;
+		}
+		full_bring_up();
+		fuzz_snap_take(&snap, dev, &oracle);
+		if (snap.snap) {
+			fuzz_snap_drv_take(&snap_drv, &drv);
+			snap_st = st;
+		}
+		return;
+	}
 	if (need_full) {
 		full_bring_up();
 	} else {
 		light_count++;
 		fuzz_oracle_check_dev(&oracle);
 	}
-	fuzz_trace("bring-up %s (%llu full, %llu light)", need_full ? "full" : "light",
+}
+
+static void steer_one_input(const uint8_t *data, size_t len)
+{
+	configure();
+	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
+		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
 		   (unsigned long long)full_count, (unsigned long long)light_count);
 	struct reader r = { data, len };
 	for (op_no = 0; r.n && op_no < MAX_OPS;) {
@@ -207,7 +239,8 @@ static void steer_one_input(const uint8_t *data, size_t len)
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 	}
 	check_counters();
-	need_full = sm_teardown(&model, &drv) != 0;
+	if (!fuzz_snap_enabled())
+		need_full = sm_teardown(&model, &drv) != 0;
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
 }

@@ -711,3 +711,14 @@ int sm_teardown(struct steer_model *m, struct refdrv *d)
 	memcpy(m->tirs, tirs, sizeof tirs);
 	return rc;
 }
+
+void sm_clear(struct steer_model *m)
+{
+	for (unsigned i = 0; i < SM_TABLES; i++)
+		if (m->t[i].id || m->t[i].live) /* a slot taken again is cleared then too */
+			memset(&m->t[i], 0, sizeof m->t[i]);
+	memset(m->g, 0, sizeof m->g);
+	memset(m->c, 0, sizeof m->c);
+	memset(m->root, 0, sizeof m->root);
+	m->cmds = m->ok = 0;
+}

@@ -131,6 +131,9 @@ void sm_classify(struct steer_model *m, unsigned type, const uint8_t key[SM_KEY]
  * the model is empty afterwards, -1 otherwise (an explicit root cannot be destroyed, D-FT-8:
  * the caller then resets the device). The model is cleared either way. */
 int sm_teardown(struct steer_model *m, struct refdrv *d);
+/* m as after sm_teardown (no flow object, the TIRs kept) without commands, for a device a
+ * snapshot brought back: only the table slots that were used are cleared (m is 74 KB). */
+void sm_clear(struct steer_model *m);
 
 /* The model's view of the name of a field of the menu, for messages. */
 const char *sm_field_name(unsigned i);

@@ -69,8 +69,10 @@
  *    error; QUERY_SQ agrees with the state and with the counter the WQEs run and flushed
  *    advanced; WQEs run from the device's counter in order, only in RDY (WQE_ORDER).
  *
- * Between inputs the stack is put back by what the last input changed (light_restore: the CQ
- * and the SQ made again, the UMR MKey if a UMR ran on it, Blue Flame buffers left written rung
+ * Between inputs the device comes back from a snapshot taken after the bring-up (fuzz_snap.h;
+ * NICREF_FUZZ_SNAPSHOT=0 or a DUT turns it off): the SQ, CQ and UMR MKey as made, the ring,
+ * the data, the clock, the counters, all as they were. Without snapshots, the stack is put back
+ * by what the last input changed (light_restore: the CQ and the SQ made again, the UMR MKey if a UMR ran on it, Blue Flame buffers left written rung
  * for no SQ, the MTUs and the vport's state written back, the ring and the data zeroed) rather
  * than by a full reset and bring-up, which cost 2.6 times as much; only the clock, the EQ's
  * index, the counters and the command tokens go on. tx_init checks that a light restore makes
@@ -90,6 +92,7 @@
 #include "driver_wq.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
+#include "fuzz_snap.h"
 #include "fuzz_target.h"
 #include "nicref/rules_tx.h"
 #include "tx_ops.h"
@@ -1903,8 +1906,29 @@ static void light_self_check(void)
 				"harness/driver_sq.c: a full bring-up for every input\n");
 }
 
+/* The device after full_bring_up (fuzz_snap.h), with the reference driver's side. */
+static struct fuzz_snap dsnap;
+static struct fuzz_snap_drv dsnap_drv;
+
 static void bring_up(void)
 {
+	if (fuzz_snap_enabled() && !snap.full) {
+		bool restored = fuzz_snap_restore(&dsnap, dev, &oracle);
+		if (restored) {
+			fuzz_snap_drv_restore(&dsnap_drv, &drv);
+			st = snap.st;
+			snap.light_count++;
+		} else {
+			full_bring_up();
+			fuzz_snap_take(&dsnap, dev, &oracle);
+			if (dsnap.snap)
+				fuzz_snap_drv_take(&dsnap_drv, &drv);
+		}
+		fuzz_trace("bring-up %s (%llu full, %llu restored so far)",
+			   restored ? "from the snapshot" : "full",
+			   (unsigned long long)snap.full_count, (unsigned long long)snap.light_count);
+		return;
+	}
 	bool light = light_possible() && light_restore() == 0;
 	if (!light)
 		full_bring_up();

@@ -116,9 +116,10 @@ seed=corpora/tx/seed-send-ptr-inline
 { printf '\x0c\xff'; cat "$seed"; printf '\x80'; } >"$work/tx-r"
 same_trace tx "$seed" "$work/tx-r"
 
-# tx restores the SQ stack between inputs without a full bring-up when it can (tx_fuzz.c
-# light_restore): over its committed corpus, the device does the same with a full bring-up
-# before every input (NICREF_TX_FULL_RESET=1), event for event (times, which go on, aside).
+# tx restores its device from a snapshot between inputs (fuzz_snap.h), or without snapshots
+# puts the SQ stack back by commands when it can (tx_fuzz.c light_restore): over its committed
+# corpus, the device does the same both ways as with a full bring-up before every input
+# (NICREF_TX_FULL_RESET=1), event for event (times, which go on, aside).
 tx_events() { # the events of each input's ops, without the restores between inputs
 	NICREF_FUZZ_TRACE=1 env "$@" build/replay/tx_fuzz corpora/tx 2>&1 >/dev/null | awk '
 		BEGIN { skip = 1 }
@@ -128,11 +129,14 @@ tx_events() { # the events of each input's ops, without the restores between inp
 		/^(op|frame) / { print; next }
 		/^event [0-9]+ / && !/ (eqe|interrupt|cmd_done|cmd_fail) / { $2 = ""; print }'
 }
-tx_events NICREF_TX_FULL_RESET=0 >"$work/tx-light"
+tx_events NICREF_TX_FULL_RESET=0 >"$work/tx-snap"
+tx_events NICREF_TX_FULL_RESET=0 NICREF_FUZZ_SNAPSHOT=0 >"$work/tx-light"
 tx_events NICREF_TX_FULL_RESET=1 >"$work/tx-full"
 [ -s "$work/tx-light" ] || bad "tx: the corpus leaves no trace"
 cmp -s "$work/tx-light" "$work/tx-full" || bad "tx: a light restore and a full bring-up differ:
 $(diff "$work/tx-light" "$work/tx-full" | head -5)"
+cmp -s "$work/tx-snap" "$work/tx-full" || bad "tx: a snapshot restore and a full bring-up differ:
+$(diff "$work/tx-snap" "$work/tx-full" | head -5)"
 
 # steer (steer_fuzz.c): 0x0C-0xFF; rx (rx_fuzz.c): 0x0E-0xFF; the op byte alone.
 seed=corpora/steer/seed-dst-ip-udp-port
@@ -183,4 +187,4 @@ if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, cmdq_strict, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll, dll_rx, dll_rx_crc and cmd; tx's light restore matches a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, cmdq_strict, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll, dll_rx, dll_rx_crc and cmd; tx's snapshot and light restores match a full bring-up"

@@ -117,6 +117,7 @@ struct nicref_dev {
 	struct roce_accl roce_accl; /* reg/roce_accl.c: ADP register state (issue 5) */
 	/* obj/roce_addr.c: the GID table, ROCE_ADDR_ENTRIES entries per port (docs/roce.md) */
 	uint8_t *roce_addr;
+	uint64_t roce_addr_writes; /* SETs and clears of it: a snapshot copies it back only then */
 	struct dev_datapath datapath; /* set by the data path's row at create; kept by reset */
 };
 _Static_assert(offsetof(struct nicref_dev, core) == 0, "core's part comes first (dev_core)");
@@ -139,20 +140,16 @@ extern const struct dev_subsys port_subsys;           /* reg/port.c */
 extern const struct dev_subsys roce_accl_subsys;      /* reg/roce_accl.c */
 
 /* The control plane's snapshot hooks (cmd/ctl_snap.c), on the objects' row (core/subsys.h). */
-int ctl_snap_save(const struct nicref_dev *dev, const void *state, void **blob);
-bool ctl_snap_restorable(const struct nicref_dev *dev, const void *state, const void *blob);
+int ctl_snap_save(struct nicref_dev *dev, const void *state, void **blob);
 void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob);
 void ctl_snap_free(void *blob);
-/* A command of this opcode succeeded (cmd/dispatch.c): unless it is one that changes objects
- * only in place, no snapshot's object words are good any more (dev->core.snap_last = 0). */
-void ctl_snap_note(struct nicref_dev *dev, unsigned opcode);
-/* The live objects' words (cmd/ctl_snap_obj.c): saved; the same objects at the same addresses
- * live now; copied back; freed. */
-struct obj_words;
-struct obj_words *obj_words_save(const struct nicref_dev *dev);
-bool obj_words_same(const struct nicref_dev *dev, const struct obj_words *w);
-void obj_words_restore(struct nicref_dev *dev, const struct obj_words *w);
-void obj_words_free(struct obj_words *w);
+/* Which objects are live, table by table (cmd/ctl_snap_obj.c): saved (and every table's undo
+ * log started); put back, by the tables' undo logs when they hold every change since (the
+ * device continues from this snapshot), else table by table from the saved list; freed. */
+struct obj_live;
+struct obj_live *obj_live_save(struct nicref_dev *dev);
+void obj_live_restore(struct nicref_dev *dev, const struct obj_live *w);
+void obj_live_free(struct obj_live *w);
 
 /* Pages the device needs now (boot + init + what live objects use; 0 once torn down). */
 uint32_t dev_pages_required(const struct nicref_dev *dev);

@@ -275,8 +275,6 @@ void cmd_execute(struct nicref_dev *dev, struct cmd_exec *x)
 		if (rule == NICREF_RULE_NONE)
 			rule = m->handler(&c);
 	}
-	if (rule == NICREF_RULE_NONE)
-		ctl_snap_note(dev, opcode); /* what a snapshot's restore needs to know */
 	if (rule != NICREF_RULE_NONE) {
 		/* D-CMD-6: a refused command leaves only status and syndrome. */
 		memset(x->out, 0, x->out_len);

@@ -120,6 +120,7 @@ void nicref_dev_destroy(struct nicref_dev *dev)
 		if (c->subsys[i]->destroy)
 			c->subsys[i]->destroy(dev, c->state[i]);
 	}
+	dev_mem_fini(&c->mem);
 	hostmem_fini(&c->hostmem);
 	page_pool_fini(&c->pages);
 	free(c->state);

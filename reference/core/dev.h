@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "core/caps.h"
+#include "core/devmem.h"
 #include "core/hostmem.h"
 #include "core/pages.h"
 #include "core/subsys.h"
@@ -42,12 +43,13 @@ struct dev_core {
 	 * snapshot's, core/snapshot.c). */
 	bool quiet;
 	/* Snapshots (core/snapshot.c): ids handed out; the id of the one the device was last
-	 * taken into or restored from, 0 when none or when the device changed in a way a row
-	 * cannot follow (a reset; a command that reallocates objects, cmd/ctl_snap.c); during a
+	 * taken into or restored from, 0 when none or after a reset; during a
 	 * restore, whether the snapshot restored is that one (a row may then copy back only what
 	 * moved since, instead of everything). */
 	uint64_t snap_ids, snap_last;
 	bool snap_continues;
+	/* What the objects hold (core/devmem.h): kept so a snapshot can bring them back. */
+	struct dev_mem mem;
 };
 
 /* A device's core part: the first member of struct nicref_dev (cmd/ctl_dev.h checks that it is),

@@ -3,9 +3,11 @@
  *
  * Core's part: the clock, the PRNG, the trace position and the counters (a few words), the
  * current capabilities (SET_HCA_CAP may change them), the page pool (the pages the driver gave:
- * a handful), and the host memory, tracked per page (core/hostmem_snap.c). The rows are
- * restored first, with events muted, and the host memory last, so whatever a row's restore
- * writes is undone with the rest. */
+ * a handful), the blocks the objects hold (core/devmem.c: those made since freed, those freed
+ * since put back, the bytes of all copied back), and the host memory, tracked per page
+ * (core/hostmem_snap.c). The rows are restored first, with events muted (each puts back its
+ * own state and which objects are live), then the objects' blocks, and the host memory last,
+ * so whatever a row's restore writes is undone with the rest. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@ struct nicref_snapshot {
 	uint64_t *pages;
 	uint32_t npages;
 	struct hostmem_track *hm;
+	struct mem_snap *mem; /* what the objects hold (core/devmem.h) */
 	void **blob; /* one per row */
 };
 
@@ -34,6 +37,7 @@ void nicref_snapshot_free(struct nicref_snapshot *s)
 		if (s->blob[i] && c->subsys[i]->snap_free)
 			c->subsys[i]->snap_free(s->blob[i]);
 	hostmem_snap_free(&c->hostmem, s->hm);
+	dev_mem_snap_free(s->mem);
 	free(s->blob);
 	free(s->pages);
 	free(s->caps_cur);
@@ -77,6 +81,8 @@ struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why)
 			goto fail;
 		}
 	}
+	if (!(s->mem = dev_mem_snap_take(&c->mem)))
+		goto fail;
 	/* Last: from here on the host memory tracks its writes for this snapshot. */
 	if (!(s->hm = hostmem_snap_take(&c->hostmem)))
 		goto fail;
@@ -117,6 +123,8 @@ int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s)
 		if (c->subsys[i]->snap_restore)
 			c->subsys[i]->snap_restore(dev, c->state[i], s->blob[i]);
 	c->quiet = false;
+	/* The rows have put back which objects are live (their tables); now their bytes. */
+	dev_mem_snap_restore(&c->mem, s->mem, c->snap_continues);
 	c->now_ns = s->now_ns;
 	c->prng = s->prng;
 	c->trace_seq = s->trace_seq;

@@ -66,8 +66,11 @@ struct dev_subsys {
 	 * a cost of what changed, with events muted (core/snapshot.c); it must not allocate in
 	 * steady state. free: the blob. A row without save has nothing of its own to capture
 	 * (the control plane's rows keep their state in struct nicref_dev, which the objects'
-	 * row captures for all of them: cmd/ctl_snap.c). */
-	int (*snap_save)(const struct nicref_dev *dev, const void *state, void **blob);
+	 * row captures for all of them: cmd/ctl_snap.c). What a row allocates with core's
+	 * allocator (core/devmem.h) is core's to capture and bring back: the row keeps only the
+	 * pointers into it. save may start logs (the object tables' undo logs): dev is not
+	 * const. */
+	int (*snap_save)(struct nicref_dev *dev, const void *state, void **blob);
 	/* Whether restore can bring the row back to the blob from the state it is in now (NULL:
 	 * always). Every row is asked before any restores, so a refusal changes nothing. */
 	bool (*snap_restorable)(const struct nicref_dev *dev, const void *state, const void *blob);

@@ -64,7 +64,7 @@ struct eth_state {
 };
 
 /* eth_snap.c: the row's snapshot hooks (core/subsys.h). */
-int eth_snap_save(const struct nicref_dev *dev, const void *state, void **blob);
+int eth_snap_save(struct nicref_dev *dev, const void *state, void **blob);
 void eth_snap_restore(struct nicref_dev *dev, void *state, const void *blob);
 void eth_snap_free(void *blob);
 

@@ -33,7 +33,7 @@ void eth_snap_free(void *blob)
 	free(b);
 }
 
-int eth_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
+int eth_snap_save(struct nicref_dev *dev, const void *state, void **blob)
 {
 	(void)dev;
 	const struct eth_state *es = state;

@@ -19,7 +19,7 @@ void cq_dev_reset(struct nicref_dev *dev)
 		if (uar && uar->refs)
 			uar->refs--;
 		qbuf_free(&cq->buf);
-		free(cq);
+		dev_free(cq);
 	}
 	d->timers = NULL;
 	d->ntimers = 0;

@@ -118,10 +118,10 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 		qbuf_free(&buf);
 		return NICREF_RULE_ICM_PAGES_SHORT;
 	}
-	struct cq *cq = calloc(1, sizeof *cq);
+	struct cq *cq = dev_calloc(dev, 1, sizeof *cq);
 	int64_t cqn = cq ? objtab_alloc(&dev->obj[OBJ_CQ], cq) : -2;
 	if (cqn < 0) {
-		free(cq);
+		dev_free(cq);
 		qbuf_free(&buf);
 		obj_uncharge(dev, OBJ_CQ);
 		return cqn == -1 ? NICREF_RULE_CQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
@@ -177,7 +177,7 @@ enum nicref_cmd_rule cmd_destroy_cq(struct cmd_ctx *c)
 	objtab_remove(&dev->obj[OBJ_CQ], cq->hdr.handle);
 	obj_uncharge(dev, OBJ_CQ);
 	qbuf_free(&cq->buf);
-	free(cq);
+	dev_free(cq);
 	return NICREF_RULE_NONE;
 }
 

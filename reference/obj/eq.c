@@ -36,7 +36,7 @@ void eq_dev_reset(struct nicref_dev *dev)
 	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o)) {
 		struct eq *eq = objtab_remove(&dev->obj[OBJ_EQ], (uint32_t)h);
 		qbuf_free(&eq->buf);
-		free(eq);
+		dev_free(eq);
 	}
 	memset(d->type_eq, 0, sizeof d->type_eq);
 	d->cmd_unreported = 0;

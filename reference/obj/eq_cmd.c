@@ -63,10 +63,10 @@ enum nicref_cmd_rule cmd_create_eq(struct cmd_ctx *c)
 		qbuf_free(&buf);
 		return NICREF_RULE_ICM_PAGES_SHORT;
 	}
-	struct eq *eq = calloc(1, sizeof *eq);
+	struct eq *eq = dev_calloc(dev, 1, sizeof *eq);
 	int64_t eqn = eq ? objtab_alloc(&dev->obj[OBJ_EQ], eq) : -2;
 	if (eqn < 0) {
-		free(eq);
+		dev_free(eq);
 		qbuf_free(&buf);
 		obj_uncharge(dev, OBJ_EQ);
 		return eqn == -1 ? NICREF_RULE_EQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
@@ -122,7 +122,7 @@ enum nicref_cmd_rule cmd_destroy_eq(struct cmd_ctx *c)
 	objtab_remove(&dev->obj[OBJ_EQ], eq->hdr.handle);
 	obj_uncharge(dev, OBJ_EQ);
 	qbuf_free(&eq->buf);
-	free(eq);
+	dev_free(eq);
 	return NICREF_RULE_NONE;
 }
 

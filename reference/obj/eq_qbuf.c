@@ -35,7 +35,7 @@ enum nicref_cmd_rule qbuf_load(struct cmd_ctx *c, size_t pas_off, uint64_t bytes
 	for (uint64_t i = 0; i < n; i++)
 		if (be64(c->in + pas_off + 8 * i) & 0xFFFu)
 			return align_rule;
-	out->pas = malloc((size_t)n * sizeof *out->pas);
+	out->pas = dev_malloc(c->dev, (size_t)n * sizeof *out->pas);
 	if (!out->pas)
 		return NICREF_RULE_OBJ_NO_MEMORY;
 	for (uint64_t i = 0; i < n; i++)
@@ -63,7 +63,7 @@ uint64_t qbuf_addr(const struct qbuf *b, uint64_t off)
 
 void qbuf_free(struct qbuf *b)
 {
-	free(b->pas);
+	dev_free(b->pas);
 	b->pas = NULL;
 	b->npas = 0;
 }

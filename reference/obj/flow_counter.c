@@ -19,10 +19,10 @@ enum nicref_cmd_rule cmd_alloc_flow_counter(struct cmd_ctx *c)
 		return NICREF_RULE_FC_EXHAUSTED;
 	if (obj_charge(dev, OBJ_FC) != 0)
 		return NICREF_RULE_ICM_PAGES_SHORT;
-	struct flow_counter *f = calloc(1, sizeof *f); /* §12.14.12: "initialized to 0x0" */
+	struct flow_counter *f = dev_calloc(dev, 1, sizeof *f); /* §12.14.12: "initialized to 0x0" */
 	int64_t h = f ? objtab_alloc(&dev->obj[OBJ_FC], f) : -2;
 	if (h < 0) {
-		free(f);
+		dev_free(f);
 		obj_uncharge(dev, OBJ_FC);
 		return h == -1 ? NICREF_RULE_FC_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -43,7 +43,7 @@ static void counter_free(struct nicref_dev *dev, struct flow_counter *f)
 {
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_FC], f->hdr.handle) == f);
 	obj_uncharge(dev, OBJ_FC);
-	free(f);
+	dev_free(f);
 }
 
 enum nicref_cmd_rule cmd_dealloc_flow_counter(struct cmd_ctx *c)

@@ -59,9 +59,9 @@ static void lists_ref(struct nicref_dev *dev, struct flow_table *t, const struct
 
 static void fte_free(struct fte *e)
 {
-	free(e->dest);
-	free(e->cnt);
-	free(e);
+	dev_free(e->dest);
+	dev_free(e->cnt);
+	dev_free(e);
 }
 
 static void fte_delete(struct nicref_dev *dev, struct flow_table *t, struct fte *e)
@@ -216,14 +216,14 @@ static enum nicref_cmd_rule build(const struct cmd_ctx *c, const struct flow_tab
 		return NICREF_RULE_FTE_LIST_BEYOND_INPUT;
 	enum nicref_cmd_rule rule;
 	if (mask & MOD_DEST) {
-		n->dest = n->ndest ? calloc(n->ndest, sizeof *n->dest) : NULL;
+		n->dest = n->ndest ? dev_calloc(dev, n->ndest, sizeof *n->dest) : NULL;
 		if (n->ndest && !n->dest)
 			return NICREF_RULE_OBJ_NO_MEMORY;
 		if ((rule = read_dests(c, t, n)) != NICREF_RULE_NONE)
 			return rule;
 	}
 	if (mask & MOD_CNT) {
-		n->cnt = n->ncnt ? calloc(n->ncnt, sizeof *n->cnt) : NULL;
+		n->cnt = n->ncnt ? dev_calloc(dev, n->ncnt, sizeof *n->cnt) : NULL;
 		if (n->ncnt && !n->cnt)
 			return NICREF_RULE_OBJ_NO_MEMORY;
 		if ((rule = read_counters(c, in_ndest, n)) != NICREF_RULE_NONE)
@@ -287,14 +287,14 @@ enum nicref_cmd_rule cmd_set_flow_table_entry(struct cmd_ctx *c)
 	if (rule == NICREF_RULE_NONE && !modify &&
 	    dev->flow.nflows[t->type] >= (1ull << (lf < 32 ? lf : 32)))
 		rule = NICREF_RULE_FTE_FLOWS_EXHAUSTED;
-	struct fte *e = rule == NICREF_RULE_NONE && !modify ? malloc(sizeof *e) : NULL;
+	struct fte *e = rule == NICREF_RULE_NONE && !modify ? dev_malloc(dev, sizeof *e) : NULL;
 	if (rule == NICREF_RULE_NONE && !modify && !e)
 		rule = NICREF_RULE_OBJ_NO_MEMORY;
 	if (rule != NICREF_RULE_NONE) {
 		if (!modify || (mask & MOD_DEST))
-			free(n.dest);
+			dev_free(n.dest);
 		if (!modify || (mask & MOD_CNT))
-			free(n.cnt);
+			dev_free(n.cnt);
 		return rule;
 	}
 	if (modify) {
@@ -307,9 +307,9 @@ enum nicref_cmd_rule cmd_set_flow_table_entry(struct cmd_ctx *c)
 		lists_ref(dev, t, old, 1);
 		lists_ref(dev, t, &prev, -1);
 		if (mask & MOD_DEST)
-			free(prev.dest);
+			dev_free(prev.dest);
 		if (mask & MOD_CNT)
-			free(prev.cnt);
+			dev_free(prev.cnt);
 		return NICREF_RULE_NONE;
 	}
 	/* T430 40h: the match value; the fields the group does not match are reserved and not

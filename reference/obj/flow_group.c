@@ -232,12 +232,12 @@ enum nicref_cmd_rule cmd_create_flow_group(struct cmd_ctx *c)
 	uint32_t nb = 1;
 	while (nb < size && nb < (1u << 16))
 		nb <<= 1;
-	struct flow_group *g = calloc(1, sizeof *g);
-	struct fte **bucket = calloc(nb, sizeof *bucket);
+	struct flow_group *g = dev_calloc(dev, 1, sizeof *g);
+	struct fte **bucket = dev_calloc(dev, nb, sizeof *bucket);
 	struct flow_group **groups = t->groups;
 	if (g && bucket && t->ngroups == t->groups_cap) {
 		uint32_t cap = t->groups_cap ? t->groups_cap * 2 : 4;
-		groups = realloc(t->groups, cap * sizeof *groups);
+		groups = dev_realloc(dev, t->groups, cap * sizeof *groups);
 		if (groups) {
 			t->groups = groups;
 			t->groups_cap = cap;
@@ -245,8 +245,8 @@ enum nicref_cmd_rule cmd_create_flow_group(struct cmd_ctx *c)
 	}
 	int64_t h = g && bucket && groups ? objtab_alloc(&dev->obj[OBJ_FG], g) : -2;
 	if (h < 0) {
-		free(g);
-		free(bucket);
+		dev_free(g);
+		dev_free(bucket);
 		obj_uncharge(dev, OBJ_FG);
 		return NICREF_RULE_OBJ_NO_MEMORY; /* 2^24 groups outnumber the flows a device holds */
 	}
@@ -280,8 +280,8 @@ void flow_group_free(struct nicref_dev *dev, struct flow_group *g)
 	flow_ref(dev, OBJ_FT, t->hdr.handle, -1);
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_FG], g->hdr.handle) == g);
 	obj_uncharge(dev, OBJ_FG);
-	free(g->bucket);
-	free(g);
+	dev_free(g->bucket);
+	dev_free(g);
 }
 
 enum nicref_cmd_rule cmd_destroy_flow_group(struct cmd_ctx *c)

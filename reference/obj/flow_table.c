@@ -119,12 +119,12 @@ enum nicref_cmd_rule cmd_create_flow_table(struct cmd_ctx *c)
 		return NICREF_RULE_FT_EXHAUSTED;
 	if (obj_charge(dev, OBJ_FT) != 0) /* D-PG-4 */
 		return NICREF_RULE_ICM_PAGES_SHORT;
-	struct flow_table *t = malloc(sizeof *t);
-	struct fte **slots = calloc((size_t)1 << n.log_size, sizeof *slots);
+	struct flow_table *t = dev_malloc(dev, sizeof *t);
+	struct fte **slots = dev_calloc(dev, (size_t)1 << n.log_size, sizeof *slots);
 	int64_t h = t && slots ? objtab_alloc(&dev->obj[OBJ_FT], t) : -2;
 	if (h < 0) {
-		free(t);
-		free(slots);
+		dev_free(t);
+		dev_free(slots);
 		obj_uncharge(dev, OBJ_FT);
 		return h == -1 ? NICREF_RULE_FT_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -189,9 +189,9 @@ static void table_free(struct nicref_dev *dev, struct flow_table *t)
 	dev->flow.ntables[t->type]--;
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_FT], t->hdr.handle) == t);
 	obj_uncharge(dev, OBJ_FT);
-	free(t->groups);
-	free(t->fte);
-	free(t);
+	dev_free(t->groups);
+	dev_free(t->fte);
+	dev_free(t);
 }
 
 enum nicref_cmd_rule cmd_destroy_flow_table(struct cmd_ctx *c)

@@ -94,7 +94,7 @@ static void obj_tick(struct nicref_dev *dev, void *state)
 static void free_obj(void *ctx, void *obj)
 {
 	(void)ctx;
-	free(obj);
+	dev_free(obj);
 }
 
 void hca_release_objects(struct nicref_dev *dev)
@@ -219,12 +219,12 @@ void obj_uncharge(struct nicref_dev *dev, enum obj_type type)
 
 int64_t obj_alloc_plain(struct nicref_dev *dev, enum obj_type type)
 {
-	struct obj_hdr *o = calloc(1, sizeof *o);
+	struct obj_hdr *o = dev_calloc(dev, 1, sizeof *o);
 	if (!o)
 		return -2;
 	int64_t h = objtab_alloc(&dev->obj[type], o);
 	if (h < 0)
-		free(o);
+		dev_free(o);
 	else
 		o->handle = (uint32_t)h;
 	return h;
@@ -237,7 +237,7 @@ int obj_free_plain(struct nicref_dev *dev, enum obj_type type, uint32_t h)
 		return -1;
 	if (o->refs)
 		return -2; /* D-OBJ-1 */
-	free(objtab_remove(&dev->obj[type], h));
+	dev_free(objtab_remove(&dev->obj[type], h));
 	return 0;
 }
 
@@ -252,7 +252,6 @@ const struct dev_subsys obj_subsys = {
 	.check = obj_dev_check,
 	/* for the whole control plane (cmd/ctl_snap.c) */
 	.snap_save = ctl_snap_save,
-	.snap_restorable = ctl_snap_restorable,
 	.snap_restore = ctl_snap_restore,
 	.snap_free = ctl_snap_free,
 };

@@ -5,6 +5,45 @@
 
 #include "obj/objtab.h"
 
+enum { OBJTAB_REC_ALLOC, OBJTAB_REC_REMOVE, OBJTAB_REC_RANGE };
+
+static void log_rec(struct objtab *t, struct objtab_rec r)
+{
+	if (!t->undo_on || t->undo_lost)
+		return;
+	if (t->nundo == t->undo_cap) {
+		uint32_t cap = t->undo_cap ? 2 * t->undo_cap : 16;
+		struct objtab_rec *n = realloc(t->undo, cap * sizeof *n);
+		if (!n) {
+			t->undo_lost = true;
+			return;
+		}
+		t->undo = n;
+		t->undo_cap = cap;
+	}
+	t->undo[t->nundo++] = r;
+}
+
+/* A new chunk: the spare when there is one (it is empty: every handle removed). */
+static struct objtab_chunk *chunk_new(struct objtab *t)
+{
+	struct objtab_chunk *k = t->spare;
+	if (k) {
+		t->spare = NULL;
+		return k;
+	}
+	return malloc(sizeof *k); /* objtab_alloc zeroes what is read before a slot is set */
+}
+
+static void chunk_drop(struct objtab *t, struct objtab_chunk *k)
+{
+	if (t->undo_on && !t->spare) {
+		t->spare = k;
+	} else {
+		free(k);
+	}
+}
+
 static uint32_t chunk_of(uint32_t h)
 {
 	return h >> OBJTAB_CHUNK_LOG;
@@ -58,6 +97,8 @@ void objtab_fini(struct objtab *t)
 			free(t->dir[c]);
 	free(t->dir);
 	free(t->notfull);
+	free(t->undo);
+	free(t->spare);
 	memset(t, 0, sizeof *t);
 }
 
@@ -72,10 +113,16 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 			struct objtab_chunk *k = t->dir[c];
 			if (!k)
 				continue;
-			for (uint32_t w = 0; dtor && w < OBJTAB_CHUNK / 64; w++)
-				for (uint64_t bits = k->used[w]; bits; bits &= bits - 1)
-					dtor(ctx, k->obj[w * 64 + (uint32_t)__builtin_ctzll(bits)]);
-			free(k);
+			for (uint32_t w = 0; (dtor || t->undo_on) && w < OBJTAB_CHUNK / 64; w++)
+				for (uint64_t bits = k->used[w]; bits; bits &= bits - 1) {
+					uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+					log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_REMOVE,
+									.h = c * OBJTAB_CHUNK + i,
+									.obj = k->obj[i] });
+					if (dtor)
+						dtor(ctx, k->obj[i]);
+				}
+			chunk_drop(t, k);
 			t->dir[c] = NULL;
 		}
 		t->nlive = 0;
@@ -85,6 +132,9 @@ void objtab_reset(struct objtab *t, uint32_t base, uint32_t limit,
 		limit = t->capacity;
 	if (base > limit)
 		base = limit;
+	if (had || t->base != base || t->limit != limit)
+		log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_RANGE, .base = t->base,
+						.limit = t->limit });
 	if (!had && t->base == base && t->limit == limit && t->summary)
 		return; /* already so: keeps a device reset cheap */
 	t->base = base;
@@ -115,10 +165,10 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 	uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(t->notfull[w]);
 	struct objtab_chunk *k = t->dir[c];
 	if (!k) {
-		/* Only the count and the bitmap start zeroed: a slot of obj[] is read only while its
-		 * bit is set, and zeroing all 32 KiB of it cost a chunk's every page on its first
-		 * object (each input's first object of a type, once a snapshot frees them). */
-		k = malloc(sizeof *k);
+		/* Only the count and the bitmaps start zeroed (below): a slot of obj[] is read only
+		 * while its bit is set, and zeroing all 32 KiB of it cost a chunk's every page on its
+		 * first object (each input's first object of a type, once a snapshot frees them). */
+		k = chunk_new(t);
 		if (!k)
 			return -2;
 		memset(k, 0, offsetof(struct objtab_chunk, obj));
@@ -139,11 +189,13 @@ int64_t objtab_alloc(struct objtab *t, void *obj)
 		if (h >= t->limit)
 			break;
 		k->used[i] |= 1ull << (idx % 64);
+		k->words |= 1ull << i;
 		k->obj[idx] = obj;
 		k->nlive++;
 		t->nlive++;
 		if (k->nlive == chunk_room(t, c))
 			notfull_set(t, c, false);
+		log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_ALLOC, .h = h });
 		return h;
 	}
 	/* notfull said there was room: a model bug. */
@@ -158,32 +210,94 @@ void *objtab_remove(struct objtab *t, uint32_t h)
 	uint32_t c = chunk_of(h), i = h % OBJTAB_CHUNK;
 	struct objtab_chunk *k = t->dir[c];
 	k->used[i / 64] &= ~(1ull << (i % 64));
+	if (!k->used[i / 64])
+		k->words &= ~(1ull << (i / 64));
 	k->obj[i] = NULL;
 	t->nlive--;
 	if (--k->nlive == 0) {
 		/* memory follows the live objects */
-		free(k);
+		chunk_drop(t, k);
 		t->dir[c] = NULL;
 		while (t->top && !t->dir[t->top - 1])
 			t->top--;
 	}
 	notfull_set(t, c, true);
+	log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_REMOVE, .h = h, .obj = obj });
 	return obj;
+}
+
+int objtab_put(struct objtab *t, uint32_t h, void *obj)
+{
+	uint32_t c = chunk_of(h), i = h % OBJTAB_CHUNK;
+	struct objtab_chunk *k = t->dir[c];
+	if (!k) {
+		if (!(k = chunk_new(t)))
+			return -1;
+		memset(k, 0, offsetof(struct objtab_chunk, obj));
+		t->dir[c] = k;
+		if (c >= t->top)
+			t->top = c + 1;
+	}
+	k->used[i / 64] |= 1ull << (i % 64);
+	k->words |= 1ull << (i / 64);
+	k->obj[i] = obj;
+	k->nlive++;
+	t->nlive++;
+	if (k->nlive == chunk_room(t, c))
+		notfull_set(t, c, false);
+	log_rec(t, (struct objtab_rec){ .op = OBJTAB_REC_ALLOC, .h = h });
+	return 0;
+}
+
+void objtab_undo_start(struct objtab *t)
+{
+	t->undo_on = true;
+	t->undo_lost = false;
+	t->nundo = 0;
+}
+
+bool objtab_undo_complete(const struct objtab *t)
+{
+	return t->undo_on && !t->undo_lost;
+}
+
+int objtab_undo(struct objtab *t)
+{
+	int rc = 0;
+	t->undo_lost = true; /* what the undo does is not logged (the spare is kept: still on) */
+	while (t->nundo) {
+		const struct objtab_rec *r = &t->undo[--t->nundo];
+		if (r->op == OBJTAB_REC_ALLOC)
+			(void)objtab_remove(t, r->h);
+		else if (r->op == OBJTAB_REC_REMOVE)
+			rc |= objtab_put(t, r->h, r->obj);
+		else
+			objtab_reset(t, r->base, r->limit, NULL, NULL);
+	}
+	objtab_undo_start(t);
+	return rc;
 }
 
 int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj)
 {
 	if (h < t->base)
 		h = t->base;
-	/* Chunks exist exactly while they hold a live handle; none at or above top. */
+	/* Chunks exist exactly while they hold a live handle; none at or above top. Within a
+	 * chunk, the word of h, then the next non-empty word from the chunk's summary: the
+	 * invariants walk every table after every fuzz op, so this is a hot loop. */
 	while (h < t->limit && chunk_of(h) < t->top) {
 		uint32_t c = chunk_of(h);
 		const struct objtab_chunk *k = t->dir[c];
-		for (uint32_t w = k ? h % OBJTAB_CHUNK / 64 : OBJTAB_CHUNK / 64; w < OBJTAB_CHUNK / 64;
-		     w++) {
-			uint64_t bits = k->used[w];
-			if (w == h % OBJTAB_CHUNK / 64)
-				bits &= ~0ull << (h % 64);
+		if (k) {
+			uint32_t w = h % OBJTAB_CHUNK / 64;
+			uint64_t bits = k->used[w] & ~0ull << (h % 64);
+			if (!bits && w + 1 < OBJTAB_CHUNK / 64) {
+				uint64_t rest = k->words & ~0ull << (w + 1);
+				if (rest) {
+					w = (uint32_t)__builtin_ctzll(rest);
+					bits = k->used[w];
+				}
+			}
 			if (bits) {
 				uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 				if (obj)

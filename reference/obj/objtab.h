@@ -6,7 +6,12 @@
  *    table of 2^24 handles with none live costs its directory (16 KB) and two small bitmaps,
  *  - allocation in O(1): a bitmap of chunks with a free handle under a one-word summary, then
  *    the chunk's own bitmap.
- * The table stores pointers; the objects belong to their type's code, which frees them. */
+ * The table stores pointers; the objects belong to their type's code, which frees them.
+ *
+ * While its undo log is on (a snapshot is armed, cmd/ctl_snap.c), a table records every change
+ * of which handles are live and of its range, so objtab_undo takes it back to where the log
+ * started in time proportional to the changes; the objects themselves are the allocator's
+ * (core/devmem.h). */
 #ifndef NICREF_OBJ_OBJTAB_H
 #define NICREF_OBJ_OBJTAB_H
 
@@ -19,8 +24,16 @@
 
 struct objtab_chunk {
 	uint32_t nlive;
+	uint64_t words; /* bit w: used[w] != 0, so objtab_next finds the next word in O(1) */
 	uint64_t used[OBJTAB_CHUNK / 64];
 	void *obj[OBJTAB_CHUNK];
+};
+
+/* One change, as the undo log holds it. */
+struct objtab_rec {
+	uint8_t op; /* OBJTAB_REC_* (objtab.c) */
+	uint32_t h, base, limit;
+	void *obj;
 };
 
 struct objtab {
@@ -32,6 +45,12 @@ struct objtab {
 	struct objtab_chunk **dir;
 	uint64_t *notfull;    /* bit c: chunk c has a free handle in [base, limit) */
 	uint64_t summary;     /* bit w: notfull word w is non-zero (nchunks <= 4096) */
+	/* The undo log: on, the changes since it started, lost when it could not grow. An empty
+	 * chunk is kept as the spare while the log is on, so undoing needs no allocation. */
+	bool undo_on, undo_lost;
+	uint32_t nundo, undo_cap;
+	struct objtab_rec *undo;
+	struct objtab_chunk *spare;
 };
 
 /* 0, or -1 when out of memory or capacity is not a power of two in [1, 2^24]. The range is
@@ -63,6 +82,14 @@ void *objtab_remove(struct objtab *t, uint32_t h);
 /* The first live handle >= h (its object in *obj), or -1. For iteration and invariants: the
  * cost is the live chunks below the next handle, not the capacity. */
 int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj);
+/* Stores obj under handle h, which must be free and in range: 0, or -1 out of memory. */
+int objtab_put(struct objtab *t, uint32_t h, void *obj);
+/* The undo log: (re)started empty; whether it holds every change since; every change since
+ * taken back, the latest first (0, or -1 out of memory: the table is then partly back), the
+ * log restarted. */
+void objtab_undo_start(struct objtab *t);
+bool objtab_undo_complete(const struct objtab *t);
+int objtab_undo(struct objtab *t);
 /* Bytes the table itself holds (directory, bitmaps, chunks), for the benchmarks. */
 uint64_t objtab_bytes(const struct objtab *t);
 

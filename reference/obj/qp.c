@@ -222,11 +222,11 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 		return NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	/* D-QP-13: one heap block, the object and its page list. */
 	tmp.npas = pas_count(c);
-	struct qp *q = malloc(sizeof *q + (size_t)tmp.npas * sizeof q->pas[0]);
+	struct qp *q = dev_malloc(dev, sizeof *q + (size_t)tmp.npas * sizeof q->pas[0]);
 	int64_t h = q ? qp_sq_alloc(dev, OBJ_QP, q) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_QP);
-		free(q);
+		dev_free(q);
 		return h == -1 ? NICREF_RULE_QP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	*q = tmp;
@@ -257,7 +257,7 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 	hold_refs(dev, q, false);
 	objtab_remove(&dev->obj[OBJ_QP], qpn);
 	obj_uncharge(dev, OBJ_QP);
-	free(q);
+	dev_free(q);
 	return NICREF_RULE_NONE;
 }
 

@@ -8,7 +8,7 @@
 void rmp_free(struct rmp *rmp)
 {
 	wq_free(&rmp->wq);
-	free(rmp);
+	dev_free(rmp);
 }
 
 enum nicref_cmd_rule cmd_create_rmp(struct cmd_ctx *c)
@@ -44,12 +44,12 @@ enum nicref_cmd_rule cmd_create_rmp(struct cmd_ctx *c)
 		wq_free(&w);
 		return r;
 	}
-	struct rmp *rmp = calloc(1, sizeof *rmp);
+	struct rmp *rmp = dev_calloc(dev, 1, sizeof *rmp);
 	int64_t h = rmp ? objtab_alloc(&dev->obj[OBJ_RMP], rmp) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_RMP);
 		wq_free(&w);
-		free(rmp);
+		dev_free(rmp);
 		return h == -1 ? NICREF_RULE_RMP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	rmp->hdr.handle = (uint32_t)h;

@@ -28,6 +28,7 @@ void roce_addr_reset(struct nicref_dev *dev)
 {
 	if (dev->roce_addr)
 		memset(dev->roce_addr, 0, table_bytes());
+	dev->roce_addr_writes++;
 }
 
 static uint8_t *entry_at(const struct nicref_dev *dev, unsigned port, unsigned index)
@@ -73,6 +74,7 @@ enum nicref_cmd_rule cmd_set_roce_address(struct cmd_ctx *c)
 		return NICREF_RULE_ROCE_ADDR_L3_TYPE_BAD;
 	/* The entry as given (its reserved bits are checked by dispatch, D-CMD-8). */
 	memcpy(entry_at(c->dev, port, index), c->in + 0x10, ROCE_ADDR_BYTES);
+	c->dev->roce_addr_writes++;
 	return NICREF_RULE_NONE;
 }
 

@@ -10,8 +10,8 @@
 void rq_free(struct rq *rq)
 {
 	wq_free(&rq->wq);
-	free(rq->taken);
-	free(rq);
+	dev_free(rq->taken);
+	dev_free(rq);
 }
 
 /* ---- The WQEs an RMP RQ holds (§7.7.2.2) ----------------------------------------------------
@@ -23,10 +23,10 @@ void rq_free(struct rq *rq)
 
 /* Sizes the ring for the RMP: an RQ holds at most every stride of it (D-RQ-7); the RMP's size
  * is bounded by HCA_CAP log_max_wq_sz (D-WQ-1). 0, or -1 out of memory. */
-static int taken_init(struct rq *rq, const struct rmp *rmp)
+static int taken_init(struct nicref_dev *dev, struct rq *rq, const struct rmp *rmp)
 {
 	uint32_t cap = rmp->wq.log_size < 16 ? 1u << rmp->wq.log_size : TAKEN_MAX;
-	rq->taken = malloc((size_t)cap * sizeof *rq->taken);
+	rq->taken = dev_malloc(dev, (size_t)cap * sizeof *rq->taken);
 	if (!rq->taken)
 		return -1;
 	rq->taken_cap = cap;
@@ -118,9 +118,9 @@ enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 		wq_free(&w);
 		return r;
 	}
-	struct rq *rq = calloc(1, sizeof *rq);
-	if (rq && on_rmp && taken_init(rq, obj_get(dev, OBJ_RMP, rmpn)) != 0) {
-		free(rq);
+	struct rq *rq = dev_calloc(dev, 1, sizeof *rq);
+	if (rq && on_rmp && taken_init(dev, rq, obj_get(dev, OBJ_RMP, rmpn)) != 0) {
+		dev_free(rq);
 		rq = NULL;
 	}
 	int64_t h = rq ? objtab_alloc(&dev->obj[OBJ_RQ], rq) : -2;
@@ -128,8 +128,8 @@ enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 		obj_uncharge(dev, OBJ_RQ);
 		wq_free(&w);
 		if (rq)
-			free(rq->taken);
-		free(rq);
+			dev_free(rq->taken);
+		dev_free(rq);
 		return h == -1 ? NICREF_RULE_RQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	rq->hdr.handle = (uint32_t)h;

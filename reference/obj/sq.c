@@ -8,7 +8,7 @@
 void sq_free(struct sq *sq)
 {
 	wq_free(&sq->wq);
-	free(sq);
+	dev_free(sq);
 }
 
 enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
@@ -66,12 +66,12 @@ enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
 		wq_free(&w);
 		return r;
 	}
-	struct sq *sq = calloc(1, sizeof *sq);
+	struct sq *sq = dev_calloc(dev, 1, sizeof *sq);
 	int64_t h = sq ? qp_sq_alloc(dev, OBJ_SQ, sq) : -2; /* D-ROCE-2 */
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_SQ);
 		wq_free(&w);
-		free(sq);
+		dev_free(sq);
 		/* T145 log_max_sq: the count of SQs (EXCEED_LIM, D-OBJ-2). */
 		return h == -1 ? NICREF_RULE_SQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}

@@ -35,10 +35,10 @@ enum nicref_cmd_rule cmd_create_tis(struct cmd_ctx *c)
 		return NICREF_RULE_TIS_EXHAUSTED;
 	if (obj_charge(dev, OBJ_TIS) != 0) /* D-PG-4 */
 		return NICREF_RULE_ICM_PAGES_SHORT;
-	struct tis *t = calloc(1, sizeof *t);
+	struct tis *t = dev_calloc(dev, 1, sizeof *t);
 	int64_t h = t ? objtab_alloc(&dev->obj[OBJ_TIS], t) : -2;
 	if (h < 0) {
-		free(t);
+		dev_free(t);
 		obj_uncharge(dev, OBJ_TIS);
 		return h == -1 ? NICREF_RULE_TIS_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -114,7 +114,7 @@ static void destroy(struct nicref_dev *dev, struct tis *t)
 	td->refs--;
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_TIS], t->hdr.handle) == t);
 	obj_uncharge(dev, OBJ_TIS);
-	free(t);
+	dev_free(t);
 }
 
 enum nicref_cmd_rule cmd_destroy_tis(struct cmd_ctx *c)

@@ -304,8 +304,15 @@ void uar_db_snap_restore(struct nicref_dev *dev, const void *blob)
 	const struct uar_db_blob *b = blob;
 	d->ntouched = b->ntouched;
 	memcpy(d->touched, b->touched, sizeof d->touched);
-	for (unsigned k = 0; k < b->npages; k++) {
-		NICREF_ASSERT(d->page[b->num[k]]); /* pages are kept until the device goes */
-		*d->page[b->num[k]] = b->page[k];
+	unsigned k = 0;
+	for (unsigned i = 0; i < DEV_MAX_UARS; i++) {
+		if (k < b->npages && b->num[k] == i) {
+			NICREF_ASSERT(d->page[i]); /* pages are kept until the device goes */
+			*d->page[i] = b->page[k++];
+		} else if (d->page[i]) {
+			/* Made since (an ALLOC_UAR of a new number): as calloc made it, as a device
+			 * that never made it would make it at that number's next ALLOC_UAR. */
+			memset(d->page[i], 0, sizeof *d->page[i]);
+		}
 	}
 }

@@ -49,7 +49,7 @@ enum nicref_cmd_rule cmd_create_umem(struct cmd_ctx *c)
 	const struct objtab *t = &c->dev->obj[OBJ_UMEM];
 	if (t->nlive >= t->limit - t->base)
 		return NICREF_RULE_UMEM_EXHAUSTED;
-	struct umem *u = calloc(1, sizeof *u + nmtt * sizeof u->mtt[0]);
+	struct umem *u = dev_calloc(c->dev, 1, sizeof *u + nmtt * sizeof u->mtt[0]);
 	if (!u)
 		return NICREF_RULE_OBJ_NO_MEMORY;
 	u->log_page = log_page;
@@ -61,7 +61,7 @@ enum nicref_cmd_rule cmd_create_umem(struct cmd_ctx *c)
 		u->mtt[i] = mtt_entry(c->in, i) & ~((1ull << log_page) - 1);
 	int64_t h = objtab_alloc(&c->dev->obj[OBJ_UMEM], u);
 	if (h < 0) {
-		free(u);
+		dev_free(u);
 		return h == -1 ? NICREF_RULE_UMEM_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	u->hdr.handle = (uint32_t)h;
@@ -78,7 +78,7 @@ enum nicref_cmd_rule cmd_destroy_umem(struct cmd_ctx *c)
 	if (u->hdr.refs) /* D-UMEM-5: a live object's buffer or record is in it */
 		return NICREF_RULE_UMEM_IN_USE;
 	objtab_remove(&c->dev->obj[OBJ_UMEM], id);
-	free(u);
+	dev_free(u);
 	return NICREF_RULE_NONE;
 }
 
@@ -98,7 +98,7 @@ int umem_translate(const struct nicref_dev *dev, uint32_t id, uint64_t off, uint
 
 #define QBUF_PAGE 4096u /* struct qbuf pages of log_page_size 0 */
 
-enum nicref_cmd_rule umem_qbuf(const struct nicref_dev *dev, uint32_t id, uint64_t off,
+enum nicref_cmd_rule umem_qbuf(struct nicref_dev *dev, uint32_t id, uint64_t off,
 			       uint64_t bytes, struct qbuf *out)
 {
 	const struct umem *u = obj_get(dev, OBJ_UMEM, id);
@@ -113,7 +113,7 @@ enum nicref_cmd_rule umem_qbuf(const struct nicref_dev *dev, uint32_t id, uint64
 	uint64_t n = (bytes + QBUF_PAGE - 1) / QBUF_PAGE;
 	if (n > UINT32_MAX)
 		return NICREF_RULE_UMEM_REF_BEYOND;
-	uint64_t *pas = malloc(n * sizeof *pas);
+	uint64_t *pas = dev_malloc(dev, n * sizeof *pas);
 	if (!pas)
 		return NICREF_RULE_OBJ_NO_MEMORY;
 	for (uint64_t i = 0; i < n; i++) {

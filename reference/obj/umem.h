@@ -29,7 +29,7 @@ int umem_translate(const struct nicref_dev *dev, uint32_t id, uint64_t off, uint
  * 0") and lie inside the UMEM. NONE, or UMEM_REF_NOT_FOUND / _MISALIGNED / _BEYOND /
  * OBJ_NO_MEMORY. */
 struct qbuf;
-enum nicref_cmd_rule umem_qbuf(const struct nicref_dev *dev, uint32_t id, uint64_t off,
+enum nicref_cmd_rule umem_qbuf(struct nicref_dev *dev, uint32_t id, uint64_t off,
 			       uint64_t bytes, struct qbuf *out);
 /* The address of a doorbell record of `len` bytes at byte `off` of UMEM `id` (D-UMEM-6): NONE
  * and *addr, or UMEM_REF_NOT_FOUND / UMEM_REF_BEYOND. */

@@ -135,7 +135,7 @@ static enum nicref_cmd_rule read_list(struct cmd_ctx *c, enum vport_list *type, 
 			return r;
 	}
 	if (n) {
-		*out = malloc((size_t)n * sizeof **out);
+		*out = dev_malloc(c->dev, (size_t)n * sizeof **out);
 		if (!*out)
 			return NICREF_RULE_OBJ_NO_MEMORY;
 		for (uint32_t i = 0; i < n; i++)
@@ -168,7 +168,7 @@ enum nicref_cmd_rule cmd_modify_nic_vport_context(struct cmd_ctx *c)
 	size_t n = c->in_len;
 	if (fs & FS_ADDRESSES_LIST) {
 		/* T16: the list of allowed_list_type is replaced; the other two stay. */
-		free(v->list[type]);
+		dev_free(v->list[type]);
 		v->list[type] = list;
 		v->list_len[type] = size;
 	}

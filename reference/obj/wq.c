@@ -219,7 +219,7 @@ void wq_free(struct wq *w)
 		if (w->umem_hdr[i])
 			w->umem_hdr[i]->refs--;
 	w->umem_hdr[0] = w->umem_hdr[1] = NULL;
-	free(w->pas);
+	dev_free(w->pas);
 	w->pas = NULL;
 	w->npas = 0;
 }
@@ -313,7 +313,7 @@ enum nicref_cmd_rule wq_parse(struct cmd_ctx *c, const struct wq_rules *r, struc
 		if (rr != NICREF_RULE_NONE)
 			return rr;
 	}
-	w->pas = calloc((size_t)npas, sizeof *w->pas);
+	w->pas = dev_calloc(dev, (size_t)npas, sizeof *w->pas);
 	if (!w->pas)
 		return NICREF_RULE_OBJ_NO_MEMORY;
 	const struct nicref_field *pas = PRM_FIELD(create_sq_in, pas);

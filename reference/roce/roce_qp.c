@@ -303,7 +303,8 @@ const struct nicref_adp_mode *roce_adp_mode_get(struct nicref_dev *dev,
 			e->refs++;
 			return &e->m;
 		}
-	struct roce_adp_mode *e = calloc(1, sizeof *e);
+	/* From core's allocator, as the QPs pointing at it: a snapshot holds and restores both. */
+	struct roce_adp_mode *e = dev_calloc(dev, 1, sizeof *e);
 	if (!e)
 		return NULL;
 	e->m = *m;
@@ -321,7 +322,7 @@ void roce_adp_mode_put(struct nicref_dev *dev, const struct nicref_adp_mode *m)
 			struct roce_adp_mode *e = *pe;
 			if (--e->refs == 0) {
 				*pe = e->next;
-				free(e);
+				dev_free(e);
 			}
 			return;
 		}
@@ -340,12 +341,12 @@ static void drop_state(struct nicref_dev *dev, struct qp *q)
 		roce_adp_mode_put(dev, rq->req.mode);
 	q->xport = NULL;
 	roce_state_of(dev)->nqps--;
-	free(rq);
+	dev_free(rq);
 }
 
 static struct roce_qp *make_state(struct nicref_dev *dev, struct qp *q)
 {
-	struct roce_qp *rq = calloc(1, sizeof *rq);
+	struct roce_qp *rq = dev_calloc(dev, 1, sizeof *rq);
 	if (!rq)
 		return NULL;
 	rq->qp = q;

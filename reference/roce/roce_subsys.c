@@ -102,40 +102,47 @@ static void roce_notify(struct nicref_dev *dev, void *state, enum dev_note note,
 	roce_qp_notify(dev, note, num);
 }
 
-/* D-ROCE-18: the transport's state is per QP and QPs are not captured (cmd/ctl_snap.c refuses
- * a device with a live QP); with none, the row has nothing to keep but its counters, which a
- * snapshot keeps as the other rows' are: by value. */
+/* D-ROCE-18: the transport's state is per QP (struct roce_qp), made by core's allocator
+ * (core/devmem.h) like the QP it serves, so a snapshot holds it with the objects and brings it
+ * back, page list, queues, requester and responder state included, whatever its layout
+ * (roce/roce_qp.c). The row keeps by value what is not a QP's: its counters, the armed list's
+ * head and the count of QPs with state. The loopback queue is empty between entries (the
+ * ROCE_LOOPBACK_IDLE invariant); a device caught inside one is refused. The ADP modes QPs
+ * share (D-ROCE-RC-24) are allocator blocks too; the row keeps their list's head. */
 struct roce_blob {
 	struct roce_counters cnt;
+	uint32_t armed; /* the armed list's first QPN */
+	uint32_t nqps;
+	struct roce_adp_mode *modes; /* the shared ADP modes (blocks of core's allocator) */
 };
 
-static int roce_snap_save(const struct nicref_dev *dev, const void *state, void **blob)
+static int roce_snap_save(struct nicref_dev *dev, const void *state, void **blob)
 {
 	(void)dev;
 	const struct roce_state *rs = state;
-	if (rs->nqps || rs->lb_tail)
+	if (rs->depth || rs->lb_head != rs->lb_tail)
 		return NICREF_SNAP_UNSUPPORTED_STATE;
 	struct roce_blob *b = malloc(sizeof *b);
 	*blob = b;
 	if (!b)
 		return -1;
 	b->cnt = rs->cnt;
+	b->armed = rs->armed;
+	b->nqps = rs->nqps;
+	b->modes = rs->modes;
 	return 0;
-}
-
-static bool roce_snap_restorable(const struct nicref_dev *dev, const void *state,
-				 const void *blob)
-{
-	(void)dev, (void)blob;
-	const struct roce_state *rs = state;
-	return rs->nqps == 0;
 }
 
 static void roce_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 {
 	(void)dev;
 	struct roce_state *rs = state;
-	rs->cnt = ((const struct roce_blob *)blob)->cnt;
+	const struct roce_blob *b = blob;
+	rs->cnt = b->cnt;
+	rs->armed = b->armed;
+	rs->nqps = b->nqps;
+	rs->modes = b->modes;
+	rs->lb_head = rs->lb_tail = 0;
 }
 
 static void roce_snap_free(void *blob)
@@ -203,7 +210,6 @@ const struct dev_subsys roce_subsys = {
 	.check = roce_check,
 	.counters = roce_counters,
 	.snap_save = roce_snap_save,
-	.snap_restorable = roce_snap_restorable,
 	.snap_restore = roce_snap_restore,
 	.snap_free = roce_snap_free,
 };

@@ -13,7 +13,11 @@
 
 #include "cmd/ctl_dev.h"
 #include "obj/obj.h"
+#include "driver_qp.h"
 #include "driver_rxstack.h"
+#include "driver_steer.h"
+#include "driver_vport.h"
+#include "driver_wq.h"
 #include "nicref/snapshot.h"
 #include "testlib.h"
 
@@ -466,22 +470,213 @@ Test(snapshot, in_place_commands_over_objects_replay_the_same)
 	check_traffic(modify_then_lro_traffic, mixed_traffic);
 }
 
-/* A command that allocates (ALLOC_PD) since a snapshot holding objects: it may have freed or
- * reallocated what the objects' words point into, so the restore refuses and changes nothing. */
-Test(snapshot, command_over_objects_refuses_restore)
+/* ---- Objects created, destroyed and reallocated over a snapshot holding objects ------------
+ * (D-SNAP-1). The snapshot holds both stacks; `churn` then destroys the send stack (SQ, TIS, CQ,
+ * EQ, MKey, UAR, TD, PD), reallocates what objects hold (the receive CQ's buffer by a resize,
+ * the vport's unicast list, the L2 table), and creates objects of the other families (a flow
+ * table with a group, an entry and a counter, an RMP, a PD, a QP stack: UAR, EQ, CQs, MKey, a
+ * GID, QPs with transport state). A restore brings the device back: the same trace as the
+ * first run and as a fresh device's, both for traffic after the churn was undone and for the
+ * churn itself run again (its creations get the same handles). */
+static struct refdrv_qp_attr qp_attr;
+static struct refdrv_qp_stack qp_stack, qp_saved;
+
+static void qp_attr_set(unsigned nqp)
+{
+	refdrv_qp_defaults(&qp_attr);
+	qp_attr.nqp = nqp;
+	/* clear of both stacks' host memory (0x30000000-0x31FFFFFF, 0x60000000-, 1 << 32-) */
+	qp_attr.eq_buf = 0x50000000ull;
+	qp_attr.qp_dbr = 0x50FF0000ull;
+	qp_attr.cq_dbr = 0x50FE0000ull;
+	qp_attr.qp_buf = 0x51000000ull;
+	qp_attr.cq_buf = 0x52000000ull;
+	qp_attr.data_addr = 0x54000000ull;
+}
+
+static void churn(struct tl_dev *t)
+{
+	cr_assert_eq(refdrv_sq_stack_down(&t->d, &sq_stack), 0, "%s", t->d.error);
+	cr_assert_eq(refdrv_resize_cq(&t->d, &rx_stack.cq, 0x58000000ull, 7, 0, 0), 0, "%s",
+		     t->d.error);
+	uint64_t macs[2] = { 0x020000000011ull, 0x020000000022ull };
+	struct refdrv_nic_vport v = { .list_type = 0, .list_size = 2, .list = macs };
+	cr_assert_eq(refdrv_modify_nic_vport_context(&t->d, REFDRV_VPORT_ADDRESSES_LIST, &v), 0,
+		     "%s", t->d.error);
+	struct refdrv_l2_entry l2 = { .mac = 0x020000000033ull };
+	cr_assert_eq(refdrv_set_l2_entry(&t->d, 3, &l2), 0, "%s", t->d.error);
+	uint32_t ft, fg, fc;
+	cr_assert_eq(refdrv_create_flow_table(&t->d, 0, 1, 4, 0, 0, &ft), 0, "%s", t->d.error);
+	cr_assert_eq(refdrv_create_flow_group(&t->d, 0, ft, 0, 15, 0, NULL, &fg), 0, "%s",
+		     t->d.error);
+	cr_assert_eq(refdrv_alloc_flow_counter(&t->d, &fc), 0, "%s", t->d.error);
+	struct refdrv_fte e = { .group_id = fg, .action = 1 | 8, .ncnt = 1, .cnt = { (uint16_t)fc } };
+	cr_assert_eq(refdrv_set_fte(&t->d, 0, ft, 0, 0, 0, &e), 0, "%s", t->d.error);
+	struct refdrv_rmp_attr rmp = { .wq = { .buf = 0x59000000ull, .dbr = 0x59100000ull,
+					       .wq_type = 1, .log_wq_sz = 4, .log_wq_stride = 6,
+					       .pd = rx_stack.sq.pd } };
+	uint32_t rmpn;
+	cr_assert_eq(refdrv_create_rmp(&t->d, &rmp, &rmpn), 0, "%s", t->d.error);
+	(void)tl_alloc_pd(t);
+	qp_attr_set(2);
+	cr_assert_eq(refdrv_qp_stack_up(&t->d, &qp_attr, &qp_stack), 0, "%s", t->d.error);
+	nicref_clock_advance(t->dev, 100);
+}
+
+static void churn_then_traffic(struct tl_dev *t)
+{
+	churn(t);
+	lro_traffic(t);
+}
+
+Test(snapshot, objects_made_destroyed_and_reallocated_since_are_undone)
+{
+	check_traffic(mixed_traffic, churn);
+}
+
+Test(snapshot, creations_after_a_restore_replay_the_same)
+{
+	check_traffic(churn_then_traffic, churn_then_traffic);
+}
+
+/* A reset since (every object destroyed, the tables closed, the snapshot no longer tracked):
+ * the restore brings the objects back from the snapshot's list and blocks. */
+static void reset_device(struct tl_dev *t)
+{
+	nicref_dev_reset(t->dev);
+	nicref_hostmem_clear(t->dev);
+}
+
+Test(snapshot, a_reset_since_is_undone)
+{
+	check_traffic(mixed_traffic, reset_device);
+}
+
+/* A snapshot of a device with no object, restored after objects of every family came and
+ * some went, then taken again over them and restored across each other. */
+Test(snapshot, churn_over_a_bare_snapshot_replays_the_same)
+{
+	check_scenario(sc_objects, sc_lro);
+	check_scenario(sc_lro, sc_objects);
+}
+
+/* ---- QPs in snapshots (D-ROCE-18) -------------------------------------------------------------
+ * Two RC QPs connected to each other through the device's own GID (D-ROCE-12 loopback), in the
+ * snapshot with their transport state; RDMA WRITEs and SENDs run over it, the retransmission
+ * timer armed and disarmed, then QPs go to ERR and are destroyed by `qp_churn`. */
+static void qp_up(struct tl_dev *t)
+{
+	qp_attr_set(2);
+	cr_assert_eq(refdrv_qp_stack_up(&t->d, &qp_attr, &qp_stack), 0, "%s", t->d.error);
+	for (unsigned i = 0; i < 2; i++)
+		cr_assert_eq(refdrv_qp_connect(&t->d, &qp_stack, i, qp_stack.qp[1 - i].qpn,
+					       &qp_attr.local),
+			     0, "%s", t->d.error);
+	uint8_t pattern[512];
+	for (unsigned i = 0; i < sizeof pattern; i++)
+		pattern[i] = (uint8_t)(i * 13 + 1);
+	tl_mem_write(t, qp_attr.data_addr, pattern, sizeof pattern);
+}
+
+static void qp_post(struct tl_dev *t, unsigned from, unsigned op, uint64_t raddr, uint32_t len)
+{
+	struct refdrv_qp *q = &qp_stack.qp[from];
+	struct refdrv_wqe w;
+	memset(&w, 0, sizeof w);
+	cr_assert(refdrv_wqe_begin(&w, op, q->sq.pc, q->qpn) >= 0);
+	if (op == REFDRV_QP_OP_RDMA_WRITE)
+		cr_assert(refdrv_wqe_raddr(&w, raddr, qp_stack.key) >= 0);
+	cr_assert(refdrv_wqe_ptr(&w, qp_stack.key, qp_attr.data_addr, len) >= 0);
+	struct refdrv_wqe_ctrl c = { .ce = 2 };
+	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0);
+	cr_assert_eq(refdrv_sq_post(&t->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", t->d.error);
+}
+
+static void qp_traffic(struct tl_dev *t)
+{
+	for (unsigned k = 0; k < 3; k++) {
+		qp_post(t, 0, REFDRV_QP_OP_RDMA_WRITE, qp_attr.data_addr + 0x8000 + 0x1000 * k,
+			100 + 50 * k);
+		nicref_clock_advance(t->dev, 1000);
+	}
+	qp_post(t, 1, REFDRV_QP_OP_SEND, 0, 64); /* no receive WQE posted: RNR NAKs, retries */
+	for (unsigned k = 0; k < 8; k++)
+		nicref_clock_advance(t->dev, 1000000);
+}
+
+static void qp_destroy(struct tl_dev *t, uint32_t qpn)
+{
+	tl_begin(t, "destroy_qp_in", "DESTROY_QP");
+	tl_set(t, "destroy_qp_in", "qpn", qpn);
+	cr_assert_eq(tl_run(t, 0x10, 0x10), 0, "DESTROY_QP %u", qpn);
+}
+
+static void qp_churn(struct tl_dev *t)
+{
+	qp_post(t, 0, REFDRV_QP_OP_SEND, 0, 32);
+	qp_destroy(t, qp_stack.qp[1].qpn);
+	nicref_clock_advance(t->dev, 5000000);
+	qp_destroy(t, qp_stack.qp[0].qpn);
+	struct refdrv_qp_stack more;
+	struct refdrv_qp_attr a = qp_attr;
+	a.nqp = 1;
+	a.qp_buf = 0x5A000000ull;
+	a.cq_buf = 0x5B000000ull;
+	a.eq_buf = 0x5C000000ull;
+	a.qp_dbr = 0x5CFF0000ull;
+	a.cq_dbr = 0x5CFE0000ull;
+	cr_assert_eq(refdrv_qp_stack_up(&t->d, &a, &more), 0, "%s", t->d.error);
+	nicref_clock_advance(t->dev, 10);
+}
+
+static void check_qps(scenario_fn *traffic, scenario_fn *other)
 {
 	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
-	send_up(t);
-	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
-	cr_assert(s);
-	uint32_t pd = tl_alloc_pd(t);
-	struct nicref_stats before, after;
-	nicref_stats_get(t->dev, &before);
-	cr_expect_eq(nicref_snapshot_restore(t->dev, s), 1);
-	nicref_stats_get(t->dev, &after);
-	cr_expect(memcmp(&before, &after, sizeof before) == 0, "nothing changed");
-	cr_expect_not_null(obj_get(t->dev, OBJ_PD, pd), "the PD is still there");
+	qp_up(t);
+	struct host h;
+	host_save(t, &h);
+	qp_saved = qp_stack;
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, &why);
+	cr_assert(s, "snapshot refused (%d)", why);
+	run(t, traffic, &first);
+	for (unsigned k = 0; k < 2; k++) {
+		cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+		host_restore(t, &h);
+		qp_stack = qp_saved;
+		run(t, k ? traffic : other, &again);
+	}
+	expect_same(&first, &again, "restored");
 	nicref_snapshot_free(s);
+	free(h.pages);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	qp_up(t);
+	run(t, traffic, &fresh);
+	expect_same(&first, &fresh, "fresh device");
+	tl_down(t);
+}
+
+Test(snapshot, qp_traffic_over_a_snapshot_holding_qps_replays_the_same)
+{
+	check_qps(qp_traffic, qp_churn);
+}
+
+Test(snapshot, qps_destroyed_and_made_since_are_undone)
+{
+	check_qps(qp_churn, qp_traffic);
+}
+
+/* The QP scenarios do something: packets, completions, a retransmission or an RNR NAK. */
+Test(snapshot, qp_scenarios_leave_a_trace)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	qp_up(t);
+	run(t, qp_traffic, &first);
+	cr_expect_gt(first.st.roce_pkts_out, 3);
+	cr_expect_gt(first.st.roce_pkts_in, 3);
+	cr_expect_gt(first.st.roce_rnr_naks_sent + first.st.roce_retransmits, 0);
 	tl_down(t);
 }
 
