@@ -181,6 +181,8 @@ struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o)
 	struct nicref_config cfg;
 
 	nicref_config_default(&cfg);
+
+	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
 	cfg.seed = 0x6e6963726566ull;
 	cfg.trace = fuzz_oracle_event;
 	cfg.trace_ctx = o;

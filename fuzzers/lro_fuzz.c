@@ -773,6 +773,7 @@ static int lro_init(void)
 {
 	struct nicref_config cfg;
 	nicref_config_default(&cfg);
+	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
 	cfg.seed = 0x6e6963726566ull; /* fuzz_oracle_device's: a finding replays */
 	cfg.trace = on_event;
 	cfg.trace_ctx = &oracle;

@@ -707,6 +707,7 @@ static int pair_init(void)
 			s->idx = i;
 			struct nicref_config cfg;
 			nicref_config_default(&cfg);
+			cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
 			cfg.seed = 0x6e6963726566ull + i; /* fixed: a finding replays */
 			cfg.trace = on_event;
 			cfg.trace_ctx = s;

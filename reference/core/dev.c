@@ -84,6 +84,7 @@ struct nicref_dev *dev_create(const struct nicref_config *cfg,
 		return NULL;
 	struct dev_core *c = dev_core(dev);
 	c->cfg = *cfg;
+	c->mem.tracked = cfg->snapshots;
 	c->subsys = rows;
 	c->nsubsys = n;
 	if (!(c->state = calloc(n ? n : 1, sizeof *c->state)) ||

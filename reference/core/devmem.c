@@ -76,13 +76,16 @@ static void unlink_blk(struct mem_blk *b)
 
 void *dev_malloc(struct nicref_dev *dev, size_t n)
 {
+	struct dev_mem *m = &dev_core(dev)->mem;
+	if (!m->tracked)
+		return malloc(n ? n : 1);
 	if (n > SIZE_MAX - HDR)
 		return NULL;
 	struct mem_blk *b = malloc(HDR + n);
 	if (!b)
 		return NULL;
 	*b = (struct mem_blk){ .size = n };
-	link_head(&dev_core(dev)->mem, b);
+	link_head(m, b);
 	return payload(b);
 }
 
@@ -98,12 +101,14 @@ void *dev_calloc(struct nicref_dev *dev, size_t n, size_t size)
 
 void *dev_realloc(struct nicref_dev *dev, void *p, size_t n)
 {
+	if (!dev_core(dev)->mem.tracked)
+		return realloc(p, n ? n : 1);
 	void *q = dev_malloc(dev, n);
 	if (!q || !p)
 		return q;
 	size_t old = blk_of(p)->size;
 	memcpy(q, p, old < n ? old : n);
-	dev_free(p);
+	dev_free(dev, p);
 	return q;
 }
 
@@ -119,9 +124,11 @@ static void drop(struct mem_blk *b)
 	}
 }
 
-void dev_free(void *p)
+void dev_free(struct nicref_dev *dev, void *p)
 {
-	if (p)
+	if (!dev_core(dev)->mem.tracked)
+		free(p);
+	else if (p)
 		drop(blk_of(p));
 }
 

@@ -4,7 +4,8 @@
  *
  * Every block a device's objects hold (the object structs, their page lists, rings, flow
  * entries, address lists, the transport's per-QP state) comes from dev_malloc/dev_calloc/
- * dev_realloc and goes back through dev_free. Each block carries a 32-byte header: its place on
+ * dev_realloc and goes back through dev_free. On a device made with nicref_config.snapshots
+ * (only there: D-SNAP-3) each block carries a 32-byte header: its place on
  * the device's list of live blocks (the youngest first), its size, and how many snapshots hold
  * it. So:
  *  - a snapshot copies the live blocks' bytes and holds them (core/devmem.c);
@@ -37,13 +38,17 @@ struct mem_link {
 struct dev_mem {
 	struct mem_link live; /* the live blocks, the youngest first (zero: empty, not yet made) */
 	uint32_t epoch;       /* marks of a restore that walks every block */
+	/* nicref_config.snapshots: blocks carry the header. Without it they are plain malloc
+	 * blocks, nothing is listed, and the device cannot be captured (D-SNAP-3). Set at create,
+	 * never changed. */
+	bool tracked;
 };
 
 void *dev_malloc(struct nicref_dev *dev, size_t n);
 void *dev_calloc(struct nicref_dev *dev, size_t n, size_t size);
 /* realloc's contract, always in a new block (p NULL: dev_malloc; the old block is freed). */
 void *dev_realloc(struct nicref_dev *dev, void *p, size_t n);
-void dev_free(void *p);
+void dev_free(struct nicref_dev *dev, void *p);
 
 /* Frees every live block (the device goes; its snapshots were freed first). */
 void dev_mem_fini(struct dev_mem *m);

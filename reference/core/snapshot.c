@@ -64,9 +64,12 @@ static int take_core(struct nicref_snapshot *s, struct dev_core *c)
 struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why)
 {
 	struct dev_core *c = dev_core(dev);
-	struct nicref_snapshot *s = calloc(1, sizeof *s);
-	int rc = NICREF_SNAP_NO_MEMORY;
-	if (!s)
+	struct nicref_snapshot *s = NULL;
+	int rc = NICREF_SNAP_NOT_ENABLED;
+	if (!c->mem.tracked) /* D-SNAP-3: nicref_config.snapshots */
+		goto fail;
+	rc = NICREF_SNAP_NO_MEMORY;
+	if (!(s = calloc(1, sizeof *s)))
 		goto fail;
 	s->dev = dev;
 	s->id = ++c->snap_ids;

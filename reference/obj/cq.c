@@ -18,8 +18,8 @@ void cq_dev_reset(struct nicref_dev *dev)
 			eq->refs--;
 		if (uar && uar->refs)
 			uar->refs--;
-		qbuf_free(&cq->buf);
-		dev_free(cq);
+		qbuf_free(dev, &cq->buf);
+		dev_free(dev, cq);
 	}
 	d->timers = NULL;
 	d->ntimers = 0;

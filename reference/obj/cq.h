@@ -35,7 +35,7 @@ struct qbuf {
 };
 /* The host address of byte `off` of the buffer (page_offset is always 0: T76, T94). */
 uint64_t qbuf_addr(const struct qbuf *b, uint64_t off);
-void qbuf_free(struct qbuf *b);
+void qbuf_free(struct nicref_dev *dev, struct qbuf *b);
 
 struct cq {
 	struct obj_hdr hdr;

@@ -115,14 +115,14 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 	if (rule != NICREF_RULE_NONE)
 		return rule;
 	if (obj_charge(dev, OBJ_CQ) != 0) { /* D-PG-4 */
-		qbuf_free(&buf);
+		qbuf_free(dev, &buf);
 		return NICREF_RULE_ICM_PAGES_SHORT;
 	}
 	struct cq *cq = dev_calloc(dev, 1, sizeof *cq);
 	int64_t cqn = cq ? objtab_alloc(&dev->obj[OBJ_CQ], cq) : -2;
 	if (cqn < 0) {
-		dev_free(cq);
-		qbuf_free(&buf);
+		dev_free(dev, cq);
+		qbuf_free(dev, &buf);
 		obj_uncharge(dev, OBJ_CQ);
 		return cqn == -1 ? NICREF_RULE_CQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -176,8 +176,8 @@ enum nicref_cmd_rule cmd_destroy_cq(struct cmd_ctx *c)
 	umem_ref(dev, cq->buf_umem, -1);
 	objtab_remove(&dev->obj[OBJ_CQ], cq->hdr.handle);
 	obj_uncharge(dev, OBJ_CQ);
-	qbuf_free(&cq->buf);
-	dev_free(cq);
+	qbuf_free(dev, &cq->buf);
+	dev_free(dev, cq);
 	return NICREF_RULE_NONE;
 }
 
@@ -292,7 +292,7 @@ static enum nicref_cmd_rule resize(struct cmd_ctx *c, struct cq *cq, uint32_t se
 	/* §7.12.6: the Resize CQE goes to the old buffer; then the device writes the new one at
 	 * the same counters ("the process of arming the CQ is unaffected", D-CQ-7). */
 	cq_write_resize_cqe(dev, cq);
-	qbuf_free(&cq->buf);
+	qbuf_free(dev, &cq->buf);
 	cq->buf = buf;
 	cq->log_size = (uint8_t)n.log_size;
 	cq->cqe_sz = (uint8_t)n.cqe_sz;

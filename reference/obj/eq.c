@@ -35,8 +35,8 @@ void eq_dev_reset(struct nicref_dev *dev)
 	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
 	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o)) {
 		struct eq *eq = objtab_remove(&dev->obj[OBJ_EQ], (uint32_t)h);
-		qbuf_free(&eq->buf);
-		dev_free(eq);
+		qbuf_free(dev, &eq->buf);
+		dev_free(dev, eq);
 	}
 	memset(d->type_eq, 0, sizeof d->type_eq);
 	d->cmd_unreported = 0;

@@ -60,14 +60,14 @@ enum nicref_cmd_rule cmd_create_eq(struct cmd_ctx *c)
 		return rule;
 	/* D-PG-4: the context takes room in the pages given to the device. */
 	if (obj_charge(dev, OBJ_EQ) != 0) {
-		qbuf_free(&buf);
+		qbuf_free(dev, &buf);
 		return NICREF_RULE_ICM_PAGES_SHORT;
 	}
 	struct eq *eq = dev_calloc(dev, 1, sizeof *eq);
 	int64_t eqn = eq ? objtab_alloc(&dev->obj[OBJ_EQ], eq) : -2;
 	if (eqn < 0) {
-		dev_free(eq);
-		qbuf_free(&buf);
+		dev_free(dev, eq);
+		qbuf_free(dev, &buf);
 		obj_uncharge(dev, OBJ_EQ);
 		return eqn == -1 ? NICREF_RULE_EQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -121,8 +121,8 @@ enum nicref_cmd_rule cmd_destroy_eq(struct cmd_ctx *c)
 	((struct obj_hdr *)obj_get(dev, OBJ_UAR, eq->uar))->refs--;
 	objtab_remove(&dev->obj[OBJ_EQ], eq->hdr.handle);
 	obj_uncharge(dev, OBJ_EQ);
-	qbuf_free(&eq->buf);
-	dev_free(eq);
+	qbuf_free(dev, &eq->buf);
+	dev_free(dev, eq);
 	return NICREF_RULE_NONE;
 }
 

@@ -61,9 +61,9 @@ uint64_t qbuf_addr(const struct qbuf *b, uint64_t off)
 	return b->pas[page] + (off & ((1ull << shift) - 1u));
 }
 
-void qbuf_free(struct qbuf *b)
+void qbuf_free(struct nicref_dev *dev, struct qbuf *b)
 {
-	dev_free(b->pas);
+	dev_free(dev, b->pas);
 	b->pas = NULL;
 	b->npas = 0;
 }

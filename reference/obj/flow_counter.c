@@ -22,7 +22,7 @@ enum nicref_cmd_rule cmd_alloc_flow_counter(struct cmd_ctx *c)
 	struct flow_counter *f = dev_calloc(dev, 1, sizeof *f); /* §12.14.12: "initialized to 0x0" */
 	int64_t h = f ? objtab_alloc(&dev->obj[OBJ_FC], f) : -2;
 	if (h < 0) {
-		dev_free(f);
+		dev_free(dev, f);
 		obj_uncharge(dev, OBJ_FC);
 		return h == -1 ? NICREF_RULE_FC_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -43,7 +43,7 @@ static void counter_free(struct nicref_dev *dev, struct flow_counter *f)
 {
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_FC], f->hdr.handle) == f);
 	obj_uncharge(dev, OBJ_FC);
-	dev_free(f);
+	dev_free(dev, f);
 }
 
 enum nicref_cmd_rule cmd_dealloc_flow_counter(struct cmd_ctx *c)

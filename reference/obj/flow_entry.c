@@ -57,11 +57,11 @@ static void lists_ref(struct nicref_dev *dev, struct flow_table *t, const struct
 		t->nmulti = (uint32_t)((int64_t)t->nmulti + d);
 }
 
-static void fte_free(struct fte *e)
+static void fte_free(struct nicref_dev *dev, struct fte *e)
 {
-	dev_free(e->dest);
-	dev_free(e->cnt);
-	dev_free(e);
+	dev_free(dev, e->dest);
+	dev_free(dev, e->cnt);
+	dev_free(dev, e);
 }
 
 static void fte_delete(struct nicref_dev *dev, struct flow_table *t, struct fte *e)
@@ -72,7 +72,7 @@ static void fte_delete(struct nicref_dev *dev, struct flow_table *t, struct fte 
 	t->fte[e->index] = NULL;
 	t->nfte--;
 	dev->flow.nflows[t->type]--;
-	fte_free(e);
+	fte_free(dev, e);
 }
 
 void fte_free_all(struct nicref_dev *dev, struct flow_table *t)
@@ -292,9 +292,9 @@ enum nicref_cmd_rule cmd_set_flow_table_entry(struct cmd_ctx *c)
 		rule = NICREF_RULE_OBJ_NO_MEMORY;
 	if (rule != NICREF_RULE_NONE) {
 		if (!modify || (mask & MOD_DEST))
-			dev_free(n.dest);
+			dev_free(dev, n.dest);
 		if (!modify || (mask & MOD_CNT))
-			dev_free(n.cnt);
+			dev_free(dev, n.cnt);
 		return rule;
 	}
 	if (modify) {
@@ -307,9 +307,9 @@ enum nicref_cmd_rule cmd_set_flow_table_entry(struct cmd_ctx *c)
 		lists_ref(dev, t, old, 1);
 		lists_ref(dev, t, &prev, -1);
 		if (mask & MOD_DEST)
-			dev_free(prev.dest);
+			dev_free(dev, prev.dest);
 		if (mask & MOD_CNT)
-			dev_free(prev.cnt);
+			dev_free(dev, prev.cnt);
 		return NICREF_RULE_NONE;
 	}
 	/* T430 40h: the match value; the fields the group does not match are reserved and not

@@ -245,8 +245,8 @@ enum nicref_cmd_rule cmd_create_flow_group(struct cmd_ctx *c)
 	}
 	int64_t h = g && bucket && groups ? objtab_alloc(&dev->obj[OBJ_FG], g) : -2;
 	if (h < 0) {
-		dev_free(g);
-		dev_free(bucket);
+		dev_free(dev, g);
+		dev_free(dev, bucket);
 		obj_uncharge(dev, OBJ_FG);
 		return NICREF_RULE_OBJ_NO_MEMORY; /* 2^24 groups outnumber the flows a device holds */
 	}
@@ -280,8 +280,8 @@ void flow_group_free(struct nicref_dev *dev, struct flow_group *g)
 	flow_ref(dev, OBJ_FT, t->hdr.handle, -1);
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_FG], g->hdr.handle) == g);
 	obj_uncharge(dev, OBJ_FG);
-	dev_free(g->bucket);
-	dev_free(g);
+	dev_free(dev, g->bucket);
+	dev_free(dev, g);
 }
 
 enum nicref_cmd_rule cmd_destroy_flow_group(struct cmd_ctx *c)

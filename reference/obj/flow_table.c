@@ -123,8 +123,8 @@ enum nicref_cmd_rule cmd_create_flow_table(struct cmd_ctx *c)
 	struct fte **slots = dev_calloc(dev, (size_t)1 << n.log_size, sizeof *slots);
 	int64_t h = t && slots ? objtab_alloc(&dev->obj[OBJ_FT], t) : -2;
 	if (h < 0) {
-		dev_free(t);
-		dev_free(slots);
+		dev_free(dev, t);
+		dev_free(dev, slots);
 		obj_uncharge(dev, OBJ_FT);
 		return h == -1 ? NICREF_RULE_FT_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -189,9 +189,9 @@ static void table_free(struct nicref_dev *dev, struct flow_table *t)
 	dev->flow.ntables[t->type]--;
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_FT], t->hdr.handle) == t);
 	obj_uncharge(dev, OBJ_FT);
-	dev_free(t->groups);
-	dev_free(t->fte);
-	dev_free(t);
+	dev_free(dev, t->groups);
+	dev_free(dev, t->fte);
+	dev_free(dev, t);
 }
 
 enum nicref_cmd_rule cmd_destroy_flow_table(struct cmd_ctx *c)

@@ -181,7 +181,7 @@ enum nicref_cmd_rule cmd_create_mkey(struct cmd_ctx *c)
 	struct mkey *m = dev_calloc(dev, 1, sizeof *m + words * sizeof m->t[0]);
 	int64_t h = m ? objtab_alloc(&dev->obj[OBJ_MKEY], m) : -2;
 	if (h < 0) {
-		dev_free(m);
+		dev_free(dev, m);
 		obj_uncharge(dev, OBJ_MKEY);
 		return h == -1 ? NICREF_RULE_MKEY_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -282,7 +282,7 @@ static void destroy(struct nicref_dev *dev, struct mkey *m)
 	pd->refs--;
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_MKEY], m->hdr.handle) == m);
 	obj_uncharge(dev, OBJ_MKEY);
-	dev_free(m);
+	dev_free(dev, m);
 }
 
 enum nicref_cmd_rule cmd_destroy_mkey(struct cmd_ctx *c)

@@ -93,8 +93,7 @@ static void obj_tick(struct nicref_dev *dev, void *state)
 
 static void free_obj(void *ctx, void *obj)
 {
-	(void)ctx;
-	dev_free(obj);
+	dev_free(ctx, obj); /* ctx: the device */
 }
 
 void hca_release_objects(struct nicref_dev *dev)
@@ -114,7 +113,7 @@ void hca_release_objects(struct nicref_dev *dev)
 	roce_addr_reset(dev);
 	qp_dev_release(dev);
 	for (unsigned t = 0; t < OBJ_TYPE_COUNT; t++) {
-		objtab_reset(&dev->obj[t], 0, 0, free_obj, NULL);
+		objtab_reset(&dev->obj[t], 0, 0, free_obj, dev);
 		dev->obj_charged[t] = 0;
 	}
 }
@@ -224,7 +223,7 @@ int64_t obj_alloc_plain(struct nicref_dev *dev, enum obj_type type)
 		return -2;
 	int64_t h = objtab_alloc(&dev->obj[type], o);
 	if (h < 0)
-		dev_free(o);
+		dev_free(dev, o);
 	else
 		o->handle = (uint32_t)h;
 	return h;
@@ -237,7 +236,7 @@ int obj_free_plain(struct nicref_dev *dev, enum obj_type type, uint32_t h)
 		return -1;
 	if (o->refs)
 		return -2; /* D-OBJ-1 */
-	dev_free(objtab_remove(&dev->obj[type], h));
+	dev_free(dev, objtab_remove(&dev->obj[type], h));
 	return 0;
 }
 

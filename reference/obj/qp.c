@@ -226,7 +226,7 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 	int64_t h = q ? qp_sq_alloc(dev, OBJ_QP, q) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_QP);
-		dev_free(q);
+		dev_free(dev, q);
 		return h == -1 ? NICREF_RULE_QP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	*q = tmp;
@@ -257,7 +257,7 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 	hold_refs(dev, q, false);
 	objtab_remove(&dev->obj[OBJ_QP], qpn);
 	obj_uncharge(dev, OBJ_QP);
-	dev_free(q);
+	dev_free(dev, q);
 	return NICREF_RULE_NONE;
 }
 

@@ -5,10 +5,10 @@
 #include "cmd/cmd_table.h"
 #include "obj/modify_mask.h"
 
-void rmp_free(struct rmp *rmp)
+void rmp_free(struct nicref_dev *dev, struct rmp *rmp)
 {
-	wq_free(&rmp->wq);
-	dev_free(rmp);
+	wq_free(dev, &rmp->wq);
+	dev_free(dev, rmp);
 }
 
 enum nicref_cmd_rule cmd_create_rmp(struct cmd_ctx *c)
@@ -41,15 +41,15 @@ enum nicref_cmd_rule cmd_create_rmp(struct cmd_ctx *c)
 	else if (obj_charge(dev, OBJ_RMP))
 		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	if (r != NICREF_RULE_NONE) {
-		wq_free(&w);
+		wq_free(dev, &w);
 		return r;
 	}
 	struct rmp *rmp = dev_calloc(dev, 1, sizeof *rmp);
 	int64_t h = rmp ? objtab_alloc(&dev->obj[OBJ_RMP], rmp) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_RMP);
-		wq_free(&w);
-		dev_free(rmp);
+		wq_free(dev, &w);
+		dev_free(dev, rmp);
 		return h == -1 ? NICREF_RULE_RMP_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	rmp->hdr.handle = (uint32_t)h;
@@ -129,7 +129,7 @@ enum nicref_cmd_rule cmd_destroy_rmp(struct cmd_ctx *c)
 	wq_unref(dev, OBJ_PD, rmp->pd);
 	objtab_remove(&dev->obj[OBJ_RMP], rmpn);
 	obj_uncharge(dev, OBJ_RMP);
-	rmp_free(rmp);
+	rmp_free(dev, rmp);
 	return NICREF_RULE_NONE;
 }
 

@@ -7,11 +7,11 @@
 #include "cmd/cmd_table.h"
 #include "obj/modify_mask.h"
 
-void rq_free(struct rq *rq)
+void rq_free(struct nicref_dev *dev, struct rq *rq)
 {
-	wq_free(&rq->wq);
-	dev_free(rq->taken);
-	dev_free(rq);
+	wq_free(dev, &rq->wq);
+	dev_free(dev, rq->taken);
+	dev_free(dev, rq);
 }
 
 /* ---- The WQEs an RMP RQ holds (§7.7.2.2) ----------------------------------------------------
@@ -115,21 +115,21 @@ enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 	else if (obj_charge(dev, OBJ_RQ))
 		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	if (r != NICREF_RULE_NONE) {
-		wq_free(&w);
+		wq_free(dev, &w);
 		return r;
 	}
 	struct rq *rq = dev_calloc(dev, 1, sizeof *rq);
 	if (rq && on_rmp && taken_init(dev, rq, obj_get(dev, OBJ_RMP, rmpn)) != 0) {
-		dev_free(rq);
+		dev_free(dev, rq);
 		rq = NULL;
 	}
 	int64_t h = rq ? objtab_alloc(&dev->obj[OBJ_RQ], rq) : -2;
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_RQ);
-		wq_free(&w);
+		wq_free(dev, &w);
 		if (rq)
-			dev_free(rq->taken);
-		dev_free(rq);
+			dev_free(dev, rq->taken);
+		dev_free(dev, rq);
 		return h == -1 ? NICREF_RULE_RQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	rq->hdr.handle = (uint32_t)h;
@@ -352,7 +352,7 @@ enum nicref_cmd_rule cmd_destroy_rq(struct cmd_ctx *c)
 		wq_unref(dev, OBJ_PD, rq->pd);
 	objtab_remove(&dev->obj[OBJ_RQ], rqn);
 	obj_uncharge(dev, OBJ_RQ);
-	rq_free(rq);
+	rq_free(dev, rq);
 	return NICREF_RULE_NONE;
 }
 

@@ -124,7 +124,7 @@ enum nicref_cmd_rule cmd_create_rqt(struct cmd_ctx *c)
 	struct rqt *t = dev_calloc(dev, 1, sizeof *t + (size_t)max * sizeof t->rq[0]);
 	int64_t h = t ? objtab_alloc(&dev->obj[OBJ_RQT], t) : -2;
 	if (h < 0) {
-		dev_free(t);
+		dev_free(dev, t);
 		obj_uncharge(dev, OBJ_RQT);
 		return h == -1 ? NICREF_RULE_RQT_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -193,7 +193,7 @@ static void destroy(struct nicref_dev *dev, struct rqt *t)
 	drop_list(dev, t);
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_RQT], t->hdr.handle) == t);
 	obj_uncharge(dev, OBJ_RQT);
-	dev_free(t);
+	dev_free(dev, t);
 }
 
 enum nicref_cmd_rule cmd_destroy_rqt(struct cmd_ctx *c)

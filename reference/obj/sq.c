@@ -5,10 +5,10 @@
 #include "cmd/cmd_table.h"
 #include "obj/modify_mask.h"
 
-void sq_free(struct sq *sq)
+void sq_free(struct nicref_dev *dev, struct sq *sq)
 {
-	wq_free(&sq->wq);
-	dev_free(sq);
+	wq_free(dev, &sq->wq);
+	dev_free(dev, sq);
 }
 
 enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
@@ -63,15 +63,15 @@ enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
 	else if (obj_charge(dev, OBJ_SQ))
 		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	if (r != NICREF_RULE_NONE) {
-		wq_free(&w);
+		wq_free(dev, &w);
 		return r;
 	}
 	struct sq *sq = dev_calloc(dev, 1, sizeof *sq);
 	int64_t h = sq ? qp_sq_alloc(dev, OBJ_SQ, sq) : -2; /* D-ROCE-2 */
 	if (h < 0) {
 		obj_uncharge(dev, OBJ_SQ);
-		wq_free(&w);
-		dev_free(sq);
+		wq_free(dev, &w);
+		dev_free(dev, sq);
 		/* T145 log_max_sq: the count of SQs (EXCEED_LIM, D-OBJ-2). */
 		return h == -1 ? NICREF_RULE_SQ_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -200,7 +200,7 @@ enum nicref_cmd_rule cmd_destroy_sq(struct cmd_ctx *c)
 	wq_unref(dev, OBJ_UAR, sq->uar);
 	objtab_remove(&dev->obj[OBJ_SQ], sqn);
 	obj_uncharge(dev, OBJ_SQ);
-	sq_free(sq);
+	sq_free(dev, sq);
 	return NICREF_RULE_NONE;
 }
 

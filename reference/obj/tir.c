@@ -225,7 +225,7 @@ enum nicref_cmd_rule cmd_create_tir(struct cmd_ctx *c)
 	struct tir *t = dev_malloc(dev, sizeof *t);
 	int64_t h = t ? objtab_alloc(&dev->obj[OBJ_TIR], t) : -2;
 	if (h < 0) {
-		dev_free(t);
+		dev_free(dev, t);
 		obj_uncharge(dev, OBJ_TIR);
 		return h == -1 ? NICREF_RULE_TIR_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -324,7 +324,7 @@ static void destroy(struct nicref_dev *dev, struct tir *t)
 		ref(dev, OBJ_RQT, t->indirect_table, -1);
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_TIR], t->hdr.handle) == t);
 	obj_uncharge(dev, OBJ_TIR);
-	dev_free(t);
+	dev_free(dev, t);
 }
 
 enum nicref_cmd_rule cmd_destroy_tir(struct cmd_ctx *c)

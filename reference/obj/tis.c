@@ -38,7 +38,7 @@ enum nicref_cmd_rule cmd_create_tis(struct cmd_ctx *c)
 	struct tis *t = dev_calloc(dev, 1, sizeof *t);
 	int64_t h = t ? objtab_alloc(&dev->obj[OBJ_TIS], t) : -2;
 	if (h < 0) {
-		dev_free(t);
+		dev_free(dev, t);
 		obj_uncharge(dev, OBJ_TIS);
 		return h == -1 ? NICREF_RULE_TIS_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
@@ -114,7 +114,7 @@ static void destroy(struct nicref_dev *dev, struct tis *t)
 	td->refs--;
 	NICREF_ASSERT(objtab_remove(&dev->obj[OBJ_TIS], t->hdr.handle) == t);
 	obj_uncharge(dev, OBJ_TIS);
-	dev_free(t);
+	dev_free(dev, t);
 }
 
 enum nicref_cmd_rule cmd_destroy_tis(struct cmd_ctx *c)

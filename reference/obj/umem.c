@@ -61,7 +61,7 @@ enum nicref_cmd_rule cmd_create_umem(struct cmd_ctx *c)
 		u->mtt[i] = mtt_entry(c->in, i) & ~((1ull << log_page) - 1);
 	int64_t h = objtab_alloc(&c->dev->obj[OBJ_UMEM], u);
 	if (h < 0) {
-		dev_free(u);
+		dev_free(c->dev, u);
 		return h == -1 ? NICREF_RULE_UMEM_EXHAUSTED : NICREF_RULE_OBJ_NO_MEMORY;
 	}
 	u->hdr.handle = (uint32_t)h;
@@ -78,7 +78,7 @@ enum nicref_cmd_rule cmd_destroy_umem(struct cmd_ctx *c)
 	if (u->hdr.refs) /* D-UMEM-5: a live object's buffer or record is in it */
 		return NICREF_RULE_UMEM_IN_USE;
 	objtab_remove(&c->dev->obj[OBJ_UMEM], id);
-	dev_free(u);
+	dev_free(c->dev, u);
 	return NICREF_RULE_NONE;
 }
 

@@ -30,7 +30,7 @@ void vport_dev_reset(struct nicref_dev *dev)
 	if (!v)
 		return;
 	for (unsigned t = 0; t < VPORT_LISTS; t++)
-		dev_free(v->list[t]);
+		dev_free(dev, v->list[t]);
 	l2_table_clear(&v->l2);
 	memset(v, 0, sizeof *v);
 	/* D-VP-3: the vport starts administratively up (T475 "0x1: up"), so its state follows

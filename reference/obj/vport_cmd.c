@@ -168,7 +168,7 @@ enum nicref_cmd_rule cmd_modify_nic_vport_context(struct cmd_ctx *c)
 	size_t n = c->in_len;
 	if (fs & FS_ADDRESSES_LIST) {
 		/* T16: the list of allowed_list_type is replaced; the other two stay. */
-		dev_free(v->list[type]);
+		dev_free(c->dev, v->list[type]);
 		v->list[type] = list;
 		v->list_len[type] = size;
 	}

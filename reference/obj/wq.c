@@ -12,35 +12,32 @@
 
 static void sq_dtor(void *ctx, void *o)
 {
-	(void)ctx;
-	sq_free(o);
+	sq_free(ctx, o); /* ctx: the device */
 }
 
 static void rq_dtor(void *ctx, void *o)
 {
-	(void)ctx;
-	rq_free(o);
+	rq_free(ctx, o); /* ctx: the device */
 }
 
 static void rmp_dtor(void *ctx, void *o)
 {
-	(void)ctx;
-	rmp_free(o);
+	rmp_free(ctx, o); /* ctx: the device */
 }
 
-static void empty_table(struct objtab *t, void (*dtor)(void *, void *))
+static void empty_table(struct nicref_dev *dev, struct objtab *t, void (*dtor)(void *, void *))
 {
 	if (t->nlive)
-		objtab_reset(t, t->base, t->limit, dtor, NULL);
+		objtab_reset(t, t->base, t->limit, dtor, dev);
 }
 
 void wq_dev_reset(struct nicref_dev *dev)
 {
 	/* Everything goes (TEARDOWN_HCA, reset): the objects named (CQ, TIS, PD, UAR) go too, so
 	 * their counts are not touched. RQs before the RMPs they name (§3.2.1 tear-down order). */
-	empty_table(&dev->obj[OBJ_RQ], rq_dtor);
-	empty_table(&dev->obj[OBJ_RMP], rmp_dtor);
-	empty_table(&dev->obj[OBJ_SQ], sq_dtor);
+	empty_table(dev, &dev->obj[OBJ_RQ], rq_dtor);
+	empty_table(dev, &dev->obj[OBJ_RMP], rmp_dtor);
+	empty_table(dev, &dev->obj[OBJ_SQ], sq_dtor);
 }
 
 /* The UMEMs a WQ keeps (D-UMEM-7). */
@@ -213,13 +210,13 @@ int wq_dbr_read(struct nicref_dev *dev, const struct wq *wq, bool send, uint16_t
 #define PAS_IN_CMD (WQ_CTX_OFF + WQ_CTX_BYTES)       /* pas[0]: 110h */
 #define WQ_MAX_PAS (1u << 20)                        /* beyond any input a mailbox chain holds */
 
-void wq_free(struct wq *w)
+void wq_free(struct nicref_dev *dev, struct wq *w)
 {
 	for (unsigned i = 0; i < 2; i++) /* D-UMEM-7: the UMEMs it kept */
 		if (w->umem_hdr[i])
 			w->umem_hdr[i]->refs--;
 	w->umem_hdr[0] = w->umem_hdr[1] = NULL;
-	dev_free(w->pas);
+	dev_free(dev, w->pas);
 	w->pas = NULL;
 	w->npas = 0;
 }

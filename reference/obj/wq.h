@@ -148,7 +148,7 @@ struct wq_rules {
 /* Validates the WQ of a CREATE input (context at 20h, pas[] at 110h) and fills w (pas[]
  * allocated): NONE, or the rule that refuses it (nothing allocated then). */
 enum nicref_cmd_rule wq_parse(struct cmd_ctx *c, const struct wq_rules *r, struct wq *w);
-void wq_free(struct wq *w);
+void wq_free(struct nicref_dev *dev, struct wq *w);
 /* Keeps the context rows of layout l (a CREATE input) in ctx. */
 void wq_ctx_store(uint8_t ctx[WQ_CTX_BYTES], const struct nicref_layout *l, const uint8_t *in,
 		  size_t in_len);
@@ -181,8 +181,8 @@ void rq_enter_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause);
 void wq_ref(struct nicref_dev *dev, enum obj_type t, uint32_t h);
 void wq_unref(struct nicref_dev *dev, enum obj_type t, uint32_t h);
 /* Frees an object of the family without touching the objects it names (reset). */
-void sq_free(struct sq *sq);
-void rq_free(struct rq *rq);
-void rmp_free(struct rmp *rmp);
+void sq_free(struct nicref_dev *dev, struct sq *sq);
+void rq_free(struct nicref_dev *dev, struct rq *rq);
+void rmp_free(struct nicref_dev *dev, struct rmp *rmp);
 
 #endif

@@ -322,7 +322,7 @@ void roce_adp_mode_put(struct nicref_dev *dev, const struct nicref_adp_mode *m)
 			struct roce_adp_mode *e = *pe;
 			if (--e->refs == 0) {
 				*pe = e->next;
-				dev_free(e);
+				dev_free(dev, e);
 			}
 			return;
 		}
@@ -341,7 +341,7 @@ static void drop_state(struct nicref_dev *dev, struct qp *q)
 		roce_adp_mode_put(dev, rq->req.mode);
 	q->xport = NULL;
 	roce_state_of(dev)->nqps--;
-	dev_free(rq);
+	dev_free(dev, rq);
 }
 
 static struct roce_qp *make_state(struct nicref_dev *dev, struct qp *q)

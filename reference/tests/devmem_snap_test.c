@@ -71,6 +71,7 @@ static struct nicref_dev *device(void)
 {
 	struct nicref_config cfg;
 	nicref_config_default(&cfg);
+	cfg.snapshots = true; /* the allocator under test tracks its blocks (D-SNAP-3) */
 	struct nicref_dev *dev = nicref_dev_create(&cfg);
 	cr_assert_not_null(dev);
 	return dev;
@@ -89,7 +90,7 @@ Test(devmem_snap, blocks_made_since_go_and_blocks_freed_since_come_back)
 	cr_expect_geq(dev_mem_snap_bytes(s), 132u);
 	/* since: a written, b freed, c made, a reallocated (a new block; the old one held) */
 	memset(a, 0x11, 100);
-	dev_free(b);
+	dev_free(dev, b);
 	uint8_t *c = dev_malloc(dev, 64);
 	cr_assert(c);
 	uint8_t *a2 = dev_realloc(dev, a, 200);
@@ -105,7 +106,7 @@ Test(devmem_snap, blocks_made_since_go_and_blocks_freed_since_come_back)
 	/* again, through the walk of every block (another snapshot or a reset came between) */
 	uint8_t *d = dev_malloc(dev, 10);
 	cr_assert(d);
-	dev_free(a);
+	dev_free(dev, a);
 	dev_mem_snap_restore(m, s, false);
 	cr_expect_eq(dev_mem_count(m, NULL), live0 + 2);
 	cr_expect_eq(a[50], 0xA5);
@@ -124,7 +125,7 @@ Test(devmem_snap, a_block_held_twice_lives_until_both_snapshots_go)
 	a[0] = 7;
 	struct mem_snap *s1 = dev_mem_snap_take(m), *s2 = dev_mem_snap_take(m);
 	cr_assert(s1 && s2);
-	dev_free(a);
+	dev_free(dev, a);
 	dev_mem_snap_free(s1);
 	dev_mem_snap_restore(m, s2, false);
 	cr_expect_eq(a[0], 7);

@@ -763,3 +763,29 @@ Test(snapshot, snapshots_of_two_stages_restore_across_each_other)
 	expect_same(&again, &fresh, "fresh INITIALIZED");
 	tl_down(t);
 }
+
+/* D-SNAP-3: a device made without nicref_config.snapshots keeps its objects in plain malloc
+ * blocks, so it cannot be captured: the refusal says why, and nothing else changes. */
+Test(snapshot, refused_without_the_config_flag)
+{
+	struct nicref_config cfg;
+	nicref_config_default(&cfg);
+	cr_assert(!cfg.snapshots, "snapshots are asked for, not the default");
+	struct nicref_dev *dev = nicref_dev_create(&cfg);
+	cr_assert_not_null(dev);
+	int why = -1;
+	struct nicref_snapshot *s = nicref_snapshot_take(dev, &why);
+	cr_expect_null(s);
+	cr_expect_eq(why, NICREF_SNAP_NOT_ENABLED, "refusal %d", why);
+	nicref_snapshot_free(s);
+	nicref_dev_destroy(dev);
+
+	cfg.snapshots = true;
+	dev = nicref_dev_create(&cfg);
+	cr_assert_not_null(dev);
+	s = nicref_snapshot_take(dev, &why);
+	cr_expect_not_null(s);
+	cr_expect_eq(why, NICREF_SNAP_OK);
+	nicref_snapshot_free(s);
+	nicref_dev_destroy(dev);
+}

@@ -127,6 +127,9 @@ struct nicref_dev *tl_dev_create(const struct nicref_profile *p, struct tl_trace
 {
 	struct nicref_config cfg;
 	nicref_config_default(&cfg);
+	/* Unit tests run on devices that can be captured (snapshot_test, umem_test), so they run
+	 * the tracked allocator; the vectors and the benchmarks run the default, untracked one. */
+	cfg.snapshots = true;
 	if (p)
 		cfg.profile = *p;
 	if (tr) {

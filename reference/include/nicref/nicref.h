@@ -7,6 +7,7 @@
 #ifndef NICREF_H
 #define NICREF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -140,6 +141,11 @@ struct nicref_config {
 	void (*trace)(void *ctx, const struct nicref_event *ev);
 	void *trace_ctx;
 	struct nicref_profile profile;
+	/* The device can be captured by nicref_snapshot_take (nicref/snapshot.h). It costs a
+	 * 32-byte header on every block of memory the device's objects hold (D-SNAP-1, D-SNAP-3),
+	 * so it is asked for, not the default: fuzz targets ask, a device of a million QPs need
+	 * not pay for it. */
+	bool snapshots;
 };
 
 NICREF_API void nicref_profile_default(struct nicref_profile *p);

@@ -16,6 +16,9 @@
  * Restoring emits no event. The event callback and the DMA ops of the configuration are the
  * caller's: they are neither saved nor changed.
  *
+ * Only a device made with nicref_config.snapshots can be captured (its objects' memory then
+ * carries the allocator's headers, D-SNAP-3); another is refused (NICREF_SNAP_NOT_ENABLED).
+ *
  * One snapshot of a device tracks changes at a time, the last one taken or restored; restoring
  * another one works too, at the cost of every page and every live object it holds. A snapshot
  * holds the blocks of the objects it captured until it is freed: free every snapshot of a
@@ -36,6 +39,8 @@ enum nicref_snap_refusal {
 	 * an RQ; its timer, a flush or an RQ leaving RDY ends it). (The RoCE loopback queue,
 	 * the other such state, is empty whenever a call of the API returns.) */
 	NICREF_SNAP_UNSUPPORTED_STATE = 2,
+	/* The device was created without nicref_config.snapshots. */
+	NICREF_SNAP_NOT_ENABLED = 3,
 };
 
 /* A snapshot of dev as it is now, or NULL with the reason in *why (when why is not NULL). */
