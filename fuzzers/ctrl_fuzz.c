@@ -11,7 +11,10 @@
  *              (mode 0: a live handle of the type the field names, or a small number; 1: a
  *              small number 0..15; 2: the field's value from the next bytes; 3: zero), then the
  *              number of array elements (pas[], rq_num[], ...) and one byte per element (a page
- *              of the queue-buffer pool, or a live handle)
+ *              of the queue-buffer pool, or a live handle); kinds 0x00-0x02 give the command
+ *              the output length its output layout takes (16 bytes for most: no output
+ *              mailbox; see out_length), 0x03 the 2,320-byte output with five mailboxes
+ *              that every command had up to session 26
  *   0x04       a UAR doorbell: UAR selector, register selector (CQ 20h/24h, EQ 40h/48h, a Blue
  *              Flame offset), 4 value bytes with the handle bits biased to live objects
  *   0x05       a host-memory write into the queue-buffer pool: page, offset, 1..64 bytes
@@ -137,11 +140,13 @@ static struct cmd_plan {
 	bool destroy;
 	const struct nicref_field *array; /* the (last) array field, or NULL */
 	int array_type;			/* its handle type, or -1 */
+	uint32_t out_len;		/* the output length kinds 0x00-0x02 give (out_length) */
 	int8_t field[PLAN_MAX_FIELDS];	/* F_* or the handle type of the field */
 } plans[CTRL_CMDS], manage_pages_plan;
 
 enum ctrl_kind {
-	CTRL_COMMAND = 0x00, /* 0x00-0x03 */
+	CTRL_COMMAND = 0x00, /* 0x00-0x02: the command's own output length */
+	CTRL_COMMAND_LONG = 0x03, /* the same with the whole OUT_MAX output */
 	CTRL_DOORBELL = 0x04,
 	CTRL_MEMORY = 0x05,
 	CTRL_TIME = 0x06,
@@ -204,6 +209,23 @@ static int created_type(const char *name, bool *destroy)
 	return -1;
 }
 
+/* The output length a command is given by default: what its output layout needs, as a driver
+ * gives it (the 16 inline bytes, T96, for most commands: no output mailbox), rounded up to the
+ * whole mailboxes it takes (T98: 512 data bytes each), so that a list after a fixed part (the
+ * pas[] of QUERY_CQ, the rq_num[] of QUERY_RQT, the addresses of QUERY_NIC_VPORT_CONTEXT) has
+ * the rest of the last mailbox: 256 bytes, room for 32 pas entries, more than any array this
+ * target writes (8). Kind 0x03 gives OUT_MAX instead, the length every command had before
+ * (2,320 bytes, five output mailboxes), so the long chains and the handlers' own
+ * output-too-short rules for lists longer than that room stay reachable. */
+static uint32_t out_length(const struct nicref_layout *out)
+{
+	uint32_t size = out ? out->size : OUT_MAX;
+	if (size <= 16)
+		return 16;
+	uint32_t len = 16 + (size - 16 + 511) / 512 * 512;
+	return len < OUT_MAX ? len : OUT_MAX;
+}
+
 /* The plan of command `op` (struct cmd_plan); -1 when its layout has more fields than a plan
  * holds (a harness limit to raise, not a reason to fuzz the command differently). */
 static int plan_command(struct cmd_plan *p, unsigned op)
@@ -215,6 +237,8 @@ static int plan_command(struct cmd_plan *p, unsigned op)
 	for (; p->name[k] && k + 4 < sizeof lname; k++)
 		lname[k] = (char)(p->name[k] >= 'A' && p->name[k] <= 'Z' ? p->name[k] - 'A' + 'a'
 									   : p->name[k]);
+	memcpy(lname + k, "_out", 5);
+	p->out_len = out_length(nicref_layout_find(lname));
 	memcpy(lname + k, "_in", 4);
 	const struct nicref_layout *l = nicref_layout_find(lname);
 	p->in = l && l->size <= IN_MAX ? l : NULL;
@@ -348,7 +372,7 @@ static void give_pages(unsigned n)
 	(void)run(&manage_pages_plan, l->size + 8 * n, 16);
 }
 
-static void op_command(struct reader *r)
+static void op_command(struct reader *r, bool long_output)
 {
 	uint8_t cmd = rd8(r);
 	if (cmd >= CTRL_CMDS) /* reserved */
@@ -414,7 +438,7 @@ static void op_command(struct reader *r)
 			}
 		}
 	}
-	(void)run(p, in_len, OUT_MAX);
+	(void)run(p, in_len, long_output ? OUT_MAX : p->out_len);
 }
 
 static void op_doorbell(struct reader *r)
@@ -523,8 +547,10 @@ static void ctrl_one_input(const uint8_t *data, size_t len)
 		case CTRL_COMMAND:
 		case CTRL_COMMAND + 1:
 		case CTRL_COMMAND + 2:
-		case CTRL_COMMAND + 3:
-			op_command(&r);
+			op_command(&r, false);
+			break;
+		case CTRL_COMMAND_LONG:
+			op_command(&r, true);
 			break;
 		case CTRL_DOORBELL:
 			op_doorbell(&r);
