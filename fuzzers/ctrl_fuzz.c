@@ -572,15 +572,9 @@ static void ctrl_one_input(const uint8_t *data, size_t len)
 		/* the commands are correctly posted: their transport never breaks a rule */
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 		NICREF_FUZZ_CHECK(nicref_hostmem_pages(dev) <= 16384u);
-		struct nicref_hca_info info;
-		nicref_hca_info(dev, &info);
-		NICREF_FUZZ_CHECK(info.state == NICREF_HCA_INITIALIZED);
-		/* memory within the device's limits: no type past 2^16 (the default counts) */
-		const uint32_t counts[] = { info.pds,  info.uars, info.tds,  info.mkeys,
-					    info.eqs,  info.cqs,  info.tiss, info.sqs,
-					    info.rmps, info.rqs,  info.rqts, info.tirs };
-		for (unsigned t = 0; t < sizeof counts / sizeof counts[0]; t++)
-			NICREF_FUZZ_CHECK(counts[t] <= (1u << 16) + 1u);
+		/* still initialized; memory within the device's limits: no type past 2^16 (the
+		 * default counts) */
+		fuzz_oracle_check_hca(&oracle, NICREF_HCA_INITIALIZED, (1u << 16) + 1u);
 	}
 	/* Rewound now rather than when the next input starts: what this input allocated (its
 	 * objects) is freed within it, so libFuzzer sees as many frees as mallocs and does not
