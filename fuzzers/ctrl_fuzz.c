@@ -14,7 +14,8 @@
  *              of the queue-buffer pool, or a live handle); kinds 0x00-0x02 give the command
  *              the output length its output layout takes (16 bytes for most: no output
  *              mailbox; see out_length), 0x03 the 2,320-byte output with five mailboxes
- *              that every command had up to session 26
+ *              that every command had up to session 26 (the one change of meaning so far:
+ *              the committed corpus gives the same trace either way, docs/fuzzing.md)
  *   0x04       a UAR doorbell: UAR selector, register selector (CQ 20h/24h, EQ 40h/48h, a Blue
  *              Flame offset), 4 value bytes with the handle bits biased to live objects
  *   0x05       a host-memory write into the queue-buffer pool: page, offset, 1..64 bytes
@@ -211,15 +212,21 @@ static int created_type(const char *name, bool *destroy)
 
 /* The output length a command is given by default: what its output layout needs, as a driver
  * gives it (the 16 inline bytes, T96, for most commands: no output mailbox), rounded up to the
- * whole mailboxes it takes (T98: 512 data bytes each), so that a list after a fixed part (the
- * pas[] of QUERY_CQ, the rq_num[] of QUERY_RQT, the addresses of QUERY_NIC_VPORT_CONTEXT) has
- * the rest of the last mailbox: 256 bytes, room for 32 pas entries, more than any array this
- * target writes (8). Kind 0x03 gives OUT_MAX instead, the length every command had before
- * (2,320 bytes, five output mailboxes), so the long chains and the handlers' own
- * output-too-short rules for lists longer than that room stay reachable. */
+ * whole mailboxes it takes (T98: 512 data bytes each). An output that ends in a list (the pas[]
+ * of MANAGE_PAGES' reclaim and of QUERY_CQ, the rq_num[] of QUERY_RQT, the addresses of
+ * QUERY_NIC_VPORT_CONTEXT) gets at least one mailbox for it: the rest of the last mailbox,
+ * 256 bytes after a 272-byte query (32 pas entries), 512 after MANAGE_PAGES' 16 (64 pages),
+ * more than any array this target writes (8). Kind 0x03 gives OUT_MAX instead, the length every
+ * command had before (2,320 bytes, five output mailboxes), so the long chains and the
+ * handlers' own output-too-short rules for lists longer than that room stay reachable. */
 static uint32_t out_length(const struct nicref_layout *out)
 {
 	uint32_t size = out ? out->size : OUT_MAX;
+	for (uint32_t i = 0; out && i < out->nfields; i++)
+		if (out->fields[i].flags & NICREF_FIELD_ARRAY) {
+			size += 8; /* room for an element at least: a mailbox past the fixed part */
+			break;
+		}
 	if (size <= 16)
 		return 16;
 	uint32_t len = 16 + (size - 16 + 511) / 512 * 512;
