@@ -143,6 +143,17 @@ static struct cmd_plan {
 	int array_type;			/* its handle type, or -1 */
 	uint32_t out_len;		/* the output length kinds 0x00-0x02 give (out_length) */
 	int8_t field[PLAN_MAX_FIELDS];	/* F_* or the handle type of the field */
+	/* The fields a selector byte fills (field[] is a handle type or F_PLAIN), in layout
+	 * order, with what is fixed per field worked out: the loop of op_command then branches
+	 * only on the input's bytes. */
+	struct plan_field {
+		uint16_t index; /* into in->fields */
+		int8_t type;	/* field[index] */
+		uint8_t bytes;	/* the bytes mode 2 reads: 0 for a field wider than 64 bits */
+		uint64_t mask;	/* the values the field holds */
+	} fill[PLAN_MAX_FIELDS];
+	uint32_t nfill;
+	const struct nicref_field *opcode, *op_mod; /* NULL when the layout has none */
 } plans[CTRL_CMDS], manage_pages_plan;
 
 enum ctrl_kind {
@@ -258,18 +269,33 @@ static int plan_command(struct cmd_plan *p, unsigned op)
 			l->nfields);
 		return -1;
 	}
+	p->nfill = 0;
+	p->opcode = p->op_mod = NULL;
 	for (uint32_t i = 0; i < l->nfields; i++) {
 		const struct nicref_field *f = &l->fields[i];
-		if (!strcmp(f->name, "opcode"))
+		if (!strcmp(f->name, "opcode")) {
+			if (p->opcode) /* op_command sets one */
+				return -1;
 			p->field[i] = F_OPCODE;
-		else if (!strcmp(f->name, "op_mod"))
+			p->opcode = f;
+		} else if (!strcmp(f->name, "op_mod")) {
+			if (p->op_mod)
+				return -1;
 			p->field[i] = F_OP_MOD;
-		else if (f->flags & NICREF_FIELD_ARRAY) {
+			p->op_mod = f;
+		} else if (f->flags & NICREF_FIELD_ARRAY) {
 			p->field[i] = F_ARRAY;
 			p->array = f;
 			p->array_type = field_type(f->name);
-		} else
+		} else {
 			p->field[i] = (int8_t)field_type(f->name);
+			p->fill[p->nfill++] = (struct plan_field){
+				.index = (uint16_t)i,
+				.type = p->field[i],
+				.bytes = (uint8_t)(f->bit_width > 64 ? 0 : (f->bit_width + 7) / 8),
+				.mask = f->bit_width < 64 ? (1ull << f->bit_width) - 1 : ~0ull,
+			};
+		}
 	}
 	return 0;
 }
@@ -392,40 +418,31 @@ static void op_command(struct reader *r, bool long_output)
 		return;
 	memset(in_buf, 0, sizeof in_buf);
 	uint8_t opm = rd8(r);
-	for (uint32_t i = 0; i < l->nfields; i++) {
-		const struct nicref_field *f = &l->fields[i];
-		int how = p->field[i];
-		if (how == F_OPCODE) {
-			nicref_field_set(in_buf, sizeof in_buf, f, op);
-			continue;
-		}
-		if (how == F_OP_MOD) {
-			/* mostly the op_mod values T100 describes (0, 1, 2) */
-			nicref_field_set(in_buf, sizeof in_buf, f, opm < 200 ? opm % 3u : opm);
-			continue;
-		}
-		if (how == F_ARRAY)
-			continue;
+	if (p->opcode)
+		nicref_field_set(in_buf, sizeof in_buf, p->opcode, op);
+	/* mostly the op_mod values T100 describes (0, 1, 2) */
+	if (p->op_mod)
+		nicref_field_set(in_buf, sizeof in_buf, p->op_mod, opm < 200 ? opm % 3u : opm);
+	/* a selector byte per field in layout order (the opcode, op_mod and arrays take none) */
+	for (uint32_t i = 0; i < p->nfill; i++) {
+		const struct plan_field *pf = &p->fill[i];
 		uint8_t mode = rd8(r);
 		uint64_t v = 0;
-		unsigned bytes = f->bit_width > 64 ? 0 : (f->bit_width + 7) / 8;
 		switch (mode % 4) {
 		case 0:
-			v = pick_handle(how, mode >> 2);
+			v = pick_handle(pf->type, mode >> 2);
 			break;
 		case 1:
 			v = (mode >> 2) & 15u;
 			break;
 		case 2:
-			v = rdn(r, bytes);
+			v = rdn(r, pf->bytes);
 			break;
 		default:
 			break;
 		}
-		if (f->bit_width < 64)
-			v &= (1ull << f->bit_width) - 1;
-		if (bytes)
-			nicref_field_set(in_buf, sizeof in_buf, f, v);
+		if (pf->bytes)
+			nicref_field_set(in_buf, sizeof in_buf, &l->fields[pf->index], v & pf->mask);
 	}
 	uint32_t in_len = l->size < 16 ? 16 : l->size;
 	if (p->array) {
