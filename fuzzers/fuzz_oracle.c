@@ -125,6 +125,19 @@ void fuzz_oracle_check_dev_at(const struct fuzz_oracle *o, const char *file, int
 	NICREF_FUZZ_CHECK(((nicref_bar_read32(o->dev, 0x1FC) >> 31) == 0) == o->ready);
 }
 
+void fuzz_oracle_check_hca(const struct fuzz_oracle *o, enum nicref_hca_state state,
+			   uint32_t max_live)
+{
+	struct nicref_hca_info info;
+	nicref_hca_info(o->dev, &info);
+	NICREF_FUZZ_CHECK(info.state == state);
+	const uint32_t counts[] = { info.pds,  info.uars, info.tds,  info.mkeys,
+				    info.eqs,  info.cqs,  info.tiss, info.sqs,
+				    info.rmps, info.rqs,  info.rqts, info.tirs };
+	for (unsigned t = 0; t < sizeof counts / sizeof counts[0]; t++)
+		NICREF_FUZZ_CHECK(counts[t] <= max_live);
+}
+
 bool fuzz_oracle_transport_violation(unsigned rule)
 {
 	switch ((enum nicref_violation)rule) {

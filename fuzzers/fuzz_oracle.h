@@ -44,6 +44,13 @@ void fuzz_oracle_event(void *ctx, const struct nicref_event *ev);
 void fuzz_oracle_check_dev_at(const struct fuzz_oracle *o, const char *file, int line);
 #define fuzz_oracle_check_dev(o) fuzz_oracle_check_dev_at((o), __FILE__, __LINE__)
 
+/* After a step of a target that keeps the device in one state: nicref_hca_info says `state`,
+ * and no object type (PD, UAR, TD, MKEY, EQ, CQ, TIS, SQ, RMP, RQ, RQT, TIR) counts more than
+ * max_live live objects. Here rather than in the target so that the per-step comparisons carry
+ * no coverage instrumentation (fuzzers/coverage_ignore.txt). */
+void fuzz_oracle_check_hca(const struct fuzz_oracle *o, enum nicref_hca_state state,
+			   uint32_t max_live);
+
 /* nicref_dev_check is 0; otherwise prints "invariant NAME broken at FILE:LINE: STATE" and the
  * invariant's number, clause and text on stderr, and traps (fuzzers/fuzz_report.c). */
 void fuzz_check_invariants(const struct nicref_dev *dev, const char *file, int line);

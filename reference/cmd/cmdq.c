@@ -355,8 +355,9 @@ void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
 	if (vector & ~valid)
 		dev_violation(dev, NICREF_VIO_DB_BIT_OUT_OF_RANGE, vector & ~valid);
 	vector &= valid;
-	/* §7.14.1: one write may ring several entries; they run lowest first (D-CMD-13). */
-	for (unsigned slot = 0; slot < entries; slot++)
-		if (vector & (1u << slot))
+	/* §7.14.1: one write may ring several entries; they run lowest first (D-CMD-13). The
+	 * loop ends after the highest bit rung (slot 0 alone: one step, not 32). */
+	for (unsigned slot = 0; vector; slot++, vector >>= 1)
+		if (vector & 1u)
 			execute_slot(dev, slot);
 }

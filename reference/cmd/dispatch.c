@@ -124,22 +124,41 @@ static const struct status_desc deliveries[] = {
 #undef DELIVERY_ROW
 };
 
-static const char *status_lookup(const struct status_desc *t, size_t n, unsigned v)
-{
-	for (size_t i = 0; i < n; i++)
-		if (t[i].value == v)
-			return t[i].name;
-	return NULL;
-}
+/* Both status fields are 8 bits wide (T96 3Ch[7:1] delivery, T99 status): a byte per value
+ * finds its row in O(1) (the oracles name the status of every command), generated from the
+ * tables above. 0 means absent, otherwise 1 + the row's index. */
+enum {
+#define STATUS_POS(id, v, d) STATUS_POS_##id,
+	NICREF_CMD_STATUSES(STATUS_POS)
+#undef STATUS_POS
+};
+enum {
+#define DELIVERY_POS(id, v, d) DELIVERY_POS_##id,
+	NICREF_DELIVERY_STATUSES(DELIVERY_POS)
+#undef DELIVERY_POS
+};
+static const uint8_t status_index[256] = {
+#define STATUS_INDEX(id, v, d) [v] = STATUS_POS_##id + 1,
+	NICREF_CMD_STATUSES(STATUS_INDEX)
+#undef STATUS_INDEX
+};
+static const uint8_t delivery_index[256] = {
+#define DELIVERY_INDEX(id, v, d) [v] = DELIVERY_POS_##id + 1,
+	NICREF_DELIVERY_STATUSES(DELIVERY_INDEX)
+#undef DELIVERY_INDEX
+};
 
 const char *nicref_cmd_status_name(unsigned status)
 {
-	return status_lookup(statuses, sizeof statuses / sizeof statuses[0], status);
+	return status < 256 && status_index[status] ? statuses[status_index[status] - 1].name
+						    : NULL;
 }
 
 const char *nicref_delivery_status_name(unsigned status)
 {
-	return status_lookup(deliveries, sizeof deliveries / sizeof deliveries[0], status);
+	return status < 256 && delivery_index[status]
+		       ? deliveries[delivery_index[status] - 1].name
+		       : NULL;
 }
 
 static enum nicref_cmd_rule state_rule(enum hca_state st, unsigned allowed);
