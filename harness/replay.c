@@ -31,6 +31,7 @@ struct replay {
 	struct replay_pcaps *pcaps;
 	struct replay_expect *expect;
 	bool started; /* the first record was injected: virtual time is anchored */
+	unsigned cq_due; /* CQEs announced on the CQ and not polled (replay_drv_poll) */
 	bool told[REPLAY_SKIP_COUNT], told_inversion, told_err, told_viol;
 };
 
@@ -51,8 +52,12 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 	switch (ev->kind) {
 	case NICREF_EV_RX_DROP:
 	case NICREF_EV_CQE:
-		if (ev->kind == NICREF_EV_CQE && ev->arg[0] != rp->x->cq->cqn)
-			return;
+		if (ev->kind == NICREF_EV_CQE) {
+			if (ev->arg[0] != rp->x->cq->cqn)
+				return;
+			if (rp->cq_due != REPLAY_DUE_UNKNOWN)
+				rp->cq_due++;
+		}
 		if (p->ncopies == REPLAY_MAX_COPIES) {
 			p->lost++;
 			return;
@@ -295,7 +300,7 @@ static int one(struct replay *rp, const struct cap_frame *f, uint64_t *dev0)
 					"profile's num_ports)\n", rp->o->port);
 			return -1;
 		}
-		replay_drv_poll(rp->x, p, !rp->o->no_repost, &rp->c.reposted);
+		replay_drv_poll(rp->x, p, !rp->o->no_repost, &rp->c.reposted, &rp->cq_due);
 	}
 	count(rp, f);
 	if (rp->jsonl) {
@@ -355,6 +360,7 @@ int replay_run(const struct replay_opts *o)
 		fprintf(stderr, "nicref replay: out of memory\n");
 		return 2;
 	}
+	rp->cq_due = REPLAY_DUE_UNKNOWN;
 	rp->o = o;
 	if (dut_open(o) != 0 || replay_setup_open(o->setup, &s) != VEC_STACK_OK)
 		goto out;

@@ -75,19 +75,28 @@ static struct replay_copy *next_cqe_copy(struct replay_pred *p)
 }
 
 unsigned replay_drv_poll(const struct vec_stack_rx *x, struct replay_pred *p, bool do_repost,
-			 uint64_t *reposted)
+			 uint64_t *reposted, unsigned *due)
 {
 	struct refdrv_cq *cq = x->cq;
 	uint32_t log = cq->a.log_cq_size, size = 1u << log, csz = 64u << cq->a.cqe_sz;
 	unsigned n = 0;
-	for (;;) {
+	/* With *due known (the CQEs the trace announced on this CQ and no poll has read), the
+	 * poll reads that many and no further: the entry after the last one the device wrote is
+	 * not valid (its owner bit is the previous lap's, or it was never written), so reading it
+	 * only to find that out changes nothing. Until the first poll has found the end of the
+	 * ring's valid entries (those the setup left included), it reads until an invalid one. */
+	while (*due) {
 		uint8_t c[64];
 		/* D-CQE-2: a 128-byte CQE's T67 fields are its second half. */
 		nicref_hostmem_read(x->dev, cq->a.buf + (uint64_t)(cq->cc & (size - 1u)) * csz + csz - 64u,
 				    c, sizeof c);
 		unsigned opcode = c[63] >> 4;
-		if (opcode == 0xF || (c[63] & 1u) != ((cq->cc >> log) & 1u))
+		if (opcode == 0xF || (c[63] & 1u) != ((cq->cc >> log) & 1u)) {
+			*due = 0;
 			break;
+		}
+		if (*due != REPLAY_DUE_UNKNOWN)
+			(*due)--;
 		cq->cc = (cq->cc + 1u) & 0xFFFFFFu;
 		n++;
 		struct replay_copy *k = next_cqe_copy(p);

@@ -16,6 +16,7 @@
 #ifndef NICREF_REPLAY_INT_H
 #define NICREF_REPLAY_INT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,7 +117,9 @@ uint32_t replay_frame_at(const struct cap_frame *f, const uint8_t mac[6], bool p
  * each good CQE consumed (unless no_repost), writes update_ci and the doorbell records. Returns
  * the CQEs polled. */
 unsigned replay_drv_poll(const struct vec_stack_rx *x, struct replay_pred *p, bool repost,
-			 uint64_t *reposted);
+			 uint64_t *reposted, unsigned *due);
+/* replay_drv_poll's *due before its first poll: read the CQ until an entry is not valid. */
+#define REPLAY_DUE_UNKNOWN UINT_MAX
 /* The RQ index of a CQE's user_index, -1 when none. */
 int replay_rq_of_user_index(const struct vec_stack_rx *x, uint32_t ui);
 

@@ -4,6 +4,16 @@
  * overrun, events and moderation are its). Decisions D-RX-4, D-RX-15 (docs/rx.md). */
 #include "eth/rx.h"
 
+/* A field of the 64-byte CQE (T68) in its dword, as PRM_SET places it (offset and width from
+ * the layout, a value that fits its width), and the dword of a field stored whole. */
+#define CQE_DW(f, v)                                                                            \
+	((uint32_t)(v) << (32u - PRMB_cqe64__##f % 32u - PRMW_cqe64__##f) &                      \
+	 prm_dword_mask(PRMB_cqe64__##f, PRMW_cqe64__##f))
+#define CQE_DW_PUT(cqe, f, w) prm_put_be32((cqe) + PRMB_cqe64__##f / 32u * 4u, (w))
+_Static_assert(PRMB_cqe64__l4_ok / 32 == PRMB_cqe64__vid / 32 &&
+		       PRMB_cqe64__l4_ok / 32 == PRMB_cqe64__ip_ext_opts / 32,
+	       "T68: l4_ok to vid share the dword at 1Ch");
+
 /* T67 srqn/user_index: "If HCA_CAP.cqe_version==1: The user_index which software sets when
  * creating a context"; with cqe_version 0 the field is the SRQ (RMP) number (D-RX-15). */
 static uint32_t srqn_user_index(struct nicref_dev *dev, const struct rx_done *d)
@@ -43,20 +53,15 @@ int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
 		PRM_SET(cqe64, rx_hash_type, cqe, n, p->rss.hash_type);
 	}
 	PRM_SET(cqe64, checksum, cqe, n, h->checksum);
-	PRM_SET(cqe64, l4_ok, cqe, n, h->l4_ok);
-	PRM_SET(cqe64, l3_ok, cqe, n, h->l3_ok);
-	PRM_SET(cqe64, l2_ok, cqe, n, h->l2_ok);
-	PRM_SET(cqe64, ip_frag, cqe, n, h->ip_frag);
-	PRM_SET(cqe64, l4_hdr_type, cqe, n, h->l4_hdr_type);
-	PRM_SET(cqe64, l3_hdr_type, cqe, n, h->l3_hdr_type);
-	PRM_SET(cqe64, ip_ext_opts, cqe, n, h->ip_ext_opts);
-	if (h->cv) {
-		/* T68 cv: present in the incoming frame, stripped or not (D-RX-3). */
-		PRM_SET(cqe64, cv, cqe, n, 1);
-		PRM_SET(cqe64, up, cqe, n, h->up);
-		PRM_SET(cqe64, cfi, cqe, n, h->cfi);
-		PRM_SET(cqe64, vid, cqe, n, h->vid);
-	}
+	/* The header fields of dword 1Ch composed in a register and stored once (the CQE is
+	 * zeroed and nothing else in this dword is written): each is the value PRM_SET would
+	 * put, at the layout's offset and width. */
+	uint32_t w = CQE_DW(l4_ok, h->l4_ok) | CQE_DW(l3_ok, h->l3_ok) | CQE_DW(l2_ok, h->l2_ok) |
+		     CQE_DW(ip_frag, h->ip_frag) | CQE_DW(l4_hdr_type, h->l4_hdr_type) |
+		     CQE_DW(l3_hdr_type, h->l3_hdr_type) | CQE_DW(ip_ext_opts, h->ip_ext_opts);
+	if (h->cv) /* T68 cv: present in the incoming frame, stripped or not (D-RX-3). */
+		w |= CQE_DW(cv, 1) | CQE_DW(up, h->up) | CQE_DW(cfi, h->cfi) | CQE_DW(vid, h->vid);
+	CQE_DW_PUT(cqe, l4_ok, w);
 	PRM_SET(cqe64, srqn_user_index, cqe, n, srqn_user_index(dev, d));
 	PRM_SET(cqe64, byte_cnt, cqe, n, d->byte_cnt);
 	uint64_t ts = init_seg_timer(dev); /* §7.12.10 (D-TX-15) */

@@ -223,7 +223,14 @@ static int size_bin(uint64_t octets)
 	};
 	if (octets < 64)
 		return -1;
-	for (unsigned i = 0; i < sizeof bins / sizeof bins[0]; i++)
+	if (octets == 64)
+		return bins[0].id;
+	/* 65 to 1023 octets: the bins are the powers of two from 64 on (65-127 holds 2^6 up,
+	 * 128-255 2^7 up ...), so the bit length picks the bin without the walk (this runs once
+	 * a received frame). */
+	if (octets < 1024)
+		return bins[63 - __builtin_clzll(octets) - 5].id;
+	for (unsigned i = 5; i < sizeof bins / sizeof bins[0]; i++)
 		if (octets <= bins[i].max)
 			return bins[i].id;
 	return -1;

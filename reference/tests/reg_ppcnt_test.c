@@ -158,6 +158,32 @@ Test(reg_ppcnt, rx_frame_counts_and_size_bins)
 	cr_assert_eq(cnt(&r, 0x20), 6, "rx_frames prio 5");
 }
 
+/* RFC 2819 etherStatsPkts<a>to<b>Octets (T120 offsets 58h-A0h): a frame at each edge of each
+ * bin lands in that bin and no other (port.c picks the bins below 1024 octets by bit length). */
+Test(reg_ppcnt, rx_size_bins_at_every_edge)
+{
+	static const struct {
+		uint32_t lo, hi, off;
+	} bins[] = {
+		{ 64, 64, 0x58 },      { 65, 127, 0x60 },     { 128, 255, 0x68 },
+		{ 256, 511, 0x70 },    { 512, 1023, 0x78 },   { 1024, 1518, 0x80 },
+		{ 1519, 2047, 0x88 },  { 2048, 4095, 0x90 },  { 4096, 8191, 0x98 },
+		{ 8192, 10239, 0xA0 },
+	};
+	for (unsigned i = 0; i < sizeof bins / sizeof bins[0]; i++) {
+		port_count(dev, 1, PORT_RX, PORT_UNICAST, 0, bins[i].lo - 4); /* octets: FCS in */
+		if (bins[i].hi != bins[i].lo)
+			port_count(dev, 1, PORT_RX, PORT_UNICAST, 0, bins[i].hi - 4);
+		struct tl_result r = ppcnt(READ, 0x02, 0, 0);
+		for (unsigned j = 0; j < sizeof bins / sizeof bins[0]; j++) {
+			uint64_t want = j > i ? 0 : bins[j].hi != bins[j].lo ? 2 : 1;
+			cr_assert_eq(cnt(&r, bins[j].off), want, "after %u-%u: bin %u-%u holds %llu",
+				     bins[i].lo, bins[i].hi, bins[j].lo, bins[j].hi,
+				     (unsigned long long)cnt(&r, bins[j].off));
+		}
+	}
+}
+
 Test(reg_ppcnt, clr_on_get_returns_then_clears_the_set)
 {
 	port_counter_add(dev, 1, PORT_CNT_rx_frames, 2, 7);
