@@ -27,6 +27,7 @@ from roce_ud import gen_ud  # noqa: E402
 from roce_ecn import gen_ecn  # noqa: E402
 from roce_pair import gen_pair  # noqa: E402
 import roce_reasons  # noqa: E402
+import roce_f4  # noqa: E402
 
 
 def main(argv):
@@ -35,6 +36,7 @@ def main(argv):
     for gen in (gen_responder, gen_requester, gen_ud, gen_ecn, gen_pair):
         v = gen()
         roce_reasons.extend(v)
+        roce_f4.extend(v)
         files[os.path.join(OUT, v.name + ".json")] = \
             (json.dumps(v.doc(), indent=1, ensure_ascii=False) + "\n").encode()
     return write_or_check(files, check, "gen_roce")

@@ -10,6 +10,9 @@
 4. PSN arithmetic and packetisation invariants.
 5. Every frame in the vector files parses back (opcode, PSN, ICRC valid unless the test says
    the ICRC is bad).
+6. roce_f4.ReqModel (D-ROCE-RC-21..23's readings): a copy of a NAK takes no retry under the
+   latch and one under "every NAK"; under every reading and any sequence of responses, no PSN
+   acknowledged (IBTA §9.7.5.1.6) is sent again, and the PSNs sent stay below hpsn.
 """
 import json
 import os
@@ -140,6 +143,43 @@ def t_rules():
           "READ responses")
 
 
+def t_f4():
+    import random
+    import roce_f4 as F
+    for r, go, left in ((F.LATCH, [1, 2], 6), (F.EVERY_NAK, [1, 2, 1, 2], 5)):
+        m = F.ReqModel(nak_reading=r)
+        m.post(3)
+        m.take()
+        m.nak_seq(1)
+        m.nak_seq(1)
+        check(m.take() == go and m.retries == left, f"ReqModel {r}: a NAK and its copy")
+        m.ack(1)
+        m.nak_seq(2)
+        check(m.take() == [2], f"ReqModel {r}: progress clears the latch")
+    rnd = random.Random(17)
+    for r in (F.ON_PROGRESS, F.RUNS_OUT, F.TIMER):
+        for nr in (F.LATCH, F.EVERY_NAK):
+            m = F.ReqModel(nak_reading=nr, rnr_reading=r, retry_cnt=7)
+            for _ in range(400):
+                op = rnd.randrange(6)
+                if op == 0:
+                    m.post(rnd.randrange(1, 3))
+                elif m.hpsn > 0 and op == 1:
+                    m.ack(rnd.randrange(max(0, m.una - 1), m.hpsn))
+                elif m.una < m.hpsn and op == 2:
+                    m.nak_seq(rnd.randrange(m.una, m.hpsn))
+                elif m.una < m.hpsn and op == 3:
+                    m.rnr_nak(rnd.randrange(m.una, m.hpsn))
+                elif op == 4:
+                    m.rnr_expires()
+                else:
+                    m.ack_timeout()
+                go = m.take()
+                check(all(m.una <= x < m.hpsn for x in go),
+                      f"ReqModel {nr}/{r}: an acknowledged or unsent PSN sent {go}")
+                m.retries = 7                      # keep the walk going
+
+
 def t_vectors():
     out = os.path.dirname(HERE)
     n = 0
@@ -177,12 +217,13 @@ def main():
     t_ipv6()
     t_psn()
     t_rules()
+    t_f4()
     v = t_vectors()
     for f in FAIL:
         print("test_gen_roce: FAIL", f, file=sys.stderr)
     if not FAIL:
         print(f"test_gen_roce: ICRC = ConnectX-4 Lx capture and = Scapy on {n} IPv4 frames; "
-              f"IPv6 masking; PSN/packetisation; {v} vector frames parse back")
+              f"IPv6 masking; PSN/packetisation; the F4 readings; {v} vector frames parse back")
     return 1 if FAIL else 0
 
 
