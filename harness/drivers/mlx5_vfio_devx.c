@@ -22,28 +22,9 @@
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
+#include "devx_util.h"
+
 #define NUMEMS 3
-
-/* A field of a command in the public mlx5 layout: bits msb..lsb of the big-endian dword at
- * byte off (PRM §12.2: commands are big-endian). */
-static void put(uint8_t *b, unsigned off, unsigned msb, unsigned lsb, uint32_t v)
-{
-	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
-		     b[off + 3];
-	uint32_t m = (msb - lsb == 31 ? 0xFFFFFFFFu : ((1u << (msb - lsb + 1)) - 1)) << lsb;
-	d = (d & ~m) | ((v << lsb) & m);
-	b[off] = (uint8_t)(d >> 24);
-	b[off + 1] = (uint8_t)(d >> 16);
-	b[off + 2] = (uint8_t)(d >> 8);
-	b[off + 3] = (uint8_t)d;
-}
-
-static uint32_t get(const uint8_t *b, unsigned off, unsigned msb, unsigned lsb)
-{
-	uint32_t d = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
-		     b[off + 3];
-	return msb - lsb == 31 ? d : (d >> lsb) & ((1u << (msb - lsb + 1)) - 1);
-}
 
 /* CREATE_CQ (0x400, PRM §12.7.1 T261) of 2^6 64-byte CQEs on EQ eqn and UAR uar, its buffer at
  * byte 0 of UMEM buf_id and its doorbell record at byte 0 of UMEM dbr_id: the cqc at 10h
@@ -66,19 +47,6 @@ static struct mlx5dv_devx_obj *create_cq(struct ibv_context *ctx, uint32_t eqn, 
 	printf("CREATE_CQ: %s (status 0x%02x, syndrome 0x%08x)\n", o ? "ok" : strerror(errno),
 	       out[0], get(out, 4, 31, 0));
 	*cqn = get(out, 0x08, 23, 0); /* T263 cqn */
-	return o;
-}
-
-/* A DevX object from a command of `inlen` bytes whose output's handle is at 08h[23:0] (PRM
- * §12.3.18 T216 transport_domain, §12.9.1 T301 tisn). */
-static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, const char *name, uint8_t *in,
-				      size_t inlen, uint32_t *handle)
-{
-	uint8_t out[0x10] = { 0 };
-	struct mlx5dv_devx_obj *o = mlx5dv_devx_obj_create(ctx, in, inlen, out, sizeof out);
-	*handle = get(out, 0x08, 23, 0);
-	printf("%s: %s (status 0x%02x, syndrome 0x%08x, handle %u)\n", name,
-	       o ? "ok" : strerror(errno), out[0], get(out, 4, 31, 0), *handle);
 	return o;
 }
 
@@ -105,7 +73,7 @@ static int rq_and_rqt(struct ibv_context *ctx, uint32_t pdn, uint32_t cqn, uint3
 	put(in, 0x74, 31, 30, 3);
 	put(in, 0x78, 31, 0, dbr_id);
 	put(in, 0x7C, 31, 0, buf_id);
-	struct mlx5dv_devx_obj *rq = create(ctx, "CREATE_RQ", in, sizeof in, &rqn);
+	struct mlx5dv_devx_obj *rq = devx_create(ctx, "CREATE_RQ", in, sizeof in, &rqn, 0x08);
 	if (!rq)
 		return 16;
 	uint8_t tin[0x114] = { 0 };
@@ -113,7 +81,7 @@ static int rq_and_rqt(struct ibv_context *ctx, uint32_t pdn, uint32_t cqn, uint3
 	put(tin, 0x34, 15, 0, 1);
 	put(tin, 0x38, 15, 0, 1);
 	put(tin, 0x110, 23, 0, rqn);
-	struct mlx5dv_devx_obj *rqt = create(ctx, "CREATE_RQT", tin, sizeof tin, &rqtn);
+	struct mlx5dv_devx_obj *rqt = devx_create(ctx, "CREATE_RQT", tin, sizeof tin, &rqtn, 0x08);
 	if (!rqt)
 		return 17;
 	uint8_t qin[0x10] = { 0 }, qout[0x200] = { 0 };
@@ -152,13 +120,14 @@ static int td_and_tis(struct ibv_context *ctx)
 	uint8_t tdin[0x10] = { 0 }, tisin[0xC0] = { 0 };
 	uint32_t td = 0, tisn = 0;
 	put(tdin, 0x00, 31, 16, 0x816);
-	struct mlx5dv_devx_obj *tdo = create(ctx, "ALLOC_TRANSPORT_DOMAIN", tdin, sizeof tdin, &td);
+	struct mlx5dv_devx_obj *tdo =
+		devx_create(ctx, "ALLOC_TRANSPORT_DOMAIN", tdin, sizeof tdin, &td, 0x08);
 	if (!tdo)
 		return 12;
 	put(tisin, 0x00, 31, 16, 0x912);
 	put(tisin, 0x20, 19, 16, 2);
 	put(tisin, 0x44, 23, 0, td);
-	struct mlx5dv_devx_obj *tis = create(ctx, "CREATE_TIS", tisin, sizeof tisin, &tisn);
+	struct mlx5dv_devx_obj *tis = devx_create(ctx, "CREATE_TIS", tisin, sizeof tisin, &tisn, 0x08);
 	if (!tis)
 		return 13;
 	uint8_t qin[0x10] = { 0 }, qout[0xB0] = { 0 };
