@@ -143,7 +143,7 @@ __attribute__((target("pclmul,sse2"))) static inline __m128i share(const uint8_t
 				    _mm_cvtsi32_si128((int)y), 0x00);
 }
 
-/* The input's bytes with their bits reversed, sixteen at a time (SSSE3 PSHUFB over the two
+/* The input's bytes with their bits reversed, sixteen per step (SSSE3 PSHUFB over the two
  * nibbles: the reverse of a byte is the reversed low nibble above the reversed high one), into
  * out (48 bytes; the bytes past n are 0, whose reverse is 0). */
 __attribute__((target("ssse3,sse2"))) static inline void reverse_bits(const uint8_t *in, size_t n,
