@@ -33,21 +33,29 @@ static void on_cmd_done(struct fuzz_oracle *o, const struct nicref_event *ev)
 	NICREF_FUZZ_CHECK(status <= 0xFF && nicref_cmd_status_name((unsigned)status) != NULL);
 	/* A command that was not delivered never ran: there is no output and no status. The one
 	 * exception is D-CMD-15: it ran, and delivery 0x6 says its output could not be written. */
+	uint32_t bit = 1u << slot;
+	bool pending = o->fail_pending & bit;
 	bool ran_output_lost = delivery == NICREF_DELIVERY_INTERNAL && o->write_error;
 	if (delivery != 0 && !ran_output_lost)
-		NICREF_FUZZ_CHECK(status == 0 && !o->fail_pending);
+		NICREF_FUZZ_CHECK(status == 0 && !pending);
 	o->write_error = false;
 	/* Every refusal names its rule first (trace.h CMD_FAIL), and the completion reports
 	 * that rule's status and syndrome (D-CMD-6); a success has no refusal. */
-	if (o->fail_pending) {
-		NICREF_FUZZ_CHECK(o->fail_slot == slot && o->fail_opcode == opcode);
-		NICREF_FUZZ_CHECK(status == nicref_cmd_rule_status((unsigned)o->fail_rule));
-		NICREF_FUZZ_CHECK(syndrome == nicref_cmd_rule_syndrome((unsigned)o->fail_rule));
+	if (pending) {
+		NICREF_FUZZ_CHECK(o->fail_opcode[slot] == opcode);
+		NICREF_FUZZ_CHECK(status == nicref_cmd_rule_status(o->fail_rule[slot]));
+		NICREF_FUZZ_CHECK(syndrome == nicref_cmd_rule_syndrome(o->fail_rule[slot]));
 	} else {
 		NICREF_FUZZ_CHECK(status == 0);
 	}
-	o->last_rule = o->fail_pending ? o->fail_rule : NICREF_RULE_NONE;
-	o->fail_pending = false;
+	o->last_rule = pending ? o->fail_rule[slot] : NICREF_RULE_NONE;
+	o->fail_pending &= ~bit;
+	/* D-PG-6: after MANAGE_PAGES the commands waiting for pages run again; each reports
+	 * afresh (a new CMD_FAIL if still refused), so their earlier refusals are spent. */
+	if (opcode == NICREF_OP_MANAGE_PAGES && delivery == 0)
+		for (unsigned s = 0; s < 32; s++)
+			if ((o->fail_pending >> s & 1) && o->fail_rule[s] == NICREF_RULE_ICM_PAGES_SHORT)
+				o->fail_pending &= ~(1u << s);
 	o->cmd_done++;
 	o->last_done = *ev;
 }
@@ -79,12 +87,12 @@ void fuzz_oracle_event(void *ctx, const struct nicref_event *ev)
 		on_cmd_done(o, ev);
 		break;
 	case NICREF_EV_CMD_FAIL:
-		NICREF_FUZZ_CHECK(!o->fail_pending);
+		NICREF_FUZZ_CHECK(ev->arg[0] < 32 && !(o->fail_pending >> ev->arg[0] & 1));
+		NICREF_FUZZ_CHECK(ev->arg[1] <= 0xFFFF);
 		NICREF_FUZZ_CHECK(ev->arg[2] != NICREF_RULE_NONE && ev->arg[2] < NICREF_RULE_COUNT);
-		o->fail_pending = true;
-		o->fail_slot = ev->arg[0];
-		o->fail_opcode = ev->arg[1];
-		o->fail_rule = ev->arg[2];
+		o->fail_pending |= 1u << ev->arg[0];
+		o->fail_opcode[ev->arg[0]] = (uint16_t)ev->arg[1];
+		o->fail_rule[ev->arg[0]] = (uint16_t)ev->arg[2];
 		break;
 	case NICREF_EV_VIOLATION:
 		NICREF_FUZZ_CHECK(ev->arg[0] < NICREF_VIO_COUNT);
@@ -119,8 +127,10 @@ void fuzz_oracle_check_dev_at(const struct fuzz_oracle *o, const char *file, int
 	NICREF_FUZZ_CHECK(st.events == o->events);
 	NICREF_FUZZ_CHECK(st.commands == o->cmd_done);
 	NICREF_FUZZ_CHECK(st.violations == o->violations);
-	/* Between steps no command is half done. */
-	NICREF_FUZZ_CHECK(!o->fail_pending);
+	/* Between steps no command is half done, but one waiting for pages (D-PG-6). */
+	for (unsigned s = 0; s < 32; s++)
+		NICREF_FUZZ_CHECK(!(o->fail_pending >> s & 1) ||
+				  o->fail_rule[s] == NICREF_RULE_ICM_PAGES_SHORT);
 	/* PRM T8 1FCh[31] reads as the model says it changed (reading it has no side effect). */
 	NICREF_FUZZ_CHECK(((nicref_bar_read32(o->dev, 0x1FC) >> 31) == 0) == o->ready);
 }

@@ -18,9 +18,12 @@ struct fuzz_oracle {
 	uint64_t last_time_ns;   /* time of the previous event */
 	uint64_t events, cmd_done, violations;
 	bool ready;              /* READY seen since the reset */
-	/* A CMD_FAIL waits for the CMD_DONE of its slot, which must report its rule's status. */
-	bool fail_pending;
-	uint64_t fail_slot, fail_opcode, fail_rule;
+	/* A CMD_FAIL waits for the CMD_DONE of its slot, which must report its rule's status;
+	 * one per slot, since a command refused for want of pages may wait in its slot while
+	 * others run (D-PG-6). Bit s of fail_pending: slot s has one. */
+	uint32_t fail_pending;
+	uint16_t fail_opcode[32];
+	uint16_t fail_rule[32];
 	bool write_error; /* a DMA write failed since the last CMD_DONE (D-CMD-15) */
 	struct nicref_event last_done; /* the latest CMD_DONE, for targets that check memory */
 	uint64_t last_rule;            /* the rule that refused it, NICREF_RULE_NONE if none */

@@ -145,19 +145,31 @@ void refdrv_fini(struct refdrv *d)
 
 /* --- one command (§7.14.1) --- */
 
-int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uint32_t out_len)
+/* Slot 1 carries the answers to a Page Request while slot 0 waits (D-PG-6); its mailbox
+ * chains lie 2 MB above slot 0's, so the waiting command's input stays as it was posted. */
+#define PAGE_SLOT 1u
+#define PAGE_SLOT_MBOX_OFFSET 0x200000u
+/* Polls of a command still owned by the device between two looks at whether it waits for
+ * pages (the first look comes after one poll: the model runs a command at its doorbell). */
+#define PAGE_LOOK_POLLS 10000u
+
+static int answer_page_request(struct refdrv *d);
+
+static int cmd_in_slot(struct refdrv *d, unsigned slot, const void *in, uint32_t in_len, void *out,
+		       uint32_t out_len)
 {
 	struct refdrv_ops *o = &d->ops;
+	uint64_t mbox = d->mbox_addr + (slot ? PAGE_SLOT_MBOX_OFFSET : 0);
 	/* T95/T96: a fresh non-zero token per command ties the entry to its mailboxes. */
 	d->token = (uint8_t)(d->token % 255u + 1u);
 	struct cmd_post p = {
-		.entry_addr = d->cmdq_addr, /* slot 0 */
+		.entry_addr = d->cmdq_addr + ((uint64_t)slot << d->log_cmdq_stride),
 		.in = in,
 		.in_len = in_len,
 		.input_length = in_len,
 		.output_length = out_len,
-		.in_mbox = d->mbox_addr,
-		.out_mbox = d->mbox_addr + OUT_MBOX_OFFSET,
+		.in_mbox = mbox,
+		.out_mbox = mbox + OUT_MBOX_OFFSET,
 		.token = d->token,
 		/* §7.14.1.1.1: always sign; a device with cmdif_checksum 0 or 1 ignores it. */
 		.sign = true,
@@ -166,16 +178,16 @@ int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uin
 		return fail(d, "%s: host memory write failed (%ld)", "command", 0);
 	if ((d->mistakes & REFDRV_MISTAKE_MAILBOX_SIGNATURE) && cmd_blocks_for(in_len)) {
 		/* T98 signature of input block 0, off by one bit. */
-		uint64_t sig = d->mbox_addr + nicref_layout_field(nicref_layout_find("cmd_mailbox"),
-								  "signature")->bit_offset / 8;
+		uint64_t sig = mbox + nicref_layout_field(nicref_layout_find("cmd_mailbox"),
+							  "signature")->bit_offset / 8;
 		uint8_t b;
 		if (o->mem_read(o->ctx, sig, &b, 1) == 0) {
 			b ^= 1;
 			(void)o->mem_write(o->ctx, sig, &b, 1);
 		}
 	}
-	/* T8 18h: bit 0 rings slot 0. */
-	o->bar_write32(o->ctx, ISEG_DOORBELL, 1u);
+	/* T8 18h: bit s rings slot s. */
+	o->bar_write32(o->ctx, ISEG_DOORBELL, 1u << slot);
 	/* T96 3Ch[0]: ownership returns to software when the command is done. */
 	struct cmd_result r;
 	for (unsigned i = 0;; i++) {
@@ -185,6 +197,9 @@ int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uin
 			break;
 		if (i == POLL_LIMIT)
 			return fail(d, "%s: not completed after %ld polls", "command", POLL_LIMIT);
+		/* D-PG-6: a create short of ICM pages waits until SW answers the Page Request. */
+		if (slot != PAGE_SLOT && i % PAGE_LOOK_POLLS == 1 && answer_page_request(d) != 0)
+			return -1;
 		o->wait_ns(o->ctx, POLL_NS);
 	}
 	d->last_delivery = r.delivery;
@@ -198,13 +213,24 @@ int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uin
 	return r.status;
 }
 
+int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uint32_t out_len)
+{
+	return cmd_in_slot(d, 0, in, in_len, out, out_len);
+}
+
 /* A command with a 16-byte input of opcode and op_mod and a 16-byte output; status or -1. */
-static int simple(struct refdrv *d, const char *opcode, unsigned op_mod, uint8_t out[16])
+static int simple_in_slot(struct refdrv *d, unsigned slot, const char *opcode, unsigned op_mod,
+			  uint8_t out[16])
 {
 	uint8_t in[16] = { 0 };
 	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
 	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", op_mod);
-	return refdrv_cmd(d, in, sizeof in, out, 16);
+	return cmd_in_slot(d, slot, in, sizeof in, out, 16);
+}
+
+static int simple(struct refdrv *d, const char *opcode, unsigned op_mod, uint8_t out[16])
+{
+	return simple_in_slot(d, 0, opcode, op_mod, out);
 }
 
 static int expect_ok(struct refdrv *d, const char *what, int st)
@@ -218,17 +244,17 @@ static int expect_ok(struct refdrv *d, const char *what, int st)
 
 /* --- pages (§12.3.1-§12.3.2) --- */
 
-static int query_pages(struct refdrv *d, unsigned op_mod, int32_t *n)
+static int query_pages(struct refdrv *d, unsigned slot, unsigned op_mod, int32_t *n)
 {
 	uint8_t out[16];
-	if (expect_ok(d, "QUERY_PAGES", simple(d, "QUERY_PAGES", op_mod, out)) != 0)
+	if (expect_ok(d, "QUERY_PAGES", simple_in_slot(d, slot, "QUERY_PAGES", op_mod, out)) != 0)
 		return -1;
 	*n = (int32_t)refdrv_field_get(out, sizeof out, "query_pages_out", "num_pages");
 	return 0;
 }
 
 /* T134/T135, op_mod 1: n pages, PAGES_PER_CMD at a time. */
-static int give_pages(struct refdrv *d, uint32_t n)
+static int give_pages(struct refdrv *d, unsigned slot, uint32_t n)
 {
 	uint8_t in[16 + 8 * PAGES_PER_CMD], out[16];
 	while (n) {
@@ -253,7 +279,7 @@ static int give_pages(struct refdrv *d, uint32_t n)
 			(void)nicref_field_set(in, len, &e, a); /* T138: pa_h, pa_l[31:12] */
 			d->pages[d->npages + i] = a;
 		}
-		if (expect_ok(d, "MANAGE_PAGES", refdrv_cmd(d, in, len, out, sizeof out)) != 0)
+		if (expect_ok(d, "MANAGE_PAGES", cmd_in_slot(d, slot, in, len, out, sizeof out)) != 0)
 			return -1;
 		d->npages += k;
 		n -= k;
@@ -301,9 +327,36 @@ static int reclaim_pages(struct refdrv *d, uint32_t n)
 static int supply_pages(struct refdrv *d, unsigned op_mod)
 {
 	int32_t n;
-	if (query_pages(d, op_mod, &n) != 0)
+	if (query_pages(d, 0, op_mod, &n) != 0)
 		return -1;
-	return n > 0 ? give_pages(d, (uint32_t)n) : 0;
+	return n > 0 ? give_pages(d, 0, (uint32_t)n) : 0;
+}
+
+/* D-PG-6: while slot 0 is owned by the device, ask through slot 1 whether it wants pages
+ * (QUERY_PAGES regular answers what a pending Page Request asks, D-PG-4) and give them; the
+ * waiting command then runs again when MANAGE_PAGES completes. Pages this driver cannot give
+ * (the device refuses them) are answered with ALLOCATION_FAIL (§12.3.2, T135 op_mod 0), which
+ * completes the waiting command with its NO_RESOURCES. A queue of one slot cannot answer: the
+ * command then runs into the poll limit, which says so. 0, or -1 with d->error set. */
+static int answer_page_request(struct refdrv *d)
+{
+	if (d->log_cmdq_size == 0)
+		return 0;
+	int32_t n;
+	if (query_pages(d, PAGE_SLOT, 3, &n) != 0)
+		return -1;
+	if (n <= 0)
+		return 0;
+	if (give_pages(d, PAGE_SLOT, (uint32_t)n) == 0)
+		return 0;
+	if (d->last_delivery != 0 || d->last_status == 0)
+		return -1; /* not a refusal: d->error says what broke */
+	uint8_t in[16] = { 0 }, out[16];
+	refdrv_field_set(in, sizeof in, "manage_pages_in", "opcode",
+			 (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+	refdrv_field_set(in, sizeof in, "manage_pages_in", "op_mod", 0); /* ALLOCATION_FAIL */
+	refdrv_field_set(in, sizeof in, "manage_pages_in", "input_num_entries", (uint64_t)n);
+	return expect_ok(d, "MANAGE_PAGES", cmd_in_slot(d, PAGE_SLOT, in, sizeof in, out, sizeof out));
 }
 
 int refdrv_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,
@@ -315,11 +368,11 @@ int refdrv_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *ou
 	/* D-PG-4: the device wants pages for the new context; QUERY_PAGES regular says how
 	 * many (the answer to its Page Request event). */
 	int32_t n;
-	if (query_pages(d, 3, &n) != 0)
+	if (query_pages(d, 0, 3, &n) != 0)
 		return -1;
 	if (n <= 0)
 		return st; /* not a page shortage: the refusal stands */
-	if (give_pages(d, (uint32_t)n) != 0)
+	if (give_pages(d, 0, (uint32_t)n) != 0)
 		return -1;
 	return refdrv_cmd(d, in, in_len, out, out_len);
 }
@@ -333,7 +386,9 @@ static int stage_queue(struct refdrv *d)
 	uint32_t rev = o->bar_read32(o->ctx, ISEG_CMDIF_REV) >> 16;
 	if (rev != CMDIF_REV)
 		return fail(d, "%s: cmd_interface_rev %ld not supported", "init segment", rev);
-	d->log_cmdq_stride = o->bar_read32(o->ctx, ISEG_CMDQ_ADDR_L) & 0xF;
+	uint32_t addr_l = o->bar_read32(o->ctx, ISEG_CMDQ_ADDR_L);
+	d->log_cmdq_stride = addr_l & 0xF;
+	d->log_cmdq_size = addr_l >> 4 & 0xF; /* T8 14h[7:4] */
 	/* §8.2: MSW first; nic_interface, log_cmdq_size and log_cmdq_stride written as 0. */
 	o->bar_write32(o->ctx, ISEG_CMDQ_ADDR_H, (uint32_t)(d->cmdq_addr >> 32));
 	o->bar_write32(o->ctx, ISEG_CMDQ_ADDR_L, (uint32_t)d->cmdq_addr & 0xFFFFF000u);
@@ -482,7 +537,7 @@ int refdrv_teardown(struct refdrv *d)
 	/* §8.3: reclaim pages until the device holds none (T133: negative = reclaimable). */
 	for (;;) {
 		int32_t n;
-		if (query_pages(d, 3, &n) != 0)
+		if (query_pages(d, 0, 3, &n) != 0)
 			return -1;
 		if (n >= 0)
 			break;

@@ -59,6 +59,7 @@ struct refdrv {
 	int reached; /* the last stage done; -1 before the first */
 	/* learnt from the device */
 	unsigned log_cmdq_stride;
+	unsigned log_cmdq_size; /* a queue of 2^log_cmdq_size slots */
 	uint16_t issi;
 	bool check_out_sigs; /* HCA_CAP.cmdif_checksum != 0 (T145) */
 	uint8_t caps_cur[0x1000], caps_max[0x1000]; /* general device capabilities */
@@ -85,7 +86,9 @@ int refdrv_teardown(struct refdrv *d);
 
 /* One command through slot 0: posts the entry and mailboxes (signed, fresh token), rings the
  * doorbell, polls ownership, checks delivery status and signatures, and copies out_len bytes of
- * output. Returns the command status (T128), or -1 when the command did not complete or was not
+ * output. While the command waits for ICM pages (D-PG-6) it answers the Page Request through
+ * slot 1: the pages the device asks for, or ALLOCATION_FAIL when the device refuses them.
+ * Returns the command status (T128), or -1 when the command did not complete or was not
  * delivered (d->error says why). */
 int refdrv_cmd(struct refdrv *d, const void *in, uint32_t in_len, void *out, uint32_t out_len);
 

@@ -118,3 +118,73 @@ Test(refdrv_cq, create_poll_arm_resize_destroy)
 	cr_expect_eq(refdrv_destroy_eq(&t->d, eq.eqn), 0);
 	down(t);
 }
+
+/* D-PG-6 from the driver's side: a create short of ICM pages, once its Page Request reached an
+ * EQ, waits in slot 0 owned by the device; the driver answers through slot 1 and the create
+ * completes. The EQ carries only the Page Request event (T244 bit 0Bh). */
+static void page_request_eq(struct tl_dev *t)
+{
+	struct refdrv_eq_attr a = { .buf = 0x50000000, .log_eq_size = 3, .uar = t->uar,
+				    .events = 1ull << 0xB };
+	struct refdrv_eq eq;
+	cr_assert_eq(refdrv_create_eq(&t->d, &a, &eq), 0, "%s", t->d.error);
+}
+
+static size_t done_in_slot(const struct tl_trace *tr, unsigned slot, unsigned opcode,
+			   unsigned op_mod)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < tl_count(tr, NICREF_EV_CMD_DONE); i++) {
+		const struct nicref_event *e = tl_nth(tr, NICREF_EV_CMD_DONE, i);
+		n += e->arg[0] == slot && e->arg[1] == opcode && e->arg[2] == op_mod;
+	}
+	return n;
+}
+
+Test(refdrv_pages, a_create_waiting_for_pages_is_answered_through_slot_1)
+{
+	struct tl_dev *t = tl_up(NULL);
+	page_request_eq(t);
+	uint32_t pages = t->d.npages;
+	tl_mark(&t->tr);
+	struct refdrv_cq_attr a = { .buf = 0x52000000, .dbr = 0x51000000, .log_cq_size = 2,
+				    .uar = t->uar };
+	struct refdrv_cq cq;
+	cr_assert_eq(refdrv_create_cq(&t->d, &a, &cq), 0, "%s", t->d.error);
+	cr_expect_eq(t->d.npages, pages + 1, "one regular page for the first CQ context (D-PG-4)");
+	cr_expect_eq(done_in_slot(&t->tr, 1, NICREF_OP_QUERY_PAGES, 3), 1, "QUERY_PAGES regular");
+	cr_expect_eq(done_in_slot(&t->tr, 1, NICREF_OP_MANAGE_PAGES, 1), 1, "pages given");
+	cr_expect_eq(done_in_slot(&t->tr, 0, NICREF_OP_CREATE_CQ, 0), 1, "the create completed");
+	tl_down_clean(t);
+}
+
+/* Pages the device will not take (profile max_icm_pages already held) are answered with
+ * ALLOCATION_FAIL (§12.3.2, T135 op_mod 0): the waiting create completes refused,
+ * NO_RESOURCES, instead of holding its slot. */
+Test(refdrv_pages, pages_the_device_refuses_are_answered_with_allocation_fail)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.max_icm_pages = p.boot_pages + p.init_pages;
+	struct tl_dev *t = tl_up(&p);
+	page_request_eq(t);
+	tl_mark(&t->tr);
+	struct refdrv_cq_attr a = { .buf = 0x52000000, .dbr = 0x51000000, .log_cq_size = 2,
+				    .uar = t->uar };
+	struct refdrv_cq cq;
+	cr_expect_eq(refdrv_create_cq(&t->d, &a, &cq), 0x0F, "NO_RESOURCES (T128)");
+	cr_expect_eq(done_in_slot(&t->tr, 1, NICREF_OP_MANAGE_PAGES, 0), 1, "ALLOCATION_FAIL");
+	/* the create completed once, in slot 0, with NO_RESOURCES ICM_PAGES_SHORT */
+	size_t creates = 0;
+	for (size_t i = 0; i < tl_count(&t->tr, NICREF_EV_CMD_DONE); i++) {
+		const struct nicref_event *e = tl_nth(&t->tr, NICREF_EV_CMD_DONE, i);
+		if (e->arg[1] != NICREF_OP_CREATE_CQ)
+			continue;
+		creates++;
+		cr_expect_eq(e->arg[0], 0);
+		cr_expect_eq(e->arg[4], 0x0F);
+		cr_expect_eq(e->arg[5], nicref_cmd_rule_syndrome(NICREF_RULE_ICM_PAGES_SHORT));
+	}
+	cr_expect_eq(creates, 1);
+	tl_down_clean(t);
+}

@@ -3,7 +3,6 @@
 #include "cmd/cmd_table.h"
 
 enum { PAGES_BOOT = 1, PAGES_INIT = 2, PAGES_REGULAR = 3 };       /* T131 op_mod */
-enum { MP_ALLOCATION_FAIL, MP_ALLOCATION_SUCCESS, MP_RETURN_PAGES }; /* T135 op_mod */
 #define PAS_BYTES 8                                                  /* T138 */
 
 uint32_t dev_pages_required(const struct nicref_dev *dev)

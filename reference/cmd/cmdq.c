@@ -224,7 +224,8 @@ static int scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint
  * come: it is refused). Nothing of it is written back until it runs again. */
 static bool waits_for_pages(const struct nicref_dev *dev, uint64_t status, uint64_t syndrome)
 {
-	return dev->core.cfg.profile.page_wait && status == NICREF_STATUS_NO_RESOURCES &&
+	return dev->core.cfg.profile.page_wait && !dev->hca.pages_refused &&
+	       status == NICREF_STATUS_NO_RESOURCES &&
 	       syndrome == nicref_cmd_rule_syndrome(NICREF_RULE_ICM_PAGES_SHORT) &&
 	       dev->hca.pages_wanted != 0 && eq_event_mapped(dev, EQ_EVENT_PAGE_REQUEST);
 }
@@ -232,14 +233,26 @@ static bool waits_for_pages(const struct nicref_dev *dev, uint64_t status, uint6
 static void execute_slot(struct nicref_dev *dev, unsigned slot);
 
 /* After MANAGE_PAGES: the waiting commands run again, lowest slot first (D-PG-6); one still
- * short waits on (a new Page Request asks for the rest). */
-static void run_waiting(struct nicref_dev *dev)
+ * short waits on (a new Page Request asks for the rest). After an ALLOCATION_FAIL (§12.3.2:
+ * SW cannot supply the pages) they complete with their refusal, NO_RESOURCES, and no new
+ * Page Request: the request was answered, and waiting on would hold the slot for ever. */
+static void run_waiting(struct nicref_dev *dev, bool refused)
 {
 	uint32_t w = dev->hca.slots_waiting;
+	bool armed = dev->hca.page_request_armed;
 	dev->hca.slots_waiting = 0;
+	if (refused) {
+		dev->hca.pages_refused = true;
+		dev->hca.page_request_armed = false;
+	}
 	for (unsigned s = 0; s < 32; s++)
 		if (w & (1u << s))
 			execute_slot(dev, s);
+	if (refused) {
+		dev->hca.pages_refused = false;
+		dev->hca.page_request_armed = armed;
+		dev->hca.pages_wanted = 0;
+	}
 }
 
 static void execute_slot(struct nicref_dev *dev, unsigned slot)
@@ -338,7 +351,8 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	 * the event is generated" (command completion EQE, §7.13.10.1, when an EQ takes it). */
 	eq_cmd_completion(dev, slot);
 	if (opcode == NICREF_OP_MANAGE_PAGES && dev->hca.slots_waiting)
-		run_waiting(dev);
+		run_waiting(dev, op_mod == MP_ALLOCATION_FAIL && st == NICREF_DELIVERY_OK &&
+					 status == NICREF_STATUS_OK);
 }
 
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)

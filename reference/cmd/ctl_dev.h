@@ -52,6 +52,9 @@ enum hca_state {
 	HCA_PANIC = NICREF_HCA_PANIC,
 };
 
+/* MANAGE_PAGES op_mod (T135). */
+enum { MP_ALLOCATION_FAIL, MP_ALLOCATION_SUCCESS, MP_RETURN_PAGES };
+
 /* What the start-up sequence of §8.2 has done so far, for its ordering rules. */
 struct hca {
 	enum hca_state state;
@@ -65,6 +68,9 @@ struct hca {
 	uint32_t pages_wanted; /* total the last request asked for; 0 when answered */
 	/* Slots whose command waits for pages (D-PG-6): owned by the device, not completed. */
 	uint32_t slots_waiting;
+	/* Set while the waiting commands run after MANAGE_PAGES ALLOCATION_FAIL: SW said it
+	 * has no pages, so they complete with their refusal instead of waiting on (D-PG-6). */
+	bool pages_refused;
 	/* HOST_ENDIANNESS (0x7004, beyond PRM Rev 0.40: the public mlx5 interface; D-VFIO-1):
 	 * he as last written, 0 at power-on. */
 	uint8_t host_endianness;

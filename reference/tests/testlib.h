@@ -132,8 +132,9 @@ uint64_t tl_get_elem(const struct tl_dev *t, const char *layout, const char *nam
 void tl_get_bytes(const struct tl_dev *t, const char *layout, const char *name, uint8_t *v,
 		  size_t n);
 /* Runs t->in (in_len bytes) with output out_len into t->out; the status (T128). No page
- * dance: a create refused for want of ICM pages answers NO_RESOURCES here. Asserts the command
- * was delivered. */
+ * dance: a create refused for want of ICM pages answers NO_RESOURCES here (unless its Page
+ * Request reached an EQ: then it waits and the driver answers it, D-PG-6). Asserts the
+ * command was delivered. */
 int tl_run(struct tl_dev *t, uint32_t in_len, uint32_t out_len);
 /* The same with the ICM page dance (refdrv_cmd_paged, D-PG-4). */
 int tl_run_paged(struct tl_dev *t, uint32_t in_len, uint32_t out_len);
