@@ -20,7 +20,7 @@
 #
 # A target is a file fuzzers/<t>_fuzz.c ending in NICREF_FUZZ_TARGET (fuzzers/fuzz_target.h);
 # adding one needs no edit here. Its corpus is corpora/<t>/, its dictionary fuzzers/<t>.dict.
-# Other fuzzers/*.c files (except standalone_main.c and make_seeds.c) are shared by all targets.
+# Other fuzzers/*.c files (except standalone_main.c and make_seeds*.c) are shared by all targets.
 # The library is compiled into each variant from source, in its own object tree.
 
 FUZZ_SECONDS ?= 60
@@ -40,7 +40,7 @@ LIB_SRC := $(sort $(filter-out reference/tests/%,$(wildcard reference/*/*.c))) \
 # flags below (harness/dut_wrap.c).
 DUT_SRC := harness/dut_diff.c harness/dut_name.c harness/dut_load.c harness/dut_wrap.c \
 	harness/repro_record.c
-COMMON_SRC := $(filter-out fuzzers/%_fuzz.c fuzzers/standalone_main.c fuzzers/make_seeds.c, \
+COMMON_SRC := $(filter-out fuzzers/%_fuzz.c fuzzers/standalone_main.c fuzzers/make_seeds%.c, \
 	$(wildcard fuzzers/*.c))
 
 INC := -Ireference/include -Ireference -Iharness -Ifuzzers
@@ -144,9 +144,10 @@ afl-start: afl
 		fuzzers/smoke.sh afl $$t $(AFL_SECONDS); \
 	done
 
-build/seeds/make_seeds: fuzzers/make_seeds.c $(LIB_SRC) $(wildcard fuzzers/*.h)
+SEEDS_SRC := $(wildcard fuzzers/make_seeds*.c)
+build/seeds/make_seeds: $(SEEDS_SRC) $(LIB_SRC) $(wildcard fuzzers/*.h)
 	@mkdir -p $(dir $@)
-	$(SEEDS_CC) $(SEEDS_FLAGS) $(INC) -o $@ fuzzers/make_seeds.c $(LIB_SRC)
+	$(SEEDS_CC) $(SEEDS_FLAGS) $(INC) -o $@ $(SEEDS_SRC) $(LIB_SRC)
 
 seeds: build/seeds/make_seeds
 	@mkdir -p $(FUZZ_TARGETS:%=corpora/%)

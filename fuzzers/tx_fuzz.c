@@ -96,6 +96,7 @@
 #include "fuzz_target.h"
 #include "nicref/rules_tx.h"
 #include "tx_ops.h"
+#include "tx_view.h"
 
 #define MAX_OPS 256u
 #define DATA_SIZE 0x100000u	/* the data MKey's region (refdrv_sq_stack_defaults) */
@@ -388,186 +389,6 @@ static void set(const struct nicref_field *fd, uint8_t *b, size_t len, uint64_t 
 	NICREF_FUZZ_CHECK(nicref_field_set(b, len, fd, v) == 0);
 }
 
-/* ---- The oracle's own packet arithmetic (RFC 1071, IEEE 802.3) --------------------------- */
-
-static uint64_t sum16(const uint8_t *p, size_t n, uint64_t acc)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		acc += (uint64_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		acc += (uint64_t)p[n - 1] << 8;
-	return acc;
-}
-
-static unsigned fold(uint64_t acc)
-{
-	while (acc >> 16)
-		acc = (acc & 0xFFFF) + (acc >> 16);
-	return (unsigned)acc;
-}
-
-static uint32_t crc32_ieee(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xFFFFFFFFu;
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int b = 0; b < 8; b++)
-			c = c >> 1 ^ (0xEDB88320u & (0u - (c & 1u)));
-	}
-	return ~c;
-}
-
-static bool is_tag(unsigned type)
-{
-	return type == 0x8100 || type == 0x88A8; /* 802.1Q, 802.1ad */
-}
-
-/* D-TX-6: the Ethernet header and up to two 802.1Q/802.1ad tags before the L3 payload. */
-static size_t l2_for_mtu(const uint8_t *f, size_t len)
-{
-	size_t l2 = 14;
-	for (int tags = 0; tags < 2 && l2 + 4 <= len && is_tag(be16(f + l2 - 2)); tags++)
-		l2 += 4;
-	return l2;
-}
-
-/* What the offloads find in a packet (D-TXO-6), within its first `n` bytes. */
-struct view {
-	int ipv; /* 0: no IP */
-	size_t l3, l3hdr;
-	bool v4hdr_ok;   /* a complete IPv4 header (l3cs applies) */
-	bool frag, srcroute;
-	unsigned proto;
-	size_t l4, l4hdr, end; /* L4 header start and length, the datagram's end */
-	bool l4_ok;            /* TCP/UDP whose checksum applies (D-TXO-2, -5, -7) */
-};
-
-static void parse_v4(const uint8_t *f, size_t n, struct view *v)
-{
-	size_t l3 = v->l3;
-	if (l3 + 20 > n || f[l3] >> 4 != 4 || (f[l3] & 15) < 5)
-		return;
-	size_t ihl = (size_t)(f[l3] & 15) * 4;
-	if (l3 + ihl > n)
-		return;
-	v->ipv = 4;
-	v->l3hdr = ihl;
-	v->v4hdr_ok = true;
-	v->frag = (be16(f + l3 + 6) & 0x3FFF) != 0; /* MF or an offset (D-TXO-7) */
-	v->proto = f[l3 + 9];
-	/* D-TXO-2: LSRR (131) or SSRR (137), or a list that cannot be walked. */
-	for (size_t i = 20; i < ihl;) {
-		unsigned t = f[l3 + i];
-		if (t == 0)
-			break;
-		if (t == 1) {
-			i++;
-			continue;
-		}
-		if (i + 1 >= ihl || f[l3 + i + 1] < 2 || i + f[l3 + i + 1] > ihl) {
-			v->srcroute = true;
-			break;
-		}
-		if (t == 131 || t == 137)
-			v->srcroute = true;
-		i += f[l3 + i + 1];
-	}
-	v->l4 = l3 + ihl;
-	v->end = l3 + be16(f + l3 + 2);
-}
-
-static void parse_v6(const uint8_t *f, size_t n, struct view *v)
-{
-	size_t l3 = v->l3;
-	if (l3 + 40 > n || f[l3] >> 4 != 6)
-		return;
-	v->ipv = 6;
-	v->end = l3 + 40 + be16(f + l3 + 4);
-	unsigned nh = f[l3 + 6];
-	size_t off = l3 + 40;
-	for (;;) {
-		size_t len;
-		switch (nh) {
-		case 0: case 43: case 60: case 135: case 139: case 140:
-			if (off + 2 > n)
-				return;
-			len = ((size_t)f[off + 1] + 1) * 8;
-			if (nh == 43)
-				v->srcroute = true;
-			break;
-		case 44: {
-			if (off + 8 > n)
-				return;
-			unsigned fo = be16(f + off + 2);
-			if (fo >> 3 || (fo & 1))
-				v->frag = true;
-			len = 8;
-			break;
-		}
-		case 51:
-			if (off + 2 > n)
-				return;
-			len = ((size_t)f[off + 1] + 2) * 4;
-			break;
-		case 6: case 17:
-			v->proto = nh;
-			v->l4 = off;
-			v->l3hdr = off - l3;
-			return;
-		default:
-			return; /* ESP, No Next Header, unknown: no L4 */
-		}
-		if (off + len > n)
-			return;
-		nh = f[off];
-		off += len;
-	}
-}
-
-/* The packet's first n bytes are known to be the WQE's (the rest may be §3.3.8 padding). */
-static void parse(const uint8_t *f, size_t n, struct view *v)
-{
-	memset(v, 0, sizeof *v);
-	if (n < 14)
-		return;
-	size_t type_at = 12;
-	for (unsigned tags = 0; is_tag(be16(f + type_at)); tags++) {
-		if (tags == 2 || type_at + 6 > n)
-			return; /* a third tag leaves no L3 (D-TXO-6) */
-		type_at += 4;
-	}
-	v->l3 = type_at + 2;
-	unsigned type = be16(f + type_at);
-	if (type == 0x0800)
-		parse_v4(f, n, v);
-	else if (type == 0x86DD)
-		parse_v6(f, n, v);
-	if (!v->l4 || (v->proto != 6 && v->proto != 17) || v->frag || v->srcroute)
-		return;
-	if (v->proto == 17) {
-		v->l4hdr = 8;
-	} else {
-		if (v->l4 + 20 > n || f[v->l4 + 12] >> 4 < 5)
-			return;
-		v->l4hdr = (size_t)(f[v->l4 + 12] >> 4) * 4;
-	}
-	/* D-TXO-5: the IP length covers the L3 and L4 headers and lies within the packet. */
-	v->l4_ok = v->l4 + v->l4hdr <= n && v->l4 + v->l4hdr <= v->end && v->end <= n;
-}
-
-/* The L4 checksum over the pseudo-header and the datagram: 0xFFFF when right. */
-static unsigned l4_sum(const uint8_t *f, const struct view *v)
-{
-	size_t l4len = v->end - v->l4;
-	uint64_t acc = 0;
-	if (v->ipv == 4)
-		acc = sum16(f + v->l3 + 12, 8, 0);
-	else
-		acc = sum16(f + v->l3 + 8, 32, 0);
-	acc += v->proto + (uint64_t)(l4len & 0xFFFF) + (l4len >> 16);
-	return fold(sum16(f + v->l4, l4len, acc));
-}
-
 /* The frame's own checks. */
 static void check_frame(const uint8_t *f, size_t len)
 {
@@ -578,7 +399,7 @@ static void check_frame(const uint8_t *f, size_t len)
 	unsigned mtu = in.oper_mtu;
 	if (in.vport_mtu && in.vport_mtu < mtu)
 		mtu = in.vport_mtu;
-	size_t l2 = l2_for_mtu(f, len);
+	size_t l2 = txv_l2_for_mtu(f, len);
 	PROP(len <= l2 || len - l2 <= mtu, "FRAME_MTU",
 	     "a %zu-byte frame, L2 %zu bytes: L3 payload %zu > MTU %u (port %u, vport %u)", len,
 	     l2, len - l2, mtu, in.oper_mtu, in.vport_mtu);
@@ -595,11 +416,11 @@ static void check_frame(const uint8_t *f, size_t len)
 	if (k.pad && len == MIN_FRAME)
 		while (known && f[known - 1] == 0)
 			known--;
-	struct view v;
-	parse(f, known, &v);
+	struct txv v;
+	txv_parse(f, known, &v);
 	bool lso = cur.opcode == NICREF_SEND_OP_LSO;
 	if ((cur.l3cs || lso) && v.v4hdr_ok) {
-		unsigned s = fold(sum16(f + v.l3, v.l3hdr, 0));
+		unsigned s = txv_fold(txv_sum16(f + v.l3, v.l3hdr, 0));
 		PROP(s == 0xFFFF, "CSUM_IPV4",
 		     "a %zu-byte frame: IPv4 header at %zu (%zu bytes) sums to 0x%04x, checksum "
 		     "0x%04x", len, v.l3, v.l3hdr, s, be16(f + v.l3 + 10));
@@ -609,7 +430,7 @@ static void check_frame(const uint8_t *f, size_t len)
 		   (cur.l3cs || lso) && v.v4hdr_ok ? "checked" : "not asked or not applicable",
 		   (cur.l4cs || lso) && v.l4_ok ? "checked" : "not asked or not applicable");
 	if ((cur.l4cs || lso) && v.l4_ok) {
-		unsigned s = l4_sum(f, &v);
+		unsigned s = txv_l4_sum(f, &v);
 		size_t at = v.l4 + (v.proto == 6 ? 16 : 6);
 		PROP(s == 0xFFFF, "CSUM_L4",
 		     "a %zu-byte frame: %s over IPv%d, L4 at %zu, datagram end %zu: sums to 0x%04x, "
@@ -799,7 +620,7 @@ static void hook_wire_tx(void *ctx, unsigned port, const uint8_t *frame, size_t 
 	cur.frames++;
 	wire.pending = true;
 	wire.len = len;
-	wire.crc = crc32_ieee(frame, len);
+	wire.crc = txv_crc32(frame, len);
 }
 
 static bool our_sq(uint64_t sqn)
