@@ -158,7 +158,11 @@ struct rc_tx {
 	uint32_t imm_data;
 };
 
-/* Why the requester goes back (trace roce_retx reason). */
+/* Why the requester goes back: the values are the roce_retx event's reasons (nicref/trace.h),
+ * which the glue passes on as they are. 0 the ACK timer; 1 a NAK PSN Sequence Error; 2 the end
+ * of an RNR wait; 3 an implied NAK: lost READ responses, shown by a READ response after a
+ * missing one or an ACK beyond a READ whose responses are missing (IBTA Vol. 1 §9.7.4.1.4;
+ * D-ROCE-RC-26). */
 enum rc_retx_reason { RC_RETX_TIMEOUT = 0, RC_RETX_NAK_SEQ = 1, RC_RETX_RNR = 2, RC_RETX_READ_GAP = 3 };
 
 struct rc_req_ops {

@@ -140,9 +140,9 @@ static void req_fail(void *c, uint16_t idx, uint8_t syndrome)
 static void req_retx(void *c, uint32_t psn, enum rc_retx_reason why)
 {
 	struct rc_ctx *x = c;
-	/* the roce_retx event's reasons: 0 timeout, 1 NAK sequence, 2 RNR; lost READ
-	 * responses are a NAK sequence error implied (D-ROCE-RC-6) */
-	roce_retx(x->dev, x->qp, psn, why == RC_RETX_READ_GAP ? RC_RETX_NAK_SEQ : (unsigned)why);
+	/* enum rc_retx_reason is the roce_retx event's reason (nicref/trace.h; D-ROCE-RC-26:
+	 * lost READ responses are an implied NAK, 3) */
+	roce_retx(x->dev, x->qp, psn, (unsigned)why);
 }
 
 static void req_timeout(void *c, const struct nicref_adp_qp *adp, bool again)

@@ -223,10 +223,16 @@ static int ack_upto(struct rc_req *q, uint32_t p, const struct rc_req_ops *ops, 
 
 /* After forward progress: the ADP engine learns it, the RNR budget is whole again (IBTA
  * §9.7.5.2: the RNR retry count is per request), a retry may start again (the latch,
- * D-ROCE-RC-22), and the timer restarts for what remains. An RNR wait ends: progress moved
- * the oldest unacknowledged PSN past the PSN the RNR NAK named, so the request it refused was
- * executed after all (a later copy of it; D-ROCE-RC-23). A go-back not yet resent up to the
- * acknowledged PSN resumes after it (nothing acknowledged is sent again). */
+ * D-ROCE-RC-22), and the timer restarts for what remains. A go-back not yet resent up to the
+ * acknowledged PSN resumes after it (nothing acknowledged is sent again).
+ *
+ * An RNR wait (D-ROCE-RC-23, D-ROCE-RC-25): progress moved the oldest unacknowledged PSN past
+ * the PSN the RNR NAK named, so the request it refused was executed after all (a later copy).
+ * When that acknowledges everything sent, nothing is left to retry and the wait ends: the
+ * requester runs again. When requests are left (sent after the refused one, which the
+ * responder discarded while it waited for that one), they are retried: the wait runs to its
+ * end (IBTA Vol. 1 §9.7.5.2.8: no retry before the RNR NAK's timer) and its expiry resends
+ * them from the oldest unacknowledged PSN, not the ACK timer later. */
 static void progressed(struct rc_req *q, uint64_t now_ns)
 {
 	enum nicref_adp_reason why;
@@ -237,10 +243,13 @@ static void progressed(struct rc_req *q, uint64_t now_ns)
 	q->acked_any = true;
 	q->rnr_left = q->rnr_retry;
 	q->retry_latch = false;
-	if (q->state == RC_REQ_RNR)
-		q->state = RC_REQ_RUN;
 	if (rc_psn_diff(q->una_psn, q->npsn) > 0)
 		rewind_to_una(q);
+	if (q->state == RC_REQ_RNR) {
+		if (q->una_psn != q->hpsn)
+			return; /* the RNR wait's deadline stays: its expiry resends */
+		q->state = RC_REQ_RUN;
+	}
 	q->deadline_ns = 0;
 	if (rc_req_outstanding(q) != 0)
 		arm(q, now_ns);
@@ -438,8 +447,9 @@ bool rc_req_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops
 static void expire(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint64_t t)
 {
 	if (q->state == RC_REQ_RNR) {
-		/* IBTA §9.7.5.2: after the RNR NAK's time the requester sends again from the
-		 * NAK's PSN. */
+		/* IBTA §9.7.5.2.8: after the RNR NAK's time the requester sends again from the
+		 * oldest unacknowledged PSN: the NAK's, or the first after what progress during
+		 * the wait acknowledged (D-ROCE-RC-25). */
 		q->deadline_ns = 0;
 		q->state = RC_REQ_RUN;
 		go_back(q, ops, ctx, RC_RETX_RNR);

@@ -249,6 +249,35 @@ Test(rc_dev, lost_packet_resent_from_its_psn)
 	fab_down(f);
 }
 
+/* D-ROCE-RC-26: a lost READ response is an implied NAK. A READ of 3000 bytes at MTU 1024 takes
+ * PSNs 0xFFFFFE, 0xFFFFFF and 0; B's MIDDLE response (the second frame from B) is lost, so the
+ * LAST shows the gap: A asks the READ again from PSN 0xFFFFFF and the event says why with
+ * reason 3 (implied NAK, IBTA Vol. 1 §9.7.4.1.4), not 1 (B sent no NAK: roce_nak none). Before
+ * D-ROCE-RC-26 the glue reported reason 1. */
+Test(rc_dev, lost_read_response_is_an_implied_nak)
+{
+	struct fab *f = fab_up(7, 7);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.nloss = 1;
+	lf.loss[0] = 1;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	pattern(f->b, D + 0x30000, 3000, 11);
+	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 3000, D + 0x30000);
+	nicref_link_advance(f->l, 1000000);
+	const struct nicref_event *r = tl_only(&f->a->tr, NICREF_EV_ROCE_RETX);
+	cr_assert_not_null(r);
+	cr_expect_eq(r->arg[1], 0xFFFFFF, "from the missing response");
+	cr_expect_eq(r->arg[2], 3, "reason: implied NAK");
+	cr_expect_eq(tl_count(&f->b->tr, NICREF_EV_ROCE_NAK), 0, "no NAK was sent");
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), 0x10);
+	same(f->b, D + 0x30000, f->a, D + 0x40000, 3000);
+	fab_down(f);
+}
+
 /* No receive WQE: RNR NAK (code 1: 10 us, min_rnr_nak 1); the receive WQE comes; the retry
  * after the RNR timer lands. */
 Test(rc_dev, rnr_nak_retried)

@@ -212,9 +212,10 @@ Test(rc_req, ack_after_go_back_is_taken)
 	ru_free(u);
 }
 
-/* F4 (D-ROCE-RC-23): an RNR wait ends when progress acknowledges the PSN it named (a later copy
- * of the request was executed): no RNR resend at the wait's deadline. */
-Test(rc_req, rnr_wait_ends_on_progress)
+/* F4 (D-ROCE-RC-23): an RNR wait ends when progress acknowledges everything sent (a later copy
+ * of the refused request was executed): nothing is resent at the wait's deadline, and what is
+ * posted next goes at once. */
+Test(rc_req, rnr_wait_ends_when_all_acknowledged)
 {
 	struct ru *u = ru_new();
 	ru_connect(u, 0, 7, 7, 0);
@@ -223,15 +224,81 @@ Test(rc_req, rnr_wait_ends_on_progress)
 	rc_req_run(&u->q, &ru_req_ops, u, 0);
 	rx(u, 0, 0x21, 1000); /* Table 45 code 1: 10 us */
 	cr_expect_eq(rc_req_deadline(&u->q), 11000);
-	rx(u, 0, ACK, 2000);
-	cr_expect_eq(u->ndone, 1);
+	rx(u, 1, ACK, 2000);
+	cr_expect_eq(u->ndone, 2);
 	cr_expect_eq(u->q.state, RC_REQ_RUN);
-	cr_expect_neq(rc_req_deadline(&u->q), 11000, "the ACK timer runs for PSN 1, not the RNR wait");
+	cr_expect_eq(rc_req_deadline(&u->q), 0, "nothing outstanding, nothing to wait for");
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 3000);
+	cr_assert_eq(u->nreq, 3, "a new message is not held by an RNR wait that ended");
+	cr_expect_eq(u->req_out[2].p.psn, 2);
 	rc_req_tick(&u->q, &ru_req_ops, u, 11000);
 	cr_expect_eq(u->retx[RC_RETX_RNR], 0);
-	cr_expect_eq(u->nreq, 2);
-	rx(u, 1, ACK, 12000);
-	cr_expect_eq(u->ndone, 2);
+	cr_expect_eq(u->nreq, 3);
+	ru_free(u);
+}
+
+/* D-ROCE-RC-25: progress during an RNR wait that leaves requests unacknowledged (sent after the
+ * refused one: the responder discarded them while it waited for that one) does not end the
+ * wait; at its end the requester resends them from the oldest unacknowledged PSN (roce_retx
+ * reason 2), not the refused PSN (acknowledged) and not a local ACK timeout later (IBTA Vol. 1
+ * §9.7.5.2.8: the retry comes when the RNR NAK's timer has run out). Before D-ROCE-RC-25 the
+ * ACK ended the wait and PSN 1 waited for the ACK timer (67.1 ms in rc_requester #51). */
+Test(rc_req, rnr_wait_with_requests_left_resends_at_its_end)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	rx(u, 0, 0x21, 1000); /* Table 45 code 1: 10 us */
+	cr_expect_eq(rc_req_deadline(&u->q), 11000);
+	rx(u, 0, ACK, 2000);
+	cr_expect_eq(u->ndone, 1);
+	cr_expect_eq(u->q.state, RC_REQ_RNR, "PSNs 1 and 2 are left: the wait goes on");
+	cr_expect_eq(rc_req_deadline(&u->q), 11000, "the RNR wait's deadline, not the ACK timer's");
+	cr_expect_eq(u->nreq, 3, "nothing resent before the RNR NAK's timer has run out");
+	rc_req_tick(&u->q, &ru_req_ops, u, 10999);
+	cr_expect_eq(u->nreq, 3);
+	rc_req_tick(&u->q, &ru_req_ops, u, 11000);
+	cr_expect_eq(u->retx[RC_RETX_RNR], 1);
+	cr_expect_eq(u->retx_psn[0], 1, "from the oldest unacknowledged PSN");
+	cr_assert_eq(u->nreq, 5, "PSNs 1 and 2 again, PSN 0 never");
+	cr_expect_eq(u->req_out[3].p.psn, 1);
+	cr_expect_eq(u->req_out[4].p.psn, 2);
+	cr_expect_eq(u->q.state, RC_REQ_RUN);
+	rx(u, 2, ACK, 12000);
+	cr_expect_eq(u->ndone, 3);
+	cr_expect_eq(rc_req_deadline(&u->q), 0);
+	ru_free(u);
+}
+
+/* D-ROCE-RC-25 with a READ: an ACK beyond a READ whose responses are missing during an RNR
+ * wait (the wait resends from the READ; no second go-back now, no retry of retry_cnt taken),
+ * the READ asked again from its first response when the wait ends. */
+Test(rc_req, rnr_wait_and_read_gap_resend_at_its_end)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 1, 7, 0);
+	ru_post(u, RC_MSG_SEND, 100, 0);     /* PSN 0 */
+	ru_post(u, RC_MSG_READ, 600, RU_VA); /* PSNs 1, 2, 3 */
+	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 4 */
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	cr_assert_eq(u->nreq, 3);
+	rx(u, 0, 0x21, 1000);
+	rx(u, 4, ACK, 2000); /* beyond the READ: its responses were lost */
+	cr_expect_eq(u->ndone, 1, "the SEND before the READ completes");
+	cr_expect_eq(u->q.una_psn, 1);
+	cr_expect_eq(u->q.state, RC_REQ_RNR);
+	cr_expect_eq(u->nretx, 0, "the wait resends; no go-back of its own");
+	rc_req_tick(&u->q, &ru_req_ops, u, 11000);
+	cr_expect_eq(u->retx[RC_RETX_RNR], 1);
+	cr_expect_eq(u->retx_psn[0], 1);
+	cr_assert_geq(u->nreq, 4);
+	cr_expect_eq(u->req_out[3].p.opcode, RC_BTH_READ_REQUEST);
+	cr_expect_eq(u->req_out[3].p.psn, 1);
+	cr_expect_eq(u->nfail, 0);
 	ru_free(u);
 }
 

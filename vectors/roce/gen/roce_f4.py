@@ -21,8 +21,15 @@ What IBTA fixes is pinned; what it leaves open is accepted under each reading (`
   out": it resends what is still unacknowledged when the timer (Table 45) expires. Reading
   "ends, the ACK timer resends" (D-ROCE-RC-23's "the ACK timer for what remains"): the wait
   ends and what is still unacknowledged is left to the local ACK timer (§9.7.6.1.1), which
-  resends it from the oldest unacknowledged PSN. IBTA requires no earlier resend, so the three
-  differ only in when; none resends an acknowledged PSN.
+  resends it from the oldest unacknowledged PSN. Reading "D-ROCE-RC-25" (ends when all is acknowledged, else runs out)
+  (D-ROCE-RC-25): the wait ends early only when progress acknowledged everything sent;
+  otherwise it runs out and then resends from the oldest unacknowledged PSN (§9.7.5.2.8 read
+  strictly: no retry before the RNR NAK's timer, whichever request it is). IBTA requires no
+  earlier resend, so the four differ only in when; none resends an acknowledged PSN.
+- The roce_retx event's reason (nicref's event contract, `nicref/trace.h`: 0 the ACK timer, 1 a
+  NAK PSN Sequence Error, 2 an RNR wait, 3 an implied NAK): lost READ responses, shown by a
+  READ response after a missing one or by an ACK beyond the READ, are the requester's own
+  inference, IBTA Vol. 1 §9.7.4.1.4's implied NAK (no NAK was received): reason 3, pinned.
 
 `ReqModel` is the generator's own small model of the requester's PSN bookkeeping under each
 reading; the NAK-copy and RNR vectors take the PSNs it resends from it, the others list their
@@ -32,6 +39,7 @@ from roce_common import *  # noqa: F401,F403
 
 LATCH, EVERY_NAK = "latch", "every NAK"
 ON_PROGRESS, RUNS_OUT, TIMER = "ends on progress", "runs out", "ends, the ACK timer resends"
+LEFT_RUNS_OUT = "D-ROCE-RC-25"  # ends when all is acknowledged, else runs out
 
 C_ACK = ("IBTA Vol. 1 §9.7.5.1.6 (an ACK of PSN p completes every outstanding request up to p, "
          "in order), §9.7.1 (the requests sent and not acknowledged are those answered for)")
@@ -40,7 +48,11 @@ C_NAKCOPY = ("IBTA Vol. 1 §9.7.5.2.1 (the responder sends one NAK PSN Sequence 
              "expected PSN: a second one without progress is a copy); whether a copy takes a "
              "second retry is open (D-ROCE-RC-22 latch, Linux rxe started_retry, or not)")
 C_RNRPROG = ("IBTA Vol. 1 §9.7.5.2.8 (RNR NAK: wait the timer, Table 45, before resending the "
-             "refused request); whether progress ends the wait is open (D-ROCE-RC-23)")
+             "refused request); whether progress ends the wait is open (D-ROCE-RC-23, "
+             "D-ROCE-RC-25)")
+C_IMPLIED = ("IBTA Vol. 1 §9.7.4.1.4 (lost READ responses, inferred by the requester from a "
+             "later response: an implied NAK, no NAK received); the roce_retx event's reason 3 "
+             "(nicref/trace.h, D-ROCE-RC-26)")
 
 
 class ReqModel:
@@ -85,6 +97,8 @@ class ReqModel:
             return
         if self.rnr and self.rnr_reading == ON_PROGRESS:
             self.rnr = False
+        if self.rnr and self.rnr_reading == LEFT_RUNS_OUT and self.una == self.hpsn:
+            self.rnr = False                       # nothing left to retry: the wait ends
         if not self.rnr:
             self._send_to_end()
 
@@ -132,6 +146,17 @@ def readings(steps_by_reading):
             a["reading"] = name + ": " + a["reading"]
             alts.append(a)
     return {"frames": {"any_of": alts}}
+
+
+def implied_events(from_psn):
+    """The go-back of a READ gap and what the copy that shows it again does, per reading of
+    D-ROCE-RC-22; the reason is pinned to 3 under both (C_IMPLIED)."""
+    retx = {"event": EV_RETX, "qpn": QPN0, "from_psn": from_psn, "reason": 3}
+    return {"events": {"any_of": [
+        {"reading": LATCH + ": one go-back (implied NAK), the copy dropped (D-ROCE-RC-6)",
+         "expect": [retx, ev_drop("ghost_response", qpn=QPN0)], "exact": False},
+        {"reading": EVERY_NAK + ": a go-back (implied NAK) for each",
+         "expect": [retx, retx], "exact": False}]}}
 
 
 def sends(msgs, psns):
@@ -218,19 +243,20 @@ def extend_requester(f):
             alts.append(a)
     f.test(g, "D-ROCE-RC-22: an RDMA READ of 600 bytes; FIRST (PSN 0) then LAST (PSN 2) "
               "shows the MIDDLE missing: the READ is asked again from PSN 1 (VA + 256, 344 "
-              "bytes); a copy of the LAST shows the same gap again: asked again once more "
-              "(every gap a retry) or not (latch); the resent responses place the 600 bytes "
+              "bytes; roce_retx reason 3, implied NAK); a copy of the LAST shows the same gap "
+              "again: asked again once more (every gap a retry) or not (latch: the copy "
+              "dropped as response_unexpected); the resent responses place the 600 bytes "
               "once and complete the READ once; the QP stays in RTS",
            "IBTA Vol. 1 §9.7.5.1.5, §9.7.6.1.3 (a READ response beyond the expected PSN is an "
            "implied NAK: the READ is reissued from the first missing response); " +
-           C["req_read"] + "; whether the same gap shown again is a second retry is open "
-           "(D-ROCE-RC-22)",
+           C["req_read"] + "; " + C_IMPLIED + "; whether the same gap shown again is a second "
+           "retry is open (D-ROCE-RC-22)",
            [post("RDMA_READ", [{"addr": hex(DATA + 0x3000), "byte_count": 600}],
                  raddr={"addr": hex(RVA), "rkey": RRKEY}), sent([rd]),
             rx(p.read_resp("RC_READ_RESPONSE_FIRST", 0, m600[:256])),
             rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])),
             rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])),
-            {"frames": {"any_of": alts}}, cqes("send", []),
+            {"frames": {"any_of": alts}}, implied_events(1), cqes("send", []),
             rx(p.read_resp("RC_READ_RESPONSE_FIRST", 1, m600[256:512])),
             rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])),
             mem(DATA + 0x3000, m600), cqes("send", [req_cqe("RDMA_READ", 0)]),
@@ -256,18 +282,20 @@ def extend_requester(f):
     f.test(g, "D-ROCE-RC-22: an RDMA READ of 256 bytes (PSN 0) then a SEND (PSN 1); the READ "
               "response is lost and an ACK of PSN 1 arrives (beyond the READ: its response is "
               "missing), then a copy of that ACK: the READ is asked again from PSN 0 once "
-              "(latch) or once per ACK; the response then places the 256 bytes once, the ACK "
+              "(latch: the copy dropped as response_unexpected) or once per ACK, each time "
+              "with roce_retx reason 3 (implied NAK); the response then places the 256 bytes "
+              "once, the ACK "
               "of PSN 1 completes both WQEs once, in order (READ, SEND); the QP stays in RTS",
            "IBTA Vol. 1 §9.7.5.1.5, §9.7.6.1.3 (a response beyond an outstanding READ whose "
            "responses are missing is an implied NAK: the READ is reissued); " + C_ACK +
            "; Linux rxe rxe_comp.c check_psn (a response past an outstanding READ: retry) and "
-           "its started_retry latch; whether the copy is a second retry is open "
-           "(D-ROCE-RC-22)",
+           "its started_retry latch; " + C_IMPLIED + "; whether the copy is a second retry is "
+           "open (D-ROCE-RC-22)",
            [post("RDMA_READ", [{"addr": hex(DATA + 0x3000), "byte_count": 256}],
                  raddr={"addr": hex(RVA), "rkey": RRKEY}),
             post("SEND", [{"bytes": msgs[0].hex()}]), sent([rd0] + snd),
             rx(p.ack(1, 2)), rx(p.ack(1, 2)), {"frames": {"any_of": alts}},
-            cqes("send", []),
+            implied_events(0), cqes("send", []),
             rx(p.read_resp("RC_READ_RESPONSE_ONLY", 0, m256)), rx(p.ack(1, 2)),
             mem(DATA + 0x3000, m256),
             cqes("send", [req_cqe("RDMA_READ", 0), req_cqe("SEND", 1)]), query_state(3)],
@@ -275,7 +303,7 @@ def extend_requester(f):
 
     # ---- D-ROCE-RC-23 (and -21): an RNR wait and an ACK of the refused PSN -----------------
     early, late = [], []
-    for r in (ON_PROGRESS, RUNS_OUT, TIMER):
+    for r in (ON_PROGRESS, RUNS_OUT, LEFT_RUNS_OUT, TIMER):
         m = ReqModel(rnr_reading=r)
         m.post(2)
         m.take()
@@ -285,7 +313,7 @@ def extend_requester(f):
         early.append((r, m.take()))
         m.ack_timeout()                 # by 272.5 ms: the ACK timer has expired at least once
         late.append(m.take())
-    assert [e[1] for e in early] == [[1], [1], []] and late == [[1], [1], [1]]
+    assert [e[1] for e in early] == [[1], [1], [1], []] and late == [[1], [1], [1], [1]]
     by_early = {}
     for r, psns in early:
         by_early.setdefault(tuple(psns), []).append(r)
@@ -310,7 +338,7 @@ def extend_requester(f):
 
     # ---- D-ROCE-RC-21: an ACK for PSNs sent before the go-back -----------------------------
     per = []
-    for r in (ON_PROGRESS, RUNS_OUT):
+    for r in (ON_PROGRESS, RUNS_OUT, LEFT_RUNS_OUT):
         m = ReqModel(rnr_reading=r)
         m.post(3)
         m.take()
@@ -318,7 +346,7 @@ def extend_requester(f):
         m.ack(2)
         m.rnr_expires()
         per.append(m.take())
-    assert per == [[], []]
+    assert per == [[], [], []]
     f.test(g, "D-ROCE-RC-21: three SENDs (PSN 0-2); an RNR NAK for PSN 1 (timer 14) sets the "
               "requester back to PSN 1; before it resends, an ACK of PSN 2 arrives (for "
               "requests sent before the go-back): it is taken, the three SENDs complete once, "

@@ -90,15 +90,17 @@ def gen_requester():
             rx(p.ack(0, 1)), cqes("send", [req_cqe("SEND", 0)])], flags=("Handles",))
     rq2 = Out("RC_READ_REQUEST", 1, b"", reth=(RVA + 256, RRKEY, 344), ackreq="open")
     f.test(g, "RDMA READ of 600 bytes whose MIDDLE response is lost: the LAST (PSN 2) shows the "
-              "gap, the READ is asked again from PSN 1 (RETH VA + 256, 344 bytes); the resent "
-              "responses complete it once", "IBTA Vol. 1 §9.7.5.1.5, §9.7.6.1.3 (a READ response "
-              "beyond the expected PSN is an implied NAK: the requester reissues the READ for "
-              "the rest, PSN of the first missing response, VA and length advanced)",
+              "gap, the READ is asked again from PSN 1 (RETH VA + 256, 344 bytes), roce_retx "
+              "reason 3 (implied NAK: no NAK was received); the resent responses complete it "
+              "once", "IBTA Vol. 1 §9.7.5.1.5, §9.7.6.1.3 (a READ response beyond the expected "
+              "PSN is an implied NAK: the requester reissues the READ for the rest, PSN of the "
+              "first missing response, VA and length advanced), §9.7.4.1.4; the roce_retx "
+              "event's reason 3, implied NAK (nicref/trace.h; D-ROCE-RC-26)",
            [post("RDMA_READ", [{"addr": hex(DATA + 0x3000), "byte_count": 600}],
                  raddr={"addr": hex(RVA), "rkey": RRKEY}), sent([rd]),
             rx(p.read_resp("RC_READ_RESPONSE_FIRST", 0, m600[:256])),
             rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])), sent([rq2]),
-            cqes("send", []),
+            events([{"event": EV_RETX, "from_psn": 1, "reason": 3}]), cqes("send", []),
             rx(p.read_resp("RC_READ_RESPONSE_FIRST", 1, m600[256:512])),
             rx(p.read_resp("RC_READ_RESPONSE_LAST", 2, m600[512:])),
             mem(DATA + 0x3000, m600), cqes("send", [req_cqe("RDMA_READ", 0)])],
@@ -124,7 +126,8 @@ def gen_requester():
            C["req_nak_seq"],
            [post("RDMA_WRITE", [{"bytes": m600.hex()}], raddr={"addr": hex(RVA), "rkey": RRKEY}),
             sent(w), rx(p.ack(1, 0, syndrome=M.AETH_NAK | M.NAK_PSN_SEQ)),
-            {"frames": {"any_of": alts}}, events([{"event": EV_RETX, "from_psn": 1}]),
+            {"frames": {"any_of": alts}},
+            events([{"event": EV_RETX, "from_psn": 1, "reason": 1}]),
             cqes("send", []), rx(p.ack(2, 1)), cqes("send", [req_cqe("RDMA_WRITE", 0)])],
            result=A, flags=H)
     alts = sent(w[1:], nothing_else=False)["frames"]["any_of"]

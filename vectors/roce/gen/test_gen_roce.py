@@ -10,7 +10,7 @@
 4. PSN arithmetic and packetisation invariants.
 5. Every frame in the vector files parses back (opcode, PSN, ICRC valid unless the test says
    the ICRC is bad).
-6. roce_f4.ReqModel (D-ROCE-RC-21..23's readings): a copy of a NAK takes no retry under the
+6. roce_f4.ReqModel (D-ROCE-RC-21..23's and -25's readings): a copy of a NAK takes no retry under the
    latch and one under "every NAK"; under every reading and any sequence of responses, no PSN
    acknowledged (IBTA §9.7.5.1.6) is sent again, and the PSNs sent stay below hpsn.
 """
@@ -157,7 +157,7 @@ def t_f4():
         m.nak_seq(2)
         check(m.take() == [2], f"ReqModel {r}: progress clears the latch")
     rnd = random.Random(17)
-    for r in (F.ON_PROGRESS, F.RUNS_OUT, F.TIMER):
+    for r in (F.ON_PROGRESS, F.RUNS_OUT, F.LEFT_RUNS_OUT, F.TIMER):
         for nr in (F.LATCH, F.EVERY_NAK):
             m = F.ReqModel(nak_reading=nr, rnr_reading=r, retry_cnt=7)
             for _ in range(400):
