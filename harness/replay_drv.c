@@ -79,8 +79,7 @@ static struct replay_copy *next_cqe_copy(struct replay_pred *p)
 		return NULL;
 	}
 	struct replay_copy *c = &p->copy[p->ncopies++];
-	memset(c, 0, sizeof *c);
-	c->rq = -1;
+	replay_copy_clear(c);
 	return c;
 }
 
