@@ -67,6 +67,7 @@ Test(cq_post, signature_ignores_stale_owner_and_signature)
 		cr_expect_eq(tl_xor_index(c, 64, i), 0xFF, "T68 signature with index %u", i);
 		cr_expect_eq(refdrv_cq_poll(&t->d, &cq, c), 1);
 	}
+	tl_down(t);
 }
 
 Test(cq_post, cqe_128_bytes_and_error_cqe)
