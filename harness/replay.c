@@ -63,8 +63,7 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 			return;
 		}
 		struct replay_copy *k = &p->copy[p->ncopies++];
-		memset(k, 0, sizeof *k);
-		k->rq = -1;
+		replay_copy_clear(k);
 		if (ev->kind == NICREF_EV_RX_DROP) {
 			const char *kind = replay_drop_num_kind((unsigned)ev->arg[0]);
 			k->drop = true;

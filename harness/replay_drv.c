@@ -25,10 +25,20 @@ int replay_rq_of_user_index(const struct vec_stack_rx *x, uint32_t ui)
 	return -1;
 }
 
-static void put_be(uint8_t *p, unsigned n, uint32_t v)
+/* A doorbell record's dword, big-endian, stored as one 32-bit word: the copy into host memory
+ * right after reads it with one 32-bit load, which stores of its parts would make wait for
+ * them to leave the store buffer (no store forwarding from several stores). */
+static void put_be32(uint8_t p[4], uint32_t v)
 {
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+	memcpy(p, &v, 4);
+#else
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+#endif
 }
 
 /* Gives the WQE of counter wc back at the producer counter and rings the record. */
@@ -54,7 +64,7 @@ static void repost(struct nicref_dev *dev, struct refdrv_rq_ring *r, uint16_t wc
 	}
 	r->pc++;
 	uint8_t rec[4];
-	put_be(rec, 4, r->pc); /* T24: the receive counter, bits 15:0 */
+	put_be32(rec, r->pc); /* T24: the receive counter, bits 15:0 */
 	nicref_hostmem_write(dev, r->dbr, rec, sizeof rec);
 }
 
@@ -69,8 +79,7 @@ static struct replay_copy *next_cqe_copy(struct replay_pred *p)
 		return NULL;
 	}
 	struct replay_copy *c = &p->copy[p->ncopies++];
-	memset(c, 0, sizeof *c);
-	c->rq = -1;
+	replay_copy_clear(c);
 	return c;
 }
 
@@ -113,8 +122,8 @@ unsigned replay_drv_poll(const struct vec_stack_rx *x, struct replay_pred *p, bo
 		}
 	}
 	if (n) {
-		uint8_t rec[4] = { 0 };
-		put_be(rec + 1, 3, cq->cc); /* T69/T70 update_ci, 00h[23:0] */
+		uint8_t rec[4];
+		put_be32(rec, cq->cc & 0xFFFFFFu); /* T69/T70 update_ci, 00h[23:0] */
 		nicref_hostmem_write(x->dev, cq->a.dbr, rec, sizeof rec);
 	}
 	return n;

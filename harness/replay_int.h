@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "capture.h"
 #include "vectors_stack.h"
@@ -67,6 +68,17 @@ struct replay_copy {
 	uint8_t cqe[64];      /* CQE: the 64-byte CQE (T67; the second half of a 128-byte one) */
 	bool polled;          /* CQE: read from the CQ */
 };
+
+/* A copy cleared for a new CQE or drop (no RQ yet): zeroed 64 bytes at a time, which gcc
+ * stores with vector moves, where one memset of the whole becomes `rep stos`, whose stores
+ * the field stores and loads that follow at once wait for (a copy a frame). */
+static inline void replay_copy_clear(struct replay_copy *k)
+{
+	_Static_assert(sizeof *k > 64 && sizeof *k <= 128, "two pieces");
+	memset(k, 0, 64);
+	memset((uint8_t *)k + 64, 0, sizeof *k - 64);
+	k->rq = -1;
+}
 
 struct replay_pred {
 	uint64_t frame, t_ns;   /* record number (1-based) and capture time */

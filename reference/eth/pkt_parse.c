@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/memzero.h"
 #include "eth/csum.h"
 #include "eth/pkt_hdr.h"
 
@@ -324,7 +325,7 @@ static void parse_llc(const uint8_t *p, size_t len, struct pkt_info *pi)
 
 void pkt_parse(const uint8_t *p, size_t len, struct pkt_info *pi)
 {
-	memset(pi, 0, sizeof(*pi));
+	memzero_small(pi, sizeof(*pi)); /* not `rep stos` (core/memzero.h) */
 	if (!has(len, 0, HDR_ETH_LEN))
 		return;
 	size_t type_at = HDR_ETH_TYPE;

@@ -7,6 +7,16 @@
 #include "cmd/ctl_dev.h"
 
 #define M CQ_COUNTER_MASK
+/* T67: the byte of the signature, and the byte and bit of the owner (write_entry). */
+enum {
+	CQE_SIG_BYTE = PRMB_cqe64__signature / 8,
+	CQE_OWNER_BYTE = PRMB_cqe64__owner / 8,
+	CQE_OWNER_BIT = 1u << (7 - PRMB_cqe64__owner % 8)
+};
+_Static_assert((int)PRMB_cqe64__signature % 8 == 0 && (int)PRMW_cqe64__signature == 8 &&
+		       (int)PRMW_cqe64__owner == 1 && CQE_OWNER_BYTE != CQE_SIG_BYTE &&
+		       (int)CQE_OWNER_BYTE < (int)PRM_SIZE_cqe64,
+	       "the signature is a byte of its own, the owner a bit of another");
 
 struct cq *cq_get(const struct nicref_dev *dev, uint32_t cqn)
 {
@@ -153,9 +163,16 @@ static int write_entry(struct nicref_dev *dev, struct cq *cq, const uint8_t cqe[
 	 * (SW initialised the buffer to owner 1, opcode 0xF: §12.7.1, D-CQ-8). The signature
 	 * covers the whole entry (T68, D-CQE-1); data_64 is zero, so T68's "taken into account
 	 * if data / GRH was written to it" changes nothing. */
-	PRM_SET(cqe64, owner, c64, PRM_SIZE_cqe64, (counter >> cq->log_size) & 1u);
-	PRM_SET(cqe64, signature, c64, PRM_SIZE_cqe64, 0);
-	PRM_SET(cqe64, signature, c64, PRM_SIZE_cqe64, eq_entry_signature(e, esz, counter));
+	uint8_t own = (uint8_t)((cqe[CQE_OWNER_BYTE] & ~CQE_OWNER_BIT) |
+				(counter >> cq->log_size & 1u ? CQE_OWNER_BIT : 0u));
+	/* The XOR of the entry is that of the CQE handed in (the first half of a 128-byte entry
+	 * is zero) with the owner byte and a zero signature in place of theirs; both bytes are
+	 * stored once, never read back: a load of bytes just stored one by one waits for them
+	 * to leave the store buffer (no store forwarding), and each frame wrote a CQE. */
+	uint8_t sig = (uint8_t)(eq_entry_signature(cqe, PRM_SIZE_cqe64, counter) ^
+				cqe[CQE_SIG_BYTE] ^ cqe[CQE_OWNER_BYTE] ^ own);
+	c64[CQE_OWNER_BYTE] = own;
+	c64[CQE_SIG_BYTE] = sig;
 	/* T76 cc: "all CQEs are written (collapsed) to first CQ entry". */
 	uint32_t index = cq->cc ? 0 : (counter & ((1u << cq->log_size) - 1u));
 	return dev_dma_write(dev, qbuf_addr(&cq->buf, (uint64_t)index * esz), e, esz);

@@ -131,7 +131,7 @@ static enum nicref_cmd_rule check_criteria(const struct nicref_dev *dev, unsigne
 	return NICREF_RULE_NONE;
 }
 
-uint32_t flow_group_hash(const struct flow_group *g, const uint32_t *key)
+static inline uint32_t group_hash(const struct flow_group *g, const uint32_t *key)
 {
 	uint32_t h = 2166136261u;
 	for (unsigned k = 0; k < g->nwords; k++) {
@@ -140,6 +140,11 @@ uint32_t flow_group_hash(const struct flow_group *g, const uint32_t *key)
 		h ^= h >> 15;
 	}
 	return h;
+}
+
+uint32_t flow_group_hash(const struct flow_group *g, const uint32_t *key)
+{
+	return group_hash(g, key);
 }
 
 static bool fte_matches(const struct flow_group *g, const struct fte *e, const uint32_t *key)
@@ -152,13 +157,19 @@ static bool fte_matches(const struct flow_group *g, const struct fte *e, const u
 	return true;
 }
 
-const struct fte *flow_group_lookup(const struct flow_group *g, const uint32_t *key)
+/* Inline in the table's look-up, which calls it for each group in turn (about three a frame). */
+static inline const struct fte *group_lookup(const struct flow_group *g, const uint32_t *key)
 {
-	uint32_t h = flow_group_hash(g, key);
+	uint32_t h = group_hash(g, key);
 	for (const struct fte *e = g->bucket[h & (g->nbuckets - 1)]; e; e = e->next)
 		if (e->hash == h && fte_matches(g, e, key))
 			return e; /* chains are sorted by flow_index: the first is the lowest */
 	return NULL;
+}
+
+const struct fte *flow_group_lookup(const struct flow_group *g, const uint32_t *key)
+{
+	return group_lookup(g, key);
 }
 
 const struct fte *flow_table_lookup(const struct flow_table *t, const uint32_t *key)
@@ -167,7 +178,7 @@ const struct fte *flow_table_lookup(const struct flow_table *t, const uint32_t *
 		const struct flow_group *g = t->groups[i];
 		if (g->hdr.refs == 0)
 			continue; /* no valid flow */
-		const struct fte *e = flow_group_lookup(g, key);
+		const struct fte *e = group_lookup(g, key);
 		if (e)
 			return e;
 	}

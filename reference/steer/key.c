@@ -4,6 +4,7 @@
  * TCP/UDP header. The parse is eth/pkt_parse's (one parser for every stage). */
 #include <string.h>
 
+#include "core/memzero.h"
 #include "eth/pkt_hdr.h"
 #include "prm/layouts.h"
 #include "steer/steer.h"
@@ -74,7 +75,7 @@ static void put_ip(uint8_t *key, const uint8_t *p, const struct pkt_info *pi)
 void steer_key_build(const uint8_t *frame, size_t len, const struct pkt_info *pi,
 		     uint8_t key[STEER_KEY_LEN])
 {
-	memset(key, 0, STEER_KEY_LEN);
+	memzero_small(key, STEER_KEY_LEN); /* not `rep stos` (core/memzero.h) */
 	if (len < HDR_ETH_LEN)
 		return; /* no Ethernet header: nothing to match but zeros */
 	/* T410 00h-0Ch: the addresses' bytes in the order of the frame. */

@@ -47,6 +47,29 @@ Test(cq_post, ownership_signature_and_wrap)
 	tl_down(t);
 }
 
+/* The owner bit and the signature are the device's whatever the CQE handed to cq_post holds
+ * there (write_entry derives the signature from the CQE as handed in): stale bytes in both
+ * change neither the stored owner nor the XOR rule, on either lap. */
+Test(cq_post, signature_ignores_stale_owner_and_signature)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 2, 0, 0);
+	struct refdrv_cq cq = tl_cq(t, 1, eq.eqn); /* 2 CQEs */
+	uint8_t in[64], c[64];
+	for (unsigned i = 0; i < 4; i++) {
+		req_cqe(in, (uint16_t)(0x40 + i), false);
+		cqe_set(in, "signature", 0xA5u + i);
+		cqe_set(in, "owner", i & 1u ? 0 : 1); /* the opposite of the lap's, or the same */
+		cr_assert_eq(cq_post(t->dev, cq.cqn, in), 0);
+		read_cqe(t, &cq.a, i & 1u, c);
+		cr_expect_eq(memcmp(c, in, 0x3E), 0, "CQE %u content", i);
+		cr_expect_eq(c[0x3F], (i >> 1) & 1u, "opcode 0, owner of lap %u", i >> 1);
+		cr_expect_eq(tl_xor_index(c, 64, i), 0xFF, "T68 signature with index %u", i);
+		cr_expect_eq(refdrv_cq_poll(&t->d, &cq, c), 1);
+	}
+	tl_down(t);
+}
+
 Test(cq_post, cqe_128_bytes_and_error_cqe)
 {
 	struct tl_dev *t = tl_up(NULL);
