@@ -37,8 +37,9 @@
  *  - CQE_ONCE: each QP's send CQEs name its send WQEs in the order posted, once each; a receive
  *    CQE names the next receive WQE and the next message of the peer that takes one (SEND,
  *    SEND_IMM, WRITE_IMM: its opcode, its byte count, its bytes); after an error CQE (retry
- *    exhaustion 0x15 first, IBTA §9.7.5.1.4 C9-137) only flushed ones (0x05); at the drain's end
- *    every send WQE has completed;
+ *    exhaustion 0x15 first, IBTA §9.7.5.1.4 C9-137) only flushed ones (0x05), and by then
+ *    every receive WQE posted has completed or been flushed (one a SEND in progress holds
+ *    too: IBTA §10.3.1; F6); at the drain's end every send WQE has completed;
  *  - PSN_LEGAL: a request packet's PSN is either the QP's next new PSN (then the next new PSN
  *    moves by 1, or by the READ's response count) or an older one being sent again within the
  *    24-bit half window; never one ahead (§9.7.1, §9.7.4.1);
@@ -103,6 +104,7 @@ struct pqp {
 	uint32_t consumers_seen;     /* receive CQEs matched with the peer's messages */
 	uint32_t recv_events;        /* receive CQEs written (CQE events of the receive CQ) */
 	bool err;                    /* an error CQE was polled */
+	uint32_t recv_at_err;        /* receive WQEs posted when it was (all owed a completion) */
 	uint32_t npsn;               /* the next new request PSN on the wire */
 	uint32_t started;            /* messages whose first packet left */
 	unsigned limit;              /* the outstanding limit in force */
@@ -371,6 +373,8 @@ static void poll_send(struct side *s, unsigned q)
 			PROP(x->err || link_lost(), "LIVENESS", "op %u: %c QP %u: send CQE %u: retry "
 			     "exhaustion (0x%02x) though the link has lost no frame (IBTA §9.7.6.1.3: "
 			     "retries are for lost packets)", op_no, 'A' + s->idx, q, x->done, syn);
+			if (!x->err)
+				x->recv_at_err = x->recv_posted;
 			x->err = true;
 		} else {
 			PROP(!x->err, "CQE_ONCE", "op %u: %c QP %u: send CQE %u succeeds after an "
@@ -446,6 +450,13 @@ static void poll_recv(struct side *s, unsigned q)
 		}
 	}
 	NICREF_FUZZ_CHECK(r == 0);
+	/* The QP is in ERR (its send error CQE was polled in this step, or before): every receive
+	 * WQE posted by then has completed or been flushed, a WQE a SEND in progress holds too
+	 * (IBTA Vol. 1 §10.3.1; F6). Receive WQEs go in between steps, so none was posted after
+	 * the QP entered ERR and before recv_at_err was taken. */
+	PROP(!x->err || x->recv_done >= x->recv_at_err, "CQE_ONCE", "op %u: %c QP %u: in ERR "
+	     "with %u receive WQEs posted before, %u completed (IBTA §10.3.1: every outstanding WR "
+	     "completes, flushed)", op_no, 'A' + s->idx, q, x->recv_at_err, x->recv_done);
 }
 
 static void after_step(void)

@@ -374,6 +374,10 @@ struct rc_resp {
 void rc_resp_init(struct rc_resp *r, uint32_t rq_psn);
 enum rc_verdict rc_resp_rx(struct rc_resp *r, const struct rc_resp_env *env, const struct rc_pkt *p,
 			   const struct rc_resp_ops *ops, void *ctx);
+/* The QP entered ERR: the receive WQE a message in progress holds completes with WR_FLUSH_ERR
+ * (before the posted ones). 0 (also when none is held), or -1 when the CQ could not take it
+ * (the WQE stays held). */
+int rc_resp_flush(struct rc_resp *r, const struct rc_resp_ops *ops, void *ctx);
 
 /* ---- On a device (rc_dev.c, rc_dev_resp.c): the entry points the RoCE layer calls ---------- */
 struct nicref_dev;
@@ -396,5 +400,7 @@ bool rc_rq_avail(struct nicref_dev *dev, struct roce_qp *qp);
 int rc_rq_at(struct nicref_dev *dev, struct roce_qp *qp, uint32_t index, bool rmp, struct roce_rwqe *w);
 /* The responder's part of rc_rx. */
 void rc_resp_dev_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct rc_pkt *p);
+/* rc_resp_flush on the device (the layer's flush of a QP in ERR calls it first). */
+int rc_resp_dev_flush(struct nicref_dev *dev, struct roce_qp *qp);
 
 #endif

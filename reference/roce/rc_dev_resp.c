@@ -163,3 +163,9 @@ void rc_resp_dev_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct rc_
 							     : NICREF_ROCE_DROP_PKEY;
 	roce_drop(dev, qp->port, why, qp->qpn, p->psn);
 }
+
+int rc_resp_dev_flush(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	struct resp_ctx x = { dev, qp };
+	return rc_resp_flush(&qp->resp, &dev_resp_ops, &x);
+}

@@ -394,6 +394,22 @@ static enum rc_verdict execute(struct chk *c)
 	return RC_V_OK;
 }
 
+/* IBTA Vol. 1 §10.3.1 (Error: every outstanding WR completes with a flush error): the receive
+ * WQE a message in progress holds (taken by its first packet, D-ROCE-RC-16; its LAST not come)
+ * is outstanding, and the oldest on the queue, so it completes first, flushed, before the WQEs
+ * still posted (D-ROCE-RC-18; finding F6: it was taken off the RQ and never completed). */
+int rc_resp_flush(struct rc_resp *r, const struct rc_resp_ops *ops, void *ctx)
+{
+	if (!r->rwqe_held)
+		return 0;
+	struct rc_rwqe_ref ref = rwqe_of(r);
+	if (ops->rq_done(ctx, &ref, (enum rc_msg)r->cur, 0, false, 0, RC_SYN_WR_FLUSH) != 0)
+		return -1;
+	r->rwqe_held = false;
+	r->cur = RC_MSG_NONE;
+	return 0;
+}
+
 enum rc_verdict rc_resp_rx(struct rc_resp *r, const struct rc_resp_env *env, const struct rc_pkt *p,
 			   const struct rc_resp_ops *ops, void *ctx)
 {

@@ -197,8 +197,9 @@ void roce_qp_tick(struct nicref_dev *dev)
 
 /* [IBTA] §10.3.1, §11.4.2 (C11-?): in Error every outstanding and later WR completes with a
  * flush error; mlx5 writes MLX5_CQE_SYNDROME_WR_FLUSH_ERR (0x5) CQEs. The send WQEs from
- * sq_head to the doorbell record; the receive WQEs posted on the QP's own RQ (an SRQ keeps
- * its WQEs). */
+ * sq_head to the doorbell record; on the receive side first the WQE an RC message in progress
+ * holds (taken from the RQ or the SRQ, not yet completed: D-ROCE-RC-18, finding F6), then the
+ * receive WQEs posted on the QP's own RQ (an SRQ keeps the WQEs no QP took). */
 static void flush_sq(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	uint16_t rec;
@@ -224,6 +225,8 @@ static void flush_sq(struct nicref_dev *dev, struct roce_qp *qp)
 static void flush_rq(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	uint16_t rec;
+	if (qp->st == QP_ST_RC && rc_resp_dev_flush(dev, qp) != 0)
+		return; /* the CQ refused it: the WQEs after it wait (they complete in order) */
 	if (qp->qp->holds & QP_HOLDS_RMP || CTX(qp->qp, rq_type) != 0 ||
 	    roce_qp_dbr(dev, qp, false, &rec))
 		return;

@@ -430,3 +430,91 @@ Test(rc_dev, connectx_no_window)
 	nicref_link_advance(f->l, 1000000);
 	fab_down(f);
 }
+
+/* ---- F6: the receive WQE a SEND in progress holds, when the QP enters ERR -------------------- */
+
+/* A SEND on QP 0 of b (to a), as post() does on a. */
+static void post_b(struct fab *f, uint64_t laddr, uint32_t len)
+{
+	struct refdrv_qp *q = &f->qb.qp[0];
+	struct refdrv_wqe w;
+	cr_assert_geq(refdrv_wqe_begin(&w, REFDRV_QP_OP_SEND, q->sq.pc, q->qpn), 0, "%s", w.error);
+	cr_assert_geq(refdrv_wqe_ptr(&w, f->qb.key, laddr, len), 0, "%s", w.error);
+	struct refdrv_wqe_ctrl c = { .ce = 2 };
+	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0, "%s", w.error);
+	cr_assert_eq(refdrv_sq_post(&f->b->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", f->b->d.error);
+}
+
+/* Two receive WQEs on b; a SEND of 3000 bytes from a (FIRST, MIDDLE, LAST at MTU 1024) of which
+ * only the FIRST arrives: b's responder holds receive WQE 0 for the message (D-ROCE-RC-16). */
+static struct fab *fab_send_first_only(unsigned retry_count)
+{
+	struct fab *f = fab_up(retry_count, 7);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.nloss = 2;
+	lf.loss[0] = 1;
+	lf.loss[1] = 2;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	recv_post(f, D + 0x10000, 4096);
+	recv_post(f, D + 0x11000, 4096);
+	pattern(f->a, D, 3000, 7);
+	post(f, REFDRV_QP_OP_SEND, D, 3000, 0);
+	nicref_link_advance(f->l, 10000);
+	cr_assert_eq(tl_count(&f->b->tr, NICREF_EV_ROCE_RX), 1, "the FIRST only");
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "the message is not complete");
+	return f;
+}
+
+/* b's receive CQ after its QP entered ERR: WQE 0 (the one the SEND held) then WQE 1, both
+ * flushed (MLX5_CQE_RESP_ERR, WR_FLUSH_ERR), and nothing more. */
+static void expect_both_flushed_in_order(struct fab *f)
+{
+	uint8_t cqe[64];
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "receive CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 14, "MLX5_CQE_RESP_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x05, "WR_FLUSH_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), i, "receive WQE %u, in order", i);
+	}
+	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "each WQE completes once");
+}
+
+/* IBTA Vol. 1 §10.3.1 (Error: every outstanding WR completes with a flush error), D-ROCE-RC-18:
+ * 2ERR_QP while a SEND holds receive WQE 0 flushes WQE 0 first, then WQE 1. Before the fix the
+ * flush started after the WQEs taken (WQE 1), and WQE 0 never completed (F6). */
+Test(rc_dev, held_receive_wqe_flushed_first_on_2err)
+{
+	struct fab *f = fab_send_first_only(7);
+	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "opcode",
+			 (uint64_t)nicref_opcode_find("2ERR_QP"));
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
+	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
+	expect_both_flushed_in_order(f);
+	fab_down(f);
+}
+
+/* F6's shape (fuzzers: corpora/roce_pair/regress-f6-*): b's QP goes to ERR by its own
+ * requester's retry exhaustion (0x15) while its responder holds WQE 0 for an unfinished SEND:
+ * the receive WQEs are flushed from WQE 0. */
+Test(rc_dev, held_receive_wqe_flushed_first_on_retry_exhaustion)
+{
+	struct fab *f = fab_send_first_only(2);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.loss_ppm = NICREF_LINK_PPM;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	pattern(f->b, D + 0x20000, 64, 3);
+	post_b(f, D + 0x20000, 64);
+	/* ack_timeout 14: 67.1 ms per try, retry_count 2: three tries */
+	for (int i = 0; i < 40; i++)
+		nicref_link_advance(f->l, 10000000);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	expect_both_flushed_in_order(f);
+	fab_down(f);
+}

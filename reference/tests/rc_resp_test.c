@@ -413,3 +413,39 @@ Test(rc_resp, duplicate_read_checks_rkey)
 	cr_expect_eq(u->resp_out[1].p.syndrome, 0x62);
 	ru_free(u);
 }
+
+/* A receive completion the CQ refuses (rq_done fails), for rc_resp_flush. */
+static int refuse_done(void *ctx, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t n,
+		       bool has_imm, uint32_t imm, uint8_t syn)
+{
+	(void)ctx, (void)ref, (void)m, (void)n, (void)has_imm, (void)imm, (void)syn;
+	return -1;
+}
+
+/* F6, D-ROCE-RC-18, IBTA Vol. 1 §10.3.1: the QP enters ERR while a SEND's FIRST holds receive
+ * WQE 0: rc_resp_flush completes WQE 0 with WR_FLUSH_ERR (0x05), once; WQE 1, never taken, is
+ * left to the layer's flush of the posted ones. A CQ that refuses the completion leaves the WQE
+ * held (the flush of the later ones must wait: they complete in order). */
+Test(rc_resp, flush_completes_the_held_wqe_once)
+{
+	struct ru *u = up(false);
+	u->rq_posted = 2;
+	cr_expect_eq(rc_resp_flush(&u->r, &ru_resp_ops, u), 0, "nothing held: nothing to do");
+	cr_expect_eq(u->rq_used, 0);
+	struct rc_pkt f = req(RC_BTH_SEND_FIRST, 100, 256);
+	cr_assert_eq(in(u, &f), RC_V_OK);
+	cr_assert_eq(u->rq_taken, 1, "the FIRST took WQE 0");
+	cr_assert_eq(u->rq_used, 0, "the message is not complete");
+	struct rc_resp_ops no_room = ru_resp_ops;
+	no_room.rq_done = refuse_done;
+	cr_expect_eq(rc_resp_flush(&u->r, &no_room, u), -1);
+	cr_expect(u->r.rwqe_held, "still held: its completion is still owed");
+	cr_expect_eq(rc_resp_flush(&u->r, &ru_resp_ops, u), 0);
+	cr_assert_eq(u->rq_used, 1, "WQE 0 completed");
+	cr_expect_eq(u->rq_syn[0], 0x05, "WR_FLUSH_ERR");
+	cr_expect_eq(u->rq_msg[0], RC_MSG_SEND);
+	cr_expect_eq(u->rq_taken, 1, "WQE 1 not taken by the flush");
+	cr_expect_eq(rc_resp_flush(&u->r, &ru_resp_ops, u), 0);
+	cr_expect_eq(u->rq_used, 1, "completed once");
+	ru_free(u);
+}

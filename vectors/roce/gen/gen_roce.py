@@ -28,6 +28,7 @@ from roce_ecn import gen_ecn  # noqa: E402
 from roce_pair import gen_pair  # noqa: E402
 import roce_reasons  # noqa: E402
 import roce_f4  # noqa: E402
+import roce_f6  # noqa: E402
 
 
 def main(argv):
@@ -37,6 +38,7 @@ def main(argv):
         v = gen()
         roce_reasons.extend(v)
         roce_f4.extend(v)
+        roce_f6.extend(v)
         files[os.path.join(OUT, v.name + ".json")] = \
             (json.dumps(v.doc(), indent=1, ensure_ascii=False) + "\n").encode()
     return write_or_check(files, check, "gen_roce")
