@@ -59,17 +59,21 @@ static const struct {
 	{ "UMR", 0x25 },  /* T26 */
 };
 
+/* Worked out once per segment (the names are constants): a segment's first name may have no
+ * layout, and a lookup that finds nothing is not kept by refdrv_layout's table, so each WQE
+ * would walk every layout for it again. */
 const struct nicref_layout *refdrv_wqe_layout(enum refdrv_wqe_seg seg)
 {
+	static const struct nicref_layout *found[REFDRV_SEG_COUNT];
+	static bool known[REFDRV_SEG_COUNT];
 	if ((unsigned)seg >= REFDRV_SEG_COUNT)
 		return NULL;
-	for (unsigned i = 0; i < 2; i++) {
-		const struct nicref_layout *l =
-			seg_names[seg][i] ? refdrv_layout(seg_names[seg][i]) : NULL;
-		if (l)
-			return l;
-	}
-	return NULL;
+	if (known[seg])
+		return found[seg];
+	for (unsigned i = 0; i < 2 && !found[seg]; i++)
+		found[seg] = seg_names[seg][i] ? refdrv_layout(seg_names[seg][i]) : NULL;
+	known[seg] = true;
+	return found[seg];
 }
 
 const char *refdrv_wqe_layout_name(enum refdrv_wqe_seg seg)
