@@ -550,6 +550,7 @@ static void rx_one_input(const uint8_t *data, size_t len)
 	}
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
+	fuzz_snap_rewind(&snap, dev, &oracle); /* what the input made goes within it */
 }
 
 NICREF_FUZZ_TARGET(rx_init, rx_one_input)
