@@ -63,6 +63,7 @@
 #include "driver_rq.h"
 #include "driver_rxstack.h"
 #include "driver_wq.h"
+#include "fuzz_bytes.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -616,8 +617,7 @@ static void op_seg(struct reader *r)
 	s.df = !(misc >> 6 & 1) && !s.v6;
 	s.ack = 0xA000 + op_no;
 	s.win = (uint16_t)(1000 + op_no);
-	for (unsigned i = 0; i < len; i++)
-		data[i] = (uint8_t)(s.seq + i);
+	fuzz_fill_counting(data, len, s.seq);
 	size_t n = build_seg(f, &s, opt, data);
 	fw->last_seq = s.seq;
 	if (s.seq == fw->next_seq)

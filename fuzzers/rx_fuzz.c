@@ -60,6 +60,7 @@
 #include "driver_tir.h"
 #include "driver_wq.h"
 #include "eth/pkt_parse.h"
+#include "fuzz_bytes.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -424,8 +425,7 @@ static void op_frame(struct reader *r)
 	size_t len = sm_frame(r, f, key, &type);
 	size_t ext = 60 + 8u * rd8(r);
 	if (ext > len) {
-		for (size_t i = len; i < ext; i++)
-			f[i] = (uint8_t)i;
+		fuzz_fill_counting(f + len, ext - len, (uint32_t)len);
 		len = ext;
 	}
 	unsigned nmut = rd8(r) % 8;
