@@ -3,7 +3,11 @@
 # (build/fuzz/, fuzzers/fuzz.mk), with the device snapshot (fuzzers/fuzz_snap.h) and without it
 # (NICREF_FUZZ_SNAPSHOT=0: the configuration rebuilt for every input, as before snapshots).
 #
-#   ci/fuzz_speed.sh [-s SECONDS] [-e] [TARGET...]      (default: 10 s, every target)
+#   ci/fuzz_speed.sh [-s SECONDS] [-e] [-o] [-b DIR] [TARGET...]   (default: 10 s, every target)
+#
+# -o: the snapshot run only (the rebuild column reads -). -b DIR: run DIR/<t>_fuzz instead of
+# build/fuzz/<t>_fuzz, without building it (an old binary kept aside, to compare old and new
+# side by side: run the two alternately, the machine is shared).
 #
 # Each run mutates a temporary copy of corpora/<t>/ with the target's dictionary, seed 1, one
 # process (no -jobs/-fork). Two figures: inputs per second of wall time (libFuzzer's
@@ -15,17 +19,24 @@
 set -u
 secs=10
 enforce=0
-while getopts s:e o; do
+only=0
+bin=
+while getopts s:eob: o; do
 	case $o in
 	s) secs=$OPTARG ;;
 	e) enforce=1 ;;
-	*) echo "usage: $0 [-s SECONDS] [-e] [TARGET...]" >&2; exit 2 ;;
+	o) only=1 ;;
+	b) bin=$OPTARG ;;
+	*) echo "usage: $0 [-s SECONDS] [-e] [-o] [-b DIR] [TARGET...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 cd "$(dirname "$0")/.." || exit 2
 targets=${*:-$(ls fuzzers/*_fuzz.c | sed 's|fuzzers/\(.*\)_fuzz.c|\1|')}
-make --no-print-directory -s -f fuzzers/fuzz.mk $(for t in $targets; do printf 'build/fuzz/%s_fuzz ' "$t"; done) || exit 2
+if [ -z "$bin" ]; then
+	bin=build/fuzz
+	make --no-print-directory -s -f fuzzers/fuzz.mk $(for t in $targets; do printf 'build/fuzz/%s_fuzz ' "$t"; done) || exit 2
+fi
 
 goal() {
 	case $1 in
@@ -43,7 +54,7 @@ rate() {
 	[ -d "corpora/$1" ] && cp -r "corpora/$1/." "$tmp/corpus/" 2>/dev/null
 	dict=""
 	[ -f "fuzzers/$1.dict" ] && dict="-dict=fuzzers/$1.dict"
-	NICREF_FUZZ_SNAPSHOT=$2 /usr/bin/time -f 'cpu %U %S' -o "$tmp/cpu" "build/fuzz/$1_fuzz" \
+	NICREF_FUZZ_SNAPSHOT=$2 /usr/bin/time -f 'cpu %U %S' -o "$tmp/cpu" "$bin/$1_fuzz" \
 		-seed=1 -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
 		-rss_limit_mb=2048 $dict "$tmp/corpus" >"$tmp/log" 2>&1
 	r=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$tmp/log")
@@ -62,7 +73,8 @@ fail=0
 echo "inputs/s as wall/cpu (per second of wall time / per CPU second of the process)"
 printf '%-10s %16s %16s %8s %s\n' target rebuild snapshot goal verdict
 for t in $targets; do
-	before=$(rate "$t" 0)
+	before=-
+	[ $only = 1 ] || before=$(rate "$t" 0)
 	after=$(rate "$t" 1)
 	g=$(goal "$t")
 	v=-

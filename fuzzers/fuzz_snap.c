@@ -22,6 +22,12 @@ bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz
 {
 	if (!fs->snap)
 		return false;
+	if (fs->rewound) {
+		fs->rewound = false;
+		*o = fs->oracle;
+		fs->restores++;
+		return true;
+	}
 	int rc = nicref_snapshot_restore(dev, fs->snap);
 	NICREF_FUZZ_CHECK(rc == 0 || rc == 1);
 	if (rc == 1) {
@@ -35,6 +41,15 @@ bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz
 	*o = fs->oracle;
 	fs->restores++;
 	return true;
+}
+
+void fuzz_snap_rewind(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o)
+{
+	fs->rewound = false;
+	if (fuzz_snap_enabled() && fuzz_snap_restore(fs, dev, o)) {
+		fs->restores--; /* counted when the next input starts from it */
+		fs->rewound = true;
+	}
 }
 
 void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o)

@@ -20,6 +20,7 @@ struct fuzz_snap {
 	struct nicref_snapshot *snap; /* NULL until taken */
 	struct fuzz_oracle oracle;    /* as it was at the snapshot */
 	uint64_t restores, rebuilds;  /* inputs that restored it; that had to configure again */
+	bool rewound;                 /* the device is at the snapshot already (fuzz_snap_rewind) */
 };
 
 /* Whether snapshots are on (NICREF_FUZZ_SNAPSHOT is not "0"). */
@@ -28,6 +29,13 @@ bool fuzz_snap_enabled(void);
  * be brought back to (nicref_snapshot_restore 1: objects created or destroyed since; it is
  * dropped): configure the device, then fuzz_snap_take. */
 bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o);
+/* At the end of an input: dev and *o back to fs now, so that what the input allocated (the
+ * objects it created) is freed within the input. libFuzzer counts mallocs and frees during an
+ * input and runs an input with more mallocs a second time to look for a leak (-detect_leaks):
+ * every input that created an object ran twice while the next input's restore freed it. The
+ * next fuzz_snap_restore of fs then only sets *o back. Only for a target whose device nothing
+ * else touches between the inputs (one snapshot per device). */
+void fuzz_snap_rewind(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o);
 /* Captures dev and *o when snapshots are on. A refusal is a harness bug (the target snapshots
  * a state the library cannot capture), so it traps. */
 void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o);

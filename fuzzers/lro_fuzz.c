@@ -63,6 +63,7 @@
 #include "driver_rq.h"
 #include "driver_rxstack.h"
 #include "driver_wq.h"
+#include "fuzz_bytes.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -616,8 +617,7 @@ static void op_seg(struct reader *r)
 	s.df = !(misc >> 6 & 1) && !s.v6;
 	s.ack = 0xA000 + op_no;
 	s.win = (uint16_t)(1000 + op_no);
-	for (unsigned i = 0; i < len; i++)
-		data[i] = (uint8_t)(s.seq + i);
+	fuzz_fill_counting(data, len, s.seq);
 	size_t n = build_seg(f, &s, opt, data);
 	fw->last_seq = s.seq;
 	if (s.seq == fw->next_seq)
@@ -889,6 +889,7 @@ static void lro_one_input(const uint8_t *data, size_t len)
 		need_full = light_restore() != 0;
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
+	fuzz_snap_rewind(&snap, dev, &oracle); /* what the input made goes within it */
 }
 
 NICREF_FUZZ_TARGET(lro_init, lro_one_input)

@@ -562,6 +562,7 @@ static void roce_rx_one_input(const uint8_t *data, size_t len)
 		qps_down(); /* the QPs go as a driver takes them down (the restore undoes them) */
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
+	fuzz_snap_rewind(&snap, dev, &oracle); /* what the input made goes within it */
 }
 
 NICREF_FUZZ_TARGET(roce_rx_init, roce_rx_one_input)

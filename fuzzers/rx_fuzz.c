@@ -12,7 +12,9 @@
  *              60 + 8 * ext bytes when that is longer), nmut:u8 and nmut % 8 pairs pos:u8
  *              val:u8 (frame byte pos % len := val): the frame from port 1
  *   0x0C       POST: rq:u8 (% 4) n:u8 (1 + n % 4 entries) flags:u8 (bit 0 start padding on
- *              the first entry) then n sizes:u16 (1 + size % 512): one receive WQE, entry k in
+ *              the first entry; bit 1 on the signing RQ2: the WQE's signature byte XORed with
+ *              1 + flags / 4 after the driver signed it, so the device's check refuses it) then
+ *              4 sizes:u16 (1 + size % 512; the first n used): one receive WQE, entry k in
  *              the WQE's 2 KB area at k * 512
  *   0x0D       RECOVER: rq:u8 (% 4): the RQ to RST, its ring emptied, to RDY (MODIFY_RQ)
  *   0x0E-0xFF  reserved: the op byte alone, nothing happens
@@ -28,6 +30,9 @@
  *  - BYTE_CNT: a good CQE's byte_cnt is the frame's length less the stripped tag (an RQ that
  *    strips, an outer 802.1Q tag), and exactly those bytes were written, in order, into the
  *    WQE's entries (after the start padding); an error CQE wrote no CQE data;
+ *  - WQE_SIGNATURE: a CQE on the signing RQ2 is an error CQE with syndrome 0x2 (local QP
+ *    operation) exactly when the WQE it consumed had its signature broken by POST's bit 1
+ *    (PRM §9.2.3, T23/T43; D-RX-14);
  *  - WRITE_INSIDE: the device writes host memory only inside the entries of the WQE it
  *    consumes, the CQ buffers and the EQ buffer;
  *  - COUNTERS: a frame the vport takes counts once in its RX counters (T486) by destination;
@@ -55,6 +60,7 @@
 #include "driver_tir.h"
 #include "driver_wq.h"
 #include "eth/pkt_parse.h"
+#include "fuzz_bytes.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -99,6 +105,7 @@ static struct rx_cfg {
 		struct wqe_rec {
 			unsigned n;
 			bool start_pad;
+			bool bad_sig; /* its signature broken (POST bit 1) */
 			uint32_t bc[4];
 		} w[16];
 	} rq[NRQ];
@@ -279,23 +286,23 @@ static void op_post(struct reader *r)
 {
 	struct rq_ctx *q = &k.rq[rd8(r) % NRQ];
 	unsigned n = 1 + rd8(r) % 4;
-	bool sp = rd8(r) & 1;
+	unsigned flags = rd8(r);
+	bool sp = flags & 1;
+	bool bad_sig = (flags & 2) && q->sig;
 	unsigned room = ((1u << q->log_stride) - (q->sig ? 16u : 0u)) / 16u;
 	if (n > room)
 		n = room;
 	struct refdrv_rx_sge sge[4];
+	uint32_t bcs[4];
 	unsigned slot = q->ring.pc % 16;
-	struct wqe_rec *rec = &q->w[slot];
-	rec->n = n;
-	rec->start_pad = sp;
 	for (unsigned e = 0; e < 4; e++) {
 		uint32_t bc = 1 + (uint32_t)rdn(r, 2) % ENTRY;
+		bcs[e] = bc;
 		if (e >= n)
 			continue;
 		sge[e] = (struct refdrv_rx_sge){
 			.addr = DATA + ((uint64_t)(q - k.rq) * 16 + slot) * AREA + e * ENTRY,
 			.lkey = k.lkey, .byte_count = bc, .start_padding = sp && e == 0 };
-		rec->bc[e] = bc;
 	}
 	if (q->ring.pc >= 16) {
 		/* a full ring: the driver does not post over WQEs the device has not consumed */
@@ -304,7 +311,22 @@ static void op_post(struct reader *r)
 		if ((uint16_t)(q->ring.pc - s.hw_counter) >= 16)
 			return;
 	}
-	NICREF_FUZZ_CHECK(refdrv_rq_post(&drv, &q->ring, sge, n) == 0);
+	/* The slot's record only now: a WQE not posted leaves the one in the slot described. */
+	struct wqe_rec *rec = &q->w[slot];
+	rec->n = n;
+	rec->start_pad = sp;
+	rec->bad_sig = bad_sig;
+	memcpy(rec->bc, bcs, sizeof rec->bc);
+	NICREF_FUZZ_CHECK(refdrv_rq_write(&drv, &q->ring, sge, n) == 0);
+	if (bad_sig) {
+		/* T43: the signature is byte 04h of the first segment (D-RQ-3, D-RX-14) */
+		uint64_t at = q->ring.buf + ((uint64_t)slot << q->log_stride) + 4;
+		uint8_t b;
+		NICREF_FUZZ_CHECK(drv.ops.mem_read(drv.ops.ctx, at, &b, 1) == 0);
+		b ^= (uint8_t)(1 + (flags >> 2));
+		NICREF_FUZZ_CHECK(drv.ops.mem_write(drv.ops.ctx, at, &b, 1) == 0);
+	}
+	NICREF_FUZZ_CHECK(refdrv_rq_record(&drv, &q->ring) == 0);
 	q->used = true;
 }
 
@@ -344,8 +366,16 @@ static void check_cqe(unsigned i, const uint8_t *c, const uint8_t *f, size_t len
 {
 	struct rq_ctx *q = &k.rq[i];
 	unsigned op = (unsigned)refdrv_rx_cqe_field(c, "opcode");
-	if (op == 14 && refdrv_rx_cqe_field(c, "syndrome") == 5)
+	unsigned syn = op == 14 ? (unsigned)refdrv_rx_cqe_field(c, "syndrome") : 0;
+	if (op == 14 && syn == 5)
 		return; /* a flush after an error CQE (flush_in_error_en): no copy of this frame */
+	if (q->sig) {
+		uint16_t at = (uint16_t)refdrv_rx_cqe_field(c, "wqe_counter");
+		bool refused = op == 14 && syn == 2;
+		PROP(refused == q->w[at % 16].bad_sig, "WQE_SIGNATURE", "op %u: RQ%u WQE %u, its "
+		     "signature %s, completed with opcode 0x%x syndrome 0x%x", op_no, i, at,
+		     q->w[at % 16].bad_sig ? "broken" : "right", op, syn);
+	}
 	uint32_t tag = (uint32_t)refdrv_rx_cqe_field(c, "flow_tag");
 	bool tag_ok = false;
 	for (unsigned t = 0; t < mv->ntirs; t++)
@@ -395,8 +425,7 @@ static void op_frame(struct reader *r)
 	size_t len = sm_frame(r, f, key, &type);
 	size_t ext = 60 + 8u * rd8(r);
 	if (ext > len) {
-		for (size_t i = len; i < ext; i++)
-			f[i] = (uint8_t)i;
+		fuzz_fill_counting(f + len, ext - len, (uint32_t)len);
 		len = ext;
 	}
 	unsigned nmut = rd8(r) % 8;
@@ -550,6 +579,7 @@ static void rx_one_input(const uint8_t *data, size_t len)
 	}
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
+	fuzz_snap_rewind(&snap, dev, &oracle); /* what the input made goes within it */
 }
 
 NICREF_FUZZ_TARGET(rx_init, rx_one_input)

@@ -244,6 +244,7 @@ static void steer_one_input(const uint8_t *data, size_t len)
 		need_full = sm_teardown(&model, &drv) != 0;
 	fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
+	fuzz_snap_rewind(&snap, dev, &oracle); /* what the input made goes within it */
 }
 
 NICREF_FUZZ_TARGET(steer_init, steer_one_input)

@@ -1888,6 +1888,8 @@ static void tx_one_input(const uint8_t *data, size_t len)
 	}
 	following = false;
 	fuzz_trace("input done after %u ops", op_no);
+	if (!snap.full)
+		fuzz_snap_rewind(&dsnap, dev, &oracle); /* what the input made goes within it */
 }
 
 NICREF_FUZZ_TARGET(tx_init, tx_one_input)

@@ -27,14 +27,24 @@ unsigned txv_fold(uint64_t acc)
 	return (unsigned)acc;
 }
 
+/* A byte at a time through a table of the 256 bytes' eight shift-and-XOR steps, filled on first
+ * use from the same bitwise definition (the target checks the CRC of every frame it sees). */
 uint32_t txv_crc32(const uint8_t *p, size_t n)
 {
-	uint32_t c = 0xFFFFFFFFu;
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int b = 0; b < 8; b++)
-			c = c >> 1 ^ (0xEDB88320u & (0u - (c & 1u)));
+	static uint32_t table[256];
+	static bool filled;
+	if (!filled) {
+		for (uint32_t v = 0; v < 256; v++) {
+			uint32_t c = v;
+			for (int b = 0; b < 8; b++)
+				c = c >> 1 ^ (0xEDB88320u & (0u - (c & 1u)));
+			table[v] = c;
+		}
+		filled = true;
 	}
+	uint32_t c = 0xFFFFFFFFu;
+	for (size_t i = 0; i < n; i++)
+		c = c >> 8 ^ table[(c ^ p[i]) & 0xFF];
 	return ~c;
 }
 

@@ -26,30 +26,96 @@
 #define POLL_LIMIT 100000u   /* 100 ms of device time */
 #define PAGES_PER_CMD 256u   /* MANAGE_PAGES entries per command */
 
-/* The field of a layout by their names. The driver asks for the same few fields on every WQE
- * and CQE (the fuzz targets post and poll thousands per second), and a lookup by name walks
- * every layout with strcmp: a small cache keyed by the names' addresses (the callers pass
- * literals) answers those, each hit confirmed by comparing the names once. */
+/* Names to layouts, fields and opcodes, answered from a table filled on first use. The driver
+ * asks for the same few names on every command, WQE and CQE (the fuzz targets post and poll
+ * thousands per second), and a lookup by name walks every layout (or opcode) with strcmp, which
+ * under libFuzzer is worse than slow: each strcmp call goes through the sanitizer's interceptor
+ * to libFuzzer's comparison hook (a third of an `rx` input's time went there). The table is keyed
+ * by the names' addresses (callers pass literals) and confirms every hit by comparing the names
+ * it found with the ones asked for, so a name in a reused buffer is still answered right; the
+ * comparison is a loop of its own, not strcmp, to stay out of the interceptor. A full table
+ * (more distinct names than slots) answers by the walk. Single-threaded, as the driver is. */
+#define NAME_SLOTS 1024u
+#define NAME_PROBES 8u
+
+static bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+enum name_kind { NAME_LAYOUT, NAME_FIELD, NAME_OPCODE };
+
+static struct name_slot {
+	const void *key1; /* the layout name (NAME_FIELD: the layout) */
+	const char *key2; /* the field name */
+	unsigned kind;    /* enum name_kind + 1; 0: empty */
+	const void *found;
+	int opcode;
+} name_slots[NAME_SLOTS];
+
+static struct name_slot *name_slot(unsigned kind, const void *key1, const char *key2,
+				   bool *hit)
+{
+	uintptr_t h = (uintptr_t)key1 * 0x9E3779B1u ^ (uintptr_t)key2 * 0x85EBCA77u ^ kind;
+	h ^= h >> 15;
+	for (unsigned p = 0; p < NAME_PROBES; p++) {
+		struct name_slot *e = &name_slots[(h + p) % NAME_SLOTS];
+		if (e->kind == 0) {
+			*hit = false;
+			return e;
+		}
+		if (e->kind == kind + 1 && e->key1 == key1 && e->key2 == key2) {
+			*hit = true;
+			return e;
+		}
+	}
+	*hit = false;
+	return NULL;
+}
+
+const struct nicref_layout *refdrv_layout(const char *name)
+{
+	bool hit;
+	struct name_slot *e = name_slot(NAME_LAYOUT, name, NULL, &hit);
+	if (hit && same_name(((const struct nicref_layout *)e->found)->name, name))
+		return e->found;
+	const struct nicref_layout *l = nicref_layout_find(name);
+	if (e && l && !hit)
+		*e = (struct name_slot){ name, NULL, NAME_LAYOUT + 1, l, 0 };
+	return l;
+}
+
+const struct nicref_field *refdrv_layout_field(const struct nicref_layout *l, const char *field)
+{
+	if (!l)
+		return NULL;
+	bool hit;
+	struct name_slot *e = name_slot(NAME_FIELD, l, field, &hit);
+	if (hit && same_name(((const struct nicref_field *)e->found)->name, field))
+		return e->found;
+	const struct nicref_field *f = nicref_layout_field(l, field);
+	if (e && f && !hit)
+		*e = (struct name_slot){ l, field, NAME_FIELD + 1, f, 0 };
+	return f;
+}
+
 const struct nicref_field *refdrv_field(const char *layout, const char *field)
 {
-	static struct {
-		const char *layout, *field;
-		const struct nicref_layout *l;
-		const struct nicref_field *f;
-	} cache[64];
-	uintptr_t k = ((uintptr_t)layout >> 3 ^ (uintptr_t)field >> 5) % 64;
-	if (cache[k].layout == layout && cache[k].field == field &&
-	    strcmp(cache[k].l->name, layout) == 0 && strcmp(cache[k].f->name, field) == 0)
-		return cache[k].f;
-	const struct nicref_layout *l = nicref_layout_find(layout);
-	const struct nicref_field *f = l ? nicref_layout_field(l, field) : NULL;
-	if (f) {
-		cache[k].layout = layout;
-		cache[k].field = field;
-		cache[k].l = l;
-		cache[k].f = f;
-	}
-	return f;
+	return refdrv_layout_field(refdrv_layout(layout), field);
+}
+
+int refdrv_opcode(const char *name)
+{
+	bool hit;
+	struct name_slot *e = name_slot(NAME_OPCODE, name, NULL, &hit);
+	if (hit && same_name(e->found, name))
+		return e->opcode;
+	int op = nicref_opcode_find(name);
+	if (e && op >= 0 && !hit)
+		*e = (struct name_slot){ name, NULL, NAME_OPCODE + 1, name, op };
+	return op;
 }
 
 int refdrv_field_set(void *buf, size_t len, const char *layout, const char *field, uint64_t v)
@@ -178,7 +244,7 @@ static int cmd_in_slot(struct refdrv *d, unsigned slot, const void *in, uint32_t
 		return fail(d, "%s: host memory write failed (%ld)", "command", 0);
 	if ((d->mistakes & REFDRV_MISTAKE_MAILBOX_SIGNATURE) && cmd_blocks_for(in_len)) {
 		/* T98 signature of input block 0, off by one bit. */
-		uint64_t sig = mbox + nicref_layout_field(nicref_layout_find("cmd_mailbox"),
+		uint64_t sig = mbox + refdrv_layout_field(refdrv_layout("cmd_mailbox"),
 							  "signature")->bit_offset / 8;
 		uint8_t b;
 		if (o->mem_read(o->ctx, sig, &b, 1) == 0) {
@@ -223,7 +289,7 @@ static int simple_in_slot(struct refdrv *d, unsigned slot, const char *opcode, u
 			  uint8_t out[16])
 {
 	uint8_t in[16] = { 0 };
-	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)refdrv_opcode(opcode));
 	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", op_mod);
 	return cmd_in_slot(d, slot, in, sizeof in, out, 16);
 }
@@ -269,13 +335,13 @@ static int give_pages(struct refdrv *d, unsigned slot, uint32_t n)
 		}
 		uint32_t len = 16 + 8 * k;
 		memset(in, 0, len);
-		refdrv_field_set(in, len, "manage_pages_in", "opcode", (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+		refdrv_field_set(in, len, "manage_pages_in", "opcode", (uint64_t)refdrv_opcode("MANAGE_PAGES"));
 		refdrv_field_set(in, len, "manage_pages_in", "op_mod", 1); /* ALLOCATION_SUCCESS */
 		refdrv_field_set(in, len, "manage_pages_in", "input_num_entries", k);
 		for (uint32_t i = 0; i < k; i++) {
 			uint64_t a = d->page_addr + (uint64_t)PAGE * d->next_page++;
 			struct nicref_field e = nicref_field_element(
-				nicref_layout_field(nicref_layout_find("manage_pages_in"), "pas"), i);
+				refdrv_layout_field(refdrv_layout("manage_pages_in"), "pas"), i);
 			(void)nicref_field_set(in, len, &e, a); /* T138: pa_h, pa_l[31:12] */
 			d->pages[d->npages + i] = a;
 		}
@@ -295,7 +361,7 @@ static int reclaim_pages(struct refdrv *d, uint32_t n)
 		uint32_t k = n < PAGES_PER_CMD ? n : PAGES_PER_CMD;
 		uint32_t out_len = 16 + 8 * k;
 		refdrv_field_set(in, sizeof in, "manage_pages_in", "opcode",
-		    (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+		    (uint64_t)refdrv_opcode("MANAGE_PAGES"));
 		refdrv_field_set(in, sizeof in, "manage_pages_in", "op_mod", 2); /* HCA_RETURN_PAGES */
 		refdrv_field_set(in, sizeof in, "manage_pages_in", "input_num_entries", k);
 		if (expect_ok(d, "MANAGE_PAGES", refdrv_cmd(d, in, sizeof in, out, out_len)) != 0)
@@ -304,7 +370,7 @@ static int reclaim_pages(struct refdrv *d, uint32_t n)
 		if (got == 0 || got > k)
 			return fail(d, "%s: returned %ld pages", "MANAGE_PAGES", got);
 		const struct nicref_field *pas =
-			nicref_layout_field(nicref_layout_find("manage_pages_out"), "pas");
+			refdrv_layout_field(refdrv_layout("manage_pages_out"), "pas");
 		for (uint32_t i = 0; i < got; i++) {
 			struct nicref_field e = nicref_field_element(pas, i);
 			uint64_t a = 0;
@@ -353,7 +419,7 @@ static int answer_page_request(struct refdrv *d)
 		return -1; /* not a refusal: d->error says what broke */
 	uint8_t in[16] = { 0 }, out[16];
 	refdrv_field_set(in, sizeof in, "manage_pages_in", "opcode",
-			 (uint64_t)nicref_opcode_find("MANAGE_PAGES"));
+			 (uint64_t)refdrv_opcode("MANAGE_PAGES"));
 	refdrv_field_set(in, sizeof in, "manage_pages_in", "op_mod", 0); /* ALLOCATION_FAIL */
 	refdrv_field_set(in, sizeof in, "manage_pages_in", "input_num_entries", (uint64_t)n);
 	return expect_ok(d, "MANAGE_PAGES", cmd_in_slot(d, PAGE_SLOT, in, sizeof in, out, sizeof out));
@@ -405,7 +471,7 @@ static int stage_queue(struct refdrv *d)
 static int stage_issi(struct refdrv *d)
 {
 	uint8_t in[16] = { 0 }, out[0x70];
-	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_ISSI"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)refdrv_opcode("QUERY_ISSI"));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st < 0)
 		return -1;
@@ -428,7 +494,7 @@ static int stage_issi(struct refdrv *d)
 	if (d->mistakes & REFDRV_MISTAKE_SKIP_SET_ISSI)
 		return 0;
 	memset(in, 0, sizeof in);
-	refdrv_field_set(in, sizeof in, "set_issi_in", "opcode", (uint64_t)nicref_opcode_find("SET_ISSI"));
+	refdrv_field_set(in, sizeof in, "set_issi_in", "opcode", (uint64_t)refdrv_opcode("SET_ISSI"));
 	refdrv_field_set(in, sizeof in, "set_issi_in", "current_issi", d->issi);
 	return expect_ok(d, "SET_ISSI", refdrv_cmd(d, in, sizeof in, out, 16));
 }
@@ -441,7 +507,7 @@ static int query_caps(struct refdrv *d, unsigned type, unsigned current, uint8_t
 	uint8_t *out = malloc(out_len);
 	if (!out)
 		return fail(d, "%s: out of memory (%ld)", "QUERY_HCA_CAP", 0);
-	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)refdrv_opcode("QUERY_HCA_CAP"));
 	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", type << 1 | current);
 	int rc = expect_ok(d, "QUERY_HCA_CAP", refdrv_cmd(d, in, sizeof in, out, out_len));
 	if (rc == 0 && caps)
@@ -469,7 +535,7 @@ static int stage_caps(struct refdrv *d)
 	uint8_t *in = calloc(1, in_len), out[16];
 	if (!in)
 		return fail(d, "%s: out of memory (%ld)", "SET_HCA_CAP", 0);
-	refdrv_field_set(in, in_len, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_HCA_CAP"));
+	refdrv_field_set(in, in_len, "cmd_in", "opcode", (uint64_t)refdrv_opcode("SET_HCA_CAP"));
 	memcpy(in + 0x10, d->caps_cur, 0x1000);
 	int rc = expect_ok(d, "SET_HCA_CAP", refdrv_cmd(d, in, in_len, out, sizeof out));
 	free(in);
@@ -486,7 +552,7 @@ static int stage_initialized(struct refdrv *d)
 		return 0;
 	uint8_t in[0x50] = { 0 };
 	static const char version[] = "nicref,refdrv,1.000.000000";
-	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("SET_DRIVER_VERSION"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)refdrv_opcode("SET_DRIVER_VERSION"));
 	memcpy(in + 0x10, version, sizeof version);
 	return expect_ok(d, "SET_DRIVER_VERSION", refdrv_cmd(d, in, sizeof in, out, sizeof out));
 }
@@ -530,7 +596,7 @@ int refdrv_teardown(struct refdrv *d)
 {
 	uint8_t in[16] = { 0 }, out[16];
 	/* §8.3 / §12.3.7 T170: graceful close (profile 0). */
-	refdrv_field_set(in, sizeof in, "teardown_hca_in", "opcode", (uint64_t)nicref_opcode_find("TEARDOWN_HCA"));
+	refdrv_field_set(in, sizeof in, "teardown_hca_in", "opcode", (uint64_t)refdrv_opcode("TEARDOWN_HCA"));
 	refdrv_field_set(in, sizeof in, "teardown_hca_in", "profile", 0);
 	if (expect_ok(d, "TEARDOWN_HCA", refdrv_cmd(d, in, sizeof in, out, sizeof out)) != 0)
 		return -1;

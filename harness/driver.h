@@ -100,9 +100,14 @@ int refdrv_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *ou
 /* Field access by layout and field name (nicref layouts), as a driver author transcribes the
  * PRM tables: set returns 0, or -1 when there is no such field or the value does not fit;
  * get reads 0 for an unknown field. */
-/* The field `field` of layout `layout`, or NULL; answered from a small cache for the names the
- * driver asks for on every WQE and CQE (harness/driver.c). */
+/* The field `field` of layout `layout`, or NULL; the layout of a name; a field of a layout; the
+ * opcode of a T127 name (-1 if none): nicref_layout_find, nicref_layout_field and
+ * nicref_opcode_find answered from a table filled on first use, for the names the driver asks
+ * for on every command, WQE and CQE (harness/driver.c). */
 const struct nicref_field *refdrv_field(const char *layout, const char *field);
+const struct nicref_layout *refdrv_layout(const char *name);
+const struct nicref_field *refdrv_layout_field(const struct nicref_layout *l, const char *field);
+int refdrv_opcode(const char *name);
 int refdrv_field_set(void *buf, size_t len, const char *layout, const char *field, uint64_t v);
 uint64_t refdrv_field_get(const void *buf, size_t len, const char *layout, const char *field);
 int refdrv_field_set_elem(void *buf, size_t len, const char *layout, const char *field,

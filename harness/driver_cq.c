@@ -69,7 +69,7 @@ int refdrv_create_cq(struct refdrv *d, const struct refdrv_cq_attr *a, struct re
 	uint8_t out[16] = { 0 };
 	if (!in)
 		return fail(d, "CREATE_CQ: out of memory", 0);
-	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_CQ"));
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)refdrv_opcode("CREATE_CQ"));
 	refdrv_field_set(in, in_len, L, "cqe_sz", a->cqe_sz);
 	refdrv_field_set(in, in_len, L, "cc", a->cc);
 	refdrv_field_set(in, in_len, L, "scqe_break_moderation_en", a->scqe_break_moderation_en);
@@ -96,7 +96,7 @@ static int by_cqn(struct refdrv *d, const char *opcode, uint32_t cqn, uint8_t *o
 		  uint32_t out_len)
 {
 	uint8_t in[16] = { 0 }, small[16];
-	refdrv_field_set(in, sizeof in, "destroy_cq_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, "destroy_cq_in", "opcode", (uint64_t)refdrv_opcode(opcode));
 	refdrv_field_set(in, sizeof in, "destroy_cq_in", "cqn", cqn); /* 08h[23:0] in T265 and T269 */
 	return out ? refdrv_cmd(d, in, sizeof in, out, out_len)
 		   : refdrv_cmd(d, in, sizeof in, small, sizeof small);
@@ -119,7 +119,7 @@ int refdrv_modify_cq(struct refdrv *d, struct refdrv_cq *cq, uint32_t select,
 {
 	static const char L[] = "modify_cq_in";
 	uint8_t in[0x110] = { 0 }, out[16];
-	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find("MODIFY_CQ"));
+	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)refdrv_opcode("MODIFY_CQ"));
 	refdrv_field_set(in, sizeof in, L, "op_mod", 0); /* modify_cq */
 	refdrv_field_set(in, sizeof in, L, "cqn", cq->cqn);
 	refdrv_field_set(in, sizeof in, L, "field_select", select); /* T275 */
@@ -157,7 +157,7 @@ int refdrv_resize_cq(struct refdrv *d, struct refdrv_cq *cq, uint64_t buf, unsig
 	uint8_t *in = with_pas(&in_len, buf, log_cq_size, cqe_sz, log_page_size, L), out[16];
 	if (!in)
 		return fail(d, "resize: out of memory", 0);
-	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("MODIFY_CQ"));
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)refdrv_opcode("MODIFY_CQ"));
 	refdrv_field_set(in, in_len, L, "op_mod", 1); /* resize_cq */
 	refdrv_field_set(in, in_len, L, "cqn", cq->cqn);
 	refdrv_field_set(in, in_len, L, "field_select", 1u | 2u | 4u); /* T277 */

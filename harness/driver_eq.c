@@ -28,7 +28,7 @@ uint64_t refdrv_uar_offset(const struct refdrv *d, uint32_t uar)
 int refdrv_alloc_uar(struct refdrv *d, uint32_t *uar)
 {
 	uint8_t in[16] = { 0 }, out[16] = { 0 };
-	refdrv_field_set(in, sizeof in, "alloc_uar_in", "opcode", (uint64_t)nicref_opcode_find("ALLOC_UAR"));
+	refdrv_field_set(in, sizeof in, "alloc_uar_in", "opcode", (uint64_t)refdrv_opcode("ALLOC_UAR"));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st == 0)
 		*uar = (uint32_t)refdrv_field_get(out, sizeof out, "alloc_uar_out", "uar");
@@ -59,7 +59,7 @@ int refdrv_create_eq(struct refdrv *d, const struct refdrv_eq_attr *a, struct re
 	uint8_t *in = calloc(1, in_len), out[16] = { 0 };
 	if (!in)
 		return fail(d, "CREATE_EQ: out of memory", 0);
-	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_EQ"));
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)refdrv_opcode("CREATE_EQ"));
 	refdrv_field_set(in, in_len, L, "ec", a->ec);
 	refdrv_field_set(in, in_len, L, "oi", a->oi);
 	refdrv_field_set(in, in_len, L, "log_eq_size", a->log_eq_size);
@@ -83,7 +83,7 @@ static int by_eqn(struct refdrv *d, const char *opcode, uint32_t eqn, uint8_t *o
 		  uint32_t out_len)
 {
 	uint8_t in[16] = { 0 }, small[16];
-	refdrv_field_set(in, sizeof in, "destroy_eq_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, "destroy_eq_in", "opcode", (uint64_t)refdrv_opcode(opcode));
 	refdrv_field_set(in, sizeof in, "destroy_eq_in", "eq_number", eqn); /* 08h[7:0] in T248 and T252 */
 	return out ? refdrv_cmd(d, in, sizeof in, out, out_len)
 		   : refdrv_cmd(d, in, sizeof in, small, sizeof small);
@@ -104,7 +104,7 @@ int refdrv_query_eq(struct refdrv *d, uint32_t eqn, uint8_t *out, uint32_t out_l
 int refdrv_gen_eqe(struct refdrv *d, uint32_t eqn, const uint8_t eqe[64])
 {
 	uint8_t in[0x50] = { 0 }, out[16];
-	refdrv_field_set(in, sizeof in, "gen_eqe_in", "opcode", (uint64_t)nicref_opcode_find("GEN_EQE"));
+	refdrv_field_set(in, sizeof in, "gen_eqe_in", "opcode", (uint64_t)refdrv_opcode("GEN_EQE"));
 	refdrv_field_set(in, sizeof in, "gen_eqe_in", "eq_number", eqn);
 	memcpy(in + 0x10, eqe, 64); /* T256 eqe 10h-4Ch */
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);

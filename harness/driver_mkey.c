@@ -28,7 +28,7 @@ int refdrv_create_mkey(struct refdrv *d, const struct refdrv_mkey_attr *a, uint3
 	uint8_t *in = calloc(1, in_len), out[16];
 	if (!in)
 		return fail(d, "CREATE_MKEY: out of memory", 0);
-	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_MKEY"));
+	refdrv_field_set(in, in_len, L, "opcode", (uint64_t)refdrv_opcode("CREATE_MKEY"));
 	refdrv_field_set(in, in_len, L, "pg_access", a->pg_access);
 	/* T10 */
 	refdrv_field_set(in, in_len, L, "free", a->free);
@@ -71,7 +71,7 @@ int refdrv_create_mkey(struct refdrv *d, const struct refdrv_mkey_attr *a, uint3
 static int by_index(struct refdrv *d, const char *opcode, const char *layout, uint32_t index)
 {
 	uint8_t in[16] = { 0 }, out[16];
-	refdrv_field_set(in, sizeof in, layout, "opcode", (uint64_t)nicref_opcode_find(opcode));
+	refdrv_field_set(in, sizeof in, layout, "opcode", (uint64_t)refdrv_opcode(opcode));
 	refdrv_field_set(in, sizeof in, layout, "mkey_index", index);
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
 }
@@ -85,7 +85,7 @@ int refdrv_query_mkey(struct refdrv *d, uint32_t mkey_index, bool pg_access, uin
 		      uint32_t out_len)
 {
 	uint8_t in[16] = { 0 };
-	refdrv_field_set(in, sizeof in, "query_mkey_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_MKEY"));
+	refdrv_field_set(in, sizeof in, "query_mkey_in", "opcode", (uint64_t)refdrv_opcode("QUERY_MKEY"));
 	refdrv_field_set(in, sizeof in, "query_mkey_in", "mkey_index", mkey_index);
 	refdrv_field_set(in, sizeof in, "query_mkey_in", "pg_access", pg_access);
 	return refdrv_cmd(d, in, sizeof in, out, out_len);
@@ -95,7 +95,7 @@ int refdrv_query_special_contexts(struct refdrv *d, uint32_t *resd_lkey)
 {
 	uint8_t in[16] = { 0 }, out[16];
 	refdrv_field_set(in, sizeof in, "query_special_contexts_in", "opcode",
-	    (uint64_t)nicref_opcode_find("QUERY_SPECIAL_CONTEXTS"));
+	    (uint64_t)refdrv_opcode("QUERY_SPECIAL_CONTEXTS"));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st == 0)
 		*resd_lkey =

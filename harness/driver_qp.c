@@ -98,7 +98,7 @@ static int set_bytes(void *in, size_t len, const char *L, const char *f, const v
 
 static int opcode(void *in, size_t len, const char *L, const char *name)
 {
-	return set(in, len, L, "opcode", (uint64_t)nicref_opcode_find(name));
+	return set(in, len, L, "opcode", (uint64_t)refdrv_opcode(name));
 }
 
 static int alloc1(struct refdrv *d, const char *op, const char *out_layout, const char *field,
@@ -226,7 +226,7 @@ static void fill_path(uint8_t *in, size_t len, const char *L, const struct tctx 
 {
 	const struct refdrv_qp_attr *a = &t->s->a;
 	const struct nicref_field *fl = refdrv_field(L, "primary_address_path_fl");
-	const struct nicref_layout *ads = nicref_layout_find("ads");
+	const struct nicref_layout *ads = refdrv_layout("ads");
 	if (!fl || !ads)
 		return;
 	size_t at = fl->bit_offset / 8;
@@ -409,7 +409,7 @@ int refdrv_qp_pair(struct refdrv *da, const struct refdrv_qp_attr *aa, struct re
 /* Appends a zeroed segment of the named layout: its offset, or -1 with w->error. */
 static long seg(struct refdrv_wqe *w, const char *layout)
 {
-	const struct nicref_layout *l = nicref_layout_find(layout);
+	const struct nicref_layout *l = refdrv_layout(layout);
 	if (!l) {
 		w->error = "the library has no layout for this WQE segment (send_wqe_raddr / "
 			   "send_wqe_datagram)";

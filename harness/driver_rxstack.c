@@ -194,7 +194,7 @@ int refdrv_lro_caps_query(struct refdrv *d, struct refdrv_lro_caps *c)
 		return -1;
 	}
 	refdrv_field_set(in, sizeof in, "cmd_in", "opcode",
-			 (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
+			 (uint64_t)refdrv_opcode("QUERY_HCA_CAP"));
 	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", 1u << 1 | 1u); /* type 1, current */
 	int st = refdrv_cmd(d, in, sizeof in, out, OUT);
 	if (st == 0) {

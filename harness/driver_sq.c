@@ -59,17 +59,21 @@ static const struct {
 	{ "UMR", 0x25 },  /* T26 */
 };
 
+/* Worked out once per segment (the names are constants): a segment's first name may have no
+ * layout, and a lookup that finds nothing is not kept by refdrv_layout's table, so each WQE
+ * would walk every layout for it again. */
 const struct nicref_layout *refdrv_wqe_layout(enum refdrv_wqe_seg seg)
 {
+	static const struct nicref_layout *found[REFDRV_SEG_COUNT];
+	static bool known[REFDRV_SEG_COUNT];
 	if ((unsigned)seg >= REFDRV_SEG_COUNT)
 		return NULL;
-	for (unsigned i = 0; i < 2; i++) {
-		const struct nicref_layout *l =
-			seg_names[seg][i] ? nicref_layout_find(seg_names[seg][i]) : NULL;
-		if (l)
-			return l;
-	}
-	return NULL;
+	if (known[seg])
+		return found[seg];
+	for (unsigned i = 0; i < 2 && !found[seg]; i++)
+		found[seg] = seg_names[seg][i] ? refdrv_layout(seg_names[seg][i]) : NULL;
+	known[seg] = true;
+	return found[seg];
 }
 
 const char *refdrv_wqe_layout_name(enum refdrv_wqe_seg seg)
@@ -128,7 +132,7 @@ static long append(struct refdrv_wqe *w, enum refdrv_wqe_seg seg, size_t n)
 static int put(struct refdrv_wqe *w, long off, enum refdrv_wqe_seg seg, const char *name,
 	       uint64_t v)
 {
-	const struct nicref_field *f = nicref_layout_field(refdrv_wqe_layout(seg), name);
+	const struct nicref_field *f = refdrv_layout_field(refdrv_wqe_layout(seg), name);
 	if (!f || nicref_field_set(w->b + off, w->len - (size_t)off, f, v) != 0)
 		return (int)wqe_fail(w, "a WQE field is missing from its layout or the value does "
 					"not fit it");
@@ -140,7 +144,7 @@ static int put_addr(struct refdrv_wqe *w, long off, enum refdrv_wqe_seg seg, con
 		    uint64_t v)
 {
 	const struct nicref_layout *l = refdrv_wqe_layout(seg);
-	const struct nicref_field *f = nicref_layout_field(l, name);
+	const struct nicref_field *f = refdrv_layout_field(l, name);
 	if (f && f->bit_width == 64)
 		return put(w, off, seg, name, v);
 	char hi[64], lo[64];
@@ -171,7 +175,7 @@ long refdrv_wqe_begin(struct refdrv_wqe *w, unsigned opcode, uint16_t pc, uint32
 long refdrv_wqe_eth(struct refdrv_wqe *w, const uint8_t *hdr, size_t n)
 {
 	const struct nicref_layout *l = refdrv_wqe_layout(REFDRV_SEG_ETH);
-	const struct nicref_field *at = nicref_layout_field(l, F_HDRS);
+	const struct nicref_field *at = refdrv_layout_field(l, F_HDRS);
 	if (!l || !at || at->bit_offset % 8)
 		return wqe_fail(w, "the library declares no Eth segment with inline_headers");
 	/* T28: the headers start at inline_headers (0Eh) and run over as many octowords as they
@@ -224,7 +228,7 @@ long refdrv_wqe_entries(struct refdrv_wqe *w, enum refdrv_wqe_seg seg, size_t n)
 uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n, uint32_t sqn, uint16_t index)
 {
 	const struct nicref_field *f =
-		nicref_layout_field(refdrv_wqe_layout(REFDRV_SEG_CTRL), F_SIGNATURE);
+		refdrv_layout_field(refdrv_wqe_layout(REFDRV_SEG_CTRL), F_SIGNATURE);
 	size_t sig = f ? f->bit_offset / 8 : 8;
 	uint8_t x = (uint8_t)(sqn >> 16 ^ sqn >> 8 ^ sqn ^ index >> 8 ^ index);
 	for (size_t i = 0; i < n; i++)
@@ -236,9 +240,9 @@ uint8_t refdrv_wqe_signature(const uint8_t *wqe, size_t n, uint32_t sqn, uint16_
 void refdrv_wqe_sign(struct refdrv_wqe *w)
 {
 	const struct nicref_layout *l = refdrv_wqe_layout(REFDRV_SEG_CTRL);
-	const struct nicref_field *fd = nicref_layout_field(l, F_DS);
-	const struct nicref_field *fs = nicref_layout_field(l, F_SQ_NUMBER);
-	const struct nicref_field *fi = nicref_layout_field(l, F_WQE_INDEX);
+	const struct nicref_field *fd = refdrv_layout_field(l, F_DS);
+	const struct nicref_field *fs = refdrv_layout_field(l, F_SQ_NUMBER);
+	const struct nicref_field *fi = refdrv_layout_field(l, F_WQE_INDEX);
 	uint64_t ds, sqn, index;
 	if (!fd || !fs || !fi || nicref_field_get(w->b, w->len, fd, &ds) ||
 	    nicref_field_get(w->b, w->len, fs, &sqn) || nicref_field_get(w->b, w->len, fi, &index))
@@ -309,7 +313,7 @@ static int alloc(struct refdrv *d, const char *op, const char *out_layout, const
 		 uint32_t *h)
 {
 	uint8_t in[16] = { 0 }, out[16] = { 0 };
-	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(op));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)refdrv_opcode(op));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
 	if (st == 0)
 		*h = (uint32_t)refdrv_field_get(out, sizeof out, out_layout, field);
@@ -320,7 +324,7 @@ static int dealloc(struct refdrv *d, const char *op, const char *in_layout, cons
 		   uint32_t h)
 {
 	uint8_t in[16] = { 0 }, out[16];
-	refdrv_field_set(in, sizeof in, in_layout, "opcode", (uint64_t)nicref_opcode_find(op));
+	refdrv_field_set(in, sizeof in, in_layout, "opcode", (uint64_t)refdrv_opcode(op));
 	refdrv_field_set(in, sizeof in, in_layout, field, h);
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
 }
@@ -336,7 +340,7 @@ static int eth_inline_cap(struct refdrv *d, unsigned *mode)
 	uint8_t in[16] = { 0 }, *out = malloc(out_len);
 	if (!out)
 		return -1;
-	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)nicref_opcode_find("QUERY_HCA_CAP"));
+	refdrv_field_set(in, sizeof in, "cmd_in", "opcode", (uint64_t)refdrv_opcode("QUERY_HCA_CAP"));
 	refdrv_field_set(in, sizeof in, "cmd_in", "op_mod", 1u << 1 | 1u); /* §12.3.3: type 1, current */
 	int st = refdrv_cmd(d, in, sizeof in, out, out_len);
 	if (st == 0)

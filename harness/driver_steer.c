@@ -9,7 +9,7 @@
 static void head(void *in, size_t len, const char *layout, const char *op, unsigned type,
 		 uint32_t table_id)
 {
-	refdrv_field_set(in, len, layout, "opcode", (uint64_t)nicref_opcode_find(op));
+	refdrv_field_set(in, len, layout, "opcode", (uint64_t)refdrv_opcode(op));
 	refdrv_field_set(in, len, layout, "table_type", type);
 	refdrv_field_set(in, len, layout, "table_id", table_id);
 }
@@ -19,7 +19,7 @@ int refdrv_create_flow_table(struct refdrv *d, unsigned type, unsigned level, un
 {
 	static const char L[] = "create_flow_table_in";
 	uint8_t in[0x40] = { 0 }, out[16];
-	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_FLOW_TABLE"));
+	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)refdrv_opcode("CREATE_FLOW_TABLE"));
 	refdrv_field_set(in, sizeof in, L, "table_type", type);
 	refdrv_field_set(in, sizeof in, L, "level", level);
 	refdrv_field_set(in, sizeof in, L, "log_size", log_size);
@@ -130,7 +130,7 @@ int refdrv_alloc_flow_counter(struct refdrv *d, uint32_t *id)
 {
 	uint8_t in[16] = { 0 }, out[16];
 	refdrv_field_set(in, sizeof in, "alloc_flow_counter_in", "opcode",
-			 (uint64_t)nicref_opcode_find("ALLOC_FLOW_COUNTER"));
+			 (uint64_t)refdrv_opcode("ALLOC_FLOW_COUNTER"));
 	int st = refdrv_cmd_paged(d, in, sizeof in, out, sizeof out);
 	if (st == 0 && id)
 		*id = (uint32_t)refdrv_field_get(out, sizeof out, "alloc_flow_counter_out",
@@ -142,7 +142,7 @@ int refdrv_dealloc_flow_counter(struct refdrv *d, uint32_t id)
 {
 	uint8_t in[16] = { 0 }, out[16];
 	refdrv_field_set(in, sizeof in, "dealloc_flow_counter_in", "opcode",
-			 (uint64_t)nicref_opcode_find("DEALLOC_FLOW_COUNTER"));
+			 (uint64_t)refdrv_opcode("DEALLOC_FLOW_COUNTER"));
 	refdrv_field_set(in, sizeof in, "dealloc_flow_counter_in", "flow_counter_id", id);
 	return refdrv_cmd(d, in, sizeof in, out, sizeof out);
 }
@@ -152,7 +152,7 @@ int refdrv_query_flow_counter(struct refdrv *d, uint32_t id, bool clear, uint64_
 {
 	static const char L[] = "query_flow_counter_in";
 	uint8_t in[0x20] = { 0 }, out[0x20] = { 0 };
-	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find("QUERY_FLOW_COUNTER"));
+	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)refdrv_opcode("QUERY_FLOW_COUNTER"));
 	refdrv_field_set(in, sizeof in, L, "clear", clear);
 	refdrv_field_set(in, sizeof in, L, "flow_counter_id", id);
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);

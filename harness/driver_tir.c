@@ -13,7 +13,7 @@
 
 static void opcode(void *buf, size_t len, const char *layout, const char *name)
 {
-	refdrv_field_set(buf, len, layout, "opcode", (uint64_t)nicref_opcode_find(name));
+	refdrv_field_set(buf, len, layout, "opcode", (uint64_t)refdrv_opcode(name));
 }
 
 static void bitmask(void *buf, size_t len, const char *layout, uint64_t mask)
@@ -85,7 +85,7 @@ static void tir_ctx(uint8_t *in, size_t len, const char *L, uint32_t mask,
 		if (a->hash_fn == 2 && a->toeplitz_key)
 			(void)nicref_field_set_bytes(
 				in, len,
-				nicref_layout_field(nicref_layout_find(L), "rx_hash_toeplitz_key"),
+				refdrv_layout_field(refdrv_layout(L), "rx_hash_toeplitz_key"),
 				a->toeplitz_key, 40);
 	}
 	if (mask & 0x10)
@@ -149,7 +149,7 @@ static int rqt_cmd(struct refdrv *d, const char *L, const char *name, uint32_t r
 		bitmask(in, len, L, 1); /* T354 bit 0: the size and the list */
 	}
 	refdrv_field_set(in, len, L, "rqt_actual_size", n);
-	const struct nicref_field *f = nicref_layout_field(nicref_layout_find(L), "rq_num");
+	const struct nicref_field *f = refdrv_layout_field(refdrv_layout(L), "rq_num");
 	for (unsigned i = 0; i < n; i++) {
 		struct nicref_field e = nicref_field_element(f, i);
 		(void)nicref_field_set(in, len, &e, rq[i]);

@@ -17,7 +17,7 @@
 
 static const struct nicref_field *field(const char *layout, const char *name)
 {
-	return nicref_layout_field(nicref_layout_find(layout), name);
+	return refdrv_layout_field(refdrv_layout(layout), name);
 }
 
 static void set(void *buf, size_t len, const char *layout, const char *name, uint64_t v)
@@ -38,7 +38,7 @@ static uint64_t get(const void *buf, size_t len, const char *layout, const char 
 
 static void set_opcode(void *buf, size_t len, const char *opcode)
 {
-	set(buf, len, "cmd_in", "opcode", (uint64_t)nicref_opcode_find(opcode));
+	set(buf, len, "cmd_in", "opcode", (uint64_t)refdrv_opcode(opcode));
 	set(buf, len, "cmd_in", "op_mod", 0);
 }
 

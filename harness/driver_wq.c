@@ -62,7 +62,7 @@ static int put_wq(struct refdrv *d, uint8_t *in, uint32_t len, const char *L,
 	bad |= refdrv_field_set(in, len, L, "log_wq_stride", a->log_wq_stride);
 	bad |= refdrv_field_set(in, len, L, "log_wq_pg_sz", a->log_wq_pg_sz);
 	bad |= refdrv_field_set(in, len, L, "log_wq_sz", a->log_wq_sz);
-	const struct nicref_field *pas = nicref_layout_field(nicref_layout_find(L), "pas");
+	const struct nicref_field *pas = refdrv_layout_field(refdrv_layout(L), "pas");
 	uint32_t n = refdrv_wq_pages(a);
 	for (uint32_t i = 0; i < n && pas; i++) {
 		struct nicref_field e = nicref_field_element(pas, i);
@@ -92,7 +92,7 @@ int refdrv_create_sq(struct refdrv *d, const struct refdrv_sq_attr *a, uint32_t 
 	uint8_t *in = alloc_in(d, &a->wq, true, &len);
 	if (!in)
 		return -1;
-	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_SQ"));
+	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)refdrv_opcode("CREATE_SQ"));
 	bad |= refdrv_field_set(in, len, L, "rlkey", a->rlkey);
 	bad |= refdrv_field_set(in, len, L, "fre", a->fre);
 	bad |= refdrv_field_set(in, len, L, "flush_in_error_en", a->flush_in_error_en);
@@ -117,7 +117,7 @@ int refdrv_create_rq(struct refdrv *d, const struct refdrv_rq_attr *a, uint32_t 
 	uint8_t *in = alloc_in(d, &a->wq, !a->on_rmp, &len);
 	if (!in)
 		return -1;
-	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_RQ"));
+	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)refdrv_opcode("CREATE_RQ"));
 	bad |= refdrv_field_set(in, len, L, "rlkey", a->rlkey);
 	bad |= refdrv_field_set(in, len, L, "vlan_strip_disable", a->vlan_strip_disable);
 	bad |= refdrv_field_set(in, len, L, "mem_rq_type", a->on_rmp);
@@ -143,7 +143,7 @@ int refdrv_create_rmp(struct refdrv *d, const struct refdrv_rmp_attr *a, uint32_
 	uint8_t *in = alloc_in(d, &a->wq, true, &len);
 	if (!in)
 		return -1;
-	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)nicref_opcode_find("CREATE_RMP"));
+	int bad = refdrv_field_set(in, len, L, "opcode", (uint64_t)refdrv_opcode("CREATE_RMP"));
 	bad |= refdrv_field_set(in, len, L, "state", 1); /* T65: must be RDY */
 	bad |= refdrv_field_set(in, len, L, "basic_cyclic_rcv_wqe", a->basic_cyclic_rcv_wqe);
 	bad |= refdrv_field_set(in, len, L, "lwm", a->lwm);
@@ -159,7 +159,7 @@ static int modify(struct refdrv *d, const char *op, const char *L, const char *c
 		  const char *extra, uint64_t extra_v)
 {
 	uint8_t in[PAS_AT] = { 0 }, out[16];
-	int bad = refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find(op));
+	int bad = refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)refdrv_opcode(op));
 	bad |= refdrv_field_set(in, sizeof in, L, cur_f, from);
 	bad |= refdrv_field_set(in, sizeof in, L, num_f, num);
 	bad |= refdrv_field_set(in, sizeof in, L, "modify_bitmask_31_0", mask);
@@ -197,7 +197,7 @@ static int by_number(struct refdrv *d, const char *op, const char *L, const char
 		     uint8_t *out, uint32_t out_len)
 {
 	uint8_t in[16] = { 0 };
-	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)nicref_opcode_find(op));
+	refdrv_field_set(in, sizeof in, L, "opcode", (uint64_t)refdrv_opcode(op));
 	if (refdrv_field_set(in, sizeof in, L, f, n))
 		return fail(d, "number does not fit");
 	return refdrv_cmd(d, in, sizeof in, out, out_len);

@@ -183,8 +183,17 @@ seed=corpora/cmd/seed-nop
 { printf '\xc0'; tail -c +2 "$seed"; } >"$work/cmd-r"
 [ -z "$(trace_of cmd "$work/cmd-r")" ] || bad "cmd: a reserved stage ran something"
 
+# --- 3. checks behind a check value --------------------------------------------------------
+# rx's POST bit 1 breaks the signature of a WQE of the signing RQ2 (rx_fuzz.c): its regression
+# input reaches the device's receive-WQE signature check (PRM §9.2.3, T43; D-RX-14), which
+# refuses the WQE with an error CQE of syndrome 0x2, and the WQE_SIGNATURE property agrees.
+seed=corpora/rx/regress-rq-signature
+trace_of rx "$seed" >"$work/rx-sig"
+expect_line "$work/rx-sig" 'event [0-9]+ violation rule=RX_WQE_SIGNATURE arg=0x[0-9a-f]+'
+expect_line "$work/rx-sig" 'event [0-9]+ cqe cqn=0x[0-9a-f]+ index=0x[0-9a-f]+ opcode=0xe syndrome=0x2 wqe_counter=0x[0-9a-f]+'
+
 if [ "$fails" -gt 0 ]; then
 	echo "selftest: $fails failure(s)" >&2
 	exit 1
 fi
-echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, cmdq_strict, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll, dll_rx, dll_rx_crc and cmd; tx's snapshot and light restores match a full bring-up"
+echo "selftest: findings print name, place and state (replay and libFuzzer builds); reserved codes are ignored by cmdq, cmdq_strict, bringup, ctrl, adp, tx, steer, rx, lro, roce_rx, roce_rx_icrc, roce_pair, device, dll, dll_rx, dll_rx_crc and cmd; tx's snapshot and light restores match a full bring-up; rx reaches the receive-WQE signature check"
