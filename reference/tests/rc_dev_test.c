@@ -538,6 +538,32 @@ Test(rc_dev, held_receive_wqe_flushed_first_on_2err)
 	fab_down(f);
 }
 
+/* D-ROCE-RC-28: a receive WQE posted to a QP already in ERR completes with a flush error
+ * (IBTA Vol. 1 §10.3.1; Linux ib_drain_rq relies on it) at the device's next tick, with no
+ * send doorbell. Before D-ROCE-RC-28 it completed only at a later send doorbell. */
+Test(rc_dev, receive_wqe_posted_in_err_flushed_at_the_next_tick)
+{
+	struct fab *f = fab_up(7, 7);
+	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "opcode",
+			 (uint64_t)nicref_opcode_find("2ERR_QP"));
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
+	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
+	uint8_t cqe[64];
+	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "nothing was posted");
+	nicref_link_advance(f->l, 10000);
+	for (unsigned i = 0; i < 2; i++) {
+		recv_post(f, D + 0x10000, 4096);
+		nicref_link_advance(f->l, 1000);
+		cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "receive WQE %u flushed", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 14, "MLX5_CQE_RESP_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x05, "WR_FLUSH_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), i);
+		cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "once");
+	}
+	fab_down(f);
+}
+
 /* F6's shape (fuzzers: corpora/roce_pair/regress-f6-*): b's QP goes to ERR by its own
  * requester's retry exhaustion (0x15) while its responder holds WQE 0 for an unfinished SEND:
  * the receive WQEs are flushed from WQE 0. */

@@ -17,6 +17,10 @@ Written from IBTA Vol. 1 and the decision's text only (never from nicref's code 
   (Linux rxe rxe_comp.c: check_psn sees a response past an outstanding READ before check_ack
   reads its syndrome): the READ is asked again and the NAK is not acted on; no CQE yet.
   Neither gives the READ the NAK's error: the NAK is not for the READ.
+- [IBTA] §10.3.1, §11.4.2.1 (D-ROCE-RC-28): a receive WR posted to a QP in Error completes
+  with a flush error (Linux ib_drain_rq waits for exactly that completion). When the device
+  notices it is the device's: the RQ has no doorbell but its record; the vector lets the clock
+  move (1 us) before it looks, and rings no send doorbell.
 """
 from roce_common import *  # noqa: F401,F403
 from roce_f4 import readings
@@ -60,7 +64,29 @@ def extend_requester(f):
                result="acceptable", flags=("Handles", "Acceptable"))
 
 
-EXTEND = {"rc_requester": extend_requester}
+C_POSTED_IN_ERR = ("IBTA Vol. 1 §10.3.1, §11.4.2.1 (a WR posted in Error completes with a "
+                   "flush error, in order); mlx5 MLX5_CQE_SYNDROME_WR_FLUSH_ERR; when the "
+                   "device notices is its own (D-ROCE-RC-28: at the next clock step)")
+
+
+def extend_responder(f):
+    g = f.group("D-ROCE-RC-28: RC QP 0 in RTS, IPv4, MTU 256; receive WQEs posted after the QP "
+                "entered Error", setup1(mtu=1))
+    to_err = {"command": {"layout": "qp_2err_in", "fields": {"opcode": "0x507", "qpn": QPN0},
+                          "expect": {"status": "OK"}}}
+    rcq = [err_cqe(M.SYN["WR_FLUSH"], i, M.CQE_RESP_ERR) for i in range(2)]
+    f.test(g, "2ERR_QP with no receive WQE; then receive WQE 0 is posted and the clock moves "
+              "1 us (no send doorbell): WQE 0 completes with WR_FLUSH_ERR (RESP_ERR, 0x5); "
+              "WQE 1 the same way after it, each once, in order", C_POSTED_IN_ERR,
+           [to_err, cqes("recv", []),
+            recv((RQ_OFF[0],), byte_count=256)[0], {"advance_ns": 1000},
+            cqes("recv", rcq[:1]),
+            recv((RQ_OFF[1],), byte_count=256)[0], {"advance_ns": 1000},
+            cqes("recv", rcq[1:]), {"advance_ns": 1000}, cqes("recv", [])],
+           result="invalid", flags=("Handles",))
+
+
+EXTEND = {"rc_requester": extend_requester, "rc_responder": extend_responder}
 
 
 def extend(f):
