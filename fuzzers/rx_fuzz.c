@@ -476,21 +476,6 @@ static void op_frame(struct reader *r)
 		   w.copy_drops, w.frame_drops);
 }
 
-static void check_counters(void)
-{
-	for (unsigned i = 0; i < SM_COUNTERS; i++) {
-		const struct sm_counter *c = &model.c[i];
-		if (!c->live)
-			continue;
-		uint64_t pk = 0, oc = 0;
-		NICREF_FUZZ_CHECK(refdrv_query_flow_counter(&drv, c->id, false, &pk, &oc) == 0);
-		PROP(pk == c->packets && oc == c->octets, "COUNTERS",
-		     "flow counter %u: the device %llu packets %llu octets, the model %llu %llu",
-		     c->id, (unsigned long long)pk, (unsigned long long)oc,
-		     (unsigned long long)c->packets, (unsigned long long)c->octets);
-	}
-}
-
 /* The device as full_bring_up leaves it: restored from the snapshot, or built (and captured);
  * without snapshots, as the last input's light restore left it. */
 static void configure(void)
@@ -543,7 +528,7 @@ static void rx_one_input(const uint8_t *data, size_t len)
 		fuzz_oracle_check_dev(&oracle);
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 	}
-	check_counters();
+	sm_check_counters(&model, &drv, "COUNTERS");
 	if (!fuzz_snap_enabled()) {
 		need_full = sm_teardown(&model, &drv) != 0;
 		for (unsigned i = 0; i < NRQ; i++) {

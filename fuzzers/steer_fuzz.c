@@ -146,21 +146,6 @@ static void op_frame(struct reader *r)
 	fuzz_trace("frame %zu bytes type %u: action %u, %u copies", n, type, dv.action, dv.ntirs);
 }
 
-static void check_counters(void)
-{
-	for (unsigned i = 0; i < SM_COUNTERS; i++) {
-		const struct sm_counter *c = &model.c[i];
-		if (!c->live)
-			continue;
-		uint64_t pk = 0, oc = 0;
-		NICREF_FUZZ_CHECK(refdrv_query_flow_counter(&drv, c->id, false, &pk, &oc) == 0);
-		PROP(pk == c->packets && oc == c->octets, "COUNTER_AGREES",
-		     "counter %u: the device %llu packets %llu octets, the model %llu %llu", c->id,
-		     (unsigned long long)pk, (unsigned long long)oc,
-		     (unsigned long long)c->packets, (unsigned long long)c->octets);
-	}
-}
-
 /* The device after full_bring_up (fuzz_snap.h), with the harness's side as it was then. */
 static struct fuzz_snap snap;
 static struct fuzz_snap_drv snap_drv;
@@ -212,7 +197,7 @@ static void steer_one_input(const uint8_t *data, size_t len)
 		fuzz_oracle_check_dev(&oracle);
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 	}
-	check_counters();
+	sm_check_counters(&model, &drv, "COUNTER_AGREES");
 	if (!fuzz_snap_enabled())
 		need_full = sm_teardown(&model, &drv) != 0;
 	fuzz_oracle_check_dev(&oracle);
