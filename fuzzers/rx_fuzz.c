@@ -86,7 +86,6 @@
 static struct nicref_dev *dev;
 static struct fuzz_oracle oracle;
 static struct refdrv drv;
-static struct refdrv_ops model_ops;
 static struct refdrv_sq_stack st;
 static struct steer_model model;
 static bool need_full = true;
@@ -214,7 +213,7 @@ static void rq_up(unsigned i)
 
 static void full_bring_up(void)
 {
-	NICREF_FUZZ_CHECK(fuzz_dev_sq_stack_up(dev, &oracle, &drv, &model_ops, &st) == 0);
+	NICREF_FUZZ_CHECK(fuzz_dev_sq_stack_up(dev, &oracle, &drv, NULL, &st) == 0);
 	struct refdrv_mkey_attr m = { .access_mode = 0, .pd = st.pd, .tag = MKEY_TAG, .lw = true,
 				      .start_addr = DATA, .len = DATA_SIZE };
 	uint32_t mi;
@@ -254,7 +253,6 @@ static int rx_init(void)
 		return -1;
 	dev->core.cfg.ops.dma_write = hook_dma_write;
 	dev->core.cfg.ops.ctx = dev;
-	model_ops = refdrv_ops_model(dev);
 	memset(&drv, 0, sizeof drv);
 	full_bring_up();
 	k.cl = refdrv_field_get(drv.caps_cur, sizeof drv.caps_cur, "hca_cap", "cache_line_128byte")

@@ -60,7 +60,6 @@ _Static_assert(SM_MAX_TIRS == STEER_MAX_TIRS, "the same copy limit (D-FT-20)");
 static struct nicref_dev *dev;
 static struct fuzz_oracle oracle;
 static struct refdrv drv;
-static struct refdrv_ops model_ops;
 static struct refdrv_sq_stack st;
 static struct steer_model model;
 static bool need_full = true;
@@ -76,7 +75,7 @@ static const char *const op_names[OP_FIRST_RESERVED] = {
 
 static void full_bring_up(void)
 {
-	NICREF_FUZZ_CHECK(fuzz_dev_sq_stack_up(dev, &oracle, &drv, &model_ops, &st) == 0);
+	NICREF_FUZZ_CHECK(fuzz_dev_sq_stack_up(dev, &oracle, &drv, NULL, &st) == 0);
 	memset(&model, 0, sizeof model);
 	for (unsigned i = 0; i < 4; i++) {
 		struct refdrv_rq_attr ra = { .cqn = st.cq.cqn };
@@ -97,7 +96,6 @@ static int steer_init(void)
 {
 	if (!(dev = fuzz_oracle_device(&oracle)))
 		return -1;
-	model_ops = refdrv_ops_model(dev);
 	memset(&drv, 0, sizeof drv);
 	return 0;
 }
@@ -163,9 +161,8 @@ static void configure(void)
 			return;
 		}
 		full_bring_up();
-		if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv)) {
+		if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv))
 			snap_st = st;
-		}
 		return;
 	}
 	if (need_full) {
