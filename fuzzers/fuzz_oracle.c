@@ -1,6 +1,7 @@
 /* Trace and state properties every fuzz target checks (see fuzz_oracle.h). */
 #include <string.h>
 
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_target.h"
 
@@ -203,13 +204,6 @@ bool fuzz_oracle_transport_violation(unsigned rule)
 struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o)
 {
 	struct nicref_config cfg;
-
-	nicref_config_default(&cfg);
-
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull;
-	cfg.trace = fuzz_oracle_event;
-	cfg.trace_ctx = o;
-	o->dev = nicref_dev_create(&cfg);
-	return o->dev;
+	fuzz_dev_config(&cfg, o);
+	return fuzz_dev_create(&cfg, o);
 }
