@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -66,8 +67,7 @@ static uint8_t in_buf[IN_MAX], out_buf[OUT_MAX];
 /* The device brought up with its spare pages (fuzz_snap.h), with the reference driver's side
  * as it was then: its token, its pages. */
 static struct fuzz_snap snap;
-static struct refdrv snap_drv;
-static uint64_t *snap_drv_pages;
+static struct fuzz_snap_drv snap_drv;
 static uint32_t snap_spare_pages;
 
 /* The commands of the stream, by the fixed number the opcode selector gives each: the control
@@ -516,30 +516,6 @@ static void op_memory(struct reader *r)
 	(void)nicref_hostmem_write(dev, addr, buf, n);
 }
 
-/* The reference driver's side back to the snapshot's: its fields, in its own pages buffer (which
- * only grows, so it holds the snapshot's pages). */
-static void drv_restore(void)
-{
-	uint64_t *pages = drv.pages;
-	uint32_t cap = drv.pages_cap;
-	drv = snap_drv;
-	drv.pages = pages;
-	drv.pages_cap = cap;
-	NICREF_FUZZ_CHECK(snap_drv.npages <= cap);
-	memcpy(pages, snap_drv_pages, snap_drv.npages * sizeof *pages);
-}
-
-static void drv_take(void)
-{
-	if (!snap.snap)
-		return;
-	snap_drv = drv;
-	snap_drv_pages = malloc((drv.npages ? drv.npages : 1) * sizeof *snap_drv_pages);
-	NICREF_FUZZ_CHECK(snap_drv_pages != NULL);
-	memcpy(snap_drv_pages, drv.pages, drv.npages * sizeof *drv.pages);
-	snap_spare_pages = spare_pages;
-}
-
 /* Whether the device and the driver are as the snapshot holds them: restored at the end of the
  * last input (rewind). */
 static bool at_snap;
@@ -548,9 +524,8 @@ static bool at_snap;
  * (or no longer one: fuzz_snap_restore). */
 static bool rewind_to_snap(void)
 {
-	if (!fuzz_snap_restore(&snap, dev, &oracle))
+	if (!fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv))
 		return false;
-	drv_restore();
 	spare_pages = snap_spare_pages;
 	return true;
 }
@@ -563,20 +538,14 @@ static void configure(void)
 		at_snap = false;
 		return;
 	}
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
 	spare_pages = 0;
-	struct refdrv_ops ro = refdrv_ops_model(dev);
-	refdrv_fini(&drv);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &ro) == 0);
+	fuzz_dev_bring_up(dev, &oracle, &drv, NULL);
 	/* The reference driver's bring-up never breaks a rule. */
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
 	NICREF_FUZZ_CHECK(oracle.violations == 0);
 	give_pages(16);
 	fuzz_oracle_check_dev(&oracle);
-	fuzz_snap_take(&snap, dev, &oracle);
-	drv_take();
+	if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv))
+		snap_spare_pages = spare_pages;
 }
 
 static void ctrl_one_input(const uint8_t *data, size_t len)

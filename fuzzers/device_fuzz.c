@@ -34,6 +34,7 @@
 
 #include "driver.h"
 #include "driver_rxstack.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -53,8 +54,7 @@ static struct fuzz_oracle oracle;
 static struct refdrv drv;
 static struct refdrv_rx_stack st;
 static struct fuzz_snap snap;
-static struct refdrv snap_drv;
-static uint64_t *snap_drv_pages;
+static struct fuzz_snap_drv snap_drv;
 
 static int dev_init(void)
 {
@@ -64,13 +64,7 @@ static int dev_init(void)
 
 static void full_bring_up(void)
 {
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-	refdrv_fini(&drv);
-	struct refdrv_ops ops = refdrv_ops_model(dev);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
+	fuzz_dev_bring_up(dev, &oracle, &drv, NULL);
 	struct refdrv_rx_stack_attr a;
 	refdrv_rx_stack_defaults(&a);
 	a.log_rq = 4;
@@ -87,25 +81,10 @@ static void full_bring_up(void)
 /* The device as full_bring_up leaves it, with the reference driver's side (its token, pages). */
 static void configure(void)
 {
-	if (fuzz_snap_restore(&snap, dev, &oracle)) {
-		uint64_t *pages = drv.pages;
-		uint32_t cap = drv.pages_cap;
-		drv = snap_drv;
-		drv.pages = pages;
-		drv.pages_cap = cap;
-		NICREF_FUZZ_CHECK(snap_drv.npages <= cap);
-		memcpy(pages, snap_drv_pages, snap_drv.npages * sizeof *pages);
+	if (fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv))
 		return;
-	}
 	full_bring_up();
-	fuzz_snap_take(&snap, dev, &oracle);
-	if (!snap.snap)
-		return;
-	snap_drv = drv;
-	free(snap_drv_pages);
-	snap_drv_pages = malloc((drv.npages ? drv.npages : 1) * sizeof *snap_drv_pages);
-	NICREF_FUZZ_CHECK(snap_drv_pages != NULL);
-	memcpy(snap_drv_pages, drv.pages, drv.npages * sizeof *drv.pages);
+	fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv);
 }
 
 /* Where MEM and FAULT land: the stack's host memory. */

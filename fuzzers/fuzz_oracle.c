@@ -1,6 +1,7 @@
 /* Trace and state properties every fuzz target checks (see fuzz_oracle.h). */
 #include <string.h>
 
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_target.h"
 
@@ -50,9 +51,9 @@ static void on_cmd_done(struct fuzz_oracle *o, const struct nicref_event *ev)
 	}
 	o->last_rule = pending ? o->fail_rule[slot] : NICREF_RULE_NONE;
 	o->fail_pending &= ~bit;
-	/* D-PG-6: after MANAGE_PAGES the commands waiting for pages run again; each reports
-	 * afresh (a new CMD_FAIL if still refused), so their earlier refusals are spent. */
-	if (opcode == NICREF_OP_MANAGE_PAGES && delivery == 0)
+	/* D-PG-6: after a MANAGE_PAGES that ran the commands waiting for pages run again; each
+	 * reports afresh (a new CMD_FAIL if still refused), so their earlier refusals are spent. */
+	if (opcode == NICREF_OP_MANAGE_PAGES && (delivery == 0 || ran_output_lost))
 		for (unsigned s = 0; s < 32; s++)
 			if ((o->fail_pending >> s & 1) && o->fail_rule[s] == NICREF_RULE_ICM_PAGES_SHORT)
 				o->fail_pending &= ~(1u << s);
@@ -164,6 +165,7 @@ bool fuzz_oracle_transport_violation(unsigned rule)
 	case NICREF_VIO_DB_NIC_DISABLED:
 	case NICREF_VIO_DB_BIT_OUT_OF_RANGE:
 	case NICREF_VIO_DB_NOT_OWNED:
+	case NICREF_VIO_DB_SLOT_BUSY:
 	case NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED:
 	/* The queue entry and the mailbox chains (PRM §7.14.1, T95-T98). */
 	case NICREF_VIO_ENTRY_STATUS_NOT_ZERO:
@@ -202,13 +204,6 @@ bool fuzz_oracle_transport_violation(unsigned rule)
 struct nicref_dev *fuzz_oracle_device(struct fuzz_oracle *o)
 {
 	struct nicref_config cfg;
-
-	nicref_config_default(&cfg);
-
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull;
-	cfg.trace = fuzz_oracle_event;
-	cfg.trace_ctx = o;
-	o->dev = nicref_dev_create(&cfg);
-	return o->dev;
+	fuzz_dev_config(&cfg, o);
+	return fuzz_dev_create(&cfg, o);
 }

@@ -4,8 +4,11 @@
 #ifndef NICREF_FUZZ_READER_H
 #define NICREF_FUZZ_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "fuzz_target.h"
 
 struct reader {
 	const uint8_t *p;
@@ -27,6 +30,22 @@ static inline uint64_t rdn(struct reader *r, unsigned bytes)
 	for (unsigned i = 0; i < bytes; i++)
 		v = v << 8 | rd8(r);
 	return v;
+}
+
+/* The next op of an op stream into *op: op bytes from first_reserved up are reserved (the op
+ * byte alone, nothing happens) and passed over; the op found is traced by its name in names[]
+ * ("op NAME"). False when the input is exhausted. */
+static inline bool rd_op(struct reader *r, unsigned first_reserved, const char *const *names,
+			 uint8_t *op)
+{
+	while (r->n) {
+		*op = rd8(r);
+		if (*op < first_reserved) {
+			fuzz_trace("op %s", names[*op]);
+			return true;
+		}
+	}
+	return false;
 }
 
 #endif

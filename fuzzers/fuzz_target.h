@@ -40,6 +40,14 @@ _Noreturn void fuzz_check_failed(const char *cond, const char *file, int line);
 __attribute__((format(printf, 4, 5))) _Noreturn void
 fuzz_property_failed(const char *name, const char *file, int line, const char *fmt, ...);
 
+/* Property NAME holds when cond is true; otherwise fuzz_property_failed with the state the
+ * format and arguments after NAME describe, at the caller's file and line. */
+#define NICREF_FUZZ_PROP(cond, name, ...)                                                       \
+	do {                                                                                    \
+		if (!(cond))                                                                    \
+			fuzz_property_failed(name, __FILE__, __LINE__, __VA_ARGS__);             \
+	} while (0)
+
 /* NICREF_FUZZ_TRACE=1 in the environment: a line on stderr per device event and per op the
  * targets report (fuzz_trace), to read what an input does; off, nothing is printed. */
 __attribute__((format(printf, 1, 2))) void fuzz_trace(const char *fmt, ...);

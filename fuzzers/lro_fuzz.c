@@ -64,6 +64,7 @@
 #include "driver_rxstack.h"
 #include "driver_wq.h"
 #include "fuzz_bytes.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -80,11 +81,7 @@ enum op { OP_SEG = 0x00, OP_TIME = 0x01, OP_TIR = 0x02, OP_RQ = 0x03, OP_UDP = 0
 	  OP_FIRST_RESERVED = 0x05 };
 static const char *const op_names[OP_FIRST_RESERVED] = { "SEG", "TIME", "TIR", "RQ", "UDP" };
 
-#define PROP(cond, name, ...)                                                                   \
-	do {                                                                                    \
-		if (!(cond))                                                                    \
-			fuzz_property_failed(name, __FILE__, __LINE__, __VA_ARGS__);             \
-	} while (0)
+#define PROP NICREF_FUZZ_PROP
 
 /* What the harness built into a frame. */
 struct seg {
@@ -133,9 +130,8 @@ static uint64_t sess_touched[NWQE / 64];
 
 /* The device after full_bring_up (fuzz_snap.h), with the harness's side as it was then. */
 static struct fuzz_snap snap;
+static struct fuzz_snap_drv snap_drv;
 static struct refdrv_rx_stack snap_st;
-static struct refdrv snap_drv;
-static uint64_t *snap_drv_pages;
 
 /* The step in progress: its frame, its events. */
 static struct {
@@ -721,13 +717,7 @@ static void op_rq(struct reader *r)
 
 static void full_bring_up(void)
 {
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-	refdrv_fini(&drv);
-	struct refdrv_ops ops = refdrv_ops_model(dev);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
+	fuzz_dev_bring_up(dev, &oracle, &drv, NULL);
 	struct refdrv_rx_stack_attr a;
 	refdrv_rx_stack_defaults(&a);
 	a.log_rq = LOG_RQ;
@@ -772,35 +762,25 @@ static int light_restore(void)
 static int lro_init(void)
 {
 	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull; /* fuzz_oracle_device's: a finding replays */
+	fuzz_dev_config(&cfg, &oracle);
 	cfg.trace = on_event;
-	cfg.trace_ctx = &oracle;
 	cfg.ops.dma_write = hook_dma_write;
-	if (!(dev = nicref_dev_create(&cfg)))
+	if (!(dev = fuzz_dev_create(&cfg, &oracle)))
 		return -1;
-	oracle.dev = dev;
 	cqe_fields_init();
 	memset(&drv, 0, sizeof drv);
 	full_bring_up();
 	return 0;
 }
 
-/* The harness's side back to the snapshot's: the stack, the TIR's LRO group, the driver (its
- * own pages buffer, which only grows), the sessions that opened since cleared. */
+/* The harness's side back to the snapshot's (the driver's came back with the device,
+ * fuzz_dev_snap_restore): the stack, the TIR's LRO group, the sessions that opened since
+ * cleared. */
 static void host_restore(void)
 {
 	st = snap_st;
 	tir.mask = 3, tir.timeout = 32, tir.msg = 64, tir.rq_err = false;
 	tir.period = refdrv_lro_period(&caps, 32);
-	uint64_t *pages = drv.pages;
-	uint32_t cap = drv.pages_cap;
-	drv = snap_drv;
-	drv.pages = pages;
-	drv.pages_cap = cap;
-	NICREF_FUZZ_CHECK(snap_drv.npages <= cap);
-	memcpy(pages, snap_drv_pages, snap_drv.npages * sizeof *pages);
 	for (unsigned i = 0; i < NWQE; i++)
 		if (sess_touched[i / 64] >> (i % 64) & 1)
 			memset(&sess[i], 0, sizeof sess[i]);
@@ -809,14 +789,7 @@ static void host_restore(void)
 
 static void host_take(void)
 {
-	if (!snap.snap)
-		return;
 	snap_st = st;
-	snap_drv = drv;
-	free(snap_drv_pages);
-	snap_drv_pages = malloc((drv.npages ? drv.npages : 1) * sizeof *snap_drv_pages);
-	NICREF_FUZZ_CHECK(snap_drv_pages != NULL);
-	memcpy(snap_drv_pages, drv.pages, drv.npages * sizeof *drv.pages);
 	memset(sess_touched, 0, sizeof sess_touched);
 }
 
@@ -824,14 +797,14 @@ static void host_take(void)
 static void configure(void)
 {
 	if (fuzz_snap_enabled()) {
-		if (fuzz_snap_restore(&snap, dev, &oracle)) {
+		if (fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv)) {
 			host_restore();
 			light_count++;
 			return;
 		}
 		full_bring_up();
-		fuzz_snap_take(&snap, dev, &oracle);
-		host_take();
+		if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv))
+			host_take();
 		return;
 	}
 	if (need_full)
@@ -844,20 +817,15 @@ static void lro_one_input(const uint8_t *data, size_t len)
 {
 	fuzz_trace("input");
 	configure();
-	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
-		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
-		   (unsigned long long)full_count, (unsigned long long)light_count);
+	fuzz_dev_trace_bring_up(need_full, full_count, light_count);
 	fuzz_trace("configured"); /* what follows is the input's own */
 	for (unsigned i = 0; i < NFLOW; i++)
 		flows[i] = (struct flow){ .next_seq = 1000u * (i + 1), .last_seq = 1000u * (i + 1),
 					  .tsval = 100 };
 	fuzz_oracle_check_dev(&oracle);
 	struct reader r = { data, len };
-	for (op_no = 0; r.n && op_no < MAX_OPS;) {
-		uint8_t op = rd8(&r);
-		if (op >= OP_FIRST_RESERVED)
-			continue; /* reserved: the op byte alone */
-		fuzz_trace("op %s", op_names[op]);
+	uint8_t op;
+	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
 		switch (op) {
 		case OP_SEG:
 			op_seg(&r);

@@ -59,6 +59,7 @@
 
 #include "driver.h"
 #include "driver_qp.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -84,11 +85,7 @@
 enum op { OP_POST = 0x00, OP_RECV = 0x01, OP_FAULT = 0x02, OP_TIME = 0x03, OP_FIRST_RESERVED = 0x04 };
 static const char *const op_names[OP_FIRST_RESERVED] = { "POST", "RECV", "FAULT", "TIME" };
 
-#define PROP(cond, name, ...)                                                                   \
-	do {                                                                                    \
-		if (!(cond))                                                                    \
-			fuzz_property_failed(name, __FILE__, __LINE__, __VA_ARGS__);             \
-	} while (0)
+#define PROP NICREF_FUZZ_PROP
 
 struct msg {
 	unsigned op;
@@ -616,13 +613,7 @@ static void qp_destroy(struct side *s, uint32_t qpn)
 
 static void bring_up(struct side *s)
 {
-	nicref_dev_reset(s->dev);
-	nicref_hostmem_clear(s->dev);
-	fuzz_oracle_reset(&s->oracle);
-	refdrv_fini(&s->drv);
-	struct refdrv_ops ops = refdrv_ops_model(s->dev);
-	NICREF_FUZZ_CHECK(refdrv_init(&s->drv, &ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&s->drv, REFDRV_INITIALIZED) == 0);
+	fuzz_dev_bring_up(s->dev, &s->oracle, &s->drv, NULL);
 	full_count++;
 }
 
@@ -687,12 +678,12 @@ static void configure(unsigned key, uint32_t psn0)
 {
 	bool on = fuzz_snap_enabled();
 	if (on && S[0]->snap[key].snap && S[1]->snap[key].snap &&
-	    fuzz_snap_restore(&S[0]->snap[key], S[0]->dev, &S[0]->oracle) &&
-	    fuzz_snap_restore(&S[1]->snap[key], S[1]->dev, &S[1]->oracle)) {
-		for (unsigned i = 0; i < 2; i++) {
-			fuzz_snap_drv_restore(&S[i]->snap_drv[key], &S[i]->drv);
+	    fuzz_dev_snap_restore(&S[0]->snap[key], &S[0]->snap_drv[key], S[0]->dev, &S[0]->oracle,
+				  &S[0]->drv) &&
+	    fuzz_dev_snap_restore(&S[1]->snap[key], &S[1]->snap_drv[key], S[1]->dev, &S[1]->oracle,
+				  &S[1]->drv)) {
+		for (unsigned i = 0; i < 2; i++)
 			S[i]->st = S[i]->snap_st[key];
-		}
 		restored_count++;
 	} else {
 		bring_up(S[0]);
@@ -702,8 +693,8 @@ static void configure(unsigned key, uint32_t psn0)
 			struct side *s = S[i];
 			nicref_snapshot_free(s->snap[key].snap);
 			s->snap[key].snap = NULL;
-			fuzz_snap_take(&s->snap[key], s->dev, &s->oracle);
-			fuzz_snap_drv_take(&s->snap_drv[key], &s->drv);
+			fuzz_dev_snap_take(&s->snap[key], &s->snap_drv[key], s->dev, &s->oracle,
+					   &s->drv);
 			s->snap_st[key] = s->st;
 		}
 	}
@@ -717,18 +708,16 @@ static int pair_init(void)
 			struct side *s = &sides[p][i];
 			s->idx = i;
 			struct nicref_config cfg;
-			nicref_config_default(&cfg);
-			cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-			cfg.seed = 0x6e6963726566ull + i; /* fixed: a finding replays */
+			fuzz_dev_config(&cfg, &s->oracle);
+			cfg.seed = FUZZ_DEV_SEED + i; /* fixed, one a side: a finding replays */
 			cfg.trace = on_event;
 			cfg.trace_ctx = s;
 			cfg.ops.ctx = s;
 			cfg.ops.dma_write = hook_dma_write;
 			cfg.ops.wire_tx = on_wire_tx;
 			cfg.profile.roce_profile = (uint8_t)p;
-			if (!(s->dev = nicref_dev_create(&cfg)))
+			if (!(s->dev = fuzz_dev_create(&cfg, &s->oracle)))
 				return -1;
-			s->oracle.dev = s->dev;
 		}
 	timeout_ns = nicref_adp_ib_timeout_ns(ACK_TIMEOUT);
 	return 0;
@@ -754,11 +743,8 @@ static void pair_one_input(const uint8_t *data, size_t len)
 	NICREF_FUZZ_CHECK(nicref_link_set_tick(link, 10000) == 0);
 	fuzz_trace("configured: profile %u, first PSN 0x%06x", profile, psns[cfg & 3]);
 	in_input = true;
-	for (op_no = 0; r.n && op_no < MAX_OPS;) {
-		uint8_t op = rd8(&r);
-		if (op >= OP_FIRST_RESERVED)
-			continue; /* reserved: the op byte alone */
-		fuzz_trace("op %s", op_names[op]);
+	uint8_t op;
+	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
 		switch (op) {
 		case OP_POST:
 			op_post(&r);

@@ -49,6 +49,7 @@
 
 #include "driver.h"
 #include "driver_qp.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -70,11 +71,7 @@
 enum op { OP_PKT = 0x00, OP_TIME = 0x01, OP_RECV = 0x02, OP_SEND = 0x03, OP_FIRST_RESERVED = 0x04 };
 static const char *const op_names[OP_FIRST_RESERVED] = { "PKT", "TIME", "RECV", "SEND" };
 
-#define PROP(cond, name, ...)                                                                   \
-	do {                                                                                    \
-		if (!(cond))                                                                    \
-			fuzz_property_failed(name, __FILE__, __LINE__, __VA_ARGS__);             \
-	} while (0)
+#define PROP NICREF_FUZZ_PROP
 
 static struct nicref_dev *dev;
 static struct fuzz_oracle oracle;
@@ -417,13 +414,7 @@ static void qp_destroy(uint32_t qpn)
 
 static void bring_up(void)
 {
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-	refdrv_fini(&drv);
-	struct refdrv_ops ops = refdrv_ops_model(dev);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
+	fuzz_dev_bring_up(dev, &oracle, &drv, NULL);
 	full_count++;
 }
 
@@ -472,8 +463,7 @@ static void qps_down(void)
  * built (and captured); without snapshots, built for every input. */
 static void configure(void)
 {
-	if (fuzz_snap_enabled() && fuzz_snap_restore(&snap, dev, &oracle)) {
-		fuzz_snap_drv_restore(&snap_drv, &drv);
+	if (fuzz_snap_enabled() && fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv)) {
 		rc = snap_rc;
 		ud = snap_ud;
 		memcpy(qs, snap_qs, sizeof qs);
@@ -483,9 +473,7 @@ static void configure(void)
 	}
 	bring_up();
 	qps_up();
-	fuzz_snap_take(&snap, dev, &oracle);
-	if (snap.snap) {
-		fuzz_snap_drv_take(&snap_drv, &drv);
+	if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv)) {
 		snap_rc = rc;
 		snap_ud = ud;
 		memcpy(snap_qs, qs, sizeof qs);
@@ -495,16 +483,12 @@ static void configure(void)
 static int roce_rx_init(void)
 {
 	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull; /* fuzz_oracle_device's: a finding replays */
+	fuzz_dev_config(&cfg, &oracle);
 	cfg.trace = on_event;
-	cfg.trace_ctx = &oracle;
 	cfg.ops.dma_write = hook_dma_write;
 	cfg.ops.wire_tx = on_wire_tx;
-	if (!(dev = nicref_dev_create(&cfg)))
+	if (!(dev = fuzz_dev_create(&cfg, &oracle)))
 		return -1;
-	oracle.dev = dev;
 	memset(&drv, 0, sizeof drv);
 	refdrv_qp_defaults(&rc_attr);
 	rc_attr.nqp = 2;
@@ -534,11 +518,8 @@ static void roce_rx_one_input(const uint8_t *data, size_t len)
 	fuzz_trace("configured"); /* what follows is the input's own */
 	fuzz_oracle_check_dev(&oracle);
 	struct reader r = { data, len };
-	for (op_no = 0; r.n && op_no < MAX_OPS;) {
-		uint8_t op = rd8(&r);
-		if (op >= OP_FIRST_RESERVED)
-			continue; /* reserved: the op byte alone */
-		fuzz_trace("op %s", op_names[op]);
+	uint8_t op;
+	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
 		w.frames_out = 0;
 		switch (op) {
 		case OP_PKT:

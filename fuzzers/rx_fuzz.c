@@ -61,6 +61,7 @@
 #include "driver_wq.h"
 #include "eth/pkt_parse.h"
 #include "fuzz_bytes.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -85,7 +86,6 @@
 static struct nicref_dev *dev;
 static struct fuzz_oracle oracle;
 static struct refdrv drv;
-static struct refdrv_ops model_ops;
 static struct refdrv_sq_stack st;
 static struct steer_model model;
 static bool need_full = true;
@@ -137,11 +137,7 @@ static const char *const op_names[OP_FIRST_RESERVED] = {
 	"MODIFY_FT", "ALLOC_FC", "DEALLOC_FC", "QUERY_FC", "FRAME", "POST", "RECOVER",
 };
 
-#define PROP(cond, name, ...)                                                                   \
-	do {                                                                                    \
-		if (!(cond))                                                                    \
-			fuzz_property_failed(name, __FILE__, __LINE__, __VA_ARGS__);             \
-	} while (0)
+#define PROP NICREF_FUZZ_PROP
 
 static bool inside(uint64_t a, size_t n, uint64_t base, uint64_t size)
 {
@@ -217,16 +213,7 @@ static void rq_up(unsigned i)
 
 static void full_bring_up(void)
 {
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-	memset(&st, 0, sizeof st);
-	refdrv_fini(&drv);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &model_ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
-	struct refdrv_sq_stack_attr a;
-	refdrv_sq_stack_defaults(&a);
-	NICREF_FUZZ_CHECK(refdrv_sq_stack_up(&drv, &a, &st) == 0);
+	NICREF_FUZZ_CHECK(fuzz_dev_sq_stack_up(dev, &oracle, &drv, NULL, &st) == 0);
 	struct refdrv_mkey_attr m = { .access_mode = 0, .pd = st.pd, .tag = MKEY_TAG, .lw = true,
 				      .start_addr = DATA, .len = DATA_SIZE };
 	uint32_t mi;
@@ -260,17 +247,12 @@ static void full_bring_up(void)
 static int rx_init(void)
 {
 	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull; /* fuzz_oracle_device's: a finding replays */
+	fuzz_dev_config(&cfg, &oracle);
 	cfg.trace = on_event;
-	cfg.trace_ctx = &oracle;
-	if (!(dev = nicref_dev_create(&cfg)))
+	if (!(dev = fuzz_dev_create(&cfg, &oracle)))
 		return -1;
 	dev->core.cfg.ops.dma_write = hook_dma_write;
 	dev->core.cfg.ops.ctx = dev;
-	oracle.dev = dev;
-	model_ops = refdrv_ops_model(dev);
 	memset(&drv, 0, sizeof drv);
 	full_bring_up();
 	k.cl = refdrv_field_get(drv.caps_cur, sizeof drv.caps_cur, "hca_cap", "cache_line_128byte")
@@ -492,28 +474,12 @@ static void op_frame(struct reader *r)
 		   w.copy_drops, w.frame_drops);
 }
 
-static void check_counters(void)
-{
-	for (unsigned i = 0; i < SM_COUNTERS; i++) {
-		const struct sm_counter *c = &model.c[i];
-		if (!c->live)
-			continue;
-		uint64_t pk = 0, oc = 0;
-		NICREF_FUZZ_CHECK(refdrv_query_flow_counter(&drv, c->id, false, &pk, &oc) == 0);
-		PROP(pk == c->packets && oc == c->octets, "COUNTERS",
-		     "flow counter %u: the device %llu packets %llu octets, the model %llu %llu",
-		     c->id, (unsigned long long)pk, (unsigned long long)oc,
-		     (unsigned long long)c->packets, (unsigned long long)c->octets);
-	}
-}
-
 /* The device as full_bring_up leaves it: restored from the snapshot, or built (and captured);
  * without snapshots, as the last input's light restore left it. */
 static void configure(void)
 {
 	if (fuzz_snap_enabled()) {
-		if (fuzz_snap_restore(&snap, dev, &oracle)) {
-			fuzz_snap_drv_restore(&snap_drv, &drv);
+		if (fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv)) {
 			st = snap_st;
 			k = snap_k;
 			sm_clear(&model);
@@ -521,9 +487,7 @@ static void configure(void)
 			return;
 		}
 		full_bring_up();
-		fuzz_snap_take(&snap, dev, &oracle);
-		if (snap.snap) {
-			fuzz_snap_drv_take(&snap_drv, &drv);
+		if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv)) {
 			snap_st = st;
 			snap_k = k;
 		}
@@ -538,16 +502,11 @@ static void configure(void)
 static void rx_one_input(const uint8_t *data, size_t len)
 {
 	configure();
-	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
-		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
-		   (unsigned long long)full_count, (unsigned long long)light_count);
+	fuzz_dev_trace_bring_up(need_full, full_count, light_count);
 	fuzz_oracle_check_dev(&oracle);
 	struct reader r = { data, len };
-	for (op_no = 0; r.n && op_no < MAX_OPS;) {
-		uint8_t op = rd8(&r);
-		if (op >= OP_FIRST_RESERVED)
-			continue; /* reserved: the op byte alone */
-		fuzz_trace("op %s", op_names[op]);
+	uint8_t op;
+	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
 		if (op == OP_FRAME) {
 			op_frame(&r);
 		} else if (op == OP_POST) {
@@ -567,7 +526,7 @@ static void rx_one_input(const uint8_t *data, size_t len)
 		fuzz_oracle_check_dev(&oracle);
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 	}
-	check_counters();
+	sm_check_counters(&model, &drv, "COUNTERS");
 	if (!fuzz_snap_enabled()) {
 		need_full = sm_teardown(&model, &drv) != 0;
 		for (unsigned i = 0; i < NRQ; i++) {

@@ -41,6 +41,7 @@
 #include "driver_wq.h"
 #include "cmd/ctl_dev.h"
 #include "eth/pkt_parse.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -59,7 +60,6 @@ _Static_assert(SM_MAX_TIRS == STEER_MAX_TIRS, "the same copy limit (D-FT-20)");
 static struct nicref_dev *dev;
 static struct fuzz_oracle oracle;
 static struct refdrv drv;
-static struct refdrv_ops model_ops;
 static struct refdrv_sq_stack st;
 static struct steer_model model;
 static bool need_full = true;
@@ -71,24 +71,11 @@ static const char *const op_names[OP_FIRST_RESERVED] = {
 	"ROOT", "MODIFY_FT", "ALLOC_FC", "DEALLOC_FC", "QUERY_FC", "FRAME",
 };
 
-#define PROP(cond, name, ...)                                                                   \
-	do {                                                                                    \
-		if (!(cond))                                                                    \
-			fuzz_property_failed(name, __FILE__, __LINE__, __VA_ARGS__);             \
-	} while (0)
+#define PROP NICREF_FUZZ_PROP
 
 static void full_bring_up(void)
 {
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-	memset(&st, 0, sizeof st);
-	refdrv_fini(&drv);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &model_ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
-	struct refdrv_sq_stack_attr a;
-	refdrv_sq_stack_defaults(&a);
-	NICREF_FUZZ_CHECK(refdrv_sq_stack_up(&drv, &a, &st) == 0);
+	NICREF_FUZZ_CHECK(fuzz_dev_sq_stack_up(dev, &oracle, &drv, NULL, &st) == 0);
 	memset(&model, 0, sizeof model);
 	for (unsigned i = 0; i < 4; i++) {
 		struct refdrv_rq_attr ra = { .cqn = st.cq.cqn };
@@ -107,16 +94,8 @@ static void full_bring_up(void)
 
 static int steer_init(void)
 {
-	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull; /* fuzz_oracle_device's: a finding replays */
-	cfg.trace = fuzz_oracle_event;
-	cfg.trace_ctx = &oracle;
-	if (!(dev = nicref_dev_create(&cfg)))
+	if (!(dev = fuzz_oracle_device(&oracle)))
 		return -1;
-	oracle.dev = dev;
-	model_ops = refdrv_ops_model(dev);
 	memset(&drv, 0, sizeof drv);
 	return 0;
 }
@@ -165,21 +144,6 @@ static void op_frame(struct reader *r)
 	fuzz_trace("frame %zu bytes type %u: action %u, %u copies", n, type, dv.action, dv.ntirs);
 }
 
-static void check_counters(void)
-{
-	for (unsigned i = 0; i < SM_COUNTERS; i++) {
-		const struct sm_counter *c = &model.c[i];
-		if (!c->live)
-			continue;
-		uint64_t pk = 0, oc = 0;
-		NICREF_FUZZ_CHECK(refdrv_query_flow_counter(&drv, c->id, false, &pk, &oc) == 0);
-		PROP(pk == c->packets && oc == c->octets, "COUNTER_AGREES",
-		     "counter %u: the device %llu packets %llu octets, the model %llu %llu", c->id,
-		     (unsigned long long)pk, (unsigned long long)oc,
-		     (unsigned long long)c->packets, (unsigned long long)c->octets);
-	}
-}
-
 /* The device after full_bring_up (fuzz_snap.h), with the harness's side as it was then. */
 static struct fuzz_snap snap;
 static struct fuzz_snap_drv snap_drv;
@@ -190,19 +154,15 @@ static struct refdrv_sq_stack snap_st;
 static void configure(void)
 {
 	if (fuzz_snap_enabled()) {
-		if (fuzz_snap_restore(&snap, dev, &oracle)) {
-			fuzz_snap_drv_restore(&snap_drv, &drv);
+		if (fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv)) {
 			st = snap_st;
 			sm_clear(&model);
 			light_count++;
 			return;
 		}
 		full_bring_up();
-		fuzz_snap_take(&snap, dev, &oracle);
-		if (snap.snap) {
-			fuzz_snap_drv_take(&snap_drv, &drv);
+		if (fuzz_dev_snap_take(&snap, &snap_drv, dev, &oracle, &drv))
 			snap_st = st;
-		}
 		return;
 	}
 	if (need_full) {
@@ -216,15 +176,10 @@ static void configure(void)
 static void steer_one_input(const uint8_t *data, size_t len)
 {
 	configure();
-	fuzz_trace("bring-up %s (%llu full, %llu light or restored)",
-		   fuzz_snap_enabled() ? "from the snapshot" : need_full ? "full" : "light",
-		   (unsigned long long)full_count, (unsigned long long)light_count);
+	fuzz_dev_trace_bring_up(need_full, full_count, light_count);
 	struct reader r = { data, len };
-	for (op_no = 0; r.n && op_no < MAX_OPS;) {
-		uint8_t op = rd8(&r);
-		if (op >= OP_FIRST_RESERVED)
-			continue; /* reserved: the op byte alone */
-		fuzz_trace("op %s", op_names[op]);
+	uint8_t op;
+	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
 		if (op == OP_FRAME) {
 			op_frame(&r);
 		} else {
@@ -239,7 +194,7 @@ static void steer_one_input(const uint8_t *data, size_t len)
 		fuzz_oracle_check_dev(&oracle);
 		NICREF_FUZZ_CHECK(oracle.transport_violations == 0);
 	}
-	check_counters();
+	sm_check_counters(&model, &drv, "COUNTER_AGREES");
 	if (!fuzz_snap_enabled())
 		need_full = sm_teardown(&model, &drv) != 0;
 	fuzz_oracle_check_dev(&oracle);

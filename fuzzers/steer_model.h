@@ -135,6 +135,10 @@ int sm_teardown(struct steer_model *m, struct refdrv *d);
  * snapshot brought back: only the table slots that were used are cleared (m is 74 KB). */
 void sm_clear(struct steer_model *m);
 
+/* Every live flow counter of m queried through d (QUERY_FLOW_COUNTER, no clear): the device's
+ * packets and octets are the model's, else property `prop` is broken (fuzz_property_failed). */
+void sm_check_counters(const struct steer_model *m, struct refdrv *d, const char *prop);
+
 /* The model's view of the name of a field of the menu, for messages. */
 const char *sm_field_name(unsigned i);
 

@@ -90,6 +90,7 @@
 #include "driver_sq.h"
 #include "driver_vport.h"
 #include "driver_wq.h"
+#include "fuzz_dev.h"
 #include "fuzz_oracle.h"
 #include "fuzz_reader.h"
 #include "fuzz_snap.h"
@@ -1590,16 +1591,7 @@ static void op_sq_config(struct reader *r)
 /* Power-on, the reference driver's bring-up and SQ stack, and the UMR MKey. */
 static void full_bring_up(void)
 {
-	nicref_dev_reset(dev);
-	nicref_hostmem_clear(dev);
-	fuzz_oracle_reset(&oracle);
-	memset(&st, 0, sizeof st);
-	refdrv_fini(&drv);
-	NICREF_FUZZ_CHECK(refdrv_init(&drv, &model_ops) == 0);
-	NICREF_FUZZ_CHECK(refdrv_bring_up(&drv, REFDRV_INITIALIZED) == 0);
-	struct refdrv_sq_stack_attr a;
-	refdrv_sq_stack_defaults(&a);
-	if (refdrv_sq_stack_up(&drv, &a, &st) != 0) {
+	if (fuzz_dev_sq_stack_up(dev, &oracle, &drv, &model_ops, &st) != 0) {
 		fprintf(stderr, "tx_fuzz: SQ stack: %s\n", drv.error);
 		NICREF_FUZZ_CHECK(0);
 	}
@@ -1734,16 +1726,13 @@ static struct fuzz_snap_drv dsnap_drv;
 static void bring_up(void)
 {
 	if (fuzz_snap_enabled() && !snap.full) {
-		bool restored = fuzz_snap_restore(&dsnap, dev, &oracle);
+		bool restored = fuzz_dev_snap_restore(&dsnap, &dsnap_drv, dev, &oracle, &drv);
 		if (restored) {
-			fuzz_snap_drv_restore(&dsnap_drv, &drv);
 			st = snap.st;
 			snap.light_count++;
 		} else {
 			full_bring_up();
-			fuzz_snap_take(&dsnap, dev, &oracle);
-			if (dsnap.snap)
-				fuzz_snap_drv_take(&dsnap_drv, &drv);
+			fuzz_dev_snap_take(&dsnap, &dsnap_drv, dev, &oracle, &drv);
 		}
 		fuzz_trace("bring-up %s (%llu full, %llu restored so far)",
 			   restored ? "from the snapshot" : "full",
@@ -1762,19 +1751,17 @@ static void bring_up(void)
 static int tx_init(void)
 {
 	struct nicref_config cfg;
-	nicref_config_default(&cfg);
-	cfg.snapshots = true; /* restored per input (fuzz_snap.h, D-SNAP-3) */
-	cfg.seed = 0x6e6963726566ull; /* fuzz_oracle_device's: a finding replays */
+	fuzz_dev_config(&cfg, &oracle);
 	cfg.trace = on_event;
+	cfg.trace_ctx = NULL; /* on_event's oracle is the file's */
 	cfg.ops.dma_read = hook_dma_read;
 	cfg.ops.wire_tx = hook_wire_tx;
-	if (fields_init() != 0 || !(dev = nicref_dev_create(&cfg)))
+	if (fields_init() != 0 || !(dev = fuzz_dev_create(&cfg, &oracle)))
 		return -1;
 	/* T320: the context at 20h, up to the pas[] that MODIFY_SQ does not carry */
 	modify_sq_len = (uint32_t)nicref_layout_find("modify_sq_in")->size;
 	if (modify_sq_len < 16 || modify_sq_len > 0x110)
 		return -1;
-	oracle.dev = dev;
 	model_ops = refdrv_ops_model(dev);
 	model_ops.bar_write32 = bar_write;
 	memset(&drv, 0, sizeof drv);

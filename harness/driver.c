@@ -113,8 +113,11 @@ int refdrv_opcode(const char *name)
 	if (hit && same_name(e->found, name))
 		return e->opcode;
 	int op = nicref_opcode_find(name);
+	/* The canonical name is kept, not the caller's pointer: a buffer the caller fills
+	 * again with another name must miss (same_name above compares against it). */
 	if (e && op >= 0 && !hit)
-		*e = (struct name_slot){ name, NULL, NAME_OPCODE + 1, name, op };
+		*e = (struct name_slot){ name, NULL, NAME_OPCODE + 1, nicref_opcode_name((unsigned)op),
+					 op };
 	return op;
 }
 
@@ -242,7 +245,8 @@ static int cmd_in_slot(struct refdrv *d, unsigned slot, const void *in, uint32_t
 	};
 	if (cmd_post_write(&p, o->mem_write, o->ctx) != 0)
 		return fail(d, "%s: host memory write failed (%ld)", "command", 0);
-	if ((d->mistakes & REFDRV_MISTAKE_MAILBOX_SIGNATURE) && cmd_blocks_for(in_len)) {
+	if ((d->mistakes & REFDRV_MISTAKE_MAILBOX_SIGNATURE) && slot != PAGE_SLOT &&
+	    cmd_blocks_for(in_len)) {
 		/* T98 signature of input block 0, off by one bit. */
 		uint64_t sig = mbox + refdrv_layout_field(refdrv_layout("cmd_mailbox"),
 							  "signature")->bit_offset / 8;
@@ -408,6 +412,12 @@ static int answer_page_request(struct refdrv *d)
 {
 	if (d->log_cmdq_size == 0)
 		return 0;
+	/* T96 3Ch[0]: slot 1 must be SW's (never rung, or completed) before it is written. */
+	struct refdrv_ops *o = &d->ops;
+	uint8_t own;
+	uint64_t own_at = d->cmdq_addr + ((uint64_t)PAGE_SLOT << d->log_cmdq_stride) + 0x3F;
+	if (o->mem_read(o->ctx, own_at, &own, 1) == 0 && (own & 1))
+		return 0;
 	int32_t n;
 	if (query_pages(d, PAGE_SLOT, 3, &n) != 0)
 		return -1;
@@ -422,7 +432,10 @@ static int answer_page_request(struct refdrv *d)
 			 (uint64_t)refdrv_opcode("MANAGE_PAGES"));
 	refdrv_field_set(in, sizeof in, "manage_pages_in", "op_mod", 0); /* ALLOCATION_FAIL */
 	refdrv_field_set(in, sizeof in, "manage_pages_in", "input_num_entries", (uint64_t)n);
-	return expect_ok(d, "MANAGE_PAGES", cmd_in_slot(d, PAGE_SLOT, in, sizeof in, out, sizeof out));
+	if (expect_ok(d, "MANAGE_PAGES", cmd_in_slot(d, PAGE_SLOT, in, sizeof in, out, sizeof out)))
+		return -1;
+	d->error[0] = 0; /* the refused gift was answered: nothing failed */
+	return 0;
 }
 
 int refdrv_cmd_paged(struct refdrv *d, const void *in, uint32_t in_len, void *out,

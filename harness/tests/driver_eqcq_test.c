@@ -188,3 +188,24 @@ Test(refdrv_pages, pages_the_device_refuses_are_answered_with_allocation_fail)
 	cr_expect_eq(creates, 1);
 	tl_down_clean(t);
 }
+
+/* D-PG-6: a command waits only when SW was told. A Page Request the EQ could not take (its
+ * buffer write failed: T94 EQ_WRITE_FAILURE) told nobody, so the create is refused at once
+ * (D-PG-4) and the driver's page dance (refdrv_cmd_paged) supplies the page; nothing goes
+ * through slot 1. */
+Test(refdrv_pages, a_page_request_the_eq_did_not_take_is_refused_at_once)
+{
+	struct tl_dev *t = tl_up(NULL);
+	page_request_eq(t);
+	cr_assert_eq(nicref_hostmem_fault(t->dev, 0x50000000, 64 * 8, NICREF_FAULT_WRITE), 0);
+	tl_mark(&t->tr);
+	struct refdrv_cq_attr a = { .buf = 0x52000000, .dbr = 0x51000000, .log_cq_size = 2,
+				    .uar = t->uar };
+	struct refdrv_cq cq;
+	cr_assert_eq(refdrv_create_cq(&t->d, &a, &cq), 0, "%s", t->d.error);
+	cr_expect_eq(done_in_slot(&t->tr, 1, NICREF_OP_QUERY_PAGES, 3), 0, "no wait to answer");
+	cr_expect_eq(done_in_slot(&t->tr, 1, NICREF_OP_MANAGE_PAGES, 1), 0);
+	cr_expect_eq(done_in_slot(&t->tr, 0, NICREF_OP_MANAGE_PAGES, 1), 1, "D-PG-4's dance");
+	cr_expect_eq(done_in_slot(&t->tr, 0, NICREF_OP_CREATE_CQ, 0), 2, "refused, then created");
+	tl_down_clean(t);
+}

@@ -1,6 +1,7 @@
 /* The reference driver brings a device up and down without a single driver violation, and
  * each deliberate mistake is reported as its specific violation or status. The tests bring the
  * device up themselves: the bring-up is what they test. */
+#include <stdio.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -87,4 +88,17 @@ Test(refdrv, stage_names)
 	cr_expect_eq(refdrv_stage_find("queue"), REFDRV_QUEUE);
 	cr_expect_eq(refdrv_stage_find("initialized"), REFDRV_INITIALIZED);
 	cr_expect_eq(refdrv_stage_find("running"), -1);
+}
+
+/* The driver's name table answers by content, not by the caller's pointer: one buffer filled
+ * with two opcode names in turn gives each its own opcode (T127). */
+Test(refdrv, opcode_names_from_a_reused_buffer)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%s", "QUERY_PAGES");
+	cr_expect_eq(refdrv_opcode(buf), NICREF_OP_QUERY_PAGES);
+	snprintf(buf, sizeof buf, "%s", "MANAGE_PAGES");
+	cr_expect_eq(refdrv_opcode(buf), NICREF_OP_MANAGE_PAGES);
+	snprintf(buf, sizeof buf, "%s", "NOT_AN_OPCODE");
+	cr_expect_lt(refdrv_opcode(buf), 0);
 }

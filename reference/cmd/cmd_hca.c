@@ -14,6 +14,7 @@ enum nicref_cmd_rule cmd_enable_hca(struct cmd_ctx *c)
 	h->issi_set = false;
 	h->init_pages_queried = false;
 	h->page_request_armed = true; /* PRM §7.13.10.2: until the first request */
+	h->page_request_posted = false;
 	h->pages_wanted = 0;
 	return NICREF_RULE_NONE;
 }

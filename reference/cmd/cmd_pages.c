@@ -140,6 +140,7 @@ enum nicref_cmd_rule cmd_manage_pages(struct cmd_ctx *c)
 		/* PRM L3969, L5388: each MANAGE_PAGES re-arms the Page Request event; a request the
 		 * pages now held answer is done (D-PG-4). */
 		h->page_request_armed = true;
+		h->page_request_posted = false;
 		if (c->dev->core.pages.count >= h->pages_wanted)
 			h->pages_wanted = 0;
 	}

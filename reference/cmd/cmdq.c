@@ -220,14 +220,21 @@ static int scatter_output(struct nicref_dev *dev, const struct cmd_exec *x, uint
 }
 
 /* D-PG-6: a command refused for want of ICM pages waits, owned by the device, when the
- * profile says so and its Page Request reached an EQ (otherwise no MANAGE_PAGES may ever
- * come: it is refused). Nothing of it is written back until it runs again. */
-static bool waits_for_pages(const struct nicref_dev *dev, uint64_t status, uint64_t syndrome)
+ * profile says so, its Page Request EQE was written (SW knows), and another slot stays free
+ * to carry the MANAGE_PAGES that answers it. Otherwise no answer may ever come, and it is
+ * refused (D-PG-4). Nothing of it is written back until it runs again. */
+static bool waits_for_pages(const struct nicref_dev *dev, unsigned slot, uint64_t status,
+			    uint64_t syndrome)
 {
+	uint32_t waiting = dev->hca.slots_waiting | 1u << slot;
+	unsigned busy = 0;
+	for (uint32_t w = waiting; w; w &= w - 1)
+		busy++;
 	return dev->core.cfg.profile.page_wait && !dev->hca.pages_refused &&
 	       status == NICREF_STATUS_NO_RESOURCES &&
 	       syndrome == nicref_cmd_rule_syndrome(NICREF_RULE_ICM_PAGES_SHORT) &&
-	       dev->hca.pages_wanted != 0 && eq_event_mapped(dev, EQ_EVENT_PAGE_REQUEST);
+	       dev->hca.pages_wanted != 0 && dev->hca.page_request_posted &&
+	       busy < 1u << dev->core.cfg.profile.log_cmdq_size;
 }
 
 static void execute_slot(struct nicref_dev *dev, unsigned slot);
@@ -306,7 +313,8 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	uint64_t opcode = PRM_GET(cmd_in, opcode, inline_in, INLINE_LEN);
 	uint64_t op_mod = PRM_GET(cmd_in, op_mod, inline_in, INLINE_LEN);
 	uint64_t status = 0, syndrome = 0;
-	if (st == NICREF_DELIVERY_OK) {
+	bool ran = st == NICREF_DELIVERY_OK; /* executed, whatever became of its output */
+	if (ran) {
 		memcpy(dev->cmd_in, inline_in, INLINE_LEN);
 		x.in_len = INLINE_LEN + (size_t)in_blocks * MBOX_DATA;
 		if (x.in_len > x.input_length)
@@ -317,7 +325,7 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 		cmd_execute(dev, &x);
 		status = PRM_GET(cmd_out, status, x.out, x.out_len);
 		syndrome = PRM_GET(cmd_out, syndrome, x.out, x.out_len);
-		if (waits_for_pages(dev, status, syndrome)) {
+		if (waits_for_pages(dev, slot, status, syndrome)) {
 			dev->hca.slots_waiting |= 1u << slot;
 			return;
 		}
@@ -350,9 +358,10 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	/* §7.14: "Once a command is completed, the ownership bit of the command is updated and
 	 * the event is generated" (command completion EQE, §7.13.10.1, when an EQ takes it). */
 	eq_cmd_completion(dev, slot);
-	if (opcode == NICREF_OP_MANAGE_PAGES && dev->hca.slots_waiting)
-		run_waiting(dev, op_mod == MP_ALLOCATION_FAIL && st == NICREF_DELIVERY_OK &&
-					 status == NICREF_STATUS_OK);
+	/* Only a MANAGE_PAGES that ran answers the request (§12.3.2): one refused at delivery
+	 * never reached the device's page logic. */
+	if (ran && opcode == NICREF_OP_MANAGE_PAGES && dev->hca.slots_waiting)
+		run_waiting(dev, op_mod == MP_ALLOCATION_FAIL && status == NICREF_STATUS_OK);
 }
 
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
@@ -371,7 +380,14 @@ void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
 	vector &= valid;
 	/* §7.14.1: one write may ring several entries; they run lowest first (D-CMD-13). The
 	 * loop ends after the highest bit rung (slot 0 alone: one step, not 32). */
-	for (unsigned slot = 0; vector; slot++, vector >>= 1)
-		if (vector & 1u)
+	for (unsigned slot = 0; vector; slot++, vector >>= 1) {
+		if (!(vector & 1u))
+			continue;
+		/* T8 18h: a doorbell hands an entry to HW; one HW still holds (its command waits
+		 * for pages, D-PG-6) is not a new command: reported and ignored. */
+		if (dev->hca.slots_waiting & 1u << slot)
+			dev_violation(dev, NICREF_VIO_DB_SLOT_BUSY, slot);
+		else
 			execute_slot(dev, slot);
+	}
 }

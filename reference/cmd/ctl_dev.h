@@ -65,6 +65,7 @@ struct hca {
 	/* Page Request events (PRM §7.13.10.2, §12.3.2): at most one outstanding until the next
 	 * MANAGE_PAGES re-arms it (D-PG-4). */
 	bool page_request_armed;
+	bool page_request_posted; /* the outstanding request's EQE was written (D-PG-6) */
 	uint32_t pages_wanted; /* total the last request asked for; 0 when answered */
 	/* Slots whose command waits for pages (D-PG-6): owned by the device, not completed. */
 	uint32_t slots_waiting;

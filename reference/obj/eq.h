@@ -90,8 +90,8 @@ int eq_dev_check(const struct nicref_dev *dev); /* invariants: 0 or negative */
 /* An asynchronous event (PRM T79): eqe holds the event data, written through the fields of the
  * event's layout (its row of PRM_EQE_EVENTS); the device adds event_type and event_sub_type,
  * owner and signature, and writes it to the EQ mapped to the type, or drops it when none is
- * (L6787). */
-void eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE]);
+ * (L6787). 0 when the EQE was written, -1 when it was not (not mapped, or dropped: traced). */
+int eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE]);
 /* Whether an EQ takes the type of ev now. */
 bool eq_event_mapped(const struct nicref_dev *dev, enum eq_event ev);
 /* A completion event of CQ cqn on EQ eqn (T80/T81). */

@@ -216,9 +216,9 @@ static int post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_
 	return eq_write_eqe(dev, eq, eqe);
 }
 
-void eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE])
+int eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE])
 {
-	(void)post_event(dev, ev, eqe);
+	return post_event(dev, ev, eqe);
 }
 
 bool eq_event_mapped(const struct nicref_dev *dev, enum eq_event ev)

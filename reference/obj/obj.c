@@ -200,7 +200,9 @@ int obj_charge(struct nicref_dev *dev, enum obj_type type)
 			uint8_t eqe[EQE_SIZE] = { 0 };
 			PRM_SET(eqe_page_request, num_pages, eqe, sizeof eqe, missing);
 			dev->hca.page_request_armed = false;
-			eq_post_event(dev, EQ_EVENT_PAGE_REQUEST, eqe);
+			/* D-PG-6: a command waits only when SW was told (the EQE written). */
+			dev->hca.page_request_posted =
+				eq_post_event(dev, EQ_EVENT_PAGE_REQUEST, eqe) == 0;
 		}
 		return -1;
 	}

@@ -146,6 +146,8 @@ NICREF_API int nicref_event_format(const struct nicref_event *ev, char *buf, siz
 	X(DB_NIC_DISABLED, "PRM §4.3 T8", "command doorbell written with nic_interface disabled") \
 	X(DB_BIT_OUT_OF_RANGE, "PRM §4.3 T8", "doorbell bit beyond the number of entries")        \
 	X(DB_NOT_OWNED, "PRM §7.14.1 T96", "doorbell for an entry whose ownership bit is 0")      \
+	X(DB_SLOT_BUSY, "PRM §4.3 T8, §7.14.1 T96",                                              \
+	  "doorbell for an entry the device still owns (its command waits for pages, D-PG-6)")  \
 	X(ENTRY_STATUS_NOT_ZERO, "PRM §7.14.1 T96", "delivery status not 0 when posted")          \
 	X(ENTRY_BAD_TYPE, "PRM §7.14.1 T96", "entry type is not 0x7 PCIe_cmd_if_transport")        \
 	X(ENTRY_SIGNATURE, "PRM §7.14.1 T96", "command queue entry signature wrong")              \
