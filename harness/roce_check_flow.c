@@ -57,6 +57,7 @@ struct st {
 	uint64_t cnp_t;
 	bool cnp_seen;
 	uint32_t rnr_frame;
+	uint64_t rnr_psn; /* the request the RNR NAK refused (unwrapped) */
 };
 
 static const uint32_t mtus[] = { 256, 512, 1024, 2048, 4096 };
@@ -393,6 +394,12 @@ static int response(struct st *s, const struct rck_pkt *p, const struct rck_op *
 		}
 		if (u + 1 > s->una)
 			s->una = u + 1;
+		/* D-ROCE-RC-25: C9-130 holds back the request the RNR NAK refused ("waits for at
+		 * least the time interval specified in the RNR NAK before retrying its request");
+		 * once that one is acknowledged (a later copy executed) the wait binds nothing:
+		 * what is left may be resent at once (reading 1) or at the wait's end (2). */
+		if (s->rnr_until && u >= s->rnr_psn)
+			s->rnr_until = 0;
 		return 0;
 	}
 	if (cls == 1) {
@@ -407,6 +414,7 @@ static int response(struct st *s, const struct rck_pkt *p, const struct rck_op *
 		s->rnr_ns = rck_rnr_ns(syn & 31);
 		s->rnr_until = p->t_ns + s->rnr_ns;
 		s->rnr_frame = p->frame;
+		s->rnr_psn = u;
 		s->in_burst = false;
 		return 0;
 	}

@@ -315,6 +315,25 @@ Test(roce_check, rnr_timer_respected)
 	EXPECT(&x, RCK_NONE, 0);
 }
 
+/* D-ROCE-RC-25: the RNR timer holds back the refused request (C9-130, "its request"); an ACK
+ * of that request during the wait ends what the rule binds: the request after it may be
+ * resent before the timer's end (reading 1 of D-ROCE-RC-25, accepted by rc_requester #51-#53
+ * and pair #15). Before session 27 round 2 the checker flagged it as retx.rnr_early. */
+Test(roce_check, rnr_wait_binds_only_the_refused_request)
+{
+	struct fx x;
+	init(&x);
+	add(&x, 0x04, 30, 64, 1000);
+	add(&x, 0x04, 31, 64, 1000);
+	ack(&x, 30, 0x20 | 14, 1000);      /* RNR NAK of 30: 1.28 ms */
+	ack(&x, 30, 0x1F, 50000);          /* 30 executed after all (a later copy) */
+	add(&x, 0x04, 31, 64, 50000);      /* 31 resent 0.1 ms after the RNR NAK */
+	EXPECT(&x, RCK_NONE, 0);
+	x.p[3].psn = 29;                   /* an ACK before the refused request: the wait binds */
+	x.p[4].psn = 30;
+	EXPECT(&x, RCK_RETX_RNR, 5);
+}
+
 Test(roce_check, seed004_window_and_its_cnp_reaction)
 {
 	struct fx x;

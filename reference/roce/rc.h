@@ -178,7 +178,9 @@ struct rc_req_ops {
 	int (*scatter)(void *ctx, uint16_t idx, uint32_t off, const uint8_t *data, uint32_t len);
 	/* WQE idx completed successfully (the glue writes a CQE when it is signalled). */
 	void (*done)(void *ctx, uint16_t idx, const struct rc_wqe *w);
-	/* WQE idx failed with syndrome: error CQE, the QP to ERR, the rest flushed. */
+	/* WQE idx failed with syndrome: error CQE, the QP to ERR, the rest flushed. idx may lie
+	 * after the oldest WQE not completed (a fatal NAK after a READ whose responses are
+	 * missing, D-ROCE-RC-27): the glue flushes the WQEs before it first, in order. */
 	void (*fail)(void *ctx, uint16_t idx, uint8_t syndrome);
 	/* A go-back-N from psn (trace, counters). */
 	void (*retx)(void *ctx, uint32_t psn, enum rc_retx_reason why);

@@ -116,10 +116,33 @@ static void req_done(void *c, uint16_t idx, const struct rc_wqe *w)
 	(void)roce_cqe(x->dev, x->qp, &e);
 }
 
+/* D-ROCE-RC-27: WQEs before the failing one not completed (a READ whose responses are missing,
+ * before the WQE a fatal NAK refused) are outstanding when the QP enters Error: each completes
+ * flushed (IBTA Vol. 1 §10.3.1), in order, before the failing WQE's error CQE. */
+static void req_flush_before(struct rc_ctx *x, uint16_t idx)
+{
+	uint32_t guard = 1u << x->qp->sq.log_size;
+	while (x->qp->sq_head != idx && guard--) {
+		struct roce_swqe s;
+		if (roce_sq_wqe(x->dev, x->qp, x->qp->sq_head, &s) != 0)
+			return;
+		struct roce_cqe e;
+		memset(&e, 0, sizeof e);
+		e.opcode = ROCE_CQE_REQ_ERR;
+		e.syndrome = ROCE_SYND_WR_FLUSH_ERR;
+		e.s_wqe_opcode = s.opcode;
+		e.wqe_counter = x->qp->sq_head;
+		if (roce_cqe(x->dev, x->qp, &e) != 0)
+			return;
+		x->qp->sq_head = (uint16_t)(x->qp->sq_head + (s.bbs ? s.bbs : 1u));
+	}
+}
+
 /* D-ROCE-RC-7: the failing WQE's error CQE, then the QP to ERR (its other WQEs flushed). */
 static void req_fail(void *c, uint16_t idx, uint8_t syndrome)
 {
 	struct rc_ctx *x = c;
+	req_flush_before(x, idx);
 	struct roce_swqe s;
 	uint8_t op = 0, bbs = 1;
 	if (roce_sq_wqe(x->dev, x->qp, idx, &s) == 0) {

@@ -282,6 +282,26 @@ static const uint8_t nak_syndrome[8] = {
 	[RC_NAK_INV_RD_REQ] = RC_SYN_REMOTE_INVAL_REQ,
 };
 
+/* The WQE whose PSNs hold psn, one of the outstanding ones (a READ takes a PSN per response,
+ * IBTA §9.7.2); una when none does (the NAK's PSN was checked against una_psn and hpsn). */
+static uint16_t nak_wqe(const struct rc_req *q, uint32_t psn, const struct rc_req_ops *ops,
+			void *ctx)
+{
+	uint16_t idx = q->una;
+	uint32_t first = q->una_wqe_psn;
+	for (unsigned i = 0; i < q->nout; i++) {
+		struct rc_wqe w;
+		if (ops->wqe(ctx, idx, &w) != 0)
+			break;
+		uint32_t next = rc_psn_add(first, rc_npkts(w.len, q->pmtu));
+		if (rc_psn_diff(psn, next) < 0)
+			return idx;
+		idx = (uint16_t)(idx + bbs_of(&w));
+		first = next;
+	}
+	return q->una;
+}
+
 static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req_ops *ops, void *ctx,
 		   uint64_t now_ns)
 {
@@ -355,8 +375,10 @@ static bool ack_rx(struct rc_req *q, const struct rc_pkt *p, const struct rc_req
 		return true;
 	}
 	/* IBTA §9.7.5.2 / §10.7.3.1 class C: a fatal NAK completes the WQE in error and the QP
-	 * goes to ERR; [S004] L107: "Fatal NAK: stop the QP". */
-	req_fail(q, ops, ctx, q->una, nak_syndrome[code]);
+	 * goes to ERR; [S004] L107: "Fatal NAK: stop the QP". The error names the WQE the NAK is
+	 * for (D-ROCE-RC-27): a READ before it whose responses are missing is not it (the layer
+	 * flushes it first, in order). */
+	req_fail(q, ops, ctx, nak_wqe(q, psn, ops, ctx), nak_syndrome[code]);
 	return true;
 }
 

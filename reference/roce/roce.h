@@ -305,8 +305,11 @@ struct roce_qp {
 	uint8_t port;       /* primary_address_path vhca_port_num (1 when 0) */
 	uint8_t state;      /* the QP state the transport last saw (enum qp_state) */
 	uint8_t rp_limit;   /* reaction point: outstanding requests allowed now */
-	bool np_sent_any;
-	bool armed;
+	bool np_sent_any : 1;
+	bool armed : 1;
+	/* In ERR with its own RQ: receive WQEs posted later are flushed at the next tick
+	 * (D-ROCE-RC-28); keeps the QP on the armed list. (Bits: D-ROCE-RC-24's budget.) */
+	bool rq_watch : 1;
 	union {
 		struct { /* RC (st QP_ST_RC) */
 			struct rc_req req;

@@ -155,7 +155,7 @@ static void unlink_armed(struct nicref_dev *dev, struct roce_qp *qp)
 
 static void relink(struct nicref_dev *dev, struct roce_qp *qp)
 {
-	if (qp->deadline_ns || qp->rp_restore_ns)
+	if (qp->deadline_ns || qp->rp_restore_ns || qp->rq_watch)
 		link_armed(dev, qp);
 	else
 		unlink_armed(dev, qp);
@@ -167,10 +167,21 @@ void roce_timer_arm(struct nicref_dev *dev, struct roce_qp *qp, uint64_t at_ns)
 	relink(dev, qp);
 }
 
+static void flush_rq(struct nicref_dev *dev, struct roce_qp *qp);
+
 void roce_qp_tick(struct nicref_dev *dev)
 {
 	struct roce_state *rs = roce_state_of(dev);
 	uint64_t now = nicref_clock_now(dev);
+	/* D-ROCE-RC-28: the receive WQEs posted to a QP in ERR since the last look (the RQ has no
+	 * MMIO doorbell, only its record) complete flushed now, in order. Only QPs in ERR with
+	 * their own RQ are watched: one doorbell-record read each. */
+	for (struct roce_qp *qp = by_qpn(dev, rs->armed); qp;) {
+		struct roce_qp *n = by_qpn(dev, qp->tnext);
+		if (qp->rq_watch)
+			flush_rq(dev, qp);
+		qp = n;
+	}
 	/* Each pass handles the first QP due, in list order (the most recently armed first):
 	 * a handler may arm others, so the walk starts over. Deterministic for a given history. */
 	for (;;) {
@@ -243,6 +254,10 @@ static void flush_rq(struct nicref_dev *dev, struct roce_qp *qp)
 
 void roce_qp_flush(struct nicref_dev *dev, struct roce_qp *qp)
 {
+	/* D-ROCE-RC-28: in ERR a QP with its own RQ is watched for receive WQEs posted later
+	 * (IBTA Vol. 1 §10.3.1: WRs posted in Error complete with a flush error). */
+	qp->rq_watch = qp->qp->state == QP_ERR && !(qp->qp->holds & QP_HOLDS_RMP) &&
+		       CTX(qp->qp, rq_type) == 0;
 	roce_timer_arm(dev, qp, 0);
 	if (!CTX(qp->qp, no_sq))
 		flush_sq(dev, qp);

@@ -278,6 +278,48 @@ Test(rc_dev, lost_read_response_is_an_implied_nak)
 	fab_down(f);
 }
 
+/* D-ROCE-RC-27: a READ of 100 bytes (PSN 0xFFFFFE) whose only response is lost, then a WRITE
+ * (PSN 0xFFFFFF) under an R_Key b does not know: b NAKs the WRITE with Remote Access Error and
+ * its QP goes to ERR. a's error CQE names the WRITE (WQE 1, 0x13); the READ before it,
+ * outstanding when the QP enters Error, completes flushed first (0x05, IBTA Vol. 1 §10.3.1).
+ * Before D-ROCE-RC-27 the READ took the NAK's error (WQE 0, 0x13) and the WRITE was flushed. */
+Test(rc_dev, fatal_nak_after_read_names_its_wqe)
+{
+	struct fab *f = fab_up(7, 7);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.nloss = 1;
+	lf.loss[0] = 0;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	pattern(f->a, D, 256, 9);
+	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 100, D + 0x30000);
+	struct refdrv_qp *q = &f->qa.qp[0];
+	struct refdrv_wqe w;
+	cr_assert_geq(refdrv_wqe_begin(&w, REFDRV_QP_OP_RDMA_WRITE, q->sq.pc, q->qpn), 0, "%s", w.error);
+	cr_assert_geq(refdrv_wqe_raddr(&w, D + 0x20000, f->qb.key ^ 0x100u), 0, "%s", w.error);
+	cr_assert_geq(refdrv_wqe_ptr(&w, f->qa.key, D, 100), 0, "%s", w.error);
+	struct refdrv_wqe_ctrl c = { .ce = 2 };
+	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0, "%s", w.error);
+	cr_assert_eq(refdrv_sq_post(&f->a->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", f->a->d.error);
+	nicref_link_advance(f->l, 1000000);
+	const struct nicref_event *n = tl_only(&f->b->tr, NICREF_EV_ROCE_NAK);
+	cr_assert_not_null(n);
+	cr_expect_eq(n->arg[1], 0xFFFFFF, "b refused the WRITE");
+	cr_expect_eq(n->arg[2], 0x62, "NAK Remote Access Error");
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_RETX), 0, "the READ is not asked again");
+	static const struct { unsigned syn, wqe, op; } want[2] = { { 0x05, 0, 0x10 }, { 0x13, 1, 0x08 } };
+	uint8_t cqe[64];
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "send CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13, "MLX5_CQE_REQ_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), want[i].syn, "CQE %u syndrome", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), want[i].wqe, "CQE %u WQE", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), want[i].op, "CQE %u opcode", i);
+	}
+	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0, "each WQE completes once");
+	fab_down(f);
+}
+
 /* No receive WQE: RNR NAK (code 1: 10 us, min_rnr_nak 1); the receive WQE comes; the retry
  * after the RNR timer lands. */
 Test(rc_dev, rnr_nak_retried)
@@ -493,6 +535,32 @@ Test(rc_dev, held_receive_wqe_flushed_first_on_2err)
 	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
 	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
 	expect_both_flushed_in_order(f);
+	fab_down(f);
+}
+
+/* D-ROCE-RC-28: a receive WQE posted to a QP already in ERR completes with a flush error
+ * (IBTA Vol. 1 §10.3.1; Linux ib_drain_rq relies on it) at the device's next tick, with no
+ * send doorbell. Before D-ROCE-RC-28 it completed only at a later send doorbell. */
+Test(rc_dev, receive_wqe_posted_in_err_flushed_at_the_next_tick)
+{
+	struct fab *f = fab_up(7, 7);
+	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "opcode",
+			 (uint64_t)nicref_opcode_find("2ERR_QP"));
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
+	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
+	uint8_t cqe[64];
+	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "nothing was posted");
+	nicref_link_advance(f->l, 10000);
+	for (unsigned i = 0; i < 2; i++) {
+		recv_post(f, D + 0x10000, 4096);
+		nicref_link_advance(f->l, 1000);
+		cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "receive WQE %u flushed", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 14, "MLX5_CQE_RESP_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x05, "WR_FLUSH_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), i);
+		cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "once");
+	}
 	fab_down(f);
 }
 

@@ -443,6 +443,45 @@ Test(rc_req, fatal_naks)
 	}
 }
 
+/* D-ROCE-RC-27: a fatal NAK (Remote Access, 0x62) for PSN 3, the SEND after a READ of PSNs 0-2
+ * whose responses never came: the error names the SEND (WQE 1, 0x13), not the READ; the READ
+ * is not completed and not asked again (the layer flushes it: a fatal NAK puts the responder's
+ * QP in Error, IBTA Vol. 1 §10.7.3.1, so a READ asked again would never be answered). Before
+ * D-ROCE-RC-27 the READ's WQE 0 took the NAK's syndrome. */
+Test(rc_req, fatal_nak_after_read_names_its_wqe)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_READ, 600, RU_VA); /* PSNs 0, 1, 2 */
+	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 3 */
+	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 4 */
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	rx(u, 3, 0x62, 1);
+	cr_expect_eq(u->nfail, 1);
+	cr_expect_eq(u->fail_idx, 1, "the WQE the NAK is for");
+	cr_expect_eq(u->fail_syn, 0x13);
+	cr_expect_eq(u->ndone, 0, "the READ has no responses: not completed");
+	cr_expect_eq(u->nretx, 0, "no go-back");
+	cr_expect_eq(u->q.state, RC_REQ_ERR);
+	ru_free(u);
+}
+
+/* A fatal NAK for the READ's own PSN names the READ (D-ROCE-RC-27). */
+Test(rc_req, fatal_nak_for_read_names_it)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, 7, 7, 0);
+	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 0 */
+	ru_post(u, RC_MSG_READ, 600, RU_VA); /* PSNs 1, 2, 3 */
+	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 4 */
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	rx(u, 1, 0x62, 1);
+	cr_expect_eq(u->ndone, 1, "the NAK acknowledged the SEND");
+	cr_expect_eq(u->fail_idx, 1);
+	cr_expect_eq(u->fail_syn, 0x13);
+	ru_free(u);
+}
+
 /* A WQE the requester cannot run ([S004] L68): the QP faults with 0x02. */
 Test(rc_req, bad_wqe_faults_the_qp)
 {

@@ -449,3 +449,27 @@ Test(rc_resp, flush_completes_the_held_wqe_once)
 	cr_expect_eq(u->rq_used, 1, "completed once");
 	ru_free(u);
 }
+
+/* The same for a WQE the FIRST took from the QP's SRQ/RMP (D-ROCE-RC-18: "taken from the RQ or
+ * the SRQ"): the flush completes that WQE, by the RMP's index and as the RMP's (the layer's
+ * CQE names the SRQ's WQE), with WR_FLUSH_ERR, once; nothing else is taken from the SRQ (it
+ * keeps the WQEs no QP took). */
+Test(rc_resp, flush_completes_a_wqe_held_from_the_srq)
+{
+	struct ru *u = up(false);
+	u->rq_posted = 2;
+	u->rmp_base = 5; /* the SRQ's WQEs 5 and 6 */
+	struct rc_pkt f = req(RC_BTH_SEND_FIRST, 100, 256);
+	cr_assert_eq(in(u, &f), RC_V_OK);
+	cr_assert_eq(u->rq_taken, 1, "the FIRST took the SRQ's WQE 5");
+	cr_assert_eq(u->rq_used, 0);
+	cr_expect_eq(rc_resp_flush(&u->r, &ru_resp_ops, u), 0);
+	cr_assert_eq(u->rq_used, 1, "the held WQE completed");
+	cr_expect_eq(u->rq_syn[5], 0x05, "WR_FLUSH_ERR, WQE 5");
+	cr_expect(u->rq_done_rmp[5], "completed as the RMP's WQE");
+	cr_expect_eq(u->rq_msg[5], RC_MSG_SEND);
+	cr_expect_eq(u->rq_taken, 1, "nothing more taken from the SRQ");
+	cr_expect_eq(rc_resp_flush(&u->r, &ru_resp_ops, u), 0);
+	cr_expect_eq(u->rq_used, 1, "completed once");
+	ru_free(u);
+}

@@ -47,6 +47,8 @@ struct ru {
 	struct rc_resp r;
 	struct rc_resp_env env;
 	int rq_posted, rq_taken, rq_used; /* receive WQEs posted, taken and completed */
+	uint32_t rmp_base;      /* non-zero: WQEs come from an SRQ/RMP, index rmp_base + k */
+	bool rq_done_rmp[8];    /* rq_done saw the WQE as the RMP's */
 	uint8_t rq_syn[8];
 	uint32_t rq_size;       /* bytes of each receive WQE */
 	uint8_t rq_buf[8][RU_MEM / 8];
@@ -167,16 +169,16 @@ static inline int ru_rq_take(void *ctx, struct rc_rwqe_ref *ref)
 	struct ru *u = ctx;
 	if (u->rq_taken >= u->rq_posted)
 		return -1;
-	ref->index = (uint32_t)u->rq_taken++;
+	ref->index = u->rmp_base + (uint32_t)u->rq_taken++;
 	ref->room = u->rq_size;
-	ref->rmp = false;
+	ref->rmp = u->rmp_base != 0;
 	return 0;
 }
 static inline int ru_rq_place(void *ctx, const struct rc_rwqe_ref *ref, uint32_t off, const uint8_t *d,
 			      uint32_t len)
 {
 	struct ru *u = ctx;
-	cr_assert_lt(ref->index, (uint32_t)u->rq_taken);
+	cr_assert_lt(ref->index - u->rmp_base, (uint32_t)u->rq_taken);
 	memcpy(&u->rq_buf[ref->index % 8][off], d, len);
 	return 0;
 }
@@ -190,6 +192,7 @@ static inline int ru_rq_done(void *ctx, const struct rc_rwqe_ref *ref, enum rc_m
 	u->rq_has_imm[i] = has_imm;
 	u->rq_msg[i] = (uint8_t)m;
 	u->rq_syn[i] = syn;
+	u->rq_done_rmp[i] = ref->rmp;
 	u->rq_used++;
 	return 0;
 }

@@ -173,6 +173,18 @@ def _(c):
     c.ack(500)
 
 
+@scenario("ok_rnr_acked_early")
+def _(c):
+    # D-ROCE-RC-25 reading (1): the refused request acknowledged during the RNR wait (a later
+    # copy executed), what is left resent before the timer's end: C9-130 binds "its request"
+    c.send(0x04, 510, 100, ackreq=1)
+    c.send(0x04, 511, 100, ackreq=1)
+    c.ack(510, syndrome=0x20 | 0x0E)                      # RNR NAK, timer 14: 1.28 ms
+    c.ack(510, dt=50 * US)                                # 510 executed after all
+    c.send(0x04, 511, 100, ackreq=1, dt=50 * US)          # resent 0.1 ms after the RNR NAK
+    c.ack(511)
+
+
 @scenario("ok_classic_timer", args=["--classic", "--timeout", "4"], classic_timeout=4)
 def _(c):
     c.send(0x04, 600, 256)

@@ -209,6 +209,7 @@ def first_violation(flow):
     msgs = []          # [last offset or None]
     burst_next = None
     rnr_until = -1
+    rnr_psn = -1
     naked = set()      # PSNs a NAK sequence error named
     seq = lambda psn: (psn - base) % PSN_MOD  # offsets stay far below 2^23 here
 
@@ -244,11 +245,16 @@ def first_violation(flow):
                         return ("ack.regress", n)
                     ack_hi = u if ack_hi is None else max(ack_hi, u)
                 una = max(una, u + 1)
+                # D-ROCE-RC-25, C9-130: the RNR timer holds back the refused request ("its
+                # request"); acknowledged, nothing is left for the wait to bind
+                if rnr_until >= 0 and u >= rnr_psn:
+                    rnr_until = -1
             elif syn >> 5 == 1:
                 if u > top:
                     return ("ack.unsent", n)
                 una = max(una, u)
                 rnr_until = p["t"] + rnr_ns(syn)
+                rnr_psn = u
                 burst_next = None
             elif syn >> 5 == 3:
                 if syn & 31 == 0:

@@ -197,7 +197,8 @@
 	  "every QP out of RST has the transport's state and no QP in RST has it; the count "   \
 	  "agrees")                                                                            \
 	X(ROCE_TIMERS, -602, "model",                                                           \
-	  "the armed list holds exactly the QPs with a timer or a restore time, linked both ways") \
+	  "the armed list holds exactly the QPs with a timer, a restore time or a watched RQ (in " \
+	  "ERR only, D-ROCE-RC-28), linked both ways")                                         \
 	X(ROCE_WINDOW, -603, "seed 004 L126-143",                                               \
 	  "a QP's outstanding limit is the profile's 16 or the reaction point's lower one")     \
 	X(ROCE_LOOPBACK_IDLE, -604, "D-ROCE-12",                                                \
