@@ -133,19 +133,26 @@ static void fab_down(struct fab *f)
 
 /* A send WQE on QP 0 of a: opcode, local bytes [laddr, laddr + len) under the stack's key,
  * remote address raddr for RDMA. */
-static void post(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr)
+static void post_rkey(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr,
+		      uint32_t rkey)
 {
 	struct refdrv_qp *q = &f->qa.qp[0];
 	struct refdrv_wqe w;
 	cr_assert_geq(refdrv_wqe_begin(&w, op, q->sq.pc, q->qpn), 0, "%s", w.error);
 	if (op == REFDRV_QP_OP_RDMA_WRITE || op == REFDRV_QP_OP_RDMA_READ ||
 	    op == REFDRV_QP_OP_RDMA_WRITE_IMM)
-		cr_assert_geq(refdrv_wqe_raddr(&w, raddr, f->qb.key), 0, "%s", w.error);
+		cr_assert_geq(refdrv_wqe_raddr(&w, raddr, rkey), 0, "%s", w.error);
 	if (len)
 		cr_assert_geq(refdrv_wqe_ptr(&w, f->qa.key, laddr, len), 0, "%s", w.error);
 	struct refdrv_wqe_ctrl c = { .ce = 2 };
 	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0, "%s", w.error);
 	cr_assert_eq(refdrv_sq_post(&f->a->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", f->a->d.error);
+}
+
+/* post() under b's stack key. */
+static void post(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr)
+{
+	post_rkey(f, op, laddr, len, raddr, f->qb.key);
 }
 
 static void recv_post(struct fab *f, uint64_t addr, uint32_t len)
@@ -177,6 +184,26 @@ static void same(struct tl_dev *ta, uint64_t a, struct tl_dev *tb, uint64_t b, u
 		     (unsigned long long)a, (unsigned long long)b);
 	free(x);
 	free(y);
+}
+
+/* The link loses frame number `frame` (0 = the first) of direction d, and nothing else. */
+static void lose_frame(struct fab *f, enum nicref_link_dir d, uint64_t frame)
+{
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.nloss = 1;
+	lf.loss[0] = frame;
+	cr_assert_eq(nicref_link_set_faults(f->l, d, &lf), 0);
+}
+
+/* 2ERR_QP on b's QP 0 (the driver moves it to Error). */
+static void qp_2err_b(struct fab *f)
+{
+	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "opcode",
+			 (uint64_t)nicref_opcode_find("2ERR_QP"));
+	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
+	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
 }
 
 #define D 0x70000000ull
@@ -228,11 +255,7 @@ Test(rc_dev, write_send_read_complete)
 Test(rc_dev, lost_packet_resent_from_its_psn)
 {
 	struct fab *f = fab_up(7, 7);
-	struct nicref_link_faults lf;
-	nicref_link_faults_default(&lf);
-	lf.nloss = 1;
-	lf.loss[0] = 1;
-	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	lose_frame(f, NICREF_LINK_AB, 1);
 	pattern(f->a, D, 4096, 3);
 	post(f, REFDRV_QP_OP_RDMA_WRITE, D, 3000, D + 0x20000);
 	nicref_link_advance(f->l, 1000000);
@@ -257,11 +280,7 @@ Test(rc_dev, lost_packet_resent_from_its_psn)
 Test(rc_dev, lost_read_response_is_an_implied_nak)
 {
 	struct fab *f = fab_up(7, 7);
-	struct nicref_link_faults lf;
-	nicref_link_faults_default(&lf);
-	lf.nloss = 1;
-	lf.loss[0] = 1;
-	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	lose_frame(f, NICREF_LINK_BA, 1);
 	pattern(f->b, D + 0x30000, 3000, 11);
 	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 3000, D + 0x30000);
 	nicref_link_advance(f->l, 1000000);
@@ -286,21 +305,10 @@ Test(rc_dev, lost_read_response_is_an_implied_nak)
 Test(rc_dev, fatal_nak_after_read_names_its_wqe)
 {
 	struct fab *f = fab_up(7, 7);
-	struct nicref_link_faults lf;
-	nicref_link_faults_default(&lf);
-	lf.nloss = 1;
-	lf.loss[0] = 0;
-	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	lose_frame(f, NICREF_LINK_BA, 0);
 	pattern(f->a, D, 256, 9);
 	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 100, D + 0x30000);
-	struct refdrv_qp *q = &f->qa.qp[0];
-	struct refdrv_wqe w;
-	cr_assert_geq(refdrv_wqe_begin(&w, REFDRV_QP_OP_RDMA_WRITE, q->sq.pc, q->qpn), 0, "%s", w.error);
-	cr_assert_geq(refdrv_wqe_raddr(&w, D + 0x20000, f->qb.key ^ 0x100u), 0, "%s", w.error);
-	cr_assert_geq(refdrv_wqe_ptr(&w, f->qa.key, D, 100), 0, "%s", w.error);
-	struct refdrv_wqe_ctrl c = { .ce = 2 };
-	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0, "%s", w.error);
-	cr_assert_eq(refdrv_sq_post(&f->a->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", f->a->d.error);
+	post_rkey(f, REFDRV_QP_OP_RDMA_WRITE, D, 100, D + 0x20000, f->qb.key ^ 0x100u);
 	nicref_link_advance(f->l, 1000000);
 	const struct nicref_event *n = tl_only(&f->b->tr, NICREF_EV_ROCE_NAK);
 	cr_assert_not_null(n);
@@ -529,11 +537,7 @@ static void expect_both_flushed_in_order(struct fab *f)
 Test(rc_dev, held_receive_wqe_flushed_first_on_2err)
 {
 	struct fab *f = fab_send_first_only(7);
-	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
-	refdrv_field_set(in, sizeof in, "qp_2err_in", "opcode",
-			 (uint64_t)nicref_opcode_find("2ERR_QP"));
-	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
-	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
+	qp_2err_b(f);
 	expect_both_flushed_in_order(f);
 	fab_down(f);
 }
@@ -544,11 +548,7 @@ Test(rc_dev, held_receive_wqe_flushed_first_on_2err)
 Test(rc_dev, receive_wqe_posted_in_err_flushed_at_the_next_tick)
 {
 	struct fab *f = fab_up(7, 7);
-	uint8_t in[0x10] = { 0 }, out[0x10] = { 0 };
-	refdrv_field_set(in, sizeof in, "qp_2err_in", "opcode",
-			 (uint64_t)nicref_opcode_find("2ERR_QP"));
-	refdrv_field_set(in, sizeof in, "qp_2err_in", "qpn", f->qb.qp[0].qpn);
-	cr_assert_eq(refdrv_cmd(&f->b->d, in, sizeof in, out, sizeof out), 0, "%s", f->b->d.error);
+	qp_2err_b(f);
 	uint8_t cqe[64];
 	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "nothing was posted");
 	nicref_link_advance(f->l, 10000);

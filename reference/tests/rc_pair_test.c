@@ -115,10 +115,7 @@ Test(rc_pair, lost_ack_duplicate_not_placed)
 /* No receive WQE: RNR NAK; a WQE is posted; the RNR retry delivers. */
 Test(rc_pair, rnr_then_delivered)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 3, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(7, 3, 1);
 	struct ru_wire w = { 0 };
 	uint64_t now = 0;
 	ru_pump(u, &w, now);

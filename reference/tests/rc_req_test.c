@@ -28,6 +28,26 @@ static void rx(struct ru *u, uint32_t psn, uint8_t syn, uint64_t now)
 #define ACK 0x1F
 #define NAK_SEQ 0x60
 
+/* An RNR NAK for PSN 0 at 1000 ns (Table 45 code 1: 10 us): the wait runs to 11000. */
+static void rnr_nak_at_1000(struct ru *u)
+{
+	rx(u, 0, 0x21, 1000);
+	cr_expect_eq(rc_req_deadline(&u->q), 11000);
+}
+
+/* A pair at PSN 0 (retry_cnt, rnr_retry 7, no limit) with a SEND of send_len bytes (PSN 0), a
+ * READ of 600 bytes (PSNs 1, 2, 3) and a SEND of 10 (PSN 4) posted, run at time 0. */
+static struct ru *send_read_send(uint8_t retry_cnt, uint32_t send_len)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, retry_cnt, 7, 0);
+	ru_post(u, RC_MSG_SEND, send_len, 0);
+	ru_post(u, RC_MSG_READ, 600, RU_VA);
+	ru_post(u, RC_MSG_SEND, 10, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	return u;
+}
+
 /* [S004] L132: 16 messages outstanding; an ACK frees the slots of the messages it completes. */
 Test(rc_req, window_of_sixteen)
 {
@@ -170,10 +190,7 @@ Test(rc_req, nak_sequence_error)
  * (D-ROCE-RC-22, F4); the ACK timer then finds the retries spent: 0x15. */
 Test(rc_req, nak_sequence_retries_exhausted)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 1, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(1, 7, 1);
 	rx(u, 0, NAK_SEQ, 1);
 	cr_expect_eq(u->nfail, 0);
 	cr_expect_eq(u->retx[RC_RETX_NAK_SEQ], 1);
@@ -195,11 +212,7 @@ Test(rc_req, nak_sequence_retries_exhausted)
  * completes both SENDs (IBTA §9.7.4: an ACK of PSN p acknowledges every request up to p). */
 Test(rc_req, ack_after_go_back_is_taken)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(7, 7, 2);
 	rx(u, 0, 0x21, 1);
 	rx(u, 0, NAK_SEQ, 2);
 	cr_expect_eq(u->retx[RC_RETX_NAK_SEQ], 0, "the RNR wait resends from PSN 0 anyway");
@@ -217,13 +230,8 @@ Test(rc_req, ack_after_go_back_is_taken)
  * posted next goes at once. */
 Test(rc_req, rnr_wait_ends_when_all_acknowledged)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
-	rx(u, 0, 0x21, 1000); /* Table 45 code 1: 10 us */
-	cr_expect_eq(rc_req_deadline(&u->q), 11000);
+	struct ru *u = ru_sending(7, 7, 2);
+	rnr_nak_at_1000(u);
 	rx(u, 1, ACK, 2000);
 	cr_expect_eq(u->ndone, 2);
 	cr_expect_eq(u->q.state, RC_REQ_RUN);
@@ -246,14 +254,8 @@ Test(rc_req, rnr_wait_ends_when_all_acknowledged)
  * ACK ended the wait and PSN 1 waited for the ACK timer (67.1 ms in rc_requester #51). */
 Test(rc_req, rnr_wait_with_requests_left_resends_at_its_end)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
-	rx(u, 0, 0x21, 1000); /* Table 45 code 1: 10 us */
-	cr_expect_eq(rc_req_deadline(&u->q), 11000);
+	struct ru *u = ru_sending(7, 7, 3);
+	rnr_nak_at_1000(u);
 	rx(u, 0, ACK, 2000);
 	cr_expect_eq(u->ndone, 1);
 	cr_expect_eq(u->q.state, RC_REQ_RNR, "PSNs 1 and 2 are left: the wait goes on");
@@ -279,12 +281,7 @@ Test(rc_req, rnr_wait_with_requests_left_resends_at_its_end)
  * the READ asked again from its first response when the wait ends. */
 Test(rc_req, rnr_wait_and_read_gap_resend_at_its_end)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 1, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);     /* PSN 0 */
-	ru_post(u, RC_MSG_READ, 600, RU_VA); /* PSNs 1, 2, 3 */
-	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 4 */
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = send_read_send(1, 100);
 	cr_assert_eq(u->nreq, 3);
 	rx(u, 0, 0x21, 1000);
 	rx(u, 4, ACK, 2000); /* beyond the READ: its responses were lost */
@@ -366,10 +363,7 @@ Test(rc_req, rnr_wait_and_exhaustion)
 /* rnr_retry 7 means retry without end (IBTA §9.7.5.2). */
 Test(rc_req, rnr_retry_seven_is_infinite)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(7, 7, 1);
 	uint64_t now = 0;
 	for (int i = 0; i < 50; i++) {
 		rx(u, 0, 0x20 | 14, now);
@@ -385,11 +379,7 @@ Test(rc_req, rnr_retry_seven_is_infinite)
  * no failure. */
 Test(rc_req, rnr_budget_restored_by_progress)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 1, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(7, 1, 2);
 	rx(u, 0, 0x21, 0);
 	rc_req_tick(&u->q, &ru_req_ops, u, 10000);
 	rx(u, 0, ACK, 10001);
@@ -402,11 +392,7 @@ Test(rc_req, rnr_budget_restored_by_progress)
 /* Classic timer, retry_cnt 2: the first send and two retries, then 0x15 and the QP stops. */
 Test(rc_req, timeout_retries_exhausted)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 2, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(2, 7, 2);
 	for (int i = 0; i < 3; i++)
 		rc_req_tick(&u->q, &ru_req_ops, u, u->q.deadline_ns);
 	cr_expect_eq(u->timeouts, 3);
@@ -469,12 +455,7 @@ Test(rc_req, fatal_nak_after_read_names_its_wqe)
 /* A fatal NAK for the READ's own PSN names the READ (D-ROCE-RC-27). */
 Test(rc_req, fatal_nak_for_read_names_it)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 7, 0);
-	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 0 */
-	ru_post(u, RC_MSG_READ, 600, RU_VA); /* PSNs 1, 2, 3 */
-	ru_post(u, RC_MSG_SEND, 10, 0);      /* PSN 4 */
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = send_read_send(7, 10);
 	rx(u, 1, 0x62, 1);
 	cr_expect_eq(u->ndone, 1, "the NAK acknowledged the SEND");
 	cr_expect_eq(u->fail_idx, 1);
@@ -582,10 +563,7 @@ Test(rc_req, gather_failure_fails_the_wqe)
  * could be answered. */
 Test(rc_req, one_long_tick_one_expiry)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 2, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(2, 7, 1);
 	uint64_t t = u->q.deadline_ns;
 	rc_req_tick(&u->q, &ru_req_ops, u, 10000000000ull);
 	cr_expect_eq(u->timeouts, 1);
@@ -599,10 +577,7 @@ Test(rc_req, one_long_tick_one_expiry)
  * response_unexpected drop): a ghost ACK, a stray READ response; an ACK it takes is taken. */
 Test(rc_req, unexpected_responses_are_reported)
 {
-	struct ru *u = ru_new();
-	ru_connect(u, 0, 7, 7, 0);
-	ru_post(u, RC_MSG_SEND, 100, 0);
-	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	struct ru *u = ru_sending(7, 7, 1);
 	struct rc_pkt g = ack_of(0xFFFFFF, ACK);
 	cr_expect(!rc_req_rx(&u->q, &g, &ru_req_ops, u, 1),
 		  "PSN 0xFFFFFF before anything was acknowledged: a ghost");

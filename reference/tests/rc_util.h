@@ -282,6 +282,18 @@ static inline uint16_t ru_post(struct ru *u, enum rc_msg m, uint32_t len, uint64
 	return i;
 }
 
+/* A new pair connected at PSN 0 with no message limit (ru_connect's retry_cnt and rnr), nsend
+ * SENDs of 100 bytes posted and the requester run at time 0. */
+static inline struct ru *ru_sending(uint8_t retry_cnt, uint8_t rnr, int nsend)
+{
+	struct ru *u = ru_new();
+	ru_connect(u, 0, retry_cnt, rnr, 0);
+	for (int i = 0; i < nsend; i++)
+		ru_post(u, RC_MSG_SEND, 100, 0);
+	rc_req_run(&u->q, &ru_req_ops, u, 0);
+	return u;
+}
+
 /* Moves every packet not yet delivered across: request i is lost when bit i of req_loss is
  * set, response j when bit j of resp_loss is set (numbered over the whole run). */
 struct ru_wire {

@@ -475,3 +475,13 @@ def cnp_orders(dest_qp=PEER_QPN):
               ("the ACK, then the CNP noted and sent", [a, note, cnp]),
               ("the ACK, then the CNP sent and noted", [a, cnp, note]))
     return [{"reading": r, "expect": e, "exact": False} for r, e in orders]
+
+
+def extender(table):
+    """The extend(f) of a module that adds tests to some of gen_roce.py's vector files: table
+    maps a file's name to the function that adds that file's tests."""
+    def extend(f):
+        gen = table.get(f.name)
+        if gen:
+            gen(f)
+    return extend

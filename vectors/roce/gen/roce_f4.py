@@ -454,9 +454,4 @@ def extend_pair(f):
 
 
 EXTEND = {"rc_requester": extend_requester, "pair": extend_pair}
-
-
-def extend(f):
-    gen = EXTEND.get(f.name)
-    if gen:
-        gen(f)
+extend = extender(EXTEND)

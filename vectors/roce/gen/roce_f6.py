@@ -80,9 +80,4 @@ def extend_pair(f):
 
 
 EXTEND = {"rc_responder": extend_responder, "pair": extend_pair}
-
-
-def extend(f):
-    gen = EXTEND.get(f.name)
-    if gen:
-        gen(f)
+extend = extender(EXTEND)

@@ -87,9 +87,4 @@ def extend_responder(f):
 
 
 EXTEND = {"rc_requester": extend_requester, "rc_responder": extend_responder}
-
-
-def extend(f):
-    gen = EXTEND.get(f.name)
-    if gen:
-        gen(f)
+extend = extender(EXTEND)
