@@ -48,6 +48,18 @@ uint32_t txv_crc32(const uint8_t *p, size_t n)
 	return ~c;
 }
 
+void txv_put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+void txv_put32(uint8_t *p, uint32_t v)
+{
+	txv_put16(p, v >> 16);
+	txv_put16(p + 2, v & 0xFFFF);
+}
+
 bool txv_is_tag(unsigned type)
 {
 	return type == 0x8100 || type == 0x88A8; /* 802.1Q, 802.1ad */

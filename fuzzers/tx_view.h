@@ -22,6 +22,9 @@ uint64_t txv_sum16(const uint8_t *p, size_t n, uint64_t acc);
 unsigned txv_fold(uint64_t acc);
 /* IEEE 802.3 CRC-32 (reflected 0xEDB88320), bit by bit. */
 uint32_t txv_crc32(const uint8_t *p, size_t n);
+/* Big-endian stores. */
+void txv_put16(uint8_t *p, unsigned v);
+void txv_put32(uint8_t *p, uint32_t v);
 /* 802.1Q or 802.1ad. */
 bool txv_is_tag(unsigned type);
 /* D-TX-6: the Ethernet header and up to two tags before the L3 payload. */

@@ -236,11 +236,7 @@ def extend_requester(f):
     m600 = pattern(600, 52)
     rd = Out("RC_READ_REQUEST", 0, b"", reth=(RVA, RRKEY, 600), ackreq="open")
     rq2 = Out("RC_READ_REQUEST", 1, b"", reth=(RVA + 256, RRKEY, 344), ackreq="open")
-    alts = []
-    for name, outs in ((LATCH, [rq2]), (EVERY_NAK, [rq2, rq2])):
-        for a in sent(outs)["frames"]["any_of"]:
-            a["reading"] = name + ": " + a["reading"]
-            alts.append(a)
+    alts = readings(((LATCH, [rq2]), (EVERY_NAK, [rq2, rq2])))["frames"]["any_of"]
     f.test(g, "D-ROCE-RC-22: an RDMA READ of 600 bytes; FIRST (PSN 0) then LAST (PSN 2) "
               "shows the MIDDLE missing: the READ is asked again from PSN 1 (VA + 256, 344 "
               "bytes; roce_retx reason 3, implied NAK); a copy of the LAST shows the same gap "
@@ -271,14 +267,11 @@ def extend_requester(f):
     m256 = pattern(256, 53)
     rd0 = Out("RC_READ_REQUEST", 0, b"", reth=(RVA, RRKEY, 256), ackreq="open")
     snd = req_pkts("SEND", msgs[0], 256, 1)
-    alts = []
-    for name, outs in ((LATCH + ", the READ only", [rd0]),
-                       (LATCH + ", Go-Back-N: the READ and the SEND", [rd0] + snd),
-                       (EVERY_NAK + ", the READ only", [rd0, rd0]),
-                       (EVERY_NAK + ", the READ and the SEND", [rd0] + snd + [rd0] + snd)):
-        for a in sent(outs)["frames"]["any_of"]:
-            a["reading"] = name + ": " + a["reading"]
-            alts.append(a)
+    alts = readings(((LATCH + ", the READ only", [rd0]),
+                     (LATCH + ", Go-Back-N: the READ and the SEND", [rd0] + snd),
+                     (EVERY_NAK + ", the READ only", [rd0, rd0]),
+                     (EVERY_NAK + ", the READ and the SEND", [rd0] + snd + [rd0] + snd)))[
+        "frames"]["any_of"]
     f.test(g, "D-ROCE-RC-22: an RDMA READ of 256 bytes (PSN 0) then a SEND (PSN 1); the READ "
               "response is lost and an ACK of PSN 1 arrives (beyond the READ: its response is "
               "missing), then a copy of that ACK: the READ is asked again from PSN 0 once "
