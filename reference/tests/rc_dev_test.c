@@ -31,10 +31,13 @@ struct fab {
 	struct side sa, sb;
 	struct tl_dev *a, *b;
 	struct refdrv_qp_stack qa, qb;
+	uint32_t rmpn;              /* b's SRQ, when fab_up made one (b_on_srq) */
+	struct refdrv_rq_ring srq;
 };
 
 static uint8_t roce_profile; /* the profile setting of the next fab_up's devices */
 static unsigned a_log_cq_size; /* non-zero: a's CQs of the next fab_up hold 2^n CQEs */
+static bool b_on_srq; /* b's QP of the next fab_up takes its receive WQEs from an SRQ */
 
 static struct tl_dev *wired(struct side *s)
 {
@@ -73,6 +76,21 @@ static void adp_on(struct tl_dev *t)
 	cr_assert_eq(refdrv_cmd(&t->d, c.in, 0x50, out, sizeof out), 0, "ROCE_ACCL: %s", t->d.error);
 }
 
+/* b's SRQ: a linked-list RMP (wq_type 0; T42: a WQE starts with its next segment) of 16 WQEs
+ * of 64 bytes under a PD of its own, made before b's QP, which names it (qpc rq_type 1). */
+static void srq_make(struct fab *f, struct refdrv_qp_attr *ab)
+{
+	struct tl_dev *t = f->b;
+	uint64_t buf = tl_hostmem(t, 4096), dbr = tl_hostmem(t, 64);
+	struct refdrv_rmp_attr ra = { .wq = { .buf = buf, .dbr = dbr, .wq_type = 0, .log_wq_sz = 4,
+					      .log_wq_stride = 6, .pd = tl_alloc_pd(t) } };
+	cr_assert_eq(refdrv_create_rmp(&t->d, &ra, &f->rmpn), 0, "%s", t->d.error);
+	f->srq = (struct refdrv_rq_ring){ .buf = buf, .dbr = dbr, .log_wq_sz = 4, .log_wq_stride = 6,
+					  .shared = true, .linked = true, .qn = f->rmpn };
+	ab->on_rmp = true;
+	ab->rmpn = f->rmpn;
+}
+
 /* A connected RC pair (QP a0 <-> b0), MTU 1024 (mtu 3), A's sq_psn 0xFFFFFE (it wraps); adp:
  * A's ROCE_ACCL selects the ADP engine before its QP reaches RTS. */
 static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp)
@@ -98,6 +116,8 @@ static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp
 	ab.local.mac = 0x024E4943520Bull;
 	aa.sq_psn = 0xFFFFFE;
 	ab.rq_psn = 0xFFFFFE;
+	if (b_on_srq)
+		srq_make(f, &ab);
 	int which = 0;
 	int st = refdrv_qp_pair(&f->a->d, &aa, &f->qa, &f->b->d, &ab, &f->qb, &which);
 	cr_assert_eq(st, 0, "device %c: %s", which ? 'b' : 'a', which ? f->b->d.error : f->a->d.error);
@@ -163,6 +183,13 @@ static void recv_post(struct fab *f, uint64_t addr, uint32_t len)
 {
 	struct refdrv_rx_sge s = { addr, f->qb.key, len, false };
 	cr_assert_eq(refdrv_rq_post(&f->b->d, &f->qb.qp[0].rq, &s, 1), 0, "%s", f->b->d.error);
+}
+
+/* A receive WQE on b's SRQ (one entry under b's key: the scatter goes through the QP's PD). */
+static void srq_post(struct fab *f, uint64_t addr, uint32_t len)
+{
+	struct refdrv_rx_sge s = { addr, f->qb.key, len, false };
+	cr_assert_eq(refdrv_rq_post(&f->b->d, &f->srq, &s, 1), 0, "%s", f->b->d.error);
 }
 
 static int poll(struct tl_dev *t, struct refdrv_cq *cq, uint8_t cqe[64])
@@ -501,17 +528,19 @@ static void post_b(struct fab *f, uint64_t laddr, uint32_t len)
 
 /* Two receive WQEs on b; a SEND of 3000 bytes from a (FIRST, MIDDLE, LAST at MTU 1024) of which
  * only the FIRST arrives: b's responder holds receive WQE 0 for the message (D-ROCE-RC-16). */
-static struct fab *fab_send_first_only(unsigned retry_count)
+static struct fab *fab_send_first_only_on(unsigned retry_count, bool srq)
 {
+	b_on_srq = srq;
 	struct fab *f = fab_up(retry_count, 7);
+	b_on_srq = false;
 	struct nicref_link_faults lf;
 	nicref_link_faults_default(&lf);
 	lf.nloss = 2;
 	lf.loss[0] = 1;
 	lf.loss[1] = 2;
 	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
-	recv_post(f, D + 0x10000, 4096);
-	recv_post(f, D + 0x11000, 4096);
+	(srq ? srq_post : recv_post)(f, D + 0x10000, 4096);
+	(srq ? srq_post : recv_post)(f, D + 0x11000, 4096);
 	pattern(f->a, D, 3000, 7);
 	post(f, REFDRV_QP_OP_SEND, D, 3000, 0);
 	nicref_link_advance(f->l, 10000);
@@ -519,6 +548,11 @@ static struct fab *fab_send_first_only(unsigned retry_count)
 	uint8_t cqe[64];
 	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "the message is not complete");
 	return f;
+}
+
+static struct fab *fab_send_first_only(unsigned retry_count)
+{
+	return fab_send_first_only_on(retry_count, false);
 }
 
 /* b's receive CQ after its QP entered ERR: WQE 0 (the one the SEND held) then WQE 1, both
@@ -588,6 +622,54 @@ Test(rc_dev, held_receive_wqe_flushed_first_on_retry_exhaustion)
 	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
 	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
 	expect_both_flushed_in_order(f);
+	fab_down(f);
+}
+
+/* D-ROCE-RC-18 with an SRQ: b's QP takes its receive WQEs from an RMP (qpc rq_type 1); the SEND
+ * FIRST takes SRQ WQE 0 (D-ROCE-RC-16) and its later packets are lost; b's QP goes to ERR
+ * (`enter` below). The held WQE is outstanding (IBTA Vol. 1 §10.3.1): it completes flushed on
+ * b's receive CQ (MLX5_CQE_RESP_ERR, WR_FLUSH_ERR, the SRQ's wqe_counter 0). SRQ WQE 1, which no
+ * QP took, stays on the SRQ for its other QPs (a WQE of an SRQ is a QP's only once taken:
+ * roce_qp.c's flush): no CQE for it, and the RMP's counters say one taken of two posted. */
+static void expect_srq_held_wqe_flushed(struct fab *f)
+{
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "the held SRQ WQE completes");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 14, "MLX5_CQE_RESP_ERR");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x05, "WR_FLUSH_ERR");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), 0, "SRQ WQE 0");
+	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "SRQ WQE 1 is not the QP's");
+	struct refdrv_wq_status st;
+	cr_assert_eq(refdrv_query_rmp(&f->b->d, f->rmpn, &st), 0, "%s", f->b->d.error);
+	cr_expect_eq(st.hw_counter, 1, "one WQE taken from the SRQ");
+	cr_expect_eq(st.sw_counter, 2, "two posted");
+}
+
+Test(rc_dev, held_srq_wqe_flushed_on_2err)
+{
+	struct fab *f = fab_send_first_only_on(7, true);
+	qp_2err_b(f);
+	expect_srq_held_wqe_flushed(f);
+	fab_down(f);
+}
+
+/* The same when b's QP enters ERR by its own requester's retry exhaustion (F6's shape). */
+Test(rc_dev, held_srq_wqe_flushed_on_retry_exhaustion)
+{
+	struct fab *f = fab_send_first_only_on(2, true);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.loss_ppm = NICREF_LINK_PPM;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	pattern(f->b, D + 0x20000, 64, 3);
+	post_b(f, D + 0x20000, 64);
+	for (int i = 0; i < 40; i++)
+		nicref_link_advance(f->l, 10000000);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	expect_srq_held_wqe_flushed(f);
 	fab_down(f);
 }
 
