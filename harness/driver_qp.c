@@ -144,6 +144,8 @@ static int own_mac(struct refdrv *d, uint64_t mac)
 
 static uint64_t rq_bytes(const struct refdrv_qp_attr *a)
 {
+	if (a->on_rmp)
+		return 0; /* no RQ in the QP's buffer ([IFC] rq_type 1) */
 	return (uint64_t)1 << (a->log_rq_size + 4 + a->log_rq_stride);
 }
 
@@ -170,7 +172,9 @@ static int create_qp(struct refdrv *d, struct refdrv_qp_stack *s, struct refdrv_
 	bad |= set(in, len, L, "log_sq_size", a->log_sq_size);
 	bad |= set(in, len, L, "log_rq_size", a->log_rq_size);
 	bad |= set(in, len, L, "log_rq_stride", a->log_rq_stride);
-	bad |= set(in, len, L, "rq_type", 0);
+	bad |= set(in, len, L, "rq_type", a->on_rmp ? 1 : 0);
+	if (a->on_rmp)
+		bad |= set(in, len, L, "srqn_rmpn_xrqn", a->rmpn);
 	bad |= set(in, len, L, "cqn_snd", q->scq.cqn);
 	bad |= set(in, len, L, "cqn_rcv", q->rcq.cqn);
 	bad |= set(in, len, L, "log_page_size", 0); /* 4 KB pages ([IFC]: relative to 4 KB) */

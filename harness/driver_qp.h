@@ -58,6 +58,11 @@ struct refdrv_qp_attr {
 	unsigned retry_count, rnr_retry, min_rnr_nak, ack_timeout, log_sra_max, log_rra_max;
 	unsigned hop_limit;
 	uint16_t udp_sport; /* QP i's is udp_sport + i */
+	/* Every QP takes its receive WQEs from RMP rmpn, which the caller made (qpc rq_type 1,
+	 * srqn_rmpn_xrqn): the QP's buffer then holds the SQ only, and the caller posts receive
+	 * WQEs to the RMP. */
+	bool on_rmp;
+	uint32_t rmpn;
 	struct refdrv_qp_addr local;
 	/* host placement (bases; QP i at + i spans, its records at + 0x40 i / 0x80 i) */
 	uint64_t eq_buf, qp_dbr, cq_dbr, qp_buf, cq_buf;

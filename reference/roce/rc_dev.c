@@ -51,6 +51,10 @@ static int req_wqe(void *c, uint16_t idx, struct rc_wqe *w)
 static int req_emit(void *c, const struct rc_tx *t)
 {
 	struct rc_ctx *x = c;
+	/* D-ROCE-RC-18, -29: a CQE the send CQ refused put the QP in ERR inside this step (the
+	 * pure machine goes on until sync() stops it): nothing more leaves the QP. */
+	if (x->qp->qp->state == QP_ERR)
+		return 0;
 	struct roce_state *rs = roce_state_of(x->dev);
 	struct roce_swqe s;
 	uint8_t syn = roce_sq_wqe(x->dev, x->qp, t->wqe, &s);
@@ -99,9 +103,11 @@ static int req_scatter(void *c, uint16_t idx, uint32_t off, const uint8_t *data,
 static void req_done(void *c, uint16_t idx, const struct rc_wqe *w)
 {
 	struct rc_ctx *x = c;
-	x->qp->sq_head = (uint16_t)(idx + (w->bbs ? w->bbs : 1u));
-	if (!w->signalled)
+	uint16_t after = (uint16_t)(idx + (w->bbs ? w->bbs : 1u));
+	if (!w->signalled) {
+		x->qp->sq_head = after;
 		return;
+	}
 	struct roce_cqe e;
 	memset(&e, 0, sizeof e);
 	e.opcode = ROCE_CQE_REQ;
@@ -113,36 +119,26 @@ static void req_done(void *c, uint16_t idx, const struct rc_wqe *w)
 	e.wqe_counter = idx;
 	/* mlx5: a READ's requester CQE carries the bytes read. */
 	e.byte_cnt = w->msg == RC_MSG_READ ? w->len : 0;
-	(void)roce_cqe(x->dev, x->qp, &e);
+	/* D-ROCE-RC-29: a CQE the CQ refused (roce_cqe put the QP in ERR) leaves the WQE not
+	 * completed: sq_head stays on it. */
+	if (roce_cqe(x->dev, x->qp, &e) == 0)
+		x->qp->sq_head = after;
 }
 
-/* D-ROCE-RC-27: WQEs before the failing one not completed (a READ whose responses are missing,
- * before the WQE a fatal NAK refused) are outstanding when the QP enters Error: each completes
- * flushed (IBTA Vol. 1 §10.3.1), in order, before the failing WQE's error CQE. */
-static void req_flush_before(struct rc_ctx *x, uint16_t idx)
-{
-	uint32_t guard = 1u << x->qp->sq.log_size;
-	while (x->qp->sq_head != idx && guard--) {
-		struct roce_swqe s;
-		if (roce_sq_wqe(x->dev, x->qp, x->qp->sq_head, &s) != 0)
-			return;
-		struct roce_cqe e;
-		memset(&e, 0, sizeof e);
-		e.opcode = ROCE_CQE_REQ_ERR;
-		e.syndrome = ROCE_SYND_WR_FLUSH_ERR;
-		e.s_wqe_opcode = s.opcode;
-		e.wqe_counter = x->qp->sq_head;
-		if (roce_cqe(x->dev, x->qp, &e) != 0)
-			return;
-		x->qp->sq_head = (uint16_t)(x->qp->sq_head + (s.bbs ? s.bbs : 1u));
-	}
-}
-
-/* D-ROCE-RC-7: the failing WQE's error CQE, then the QP to ERR (its other WQEs flushed). */
+/* D-ROCE-RC-7, D-ROCE-RC-27, D-ROCE-RC-29: the WQE idx failed. The WQEs before it not completed
+ * (a READ whose responses are missing, before the WQE a fatal NAK refused) are outstanding
+ * when the QP enters Error: each completes flushed (IBTA Vol. 1 §10.3.1), in order, before
+ * idx's error CQE; then the QP to ERR (its other WQEs flushed). When the send CQ refuses a CQE
+ * (PRM §7.12.1: full without oi, it goes to error and takes no more, §7.12.5; a write that
+ * fails) the QP is in ERR at once and every WQE from the one refused on stays not completed:
+ * idx's error CQE is not written after the WQEs left behind, and sq_head does not pass them. */
 static void req_fail(void *c, uint16_t idx, uint8_t syndrome)
 {
 	struct rc_ctx *x = c;
-	req_flush_before(x, idx);
+	if (roce_sq_flush_to(x->dev, x->qp, idx) != 0) {
+		roce_qp_error(x->dev, x->qp);
+		return;
+	}
 	struct roce_swqe s;
 	uint8_t op = 0, bbs = 1;
 	if (roce_sq_wqe(x->dev, x->qp, idx, &s) == 0) {
@@ -155,14 +151,16 @@ static void req_fail(void *c, uint16_t idx, uint8_t syndrome)
 	e.syndrome = syndrome;
 	e.s_wqe_opcode = op;
 	e.wqe_counter = idx;
-	(void)roce_cqe(x->dev, x->qp, &e);
-	x->qp->sq_head = (uint16_t)(idx + bbs);
+	if (roce_cqe(x->dev, x->qp, &e) == 0)
+		x->qp->sq_head = (uint16_t)(idx + bbs);
 	roce_qp_error(x->dev, x->qp);
 }
 
 static void req_retx(void *c, uint32_t psn, enum rc_retx_reason why)
 {
 	struct rc_ctx *x = c;
+	if (x->qp->qp->state == QP_ERR)
+		return; /* as req_emit: a CQE refused in this step stopped the QP */
 	/* enum rc_retx_reason is the roce_retx event's reason (nicref/trace.h; D-ROCE-RC-26:
 	 * lost READ responses are an implied NAK, 3) */
 	roce_retx(x->dev, x->qp, psn, (unsigned)why);
@@ -187,15 +185,6 @@ static uint8_t window(const struct nicref_dev *dev, const struct roce_qp *qp)
 	return (uint8_t)roce_outstanding_limit(dev, qp);
 }
 
-/* After every step: the QP's one timer follows the requester's deadline, and the SQ's hardware
- * counter is the next WQEBB the requester has not started (roce/roce.h). */
-static void sync(struct nicref_dev *dev, struct roce_qp *qp)
-{
-	if (qp->req.state == RC_REQ_RUN || qp->req.state == RC_REQ_RNR)
-		qp->sq.hw_counter = qp->req.next;
-	roce_timer_arm(dev, qp, rc_req_deadline(&qp->req));
-}
-
 /* The QP went to ERR by some other way (a CQE that could not be written, 2ERR): the two state
  * machines stop. */
 static bool alive(struct roce_qp *qp)
@@ -206,6 +195,16 @@ static bool alive(struct roce_qp *qp)
 	qp->req.deadline_ns = 0;
 	qp->resp.err = true;
 	return false;
+}
+
+/* After every step: the QP's one timer follows the requester's deadline, and the SQ's hardware
+ * counter is the next WQEBB the requester has not started (roce/roce.h). */
+static void sync(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	(void)alive(qp); /* a CQE refused during the step put the QP in ERR (D-ROCE-RC-29) */
+	if (qp->req.state == RC_REQ_RUN || qp->req.state == RC_REQ_RNR)
+		qp->sq.hw_counter = qp->req.next;
+	roce_timer_arm(dev, qp, rc_req_deadline(&qp->req));
 }
 
 /* A field of the QP's context (the qpc as the transitions left it). */

@@ -350,6 +350,10 @@ void roce_timer_arm(struct nicref_dev *dev, struct roce_qp *qp, uint64_t at_ns);
 void roce_qp_error(struct nicref_dev *dev, struct roce_qp *qp);
 /* Completes what is outstanding with WR_FLUSH_ERR (a QP in ERR; also at each later doorbell). */
 void roce_qp_flush(struct nicref_dev *dev, struct roce_qp *qp);
+/* Completes the send WQEs from sq_head up to end (not included) with WR_FLUSH_ERR, in order,
+ * moving sq_head past each: 0 when it reached end; -1 when it stopped at a WQE it could not
+ * read or whose CQE the CQ refused (sq_head stays there: that WQE is not completed). */
+int roce_sq_flush_to(struct nicref_dev *dev, struct roce_qp *qp, uint16_t end);
 /* The outstanding-request limit in force (the profile's, or the reaction point's). */
 unsigned roce_outstanding_limit(const struct nicref_dev *dev, const struct roce_qp *qp);
 /* A responder NAK was sent (the roce_nak event and the counters; the packet is roce_tx's). */

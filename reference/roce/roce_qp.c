@@ -211,25 +211,34 @@ void roce_qp_tick(struct nicref_dev *dev)
  * sq_head to the doorbell record; on the receive side first the WQE an RC message in progress
  * holds (taken from the RQ or the SRQ, not yet completed: D-ROCE-RC-18, finding F6), then the
  * receive WQEs posted on the QP's own RQ (an SRQ keeps the WQEs no QP took). */
+int roce_sq_flush_to(struct nicref_dev *dev, struct roce_qp *qp, uint16_t end)
+{
+	/* A flush CQE needs the WQE's opcode and size only: the ctrl's first two dwords (T26). */
+	uint32_t guard = 1u << qp->sq.log_size;
+	while (qp->sq_head != end && guard--) {
+		uint8_t ctrl[8];
+		if (roce_qp_wq_read(dev, qp, true, qp->sq_head, 0, ctrl, sizeof ctrl))
+			return -1;
+		unsigned ds = ctrl[7] & 0x3F;
+		unsigned bbs = ds ? (ds * 16 + 63) / 64 : 1;
+		struct roce_cqe c = { .opcode = ROCE_CQE_REQ_ERR, .syndrome = ROCE_SYND_WR_FLUSH_ERR,
+				      .s_wqe_opcode = ctrl[3], .wqe_counter = qp->sq_head };
+		/* D-ROCE-RC-29: a CQE the CQ refused leaves its WQE not completed (PRM §7.12.5:
+		 * the CQ in error takes no more), so sq_head stays on it. */
+		if (roce_cqe(dev, qp, &c))
+			return -1;
+		qp->sq_head = (uint16_t)(qp->sq_head + bbs);
+	}
+	return qp->sq_head == end ? 0 : -1;
+}
+
 static void flush_sq(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	uint16_t rec;
 	if (roce_qp_dbr(dev, qp, true, &rec))
 		return;
 	qp->sq.sw_counter = rec;
-	uint32_t guard = 1u << qp->sq.log_size;
-	while (qp->sq_head != rec && guard--) {
-		uint8_t ctrl[8];
-		if (roce_qp_wq_read(dev, qp, true, qp->sq_head, 0, ctrl, sizeof ctrl))
-			break;
-		unsigned ds = ctrl[7] & 0x3F;
-		unsigned bbs = ds ? (ds * 16 + 63) / 64 : 1;
-		struct roce_cqe c = { .opcode = ROCE_CQE_REQ_ERR, .syndrome = ROCE_SYND_WR_FLUSH_ERR,
-				      .s_wqe_opcode = ctrl[3], .wqe_counter = qp->sq_head };
-		if (roce_cqe(dev, qp, &c))
-			break;
-		qp->sq_head = (uint16_t)(qp->sq_head + bbs);
-	}
+	(void)roce_sq_flush_to(dev, qp, rec);
 	qp->sq.hw_counter = qp->sq_head;
 }
 

@@ -11,6 +11,7 @@
 #include "driver_qp.h"
 #include "nicref/layout.h"
 #include "nicref/link.h"
+#include "roce/roce.h"
 #include "testlib.h"
 
 struct side {
@@ -30,9 +31,13 @@ struct fab {
 	struct side sa, sb;
 	struct tl_dev *a, *b;
 	struct refdrv_qp_stack qa, qb;
+	uint32_t rmpn;              /* b's SRQ, when fab_up made one (b_on_srq) */
+	struct refdrv_rq_ring srq;
 };
 
 static uint8_t roce_profile; /* the profile setting of the next fab_up's devices */
+static unsigned a_log_cq_size; /* non-zero: a's CQs of the next fab_up hold 2^n CQEs */
+static bool b_on_srq; /* b's QP of the next fab_up takes its receive WQEs from an SRQ */
 
 static struct tl_dev *wired(struct side *s)
 {
@@ -71,6 +76,21 @@ static void adp_on(struct tl_dev *t)
 	cr_assert_eq(refdrv_cmd(&t->d, c.in, 0x50, out, sizeof out), 0, "ROCE_ACCL: %s", t->d.error);
 }
 
+/* b's SRQ: a linked-list RMP (wq_type 0; T42: a WQE starts with its next segment) of 16 WQEs
+ * of 64 bytes under a PD of its own, made before b's QP, which names it (qpc rq_type 1). */
+static void srq_make(struct fab *f, struct refdrv_qp_attr *ab)
+{
+	struct tl_dev *t = f->b;
+	uint64_t buf = tl_hostmem(t, 4096), dbr = tl_hostmem(t, 64);
+	struct refdrv_rmp_attr ra = { .wq = { .buf = buf, .dbr = dbr, .wq_type = 0, .log_wq_sz = 4,
+					      .log_wq_stride = 6, .pd = tl_alloc_pd(t) } };
+	cr_assert_eq(refdrv_create_rmp(&t->d, &ra, &f->rmpn), 0, "%s", t->d.error);
+	f->srq = (struct refdrv_rq_ring){ .buf = buf, .dbr = dbr, .log_wq_sz = 4, .log_wq_stride = 6,
+					  .shared = true, .linked = true, .qn = f->rmpn };
+	ab->on_rmp = true;
+	ab->rmpn = f->rmpn;
+}
+
 /* A connected RC pair (QP a0 <-> b0), MTU 1024 (mtu 3), A's sq_psn 0xFFFFFE (it wraps); adp:
  * A's ROCE_ACCL selects the ADP engine before its QP reaches RTS. */
 static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp)
@@ -90,10 +110,14 @@ static struct fab *fab_up_adp(unsigned retry_count, unsigned rnr_retry, bool adp
 	if (roce_profile == 1)
 		aa.rre = 0; /* seed004 refuses remote READ (D-QP-14) */
 	ab = aa;
+	if (a_log_cq_size)
+		aa.log_cq_size = a_log_cq_size;
 	refdrv_qp_addr_ip(&ab.local, "192.0.2.2");
 	ab.local.mac = 0x024E4943520Bull;
 	aa.sq_psn = 0xFFFFFE;
 	ab.rq_psn = 0xFFFFFE;
+	if (b_on_srq)
+		srq_make(f, &ab);
 	int which = 0;
 	int st = refdrv_qp_pair(&f->a->d, &aa, &f->qa, &f->b->d, &ab, &f->qb, &which);
 	cr_assert_eq(st, 0, "device %c: %s", which ? 'b' : 'a', which ? f->b->d.error : f->a->d.error);
@@ -159,6 +183,13 @@ static void recv_post(struct fab *f, uint64_t addr, uint32_t len)
 {
 	struct refdrv_rx_sge s = { addr, f->qb.key, len, false };
 	cr_assert_eq(refdrv_rq_post(&f->b->d, &f->qb.qp[0].rq, &s, 1), 0, "%s", f->b->d.error);
+}
+
+/* A receive WQE on b's SRQ (one entry under b's key: the scatter goes through the QP's PD). */
+static void srq_post(struct fab *f, uint64_t addr, uint32_t len)
+{
+	struct refdrv_rx_sge s = { addr, f->qb.key, len, false };
+	cr_assert_eq(refdrv_rq_post(&f->b->d, &f->srq, &s, 1), 0, "%s", f->b->d.error);
 }
 
 static int poll(struct tl_dev *t, struct refdrv_cq *cq, uint8_t cqe[64])
@@ -497,17 +528,19 @@ static void post_b(struct fab *f, uint64_t laddr, uint32_t len)
 
 /* Two receive WQEs on b; a SEND of 3000 bytes from a (FIRST, MIDDLE, LAST at MTU 1024) of which
  * only the FIRST arrives: b's responder holds receive WQE 0 for the message (D-ROCE-RC-16). */
-static struct fab *fab_send_first_only(unsigned retry_count)
+static struct fab *fab_send_first_only_on(unsigned retry_count, bool srq)
 {
+	b_on_srq = srq;
 	struct fab *f = fab_up(retry_count, 7);
+	b_on_srq = false;
 	struct nicref_link_faults lf;
 	nicref_link_faults_default(&lf);
 	lf.nloss = 2;
 	lf.loss[0] = 1;
 	lf.loss[1] = 2;
 	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
-	recv_post(f, D + 0x10000, 4096);
-	recv_post(f, D + 0x11000, 4096);
+	(srq ? srq_post : recv_post)(f, D + 0x10000, 4096);
+	(srq ? srq_post : recv_post)(f, D + 0x11000, 4096);
 	pattern(f->a, D, 3000, 7);
 	post(f, REFDRV_QP_OP_SEND, D, 3000, 0);
 	nicref_link_advance(f->l, 10000);
@@ -515,6 +548,11 @@ static struct fab *fab_send_first_only(unsigned retry_count)
 	uint8_t cqe[64];
 	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "the message is not complete");
 	return f;
+}
+
+static struct fab *fab_send_first_only(unsigned retry_count)
+{
+	return fab_send_first_only_on(retry_count, false);
 }
 
 /* b's receive CQ after its QP entered ERR: WQE 0 (the one the SEND held) then WQE 1, both
@@ -584,5 +622,231 @@ Test(rc_dev, held_receive_wqe_flushed_first_on_retry_exhaustion)
 	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
 	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
 	expect_both_flushed_in_order(f);
+	fab_down(f);
+}
+
+/* D-ROCE-RC-18 with an SRQ: b's QP takes its receive WQEs from an RMP (qpc rq_type 1); the SEND
+ * FIRST takes SRQ WQE 0 (D-ROCE-RC-16) and its later packets are lost; b's QP goes to ERR
+ * (`enter` below). The held WQE is outstanding (IBTA Vol. 1 §10.3.1): it completes flushed on
+ * b's receive CQ (MLX5_CQE_RESP_ERR, WR_FLUSH_ERR, the SRQ's wqe_counter 0). SRQ WQE 1, which no
+ * QP took, stays on the SRQ for its other QPs (a WQE of an SRQ is a QP's only once taken:
+ * roce_qp.c's flush): no CQE for it, and the RMP's counters say one taken of two posted. */
+static void expect_srq_held_wqe_flushed(struct fab *f)
+{
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "the held SRQ WQE completes");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 14, "MLX5_CQE_RESP_ERR");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x05, "WR_FLUSH_ERR");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), 0, "SRQ WQE 0");
+	cr_expect_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 0, "SRQ WQE 1 is not the QP's");
+	struct refdrv_wq_status st;
+	cr_assert_eq(refdrv_query_rmp(&f->b->d, f->rmpn, &st), 0, "%s", f->b->d.error);
+	cr_expect_eq(st.hw_counter, 1, "one WQE taken from the SRQ");
+	cr_expect_eq(st.sw_counter, 2, "two posted");
+}
+
+Test(rc_dev, held_srq_wqe_flushed_on_2err)
+{
+	struct fab *f = fab_send_first_only_on(7, true);
+	qp_2err_b(f);
+	expect_srq_held_wqe_flushed(f);
+	fab_down(f);
+}
+
+/* The same when b's QP enters ERR by its own requester's retry exhaustion (F6's shape). */
+Test(rc_dev, held_srq_wqe_flushed_on_retry_exhaustion)
+{
+	struct fab *f = fab_send_first_only_on(2, true);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.loss_ppm = NICREF_LINK_PPM;
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	pattern(f->b, D + 0x20000, 64, 3);
+	post_b(f, D + 0x20000, 64);
+	for (int i = 0; i < 40; i++)
+		nicref_link_advance(f->l, 10000000);
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	expect_srq_held_wqe_flushed(f);
+	fab_down(f);
+}
+
+/* ---- D-ROCE-RC-29: a send CQ that refuses a CQE (full without oi: PRM §7.12.1) ---------------- */
+
+/* A pair whose a has CQs of two CQEs; two SENDs from a complete and fill a's send CQ (its
+ * CQEs are not polled: update_ci stays 0). */
+static struct fab *fab_send_cq_full(uint8_t profile)
+{
+	roce_profile = profile;
+	a_log_cq_size = 1;
+	struct fab *f = fab_up(7, 7);
+	roce_profile = 0;
+	a_log_cq_size = 0;
+	recv_post(f, D + 0x10000, 256);
+	recv_post(f, D + 0x10100, 256);
+	post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	nicref_link_advance(f->l, 100000);
+	cr_assert_eq(tl_count(&f->a->tr, NICREF_EV_CQE), 2, "a's send CQ holds its two CQEs");
+	tl_mark(&f->a->tr);
+	return f;
+}
+
+/* What PRM §7.12.1 and §7.12.5 leave after an overrun on a's send CQ: one CQ_OVERRUN, the CQ
+ * error event (T84/T85: EQE type 04h, syndrome 1), a's QP in ERR, no CQE written after it (the
+ * CQ in error takes none), and the two CQEs from before still there to poll. The device's SQ
+ * head and counter stay on WQE `head`, the oldest WQE not completed. */
+static void expect_overrun_stops_at(struct fab *f, uint16_t head)
+{
+	tl_expect_one_violation(&f->a->tr, NICREF_VIO_CQ_OVERRUN);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_CQE), 0, "nothing written after the overrun");
+	const struct nicref_event *s = tl_only(&f->a->tr, NICREF_EV_QP_STATE);
+	cr_expect_eq(s->arg[2], 6, "a's QP to ERR");
+	uint8_t cqe[64];
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "SEND %u's CQE", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0, "MLX5_CQE_REQ");
+	}
+	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0);
+	struct roce_qp *qp = roce_qp_get(f->a->dev, f->qa.qp[0].qpn);
+	cr_assert_not_null(qp);
+	cr_expect_eq(qp->sq_head, head, "the oldest WQE not completed is WQE %u", head);
+	cr_expect_eq(qp->sq.hw_counter, head, "the device's SQ counter stays there");
+	cr_expect_eq(qp->req.state, RC_REQ_ERR, "the requester stopped");
+	cr_expect_eq(qp->deadline_ns, 0, "no timer");
+}
+
+/* D-ROCE-RC-29: the CQ overruns on the flush CQE of a READ whose response was lost (WQE 2),
+ * written because a fatal NAK refused the WRITE after it (WQE 3, D-ROCE-RC-27). Neither the READ
+ * nor the WRITE completes, and the device's SQ head stays on the READ. Before D-ROCE-RC-29
+ * req_fail went on after the refused flush CQE: it tried the WRITE's error CQE past the READ
+ * and moved the head to WQE 4, past two WQEs that never completed. */
+Test(rc_dev, cq_overrun_on_a_flush_cqe_completes_nothing_after_it)
+{
+	struct fab *f = fab_send_cq_full(0);
+	lose_frame(f, NICREF_LINK_BA, 2); /* b's third frame: the READ's response */
+	tl_mark(&f->b->tr);
+	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 100, D + 0x30000);
+	post_rkey(f, REFDRV_QP_OP_RDMA_WRITE, D, 100, D + 0x20000, f->qb.key ^ 0x100u);
+	nicref_link_advance(f->l, 1000000);
+	const struct nicref_event *n = tl_only(&f->b->tr, NICREF_EV_ROCE_NAK);
+	cr_expect_eq(n->arg[2], 0x62, "b refused the WRITE: NAK Remote Access Error");
+	expect_overrun_stops_at(f, 2);
+	fab_down(f);
+}
+
+/* D-ROCE-RC-29: the failing WQE's own error CQE overruns the CQ (seed004: a READ WQE faults the
+ * QP, 0x02, [S004] L35, L68): the READ (WQE 2) does not complete and the head stays on it.
+ * Before, the head moved to WQE 3 though the error CQE was never written. */
+Test(rc_dev, cq_overrun_on_the_error_cqe_leaves_the_wqe_not_completed)
+{
+	struct fab *f = fab_send_cq_full(1);
+	post(f, REFDRV_QP_OP_RDMA_READ, D, 64, D + 0x30000);
+	nicref_link_advance(f->l, 100000);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 0, "the READ is not sent");
+	expect_overrun_stops_at(f, 2);
+	fab_down(f);
+}
+
+/* D-ROCE-RC-18, D-ROCE-RC-29: a NAK PSN Sequence Error that acknowledges a SEND whose CQE
+ * overruns the CQ: the QP is in ERR from that CQE on, and the go-back the NAK asks for does not
+ * happen (no roce_retx, no packet). a sends a SEND (PSN 0) and a WRITE of 3000 bytes (PSNs
+ * 1-3); the WRITE's FIRST and b's ACK of the SEND are lost, so b's NAK for PSN 1 is what
+ * acknowledges the SEND (IBTA Vol. 1 §9.7.5.1). Before, the requester went on in the same
+ * step: a roce_retx from PSN 1 and the WRITE's packets sent again by a QP in ERR. */
+Test(rc_dev, cq_overrun_on_a_nak_stops_the_go_back)
+{
+	struct fab *f = fab_send_cq_full(0);
+	struct nicref_link_faults lf;
+	nicref_link_faults_default(&lf);
+	lf.nloss = 1;
+	lf.loss[0] = 3; /* a's fourth frame: the WRITE's FIRST */
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
+	lf.loss[0] = 2; /* b's third frame: the ACK of the SEND */
+	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
+	recv_post(f, D + 0x10200, 256);
+	tl_mark(&f->b->tr);
+	post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	post(f, REFDRV_QP_OP_RDMA_WRITE, D, 3000, D + 0x20000);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 4, "the SEND and the WRITE's 3");
+	tl_mark(&f->a->tr);
+	nicref_link_advance(f->l, 100000);
+	const struct nicref_event *n = tl_only(&f->b->tr, NICREF_EV_ROCE_NAK);
+	cr_expect_eq(n->arg[1], 1, "NAK for PSN 1");
+	cr_expect_eq(n->arg[2], 0x60, "PSN Sequence Error");
+	tl_expect_one_violation(&f->a->tr, NICREF_VIO_CQ_OVERRUN);
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_RETX), 0, "no go-back from a QP in ERR");
+	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_TX), 0, "nothing sent after the overrun");
+	struct roce_qp *qp = roce_qp_get(f->a->dev, f->qa.qp[0].qpn);
+	cr_assert_not_null(qp);
+	cr_expect_eq(qp->sq_head, 2, "the SEND (WQE 2) did not complete");
+	cr_expect_eq(qp->req.state, RC_REQ_ERR, "the requester stopped");
+	cr_expect_eq(qp->deadline_ns, 0, "no timer");
+	fab_down(f);
+}
+
+/* T76 oi ("overrun ignore"): the same READ and refused WRITE on a send CQ full but with oi set
+ * (MODIFY_CQ): §7.12.1 "old CQEs may be overwritten", so nothing is refused: the READ's flush
+ * CQE and the WRITE's error CQE are written in order at producer counters 2 and 3, over the
+ * two SEND CQEs, and the CQ stays OK (no violation). */
+Test(rc_dev, cq_with_oi_takes_the_flush_and_the_error_cqe)
+{
+	struct fab *f = fab_send_cq_full(0);
+	struct refdrv_cq *cq = &f->qa.qp[0].scq;
+	struct refdrv_cq_attr oi = cq->a;
+	oi.oi = true;
+	cr_assert_eq(refdrv_modify_cq(&f->a->d, cq, 1u << 2, &oi), 0, "%s", f->a->d.error);
+	tl_mark(&f->a->tr);
+	lose_frame(f, NICREF_LINK_BA, 2);
+	post(f, REFDRV_QP_OP_RDMA_READ, D + 0x40000, 100, D + 0x30000);
+	post_rkey(f, REFDRV_QP_OP_RDMA_WRITE, D, 100, D + 0x20000, f->qb.key ^ 0x100u);
+	nicref_link_advance(f->l, 1000000);
+	cr_expect_eq(f->a->tr.violations, 0, "no overrun with oi");
+	static const struct { unsigned syn, wqe; } want[2] = { { 0x05, 2 }, { 0x13, 3 } };
+	cr_assert_eq(tl_count(&f->a->tr, NICREF_EV_CQE), 2);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct nicref_event *e = tl_nth(&f->a->tr, NICREF_EV_CQE, i);
+		cr_expect_eq(e->arg[1], 2 + i, "producer counter %u", 2 + i);
+		cr_expect_eq(e->arg[2], 13, "MLX5_CQE_REQ_ERR");
+		cr_expect_eq(e->arg[3], want[i].syn, "CQE %u syndrome", i);
+		cr_expect_eq(e->arg[4], want[i].wqe, "CQE %u WQE", i);
+	}
+	struct roce_qp *qp = roce_qp_get(f->a->dev, f->qa.qp[0].qpn);
+	cr_assert_not_null(qp);
+	cr_expect_eq(qp->sq_head, 4, "every WQE completed");
+	fab_down(f);
+}
+
+/* D-ROCE-RC-29: the flush of the WQEs before a failing one reads what a flush CQE needs, the
+ * ctrl's opcode and size (T26), as the flush of a QP in ERR does. A SEND (WQE 0) is sent and
+ * its ACK lost; software then rewrites its ctrl (the wqe_index no longer its own) and posts a
+ * NOP (WQE 1), an opcode RC does not run (0x02, the QP to ERR): the SEND, outstanding, still
+ * completes flushed first (IBTA Vol. 1 §10.3.1), then the NOP with its error. Before, that
+ * flush read the whole WQE with the send path's checks, gave up at the SEND, and the NOP's
+ * error CQE was written with the SEND never completed. */
+Test(rc_dev, flush_before_a_failing_wqe_reads_only_the_ctrl)
+{
+	struct fab *f = fab_up(7, 7);
+	lose_frame(f, NICREF_LINK_BA, 0); /* b's ACK of the SEND */
+	recv_post(f, D + 0x10000, 256);
+	post(f, REFDRV_QP_OP_SEND, D, 64, 0);
+	nicref_link_advance(f->l, 1000);
+	uint8_t ctrl[4];
+	tl_put32(ctrl, 0x7700u << 8 | REFDRV_QP_OP_SEND); /* wqe_index 0x7700, not 0 */
+	tl_mem_write(f->a, f->qa.qp[0].sq.a.sq_buf, ctrl, sizeof ctrl);
+	post(f, REFDRV_QP_OP_NOP, D, 0, 0);
+	nicref_link_advance(f->l, 1000);
+	static const struct { unsigned syn, wqe, op; } want[2] = { { 0x05, 0, 0x0A }, { 0x02, 1, 0x00 } };
+	uint8_t cqe[64];
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "send CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13, "MLX5_CQE_REQ_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), want[i].syn, "CQE %u syndrome", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), want[i].wqe, "CQE %u WQE", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), want[i].op, "CQE %u opcode", i);
+	}
+	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0, "each WQE completes once");
 	fab_down(f);
 }

@@ -281,6 +281,10 @@ NOTES = {
                    "unrequested ACK goes out now, how often a CNP may be sent, the check order "
                    "between two failing checks): the test lists each reading (any_of) or admits "
                    "each value (a matcher)."},
+    "Overrun": {"bugType": "CONFORMANCE", "description":
+                "The test overruns a CQ on purpose (its CQEs are not polled): PRM §7.12.1 "
+                "puts the CQ and the work queue in error and raises the CQ error event; the "
+                "driver violation CQ_OVERRUN is expected."},
     "Seed004": {"bugType": "PROFILE", "description":
                 "The seed-004 engine profile (roce_profile 1, D-ROCE profiles in docs/roce.md, "
                 "seed 004 L88-143): its operation set, RC_CHK order, 16 outstanding requests "
