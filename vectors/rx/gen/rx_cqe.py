@@ -199,6 +199,30 @@ def gen_scatter():
         {"mem_write": {"addr": hex(DATA + 0x1000), "hex": "ee" * 256}},
         post(entries=[{"offset": "0x1000", "byte_count": 512}]), frame_step(b), cqes([cqe_ok(b)]),
         mem(DATA + 0x1000, b + bytes(end - n) + b"\xee" * (256 - end))])
+    # An RQ of wq_type 0 (T55: the RQ column allows both types; the linked-list WQE is T42/T43's
+    # next segment, Next_WQE_index in bits 15:0 of its first dword, then the scatter list).
+    # RQ 0's WQ buffer is 0x33000000, stride n at n * 64 (docs/vectors.md "Receive path").
+    g = vf.group("an RQ of wq_type 0 (a linked list)", [BRING_UP, rx_setup(
+        rqs=[{"wq_type": 0, "log_wq_stride": 6}], steer_all=[0])])
+    ll = [raw(v4(UDP, 40 + 8 * k)) for k in range(3)]
+    relink = [{"mem_write": {"addr": hex(0x33000000), "hex": "00000002"}},
+              {"mem_write": {"addr": hex(0x33000000 + 2 * 64), "hex": "00000001"}}]
+    three = [post(entries=[{"offset": hex(0x1000 * (k + 1)), "byte_count": 400}])
+             for k in range(3)]
+    vf.test(g, "WQEs posted in strides 0, 1, 2 and relinked 0 -> 2 -> 1: frames take them along "
+            "Next_WQE_index, the scatter list after the 16-byte next segment, wqe_counter the "
+            "stride", C_LL, three + relink + [frame_step(b) for b in ll] + [
+                cqes([cqe_ok(ll[0], wqe_counter=0), cqe_ok(ll[1], wqe_counter=2),
+                      cqe_ok(ll[2], wqe_counter=1)]),
+                mem(DATA + 0x1000, ll[0]), mem(DATA + 0x3000, ll[1]), mem(DATA + 0x2000, ll[2])])
+    vf.test(g, "RDY to ERR with flush_in_error_en: the WQEs still posted are flushed along the "
+            "list, each flush CQE naming its stride", C_LL + ", §7.7.2.1, T53 flush_in_error_en",
+            three + relink + [frame_step(ll[0]), {"rq_state": {"rq": 0, "to": "ERR"}},
+                              cqes([cqe_ok(ll[0], wqe_counter=0),
+                                    {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
+                                     "wqe_counter": 2},
+                                    {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
+                                     "wqe_counter": 1}])])
     return vf
 
 
