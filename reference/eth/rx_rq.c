@@ -314,6 +314,9 @@ enum rx_outcome rx_rq_place(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt 
 	 * stripping (vlan_cap, T147). */
 	sl->strip = sl->h.strip_tag && !PRM_GET(rqc, vlan_strip_disable, rq->ctx, WQ_CTX_BYTES) &&
 		    CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, vlan_cap);
+	/* §3.3.7: the device "removes the VLAN tag ... and reports it in the CQE fields": a tag
+	 * left in the data is not reported (D-RX-3), cv/up/cfi/vid stay 0. */
+	sl->h.cv = sl->strip;
 	size_t n = p->len - (sl->strip ? RX_TAG_LEN : 0);
 	sl->byte_cnt = (uint32_t)n;
 	struct rx_src s = { .dev = dev, .f = p->frame, .strip = sl->strip };

@@ -57,9 +57,11 @@ def gen_cqe():
          [*frames([seg(seq=SEQ0, vlan=(5, 0x123)), seg(seq=SEQ0 + 100, vlan=(5, 0x123))]), END])
     g = group(vf, "vlan_strip_disable 1", Setup(tirs=[{"rq": 0, "lro": {}}], vsd=1))
     test(vf, g, "with vlan_strip_disable the first segment is scattered with its tag; the "
-         "merged payloads follow", C_CQE + ", " + C_SCATTER + " 'when VLAN stripping is "
-         "configured'", [*frames([seg(seq=SEQ0, vlan=(1, 9)), seg(seq=SEQ0 + 100, vlan=(1, 9))]),
-                         END])
+         "merged payloads follow; the tag kept is not reported in cv (§3.3.7, D-RX-3)",
+         C_CQE + ", " + C_SCATTER + " 'when VLAN stripping is configured', PRM §3.3.7",
+         [*frames([seg(seq=SEQ0, vlan=(1, 9)), seg(seq=SEQ0 + 100, vlan=(1, 9))]), END],
+         readings=[("T68 cv \"present in the incoming frame\": the kept tag reported too",
+                   {"cv_unstripped"})])
     return vf
 
 

@@ -59,6 +59,8 @@ READINGS = {
                       "the segment over the size limit completes alone",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_sessions_first": "the RQ's sessions complete before the receive error's completion",
+    "cv_unstripped": "T68 cv 'present in the incoming frame': a C-VLAN tag kept in the data "
+                     "(vlan_strip_disable) is reported in cv/up/cfi/vid too",
 }
 
 
@@ -95,6 +97,7 @@ class Seg:
         self.llc_snap = False
         self.vlan = None      # VLAN ID of a C-VLAN tag, or None
         self.tag = None       # (pcp, cfi, vid)
+        self.stripped = False  # the RQ removed the tag (§3.3.7: vsd 0)
         self.ipver = 0
         self.l3_ok = self.l4_ok = False
         self.ip_opts = False
@@ -114,6 +117,7 @@ def parse(frame, vsd=0):
         s.tag = (tci >> 13, tci >> 12 & 1, tci & 0xFFF)
         off = 18
         strip = 0 if vsd else 4
+        s.stripped = not vsd
     if t < 0x600:  # 802.3 length: LLC/SNAP (AA AA 03, OUI 000000)
         if frame[off:off + 6] == b"\xaa\xaa\x03\x00\x00\x00":
             s.llc_snap = True
@@ -357,8 +361,12 @@ def session_cqe(ss, cause, ui, readings=()):
         c["checksum"] = acc
     if last.ts is not None:
         c["timestamp_h"], c["timestamp_l"] = last.ts
-    if f.tag is not None:
+    # §3.3.7 (D-RX-3): the tag the RQ removes is reported; one left in the data is not, unless
+    # T68's "present in the incoming frame" is read as any tag (the other reading)
+    if f.tag is not None and (f.stripped or "cv_unstripped" in readings):
         c.update(cv=1, up=f.tag[0], cfi=f.tag[1], vid=f.tag[2])
+    elif f.tag is not None:
+        c.update(cv=0, up=0, cfi=0, vid=0)
     return c
 
 
