@@ -60,7 +60,8 @@ static enum nicref_lro_cause merge_cause(struct nicref_dev *dev, const struct ti
 }
 
 /* The segment's state becomes the session's latest (T5: window, ACK, timestamps of the last
- * segment; minimum TTL; PSH and ACK accumulated). */
+ * segment; minimum TTL; PSH and ACK accumulated; TSecr of the latest segment whose TSecr is
+ * valid). */
 static void take_latest(struct lro_session *s, const struct lro_seg *g)
 {
 	s->num_seg++;
@@ -68,7 +69,11 @@ static void take_latest(struct lro_session *s, const struct lro_seg *g)
 	s->ack = g->ack;
 	s->win = g->win;
 	s->tsval = g->tsval;
-	s->tsecr = g->tsecr;
+	/* T68 lro_timestamp_echo: "of the header of the latest coalesced segment with valid TSecr
+	 * field"; RFC 7323 §3.2: TSecr is valid only with ACK (D-LRO-13). Before any segment had
+	 * ACK (T5: not valid then, L4_hdr_type 1), the latest segment's. */
+	if (g->ack_flag || !s->any_ack)
+		s->tsecr = g->tsecr;
 	s->ts = g->ts;
 	s->ecn_ip = g->ecn_ip;
 	s->ecn_tcp = g->ecn_tcp;

@@ -139,6 +139,29 @@ Test(lro_merge, timestamps_of_the_last_segment)
 	cr_expect_eq(CQE(c, byte_cnt), 14 + 20 + 32 + 30, "a 32-byte TCP header once");
 }
 
+/* T68 lro_timestamp_echo "of the latest coalesced segment with valid TSecr field" (RFC 7323
+ * §3.2: valid only with ACK; D-LRO-13): a last segment without ACK does not give TSecr. */
+Test(lro_merge, tsecr_of_the_latest_segment_with_ack)
+{
+	uint8_t c[64];
+	rx_post1(RX_BUF, 4096);
+	for (unsigned i = 0; i < 3; i++) {
+		struct seg s = seg_of(100 + 10 * i, 10);
+		s.ts = true;
+		s.tsval = 0x01020300 + i;
+		s.tsecr = 0x0A0B0C00 + i;
+		if (i == 2)
+			s.flags = 0; /* no ACK: its TSecr is not valid */
+		cr_assert_eq(seg_give(&s), RX_DELIVERED);
+	}
+	expire();
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, lro_num_seg), 3);
+	cr_expect_eq(CQE(c, l4_hdr_type), 4, "ACK in a segment");
+	cr_expect_eq(CQE(c, timestamp_h), 0x01020302, "TSval of the last");
+	cr_expect_eq(CQE(c, timestamp_l), 0x0A0B0C01, "TSecr of the second, the latest with ACK");
+}
+
 /* T5 L4_hdr_type: ACK in a later segment shows though the first header lacks it; none: 1. */
 Test(lro_merge, l4_hdr_type_across_the_segments)
 {

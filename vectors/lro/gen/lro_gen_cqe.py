@@ -55,6 +55,7 @@ def gen_cqe():
     test(vf, g, "C-VLAN tagged segments: the tag is stripped from the first, byte_cnt counts "
          "the buffer without it; cv, up, vid report the first tag", C_CQE + ", " + C_SCATTER,
          [*frames([seg(seq=SEQ0, vlan=(5, 0x123)), seg(seq=SEQ0 + 100, vlan=(5, 0x123))]), END])
+    g_plain = g
     g = group(vf, "vlan_strip_disable 1", Setup(tirs=[{"rq": 0, "lro": {}}], vsd=1))
     test(vf, g, "with vlan_strip_disable the first segment is scattered with its tag; the "
          "merged payloads follow; the tag kept is not reported in cv (§3.3.7, D-RX-3)",
@@ -62,6 +63,12 @@ def gen_cqe():
          [*frames([seg(seq=SEQ0, vlan=(1, 9)), seg(seq=SEQ0 + 100, vlan=(1, 9))]), END],
          readings=[("T68 cv \"present in the incoming frame\": the kept tag reported too",
                    {"cv_unstripped"})])
+    test(vf, g_plain, "the last segment without ACK: TSecr from the latest segment with ACK (T68 "
+         "'latest coalesced segment with valid TSecr field', RFC 7323 §3.2; D-LRO-13), TSval "
+         "from the last", C_CQE + " lro_timestamp_echo",
+         [*frames([seg(seq=SEQ0, ts=(0x1000, 0x7000)), seg(seq=SEQ0 + 100, ts=(0x1001, 0x7001)),
+                   seg(seq=SEQ0 + 200, flags="", ts=(0x1002, 0x7777))]), END],
+         readings=[("T5: TSecr of the last coalesced segment, ACK or not", {"tsecr_last"})])
     return vf
 
 

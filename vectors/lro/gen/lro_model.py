@@ -59,6 +59,7 @@ READINGS = {
                       "the segment over the size limit completes alone",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_sessions_first": "the RQ's sessions complete before the receive error's completion",
+    "tsecr_last": "T5: TSecr of the last coalesced segment, whether or not it carries ACK",
     "cv_unstripped": "T68 cv 'present in the incoming frame': a C-VLAN tag kept in the data "
                      "(vlan_strip_disable) is reported in cv/up/cfi/vid too",
 }
@@ -322,6 +323,7 @@ class Session:
         self.num_seg = 1
         self.psh = seg.psh
         self.any_ack = seg.ackf
+        self.ecr = seg       # D-LRO-13: the latest segment with a valid TSecr (ACK set)
         self.min_ttl = seg.ttl
         self.last = seg
         self.next_seq = (seg.seq + len(seg.payload)) & 0xFFFFFFFF
@@ -332,6 +334,8 @@ class Session:
         self.payloads.append(seg.payload)
         self.num_seg += 1
         self.psh |= seg.psh
+        if seg.ackf or not self.any_ack:  # RFC 7323 §3.2: TSecr is valid only with ACK
+            self.ecr = seg
         self.any_ack |= seg.ackf
         self.min_ttl = min(self.min_ttl, seg.ttl)
         self.last = seg
@@ -360,7 +364,11 @@ def session_cqe(ss, cause, ui, readings=()):
             acc = ones_sum(p, acc)
         c["checksum"] = acc
     if last.ts is not None:
+        # T5: TSval and TSecr "of the last coalesced segment"; T68: TSecr "of the latest
+        # coalesced segment with valid TSecr field" (D-LRO-13)
         c["timestamp_h"], c["timestamp_l"] = last.ts
+        if "tsecr_last" not in readings and ss.ecr.ts is not None:
+            c["timestamp_l"] = ss.ecr.ts[1]
     # §3.3.7 (D-RX-3): the tag the RQ removes is reported; one left in the data is not, unless
     # T68's "present in the incoming frame" is read as any tag (the other reading)
     if f.tag is not None and (f.stripped or "cv_unstripped" in readings):
