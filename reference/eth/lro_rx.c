@@ -118,8 +118,9 @@ static enum rx_outcome open_session(struct nicref_dev *dev, struct lro_state *ls
 	s->first_end = (uint32_t)(g->ip_end - (slot.strip ? RX_TAG_LEN : 0));
 	s->byte_cnt = s->first_end;
 	s->ip_payload = (uint32_t)(g->tcp_len + g->payload_len);
-	s->csum = csum_add(0, g->tcp, g->tcp_len + g->payload_len);
-	s->csum_odd = (g->tcp_len + g->payload_len) & 1;
+	/* T4 LRO: "Checksum of the merged TCP segment payload" (D-LRO-7): the payloads only. */
+	s->csum = csum_add(0, g->payload, g->payload_len);
+	s->csum_odd = g->payload_len & 1;
 	memcpy(s->ip_cmp, g->ip_cmp, LRO_IP_CMP);
 	s->min_ttl = g->ttl;
 	take_latest(s, g);

@@ -13,18 +13,17 @@ def gen_cqe():
         "The CQE of a session (PRM §3.3.6.6 T5, §7.12.1.1 T68): lro_num_seg, byte_cnt from the "
         "MAC header, lro_min_ttl, lro_tcp_win and lro_ack_seq_num of the last segment, "
         "lro_tcp_psh, lro_dup_ack_cnt 0, lro_timestamp_is_valid with TSval/TSecr of the last "
-        "segment, l4_hdr_type with ACK seen in any segment, the checksum over the TCP header "
-        "and the merged payload (T5; T4's 'merged payload' reading listed), the VLAN strip. "
+        "segment, l4_hdr_type with ACK seen in any segment, the checksum over the merged "
+        "payload (T4, D-LRO-7; T5's 'TCP header + TCP payload' reading listed), the VLAN strip. "
         "Expectations from vectors/lro/gen/lro_model.py."])
     g = group(vf, "one RQ, a Direct TIR with LRO (defaults), every frame to it",
               Setup(tirs=[{"rq": 0, "lro": {}}]))
-    csum_r = [("T4: the checksum of the merged payload only", {"checksum_payload_only"})]
-    test(vf, g, "three segments: the checksum covers the first TCP header and the three "
-         "payloads, without pseudo-header, not complemented (D-LRO-7)", C_CQE + ", T4",
+    csum_r = [("T5: the first TCP header and the merged payload", {"checksum_with_header"})]
+    test(vf, g, "three segments: the checksum covers the three payloads, without header or "
+         "pseudo-header, not complemented (D-LRO-7)", C_CQE + ", T4",
          [*frames(stream(3)), END], readings=csum_r, csum=True)
-    test(vf, g, "one segment alone: lro_num_seg 1 and the checksum of its TCP header and "
-         "payload", C_CQE + ", T4", [("frame", seg(ts=(3, 4))), END], readings=csum_r,
-         csum=True)
+    test(vf, g, "one segment alone: lro_num_seg 1 and the checksum of its payload", C_CQE + ", T4",
+         [("frame", seg(ts=(3, 4))), END], readings=csum_r, csum=True)
     odd = [seg(seq=SEQ0, n=101), seg(seq=SEQ0 + 101, n=99), seg(seq=SEQ0 + 200, n=51)]
     test(vf, g, "odd payload lengths: the checksum sums the merged bytes as one stream "
          "(D-LRO-7)", C_CQE + ", T4", [*frames(odd), END],

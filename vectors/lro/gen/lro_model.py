@@ -45,7 +45,8 @@ READINGS = {
     "limit_exclusive": "'will not exhaust' (§3.3.6.4): reaching lro_max_msg_sz exactly is refused",
     "wqe_space_normal": "no room in the WQE: the session completes normally, the segment alone",
     "timer_from_last": "the timer restarts at every merged segment",
-    "checksum_payload_only": "T4: the checksum covers the merged TCP payload only",
+    "checksum_with_header": "T5: the checksum covers the first TCP header and the merged "
+                            "payload",
     "checksum_per_segment": "each merged payload summed on its own (odd lengths do not shift)",
     "llc_snap_parsed": "TCP behind LLC/SNAP is seen and refused (§3.3.6.2 'No LLC/SNAP')",
     "timer_ties_reversed": "sessions opened at one moment: their timers fire in the other order "
@@ -355,14 +356,17 @@ def session_cqe(ss, cause, ui, readings=()):
          "l4_hdr_type": 4 if ss.any_ack else 1,
          "l3_hdr_type": 2 if f.ipver == 4 else 1, "l3_ok": 1, "l4_ok": 1,
          "lro_timestamp_is_valid": 1 if last.ts is not None else 0,
-         "checksum": ones_sum(f.tcp_hdr + b"".join(ss.payloads))}
-    if "checksum_payload_only" in readings:       # T4: "checksum of the merged payload"
-        c["checksum"] = ones_sum(b"".join(ss.payloads))
+         "checksum": 0}
+    # D-LRO-7: T4 "Checksum of the merged TCP segment payload": the payloads as one stream;
+    # T5 "covers TCP header + TCP payload of all merged packets": the first header too
+    hdr = f.tcp_hdr if "checksum_with_header" in readings else b""
     if "checksum_per_segment" in readings:        # each payload summed on its own, then added
-        acc = ones_sum(f.tcp_hdr)
+        acc = ones_sum(hdr)
         for p in ss.payloads:
             acc = ones_sum(p, acc)
         c["checksum"] = acc
+    else:
+        c["checksum"] = ones_sum(hdr + b"".join(ss.payloads))
     if last.ts is not None:
         # T5: TSval and TSecr "of the last coalesced segment"; T68: TSecr "of the latest
         # coalesced segment with valid TSecr field" (D-LRO-13)
