@@ -367,9 +367,9 @@ int replay_run(const struct replay_opts *o)
 	if (o->dut)
 		dut_diff_retarget(rp->x->dev, on_dut_divergence, rp);
 	for (unsigned i = 0; i < rp->x->nrq; i++)
-		if (rp->x->on_rmp[i] && rp->x->rmp_linked) {
-			fprintf(stderr, "BAD %s: RQ %u is on an RMP of wq_type 0 (a linked list): the "
-					"replay re-posts WQEs to cyclic queues only (docs/replay.md)\n",
+		if (rp->x->ring[i]->linked) {
+			fprintf(stderr, "BAD %s: RQ %u (or its RMP) is of wq_type 0 (a linked list): "
+					"the replay re-posts WQEs to cyclic queues only (docs/replay.md)\n",
 				o->setup, i);
 			goto out;
 		}

@@ -82,6 +82,7 @@ struct vec_rx_wq {
 struct vec_rx_rq {
 	struct vec_rx_wq wq;
 	bool vsd, flush, on_rmp;
+	bool linked; /* wq_type 0: a linked list (docs/rx.md D-RX-16) */
 	uint32_t user_index;
 };
 struct vec_rx_lro {

@@ -108,15 +108,17 @@ static int rqs_values(struct run *r, const json_t *s)
 	r->rx.nrq = rqs ? (unsigned)json_array_size(rqs) : 1;
 	for (i = 0; i < r->rx.nrq; i++) {
 		char what[32];
-		uint64_t vsd, flush, on_rmp, ui;
+		uint64_t vsd, flush, on_rmp, ui, wqt;
 		struct vec_rx_rq *q = &r->rx.rq[i];
 		o = rqs ? json_array_get(rqs, i) : NULL;
 		snprintf(what, sizeof what, "rqs[%zu]", i);
 		if (wq_values(r, what, o, &q->wq) || vec_rx_num_in(r, what, o, "vsd", 1, 0, &vsd) ||
 		    vec_rx_num_in(r, what, o, "flush_in_error_en", 1, 1, &flush) ||
 		    vec_rx_num_in(r, what, o, "on_rmp", 1, 0, &on_rmp) ||
+		    vec_rx_num_in(r, what, o, "wq_type", 1, 1, &wqt) ||
 		    vec_rx_num_in(r, what, o, "user_index", 24, RX_USER_INDEX_BASE + i, &ui))
 			return -1;
+		q->linked = wqt == 0;
 		q->vsd = vsd != 0;
 		q->flush = flush != 0;
 		q->on_rmp = on_rmp != 0;
@@ -403,7 +405,7 @@ static int setup_run(struct run *r, struct rx_stack *x)
 	for (unsigned i = 0; i < v->nrq; i++) {
 		const struct vec_rx_rq *q = &v->rq[i];
 		uint64_t buf = RX_RQ_BUF + i * RX_RQ_SPAN, dbr = RX_DBR + 0x40ull * (i + 1);
-		struct refdrv_rq_attr ra = { .wq = wq_attr(&q->wq, buf, dbr, 1, x->pd),
+		struct refdrv_rq_attr ra = { .wq = wq_attr(&q->wq, buf, dbr, q->linked ? 0 : 1, x->pd),
 					     .cqn = x->cq.cqn,
 					     .user_index = q->user_index,
 					     .flush_in_error_en = q->flush,
@@ -422,6 +424,8 @@ static int setup_run(struct run *r, struct rx_stack *x)
 						      .log_wq_sz = q->wq.log_wq_sz,
 						      .log_wq_stride = q->wq.log_stride,
 						      .wq_signature = q->wq.signature,
+						      .shared = q->linked, /* T42's next segment */
+						      .linked = q->linked,
 						      .qn = x->rqn[i] };
 	}
 	if (v->rqt_n) {

@@ -2,8 +2,8 @@
  * events by cause name, the LRO CQE fields, modify_tir, destroy_tir and rq_state, and their
  * refusals. A handful of smoke vectors; the golden ones are vectors/lro/. The frames are two
  * IPv4/TCP segments of one flow (seq 1000 and 1100, 100 bytes each, ACK), their checksums and
- * the merged checksum (T5: the first TCP header and both payloads, 0x13d9) computed by RFC 1071
- * outside the model. */
+ * the merged checksum (T4, D-LRO-7: both payloads, 0xc427; T5's reading with the first TCP
+ * header would be 0x13d9) computed by RFC 1071 outside the model. */
 #include "vectest.h"
 
 #define SEG1                                                                                     \
@@ -41,7 +41,7 @@ Test(vectors_lro, two_segments_merge_and_the_timer_ends_them)
 			   "{\"events\":{\"expect\":[{\"event\":\"lro_end\",\"cause\":\"timer\","
 			   "\"num_seg\":2,\"byte_cnt\":254}]}},"
 			   "{\"cqes\":{\"cq\":\"rx\",\"expect\":[{\"opcode\":2,\"lro_num_seg\":2,"
-			   "\"byte_cnt\":254,\"lro_abrt\":1,\"checksum\":\"0x13d9\","
+			   "\"byte_cnt\":254,\"lro_abrt\":1,\"checksum\":\"0xc427\","
 			   "\"lro_tcp_win\":\"0x2000\",\"lro_ack_seq_num\":\"0x1000\","
 			   "\"l4_hdr_type\":4,\"lro_min_ttl\":64}]}},"
 			   "{\"mem_expect\":{\"addr\":\"0x50001000\",\"hex\":\"" SEG1 "\"}}"));

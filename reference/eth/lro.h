@@ -77,7 +77,7 @@ struct lro_session {
 	uint16_t win;
 	uint8_t num_seg, min_ttl, ecn_ip, ecn_tcp;
 	bool psh, any_ack, ts;
-	uint64_t csum;        /* the one's complement sum of the TCP header and payload so far */
+	uint64_t csum;        /* the one's complement sum of the TCP payload so far (D-LRO-7) */
 	bool csum_odd;        /* that stream has an odd length */
 	uint8_t ip_cmp[LRO_IP_CMP];
 };

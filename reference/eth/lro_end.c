@@ -13,8 +13,8 @@ static void cqe_view(const struct lro_session *s, enum nicref_lro_cause c, struc
 		     struct rx_pkt *p, struct rx_lro_cqe *l)
 {
 	*sl = s->slot;
-	/* T5 Checksum: "covers TCP header + TCP payload of all merged packets (without TCP pseudo
-	 * header)", the 16-bit one's complement sum, not complemented (D-LRO-7, as D-RX-10). */
+	/* T4 "Checksum of the merged TCP segment payload" (T5 adds the TCP header: the other
+	 * reading), the 16-bit one's complement sum, not complemented (D-LRO-7, as D-RX-10). */
 	sl->h.checksum = lro_sum16(s->csum);
 	/* T5 L4_hdr_type: ACK "in one of the next merged segments" shows in the CQE. */
 	sl->h.l4_hdr_type = s->any_ack ? L4T_TCP_ACK_DATA : L4T_TCP;

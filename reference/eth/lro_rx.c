@@ -60,7 +60,8 @@ static enum nicref_lro_cause merge_cause(struct nicref_dev *dev, const struct ti
 }
 
 /* The segment's state becomes the session's latest (T5: window, ACK, timestamps of the last
- * segment; minimum TTL; PSH and ACK accumulated). */
+ * segment; minimum TTL; PSH and ACK accumulated; TSecr of the latest segment whose TSecr is
+ * valid). */
 static void take_latest(struct lro_session *s, const struct lro_seg *g)
 {
 	s->num_seg++;
@@ -68,7 +69,11 @@ static void take_latest(struct lro_session *s, const struct lro_seg *g)
 	s->ack = g->ack;
 	s->win = g->win;
 	s->tsval = g->tsval;
-	s->tsecr = g->tsecr;
+	/* T68 lro_timestamp_echo: "of the header of the latest coalesced segment with valid TSecr
+	 * field"; RFC 7323 §3.2: TSecr is valid only with ACK (D-LRO-13). Before any segment had
+	 * ACK (T5: not valid then, L4_hdr_type 1), the latest segment's. */
+	if (g->ack_flag || !s->any_ack)
+		s->tsecr = g->tsecr;
 	s->ts = g->ts;
 	s->ecn_ip = g->ecn_ip;
 	s->ecn_tcp = g->ecn_tcp;
@@ -113,8 +118,9 @@ static enum rx_outcome open_session(struct nicref_dev *dev, struct lro_state *ls
 	s->first_end = (uint32_t)(g->ip_end - (slot.strip ? RX_TAG_LEN : 0));
 	s->byte_cnt = s->first_end;
 	s->ip_payload = (uint32_t)(g->tcp_len + g->payload_len);
-	s->csum = csum_add(0, g->tcp, g->tcp_len + g->payload_len);
-	s->csum_odd = (g->tcp_len + g->payload_len) & 1;
+	/* T4 LRO: "Checksum of the merged TCP segment payload" (D-LRO-7): the payloads only. */
+	s->csum = csum_add(0, g->payload, g->payload_len);
+	s->csum_odd = g->payload_len & 1;
 	memcpy(s->ip_cmp, g->ip_cmp, LRO_IP_CMP);
 	s->min_ttl = g->ttl;
 	take_latest(s, g);

@@ -212,7 +212,13 @@ uint32_t rss_xor8(const uint8_t *in, size_t n, uint16_t rqt_max_size)
 	unsigned bits = 0;
 	while (bits < 8 && (2u << bits) <= rqt_max_size)
 		bits++; /* floor(log2(rqt_max_size)), at most 8 */
-	return (uint8_t)(x ^ ((1u << bits) - 1));
+	/* T45 rx_hash_fn 1: "XOR8 results but with inverted LSBs" read as the `bits` LSBs in
+	 * reversed order (D-RSS-5; the other reading complements them). */
+	uint8_t rev = 0;
+	for (unsigned i = 0; i < bits; i++)
+		rev = (uint8_t)(rev | ((x >> i) & 1u) << (bits - 1u - i));
+	uint8_t high = bits < 8 ? (uint8_t)(x & ~((1u << bits) - 1u)) : 0;
+	return (uint8_t)(high | rev);
 }
 
 void rss_compute(const struct rss_cfg *c, const uint8_t *frame, size_t len,

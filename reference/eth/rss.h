@@ -83,8 +83,8 @@ uint32_t rss_toeplitz(const uint8_t *key, size_t keylen, const uint8_t *in, size
  * has one; tests/rss_hash_test.c checks that the two agree). */
 uint32_t rss_toeplitz_portable(const uint8_t *key, size_t keylen, const uint8_t *in, size_t n);
 
-/* Inverted XOR8 (T45 rx_hash_fn 0x1): the XOR of the n bytes at in, with its
- * log2(rqt_max_size) least significant bits inverted, at most its 8 (D-RSS-5). */
+/* Inverted XOR8 (T45 rx_hash_fn 0x1): the XOR of the n bytes at in, with the order of its
+ * log2(rqt_max_size) least significant bits reversed, at most its 8 (D-RSS-5). */
 uint32_t rss_xor8(const uint8_t *in, size_t n, uint16_t rqt_max_size);
 
 /* The RQT entry a hash selects: its log2(rqt_actual_size) least significant bits (D-RSS-1;

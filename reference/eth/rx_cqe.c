@@ -59,7 +59,7 @@ int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
 	uint32_t w = CQE_DW(l4_ok, h->l4_ok) | CQE_DW(l3_ok, h->l3_ok) | CQE_DW(l2_ok, h->l2_ok) |
 		     CQE_DW(ip_frag, h->ip_frag) | CQE_DW(l4_hdr_type, h->l4_hdr_type) |
 		     CQE_DW(l3_hdr_type, h->l3_hdr_type) | CQE_DW(ip_ext_opts, h->ip_ext_opts);
-	if (h->cv) /* T68 cv: present in the incoming frame, stripped or not (D-RX-3). */
+	if (h->cv) /* T68 cv: the C-VLAN tag the RQ stripped (§3.3.7, D-RX-3). */
 		w |= CQE_DW(cv, 1) | CQE_DW(up, h->up) | CQE_DW(cfi, h->cfi) | CQE_DW(vid, h->vid);
 	CQE_DW_PUT(cqe, l4_ok, w);
 	PRM_SET(cqe64, srqn_user_index, cqe, n, srqn_user_index(dev, d));

@@ -78,7 +78,7 @@ void rx_hdr_fields(const uint8_t *f, size_t len, const struct pkt_info *pi, stru
 	/* D-RX-9: l2_ok, the Ethernet header and the tags it announces (up to two) are whole. */
 	h->l2_ok = pi->l2_complete;
 	/* T68 cv: "cVLAN was present in the incoming frame" (D-RX-3: the outermost tag, the one
-	 * §3.3.7 strips). */
+	 * §3.3.7 strips; the RQ stage clears cv when it keeps the tag, eth/rx_rq.c). */
 	if (h->l2_ok && pi->ntags > 0 && pi->tag[0].tpid == RX_CTAG_TPID) {
 		h->cv = h->strip_tag = true;
 		h->up = pi->tag[0].prio;

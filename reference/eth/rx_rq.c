@@ -1,8 +1,8 @@
 /* The RQ stage (PRM §7.4.1.2, §7.4.4.3-§7.4.4.5, §7.7, §7.10, §3.3.7, §3.3.9-§3.3.10, §9.2.3;
- * docs/rx.md D-RX-1..D-RX-4, D-RX-14): one copy of a frame reaches an RQ. A RDY RQ takes its
- * next receive WQE (its own cyclic WQ, or its RMP: obj/wq.h rq_dequeue, which raises the RMP
- * limit and catastrophic events); none posted drops the frame and counts it for the next CQE's
- * rx_drop_counter. The WQE (one stride) is read, its signature checked, its scatter list
+ * docs/rx.md D-RX-1..D-RX-4, D-RX-14, D-RX-16): one copy of a frame reaches an RQ. A RDY RQ
+ * takes its next receive WQE (its own WQ, cyclic or a linked list, or its RMP: obj/wq.h
+ * rq_dequeue, which raises the RMP limit and catastrophic events); none posted drops the frame
+ * and counts it for the next CQE's rx_drop_counter. The WQE (one stride) is read, its signature checked, its scatter list
  * walked to the stride's end or the Null entry; the frame, its outermost C-VLAN tag removed
  * unless the RQ's vsd says not to, is written through the MKeys with the queue's PD (start
  * padding skips bytes before it, end padding writes zeros after it), then the CQE. A frame
@@ -98,8 +98,10 @@ static void locate(struct nicref_dev *dev, struct rx_wqe *w)
 		w->rlkey = PRM_GET(rqc, rlkey, rq->ctx, WQ_CTX_BYTES) != 0;
 		w->qn = rq->hdr.handle;
 		/* §7.4.4.3: "If RQ is subject for WQE signature, first segment is a WQE signature
-		 * segment". */
-		w->first = PRM_GET(wq, wq_signature, w->wq_ctx, WQ_CTX_BYTES - WQ_IN_CTX) ? RX_SEG : 0;
+		 * segment". A linked-list RQ's WQE (T55 wq_type 0, D-RX-16) starts with the next
+		 * segment of T42/T43, which holds the signature. */
+		bool sig = PRM_GET(wq, wq_signature, w->wq_ctx, WQ_CTX_BYTES - WQ_IN_CTX) != 0;
+		w->first = rq->wq.type == 0 || sig ? RX_SEG : 0;
 		return;
 	}
 	const struct rmp *rmp = obj_get(dev, OBJ_RMP, rq->rmpn);
@@ -312,6 +314,9 @@ enum rx_outcome rx_rq_place(struct nicref_dev *dev, uint32_t rqn, struct rx_pkt 
 	 * stripping (vlan_cap, T147). */
 	sl->strip = sl->h.strip_tag && !PRM_GET(rqc, vlan_strip_disable, rq->ctx, WQ_CTX_BYTES) &&
 		    CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, vlan_cap);
+	/* §3.3.7: the device "removes the VLAN tag ... and reports it in the CQE fields": a tag
+	 * left in the data is not reported (D-RX-3), cv/up/cfi/vid stay 0. */
+	sl->h.cv = sl->strip;
 	size_t n = p->len - (sl->strip ? RX_TAG_LEN : 0);
 	sl->byte_cnt = (uint32_t)n;
 	struct rx_src s = { .dev = dev, .f = p->frame, .strip = sl->strip };

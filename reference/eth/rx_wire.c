@@ -6,14 +6,15 @@
 #include "eth/pkt_hdr.h"
 #include "eth/rx.h"
 
-/* The L2 header: the Ethernet header and every VLAN tag (802.1Q, 802.1ad, QinQ), as the send
- * path measures it (D-TX-6). */
+/* The L2 header the MTU leaves out, as the send path measures it (D-TX-6, D-RX-5): the Ethernet
+ * header and the tags the device parses, up to two of 802.1Q (8100h) or 802.1ad (88A8h)
+ * (D-PARSE-1, D-TXO-6). A third tag, or another TPID (9100h), is L3 payload to the MTU. */
 static size_t l2_len(const uint8_t *f, size_t len)
 {
 	size_t l2 = HDR_ETH_LEN;
-	while (l2 + RX_TAG_LEN <= len) {
+	for (unsigned tags = 0; tags < PKT_MAX_TAGS && l2 + RX_TAG_LEN <= len; tags++) {
 		unsigned t = hdr_get16(f + l2 - 2);
-		if (t != HDR_TPID_CTAG && t != HDR_TPID_STAG && t != 0x9100)
+		if (t != HDR_TPID_CTAG && t != HDR_TPID_STAG)
 			break;
 		l2 += RX_TAG_LEN;
 	}

@@ -151,6 +151,18 @@ enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 	return NICREF_RULE_NONE;
 }
 
+/* The stride after `at` in a linked-list WQ (T55 wq_type 0): T42/T43, a linked-list receive WQE
+ * starts with its next segment, Next_WQE_index (in stride units) in bits 15:0 of its first
+ * dword. 0, or -1 when the segment cannot be read. */
+static int ll_next(struct nicref_dev *dev, const struct wq *wq, uint16_t at, uint16_t *next)
+{
+	uint8_t seg[4];
+	if (wq_read(dev, wq, at, 0, seg, sizeof seg))
+		return -1;
+	*next = (uint16_t)PRM_GET(srq_wqe_next, next_wqe_index, seg, sizeof seg);
+	return 0;
+}
+
 /* §7.7.2: entering ERR. catastrophic: the RQ failed to take a WQE from an RMP in ERR (T57). */
 static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause, bool catastrophic)
 {
@@ -166,9 +178,18 @@ static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause,
 			return;
 		rq->wq.sw_counter = db;
 		while (rq->wq.hw_counter != db) {
-			if (wq_flush_cqe(dev, rq->cqn, false, rq->wq.hw_counter, 0, rq->user_index))
+			/* The CQE names the WQE as a completion would: the counter (cyclic) or
+			 * the stride along the list (linked list, D-RX-16). */
+			uint16_t index = rq->wq.hw_counter, next = 0;
+			if (rq->wq.type == 0) {
+				index = rq->head;
+				if (ll_next(dev, &rq->wq, rq->head, &next))
+					return; /* the list cannot be followed: the rest stays posted */
+			}
+			if (wq_flush_cqe(dev, rq->cqn, false, index, 0, rq->user_index))
 				return; /* the CQ took no CQE (§7.12.1): the rest stays posted */
 			rq->wq.hw_counter++;
+			rq->head = next;
 		}
 		return;
 	}
@@ -221,16 +242,13 @@ static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *ind
 		return -2;
 	uint32_t idx = rmp->wq.hw_counter;
 	if (rmp->wq.type == 0) {
-		/* T42/T43: a linked-list WQE starts with its next segment, Next_WQE_index in bits
-		 * 15:0 of its first dword (D-RMP-1: the list starts at stride 0). */
-		uint8_t next[4];
+		/* D-RMP-1: the list starts at stride 0 and follows each WQE's next segment. */
 		idx = rmp->head;
-		if (wq_read(dev, &rmp->wq, idx, 0, next, sizeof next)) {
+		if (ll_next(dev, &rmp->wq, rmp->head, &rmp->head)) {
 			rmp_hw_error(dev, rmp);
 			rq_error(dev, rq, WQ_CAUSE_DEVICE, true);
 			return -1;
 		}
-		rmp->head = (uint16_t)PRM_GET(srq_wqe_next, next_wqe_index, next, sizeof next);
 	}
 	rmp->wq.hw_counter++;
 	taken_push(rq, idx);
@@ -258,7 +276,20 @@ int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index)
 	rq->wq.sw_counter = db;
 	if (db == rq->wq.hw_counter)
 		return -2;
-	*index = rq->wq.hw_counter++; /* §7.4.1.2: WQEs "executed in the order of their appearance" */
+	if (rq->wq.type == 1) {
+		/* §7.4.1.2: WQEs "executed in the order of their appearance in the buffer". */
+		*index = rq->wq.hw_counter++;
+		return 0;
+	}
+	/* T55 wq_type 0, allowed for an RQ (D-RX-16): the WQEs are taken along the list from
+	 * stride 0, as an RMP's (D-RMP-1); the record still counts the WQEs posted (T24). When the
+	 * next segment cannot be read the WQE cannot either: its read fails the copy and the RQ
+	 * goes to ERR (eth/rx_rq.c, D-RX-2). */
+	rq->wq.hw_counter++;
+	*index = rq->head;
+	uint16_t next;
+	if (ll_next(dev, &rq->wq, rq->head, &next) == 0)
+		rq->head = next;
 	return 0;
 }
 
@@ -324,6 +355,7 @@ enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
 			/* T57: SW zeroes the record before RST2RDY; the queue starts over and WQEs
 			 * taken from an RMP are dropped (D-RQ-5). */
 			rq->wq.hw_counter = rq->wq.sw_counter = 0;
+			rq->head = 0; /* a linked list starts again at stride 0 (D-RX-16) */
 			rq->rx_drop_counter = 0; /* D-RX-4 */
 			taken_clear(rq);
 		}

@@ -76,6 +76,7 @@ struct rq {
 	bool on_rmp;                  /* mem_rq_type MEMORY_RQ_RMP (T53 00h[27:24] = 1) */
 	uint32_t cqn, rmpn, pd;       /* pd: 0 for an RMP RQ, whose WQ is not used (D-RQ-4) */
 	uint32_t user_index;
+	uint16_t head;                /* linked list (wq_type 0): the next WQE to take (T43) */
 	struct wq wq;
 	/* WQEs this RQ took from its RMP and has not completed (§7.7.2.2), in the order taken:
 	 * a ring of taken_cap slots allocated at CREATE_RQ from the RMP's size (obj/rq.c), so

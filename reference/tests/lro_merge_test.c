@@ -81,10 +81,10 @@ Test(lro_merge, three_segments_one_buffer_one_cqe)
 	cr_expect_eq(CQE(c, l3_hdr_type), 2);
 	cr_expect_eq(CQE(c, l3_ok), 1);
 	cr_expect_eq(CQE(c, l4_ok), 1);
-	const uint8_t *p[3] = { f[0] + tcp[0], f[1] + 54, f[2] + 54 };
-	const size_t len[3] = { 20 + 100, 100, 100 };
+	const uint8_t *p[3] = { f[0] + tcp[0] + 20, f[1] + 54, f[2] + 54 };
+	const size_t len[3] = { 100, 100, 100 };
 	cr_expect_eq(CQE(c, checksum), sum_of(p, len, 3),
-		     "T5: TCP header + all payload, no pseudo-header");
+		     "T4: all the TCP payload, no header, no pseudo-header (D-LRO-7)");
 	cr_expect_eq(CQE(c, srqn_user_index), 0x654321);
 	struct nicref_stats st;
 	nicref_stats_get(rdev->dev, &st);
@@ -92,8 +92,8 @@ Test(lro_merge, three_segments_one_buffer_one_cqe)
 	cr_expect_eq(st.lro_sessions_ended, 1);
 }
 
-/* T5 Checksum over payloads of odd lengths: one byte stream (each payload continues at the
- * byte the previous one ended). */
+/* The checksum over payloads of odd lengths: one byte stream (each payload continues at the
+ * byte the previous one ended; D-LRO-7). */
 Test(lro_merge, checksum_over_odd_payloads)
 {
 	uint8_t f[3][512], c[64];
@@ -112,8 +112,8 @@ Test(lro_merge, checksum_over_odd_payloads)
 		cr_assert_eq(seg_give(&s[i]), RX_DELIVERED);
 	expire();
 	rx_cqe(c);
-	const uint8_t *p[3] = { f[0] + tcp[0], f[1] + 54, f[2] + 54 };
-	const size_t len[3] = { 20 + 101, 77, 50 };
+	const uint8_t *p[3] = { f[0] + tcp[0] + 20, f[1] + 54, f[2] + 54 };
+	const size_t len[3] = { 101, 77, 50 };
 	cr_expect_eq(CQE(c, checksum), sum_of(p, len, 3));
 	cr_expect_eq(CQE(c, byte_cnt), 54 + 228);
 }
@@ -137,6 +137,29 @@ Test(lro_merge, timestamps_of_the_last_segment)
 	cr_expect_eq(CQE(c, timestamp_h), 0x01020302, "TSval of the last");
 	cr_expect_eq(CQE(c, timestamp_l), 0x0A0B0C02, "TSecr of the last");
 	cr_expect_eq(CQE(c, byte_cnt), 14 + 20 + 32 + 30, "a 32-byte TCP header once");
+}
+
+/* T68 lro_timestamp_echo "of the latest coalesced segment with valid TSecr field" (RFC 7323
+ * §3.2: valid only with ACK; D-LRO-13): a last segment without ACK does not give TSecr. */
+Test(lro_merge, tsecr_of_the_latest_segment_with_ack)
+{
+	uint8_t c[64];
+	rx_post1(RX_BUF, 4096);
+	for (unsigned i = 0; i < 3; i++) {
+		struct seg s = seg_of(100 + 10 * i, 10);
+		s.ts = true;
+		s.tsval = 0x01020300 + i;
+		s.tsecr = 0x0A0B0C00 + i;
+		if (i == 2)
+			s.flags = 0; /* no ACK: its TSecr is not valid */
+		cr_assert_eq(seg_give(&s), RX_DELIVERED);
+	}
+	expire();
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, lro_num_seg), 3);
+	cr_expect_eq(CQE(c, l4_hdr_type), 4, "ACK in a segment");
+	cr_expect_eq(CQE(c, timestamp_h), 0x01020302, "TSval of the last");
+	cr_expect_eq(CQE(c, timestamp_l), 0x0A0B0C01, "TSecr of the second, the latest with ACK");
 }
 
 /* T5 L4_hdr_type: ACK in a later segment shows though the first header lacks it; none: 1. */
@@ -240,8 +263,8 @@ Test(lro_merge, ipv6_segments)
 	cr_expect_eq(CQE(c, byte_cnt), 14 + 40 + 20 + 120);
 	cr_expect_eq(CQE(c, lro_min_ttl), 3, "T5: the minimum Hop Limit");
 	cr_expect_eq(CQE(c, l3_hdr_type), 1, "T68 01: IPv6");
-	const uint8_t *p[2] = { f[0] + tcp, f[1] + 74 };
-	const size_t len[2] = { 80, 60 };
+	const uint8_t *p[2] = { f[0] + tcp + 20, f[1] + 74 };
+	const size_t len[2] = { 60, 60 };
 	cr_expect_eq(CQE(c, checksum), sum_of(p, len, 2));
 }
 

@@ -162,7 +162,8 @@ Test(rss_hash, none_and_reserved_functions)
 	}
 }
 
-/* D-RSS-5: inverted XOR8 inverts log2(rqt_max_size) LSBs, at most 8. */
+/* D-RSS-5: inverted XOR8 reverses the order of its log2(rqt_max_size) LSBs, at most 8 (the
+ * complement reading would give 0xF9 and 0x01 below). */
 Test(rss_hash, xor8_inverted_bits)
 {
 	const struct pp_case *p = &pp_cases[0];
@@ -178,8 +179,11 @@ Test(rss_hash, xor8_inverted_bits)
 	}
 	const uint8_t in[3] = { 0x0F, 0xF0, 0x01 }; /* XOR 0xFE */
 	cr_expect_eq(rss_xor8(in, 3, 1), 0xFE);
-	cr_expect_eq(rss_xor8(in, 3, 8), 0xF9);
-	cr_expect_eq(rss_xor8(in, 3, 4096), 0x01);
+	cr_expect_eq(rss_xor8(in, 3, 8), 0xFB, "110 reversed: 011");
+	cr_expect_eq(rss_xor8(in, 3, 4096), 0x7F, "11111110 reversed");
+	const uint8_t zero[2] = { 0x5A, 0x5A }; /* XOR 0x00: reversal keeps 0, a complement not */
+	cr_expect_eq(rss_xor8(zero, 2, 4), 0x00);
+	cr_expect_eq(rss_xor8(zero, 0, 256), 0x00, "over nothing (D-RSS-3)");
 }
 
 /* D-RSS-9: key bits past the key read as 0. Key FF FF FF FF, input bit 7 set: the window is key

@@ -114,7 +114,8 @@ Test(rx_rq, no_wqe_drops_and_counts)
 	cr_expect_eq(CQE(c, s_wqe_opcode), 0, "restarted after it was reported");
 }
 
-/* §3.3.7, D-RX-3: the C-VLAN tag is stripped and reported; with vsd it stays, still reported. */
+/* §3.3.7, D-RX-3: the C-VLAN tag is stripped and reported; with vsd it stays and is not
+ * reported (§3.3.7 reports the tag it removes). */
 Test(rx_rq, vlan_strip)
 {
 	uint8_t f[256], m[256], c[64];
@@ -149,8 +150,8 @@ Test(rx_rq, vlan_kept_with_vsd)
 	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
 	rx_cqe(c);
 	cr_expect_eq(CQE(c, byte_cnt), n);
-	cr_expect_eq(CQE(c, cv), 1);
-	cr_expect_eq(CQE(c, vid), 7);
+	cr_expect_eq(CQE(c, cv), 0, "kept in the data, not reported");
+	cr_expect_eq(CQE(c, vid), 0);
 	rx_mem(RX_BUF, m, n);
 	cr_expect_arr_eq(m, f, n);
 }
@@ -338,6 +339,81 @@ Test(rx_rq, rmp_linked_list_and_limit)
 			lim++;
 	cr_expect_eq(lim, 1, "one RMP limit event (D-WQ-2)");
 	cr_expect_eq(rx_give(f, n, 0), RX_DROPPED, "the RMP is empty");
+}
+
+/* T55 wq_type 0 for an RQ, T42/T43 (D-RX-16): a linked-list RQ takes its WQEs along the
+ * Next_WQE_index chain from stride 0, not in buffer order; its scatter list follows the 16-byte
+ * next segment; the CQE's wqe_counter and the signature name the stride. */
+Test(rx_rq, linked_list_rq_follows_next_wqe_index)
+{
+	struct rx_opts op = rx_default_opts();
+	op.linked = op.wq_signature = true;
+	rx_setup_opts(&op);
+	uint8_t f[256], m[256], c[64];
+	struct rx_frame_opts o = rx_udp(30);
+	size_t n = rx_frame(f, &o);
+	/* Strides 0, 1, 2 posted in buffer order, then relinked 0 -> 2 -> 1 -> 3 by hand, each
+	 * signature byte corrected for the changed next index. */
+	rx_post1(RX_BUF, 512);
+	rx_post1(RX_BUF + 0x400, 512);
+	rx_post1(RX_BUF + 0x800, 512);
+	uint64_t stride = 64;
+	uint8_t w[64];
+	const uint16_t relink[3][2] = { { 0, 2 }, { 2, 1 }, { 1, 3 } };
+	for (unsigned k = 0; k < 3; k++) {
+		uint16_t at = relink[k][0], next = relink[k][1];
+		tl_mem_read(rdev, rx.ring.buf + at * stride, w, sizeof w);
+		uint8_t x = (uint8_t)(w[2] ^ w[3] ^ (next >> 8) ^ next);
+		w[2] = (uint8_t)(next >> 8);
+		w[3] = (uint8_t)next;
+		w[4] ^= x; /* the signature byte (T43 31:24) keeps the XOR at 0xFF */
+		tl_mem_write(rdev, rx.ring.buf + at * stride, w, sizeof w);
+	}
+	const uint16_t order[3] = { 0, 2, 1 };
+	for (unsigned k = 0; k < 3; k++) {
+		memset(f + n - 30, (int)(0x40 + k), 30);
+		cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED, "frame %u", k);
+		rx_cqe(c);
+		cr_expect_eq(CQE(c, opcode), 2, "frame %u: no error (signature over the stride)", k);
+		cr_expect_eq(CQE(c, wqe_counter), order[k], "frame %u: the stride along the list", k);
+		cr_expect_eq(CQE(c, byte_cnt), n);
+		rx_mem(RX_BUF + 0x400u * order[k], m, n);
+		cr_expect_arr_eq(m, f, n, "frame %u in stride %u's buffer", k, order[k]);
+	}
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_VIOLATION), 0);
+}
+
+/* D-RX-16, §7.7.2.1: a linked-list RQ in ERR with flush_in_error_en flushes what is posted, each
+ * flush CQE naming the stride along the list. */
+Test(rx_rq, linked_list_rq_flush_names_strides)
+{
+	struct rx_opts op = rx_default_opts();
+	op.linked = true;
+	rx_setup_opts(&op);
+	uint8_t f[256], c[64];
+	struct rx_frame_opts o = rx_udp(30);
+	size_t n = rx_frame(f, &o);
+	rx_post1(RX_BUF, 512);
+	rx_post1(RX_BUF + 0x400, 512);
+	rx_post1(RX_BUF + 0x800, 512);
+	/* Stride 0 points to stride 5 (written, not posted: the list, not the buffer, decides),
+	 * stride 5 back to 1. */
+	uint8_t nx[4] = { 0, 0, 0, 5 };
+	tl_mem_write(rdev, rx.ring.buf, nx, 4);
+	nx[3] = 1;
+	tl_mem_write(rdev, rx.ring.buf + 5 * 64, nx, 4);
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, wqe_counter), 0);
+	cr_assert_eq(refdrv_modify_rq(&rdev->d, rx.rqn, 1, 3), 0, "RDY2ERR");
+	const uint16_t flushed[2] = { 5, 1 };
+	for (unsigned k = 0; k < 2; k++) {
+		rx_cqe(c);
+		cr_expect_eq(CQE(c, opcode), 14, "flush %u", k);
+		cr_expect_eq(CQE(c, syndrome), 0x5, "flush %u: WR_Flushed", k);
+		cr_expect_eq(CQE(c, wqe_counter), flushed[k], "flush %u: the stride", k);
+	}
+	cr_expect_eq(refdrv_rx_poll(&rdev->d, &rx.cq, c), 0, "two WQEs were left: two flushes");
 }
 
 /* §3.3.9, D-RX-1: start_padding on an entry other than the first is ignored. */

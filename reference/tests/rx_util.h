@@ -29,7 +29,7 @@ struct rx_opts {
 	unsigned log_wq;
 	bool wq_signature, vsd, flush;
 	unsigned end_pad;     /* end_padding_mode */
-	bool rmp, linked;     /* on an RMP, of wq_type 0 (linked list) */
+	bool rmp, linked;     /* on an RMP; the WQ (the RQ's or the RMP's) of wq_type 0 (linked list) */
 	unsigned lwm;
 	unsigned cqe_sz;
 	uint32_t user_index;
@@ -77,7 +77,7 @@ static inline void rx_setup_opts(const struct rx_opts *o)
 	rx.lkey = rx.mkey_index << 8 | RX_MKEY_TAG;
 	struct refdrv_wq_attr wq = { .buf = tl_hostmem(rdev, (uint64_t)1 << (o->log_wq + o->log_stride)),
 				     .dbr = tl_hostmem(rdev, 8),
-				     .wq_type = o->rmp && o->linked ? 0 : 1,
+				     .wq_type = o->linked ? 0 : 1,
 				     .log_wq_sz = o->log_wq,
 				     .log_wq_stride = o->log_stride,
 				     .wq_signature = o->wq_signature,
@@ -103,8 +103,8 @@ static inline void rx_setup_opts(const struct rx_opts *o)
 					   .log_wq_sz = o->log_wq,
 					   .log_wq_stride = o->log_stride,
 					   .wq_signature = o->wq_signature,
-					   .shared = o->rmp,
-					   .linked = o->rmp && o->linked,
+					   .shared = o->rmp || o->linked, /* T42's next segment */
+					   .linked = o->linked,
 					   .ctrl_segment = o->rmp,
 					   .qn = o->rmp ? rx.rmpn : rx.rqn };
 	tl_mark(&rdev->tr);

@@ -59,6 +59,32 @@ Test(rx_wire, undersize_and_over_mtu)
 	cr_expect_eq(ppcnt(PORT_CNT_ether_stats_oversize_pkts, 0), 1);
 }
 
+/* D-RX-5, D-TX-6: the MTU leaves out the Ethernet header and up to two 802.1Q/802.1ad tags; a
+ * third tag, or a tag of TPID 9100h, counts as L3 payload (as on the send path). */
+Test(rx_wire, mtu_counts_two_tags_at_most)
+{
+	uint8_t f[2048] = { 0 };
+	memcpy(f, rx_own_mac, 6);
+	uint32_t mtu = rdev->dev->port[0].oper_mtu;
+	static const uint8_t two[8] = { 0x81, 0x00, 0x00, 0x05, 0x88, 0xA8, 0x00, 0x06 };
+	memcpy(f + 12, two, 8);
+	f[20] = 0x08;
+	cr_assert_eq(nicref_wire_rx(rdev->dev, 1, f, 22 + mtu), 0);
+	cr_expect_eq(rx_drops_of(RX_DROP_OVER_MTU), 0, "two tags: 22 bytes of L2");
+	static const uint8_t three[12] = { 0x81, 0x00, 0x00, 0x05, 0x88, 0xA8, 0x00, 0x06,
+					   0x81, 0x00, 0x00, 0x07 };
+	memcpy(f + 12, three, 12);
+	f[24] = 0x08;
+	cr_assert_eq(nicref_wire_rx(rdev->dev, 1, f, 26 + mtu), 0);
+	cr_expect_eq(rx_drops_of(RX_DROP_OVER_MTU), 1, "a third tag is L3 payload: MTU + 4");
+	memset(f + 12, 0, 16);
+	static const uint8_t qinq[4] = { 0x91, 0x00, 0x00, 0x05 };
+	memcpy(f + 12, qinq, 4);
+	f[16] = 0x08;
+	cr_assert_eq(nicref_wire_rx(rdev->dev, 1, f, 18 + mtu), 0);
+	cr_expect_eq(rx_drops_of(RX_DROP_OVER_MTU), 2, "9100h is no tag: MTU + 4 of L3 payload");
+}
+
 /* D-RX-6: the vport takes its own addresses, broadcast, its lists, and what promisc allows. */
 Test(rx_wire, vport_acceptance)
 {

@@ -313,7 +313,10 @@ def xor8(data, rqt_max):
     for c in data:
         x ^= c
     bits = min(8, rqt_max.bit_length() - 1) if rqt_max >= 1 else 0
-    return x ^ ((1 << bits) - 1)
+    # D-RSS-5: the `bits` LSBs in reversed order (T45 "inverted LSBs")
+    low = x & ((1 << bits) - 1)
+    rev = int(format(low, f"0{bits}b")[::-1], 2) if bits else 0
+    return (x >> bits << bits) | rev
 
 
 def selectors():

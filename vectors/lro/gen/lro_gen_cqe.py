@@ -13,18 +13,17 @@ def gen_cqe():
         "The CQE of a session (PRM §3.3.6.6 T5, §7.12.1.1 T68): lro_num_seg, byte_cnt from the "
         "MAC header, lro_min_ttl, lro_tcp_win and lro_ack_seq_num of the last segment, "
         "lro_tcp_psh, lro_dup_ack_cnt 0, lro_timestamp_is_valid with TSval/TSecr of the last "
-        "segment, l4_hdr_type with ACK seen in any segment, the checksum over the TCP header "
-        "and the merged payload (T5; T4's 'merged payload' reading listed), the VLAN strip. "
+        "segment, l4_hdr_type with ACK seen in any segment, the checksum over the merged "
+        "payload (T4, D-LRO-7; T5's 'TCP header + TCP payload' reading listed), the VLAN strip. "
         "Expectations from vectors/lro/gen/lro_model.py."])
     g = group(vf, "one RQ, a Direct TIR with LRO (defaults), every frame to it",
               Setup(tirs=[{"rq": 0, "lro": {}}]))
-    csum_r = [("T4: the checksum of the merged payload only", {"checksum_payload_only"})]
-    test(vf, g, "three segments: the checksum covers the first TCP header and the three "
-         "payloads, without pseudo-header, not complemented (D-LRO-7)", C_CQE + ", T4",
+    csum_r = [("T5: the first TCP header and the merged payload", {"checksum_with_header"})]
+    test(vf, g, "three segments: the checksum covers the three payloads, without header or "
+         "pseudo-header, not complemented (D-LRO-7)", C_CQE + ", T4",
          [*frames(stream(3)), END], readings=csum_r, csum=True)
-    test(vf, g, "one segment alone: lro_num_seg 1 and the checksum of its TCP header and "
-         "payload", C_CQE + ", T4", [("frame", seg(ts=(3, 4))), END], readings=csum_r,
-         csum=True)
+    test(vf, g, "one segment alone: lro_num_seg 1 and the checksum of its payload", C_CQE + ", T4",
+         [("frame", seg(ts=(3, 4))), END], readings=csum_r, csum=True)
     odd = [seg(seq=SEQ0, n=101), seg(seq=SEQ0 + 101, n=99), seg(seq=SEQ0 + 200, n=51)]
     test(vf, g, "odd payload lengths: the checksum sums the merged bytes as one stream "
          "(D-LRO-7)", C_CQE + ", T4", [*frames(odd), END],
@@ -55,11 +54,20 @@ def gen_cqe():
     test(vf, g, "C-VLAN tagged segments: the tag is stripped from the first, byte_cnt counts "
          "the buffer without it; cv, up, vid report the first tag", C_CQE + ", " + C_SCATTER,
          [*frames([seg(seq=SEQ0, vlan=(5, 0x123)), seg(seq=SEQ0 + 100, vlan=(5, 0x123))]), END])
+    g_plain = g
     g = group(vf, "vlan_strip_disable 1", Setup(tirs=[{"rq": 0, "lro": {}}], vsd=1))
     test(vf, g, "with vlan_strip_disable the first segment is scattered with its tag; the "
-         "merged payloads follow", C_CQE + ", " + C_SCATTER + " 'when VLAN stripping is "
-         "configured'", [*frames([seg(seq=SEQ0, vlan=(1, 9)), seg(seq=SEQ0 + 100, vlan=(1, 9))]),
-                         END])
+         "merged payloads follow; the tag kept is not reported in cv (§3.3.7, D-RX-3)",
+         C_CQE + ", " + C_SCATTER + " 'when VLAN stripping is configured', PRM §3.3.7",
+         [*frames([seg(seq=SEQ0, vlan=(1, 9)), seg(seq=SEQ0 + 100, vlan=(1, 9))]), END],
+         readings=[("T68 cv \"present in the incoming frame\": the kept tag reported too",
+                   {"cv_unstripped"})])
+    test(vf, g_plain, "the last segment without ACK: TSecr from the latest segment with ACK (T68 "
+         "'latest coalesced segment with valid TSecr field', RFC 7323 §3.2; D-LRO-13), TSval "
+         "from the last", C_CQE + " lro_timestamp_echo",
+         [*frames([seg(seq=SEQ0, ts=(0x1000, 0x7000)), seg(seq=SEQ0 + 100, ts=(0x1001, 0x7001)),
+                   seg(seq=SEQ0 + 200, flags="", ts=(0x1002, 0x7777))]), END],
+         readings=[("T5: TSecr of the last coalesced segment, ACK or not", {"tsecr_last"})])
     return vf
 
 

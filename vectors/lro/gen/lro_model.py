@@ -45,7 +45,8 @@ READINGS = {
     "limit_exclusive": "'will not exhaust' (§3.3.6.4): reaching lro_max_msg_sz exactly is refused",
     "wqe_space_normal": "no room in the WQE: the session completes normally, the segment alone",
     "timer_from_last": "the timer restarts at every merged segment",
-    "checksum_payload_only": "T4: the checksum covers the merged TCP payload only",
+    "checksum_with_header": "T5: the checksum covers the first TCP header and the merged "
+                            "payload",
     "checksum_per_segment": "each merged payload summed on its own (odd lengths do not shift)",
     "llc_snap_parsed": "TCP behind LLC/SNAP is seen and refused (§3.3.6.2 'No LLC/SNAP')",
     "timer_ties_reversed": "sessions opened at one moment: their timers fire in the other order "
@@ -59,6 +60,9 @@ READINGS = {
                       "the segment over the size limit completes alone",
     "tir_copies_reversed": "a frame's copies reach the TIRs of a multi-path flow in reverse order",
     "rx_error_sessions_first": "the RQ's sessions complete before the receive error's completion",
+    "tsecr_last": "T5: TSecr of the last coalesced segment, whether or not it carries ACK",
+    "cv_unstripped": "T68 cv 'present in the incoming frame': a C-VLAN tag kept in the data "
+                     "(vlan_strip_disable) is reported in cv/up/cfi/vid too",
 }
 
 
@@ -95,6 +99,7 @@ class Seg:
         self.llc_snap = False
         self.vlan = None      # VLAN ID of a C-VLAN tag, or None
         self.tag = None       # (pcp, cfi, vid)
+        self.stripped = False  # the RQ removed the tag (§3.3.7: vsd 0)
         self.ipver = 0
         self.l3_ok = self.l4_ok = False
         self.ip_opts = False
@@ -114,6 +119,7 @@ def parse(frame, vsd=0):
         s.tag = (tci >> 13, tci >> 12 & 1, tci & 0xFFF)
         off = 18
         strip = 0 if vsd else 4
+        s.stripped = not vsd
     if t < 0x600:  # 802.3 length: LLC/SNAP (AA AA 03, OUI 000000)
         if frame[off:off + 6] == b"\xaa\xaa\x03\x00\x00\x00":
             s.llc_snap = True
@@ -318,6 +324,7 @@ class Session:
         self.num_seg = 1
         self.psh = seg.psh
         self.any_ack = seg.ackf
+        self.ecr = seg       # D-LRO-13: the latest segment with a valid TSecr (ACK set)
         self.min_ttl = seg.ttl
         self.last = seg
         self.next_seq = (seg.seq + len(seg.payload)) & 0xFFFFFFFF
@@ -328,6 +335,8 @@ class Session:
         self.payloads.append(seg.payload)
         self.num_seg += 1
         self.psh |= seg.psh
+        if seg.ackf or not self.any_ack:  # RFC 7323 §3.2: TSecr is valid only with ACK
+            self.ecr = seg
         self.any_ack |= seg.ackf
         self.min_ttl = min(self.min_ttl, seg.ttl)
         self.last = seg
@@ -347,18 +356,29 @@ def session_cqe(ss, cause, ui, readings=()):
          "l4_hdr_type": 4 if ss.any_ack else 1,
          "l3_hdr_type": 2 if f.ipver == 4 else 1, "l3_ok": 1, "l4_ok": 1,
          "lro_timestamp_is_valid": 1 if last.ts is not None else 0,
-         "checksum": ones_sum(f.tcp_hdr + b"".join(ss.payloads))}
-    if "checksum_payload_only" in readings:       # T4: "checksum of the merged payload"
-        c["checksum"] = ones_sum(b"".join(ss.payloads))
+         "checksum": 0}
+    # D-LRO-7: T4 "Checksum of the merged TCP segment payload": the payloads as one stream;
+    # T5 "covers TCP header + TCP payload of all merged packets": the first header too
+    hdr = f.tcp_hdr if "checksum_with_header" in readings else b""
     if "checksum_per_segment" in readings:        # each payload summed on its own, then added
-        acc = ones_sum(f.tcp_hdr)
+        acc = ones_sum(hdr)
         for p in ss.payloads:
             acc = ones_sum(p, acc)
         c["checksum"] = acc
+    else:
+        c["checksum"] = ones_sum(hdr + b"".join(ss.payloads))
     if last.ts is not None:
+        # T5: TSval and TSecr "of the last coalesced segment"; T68: TSecr "of the latest
+        # coalesced segment with valid TSecr field" (D-LRO-13)
         c["timestamp_h"], c["timestamp_l"] = last.ts
-    if f.tag is not None:
+        if "tsecr_last" not in readings and ss.ecr.ts is not None:
+            c["timestamp_l"] = ss.ecr.ts[1]
+    # §3.3.7 (D-RX-3): the tag the RQ removes is reported; one left in the data is not, unless
+    # T68's "present in the incoming frame" is read as any tag (the other reading)
+    if f.tag is not None and (f.stripped or "cv_unstripped" in readings):
         c.update(cv=1, up=f.tag[0], cfi=f.tag[1], vid=f.tag[2])
+    elif f.tag is not None:
+        c.update(cv=0, up=0, cfi=0, vid=0)
     return c
 
 

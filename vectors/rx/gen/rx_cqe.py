@@ -51,9 +51,20 @@ def gen_cqe():
             if f["l3_hdr_type"] == 0:
                 f.pop("ip_ext_opts", None)  # T68: undefined for a non-IP packet
             c = cqe_ok(b, flow_tag=0x42, strip=strip, **f)
-            steps = [post(), frame_step(b), cqes([c])]
-            vf.test(g, f"{name}: T68 header fields", C_CQE + (", " + C_VLAN if strip else ""),
-                    steps)
+            if IP in p and UDP in p and p[UDP].chksum == 0:
+                # D-RX-9: RFC 768's "no checksum" passes; T68 l4_ok "checksum was successfully
+                # validated" also reads as 0 when there was nothing to validate
+                steps = [post(), frame_step(b), {"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RX-9: UDP checksum 0 over IPv4 (RFC 768 'no checksum') is "
+                                "ok: l4_ok 1", "expect": [dict(c, l4_ok=1)]},
+                    {"reading": "T68 'checksum was successfully validated': nothing was, "
+                                "l4_ok 0", "expect": [dict(c, l4_ok=0)]}]}}]
+                vf.test(g, f"{name}: T68 header fields (l4_ok: D-RX-9)", C_CQE, steps,
+                        "acceptable")
+            else:
+                steps = [post(), frame_step(b), cqes([c])]
+                vf.test(g, f"{name}: T68 header fields",
+                        C_CQE + (", " + C_VLAN if strip else ""), steps)
             if cqe_sz:
                 continue
             ours, other = ip_csum(b)
@@ -162,10 +173,21 @@ def gen_scatter():
         g = vf.group(f"vlan_strip_disable {vsd}", [BRING_UP, rx_setup(
             rqs=[{"vsd": vsd}], steer_all=[0])])
         host = t if vsd else t[:12] + t[16:]
-        vf.test(g, "a C-VLAN tagged frame " + ("kept whole" if vsd else "written without its tag"),
-                C_VLAN, [post(entries=[{"offset": "0x1000", "byte_count": 400}]), frame_step(t),
-                         cqes([cqe_ok(t, strip=not vsd, cv=1, up=3, vid=7)]),
-                         mem(DATA + 0x1000, host)])
+        steps = [post(entries=[{"offset": "0x1000", "byte_count": 400}]), frame_step(t)]
+        if not vsd:
+            vf.test(g, "a C-VLAN tagged frame written without its tag, the tag in cv/up/vid",
+                    C_VLAN, steps + [cqes([cqe_ok(t, strip=True, cv=1, up=3, vid=7)]),
+                                     mem(DATA + 0x1000, host)])
+            continue
+        # D-RX-3: §3.3.7 reports the tag the device removes; T68 cv "present in the incoming
+        # frame" also reads as any tag: both listed
+        vf.test(g, "a C-VLAN tagged frame kept whole; the tag not stripped is not reported "
+                "(D-RX-3)", C_VLAN, steps + [{"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RX-3: §3.3.7 reports the tag it strips: cv 0",
+                     "expect": [cqe_ok(t, cv=0, up=0, cfi=0, vid=0)]},
+                    {"reading": "T68 cv 'present in the incoming frame': reported though kept",
+                     "expect": [cqe_ok(t, cv=1, up=3, cfi=0, vid=7)]}]}},
+                    mem(DATA + 0x1000, host)], "acceptable")
     # start padding (§3.3.9, D-RX-1): CL 64
     g = vf.group("start padding", [BRING_UP, rx_setup(steer_all=[0])])
     pad = (64 - n % 64) % 64
@@ -199,6 +221,30 @@ def gen_scatter():
         {"mem_write": {"addr": hex(DATA + 0x1000), "hex": "ee" * 256}},
         post(entries=[{"offset": "0x1000", "byte_count": 512}]), frame_step(b), cqes([cqe_ok(b)]),
         mem(DATA + 0x1000, b + bytes(end - n) + b"\xee" * (256 - end))])
+    # An RQ of wq_type 0 (T55: the RQ column allows both types; the linked-list WQE is T42/T43's
+    # next segment, Next_WQE_index in bits 15:0 of its first dword, then the scatter list).
+    # RQ 0's WQ buffer is 0x33000000, stride n at n * 64 (docs/vectors.md "Receive path").
+    g = vf.group("an RQ of wq_type 0 (a linked list)", [BRING_UP, rx_setup(
+        rqs=[{"wq_type": 0, "log_wq_stride": 6}], steer_all=[0])])
+    ll = [raw(v4(UDP, 40 + 8 * k)) for k in range(3)]
+    relink = [{"mem_write": {"addr": hex(0x33000000), "hex": "00000002"}},
+              {"mem_write": {"addr": hex(0x33000000 + 2 * 64), "hex": "00000001"}}]
+    three = [post(entries=[{"offset": hex(0x1000 * (k + 1)), "byte_count": 400}])
+             for k in range(3)]
+    vf.test(g, "WQEs posted in strides 0, 1, 2 and relinked 0 -> 2 -> 1: frames take them along "
+            "Next_WQE_index, the scatter list after the 16-byte next segment, wqe_counter the "
+            "stride", C_LL, three + relink + [frame_step(b) for b in ll] + [
+                cqes([cqe_ok(ll[0], wqe_counter=0), cqe_ok(ll[1], wqe_counter=2),
+                      cqe_ok(ll[2], wqe_counter=1)]),
+                mem(DATA + 0x1000, ll[0]), mem(DATA + 0x3000, ll[1]), mem(DATA + 0x2000, ll[2])])
+    vf.test(g, "RDY to ERR with flush_in_error_en: the WQEs still posted are flushed along the "
+            "list, each flush CQE naming its stride", C_LL + ", §7.7.2.1, T53 flush_in_error_en",
+            three + relink + [frame_step(ll[0]), {"rq_state": {"rq": 0, "to": "ERR"}},
+                              cqes([cqe_ok(ll[0], wqe_counter=0),
+                                    {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
+                                     "wqe_counter": 2},
+                                    {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
+                                     "wqe_counter": 1}])])
     return vf
 
 

@@ -47,17 +47,26 @@ def rss_input(pkt, sel, symmetric):
     return b"".join(fields), htype
 
 
+def xor8_reversed(x, rqt_max):
+    """D-RSS-5: T45 "XOR8 results but with inverted LSBs", log2(rqt_max_size) of them (at most
+    8): their order reversed (the reading Linux mlx5e's RQT fill, mlx5e_bits_invert, supports)."""
+    bits = min(8, rqt_max.bit_length() - 1)
+    low = x & ((1 << bits) - 1)
+    return (x >> bits << bits) | (int(format(low, f"0{bits}b")[::-1], 2) if bits else 0)
+
+
 def rss_test(vf, g, comment, pkt, sel, symmetric=0, fn=2, extra_cite=""):
     b = raw(pkt)
     data, htype = rss_input(pkt, sel, symmetric)
     if fn == 2:
         h = toeplitz(MS_KEY, data)
-        alt_h = None
-    else:  # D-RSS-5: XOR of the bytes, log2(rqt_max_size) LSBs inverted
+        alt_h = compl_h = None
+    else:  # D-RSS-5: XOR of the bytes, the order of its log2(rqt_max_size) LSBs reversed
         x = 0
         for c in data:
             x ^= c
-        h = x ^ (NRQ - 1)
+        h = xor8_reversed(x, NRQ)
+        compl_h = x ^ (NRQ - 1)  # the other reading of "inverted LSBs": complemented
         w = 0
         for i in range(0, len(data), 4):
             w ^= int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "big")
@@ -83,7 +92,10 @@ def rss_test(vf, g, comment, pkt, sel, symmetric=0, fn=2, extra_cite=""):
     alts = [("D-RSS-1: the hash's LSBs select the RQT entry", cqe_for(h, lsb))]
     if msb != lsb:
         alts.append(("the hash's MSBs select the RQT entry", cqe_for(h, msb)))
-    if alt_h is not None and alt_h != h:
+    if fn == 1 and compl_h != h:
+        alts.append(("T45 \"inverted LSBs\" as complemented LSBs",
+                     cqe_for(compl_h, compl_h & (NRQ - 1))))
+    if alt_h is not None and alt_h != h and alt_h != (compl_h if fn == 1 else None):
         alts.append(("XOR8 of 32-bit words", cqe_for(alt_h, alt_h & (NRQ - 1))))
     if len(alts) == 1:
         steps.append(cqes([alts[0][1]]))
@@ -143,6 +155,18 @@ def gen_rss():
         g = vf.group(f"inverted XOR8, selector {sel:#010x}", [BRING_UP, rss_setup(sel, fn=1)])
         rss_test(vf, g, "inverted XOR8 over the 4-tuple (D-RSS-5)", pkt, sel,
                  fn=1, extra_cite=", T45 rx_hash_fn 1")
+    # Inverted XOR8 where its two readings differ: with 2 inverted LSBs (rqt_max_size 4) a
+    # reversal and a complement agree on 01 and 10 and differ on 00 and 11. Source = destination
+    # and sport = dport make the XOR of a pair 0, so the selectors give both cases.
+    for proto, l4 in ((TCP, 0), (UDP, 1)):
+        pkt = v4(proto, 24, "10.0.0.1", "10.0.0.1", 0x1234, 0x1234)
+        for fields in range(1, 16):
+            sel = l4 << 30 | fields
+            g = vf.group(f"inverted XOR8, src = dst, sport = dport, selector {sel:#010x}",
+                         [BRING_UP, rss_setup(sel, fn=1)])
+            rss_test(vf, g, f"IPv4/{'UDP' if l4 else 'TCP'} 10.0.0.1 -> 10.0.0.1, ports 0x1234, "
+                     f"selected_fields {fields:#x}: inverted XOR8 (D-RSS-5)", pkt, sel, fn=1,
+                     extra_cite=", T45 rx_hash_fn 1")
     gen_rss_spi(vf)
     gen_rss_mismatch(vf)
     return vf

@@ -77,6 +77,28 @@ def gen_vport():
                  "expect": [{"event": "cqe", "opcode": 2}], "exact": False}]}})
             vf.test(g, "an L3 payload one over the vport's MTU (D-RX-5)", C_VPORT + " mtu, T106",
                     steps, "acceptable")
+    # D-RX-5 / D-TX-6: the MTU leaves out the Ethernet header and up to two 802.1Q/802.1ad
+    # tags; a third tag or a TPID 9100h tag is L3 payload (the other reading: every tag is L2)
+    ip100 = raw(IP(src="10.0.0.1", dst="10.0.0.2") / UDP() / payload(100 - 28))
+    macs = raw(Ether(dst=OWN_MAC, src=PEER_MAC))[:12]
+    tag = lambda tpid, vid: struct.pack(">HH", tpid, vid)  # noqa: E731
+    two = macs + tag(0x8100, 5) + tag(0x88A8, 6) + b"\x08\x00" + ip100
+    vf.test(g, "two tags (802.1Q, 802.1ad) and an L3 payload of the vport's MTU (100): taken",
+            C_VPORT + " mtu, T106", [modify_vport(1 << 6, mtu=100), post(), frame_step(two),
+                                     events([{"event": "cqe", "opcode": 2}])])
+    for name, tags in (("three tags (802.1Q, 802.1ad, 802.1Q)",
+                        tag(0x8100, 5) + tag(0x88A8, 6) + tag(0x8100, 7)),
+                       ("one tag of TPID 9100h", tag(0x9100, 5))):
+        f = macs + tags + b"\x08\x00" + ip100
+        vf.test(g, f"{name} before an IP datagram of the vport's MTU (100): the third tag or "
+                "the 9100h tag is L3 payload, 104 bytes over the MTU (D-RX-5, D-TX-6)",
+                C_VPORT + " mtu, T106", [modify_vport(1 << 6, mtu=100), post(), frame_step(f),
+                                         {"events": {"any_of": [
+                    {"reading": "D-RX-5: up to two 802.1Q/802.1ad tags are L2: dropped",
+                     "expect": [drop(2)], "exact": False},
+                    {"reading": "every tag is L2: the L3 payload is the MTU, taken",
+                     "expect": [{"event": "cqe", "opcode": 2}], "exact": False}]}}],
+                "acceptable")
     # a frame from a pcap beside the vector
     vf.test(g, "a frame read from frames.pcap (record 1) is delivered like the same hex",
             C_CQE, [post(), {"rx_frame": {"port": 1, "pcap": "frames.pcap", "index": 1}},
