@@ -7,11 +7,14 @@
 #define PRM_ROW_A(L, n, off, bits)                                                              \
 	{ #n, (uint32_t)(off) * 8u, (bits), (off), 31, 0, NICREF_FIELD_ARRAY },
 
+/* The rows are nicref_fields_<layout> (layouts.h declares them for PRM_FIELD) and the layout
+ * points at them. */
 #define PRM_DEFINE(L, size, src)                                                                \
-	static const struct nicref_field L##_fields[] = { PRM_L_##L(PRM_ROW_F, PRM_ROW_W,        \
+	const struct nicref_field nicref_fields_##L[] = { PRM_L_##L(PRM_ROW_F, PRM_ROW_W,        \
 								    PRM_ROW_A, L) };            \
 	const struct nicref_layout nicref_layout_##L = {                                        \
-		#L, src, (size), L##_fields, (uint32_t)(sizeof L##_fields / sizeof L##_fields[0]) \
+		#L, src, (size), nicref_fields_##L,                                             \
+		(uint32_t)(sizeof nicref_fields_##L / sizeof nicref_fields_##L[0])              \
 	};
 NICREF_LAYOUT_LIST(PRM_DEFINE)
 

@@ -69,11 +69,17 @@
 	enum { PRM_L_##L(PRM_ENUM_F, PRM_ENUM_F, PRM_ENUM_F, L) PRMN_##L };                    \
 	enum { PRM_L_##L(PRM_BITS_F, PRM_BITS_W, PRM_BITS_W, L) PRMB_END_##L };                 \
 	extern const struct nicref_layout nicref_layout_##L;                                    \
+	extern const struct nicref_field nicref_fields_##L[];                                   \
 	enum { PRM_SIZE_##L = (size) };
 NICREF_LAYOUT_LIST(PRM_DECLARE)
 #undef PRM_DECLARE
 
-#define PRM_FIELD(L, n) (&nicref_layout_##L.fields[PRMF_##L##__##n])
+/* A field's row, at an address the linker fixes (nicref_fields_<layout>, the array the layout
+ * points at). Taken through the layout's `fields` pointer instead, every PRM_GET/PRM_SET loaded
+ * the pointer and, under UBSan, checked the pointer arithmetic (pointer-overflow), whose two
+ * comparisons the coverage-traced fuzz build hooked (docs/fuzzing.md "Throughput"), though the
+ * row is read only when a field does not take the inline path. */
+#define PRM_FIELD(L, n) (&nicref_fields_##L[PRMF_##L##__##n])
 
 /* Field access for the model's own buffers, whose size it knows: a field that does not fit is
  * a model bug, so these return the value directly and leave the bounds check to the accessor
