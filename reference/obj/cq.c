@@ -27,10 +27,11 @@ void cq_dev_reset(struct nicref_dev *dev)
 
 void cq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
 	/* A CQ names its EQ (T76 c_eqn) and its UAR (T76 uar_page). */
-	for (int64_t h = objtab_next(&dev->obj[OBJ_CQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_CQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_CQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct cq *cq = o;
 		visit(ctx, OBJ_EQ, cq->c_eqn);
 		visit(ctx, OBJ_UAR, cq->uar);
@@ -52,9 +53,10 @@ int cq_dev_check(const struct nicref_dev *dev)
 {
 	const struct cq_dev *d = &dev->eqd.cq;
 	uint32_t timers = 0;
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_CQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_CQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_CQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct cq *cq = o;
 		if (cq->hdr.handle != (uint32_t)h)
 			return -150;

@@ -51,10 +51,11 @@ void eq_dev_reset(struct nicref_dev *dev)
 
 void eq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
 	/* An EQ names its UAR (T94 uar_page). */
-	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o))
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_EQ], &o); h >= 0;
+	     h = objtab_then(&it, &o))
 		visit(ctx, OBJ_UAR, ((const struct eq *)o)->uar);
 }
 
@@ -65,12 +66,51 @@ static uint64_t eq_pages(const struct eq *eq)
 	return (((uint64_t)EQE_SIZE << eq->log_size) + page - 1) / page;
 }
 
+/* The type-to-EQ map (T244) as the EQs it names (eqn + 1) and the types mapped to each, in one
+ * pass over the 64 types: eq_dev_check compares each EQ's bitmask with it, instead of a pass
+ * over the types per EQ (it runs after every fuzz op). A handful of EQs are named. */
+struct eq_map {
+	unsigned n;
+	uint32_t named[EQ_EVENT_TYPES]; /* type_eq values, each once */
+	uint64_t types[EQ_EVENT_TYPES]; /* bit t: type_eq[t] == named[i] */
+};
+
+static void eq_map_build(const struct eq_dev *d, struct eq_map *m)
+{
+	m->n = 0;
+	for (unsigned t = 0; t < EQ_EVENT_TYPES; t++) {
+		uint32_t v = d->type_eq[t];
+		if (!v)
+			continue;
+		unsigned i = 0;
+		while (i < m->n && m->named[i] != v)
+			i++;
+		if (i == m->n) {
+			m->named[m->n] = v;
+			m->types[m->n++] = 0;
+		}
+		m->types[i] |= 1ull << t;
+	}
+}
+
+/* The types the map gives EQ h (bit t: type_eq[t] == h + 1). */
+static uint64_t eq_map_types(const struct eq_map *m, uint32_t h)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->named[i] == h + 1u)
+			return m->types[i];
+	return 0;
+}
+
 int eq_dev_check(const struct nicref_dev *dev)
 {
 	const struct eq_dev *d = &dev->eqd;
+	struct eq_map map;
+	eq_map_build(d, &map);
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_EQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct eq *eq = o;
 		if (eq->hdr.handle != (uint32_t)h)
 			return -100;
@@ -88,21 +128,25 @@ int eq_dev_check(const struct nicref_dev *dev)
 			return -105;
 		if (eq->mapped & 1u)
 			return -106; /* bit 0 is never mapped (T244) */
-		for (unsigned t = 1; t < EQ_EVENT_TYPES; t++)
-			if ((eq->mapped >> t & 1u) != (d->type_eq[t] == (uint32_t)h + 1u))
-				return -107;
+		/* Types 1-63: mapped here iff the map names this EQ for them. */
+		if ((eq->mapped ^ eq_map_types(&map, (uint32_t)h)) & ~1ull)
+			return -107;
 	}
-	for (unsigned t = 0; t < EQ_EVENT_TYPES; t++) {
-		if (!d->type_eq[t])
-			continue;
-		const struct eq *eq = eq_get(dev, d->type_eq[t] - 1u);
-		if (!eq || !(eq->mapped >> t & 1u))
+	for (unsigned i = 0; i < map.n; i++) {
+		/* Every type mapped names a live EQ that takes it. */
+		const struct eq *eq = eq_get(dev, map.named[i] - 1u);
+		if (!eq || (eq->mapped & map.types[i]) != map.types[i])
 			return -108; /* a type mapped to an EQ that does not take it */
 	}
-	uint32_t held = 0;
-	for (uint32_t v = 0; v < d->nvec; v++)
-		if (d->vec_flags[v] & EQ_VEC_HELD)
-			held++;
+	/* The vectors marked held, eight flag bytes at a step. */
+	uint32_t held = 0, v = 0;
+	for (; v + 8 <= d->nvec; v += 8) {
+		uint64_t w;
+		memcpy(&w, d->vec_flags + v, sizeof w);
+		held += (uint32_t)__builtin_popcountll(w & 0x0101010101010101ull * EQ_VEC_HELD);
+	}
+	for (; v < d->nvec; v++)
+		held += (d->vec_flags[v] & EQ_VEC_HELD) != 0;
 	if (held != d->vec_held)
 		return -109;
 	return 0;

@@ -289,9 +289,10 @@ void flow_dev_reset(struct nicref_dev *dev)
 
 void flow_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_FT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_FT], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_FT], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct flow_table *t = o;
 		if (t->miss_action == 1)
 			visit(ctx, OBJ_FT, t->miss_id);
@@ -307,8 +308,8 @@ void flow_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 				visit(ctx, OBJ_FC, e->cnt[k]);
 		}
 	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_FG], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_FG], (uint32_t)h + 1, &o))
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_FG], &o); h >= 0;
+	     h = objtab_then(&it, &o))
 		visit(ctx, OBJ_FT, ((const struct flow_group *)o)->ft->hdr.handle);
 }
 
@@ -318,9 +319,10 @@ void flow_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 int flow_dev_check(const struct nicref_dev *dev)
 {
 	uint32_t ntables[FLOW_TYPES] = { 0 }, nflows[FLOW_TYPES] = { 0 };
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_FT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_FT], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_FT], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct flow_table *t = o;
 		if (t->hdr.handle != (uint32_t)h || t->type >= FLOW_TYPES)
 			return -380;

@@ -329,9 +329,10 @@ void mkey_dev_reset(struct nicref_dev *dev)
 
 int mkey_dev_check(const struct nicref_dev *dev)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_MKEY], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_MKEY], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_MKEY], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct mkey *m = o;
 		if (m->hdr.handle != (uint32_t)h)
 			return -300; /* the handle it was given */
@@ -360,8 +361,9 @@ int mkey_dev_check(const struct nicref_dev *dev)
 
 void mkey_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_MKEY], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_MKEY], (uint32_t)h + 1, &o))
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_MKEY], &o); h >= 0;
+	     h = objtab_then(&it, &o))
 		visit(ctx, OBJ_PD, ((const struct mkey *)o)->pd); /* T10 0Ch pd */
 }

@@ -65,9 +65,10 @@ void qp_unref(struct nicref_dev *dev, enum obj_type t, uint32_t h)
 
 void qp_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_QP], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct qp *qp = o;
 		visit(ctx, OBJ_PD, qp->pd);
 		visit(ctx, OBJ_UAR, qp->uar);

@@ -243,9 +243,10 @@ void rqt_dev_reset(struct nicref_dev *dev)
 
 int rqt_dev_check(const struct nicref_dev *dev)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQT], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_RQT], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct rqt *t = o;
 		if (t->hdr.handle != (uint32_t)h)
 			return -370;
@@ -260,9 +261,10 @@ int rqt_dev_check(const struct nicref_dev *dev)
 
 void rqt_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQT], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_RQT], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct rqt *t = o;
 		for (uint32_t i = 0; i < t->actual_size; i++)
 			visit(ctx, OBJ_RQ, t->rq[i]); /* T59 F0h, once per entry (D-RQT-2) */

@@ -397,9 +397,10 @@ void tir_dev_reset(struct nicref_dev *dev)
 
 int tir_dev_check(const struct nicref_dev *dev)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIR], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIR], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_TIR], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct tir *t = o;
 		if (t->hdr.handle != (uint32_t)h || t->disp_type > TIR_INDIRECT)
 			return -360;
@@ -418,9 +419,10 @@ int tir_dev_check(const struct nicref_dev *dev)
 
 void tir_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIR], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIR], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_TIR], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct tir *t = o;
 		visit(ctx, OBJ_TD, t->td);
 		if (t->disp_type == TIR_DIRECT)

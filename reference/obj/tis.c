@@ -154,9 +154,10 @@ void tis_dev_reset(struct nicref_dev *dev)
 
 int tis_dev_check(const struct nicref_dev *dev)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIS], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIS], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_TIS], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct tis *t = o;
 		if (t->hdr.handle != (uint32_t)h || t->prio > 0xF)
 			return -350;
@@ -166,8 +167,9 @@ int tis_dev_check(const struct nicref_dev *dev)
 
 void tis_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIS], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIS], (uint32_t)h + 1, &o))
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_TIS], &o); h >= 0;
+	     h = objtab_then(&it, &o))
 		visit(ctx, OBJ_TD, ((const struct tis *)o)->td); /* T50 24h */
 }

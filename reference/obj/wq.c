@@ -50,11 +50,12 @@ static void wq_umem_refs(const struct wq *w, obj_ref_visit visit, void *ctx)
 
 void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
+	struct objtab_iter it;
 	void *o;
 	/* D-OBJ-1: SQ -> CQ, PD, TIS, UAR (T61, T55); RQ -> CQ, PD (inline WQ), RMP (T53);
 	 * RMP -> PD (T55). */
-	for (int64_t h = objtab_next(&dev->obj[OBJ_SQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_SQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_SQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct sq *sq = o;
 		visit(ctx, OBJ_CQ, sq->cqn);
 		visit(ctx, OBJ_PD, sq->pd);
@@ -62,8 +63,8 @@ void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 		visit(ctx, OBJ_UAR, sq->uar);
 		wq_umem_refs(&sq->wq, visit, ctx);
 	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_RQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct rq *rq = o;
 		visit(ctx, OBJ_CQ, rq->cqn);
 		if (rq->on_rmp)
@@ -72,8 +73,8 @@ void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 			visit(ctx, OBJ_PD, rq->pd);
 		wq_umem_refs(&rq->wq, visit, ctx);
 	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RMP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RMP], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_RMP], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		visit(ctx, OBJ_PD, ((const struct rmp *)o)->pd);
 		wq_umem_refs(&((const struct rmp *)o)->wq, visit, ctx);
 	}
@@ -95,10 +96,11 @@ static int check_wq(const struct wq *w, uint8_t state)
 
 int wq_dev_check(const struct nicref_dev *dev)
 {
+	struct objtab_iter it;
 	void *o;
 	int rc;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_SQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_SQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_SQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct sq *sq = o;
 		if (sq->hdr.handle != (uint32_t)h)
 			return -206;
@@ -109,8 +111,8 @@ int wq_dev_check(const struct nicref_dev *dev)
 		if (sq->bf_reg < -1 || sq->bf_reg > 7)
 			return -208;
 	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQ], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_RQ], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct rq *rq = o;
 		if (rq->hdr.handle != (uint32_t)h)
 			return -206;
@@ -123,8 +125,8 @@ int wq_dev_check(const struct nicref_dev *dev)
 		if (rq->state == WQ_RST && rq->ntaken)
 			return -209; /* RST holds nothing (§7.7.1) */
 	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RMP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RMP], (uint32_t)h + 1, &o)) {
+	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_RMP], &o); h >= 0;
+	     h = objtab_then(&it, &o)) {
 		const struct rmp *rmp = o;
 		if (rmp->hdr.handle != (uint32_t)h)
 			return -206;
