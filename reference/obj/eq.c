@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/ctl_dev.h"
+#include "obj/obj_walk.h"
 
 int eq_dev_init(struct nicref_dev *dev)
 {
@@ -49,14 +50,14 @@ void eq_dev_reset(struct nicref_dev *dev)
 	d->vec_held = 0;
 }
 
+void eq_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	visit(ctx, OBJ_UAR, ((const struct eq *)o)->uar); /* an EQ names its UAR (T94 uar_page) */
+}
+
 void eq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	struct objtab_iter it;
-	void *o;
-	/* An EQ names its UAR (T94 uar_page). */
-	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_EQ], &o); h >= 0;
-	     h = objtab_then(&it, &o))
-		visit(ctx, OBJ_UAR, ((const struct eq *)o)->uar);
+	obj_table_refs(dev, OBJ_EQ, eq_obj_refs, visit, ctx);
 }
 
 /* Pages an EQ of 2^log EQEs spans. */
@@ -66,17 +67,11 @@ static uint64_t eq_pages(const struct eq *eq)
 	return (((uint64_t)EQE_SIZE << eq->log_size) + page - 1) / page;
 }
 
-/* The type-to-EQ map (T244) as the EQs it names (eqn + 1) and the types mapped to each, in one
- * pass over the 64 types: eq_dev_check compares each EQ's bitmask with it, instead of a pass
- * over the types per EQ (it runs after every fuzz op). A handful of EQs are named. */
-struct eq_map {
-	unsigned n;
-	uint32_t named[EQ_EVENT_TYPES]; /* type_eq values, each once */
-	uint64_t types[EQ_EVENT_TYPES]; /* bit t: type_eq[t] == named[i] */
-};
-
-static void eq_map_build(const struct eq_dev *d, struct eq_map *m)
+/* The type-to-EQ map in one pass over the 64 types (obj/obj_walk.h): each EQ's bitmask is
+ * then compared with its entry, instead of a pass over the types per EQ. */
+void eq_map_build(const struct nicref_dev *dev, struct eq_map *m)
 {
+	const struct eq_dev *d = &dev->eqd;
 	m->n = 0;
 	for (unsigned t = 0; t < EQ_EVENT_TYPES; t++) {
 		uint32_t v = d->type_eq[t];
@@ -102,48 +97,46 @@ static uint64_t eq_map_types(const struct eq_map *m, uint32_t h)
 	return 0;
 }
 
-int eq_dev_check(const struct nicref_dev *dev)
+int eq_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
+{
+	const struct eq *eq = o;
+	if (eq->hdr.handle != h)
+		return -100;
+	if (eq->st != EQ_ST_ARMED && eq->st != EQ_ST_FIRED)
+		return -101; /* T94 st */
+	if (eq->status != EQ_STATUS_OK && eq->status != EQ_STATUS_WRITE_FAILURE)
+		return -102;
+	if (eq->pc > EQ_COUNTER_MASK || eq->cc > EQ_COUNTER_MASK)
+		return -103;
+	/* Without oi or ec, a working EQ never holds more than its size (D-EQ-4). */
+	if (!eq->oi && !eq->ec && !eq->broken &&
+	    ((eq->pc - eq->cc) & EQ_COUNTER_MASK) > (1u << eq->log_size))
+		return -104;
+	if (eq->buf.npas != eq_pages(eq) || eq->intr >= dev->eqd.nvec)
+		return -105;
+	if (eq->mapped & 1u)
+		return -106; /* bit 0 is never mapped (T244) */
+	/* Types 1-63: mapped here iff the map names this EQ for them. */
+	if ((eq->mapped ^ eq_map_types(&w->eq, h)) & ~1ull)
+		return -107;
+	return 0;
+}
+
+int eq_check_end(const struct nicref_dev *dev, const struct obj_walk *w)
 {
 	const struct eq_dev *d = &dev->eqd;
-	struct eq_map map;
-	eq_map_build(d, &map);
-	struct objtab_iter it;
-	void *o;
-	for (int64_t h = objtab_first(&it, &dev->obj[OBJ_EQ], &o); h >= 0;
-	     h = objtab_then(&it, &o)) {
-		const struct eq *eq = o;
-		if (eq->hdr.handle != (uint32_t)h)
-			return -100;
-		if (eq->st != EQ_ST_ARMED && eq->st != EQ_ST_FIRED)
-			return -101; /* T94 st */
-		if (eq->status != EQ_STATUS_OK && eq->status != EQ_STATUS_WRITE_FAILURE)
-			return -102;
-		if (eq->pc > EQ_COUNTER_MASK || eq->cc > EQ_COUNTER_MASK)
-			return -103;
-		/* Without oi or ec, a working EQ never holds more than its size (D-EQ-4). */
-		if (!eq->oi && !eq->ec && !eq->broken &&
-		    ((eq->pc - eq->cc) & EQ_COUNTER_MASK) > (1u << eq->log_size))
-			return -104;
-		if (eq->buf.npas != eq_pages(eq) || eq->intr >= d->nvec)
-			return -105;
-		if (eq->mapped & 1u)
-			return -106; /* bit 0 is never mapped (T244) */
-		/* Types 1-63: mapped here iff the map names this EQ for them. */
-		if ((eq->mapped ^ eq_map_types(&map, (uint32_t)h)) & ~1ull)
-			return -107;
-	}
-	for (unsigned i = 0; i < map.n; i++) {
+	for (unsigned i = 0; i < w->eq.n; i++) {
 		/* Every type mapped names a live EQ that takes it. */
-		const struct eq *eq = eq_get(dev, map.named[i] - 1u);
-		if (!eq || (eq->mapped & map.types[i]) != map.types[i])
+		const struct eq *eq = eq_get(dev, w->eq.named[i] - 1u);
+		if (!eq || (eq->mapped & w->eq.types[i]) != w->eq.types[i])
 			return -108; /* a type mapped to an EQ that does not take it */
 	}
 	/* The vectors marked held, eight flag bytes at a step. */
 	uint32_t held = 0, v = 0;
 	for (; v + 8 <= d->nvec; v += 8) {
-		uint64_t w;
-		memcpy(&w, d->vec_flags + v, sizeof w);
-		held += (uint32_t)__builtin_popcountll(w & 0x0101010101010101ull * EQ_VEC_HELD);
+		uint64_t x;
+		memcpy(&x, d->vec_flags + v, sizeof x);
+		held += (uint32_t)__builtin_popcountll(x & 0x0101010101010101ull * EQ_VEC_HELD);
 	}
 	for (; v < d->nvec; v++)
 		held += (d->vec_flags[v] & EQ_VEC_HELD) != 0;
@@ -151,3 +144,4 @@ int eq_dev_check(const struct nicref_dev *dev)
 		return -109;
 	return 0;
 }
+
