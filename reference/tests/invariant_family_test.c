@@ -182,6 +182,19 @@ Test(invariant_family, mkey)
 	/* MKEY_UNREFERENCED cannot be reached through nicref_dev_check: a reference count on an
 	 * MKey no object holds breaks REFCOUNT_MATCHES first. */
 	BREAK(&f, m->hdr.refs, 1, REFCOUNT_MATCHES);
+	/* A KLM MKey of two entries: the second starts where the first ends. */
+	struct refdrv_klm klm[2] = { { 0x1000, f.mkey << 8, 0 }, { 0x800, f.mkey << 8, 0x1000 } };
+	struct refdrv_mkey_attr ka = { .access_mode = MKEY_AM_KLM, .pd = f.pd, .len = 0x1800,
+				       .klm = klm, .nklm = 2 };
+	uint32_t ki;
+	cr_assert_eq(refdrv_create_mkey(&f.t->d, &ka, &ki), 0, "%s", f.t->d.error);
+	struct mkey *k = get(&f, OBJ_MKEY, ki);
+	cr_assert_eq(k->octwords, 2);
+	cr_expect_eq(nicref_dev_check(f.dev), 0);
+	uint64_t *start = (uint64_t *)mkey_klm_starts_c(k);
+	cr_assert_eq(start[1], 0x1000);
+	BREAK(&f, start[1], 0x800, MKEY_KLM_OFFSETS);
+	BREAK(&f, start[0], 1, MKEY_KLM_OFFSETS);
 	tl_down(f.t);
 }
 
