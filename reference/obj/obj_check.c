@@ -223,8 +223,21 @@ static int explain_family(const struct nicref_dev *dev, const struct family_chec
 int obj_dev_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
 {
 	(void)state;
+	struct ref_tally t;
+	t.dev = dev;
+	t.dangling = 0;
+	for (unsigned k = 0; k < OBJ_TYPE_COUNT; k++)
+		t.refs[k] = 0; /* before the walk: a table may name one walked later */
+	struct obj_walk w;
+	obj_walk_start(dev, &w);
+	uint64_t sum[OBJ_TYPE_COUNT];
+	int failed[OBJ_TYPE_COUNT]; /* each type's first object invariant broken, or 0 */
 	for (unsigned k = 0; k < OBJ_TYPE_COUNT; k++) {
 		const struct objtab *tab = &dev->obj[k];
+		const struct obj_kind *kind = &kinds[k];
+		/* The table's own bounds first: a table found broken here is reported before any
+		 * reference, as when these ran in a loop of their own (the walks before it return
+		 * nothing). */
 		if (tab->nlive > tab->limit - tab->base)
 			return dev_broken(buf, len, NICREF_INV_HANDLES_WITHIN_RANGE,
 					  "%s: %u live, handles [%u, %u)", obj_type_name[k],
@@ -239,19 +252,6 @@ int obj_dev_check(const struct nicref_dev *dev, const void *state, char *buf, si
 			return dev_broken(buf, len, NICREF_INV_ICM_CHARGED,
 					  "%s: %u contexts charged, %u live", obj_type_name[k],
 					  dev->obj_charged[k], tab->nlive);
-	}
-	struct ref_tally t;
-	t.dev = dev;
-	t.dangling = 0;
-	for (unsigned k = 0; k < OBJ_TYPE_COUNT; k++)
-		t.refs[k] = 0; /* before the walk: a table may name one walked later */
-	struct obj_walk w;
-	obj_walk_start(dev, &w);
-	uint64_t sum[OBJ_TYPE_COUNT];
-	int failed[OBJ_TYPE_COUNT]; /* each type's first object invariant broken, or 0 */
-	for (unsigned k = 0; k < OBJ_TYPE_COUNT; k++) {
-		const struct objtab *tab = &dev->obj[k];
-		const struct obj_kind *kind = &kinds[k];
 		/* An empty table sums to 0 without a walk, as its count always did. */
 		bool counted = tab->nlive != 0;
 		t.holder = k;

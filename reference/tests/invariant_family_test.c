@@ -287,6 +287,10 @@ Test(invariant_family, first_broken_in_check_order)
 	eq->uar = 4000;
 	nicref_dev_check_explain(f.dev, buf, sizeof buf);
 	cr_expect_str_eq(buf, "a reference held by EQ names UAR 4000, not live");
+	/* a table's own bounds before every reference, the last table's too */
+	f.dev->obj_charged[OBJ_FT]++;
+	expect(&f, NICREF_INV_ICM_CHARGED, "ICM_CHARGED", __LINE__);
+	f.dev->obj_charged[OBJ_FT]--;
 
 	eq->uar = uar, rmp->pd = pd, m->hdr.refs = 0, eq->st = eq_st, cq->st = cq_st;
 	tir->lro_enable_mask = 0, tis->prio = prio;
