@@ -76,7 +76,6 @@ struct cq_dev {
 };
 
 void cq_dev_reset(struct nicref_dev *dev);
-int cq_dev_check(const struct nicref_dev *dev);
 
 /* Writes a 64-byte CQE (fields as T67/T73 lay them out; the device fills owner and signature
  * and, for 128-byte CQEs, the placement) to CQ cqn, then raises the completion event as the CQ's

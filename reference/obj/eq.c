@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/ctl_dev.h"
+#include "obj/obj_walk.h"
 
 int eq_dev_init(struct nicref_dev *dev)
 {
@@ -49,13 +50,14 @@ void eq_dev_reset(struct nicref_dev *dev)
 	d->vec_held = 0;
 }
 
+void eq_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	visit(ctx, OBJ_UAR, ((const struct eq *)o)->uar); /* an EQ names its UAR (T94 uar_page) */
+}
+
 void eq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	/* An EQ names its UAR (T94 uar_page). */
-	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o))
-		visit(ctx, OBJ_UAR, ((const struct eq *)o)->uar);
+	obj_table_refs(dev, OBJ_EQ, eq_obj_refs, visit, ctx);
 }
 
 /* Pages an EQ of 2^log EQEs spans. */
@@ -65,45 +67,86 @@ static uint64_t eq_pages(const struct eq *eq)
 	return (((uint64_t)EQE_SIZE << eq->log_size) + page - 1) / page;
 }
 
-int eq_dev_check(const struct nicref_dev *dev)
+/* The type-to-EQ map in one pass over the 64 types (obj/obj_walk.h): each EQ's bitmask is
+ * then compared with its entry, instead of a pass over the types per EQ. */
+void eq_map_build(const struct nicref_dev *dev, struct eq_map *m)
 {
 	const struct eq_dev *d = &dev->eqd;
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_EQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_EQ], (uint32_t)h + 1, &o)) {
-		const struct eq *eq = o;
-		if (eq->hdr.handle != (uint32_t)h)
-			return -100;
-		if (eq->st != EQ_ST_ARMED && eq->st != EQ_ST_FIRED)
-			return -101; /* T94 st */
-		if (eq->status != EQ_STATUS_OK && eq->status != EQ_STATUS_WRITE_FAILURE)
-			return -102;
-		if (eq->pc > EQ_COUNTER_MASK || eq->cc > EQ_COUNTER_MASK)
-			return -103;
-		/* Without oi or ec, a working EQ never holds more than its size (D-EQ-4). */
-		if (!eq->oi && !eq->ec && !eq->broken &&
-		    ((eq->pc - eq->cc) & EQ_COUNTER_MASK) > (1u << eq->log_size))
-			return -104;
-		if (eq->buf.npas != eq_pages(eq) || eq->intr >= d->nvec)
-			return -105;
-		if (eq->mapped & 1u)
-			return -106; /* bit 0 is never mapped (T244) */
-		for (unsigned t = 1; t < EQ_EVENT_TYPES; t++)
-			if ((eq->mapped >> t & 1u) != (d->type_eq[t] == (uint32_t)h + 1u))
-				return -107;
-	}
+	m->n = 0;
 	for (unsigned t = 0; t < EQ_EVENT_TYPES; t++) {
-		if (!d->type_eq[t])
+		uint64_t four; /* types t..t+3 unmapped: skipped at once (most are) */
+		if (t % 4 == 0 && (memcpy(&four, &d->type_eq[t], sizeof four), four == 0)) {
+			t += 3;
 			continue;
-		const struct eq *eq = eq_get(dev, d->type_eq[t] - 1u);
-		if (!eq || !(eq->mapped >> t & 1u))
+		}
+		uint32_t v = d->type_eq[t];
+		if (!v)
+			continue;
+		unsigned i = 0;
+		while (i < m->n && m->named[i] != v)
+			i++;
+		if (i == m->n) {
+			m->named[m->n] = v;
+			m->types[m->n++] = 0;
+		}
+		m->types[i] |= 1ull << t;
+	}
+}
+
+/* The types the map gives EQ h (bit t: type_eq[t] == h + 1). */
+static uint64_t eq_map_types(const struct eq_map *m, uint32_t h)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->named[i] == h + 1u)
+			return m->types[i];
+	return 0;
+}
+
+int eq_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
+{
+	const struct eq *eq = o;
+	if (eq->hdr.handle != h)
+		return -100;
+	if (eq->st != EQ_ST_ARMED && eq->st != EQ_ST_FIRED)
+		return -101; /* T94 st */
+	if (eq->status != EQ_STATUS_OK && eq->status != EQ_STATUS_WRITE_FAILURE)
+		return -102;
+	if (eq->pc > EQ_COUNTER_MASK || eq->cc > EQ_COUNTER_MASK)
+		return -103;
+	/* Without oi or ec, a working EQ never holds more than its size (D-EQ-4). */
+	if (!eq->oi && !eq->ec && !eq->broken &&
+	    ((eq->pc - eq->cc) & EQ_COUNTER_MASK) > (1u << eq->log_size))
+		return -104;
+	if (eq->buf.npas != eq_pages(eq) || eq->intr >= dev->eqd.nvec)
+		return -105;
+	if (eq->mapped & 1u)
+		return -106; /* bit 0 is never mapped (T244) */
+	/* Types 1-63: mapped here iff the map names this EQ for them. */
+	if ((eq->mapped ^ eq_map_types(&w->eq, h)) & ~1ull)
+		return -107;
+	return 0;
+}
+
+int eq_check_end(const struct nicref_dev *dev, const struct obj_walk *w)
+{
+	const struct eq_dev *d = &dev->eqd;
+	for (unsigned i = 0; i < w->eq.n; i++) {
+		/* Every type mapped names a live EQ that takes it. */
+		const struct eq *eq = eq_get(dev, w->eq.named[i] - 1u);
+		if (!eq || (eq->mapped & w->eq.types[i]) != w->eq.types[i])
 			return -108; /* a type mapped to an EQ that does not take it */
 	}
-	uint32_t held = 0;
-	for (uint32_t v = 0; v < d->nvec; v++)
-		if (d->vec_flags[v] & EQ_VEC_HELD)
-			held++;
+	/* The vectors marked held, eight flag bytes at a step. */
+	uint32_t held = 0, v = 0;
+	for (; v + 8 <= d->nvec; v += 8) {
+		uint64_t x;
+		memcpy(&x, d->vec_flags + v, sizeof x);
+		held += (uint32_t)__builtin_popcountll(x & 0x0101010101010101ull * EQ_VEC_HELD);
+	}
+	for (; v < d->nvec; v++)
+		held += (d->vec_flags[v] & EQ_VEC_HELD) != 0;
 	if (held != d->vec_held)
 		return -109;
 	return 0;
 }
+

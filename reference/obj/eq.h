@@ -85,7 +85,6 @@ enum { EQ_VEC_FIRED = 1, EQ_VEC_HELD = 2 };
 int eq_dev_init(struct nicref_dev *dev);  /* at create; 0 or -1 out of memory */
 void eq_dev_fini(struct nicref_dev *dev);
 void eq_dev_reset(struct nicref_dev *dev); /* destroys every EQ (power-on, teardown) */
-int eq_dev_check(const struct nicref_dev *dev); /* invariants: 0 or negative */
 
 /* An asynchronous event (PRM T79): eqe holds the event data, written through the fields of the
  * event's layout (its row of PRM_EQE_EVENTS); the device adds event_type and event_sub_type,

@@ -112,7 +112,6 @@ const struct fte *flow_table_lookup(const struct flow_table *t, const uint32_t *
 
 /* Family hooks (obj/obj.c, obj/obj_check.c). */
 void flow_dev_reset(struct nicref_dev *dev);
-int flow_dev_check(const struct nicref_dev *dev);
 void flow_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
 
 /* Shared by the family's files. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 #include "obj/flow_cmd.h"
 #include "obj/modify_mask.h"
 
@@ -287,68 +288,73 @@ void flow_dev_reset(struct nicref_dev *dev)
 	memset(&dev->flow, 0, sizeof dev->flow);
 }
 
+void ft_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	const struct flow_table *t = o;
+	if (t->miss_action == 1)
+		visit(ctx, OBJ_FT, t->miss_id);
+	for (uint32_t i = 0; i < (1u << t->log_size); i++) {
+		const struct fte *e = t->fte[i];
+		if (!e)
+			continue;
+		visit(ctx, OBJ_FG, e->fg->hdr.handle);
+		for (uint32_t k = 0; k < e->ndest; k++)
+			visit(ctx, e->dest[k].type == FLOW_DEST_TIR ? OBJ_TIR : OBJ_FT, e->dest[k].id);
+		for (uint32_t k = 0; k < e->ncnt; k++)
+			visit(ctx, OBJ_FC, e->cnt[k]);
+	}
+}
+
+void fg_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	visit(ctx, OBJ_FT, ((const struct flow_group *)o)->ft->hdr.handle);
+}
+
 void flow_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_FT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_FT], (uint32_t)h + 1, &o)) {
-		const struct flow_table *t = o;
-		if (t->miss_action == 1)
-			visit(ctx, OBJ_FT, t->miss_id);
-		for (uint32_t i = 0; i < (1u << t->log_size); i++) {
-			const struct fte *e = t->fte[i];
-			if (!e)
-				continue;
-			visit(ctx, OBJ_FG, e->fg->hdr.handle);
-			for (uint32_t k = 0; k < e->ndest; k++)
-				visit(ctx, e->dest[k].type == FLOW_DEST_TIR ? OBJ_TIR : OBJ_FT,
-				      e->dest[k].id);
-			for (uint32_t k = 0; k < e->ncnt; k++)
-				visit(ctx, OBJ_FC, e->cnt[k]);
-		}
-	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_FG], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_FG], (uint32_t)h + 1, &o))
-		visit(ctx, OBJ_FT, ((const struct flow_group *)o)->ft->hdr.handle);
+	obj_table_refs(dev, OBJ_FT, ft_obj_refs, visit, ctx);
+	obj_table_refs(dev, OBJ_FG, fg_obj_refs, visit, ctx);
 }
 
 /* Invariants (nicref/invariants.h family codes -380 and below): each table's groups sorted and
  * disjoint inside it, each valid FTE inside its group and in its group's index, the per-type
- * counts, the roots naming live tables of their type. */
-int flow_dev_check(const struct nicref_dev *dev)
+ * counts and the roots (flow_check_end) naming live tables of their type. */
+int ft_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
 {
-	uint32_t ntables[FLOW_TYPES] = { 0 }, nflows[FLOW_TYPES] = { 0 };
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_FT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_FT], (uint32_t)h + 1, &o)) {
-		const struct flow_table *t = o;
-		if (t->hdr.handle != (uint32_t)h || t->type >= FLOW_TYPES)
-			return -380;
-		ntables[t->type]++;
-		for (uint32_t g = 0; g < t->ngroups; g++) {
-			const struct flow_group *fg = t->groups[g];
-			if (fg->ft != t || fg->start > fg->end || fg->end >= (1u << t->log_size) ||
-			    (g && t->groups[g - 1]->end >= fg->start))
-				return -381;
-		}
-		uint32_t n = 0, multi = 0;
-		for (uint32_t i = 0; i < (1u << t->log_size); i++) {
-			const struct fte *e = t->fte[i];
-			if (!e)
-				continue;
-			n++;
-			multi += e->multi;
-			if (e->index != i || e->fg->ft != t || i < e->fg->start || i > e->fg->end)
-				return -382;
-			if (flow_group_lookup(e->fg, e->value) == NULL)
-				return -383; /* a valid flow its group's index does not find */
-		}
-		if (n != t->nfte || multi != t->nmulti)
-			return -384;
-		nflows[t->type] += n;
+	(void)dev;
+	const struct flow_table *t = o;
+	if (t->hdr.handle != h || t->type >= FLOW_TYPES)
+		return -380;
+	w->ft_tables[t->type]++;
+	for (uint32_t g = 0; g < t->ngroups; g++) {
+		const struct flow_group *fg = t->groups[g];
+		if (fg->ft != t || fg->start > fg->end || fg->end >= (1u << t->log_size) ||
+		    (g && t->groups[g - 1]->end >= fg->start))
+			return -381;
 	}
+	uint32_t n = 0, multi = 0;
+	for (uint32_t i = 0; i < (1u << t->log_size); i++) {
+		const struct fte *e = t->fte[i];
+		if (!e)
+			continue;
+		n++;
+		multi += e->multi;
+		if (e->index != i || e->fg->ft != t || i < e->fg->start || i > e->fg->end)
+			return -382;
+		if (flow_group_lookup(e->fg, e->value) == NULL)
+			return -383; /* a valid flow its group's index does not find */
+	}
+	if (n != t->nfte || multi != t->nmulti)
+		return -384;
+	w->ft_flows[t->type] += n;
+	return 0;
+}
+
+/* The per-type counts (summed by ft_obj_check) and the roots. */
+int flow_check_end(const struct nicref_dev *dev, const struct obj_walk *w)
+{
 	for (unsigned k = 0; k < FLOW_TYPES; k++) {
-		if (ntables[k] != dev->flow.ntables[k] || nflows[k] != dev->flow.nflows[k])
+		if (w->ft_tables[k] != dev->flow.ntables[k] || w->ft_flows[k] != dev->flow.nflows[k])
 			return -385;
 		const uint32_t ids[2] = { dev->flow.root[k], dev->flow.level0[k] };
 		for (unsigned j = 0; j < 2; j++) {
@@ -359,3 +365,4 @@ int flow_dev_check(const struct nicref_dev *dev)
 	}
 	return 0;
 }
+

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 
 #define MKEY_ENTRIES_OFF 0x110 /* T226: translation entries from 110h */
 #define MKC_OFF 0x10           /* T226/T232: the MKC at 10h-4Ch */
@@ -327,41 +328,40 @@ void mkey_dev_reset(struct nicref_dev *dev)
 		destroy(dev, o);
 }
 
-int mkey_dev_check(const struct nicref_dev *dev)
+int mkey_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_MKEY], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_MKEY], (uint32_t)h + 1, &o)) {
-		const struct mkey *m = o;
-		if (m->hdr.handle != (uint32_t)h)
-			return -300; /* the handle it was given */
-		if (m->access_mode > MKEY_AM_KLM || !m->lr || m->qpn != 0xFFFFFF)
-			return -301; /* a context CREATE_MKEY would have refused */
-		if (m->hdr.refs != 0)
-			return -302; /* nothing holds a reference to an MKey */
-		if (m->octwords > m->octword_size ||
-		    (m->pg_access && m->access_mode != MKEY_AM_MTT))
-			return -303;
-		if (m->access_mode == MKEY_AM_MTT ? m->log_entity_size < 12 : m->log_entity_size)
-			return -304;
-		if (m->length64 && m->len)
-			return -305;
-		if (m->octwords > m->room)
-			return -307; /* the delivered entries lie in the table's room */
-		if (m->access_mode != MKEY_AM_KLM)
-			continue;
-		const uint64_t *start = mkey_klm_starts_c(m);
-		for (uint32_t k = 0; k < m->octwords; k++)
-			if (start[k] != (k ? start[k - 1] + (m->t[2 * (k - 1)] >> 32) : 0))
-				return -306; /* KLM start offsets (obj/mkey.h) */
-	}
+	(void)dev;
+	(void)w;
+	const struct mkey *m = o;
+	if (m->hdr.handle != h)
+		return -300; /* the handle it was given */
+	if (m->access_mode > MKEY_AM_KLM || !m->lr || m->qpn != 0xFFFFFF)
+		return -301; /* a context CREATE_MKEY would have refused */
+	if (m->hdr.refs != 0)
+		return -302; /* nothing holds a reference to an MKey */
+	if (m->octwords > m->octword_size || (m->pg_access && m->access_mode != MKEY_AM_MTT))
+		return -303;
+	if (m->access_mode == MKEY_AM_MTT ? m->log_entity_size < 12 : m->log_entity_size)
+		return -304;
+	if (m->length64 && m->len)
+		return -305;
+	if (m->octwords > m->room)
+		return -307; /* the delivered entries lie in the table's room */
+	if (m->access_mode != MKEY_AM_KLM)
+		return 0;
+	const uint64_t *start = mkey_klm_starts_c(m);
+	for (uint32_t k = 0; k < m->octwords; k++)
+		if (start[k] != (k ? start[k - 1] + (m->t[2 * (k - 1)] >> 32) : 0))
+			return -306; /* KLM start offsets (obj/mkey.h) */
 	return 0;
+}
+
+void mkey_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	visit(ctx, OBJ_PD, ((const struct mkey *)o)->pd); /* T10 0Ch pd */
 }
 
 void mkey_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_MKEY], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_MKEY], (uint32_t)h + 1, &o))
-		visit(ctx, OBJ_PD, ((const struct mkey *)o)->pd); /* T10 0Ch pd */
+	obj_table_refs(dev, OBJ_MKEY, mkey_obj_refs, visit, ctx);
 }

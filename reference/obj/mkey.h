@@ -19,7 +19,6 @@ struct nicref_dev;
 int mkey_dev_init(struct nicref_dev *dev);
 void mkey_dev_fini(struct nicref_dev *dev);
 void mkey_dev_reset(struct nicref_dev *dev); /* destroys every MKey */
-int mkey_dev_check(const struct nicref_dev *dev);
 
 /* The 32-bit key of §6.1 Figure 6: the index the device returned (CREATE_MKEY mkey_index,
  * 24 bits) and the variant part MKC.mkey[7:0] (D-MKC-4). */

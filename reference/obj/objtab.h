@@ -82,6 +82,7 @@ void *objtab_remove(struct objtab *t, uint32_t h);
 /* The first live handle >= h (its object in *obj), or -1. For iteration and invariants: the
  * cost is the live chunks below the next handle, not the capacity. */
 int64_t objtab_next(const struct objtab *t, uint32_t h, void **obj);
+
 /* Stores obj under handle h, which must be free and in range: 0, or -1 out of memory. */
 int objtab_put(struct objtab *t, uint32_t h, void *obj);
 /* The undo log: (re)started empty; whether it holds every change since; every change since
@@ -92,5 +93,69 @@ bool objtab_undo_complete(const struct objtab *t);
 int objtab_undo(struct objtab *t);
 /* Bytes the table itself holds (directory, bitmaps, chunks), for the benchmarks. */
 uint64_t objtab_bytes(const struct objtab *t);
+
+/* The same walk, inline, for the invariants (nicref_dev_check), which walk every table several
+ * times after every fuzz op: objtab_first then objtab_then return the live handles in handle
+ * order, each object in *obj, then -1 — the handles objtab_next(t, 0, ...) and
+ * objtab_next(t, h + 1, ...) return, those outside [base, limit) skipped as it skips them. An
+ * empty table costs one test; a step, the next set bit of the word or of the chunk's summary,
+ * not a search from the handle. The table must not change while walked. */
+struct objtab_iter {
+	const struct objtab *t;
+	const struct objtab_chunk *k; /* chunk c, NULL past the end */
+	uint32_t c, w;                /* the chunk and its word being walked */
+	uint64_t bits;                /* word w's live bits not yet returned */
+};
+
+/* From chunk c on: the first chunk that exists (below top) and its first non-empty word. */
+static inline __attribute__((always_inline)) void objtab_iter_chunk(struct objtab_iter *it)
+{
+	const struct objtab *t = it->t;
+	it->k = NULL;
+	for (; it->c < t->top && !(it->k = t->dir[it->c]); it->c++)
+		;
+	if (!it->k)
+		return;
+	uint64_t words = it->k->words;
+	it->w = words ? (uint32_t)__builtin_ctzll(words) : OBJTAB_CHUNK / 64 - 1;
+	it->bits = words ? it->k->used[it->w] : 0;
+}
+
+static inline __attribute__((always_inline)) int64_t objtab_then(struct objtab_iter *it, void **obj)
+{
+	const struct objtab *t = it->t;
+	while (it->k) {
+		while (it->bits) {
+			uint32_t i = it->w * 64 + (uint32_t)__builtin_ctzll(it->bits);
+			it->bits &= it->bits - 1;
+			int64_t h = (int64_t)it->c * OBJTAB_CHUNK + i;
+			if (h >= t->limit) {
+				it->k = NULL; /* objtab_next stops at limit */
+				return -1;
+			}
+			if (h < t->base)
+				continue; /* objtab_next starts at base */
+			*obj = it->k->obj[i];
+			return h;
+		}
+		/* The chunk's next non-empty word, else the next chunk that exists. */
+		uint64_t rest = it->w + 1 < OBJTAB_CHUNK / 64 ? it->k->words & ~0ull << (it->w + 1) : 0;
+		if (rest) {
+			it->w = (uint32_t)__builtin_ctzll(rest);
+			it->bits = it->k->used[it->w];
+		} else {
+			it->c++;
+			objtab_iter_chunk(it);
+		}
+	}
+	return -1;
+}
+
+static inline __attribute__((always_inline)) int64_t objtab_first(struct objtab_iter *it, const struct objtab *t, void **obj)
+{
+	*it = (struct objtab_iter){ .t = t };
+	objtab_iter_chunk(it);
+	return objtab_then(it, obj);
+}
 
 #endif

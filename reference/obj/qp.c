@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 
 /* [S004] L42: "4096 QPs (含QP0/QP1管理通道)" — the standard engine's count, QP0/QP1 included. */
 #define SEED004_LOG_QPS 12
@@ -63,21 +64,22 @@ void qp_unref(struct nicref_dev *dev, enum obj_type t, uint32_t h)
 	o->refs--;
 }
 
+void qp_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	const struct qp *qp = o;
+	visit(ctx, OBJ_PD, qp->pd);
+	visit(ctx, OBJ_UAR, qp->uar);
+	if (qp->holds & QP_HOLDS_CQ_SND)
+		visit(ctx, OBJ_CQ, qp->cqn_snd);
+	if (qp->holds & QP_HOLDS_CQ_RCV)
+		visit(ctx, OBJ_CQ, qp->cqn_rcv);
+	if (qp->holds & QP_HOLDS_RMP)
+		visit(ctx, OBJ_RMP, qp->rmpn);
+}
+
 void qp_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_QP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_QP], (uint32_t)h + 1, &o)) {
-		const struct qp *qp = o;
-		visit(ctx, OBJ_PD, qp->pd);
-		visit(ctx, OBJ_UAR, qp->uar);
-		if (qp->holds & QP_HOLDS_CQ_SND)
-			visit(ctx, OBJ_CQ, qp->cqn_snd);
-		if (qp->holds & QP_HOLDS_CQ_RCV)
-			visit(ctx, OBJ_CQ, qp->cqn_rcv);
-		if (qp->holds & QP_HOLDS_RMP)
-			visit(ctx, OBJ_RMP, qp->rmpn);
-	}
+	obj_table_refs(dev, OBJ_QP, qp_obj_refs, visit, ctx);
 }
 
 /* [QPH] MLX5_QP_ST_*: RC, UC, UD under connectx; RC and UD under seed004 ([S004] L33-37:

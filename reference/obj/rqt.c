@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 #include "obj/modify_mask.h"
 
 #define RQT_CTX_OFF 0x20   /* T349/T353/T363: the context at 20h */
@@ -241,30 +242,29 @@ void rqt_dev_reset(struct nicref_dev *dev)
 		destroy(dev, o);
 }
 
-int rqt_dev_check(const struct nicref_dev *dev)
+int rqt_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQT], (uint32_t)h + 1, &o)) {
-		const struct rqt *t = o;
-		if (t->hdr.handle != (uint32_t)h)
-			return -370;
-		if (!pow2(t->max_size) || !pow2(t->actual_size) || t->actual_size > t->max_size)
-			return -371; /* T59 sizes */
-		for (uint32_t i = t->actual_size; i < t->max_size; i++)
-			if (t->rq[i])
-				return -372; /* entries past the list hold nothing */
-	}
+	(void)dev;
+	(void)w;
+	const struct rqt *t = o;
+	if (t->hdr.handle != h)
+		return -370;
+	if (!pow2(t->max_size) || !pow2(t->actual_size) || t->actual_size > t->max_size)
+		return -371; /* T59 sizes */
+	for (uint32_t i = t->actual_size; i < t->max_size; i++)
+		if (t->rq[i])
+			return -372; /* entries past the list hold nothing */
 	return 0;
+}
+
+void rqt_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	const struct rqt *t = o;
+	for (uint32_t i = 0; i < t->actual_size; i++)
+		visit(ctx, OBJ_RQ, t->rq[i]); /* T59 F0h, once per entry (D-RQT-2) */
 }
 
 void rqt_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQT], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQT], (uint32_t)h + 1, &o)) {
-		const struct rqt *t = o;
-		for (uint32_t i = 0; i < t->actual_size; i++)
-			visit(ctx, OBJ_RQ, t->rq[i]); /* T59 F0h, once per entry (D-RQT-2) */
-	}
+	obj_table_refs(dev, OBJ_RQT, rqt_obj_refs, visit, ctx);
 }

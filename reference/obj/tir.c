@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 #include "obj/modify_mask.h"
 
 #define TIR_CTX_OFF 0x20 /* T281/T285/T295: the context at 20h */
@@ -395,39 +396,35 @@ void tir_dev_reset(struct nicref_dev *dev)
 	tis_dev_reset(dev);
 }
 
-int tir_dev_check(const struct nicref_dev *dev)
+int tir_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIR], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIR], (uint32_t)h + 1, &o)) {
-		const struct tir *t = o;
-		if (t->hdr.handle != (uint32_t)h || t->disp_type > TIR_INDIRECT)
-			return -360;
-		if (check_hash(t) != NICREF_RULE_NONE || (t->lro_enable_mask & ~3u))
-			return -361; /* a context CREATE/MODIFY_TIR would have refused */
-		if (t->lro_timeout_eff > t->lro_timeout || (!t->lro_enable_mask && t->lro_timeout))
-			return -362;
-		if (t->disp_type == TIR_DIRECT ? t->indirect_table != 0 : t->inline_rqn != 0)
-			return -363;
-	}
-	int rc;
-	if ((rc = rqt_dev_check(dev)) || (rc = tis_dev_check(dev)))
-		return rc;
+	(void)dev;
+	(void)w;
+	const struct tir *t = o;
+	if (t->hdr.handle != h || t->disp_type > TIR_INDIRECT)
+		return -360;
+	if (check_hash(t) != NICREF_RULE_NONE || (t->lro_enable_mask & ~3u))
+		return -361; /* a context CREATE/MODIFY_TIR would have refused */
+	if (t->lro_timeout_eff > t->lro_timeout || (!t->lro_enable_mask && t->lro_timeout))
+		return -362;
+	if (t->disp_type == TIR_DIRECT ? t->indirect_table != 0 : t->inline_rqn != 0)
+		return -363;
 	return 0;
+}
+
+void tir_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	const struct tir *t = o;
+	visit(ctx, OBJ_TD, t->td);
+	if (t->disp_type == TIR_DIRECT)
+		visit(ctx, OBJ_RQ, t->inline_rqn);
+	else
+		visit(ctx, OBJ_RQT, t->indirect_table);
 }
 
 void tir_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIR], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIR], (uint32_t)h + 1, &o)) {
-		const struct tir *t = o;
-		visit(ctx, OBJ_TD, t->td);
-		if (t->disp_type == TIR_DIRECT)
-			visit(ctx, OBJ_RQ, t->inline_rqn);
-		else
-			visit(ctx, OBJ_RQT, t->indirect_table);
-	}
+	obj_table_refs(dev, OBJ_TIR, tir_obj_refs, visit, ctx);
 	rqt_dev_refs(dev, visit, ctx);
 	tis_dev_refs(dev, visit, ctx);
 }

@@ -19,7 +19,6 @@ struct nicref_dev;
 int tir_dev_init(struct nicref_dev *dev);
 void tir_dev_fini(struct nicref_dev *dev);
 void tir_dev_reset(struct nicref_dev *dev); /* destroys every TIR, RQT and TIS */
-int tir_dev_check(const struct nicref_dev *dev);
 
 /* TIS context (T49/T50). */
 struct tis {
@@ -65,8 +64,6 @@ static inline uint32_t rqt_entry(const struct rqt *t, uint32_t i)
 /* Family internals shared by tis.c, tir.c and rqt.c. */
 void tis_dev_reset(struct nicref_dev *dev);
 void rqt_dev_reset(struct nicref_dev *dev);
-int tis_dev_check(const struct nicref_dev *dev);
-int rqt_dev_check(const struct nicref_dev *dev);
 void tis_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
 void rqt_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
 /* A handle of type t inside its table's range [base, limit) (BAD_INDEX otherwise, D-CMD-7). */

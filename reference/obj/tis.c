@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 #include "obj/modify_mask.h"
 
 #define TIS_CTX_OFF 0x20       /* T298/T302: the context at 20h */
@@ -152,22 +153,22 @@ void tis_dev_reset(struct nicref_dev *dev)
 		destroy(dev, o);
 }
 
-int tis_dev_check(const struct nicref_dev *dev)
+int tis_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIS], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIS], (uint32_t)h + 1, &o)) {
-		const struct tis *t = o;
-		if (t->hdr.handle != (uint32_t)h || t->prio > 0xF)
-			return -350;
-	}
+	(void)dev;
+	(void)w;
+	const struct tis *t = o;
+	if (t->hdr.handle != h || t->prio > 0xF)
+		return -350;
 	return 0;
+}
+
+void tis_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	visit(ctx, OBJ_TD, ((const struct tis *)o)->td); /* T50 24h */
 }
 
 void tis_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_TIS], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_TIS], (uint32_t)h + 1, &o))
-		visit(ctx, OBJ_TD, ((const struct tis *)o)->td); /* T50 24h */
+	obj_table_refs(dev, OBJ_TIS, tis_obj_refs, visit, ctx);
 }

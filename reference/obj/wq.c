@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd_table.h"
+#include "obj/obj_walk.h"
 #include "obj/umem.h"
 
 /* ---- The family in the device ------------------------------------------------------------ */
@@ -48,35 +49,40 @@ static void wq_umem_refs(const struct wq *w, obj_ref_visit visit, void *ctx)
 			visit(ctx, OBJ_UMEM, i == 0 ? w->buf_umem : w->dbr_umem);
 }
 
+/* D-OBJ-1: SQ -> CQ, PD, TIS, UAR (T61, T55); RQ -> CQ, PD (inline WQ), RMP (T53); RMP -> PD
+ * (T55). */
+void sq_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	const struct sq *sq = o;
+	visit(ctx, OBJ_CQ, sq->cqn);
+	visit(ctx, OBJ_PD, sq->pd);
+	visit(ctx, OBJ_TIS, sq->tisn);
+	visit(ctx, OBJ_UAR, sq->uar);
+	wq_umem_refs(&sq->wq, visit, ctx);
+}
+
+void rq_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	const struct rq *rq = o;
+	visit(ctx, OBJ_CQ, rq->cqn);
+	if (rq->on_rmp)
+		visit(ctx, OBJ_RMP, rq->rmpn);
+	else
+		visit(ctx, OBJ_PD, rq->pd);
+	wq_umem_refs(&rq->wq, visit, ctx);
+}
+
+void rmp_obj_refs(const void *o, obj_ref_visit visit, void *ctx)
+{
+	visit(ctx, OBJ_PD, ((const struct rmp *)o)->pd);
+	wq_umem_refs(&((const struct rmp *)o)->wq, visit, ctx);
+}
+
 void wq_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 {
-	void *o;
-	/* D-OBJ-1: SQ -> CQ, PD, TIS, UAR (T61, T55); RQ -> CQ, PD (inline WQ), RMP (T53);
-	 * RMP -> PD (T55). */
-	for (int64_t h = objtab_next(&dev->obj[OBJ_SQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_SQ], (uint32_t)h + 1, &o)) {
-		const struct sq *sq = o;
-		visit(ctx, OBJ_CQ, sq->cqn);
-		visit(ctx, OBJ_PD, sq->pd);
-		visit(ctx, OBJ_TIS, sq->tisn);
-		visit(ctx, OBJ_UAR, sq->uar);
-		wq_umem_refs(&sq->wq, visit, ctx);
-	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQ], (uint32_t)h + 1, &o)) {
-		const struct rq *rq = o;
-		visit(ctx, OBJ_CQ, rq->cqn);
-		if (rq->on_rmp)
-			visit(ctx, OBJ_RMP, rq->rmpn);
-		else
-			visit(ctx, OBJ_PD, rq->pd);
-		wq_umem_refs(&rq->wq, visit, ctx);
-	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RMP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RMP], (uint32_t)h + 1, &o)) {
-		visit(ctx, OBJ_PD, ((const struct rmp *)o)->pd);
-		wq_umem_refs(&((const struct rmp *)o)->wq, visit, ctx);
-	}
+	obj_table_refs(dev, OBJ_SQ, sq_obj_refs, visit, ctx);
+	obj_table_refs(dev, OBJ_RQ, rq_obj_refs, visit, ctx);
+	obj_table_refs(dev, OBJ_RMP, rmp_obj_refs, visit, ctx);
 }
 
 static bool is_sq_rq_state(unsigned s)
@@ -93,48 +99,56 @@ static int check_wq(const struct wq *w, uint8_t state)
 	return 0;
 }
 
-int wq_dev_check(const struct nicref_dev *dev)
+int sq_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
 {
-	void *o;
+	(void)dev;
+	(void)w;
+	const struct sq *sq = o;
 	int rc;
-	for (int64_t h = objtab_next(&dev->obj[OBJ_SQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_SQ], (uint32_t)h + 1, &o)) {
-		const struct sq *sq = o;
-		if (sq->hdr.handle != (uint32_t)h)
-			return -206;
-		if (!is_sq_rq_state(sq->state))
-			return -200; /* T61: RST, RDY, ERR */
-		if ((rc = check_wq(&sq->wq, sq->state)))
-			return rc;
-		if (sq->bf_reg < -1 || sq->bf_reg > 7)
-			return -208;
-	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RQ], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RQ], (uint32_t)h + 1, &o)) {
-		const struct rq *rq = o;
-		if (rq->hdr.handle != (uint32_t)h)
-			return -206;
-		if (!is_sq_rq_state(rq->state))
-			return -201; /* T53 */
-		if (!rq->on_rmp && (rc = check_wq(&rq->wq, rq->state)))
-			return rc;
-		if (rq->ntaken > rq->taken_cap || (!rq->on_rmp && rq->ntaken))
-			return -204; /* only an RMP RQ takes WQEs from elsewhere */
-		if (rq->state == WQ_RST && rq->ntaken)
-			return -209; /* RST holds nothing (§7.7.1) */
-	}
-	for (int64_t h = objtab_next(&dev->obj[OBJ_RMP], 0, &o); h >= 0;
-	     h = objtab_next(&dev->obj[OBJ_RMP], (uint32_t)h + 1, &o)) {
-		const struct rmp *rmp = o;
-		if (rmp->hdr.handle != (uint32_t)h)
-			return -206;
-		if (rmp->state != WQ_RDY && rmp->state != WQ_ERR)
-			return -202; /* T65: RDY, ERR; no RST (§7.10.1) */
-		if ((rc = check_wq(&rmp->wq, rmp->state)))
-			return rc;
-		if (PRM_GET(wq, lwm, rmp->ctx + WQ_IN_CTX, WQ_CTX_BYTES - WQ_IN_CTX) != rmp->lwm)
-			return -205; /* QUERY shows the limit in force */
-	}
+	if (sq->hdr.handle != h)
+		return -206;
+	if (!is_sq_rq_state(sq->state))
+		return -200; /* T61: RST, RDY, ERR */
+	if ((rc = check_wq(&sq->wq, sq->state)))
+		return rc;
+	if (sq->bf_reg < -1 || sq->bf_reg > 7)
+		return -208;
+	return 0;
+}
+
+int rq_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
+{
+	(void)dev;
+	(void)w;
+	const struct rq *rq = o;
+	int rc;
+	if (rq->hdr.handle != h)
+		return -206;
+	if (!is_sq_rq_state(rq->state))
+		return -201; /* T53 */
+	if (!rq->on_rmp && (rc = check_wq(&rq->wq, rq->state)))
+		return rc;
+	if (rq->ntaken > rq->taken_cap || (!rq->on_rmp && rq->ntaken))
+		return -204; /* only an RMP RQ takes WQEs from elsewhere */
+	if (rq->state == WQ_RST && rq->ntaken)
+		return -209; /* RST holds nothing (§7.7.1) */
+	return 0;
+}
+
+int rmp_obj_check(const struct nicref_dev *dev, uint32_t h, const void *o, struct obj_walk *w)
+{
+	(void)dev;
+	(void)w;
+	const struct rmp *rmp = o;
+	int rc;
+	if (rmp->hdr.handle != h)
+		return -206;
+	if (rmp->state != WQ_RDY && rmp->state != WQ_ERR)
+		return -202; /* T65: RDY, ERR; no RST (§7.10.1) */
+	if ((rc = check_wq(&rmp->wq, rmp->state)))
+		return rc;
+	if (PRM_GET(wq, lwm, rmp->ctx + WQ_IN_CTX, WQ_CTX_BYTES - WQ_IN_CTX) != rmp->lwm)
+		return -205; /* QUERY shows the limit in force */
 	return 0;
 }
 

@@ -103,7 +103,6 @@ struct rmp {
 };
 
 void wq_dev_reset(struct nicref_dev *dev); /* destroys every RQ, RMP and SQ */
-int wq_dev_check(const struct nicref_dev *dev);
 
 /* ---- The buffer (obj/wq.c) --------------------------------------------------------------
  * PRM §7.4.1, T55: stride i of the queue (i taken modulo 2^log_wq_sz: the queue is circular)
