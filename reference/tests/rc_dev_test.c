@@ -602,12 +602,10 @@ Test(rc_dev, receive_wqe_posted_in_err_flushed_at_the_next_tick)
 	fab_down(f);
 }
 
-/* F6's shape (fuzzers: corpora/roce_pair/regress-f6-*): b's QP goes to ERR by its own
- * requester's retry exhaustion (0x15) while its responder holds WQE 0 for an unfinished SEND:
- * the receive WQEs are flushed from WQE 0. */
-Test(rc_dev, held_receive_wqe_flushed_first_on_retry_exhaustion)
+/* Every packet lost both ways; b posts a SEND, which fails by its requester's retry exhaustion
+ * (syndrome 0x15), so b's QP enters ERR (F6's shape). */
+static void b_fails_by_retry_exhaustion(struct fab *f)
 {
-	struct fab *f = fab_send_first_only(2);
 	struct nicref_link_faults lf;
 	nicref_link_faults_default(&lf);
 	lf.loss_ppm = NICREF_LINK_PPM;
@@ -621,6 +619,15 @@ Test(rc_dev, held_receive_wqe_flushed_first_on_retry_exhaustion)
 	uint8_t cqe[64];
 	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
 	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+}
+
+/* F6's shape (fuzzers: corpora/roce_pair/regress-f6-*): b's QP goes to ERR by its own
+ * requester's retry exhaustion (0x15) while its responder holds WQE 0 for an unfinished SEND:
+ * the receive WQEs are flushed from WQE 0. */
+Test(rc_dev, held_receive_wqe_flushed_first_on_retry_exhaustion)
+{
+	struct fab *f = fab_send_first_only(2);
+	b_fails_by_retry_exhaustion(f);
 	expect_both_flushed_in_order(f);
 	fab_down(f);
 }
@@ -657,18 +664,7 @@ Test(rc_dev, held_srq_wqe_flushed_on_2err)
 Test(rc_dev, held_srq_wqe_flushed_on_retry_exhaustion)
 {
 	struct fab *f = fab_send_first_only_on(2, true);
-	struct nicref_link_faults lf;
-	nicref_link_faults_default(&lf);
-	lf.loss_ppm = NICREF_LINK_PPM;
-	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_AB, &lf), 0);
-	cr_assert_eq(nicref_link_set_faults(f->l, NICREF_LINK_BA, &lf), 0);
-	pattern(f->b, D + 0x20000, 64, 3);
-	post_b(f, D + 0x20000, 64);
-	for (int i = 0; i < 40; i++)
-		nicref_link_advance(f->l, 10000000);
-	uint8_t cqe[64];
-	cr_assert_eq(poll(f->b, &f->qb.qp[0].scq, cqe), 1, "b's SEND failed");
-	cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), 0x15);
+	b_fails_by_retry_exhaustion(f);
 	expect_srq_held_wqe_flushed(f);
 	fab_down(f);
 }
