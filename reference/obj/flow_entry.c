@@ -133,10 +133,14 @@ static enum nicref_cmd_rule read_dests(const struct cmd_ctx *c, const struct flo
 	     !CAPS_CUR(dev, CAP_FLOW_TABLE_NIC, flow_table_nic_cap, nic_rx_multi_path_tirs)))
 		return NICREF_RULE_FTE_MULTI_TIRS_UNSUPPORTED; /* §7.11.4.1, §7.11.4.2 */
 	/* §7.11.3.3: the table below 64; the tables pointed to at 64 or above, but for the last
-	 * one when HCA_CAP.nic_rx_multi_path_tirs = 1 (as the PRM writes it; D-FT-19). */
+	 * one when HCA_CAP.nic_rx_multi_path_tirs = 1 (§7.11.3.3) or nic_rx_multi_path_tirs_fts = 1
+	 * (T149 00h[30] note: "Regardless of whether the destination list includes TIRs or not";
+	 * D-FT-19). */
 	if (t->level >= FLOW_MULTI_LEVEL)
 		return NICREF_RULE_FTE_MULTI_LEVEL;
-	bool last_free = CAPS_CUR(dev, CAP_FLOW_TABLE_NIC, flow_table_nic_cap, nic_rx_multi_path_tirs);
+	bool last_free =
+		CAPS_CUR(dev, CAP_FLOW_TABLE_NIC, flow_table_nic_cap, nic_rx_multi_path_tirs) ||
+		CAPS_CUR(dev, CAP_FLOW_TABLE_NIC, flow_table_nic_cap, nic_rx_multi_path_tirs_fts);
 	for (uint32_t k = 0, seen = 0; k < n->ndest; k++) {
 		if (n->dest[k].type != FLOW_DEST_FT)
 			continue;

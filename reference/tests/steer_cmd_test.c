@@ -108,3 +108,38 @@ Test(steer_cmd, reset_releases_everything)
 	cr_expect_eq(check(t), 0);
 	tl_down(t);
 }
+
+/* The top-level T149 bit `name` of flow_table_nic_cap set to v in the device's current caps. */
+static void snic(struct tl_dev *t, const char *name, uint64_t v)
+{
+	uint8_t *caps = t->dev->core.caps.cur[CAP_FLOW_TABLE_NIC];
+	cr_assert_eq(nicref_field_set(caps, 0x40, tl_field("flow_table_nic_cap", name), v), 0);
+}
+
+/* D-FT-19: the last flow table of a multi-path list may be below level 64 when either
+ * nic_rx_multi_path_tirs (§7.11.3.3) or nic_rx_multi_path_tirs_fts (T149 00h[30] note:
+ * "Regardless of whether the destination list includes TIRs or not, the last Flow Table ...
+ * is not required to have a level equal or greater than 64") is set; neither: refused. */
+Test(steer_cmd, last_table_exempt_under_either_multi_path_cap)
+{
+	struct senv e = senv_up();
+	struct tl_dev *t = e.t;
+	uint32_t a, b, c, g;
+	cr_assert_eq(refdrv_create_flow_table(&t->d, RX, 0, 2, 0, 0, &a), 0);
+	cr_assert_eq(refdrv_create_flow_table(&t->d, RX, 64, 2, 0, 0, &b), 0);
+	cr_assert_eq(refdrv_create_flow_table(&t->d, RX, 2, 2, 0, 0, &c), 0);
+	cr_assert_eq(refdrv_create_flow_group(&t->d, RX, a, 0, 3, 0, NULL, &g), 0);
+	struct refdrv_fte f = { .group_id = g, .action = 4, .ndest = 2 };
+	f.dest[0].type = 1, f.dest[0].id = b;
+	f.dest[1].type = 1, f.dest[1].id = c;
+	snic(t, "nic_rx_multi_path_tirs", 0);
+	snic(t, "nic_rx_multi_path_tirs_fts", 1);
+	cr_expect_eq(refdrv_set_fte(&t->d, RX, a, 0, 0, 0, &f), 0);
+	snic(t, "nic_rx_multi_path_tirs", 1);
+	snic(t, "nic_rx_multi_path_tirs_fts", 0);
+	cr_expect_eq(refdrv_set_fte(&t->d, RX, a, 1, 0, 0, &f), 0);
+	snic(t, "nic_rx_multi_path_tirs", 0);
+	tl_refused(t, refdrv_set_fte(&t->d, RX, a, 2, 0, 0, &f), FTE_MULTI_LEVEL);
+	cr_expect_eq(check(t), 0);
+	tl_down(t);
+}

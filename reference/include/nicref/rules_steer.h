@@ -140,8 +140,8 @@
 	X(FTE_MULTI_LEVEL, BAD_PARAM, "PRM §7.11.3.3 (multi-path: this table below level 64, "   \
 	  "the flow tables pointed to at 64 or above)",                                           \
 	  "a multi-path flow in a table of level >= 64, or to a flow table of level < 64 other "  \
-	  "than the last with nic_rx_multi_path_tirs (§7.11.3.3 as written; T149 puts it on "     \
-	  "nic_rx_multi_path_tirs_fts: D-FT-19)")                                        \
+	  "than the last with nic_rx_multi_path_tirs (§7.11.3.3) or nic_rx_multi_path_tirs_fts " \
+	  "(T149 00h[30] note) set (D-FT-19)")                                                  \
 	X(FTE_MULTI_NESTED, BAD_PARAM, "PRM §7.11.2.4 ('must never be nested') (D-FT-16)",      \
 	  "a multi-path flow to a table holding a multi-path flow, or in a table a multi-path "   \
 	  "flow points to")                                                                       \
