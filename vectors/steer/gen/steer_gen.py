@@ -213,8 +213,10 @@ def table_tests():
                steps(ft(), tbl("query_flow_table_in", 0, status="BAD_INDEX", rule="FT_ID_OUT_OF_RANGE"),
                      tbl("query_flow_table_in", 2, status="BAD_RESOURCE", rule="FT_NOT_FOUND"),
                      tbl("query_flow_table_in", 1, TX, status="BAD_RESOURCE", rule="FT_NOT_FOUND"))))
+    # D-FT-12: §7.11.3.8 and §12.14.3 do not refuse destroying a table another names (the
+    # device "maintains the semantics of an empty table"); FT_IN_USE is the model's decision.
     t.append(T("MODIFY_FLOW_TABLE bit 0: the miss goes to table 2, then back to the default",
-               "PRM §12.14.2 T389/T390 0Ch bit 0", "valid",
+               "PRM §12.14.2 T389/T390 0Ch bit 0; §7.11.3.8, §12.14.3 (D-FT-12)", "valid",
                steps(ft(), ft(level=1),
                      tbl("modify_flow_table_in", 1, extra={"modify_field_select": 1,
                                                            "table_miss_action": 1, "table_miss_id": 2}),
@@ -222,7 +224,7 @@ def table_tests():
                      tbl("destroy_flow_table_in", 2, status="BAD_RES_STATE", rule="FT_IN_USE"),
                      tbl("modify_flow_table_in", 1, extra={"modify_field_select": 1}),
                      tbl("query_flow_table_in", 1, out={"table_miss_action": 0, "table_miss_id": 0}),
-                     tbl("destroy_flow_table_in", 2))))
+                     tbl("destroy_flow_table_in", 2)), ["Handles", "Decision"]))
     t.append(T("MODIFY_FLOW_TABLE modify_field_select bit 1 → BAD_PARAM",
                "PRM §12.14.2 T390 0Ch ('Bit 0x0: table_miss_action/table_miss_id')", "invalid",
                steps(ft(), tbl("modify_flow_table_in", 1, extra={"modify_field_select": 2},
@@ -327,6 +329,27 @@ def caps_groups(setup):
         [T("a third ALLOC_FLOW_COUNTER → EXCEED_LIM", "PRM §7.11.3.5; T145 68h[15:0]", "invalid",
            steps(fc_alloc(1), fc_alloc(2), fc_alloc(None, status="EXCEED_LIM", rule="FC_EXHAUSTED")),
            ["Caps", "Handles"])])
+    # D-FT-19: §7.11.3.3 exempts the last table under nic_rx_multi_path_tirs, T149's note under
+    # nic_rx_multi_path_tirs_fts; neither text says "only", so either bit exempts it.
+    grp("nic_rx_multi_path_tirs = 0, nic_rx_multi_path_tirs_fts = 1 (the last flow table)",
+        {"flow_table_nic_cap.nic_rx_multi_path_tirs": 0},
+        [T("FWD from level 0 to [table of level 64, table of level 2 (last)] → OK (T149 00h[30] note: "
+           "'Regardless of whether the destination list includes TIRs or not, the last Flow Table in "
+           "the destination list is not required to have a level equal or greater than 64')",
+           "PRM T149 00h[30]; §7.11.3.3; §7.11.4.1 (D-FT-19)", "valid",
+           steps(ft(), ft(level=64), ft(level=2), fg(1, 0, 3),
+                 fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_FT, 3)])), ["Caps", "Handles"])])
+    grp("nic_rx_multi_path_tirs = 0, nic_rx_multi_path_tirs_fts = 0",
+        {"flow_table_nic_cap.nic_rx_multi_path_tirs": 0,
+         "flow_table_nic_cap.nic_rx_multi_path_tirs_fts": 0},
+        [T("FWD from level 0 to [table of level 64, table of level 2 (last)] → BAD_PARAM (no exception "
+           "without either bit); to [level 64, level 65] → OK",
+           "PRM §7.11.3.3; §7.11.4.1 ('Multiple processing paths are supported for multiple Flow "
+           "Tables'); T149 00h[31:30]", "invalid",
+           steps(ft(), ft(level=64), ft(level=2), ft(level=64), fg(1, 0, 3),
+                 fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_FT, 3)], status="BAD_PARAM",
+                     rule="FTE_MULTI_LEVEL"),
+                 fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_FT, 4)])), ["Caps", "Handles"])])
     return g
 
 
@@ -391,7 +414,8 @@ def entry_tests():
                           out=dict(group_id=1, flow_tag=0x123, action=FWD | COUNT, destination_list_size=1,
                                    flow_counter_list_size=1, **{"list[0]": "0x2000001", "list[2]": 1}, **m)))))
     t.append(T("FWD to two TIRs and a table of level 64 (multi-path, §7.11.2.4)",
-               "PRM §7.11.2.4; §7.11.3.3; §7.11.4.1", "valid",
+               "PRM §7.11.2.4; §7.11.3.3; §7.11.4.1; destroying the table it names: §7.11.3.8, "
+               "§12.14.3 (D-FT-12)", "valid",
                steps(ft(), ft(level=64), fg(1, 0, 3),
                      fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1), (DEST_TIR, 2), (DEST_FT, 2)]),
                      tbl("destroy_flow_table_in", 2, status="BAD_RES_STATE", rule="FTE_NONE_PLACEHOLDER"))))
@@ -401,6 +425,7 @@ def entry_tests():
                            tbl("destroy_flow_table_in", 2, status="BAD_RES_STATE", rule="FT_IN_USE"),
                            cmd("destroy_tir_in", {"tirn": 1}, status="BAD_RES_STATE", rule="TIR_IN_USE"),
                            dfte(1, 0), tbl("destroy_flow_table_in", 2), cmd("destroy_tir_in", {"tirn": 1}))
+    t[-1]["flags"] = ["Handles", "Decision"]
     t.append(T("SET op_mod 1 (modify_enable_mask action and destination list): ALLOW → FWD to TIR 2",
                "PRM §7.11.3.7; T428 04h/18h", "valid",
                steps(ft(), fg(1, 0, 3), fte(1, 1, 1, ALLOW),
@@ -496,12 +521,17 @@ def entry_tests():
                          rule="FTE_MULTI_LEVEL"),
                      fte(3, 0, 2, FWD, dests=[(DEST_FT, 4), (DEST_FT, 2)], status="BAD_PARAM",
                          rule="FTE_MULTI_LEVEL"))))
-    t.append(T("a multi-path flow to table 2 (level 1, last, allowed), then a multi-path flow in table 2 "
-               "→ BAD_PARAM (never nested)", "PRM §7.11.2.4 (D-FT-16); §7.11.3.3", "invalid",
+    # D-FT-16: §7.11.2.4 bans nesting "Multi-processing paths to multiple Flow Tables"; neither
+    # flow here has two flow-table destinations. Refused when every multi-path flow counts (the
+    # model), OK when only flows to two or more tables do: both are accepted.
+    t.append(T("a multi-path flow [TIR 1, table 2 (level 1, last)], then a multi-path flow [TIR 1, "
+               "TIR 2] in table 2: BAD_PARAM when every multi-path flow counts as nesting (D-FT-16), "
+               "OK when only 'multi-processing paths to multiple Flow Tables' do",
+               "PRM §7.11.2.4 (D-FT-16); §7.11.3.3", "acceptable",
                steps(ft(), ft(level=1), fg(1, 0, 3), fg(2, 0, 3),
                      fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1), (DEST_FT, 2)]),
-                     fte(2, 0, 2, FWD, dests=[(DEST_TIR, 1), (DEST_TIR, 2)], status="BAD_PARAM",
-                         rule="FTE_MULTI_NESTED")), ["Handles", "Decision"]))
+                     fte(2, 0, 2, FWD, dests=[(DEST_TIR, 1), (DEST_TIR, 2)],
+                         status={"in": ["BAD_PARAM", "OK"]})), ["Handles", "Decision"]))
     t.append(T("COUNT with no counter → BAD_PARAM; a counter without COUNT → BAD_PARAM; two counters "
                "(2^log_max_flow_counter 1) → EXCEED_LIM", "PRM T430 14h (D-FT-15); §7.11.3.6; T151 10h[15:8]",
                "invalid",
