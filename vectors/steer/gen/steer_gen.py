@@ -548,6 +548,20 @@ def entry_tests():
                "PRM §12.14.10 T439/T440; T128", "invalid",
                steps(ft(), fg(1, 0, 3), fte(1, 0, 1, FWD, dests=[(DEST_TIR, 1)]),
                      qfte(1, 0, olen=FTE_FIXED, status="BAD_OUTPUT_LEN", rule="FTE_OUTPUT_TOO_SHORT"))))
+    # D-FT-16: both flows forward to two flow tables, so every reading of §7.11.2.4 ("Multi-
+    # processing paths to multiple Flow Tables must never be nested") refuses the second one,
+    # whichever is set first. Tables: 1 level 0, 2 level 64, 3 level 1 (last: D-FT-19), 4 level 64.
+    t.append(T("a flow to [table 2 (64), table 3 (1, last)] and a flow in table 3 to [table 2, table 4 "
+               "(64)]: the second set is BAD_PARAM, in either order (never nested)",
+               "PRM §7.11.2.4; §7.11.3.3 (D-FT-16, D-FT-19)", "invalid",
+               steps(ft(), ft(level=64), ft(level=1), ft(level=64), fg(1, 0, 3), fg(3, 0, 3),
+                     fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_FT, 3)]),
+                     fte(3, 0, 2, FWD, dests=[(DEST_FT, 2), (DEST_FT, 4)], status="BAD_PARAM",
+                         rule="FTE_MULTI_NESTED"),
+                     dfte(1, 0),
+                     fte(3, 0, 2, FWD, dests=[(DEST_FT, 2), (DEST_FT, 4)]),
+                     fte(1, 0, 1, FWD, dests=[(DEST_FT, 2), (DEST_FT, 3)], status="BAD_PARAM",
+                         rule="FTE_MULTI_NESTED")), ["Caps", "Handles"]))
     return t
 
 
