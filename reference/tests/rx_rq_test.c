@@ -156,6 +156,32 @@ Test(rx_rq, vlan_kept_with_vsd)
 	cr_expect_arr_eq(m, f, n);
 }
 
+/* §3.3.7, T147 vlan_cap: a device without VLAN stripping keeps the tag in the data even when the
+ * RQ asks for stripping (vsd 0), and reports no tag: cv/vid are for a tag it removed (D-RX-3). */
+Test(rx_rq, vlan_kept_without_vlan_cap)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	cr_assert_eq(nicref_profile_cap_set(&p, "per_protocol_networking_offload_caps", "vlan_cap",
+					    0),
+		     NICREF_CAP_SET_OK);
+	struct rx_opts op = rx_default_opts();
+	op.profile = &p;
+	rx_setup_opts(&op);
+	uint8_t f[256], m[256], c[64];
+	struct rx_frame_opts o = rx_udp(50);
+	o.vid = 0x7;
+	size_t n = rx_frame(f, &o);
+	rx_post1(RX_BUF, 512);
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, byte_cnt), n, "nothing stripped");
+	cr_expect_eq(CQE(c, cv), 0, "kept in the data, not reported");
+	cr_expect_eq(CQE(c, vid), 0);
+	rx_mem(RX_BUF, m, n);
+	cr_expect_arr_eq(m, f, n, "the frame as it came, tag and all");
+}
+
 /* §3.3.9, D-RX-1: the first entry's start_padding skips (64 - n % 64) % 64 bytes. */
 Test(rx_rq, start_padding)
 {
