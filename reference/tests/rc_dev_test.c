@@ -328,6 +328,24 @@ Test(rc_dev, lost_read_response_is_an_implied_nak)
 	fab_down(f);
 }
 
+/* a's send CQ holds exactly two CQEs, both MLX5_CQE_REQ_ERR (13), with these syndromes, WQE
+ * counters and s_wqe_opcodes in order: each WQE completes once. */
+struct req_err {
+	unsigned syn, wqe, op;
+};
+static void expect_two_req_err(struct fab *f, const struct req_err want[2])
+{
+	uint8_t cqe[64];
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "send CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13, "MLX5_CQE_REQ_ERR");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), want[i].syn, "CQE %u syndrome", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), want[i].wqe, "CQE %u WQE", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), want[i].op, "CQE %u opcode", i);
+	}
+	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0, "each WQE completes once");
+}
+
 /* D-ROCE-RC-27: a READ of 100 bytes (PSN 0xFFFFFE) whose only response is lost, then a WRITE
  * (PSN 0xFFFFFF) under an R_Key b does not know: b NAKs the WRITE with Remote Access Error and
  * its QP goes to ERR. a's error CQE names the WRITE (WQE 1, 0x13); the READ before it,
@@ -346,16 +364,7 @@ Test(rc_dev, fatal_nak_after_read_names_its_wqe)
 	cr_expect_eq(n->arg[1], 0xFFFFFF, "b refused the WRITE");
 	cr_expect_eq(n->arg[2], 0x62, "NAK Remote Access Error");
 	cr_expect_eq(tl_count(&f->a->tr, NICREF_EV_ROCE_RETX), 0, "the READ is not asked again");
-	static const struct { unsigned syn, wqe, op; } want[2] = { { 0x05, 0, 0x10 }, { 0x13, 1, 0x08 } };
-	uint8_t cqe[64];
-	for (unsigned i = 0; i < 2; i++) {
-		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "send CQE %u", i);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13, "MLX5_CQE_REQ_ERR");
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), want[i].syn, "CQE %u syndrome", i);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), want[i].wqe, "CQE %u WQE", i);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), want[i].op, "CQE %u opcode", i);
-	}
-	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0, "each WQE completes once");
+	expect_two_req_err(f, (const struct req_err[2]){ { 0x05, 0, 0x10 }, { 0x13, 1, 0x08 } });
 	fab_down(f);
 }
 
@@ -834,15 +843,6 @@ Test(rc_dev, flush_before_a_failing_wqe_reads_only_the_ctrl)
 	tl_mem_write(f->a, f->qa.qp[0].sq.a.sq_buf, ctrl, sizeof ctrl);
 	post(f, REFDRV_QP_OP_NOP, D, 0, 0);
 	nicref_link_advance(f->l, 1000);
-	static const struct { unsigned syn, wqe, op; } want[2] = { { 0x05, 0, 0x0A }, { 0x02, 1, 0x00 } };
-	uint8_t cqe[64];
-	for (unsigned i = 0; i < 2; i++) {
-		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "send CQE %u", i);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 13, "MLX5_CQE_REQ_ERR");
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "syndrome"), want[i].syn, "CQE %u syndrome", i);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), want[i].wqe, "CQE %u WQE", i);
-		cr_expect_eq(refdrv_rx_cqe_field(cqe, "s_wqe_opcode"), want[i].op, "CQE %u opcode", i);
-	}
-	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0, "each WQE completes once");
+	expect_two_req_err(f, (const struct req_err[2]){ { 0x05, 0, 0x0A }, { 0x02, 1, 0x00 } });
 	fab_down(f);
 }
