@@ -190,7 +190,7 @@ static int map_next(struct capture *c, struct cap_frame *f)
 	uint32_t sec = map_u32(c, h), sub = map_u32(c, h + 4);
 	uint32_t caplen = map_u32(c, h + 8), len = map_u32(c, h + 12);
 	/* Only times no type of libpcap's could change (a sub-second below one second, scaled
-	 * without overflow; the seconds field is unsigned, D-CAPT-5): the others go to libpcap. */
+	 * without overflow; the seconds field is unsigned, D-CAPT-10): the others go to libpcap. */
 	if (caplen > c->max_caplen || c->map_len - c->at - 16 < caplen ||
 	    sub >= (c->usec ? 1000000u : 1000000000u)) {
 		map_close(c);

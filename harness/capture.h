@@ -7,7 +7,7 @@
  * Linux cooked capture v1 (LINKTYPE_LINUX_SLL 113) and v2 (LINKTYPE_LINUX_SLL2 276), raw IP
  * (LINKTYPE_RAW 101, libpcap's DLT_RAW 12/14; LINKTYPE_IPV4 228, LINKTYPE_IPV6 229), BSD loopback
  * (LINKTYPE_NULL 0, LINKTYPE_LOOP 108: a 4-byte address family, then an IP packet, read by its
- * version nibble as raw IP, D-CAP-6). Any other
+ * version nibble as raw IP, D-CAPT-8). Any other
  * link type is refused when the file is opened, with a message that names it. */
 #ifndef NICREF_CAPTURE_H
 #define NICREF_CAPTURE_H
@@ -28,7 +28,7 @@ enum cap_link { CAP_LINKS(CAP_LINK_ENUM) CAP_LINK_COUNT };
 #undef CAP_LINK_ENUM
 const char *cap_link_name(enum cap_link l);
 
-/* A record whose time the file does not give (docs/captures.md "Timestamps", D-CAPT-3): it
+/* A record whose time the file does not give (docs/captures.md "Timestamps", D-CAPT-9): it
  * takes the time of the record before it (0 for the first), so it is never a time inversion
  * and never moves the replay's clock. */
 enum cap_time {
@@ -43,7 +43,7 @@ struct cap_frame {
 	uint32_t caplen;   /* bytes captured */
 	uint32_t wirelen;  /* bytes on the wire (> caplen: cut by the snapshot length) */
 	/* The record's own lengths said caplen > wire length: taken at caplen (the bytes are
-	 * there), flagged for the commands to count and name (D-CAPT-4). */
+	 * there), flagged for the commands to count and name. */
 	bool caplen_over_len;
 	uint32_t origlen;  /* the record's original-length field, as the file gives it */
 	/* libpcap cut the record to the file header's snapshot length: the file holds
