@@ -279,6 +279,145 @@ def messy(tool):
           "40 frames through an RMP of 4 signed WQEs")
 
 
+def pcap_recs(path, linktype, recs, snap=65535, magic=0xA1B2C3D4):
+    """A classic pcap of (seconds, sub-second, bytes, caplen field, len field) records."""
+    import struct
+    with open(path, "wb") as fh:
+        fh.write(struct.pack("<IHHiIII", magic, 2, 4, 0, 0, snap, linktype))
+        for sec, sub, data, caplen, wire in recs:
+            fh.write(struct.pack("<IIII", sec, sub, caplen, wire) + data)
+
+
+def ng_block(btype, body, endian="<"):
+    import struct
+    body += b"\0" * ((4 - len(body) % 4) % 4)
+    n = 12 + len(body)
+    return struct.pack(endian + "II", btype, n) + body + struct.pack(endian + "I", n)
+
+
+def pcapng(path, blocks, snap=65535):
+    """A pcapng (one section, one Ethernet interface) of ("epb", t_us, bytes) and ("spb", bytes)."""
+    import struct
+    out = ng_block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += ng_block(1, struct.pack("<HHI", 1, 0, snap))
+    for b in blocks:
+        if b[0] == "spb":
+            out += ng_block(3, struct.pack("<I", len(b[1])) + b[1])
+        else:
+            out += ng_block(6, struct.pack("<IIIII", 0, b[1] >> 32, b[1] & 0xFFFFFFFF, len(b[2]),
+                                           len(b[2])) + b[2])
+    with open(path, "wb") as fh:
+        fh.write(out)
+
+
+def review29(tool):
+    """The findings of the session 29 review of the replay (docs/replay.md "Messy captures")."""
+    from scapy.all import IP, UDP, Ether, Raw
+    setup = os.path.join(EX, "one_rq.json")
+    frame = bytes(Ether(dst="ff:ff:ff:ff:ff:ff", src="02:00:00:00:00:02") / IP(src="10.0.0.2", dst="10.0.0.1")
+                  / UDP(sport=5555, dport=1234) / Raw(b"x" * 58))
+    t = 1700000000
+    # 1 and 10: a 64-byte buffer: the first frame's local length error flushes the ring (one
+    # error CQE and 255 flushes, 256 CQEs): 16 copies held, 240 lost, counted once, printed,
+    # written, and a difference under --expect; the frame counted as an error frame.
+    small = os.path.join(OUT, "small_buf.json")
+    with open(setup) as fh:
+        st = json.load(fh)
+    for step in st["setup"]:
+        if "rq_fill" in step:
+            step["rq_fill"]["byte_count"] = 64
+    with open(small, "w") as fh:
+        json.dump(st, fh)
+    one = os.path.join(OUT, "r29_one.pcap")
+    pcap_recs(one, 1, [(t, 1, frame, len(frame), len(frame)), (t, 2, frame, len(frame), len(frame))])
+    jl = os.path.join(OUT, "r29_lost.jsonl")
+    p = run([tool, "replay", "--jsonl", jl, small, one])
+    if p.returncode or not summary_has(p, "copies lost 240", "error: 1 frames", "(16 error CQEs)"):
+        fail(f"copies past 16: exit {p.returncode}: {p.stdout!r}")
+    header, frames = read_jsonl(jl)
+    if frames[0].get("copies_lost") != 240 or len(frames[0]["copies"]) != 16:
+        fail(f"copies past 16: --jsonl frame 1 {str(frames[0])[-80:]!r}")
+    p = run([tool, "replay", "--expect", jl, small, one])
+    if p.returncode != 1 or "frame 1: 240 copies past the 16" not in p.stdout:
+        fail(f"copies past 16 under --expect (the same log): exit {p.returncode}: {p.stdout[-300:]!r}")
+    # 9: a NUL in a line; a header of another version, named.
+    nul = os.path.join(OUT, "r29_nul.jsonl")
+    with open(nul, "wb") as fh:
+        fh.write(json.dumps(header).encode() + b"\n" + b'{"frame":1}\0 tail\n')
+    p = run([tool, "replay", "--expect", nul, small, one])
+    if p.returncode != 2 or "line 2: holds a NUL byte (byte 12" not in p.stderr:
+        fail(f"--expect line with a NUL: exit {p.returncode}: {p.stderr!r}")
+    v2 = os.path.join(OUT, "r29_v2.jsonl")
+    with open(v2, "w") as fh:
+        fh.write(json.dumps(dict(header, nicref_replay=2)) + "\n")
+    p = run([tool, "replay", "--expect", v2, small, one])
+    if p.returncode != 2 or "format version 2, this nicref reads version 1" not in p.stderr:
+        fail(f"--expect of format version 2: exit {p.returncode}: {p.stderr!r}")
+    # 2: --jsonl - : stdout is JSON Lines only.
+    p = run([tool, "replay", "--jsonl", "-", setup, one])
+    try:
+        n = len([json.loads(x) for x in p.stdout.splitlines()])
+    except ValueError as e:
+        n = -1
+        fail(f"--jsonl -: stdout is not JSON Lines ({e}): {p.stdout[-200:]!r}")
+    if p.returncode or n != 3 or "records: 2" not in p.stderr:
+        fail(f"--jsonl -: exit {p.returncode}, {n} lines, summary on stderr {p.stderr[:100]!r}")
+    # 4, 5, 7, 14: an empty Ethernet record, caplen over len, 2038, a sub-second of 2 s.
+    messy29 = os.path.join(OUT, "r29_messy.pcap")
+    pcap_recs(messy29, 1, [(t, 1, frame, len(frame), len(frame)), (t, 2, b"", 0, 0),
+                           (t, 3, frame, len(frame), 60), (0x80000001, 4, frame, len(frame), len(frame)),
+                           (0x80000001, 2000000, frame, len(frame), len(frame)),
+                           (0x80000001, 5, frame, len(frame), len(frame))])
+    jl = os.path.join(OUT, "r29_messy.jsonl")
+    p = run([tool, "replay", "--jsonl", jl, setup, messy29])
+    if p.returncode or not summary_has(p, "injected 5", "not_ethernet 1", "padded 0", "untimed 1",
+                                       "caplen over wire length 1") or \
+            "frame 2 (0 of 0 bytes captured) holds no EtherType" not in p.stderr or \
+            "frame 3 says 100 bytes captured of a 60-byte frame" not in p.stderr or \
+            "frame 5 has a sub-second field of a second or more" not in p.stderr:
+        fail(f"messy records: exit {p.returncode}: {p.stdout!r} {p.stderr!r}")
+    else:
+        _, fr = read_jsonl(jl)
+        got = [x["t_ns"] for x in fr[3:]]
+        want = [0x80000001 * 10**9 + 4000] * 2 + [0x80000001 * 10**9 + 5000]
+        if got != want:
+            fail(f"2038 and the sub-second of 2 s: times {got}, want {want}")
+    # 6: a pcap record longer than the header's snapshot length: not "cut by the capture".
+    snap = os.path.join(OUT, "r29_snap.pcap")
+    pcap_recs(snap, 1, [(t, 1, frame, len(frame), len(frame))], snap=64)
+    p = run([tool, "replay", setup, snap])
+    if p.returncode or "frame 1 holds 100 bytes in the file, more than the file header's snapshot " \
+            "length (64)" not in p.stderr or "mergecap" not in p.stderr:
+        fail(f"record over the snapshot length: exit {p.returncode}: {p.stderr!r}")
+    ng = os.path.join(OUT, "r29_snap.pcapng")
+    pcapng(ng, [("epb", t * 10**6, frame)], snap=64)
+    p = run([tool, "replay", setup, ng])
+    if p.returncode != 2 or "mergecap -F pcap -s 262144" not in p.stderr:
+        fail(f"pcapng record over the snapshot length: exit {p.returncode}: {p.stderr!r}")
+    # 3: Simple Packet Blocks first and in the middle: no 53-year clock, no inversion.
+    spb = os.path.join(OUT, "r29_spb.pcapng")
+    pcapng(spb, [("spb", frame), ("epb", t * 10**6, frame), ("spb", frame), ("epb", t * 10**6 + 10, frame)])
+    p = run([tool, "replay", setup, spb])
+    if p.returncode or not summary_has(p, "untimed 2", "time inversions 0", "capture time 0.000010 s") or \
+            "frame 1 has no timestamp (a pcapng Simple Packet Block)" not in p.stderr:
+        fail(f"Simple Packet Blocks: exit {p.returncode}: {p.stdout!r} {p.stderr!r}")
+    # 12: BSD loopback (NULL, LOOP) read as raw IP; another link type refused without RoCE words.
+    import struct
+    ip = frame[14:]
+    lo = os.path.join(OUT, "r29_null.pcap")
+    pcap_recs(lo, 0, [(t, 1, struct.pack("<I", 2) + ip, len(ip) + 4, len(ip) + 4)])
+    p = run([tool, "replay", setup, lo])
+    if p.returncode or not summary_has(p, "loopback 1", "converted 1", "delivered: 1 frames"):
+        fail(f"LINKTYPE_NULL: exit {p.returncode}: {p.stdout!r} {p.stderr!r}")
+    wl = os.path.join(OUT, "r29_wlan.pcap")
+    pcap_recs(wl, 105, [(t, 1, ip, len(ip), len(ip))])
+    p = run([tool, "replay", setup, wl])
+    if p.returncode != 2 or "802.11" not in p.stderr or "BSD loopback" not in p.stderr:
+        fail(f"802.11: exit {p.returncode}: {p.stderr!r}")
+    print("ok   session 29 review: copies past 16 counted and compared, --jsonl -, NUL and version "
+          "in --expect, empty/over-long/2038/untimed records, SPBs, snaplen, loopback")
+
+
 def big_capture(tool):
     """40 copies of vlan_port.pcap's VLAN 10 frame: more than RQ 0's 16 WQEs."""
     import gen_examples
@@ -301,6 +440,7 @@ def main(argv):
         examples(argv[0], schema)
         expect(argv[0], report_schema)
         messy(argv[0])
+        review29(argv[0])
         bad_input(argv[0])
     if errors:
         print(f"replay-check: {len(errors)} problem(s); the runs are in build/replay/check_replay.log")

@@ -36,6 +36,12 @@ struct capture {
 	size_t dropped, page; /* the mapping's start given back (page-aligned), the page size */
 	bool swapped, usec;
 	uint32_t max_caplen;
+	/* What the first four bytes of the file say: pcapng (a Section Header Block), or a classic
+	 * pcap with 16-byte record headers (its byte order, whether its times are in us); for
+	 * the classic one, the offset of the record libpcap reads next (off_known). */
+	bool pcapng, classic, classic_swapped, classic_usec, off_known;
+	uint64_t off;
+	uint64_t prev_ns; /* the time of the record before (a record without one takes it) */
 	enum cap_link link;
 	uint64_t n;
 	char path[256];
@@ -53,6 +59,8 @@ static const struct {
 	{ DLT_LINUX_SLL2, CAP_LINK_LINUX_SLL2 },
 #endif
 	{ DLT_RAW, CAP_LINK_RAW_IP },
+	{ DLT_NULL, CAP_LINK_LOOPBACK },
+	{ DLT_LOOP, CAP_LINK_LOOPBACK },
 #ifdef DLT_IPV4
 	{ DLT_IPV4, CAP_LINK_RAW_IP },
 	{ DLT_IPV6, CAP_LINK_RAW_IP },
@@ -74,6 +82,15 @@ static const char *pcap_hint(const char *msg)
 		       "OUT.pcapng (Debian's wireshark tools read many capture formats)";
 	if (strstr(msg, "No such file") || strstr(msg, "Permission denied"))
 		return "check the path and that the file is readable";
+	if (strstr(msg, "bigger than snaplen"))
+		return "a record is longer than the snapshot length its interface's header gives, "
+		       "which libpcap refuses in a pcapng file (and cuts in a pcap file): rewrite it "
+		       "with a larger one, mergecap -F pcap -s 262144 -w OUT.pcap FILE (Debian's "
+		       "wireshark tools; -F pcap: mergecap keeps a pcapng interface's own)";
+	if (strstr(msg, "block size") && strstr(msg, "maximum"))
+		return "a damaged block, or a second section written in the other byte order "
+		       "(libpcap reads every section in the first one's): tshark -r FILE -w "
+		       "OUT.pcapng rewrites it in one byte order (Debian's wireshark tools)";
 	if (strstr(msg, "truncated"))
 		return "the file ends inside a frame (a capture still being written, or cut "
 		       "short): editcap -r FILE OUT.pcap 1-N keeps the complete frames";
@@ -152,6 +169,7 @@ static void map_close(struct capture *c)
 	(void)fseeko(fp, (off_t)c->at, SEEK_SET);
 	munmap((void *)(uintptr_t)c->map, c->map_len);
 	c->map = NULL;
+	c->off = c->at;
 }
 
 /* 1 with the next record in *f, 0 when libpcap is to read it (and the rest of the file). */
@@ -171,9 +189,9 @@ static int map_next(struct capture *c, struct cap_frame *f)
 	const uint8_t *h = c->map + c->at;
 	uint32_t sec = map_u32(c, h), sub = map_u32(c, h + 4);
 	uint32_t caplen = map_u32(c, h + 8), len = map_u32(c, h + 12);
-	/* Only times no type of libpcap's could change (a non-negative second, a sub-second
-	 * below one second, scaled without overflow): the others go to libpcap. */
-	if (caplen > c->max_caplen || c->map_len - c->at - 16 < caplen || sec > INT32_MAX ||
+	/* Only times no type of libpcap's could change (a sub-second below one second, scaled
+	 * without overflow; the seconds field is unsigned, D-CAPT-10): the others go to libpcap. */
+	if (caplen > c->max_caplen || c->map_len - c->at - 16 < caplen ||
 	    sub >= (c->usec ? 1000000u : 1000000000u)) {
 		map_close(c);
 		return 0;
@@ -188,7 +206,11 @@ static int map_next(struct capture *c, struct cap_frame *f)
 	f->link = c->link;
 	f->caplen = caplen;
 	f->wirelen = len > caplen ? len : caplen;
-	f->t_ns = (uint64_t)sec * 1000000000u + (c->usec ? (uint64_t)sub * 1000u : sub);
+	f->caplen_over_len = caplen > len;
+	f->origlen = len;
+	f->file_caplen = 0;
+	f->time = CAP_TIME_OK;
+	f->t_ns = c->prev_ns = (uint64_t)sec * 1000000000u + (c->usec ? (uint64_t)sub * 1000u : sub);
 	f->number = c->n;
 	f->iface = 0;
 	f->data = h + 16;
@@ -212,6 +234,10 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 		return -1;
 	}
 	setvbuf(fp, iobuf, _IOFBF, CAPTURE_IOBUF);
+	uint8_t mb[4] = { 0 };
+	uint32_t magic = pread(fileno(fp), mb, 4, 0) == 4
+			 ? (uint32_t)mb[0] | (uint32_t)mb[1] << 8 | (uint32_t)mb[2] << 16 | (uint32_t)mb[3] << 24
+			 : 0;
 	/* Nanosecond precision: libpcap scales microsecond files up, so every time is in ns. */
 	pcap_t *pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
 	if (!pc) {
@@ -228,10 +254,11 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 		const char *name = pcap_datalink_val_to_name(dlt);
 		const char *desc = pcap_datalink_val_to_description(dlt);
 		snprintf(err, errlen, "%s: link type %s (%s, DLT %d) is not supported: nicref reads "
-			 "Ethernet, Linux cooked (SLL, SLL2) and raw IP captures, where RoCEv1 and "
-			 "RoCEv2 frames travel. Capture on the RoCE port's Ethernet interface "
-			 "(tcpdump -i IFACE, or ibdump on ConnectX); native InfiniBand frames (ERF, "
-			 "IPoIB) hold no RoCE", path, name ? name : "unknown", desc ? desc : "?", dlt);
+			 "Ethernet, Linux cooked (SLL, SLL2), raw IP and BSD loopback (NULL, LOOP) "
+			 "captures. Capture on an Ethernet interface (tcpdump -i IFACE; for RoCE "
+			 "traffic the RoCE port's, or ibdump on ConnectX: native InfiniBand frames, "
+			 "ERF or IPoIB, hold no RoCE)", path, name ? name : "unknown",
+			 desc ? desc : "?", dlt);
 		pcap_close(pc);
 		free(iobuf);
 		return -1;
@@ -246,6 +273,13 @@ int capture_open(const char *path, struct capture **out, char *err, size_t errle
 	c->pc = pc;
 	c->iobuf = iobuf;
 	c->link = dlt_links[i].link;
+	c->pcapng = magic == 0x0A0D0D0Au;
+	c->classic = magic == 0xA1B2C3D4u || magic == 0xD4C3B2A1u || magic == 0xA1B23C4Du ||
+		     magic == 0x4D3CB2A1u;
+	c->classic_swapped = magic == 0xD4C3B2A1u || magic == 0x4D3CB2A1u;
+	c->classic_usec = magic == 0xA1B2C3D4u || magic == 0xD4C3B2A1u;
+	c->off_known = c->classic;
+	c->off = 24;
 	snprintf(c->path, sizeof c->path, "%s", path);
 	map_open(c, fp);
 	*out = c;
@@ -268,7 +302,32 @@ int capture_next(struct capture *c, struct cap_frame *f, char *err, size_t errle
 		return -1;
 	}
 	c->n++;
-	if (h->ts.tv_sec < 0 || h->ts.tv_usec < 0) {
+	uint64_t rec_at = c->off;
+	f->file_caplen = 0;
+	if (c->off_known) {
+		uint32_t file_caplen = h->caplen;
+		/* libpcap cuts a classic record longer than the header's snaplen to it: the record
+		 * header says how long it is in the file. */
+		if (h->len > h->caplen && h->caplen == (uint32_t)pcap_snapshot(c->pc)) {
+			uint8_t rh[16];
+			if (pread(fileno(pcap_file(c->pc)), rh, sizeof rh, (off_t)rec_at) == 16) {
+				uint32_t v;
+				memcpy(&v, rh + 8, 4);
+				file_caplen = c->classic_swapped ? __builtin_bswap32(v) : v;
+				if (file_caplen > h->caplen)
+					f->file_caplen = file_caplen;
+			} else {
+				c->off_known = false;
+			}
+		}
+		c->off += 16 + (uint64_t)file_caplen;
+	}
+	time_t sec = h->ts.tv_sec;
+	/* A classic pcap's seconds field is unsigned 32-bit (tcpdump.org "PCAP Capture File
+	 * Format"); libpcap reads it signed, so times from 2038 on come back negative. */
+	if (c->classic && sec < 0 && sec >= -(time_t)0x80000000)
+		sec += (time_t)0x100000000;
+	if (sec < 0 || h->ts.tv_usec < 0) {
 		snprintf(err, errlen, "%s: frame %llu: negative timestamp; fix the file's times with "
 			 "editcap -t SECONDS", c->path, (unsigned long long)c->n);
 		return -1;
@@ -278,7 +337,16 @@ int capture_next(struct capture *c, struct cap_frame *f, char *err, size_t errle
 	/* A record whose captured length exceeds its wire length is taken at its captured
 	 * length: the bytes are there. */
 	f->wirelen = h->len > h->caplen ? h->len : h->caplen;
-	f->t_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+	f->caplen_over_len = h->caplen > h->len;
+	f->origlen = h->len;
+	f->time = CAP_TIME_OK;
+	if (c->pcapng && sec == 0 && h->ts.tv_usec == 0)
+		f->time = CAP_TIME_NONE; /* a Simple Packet Block: no time (pcapng §4.4) */
+	else if ((uint64_t)h->ts.tv_usec >= 1000000000u)
+		f->time = CAP_TIME_BAD_SUBSEC; /* scaled to ns: a sub-second of a second or more */
+	if (f->time == CAP_TIME_OK)
+		c->prev_ns = (uint64_t)sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+	f->t_ns = c->prev_ns;
 	f->number = c->n;
 	f->iface = 0;
 	f->data = data;

@@ -33,6 +33,7 @@ struct replay {
 	bool started; /* the first record was injected: virtual time is anchored */
 	unsigned cq_due; /* CQEs announced on the CQ and not polled (replay_drv_poll) */
 	bool told[REPLAY_SKIP_COUNT], told_inversion, told_err, told_viol;
+	bool told_time[3], told_over, told_cut; /* by enum cap_time; caplen > len; cut by libpcap */
 };
 
 static int index_of(const uint32_t *list, unsigned n, uint64_t v)
@@ -59,7 +60,9 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 				rp->cq_due++;
 		}
 		if (p->ncopies == REPLAY_MAX_COPIES) {
-			p->lost++;
+			/* A CQE past the last slot is counted by the poll, which reads it (once). */
+			if (ev->kind == NICREF_EV_RX_DROP)
+				p->lost++;
 			return;
 		}
 		struct replay_copy *k = &p->copy[p->ncopies++];
@@ -106,15 +109,60 @@ static const char *const skip_why[REPLAY_SKIP_COUNT] = {
 				   "file, so what the device would do cannot be known; capture "
 				   "with -s 0 (tcpdump) to replay every frame"),
 	[REPLAY_SKIP_TOO_LONG] = "is longer than the 65536 bytes a port takes",
-	[REPLAY_SKIP_NOT_ETHERNET] = ("holds no EtherType (an 802.3 length, or a raw-IP packet "
-				      "that is neither IPv4 nor IPv6)"),
+	[REPLAY_SKIP_NOT_ETHERNET] = ("holds no EtherType (shorter than its link header, an "
+				      "802.3 length, or a raw-IP packet that is neither IPv4 nor "
+				      "IPv6)"),
 };
+
+/* What the file says of a record that is not what it should say (docs/replay.md "Messy
+ * captures"): counted, the first of each kind named. */
+static void record_flaws(struct replay *rp, const struct cap_frame *f)
+{
+	struct replay_counts *c = &rp->c;
+	static const char *const time_why[] = {
+		[CAP_TIME_NONE] = "has no timestamp (a pcapng Simple Packet Block)",
+		[CAP_TIME_BAD_SUBSEC] = "has a sub-second field of a second or more (not a time)",
+	};
+	if (f->time != CAP_TIME_OK) {
+		c->untimed++;
+		if (!rp->told_time[f->time])
+			fprintf(stderr, "nicref replay: %s: frame %" PRIu64 " %s: injected at the time of "
+					"the frame before it (counted in untimed; the first)\n",
+				rp->o->capture, f->number, time_why[f->time]);
+		rp->told_time[f->time] = true;
+	}
+	if (f->caplen_over_len) {
+		c->caplen_over_len++;
+		if (!rp->told_over)
+			fprintf(stderr, "nicref replay: %s: frame %" PRIu64 " says %u bytes captured of a "
+					"%u-byte frame: taken at the %u bytes the file holds (counted in "
+					"caplen_over_len; the first)\n",
+				rp->o->capture, f->number, f->caplen, f->origlen, f->caplen);
+		rp->told_over = true;
+	}
+}
 
 static void count(struct replay *rp, const struct cap_frame *f)
 {
 	struct replay_counts *c = &rp->c;
 	const struct replay_pred *p = &rp->p;
 	bool good = false, any = false;
+	record_flaws(rp, f);
+	if (p->skip == REPLAY_SKIP_TRUNCATED && f->file_caplen) {
+		/* Not cut by the capture: libpcap reads no more of a record than the file header's
+		 * snapshot length, though the file holds it whole. */
+		c->skipped[p->skip]++;
+		c->cut_by_reader++;
+		if (!rp->told_cut)
+			fprintf(stderr, "nicref replay: %s: frame %" PRIu64 " holds %u bytes in the file, "
+					"more than the file header's snapshot length (%u), and libpcap "
+					"reads only that many: not injected, counted as skipped truncated "
+					"(the first); rewrite the file with a larger snapshot length: "
+					"mergecap -F pcap -s 262144 -w OUT.pcap FILE (Debian's wireshark "
+					"tools)\n", rp->o->capture, f->number, f->file_caplen, f->caplen);
+		rp->told_cut = true;
+		return;
+	}
 	if (p->skip != REPLAY_SKIP_NONE) {
 		c->skipped[p->skip]++;
 		if (!rp->told[p->skip])
@@ -149,7 +197,10 @@ static void count(struct replay *rp, const struct cap_frame *f)
 			c->per_rq[k->rq]++;
 	}
 	c->delivered += good;
+	c->errored += any && !good;
 	c->dropped += !any;
+	if (p->lost && !c->lost_frame)
+		c->lost_frame = p->frame;
 	if (p->rq_errors && !rp->told_err) {
 		fprintf(stderr, "nicref replay: %s: frame %" PRIu64 " put an RQ in ERR (an error CQE, "
 				"D-RX-2): the frames that follow to it are dropped (rq_not_rdy)\n",
@@ -170,6 +221,10 @@ static void count(struct replay *rp, const struct cap_frame *f)
 static void follow_time(struct replay *rp, const struct cap_frame *f, uint64_t *dev0)
 {
 	struct replay_counts *c = &rp->c;
+	/* A record without a time (capture.h enum cap_time) carries the one before's, or, before
+	 * any record with one, leaves the clock where the setup left it. */
+	if (f->time != CAP_TIME_OK && !rp->started)
+		return;
 	if (!rp->started) {
 		rp->started = true;
 		c->first_ns = c->last_ns = f->t_ns;
@@ -225,17 +280,26 @@ static void summary(const struct replay *rp, double cpu, FILE *f)
 	fprintf(f, "per RQ:");
 	for (unsigned i = 0; i < rp->x->nrq; i++)
 		fprintf(f, " rq%u %" PRIu64, i, c->per_rq[i]);
-	fprintf(f, "\ndropped: %" PRIu64 " frames", c->dropped);
+	fprintf(f, "\nerror: %" PRIu64 " frames (only error CQEs)\n", c->errored);
+	fprintf(f, "dropped: %" PRIu64 " frames", c->dropped);
 	for (unsigned r = 1; r <= REPLAY_DROP_MAX; r++)
 		if (c->drops[r])
 			fprintf(f, ", %s %" PRIu64, replay_drop_name(r), c->drops[r]);
 	fprintf(f, "\n");
+	if (c->lost_copies)
+		fprintf(f, "copies lost %" PRIu64 ": past the %u CQEs and drops a frame's prediction "
+			   "holds (first at frame %" PRIu64 "); not in the counts above, --jsonl's "
+			   "copies or --pcap-dir, and a difference under --expect\n",
+			c->lost_copies, REPLAY_MAX_COPIES, c->lost_frame);
 	if (c->starved_frame)
 		fprintf(f, "the ring first ran dry at frame %" PRIu64 "%s\n", c->starved_frame,
 			rp->o->no_repost ? " (--no-repost)" : "");
 	fprintf(f, "padded %" PRIu64 ", converted %" PRIu64 ", time inversions %" PRIu64
 		   ", WQEs re-posted %" PRIu64 ", RQs to ERR %" PRIu64 ", violations %" PRIu64 "\n",
 		c->padded, c->converted, c->inversions, c->reposted, c->rq_errors, c->violations);
+	fprintf(f, "untimed %" PRIu64 ", caplen over wire length %" PRIu64
+		   ", cut to the header's snapshot length by libpcap %" PRIu64 "\n",
+		c->untimed, c->caplen_over_len, c->cut_by_reader);
 	double span = (double)(c->last_ns - c->first_ns) * 1e-9;
 	fprintf(f, "capture time %.6f s; replayed in %.3f s of CPU (%.0f frames/s)\n", span, cpu,
 		cpu > 0 ? (double)c->records / cpu : 0.0);
@@ -274,7 +338,8 @@ static int outputs_open(struct replay *rp)
 		fprintf(stderr, "nicref replay: %s\n", err);
 		return -1;
 	}
-	if (o->expect && replay_expect_open(o->expect, o->ignore, &rp->expect))
+	if (o->expect && replay_expect_open(o->expect, o->ignore,
+					      o->jsonl && !strcmp(o->jsonl, "-") ? stderr : stdout, &rp->expect))
 		return -1;
 	return 0;
 }
@@ -337,12 +402,12 @@ static int dut_open(const struct replay_opts *o)
 }
 
 /* --dut: the closing line; 1 when the DUT differed (in the setup or a frame). */
-static int dut_close(const struct replay *rp)
+static int dut_close(const struct replay *rp, FILE *out)
 {
 	if (!rp->o->dut)
 		return 0;
 	long long n = dut_diff_divergences(rp->x->dev);
-	printf("DUT %s (%s): %" PRIu64 " records replayed into it and the model, %lld "
+	fprintf(out, "DUT %s (%s): %" PRIu64 " records replayed into it and the model, %lld "
 	       "divergence%s\n", dut_diff_name(), dut_diff_path(), rp->c.records, n < 0 ? 0 : n,
 	       n == 1 ? "" : "s");
 	return n != 0;
@@ -353,7 +418,7 @@ int replay_run(const struct replay_opts *o)
 	struct replay *rp = calloc(1, sizeof *rp);
 	struct vec_stack *s = NULL;
 	struct capture *cap = NULL;
-	char err[1024];
+	char err[1024] = "";
 	int rc = 2;
 	if (!rp) {
 		fprintf(stderr, "nicref replay: out of memory\n");
@@ -407,7 +472,9 @@ int replay_run(const struct replay_opts *o)
 		progress(rp, cap, t0, size, true);
 	if (got < 0)
 		fprintf(stderr, "nicref replay: %s (the summary counts the records before it)\n", err);
-	summary(rp, cpu, stdout);
+	/* --jsonl -: stdout holds the JSON Lines only; the summary goes to stderr. */
+	FILE *out = rp->jsonl == stdout ? stderr : stdout;
+	summary(rp, cpu, out);
 	rc = got < 0 ? 2 : 0;
 	if (rp->jsonl && rp->jsonl != stdout && fclose(rp->jsonl) != 0) {
 		fprintf(stderr, "nicref replay: %s: write failed\n", o->jsonl);
@@ -425,7 +492,7 @@ int replay_run(const struct replay_opts *o)
 		if (rc == 0)
 			rc = e;
 	}
-	if (dut_close(rp) && rc == 0)
+	if (dut_close(rp, out) && rc == 0)
 		rc = 1;
 out:
 	if (rp->jsonl && rp->jsonl != stdout)

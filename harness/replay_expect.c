@@ -19,7 +19,7 @@
 
 struct replay_expect {
 	const char *path;
-	FILE *f;
+	FILE *f, *out;          /* the log; where differences are printed */
 	char *line;            /* LINE_MAX_BYTES, made once */
 	uint64_t lineno, compared, frames_bad, diffs, reported_frames;
 	bool ended, bad;       /* the file ended early; it cannot be read */
@@ -36,7 +36,7 @@ static bool known_field(const char *name)
 {
 	static const char *const keys[] = { "t_ns", "len", "outcome", "reason", "padded",
 					    "converted", "copies", "rq", "cqe", "drop", "counters",
-					    "port", "tir" };
+					    "port", "tir", "copies_lost" };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!strcmp(keys[i], name))
 			return true;
@@ -46,7 +46,7 @@ static bool known_field(const char *name)
 	return false;
 }
 
-int replay_expect_open(const char *path, const char *ignore, struct replay_expect **out)
+int replay_expect_open(const char *path, const char *ignore, FILE *to, struct replay_expect **out)
 {
 	struct replay_expect *e = calloc(1, sizeof *e);
 	*out = NULL;
@@ -56,6 +56,7 @@ int replay_expect_open(const char *path, const char *ignore, struct replay_expec
 		return -1;
 	}
 	e->path = path;
+	e->out = to;
 	report_init(&e->rep);
 	for (const char *s = ignore ? ignore : ""; *s;) {
 		size_t n = strcspn(s, ",");
@@ -110,7 +111,7 @@ static void diff(struct replay_expect *e, uint64_t frame, const char *path, cons
 	value_text(want, a, sizeof a);
 	value_text(got, b, sizeof b);
 	snprintf(line, sizeof line, "%s expected %s, got %s", path, a, b);
-	printf("frame %" PRIu64 ": %s\n", frame, line);
+	fprintf(e->out, "frame %" PRIu64 ": %s\n", frame, line);
 	e->diffs++;
 	if (e->nmsg + strlen(line) + 2 < sizeof e->msgs)
 		e->nmsg += (size_t)snprintf(e->msgs + e->nmsg, sizeof e->msgs - e->nmsg, "%s%s",
@@ -158,16 +159,42 @@ static void compare(struct replay_expect *e, uint64_t frame, const char *path, c
 		diff(e, frame, path, want, got);
 }
 
+/* One line into e->line, NUL-terminated, its newline kept: its length (a NUL byte in it
+ * counted, unlike fgets, which would hide what follows it), LINE_MAX_BYTES when it does not fit,
+ * SIZE_MAX at the end of the file. */
+static size_t read_line(struct replay_expect *e)
+{
+	size_t n = 0;
+	int ch;
+	while ((ch = getc_unlocked(e->f)) != EOF) {
+		if (n == LINE_MAX_BYTES - 1)
+			return LINE_MAX_BYTES;
+		e->line[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	e->line[n] = '\0';
+	return n || ch != EOF ? n : SIZE_MAX;
+}
+
 /* The next line that is not empty (and not the header), or NULL at the end. */
 static json_t *next_line(struct replay_expect *e)
 {
 	json_error_t jerr;
-	while (fgets(e->line, LINE_MAX_BYTES, e->f)) {
+	size_t n;
+	while ((n = read_line(e)) != SIZE_MAX) {
 		e->lineno++;
-		size_t n = strlen(e->line);
-		if (n && e->line[n - 1] != '\n' && !feof(e->f)) {
+		if (n == LINE_MAX_BYTES) {
 			fprintf(stderr, "BAD %s: line %" PRIu64 ": longer than %u bytes\n", e->path,
-				e->lineno, LINE_MAX_BYTES);
+				e->lineno, LINE_MAX_BYTES - 1);
+			e->bad = true;
+			return NULL;
+		}
+		const char *nul = memchr(e->line, '\0', n);
+		if (nul) {
+			fprintf(stderr, "BAD %s: line %" PRIu64 ": holds a NUL byte (byte %zu of the "
+					"line): the format is JSON text, one object a line\n", e->path,
+				e->lineno, (size_t)(nul - e->line) + 1);
 			e->bad = true;
 			return NULL;
 		}
@@ -184,10 +211,15 @@ static json_t *next_line(struct replay_expect *e)
 		const json_t *ver = json_object_get(v, "nicref_replay");
 		if (ver) {
 			if (json_integer_value(ver) != REPLAY_SCHEMA_VERSION) {
+				char what[48];
+				if (json_is_integer(ver))
+					snprintf(what, sizeof what, "%" JSON_INTEGER_FORMAT,
+						 json_integer_value(ver));
+				else
+					snprintf(what, sizeof what, "not a number");
 				fprintf(stderr, "BAD %s: line %" PRIu64 ": format version %s, this nicref "
 						"reads version %d (docs/replay.md)\n", e->path, e->lineno,
-					json_is_integer(ver) ? "other" : "not a number",
-					REPLAY_SCHEMA_VERSION);
+					what, REPLAY_SCHEMA_VERSION);
 				json_decref(v);
 				e->bad = true;
 				return NULL;
@@ -233,7 +265,7 @@ void replay_expect_frame(struct replay_expect *e, const struct replay_pred *p)
 			e->nmsg = (size_t)snprintf(e->msgs, sizeof e->msgs, "%s ends before this frame "
 						   "(after line %" PRIu64 "): it and the frames after "
 						   "it are not compared", e->path, e->lineno);
-			printf("frame %" PRIu64 ": %s\n", p->frame, e->msgs);
+			fprintf(e->out, "frame %" PRIu64 ": %s\n", p->frame, e->msgs);
 			e->diffs++;
 			e->frames_bad++;
 			record(e, p->frame);
@@ -253,6 +285,17 @@ void replay_expect_frame(struct replay_expect *e, const struct replay_pred *p)
 	} else {
 		compare(e, p->frame, "", want, got, true);
 	}
+	if (p->lost) {
+		/* The copies past the prediction's slots were not compared: never an agreement. */
+		char line[200];
+		snprintf(line, sizeof line, "%u copies past the %u a frame's prediction holds (copies_lost): "
+			 "not compared", p->lost, REPLAY_MAX_COPIES);
+		fprintf(e->out, "frame %" PRIu64 ": %s\n", p->frame, line);
+		e->diffs++;
+		if (e->nmsg + strlen(line) + 2 < sizeof e->msgs)
+			e->nmsg += (size_t)snprintf(e->msgs + e->nmsg, sizeof e->msgs - e->nmsg, "%s%s",
+						    e->nmsg ? "\n" : "", line);
+	}
 	e->compared++;
 	if (e->diffs != before) {
 		e->frames_bad++;
@@ -269,20 +312,20 @@ int replay_expect_close(struct replay_expect *e, const struct replay_opts *o,
 	if (o) {
 		json_t *extra = e->bad ? NULL : next_line(e);
 		if (extra) {
-			printf("%s: line %" PRIu64 " (frame %" JSON_INTEGER_FORMAT ") and after: frames the "
+			fprintf(e->out, "%s: line %" PRIu64 " (frame %" JSON_INTEGER_FORMAT ") and after: frames the "
 			       "capture does not hold\n", e->path, e->lineno,
 			       json_integer_value(json_object_get(extra, "frame")));
 			e->diffs++;
 			json_decref(extra);
 		}
 		uint64_t agree = e->compared - (e->frames_bad - e->ended);
-		printf("--expect %s: %" PRIu64 " frames compared, %" PRIu64 " agree, %" PRIu64
+		fprintf(e->out, "--expect %s: %" PRIu64 " frames compared, %" PRIu64 " agree, %" PRIu64
 		       " disagree (%" PRIu64 " differences)%s\n", e->path, e->compared, agree,
 		       e->frames_bad, e->diffs, e->nignore ? "; ignored:" : "");
 		for (unsigned i = 0; i < e->nignore; i++)
-			printf("%s %s", i ? "," : "", e->ignore[i]);
+			fprintf(e->out, "%s %s", i ? "," : "", e->ignore[i]);
 		if (e->nignore)
-			printf("\n");
+			fprintf(e->out, "\n");
 		if (agree) {
 			char comment[96];
 			snprintf(comment, sizeof comment, "%" PRIu64 " frames agree", agree);
@@ -293,7 +336,7 @@ int replay_expect_close(struct replay_expect *e, const struct replay_opts *o,
 			report_add(&e->rep, &tr);
 		}
 		if (e->frames_bad > e->reported_frames)
-			printf("(%" PRIu64 " frames that disagree are counted, not in the reports)\n",
+			fprintf(e->out, "(%" PRIu64 " frames that disagree are counted, not in the reports)\n",
 			       e->frames_bad - e->reported_frames);
 		if (o->json && report_write_json(&e->rep, o->json)) {
 			fprintf(stderr, "nicref replay: --json %s: cannot write\n", o->json);

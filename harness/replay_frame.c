@@ -17,6 +17,7 @@ const char *replay_skip_name(enum replay_skip s)
 /* IEEE 802.3 §4.2.3.3: a MAC pads a frame to minFrameSize (64 bytes with the FCS, 60 without).
  * A capture taken on the sending host holds its frames before the MAC padded them. */
 #define MIN_FRAME 60u
+#define ETH_HDR 14u
 
 /* The EtherType of a raw IP packet, by its version nibble (IPv4 0x0800, IPv6 0x86DD). */
 static int ip_type(const uint8_t *p, uint32_t n)
@@ -42,6 +43,9 @@ static const struct link_hdr {
 	 * (1), address length (1), address (8) */
 	[CAP_LINK_LINUX_SLL2] = { 20, 0, 12, 11, 10 },
 	[CAP_LINK_RAW_IP] = { 0, -1, -1, -1, -1 },
+	/* LINKTYPE_NULL / LINKTYPE_LOOP: a 4-byte address family (host / network byte order,
+	 * values differing between systems for IPv6): the IP version nibble says which. */
+	[CAP_LINK_LOOPBACK] = { 4, -1, -1, -1, -1 },
 };
 
 uint32_t replay_frame(const struct cap_frame *f, const uint8_t mac[6], bool pad, uint8_t *buf,
@@ -66,6 +70,12 @@ uint32_t replay_frame_at(const struct cap_frame *f, const uint8_t mac[6], bool p
 	}
 	uint32_t n = f->caplen;
 	if (f->link == CAP_LINK_ETHERNET) {
+		/* Shorter than an Ethernet header (IEEE 802.3 §3.1.1: 6 + 6 + 2 bytes): no
+		 * EtherType, as a cooked or raw-IP record without its header. */
+		if (n < ETH_HDR) {
+			p->skip = REPLAY_SKIP_NOT_ETHERNET;
+			return 0;
+		}
 		if (n > REPLAY_FRAME_MAX) {
 			p->skip = REPLAY_SKIP_TOO_LONG;
 			return 0;

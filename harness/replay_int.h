@@ -96,10 +96,14 @@ struct replay_pred {
 struct replay_counts {
 	uint64_t records, injected, skipped[REPLAY_SKIP_COUNT];
 	uint64_t padded, converted, link[CAP_LINK_COUNT];
-	uint64_t delivered, dropped, cqes, err_cqes, drops[REPLAY_DROP_MAX + 1];
+	uint64_t delivered, errored, dropped, cqes, err_cqes, drops[REPLAY_DROP_MAX + 1];
 	uint64_t per_rq[VEC_STACK_MAX_RQS], lost_copies, violations, rq_errors;
 	uint64_t inversions, reposted, first_ns, last_ns;
+	uint64_t untimed;         /* records without a time (capture.h enum cap_time) */
+	uint64_t caplen_over_len; /* records whose captured length exceeds their wire length */
+	uint64_t cut_by_reader;   /* skipped truncated: cut by libpcap to the header's snaplen */
 	uint64_t starved_frame; /* the first frame dropped for want of a WQE (0: none) */
+	uint64_t lost_frame;    /* the first frame with copies past REPLAY_MAX_COPIES (0: none) */
 };
 
 /* ---- replay_setup.c ---- */
@@ -159,7 +163,8 @@ int replay_pcaps_close(struct replay_pcaps *pc, char *err, size_t errlen);
 /* ---- replay_expect.c ---- */
 
 struct replay_expect;
-int replay_expect_open(const char *path, const char *ignore, struct replay_expect **out);
+/* Differences are printed to `to` (stdout, or stderr when --jsonl writes stdout). */
+int replay_expect_open(const char *path, const char *ignore, FILE *to, struct replay_expect **out);
 /* Compares frame p with the next expected line; differences printed and counted. */
 void replay_expect_frame(struct replay_expect *e, const struct replay_pred *p);
 /* After the last frame: lines left over. Returns 0 all agreed, 1 a disagreement, 2 bad input. */

@@ -282,7 +282,10 @@ size_t replay_jsonl_line(const struct replay_pred *p, char *buf, size_t cap)
 		}
 		PUT_LIT("}}");
 	}
-	PUT_LIT("]}");
+	PUT_LIT("]");
+	if (p->lost) /* copies the device made past the prediction's slots: counted, not written */
+		PUT(",\"copies_lost\":%u", p->lost);
+	PUT_LIT("}");
 	return at < cap ? at : cap - 1;
 }
 

@@ -44,6 +44,10 @@ int roce_capture_load(const char *path, const struct roce_load_opts *o, struct r
 		s->frames++;
 		s->link[f.link]++;
 		s->truncated += f.caplen < f.wirelen;
+		if (f.time != CAP_TIME_OK && s->untimed++ == 0)
+			s->untimed_first = f.number;
+		if (f.caplen_over_len && s->caplen_over_len++ == 0)
+			s->caplen_over_len_first = f.number;
 		if (prev_n && f.t_ns < prev_t) {
 			uint64_t d = prev_t - f.t_ns;
 			if (d <= o->reorder_tol_ns) {
@@ -137,7 +141,9 @@ json_t *cap_summary_json(const struct cap_summary *s)
 	json_object_set_new(t, "inversions_tolerated", json_integer((json_int_t)s->inv_tolerated));
 	json_object_set_new(t, "inversions_beyond_tolerance",
 			    json_integer((json_int_t)s->inv_beyond));
+	json_object_set_new(t, "untimed", json_integer((json_int_t)s->untimed));
 	json_object_set_new(o, "timestamps", t);
+	json_object_set_new(o, "caplen_over_len", json_integer((json_int_t)s->caplen_over_len));
 	json_object_set_new(o, "rc_flows", json_integer((json_int_t)s->rc_flows));
 	return o;
 }
@@ -162,6 +168,15 @@ void cap_summary_print(FILE *f, const struct cap_summary *s)
 	fprintf(f, "\ntimestamps: %llu inversion%s within the reorder tolerance of %llu ns\n",
 		(unsigned long long)s->inv_tolerated, s->inv_tolerated == 1 ? "" : "s",
 		(unsigned long long)s->reorder_tol_ns);
+	if (s->untimed)
+		fprintf(f, "untimed: %llu frame%s without a timestamp (a pcapng Simple Packet Block, or "
+			   "a sub-second field of a second or more; the first: frame %llu), each taken at "
+			   "the time of the frame before it\n", (unsigned long long)s->untimed,
+			s->untimed == 1 ? "" : "s", (unsigned long long)s->untimed_first);
+	if (s->caplen_over_len)
+		fprintf(f, "caplen over wire length: %llu frame%s (the first: frame %llu), read at the "
+			   "captured length\n", (unsigned long long)s->caplen_over_len,
+			s->caplen_over_len == 1 ? "" : "s", (unsigned long long)s->caplen_over_len_first);
 	fprintf(f, "checked: %llu RC request flow%s (the other classes are counted, not checked)\n",
 		(unsigned long long)s->rc_flows, s->rc_flows == 1 ? "" : "s");
 }

@@ -21,6 +21,10 @@ struct cap_summary {
 	uint64_t roce_v1, roce_v2;   /* frames whose BTH was read */
 	uint64_t cls[ROCE_CLASS_COUNT];
 	uint64_t reorder_tol_ns, inv_tolerated, inv_beyond;
+	/* Records without a time (capture.h enum cap_time: they take the time of the record
+	 * before) and records whose captured length exceeds their wire length (taken whole), each
+	 * with its first frame (0: none). */
+	uint64_t untimed, untimed_first, caplen_over_len, caplen_over_len_first;
 	uint64_t rc_flows;           /* filled by the command: request flows judged */
 };
 

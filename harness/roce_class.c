@@ -236,6 +236,13 @@ enum roce_class roce_classify(const uint8_t *p, size_t caplen, size_t wirelen, e
 		if (p[0] >> 4 == 6)
 			return ipv6(&w, 0);
 		return ROCE_CLASS_MALFORMED;
+	case CAP_LINK_LOOPBACK: /* a 4-byte address family, then IP by its version nibble */
+		NEED(&w, 5, ROCE_CLASS_NOT_ROCE);
+		if (p[4] >> 4 == 4)
+			return ipv4(&w, 4);
+		if (p[4] >> 4 == 6)
+			return ipv6(&w, 4);
+		return ROCE_CLASS_MALFORMED;
 	case CAP_LINK_COUNT:
 		break;
 	}

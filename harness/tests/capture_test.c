@@ -346,7 +346,7 @@ Test(capture, link_types_snaplen_and_refusals)
 	cr_expect_eq(rc.sum.roce_v2, 1);
 	json_t *j = cap_summary_json(&rc.sum);
 	cr_expect_eq(json_integer_value(json_object_get(json_object_get(j, "classes"), "cut")), 1);
-	cr_expect_eq(json_object_size(json_object_get(j, "link_types")), 4, "every link type");
+	cr_expect_eq(json_object_size(json_object_get(j, "link_types")), 5, "every link type");
 	cr_expect_eq(json_object_size(json_object_get(j, "classes")), 12, "every class");
 	json_decref(j);
 	roce_capture_free(&rc);
@@ -520,4 +520,231 @@ Test(capture, mapped_records_and_libpcap_takeover)
 		  err);
 	capture_close(c);
 	unlink(path);
+}
+
+/* ---- what a file says that it should not (session 29 review) ---- */
+
+static int next(struct capture *c, struct cap_frame *f)
+{
+	char err[1024];
+	int r = capture_next(c, f, err, sizeof err);
+	cr_assert_geq(r, 0, "%s", err);
+	return r;
+}
+
+/* A microsecond pcap, little-endian, record by record with its own fields. */
+static FILE *upcap(char *path, uint32_t linktype, uint32_t snaplen)
+{
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	uint32_t h[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, snaplen, linktype };
+	fwrite(h, sizeof h, 1, f);
+	return f;
+}
+
+static void urec(FILE *f, uint32_t sec, uint32_t sub, const uint8_t *p, uint32_t cap, uint32_t len)
+{
+	uint32_t r[4] = { sec, sub, cap, len };
+	fwrite(r, sizeof r, 1, f);
+	fwrite(p, cap, 1, f);
+}
+
+/* Seconds from 2038 on (the field is unsigned), a captured length over the wire length, a
+ * sub-second field of two seconds, a record longer than the header's snapshot length: on the
+ * mapped path (Ethernet) and through libpcap (raw IP, which the mapping does not read). */
+Test(capture, y2038_caplen_over_len_bad_subsec_and_cut_by_libpcap)
+{
+	static const uint32_t links[] = { 1, 101 };
+	for (int l = 0; l < 2; l++) {
+		char path[] = "/tmp/nicref_cap_XXXXXX";
+		struct fb a;
+		eth(&a, 0x0800);
+		roce4(&a, 4791, 0x04, 0x12, 1, 40);
+		const uint8_t *d = links[l] == 1 ? a.b : a.b + 14;
+		uint32_t n = (uint32_t)(links[l] == 1 ? a.n : a.n - 14);
+		FILE *f = upcap(path, links[l], n + 10);
+		urec(f, 0x80000001u, 5, d, n, n);
+		urec(f, 0x80000001u, 6, d, n, n - 20);
+		urec(f, 0x80000001u, 2000000, d, n, n);
+		urec(f, 0x80000002u, 0, d, n, n);
+		/* Longer than the snapshot length (n + 10): libpcap hands back n + 10 bytes. */
+		uint8_t big[700] = { 0 };
+		memcpy(big, d, n);
+		urec(f, 0x80000002u, 1, big, n + 30, n + 30);
+		urec(f, 0x80000002u, 2, d, n, n);
+		fclose(f);
+		struct capture *c;
+		char err[1024];
+		cr_assert_eq(capture_open(path, &c, err, sizeof err), 0, "%s", err);
+		struct cap_frame fr;
+		const uint64_t t0 = 0x80000001ull * 1000000000u;
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect_eq(fr.t_ns, t0 + 5000, "link %u: 2038 is not negative", links[l]);
+		cr_expect_eq(fr.time, CAP_TIME_OK);
+		cr_expect(!fr.caplen_over_len && fr.file_caplen == 0);
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect(fr.caplen_over_len, "link %u", links[l]);
+		cr_expect_eq(fr.origlen, n - 20);
+		cr_expect_eq(fr.caplen, n);
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect_eq(fr.time, CAP_TIME_BAD_SUBSEC, "link %u", links[l]);
+		cr_expect_eq(fr.t_ns, t0 + 6000, "the time of the record before");
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect_eq(fr.time, CAP_TIME_OK);
+		cr_expect_eq(fr.t_ns, t0 + 1000000000u);
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect_eq(fr.caplen, n + 10);
+		cr_expect_eq(fr.file_caplen, n + 30, "link %u: the file holds the whole record",
+			     links[l]);
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect_eq(fr.number, 6);
+		cr_expect_eq(fr.file_caplen, 0);
+		cr_expect_eq(fr.t_ns, t0 + 1000002000u);
+		cr_expect_eq(next(c, &fr), 0);
+		capture_close(c);
+		unlink(path);
+	}
+}
+
+/* pcapng: a Simple Packet Block (no timestamp) first and in the middle takes the time of the
+ * block before it: no clock 53 years back, no inversion for roce check. */
+static void ng_spb(FILE *f, const struct fb *fr)
+{
+	uint8_t b[4 + 600];
+	uint32_t len = (uint32_t)fr->n;
+	memcpy(b, &len, 4);
+	memcpy(b + 4, fr->b, fr->n);
+	ng_block(f, 3, b, 4 + len);
+}
+
+static void ng_epb(FILE *f, uint64_t t_us, const struct fb *fr)
+{
+	uint8_t epb[20 + 600];
+	uint32_t hdr[5] = { 0, (uint32_t)(t_us >> 32), (uint32_t)t_us, (uint32_t)fr->n,
+			    (uint32_t)fr->n };
+	memcpy(epb, hdr, 20);
+	memcpy(epb + 20, fr->b, fr->n);
+	ng_block(f, 6, epb, 20 + (uint32_t)fr->n);
+}
+
+static void ng_head(FILE *f, uint32_t snap)
+{
+	uint8_t shb[16];
+	uint32_t bom = 0x1a2b3c4d;
+	uint16_t ver[2] = { 1, 0 };
+	int64_t sec_len = -1;
+	memcpy(shb, &bom, 4);
+	memcpy(shb + 4, ver, 4);
+	memcpy(shb + 8, &sec_len, 8);
+	ng_block(f, 0x0a0d0d0a, shb, 16);
+	uint8_t idb[8] = { 1, 0, 0, 0 };
+	memcpy(idb + 4, &snap, 4);
+	ng_block(f, 1, idb, 8);
+}
+
+Test(capture, pcapng_simple_packet_blocks_are_untimed)
+{
+	char path[] = "/tmp/nicref_cap_XXXXXX";
+	close(mkstemp(path));
+	struct fb a;
+	eth(&a, 0x0800);
+	roce4(&a, 4791, 0x04, 0x12, 1, 0);
+	FILE *f = fopen(path, "wb");
+	ng_head(f, 65535);
+	ng_spb(f, &a);
+	ng_epb(f, 1700000000000000ull, &a);
+	ng_spb(f, &a);
+	ng_epb(f, 1700000000000010ull, &a);
+	fclose(f);
+	struct capture *c;
+	char err[1024];
+	cr_assert_eq(capture_open(path, &c, err, sizeof err), 0, "%s", err);
+	struct cap_frame fr;
+	static const enum cap_time want[] = { CAP_TIME_NONE, CAP_TIME_OK, CAP_TIME_NONE, CAP_TIME_OK };
+	static const uint64_t t[] = { 0, 1700000000000000000ull, 1700000000000000000ull,
+				      1700000000000010000ull };
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(next(c, &fr), 1);
+		cr_expect_eq(fr.time, want[i], "frame %d", i + 1);
+		cr_expect_eq(fr.t_ns, t[i], "frame %d", i + 1);
+	}
+	capture_close(c);
+	struct roce_capture rc;
+	struct roce_load_opts o = opts();
+	cr_assert_eq(roce_capture_load(path, &o, &rc, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(rc.sum.untimed, 2);
+	cr_expect_eq(rc.sum.untimed_first, 1);
+	cr_expect_eq(rc.sum.inv_beyond + rc.sum.inv_tolerated, 0, "an SPB is no inversion");
+	roce_capture_free(&rc);
+	unlink(path);
+}
+
+/* libpcap's refusals of a pcapng record longer than its interface's snapshot length, and of a
+ * second section in the other byte order, come with what to do. */
+Test(capture, pcapng_refusals_with_a_hint)
+{
+	char path[] = "/tmp/nicref_cap_XXXXXX";
+	close(mkstemp(path));
+	struct fb a;
+	eth(&a, 0x0800);
+	roce4(&a, 4791, 0x04, 0x12, 1, 60);
+	FILE *f = fopen(path, "wb");
+	ng_head(f, 64);
+	ng_epb(f, 1, &a);
+	fclose(f);
+	struct capture *c;
+	struct cap_frame fr;
+	char err[1024];
+	cr_assert_eq(capture_open(path, &c, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(capture_next(c, &fr, err, sizeof err), -1);
+	cr_expect(strstr(err, "bigger than snaplen") && strstr(err, "mergecap -F pcap -s 262144"),
+		  "%s", err);
+	capture_close(c);
+	/* A second section, big-endian. */
+	f = fopen(path, "wb");
+	ng_head(f, 65535);
+	ng_epb(f, 1, &a);
+	static const uint8_t shb_be[28] = { 0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 28, 0x1a, 0x2b, 0x3c,
+					    0x4d, 0, 1, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					    0xff, 0xff, 0, 0, 0, 28 };
+	static const uint8_t idb_be[20] = { 0, 0, 0, 1, 0, 0, 0, 20, 0, 1, 0, 0,
+					    0, 0, 0xff, 0xff, 0, 0, 0, 20 };
+	fwrite(shb_be, sizeof shb_be, 1, f);
+	fwrite(idb_be, sizeof idb_be, 1, f);
+	fclose(f);
+	cr_assert_eq(capture_open(path, &c, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(capture_next(c, &fr, err, sizeof err), 1);
+	int r = capture_next(c, &fr, err, sizeof err);
+	cr_expect_eq(r, -1);
+	cr_expect(strstr(err, "other byte order") && strstr(err, "tshark -r FILE -w"), "%s", err);
+	capture_close(c);
+	unlink(path);
+}
+
+/* BSD loopback (LINKTYPE_NULL 0, LINKTYPE_LOOP 108): read as raw IP after the 4-byte family. */
+Test(capture, bsd_loopback_read_as_ip)
+{
+	static const uint32_t links[] = { 0, 108 };
+	for (int l = 0; l < 2; l++) {
+		char path[] = "/tmp/nicref_cap_XXXXXX";
+		struct fb a;
+		eth(&a, 0x0800);
+		roce4(&a, 4791, 0x04, 0x12, 1, 0);
+		uint8_t b[600] = { 2, 0, 0, 0 };
+		if (links[l] == 108)
+			b[0] = 0, b[3] = 2;
+		memcpy(b + 4, a.b + 14, a.n - 14);
+		FILE *f = upcap(path, links[l], 65535);
+		urec(f, 1, 0, b, (uint32_t)a.n - 10, (uint32_t)a.n - 10);
+		fclose(f);
+		struct roce_capture rc;
+		char err[1024];
+		struct roce_load_opts o = opts();
+		cr_assert_eq(roce_capture_load(path, &o, &rc, err, sizeof err), 0, "%s", err);
+		cr_expect_eq(rc.sum.link[CAP_LINK_LOOPBACK], 1);
+		cr_expect_eq(rc.sum.cls[ROCE_CLASS_RC], 1, "link %u", links[l]);
+		roce_capture_free(&rc);
+		unlink(path);
+	}
 }
