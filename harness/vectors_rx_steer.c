@@ -87,7 +87,7 @@ static int fte_values(struct run *r, const char *what, const json_t *o, struct r
 		      uint8_t *match, unsigned *table, uint64_t *index)
 {
 	const json_t *dest = json_object_get(o, "dest"), *cnt = json_object_get(o, "counters"), *v;
-	char fld[64];
+	char fld[96]; /* what (< 32) and ".dest[<size_t>].table" always fit */
 	uint64_t action, tag;
 	size_t i;
 	int k;
