@@ -18,6 +18,11 @@ or output):
   check order (L89-101: the length before the PSN) a malformed request AHEAD of the expected
   PSN is NAKed Invalid Request; the NAK carries the expected PSN, never the request's, which
   would acknowledge PSNs never received (D-ROCE-RC-15).
+- IEEE 802.1Q: a tagged frame's TCI is PCP (3 bits) | DEI (1) | VID (12). PRM Rev 0.40 has no
+  QP context nor datagram segment (the QP commands are beyond it), so nothing fixes the PCP of
+  a RoCE frame whose GID entry has a VLAN: the VID is the entry's (SET_ROCE_ADDRESS vlan_id);
+  the PCP is 0 or the address path's eth_prio (the public mlx5 ads field; Linux writes the
+  priority there). Both readings are accepted (D-ROCE-22).
 """
 from roce_common import *  # noqa: F401,F403
 
@@ -137,5 +142,54 @@ def extend_requester(f):
                 cqes("send", want), query_state(6)], result="invalid", flags=H)
 
 
-EXTEND = {"ud": extend_ud, "rc_responder": extend_responder, "rc_requester": extend_requester}
+C_VLAN = ("IEEE 802.1Q (TCI: PCP 15:13, DEI 12, VID 11:0); mlx5_ifc.h roce_addr_layout "
+          "(vlan_valid, vlan_id) and ads (eth_prio), beyond PRM Rev 0.40; D-ROCE-22")
+
+
+def tagged(step, vid, pcps):
+    """The frames step `step` (from sent()) with an 802.1Q tag after the MACs, one reading per
+    PCP in pcps."""
+    alts = []
+    for pcp in pcps:
+        for a in step["frames"]["any_of"]:
+            exp = []
+            for fr in a["expect"]:
+                b = bytes.fromhex(fr["hex"])
+                tci = pcp << 13 | vid
+                b = b[:12] + bytes([0x81, 0x00, tci >> 8, tci & 0xFF]) + b[12:]
+                exp.append({"port": fr["port"], "hex": b.hex()})
+            alts.append({"reading": f"PCP {pcp}, " + a["reading"], "expect": exp,
+                         "exact": a["exact"]})
+    return {"frames": {"any_of": alts}}
+
+
+def extend_requester_vlan(f):
+    g = f.group("D-ROCE-22: RC QP 0 in RTS, IPv6, MTU 256, the path's eth_prio 5; its GID "
+                "entry (index 0) set again with VLAN 100",
+                setup1(mtu=1, local={"l3": "ipv6"}, path={"eth_prio": 5}))
+    mac = int(LMAC.replace(":", ""), 16)
+    gid = {"command": {"layout": "set_roce_address_in",
+                       "fields": {"opcode": "SET_ROCE_ADDRESS", "roce_address_index": 0,
+                                  "vhca_port_num": 1,
+                                  "source_l3_address": "20010db8" + "00" * 11 + "01",
+                                  "roce_l3_type": 1, "roce_version": 2,
+                                  "source_mac_47_32": mac >> 32,
+                                  "source_mac_31_0": mac & 0xFFFFFFFF,
+                                  "vlan_valid": 1, "vlan_id": 100},
+                       "expect": {"status": "OK"}}}
+    m = pattern(64, 91)
+    f.test(g, "SEND of 64 bytes through a GID entry with VLAN 100: the frame carries an "
+              "802.1Q tag of VID 100 whose PCP is 0 or the path's eth_prio 5 (PRM Rev 0.40 "
+              "is silent; both accepted)", C_VLAN,
+           [gid, post("SEND", [{"bytes": m.hex()}]),
+            tagged(sent(req_pkts("SEND", m, 256, 0)), 100, (5, 0))],
+           result="acceptable", flags=H + ("Acceptable",))
+
+
+def extend_requester_all(f):
+    extend_requester(f)
+    extend_requester_vlan(f)
+
+
+EXTEND = {"ud": extend_ud, "rc_responder": extend_responder, "rc_requester": extend_requester_all}
 extend = extender(EXTEND)
