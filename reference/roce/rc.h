@@ -136,7 +136,7 @@ enum rc_cqe_syn {
 /* A send WQE as the requester needs it (the glue parses ctrl, raddr and data segments). */
 struct rc_wqe {
 	uint8_t msg;       /* enum rc_msg */
-	bool signalled;    /* ctrl CE: a completion also on success */
+	uint8_t ce;        /* ctrl CE (PRM §7.4.4.1 T26; the glue reads it: D-ROCE-20) */
 	bool se;           /* solicited event (BTH SE on the last packet) */
 	uint32_t len;      /* message bytes: the gather list's sum (or the inline data) */
 	uint64_t va;       /* raddr (WRITE, READ) */
@@ -337,9 +337,10 @@ struct rc_resp_ops {
 	int (*rq_place)(void *ctx, const struct rc_rwqe_ref *ref, uint32_t off, const uint8_t *data,
 			uint32_t len);
 	/* Completes the WQE (SEND or WRITE_IMM): byte_cnt, the immediate, syndrome 0 or an
-	 * error's. 0, or -1 when the CQ cannot take it. */
+	 * error's, se the BTH SE of the message's last packet (a solicited completion, IBTA Vol.
+	 * 1 §9.2, §11.4.2.2; D-ROCE-21). 0, or -1 when the CQ cannot take it. */
 	int (*rq_done)(void *ctx, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t byte_cnt,
-		       bool has_imm, uint32_t imm, uint8_t syndrome);
+		       bool has_imm, uint32_t imm, uint8_t syndrome, bool se);
 	/* R_Key check for [va, va + len) with write (WRITE) or read (READ) access: 0, or < 0
 	 * (an mkey_err). */
 	int (*rkey)(void *ctx, uint32_t rkey, uint64_t va, uint32_t len, bool write);

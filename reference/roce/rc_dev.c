@@ -21,7 +21,7 @@ static void wqe_view(const struct roce_swqe *s, struct rc_wqe *w)
 {
 	memset(w, 0, sizeof *w);
 	w->msg = (uint8_t)rc_msg_of_mlx5(s->opcode);
-	w->signalled = s->ce == 2; /* T26 CE 10b: a CQE also on success */
+	w->ce = s->ce;
 	w->se = s->se;
 	w->len = s->length;
 	w->va = s->raddr;
@@ -104,12 +104,14 @@ static void req_done(void *c, uint16_t idx, const struct rc_wqe *w)
 {
 	struct rc_ctx *x = c;
 	uint16_t after = (uint16_t)(idx + (w->bbs ? w->bbs : 1u));
-	if (!w->signalled) {
+	/* PRM §7.4.4.1 T26 CE (D-ROCE-20): a CQE on success for 10b and 11b, solicited for 11b. */
+	if (!roce_sq_cqe_wanted(x->qp, w->ce, 0)) {
 		x->qp->sq_head = after;
 		return;
 	}
 	struct roce_cqe e;
 	memset(&e, 0, sizeof e);
+	e.se = w->ce == ROCE_CE_EVENT;
 	e.opcode = ROCE_CQE_REQ;
 	e.s_wqe_opcode = w->msg == RC_MSG_READ ? ROCE_WQE_RDMA_READ
 			 : w->msg == RC_MSG_WRITE ? ROCE_WQE_RDMA_WRITE
@@ -151,7 +153,9 @@ static void req_fail(void *c, uint16_t idx, uint8_t syndrome)
 	e.syndrome = syndrome;
 	e.s_wqe_opcode = op;
 	e.wqe_counter = idx;
-	if (roce_cqe(x->dev, x->qp, &e) == 0)
+	/* T26 CE 01b (D-ROCE-20): no CQE after a WQE that completed in error (s.ce is read
+	 * before roce_sq_wqe's other checks, 0 when the ctrl cannot be read). */
+	if (!roce_sq_cqe_wanted(x->qp, s.ce, syndrome) || roce_cqe(x->dev, x->qp, &e) == 0)
 		x->qp->sq_head = (uint16_t)(idx + bbs);
 	roce_qp_error(x->dev, x->qp);
 }

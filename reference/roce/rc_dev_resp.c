@@ -47,12 +47,13 @@ static int r_place(void *c, const struct rc_rwqe_ref *ref, uint32_t off, const u
 }
 
 static int r_done(void *c, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t n, bool has_imm,
-		  uint32_t imm, uint8_t syn)
+		  uint32_t imm, uint8_t syn, bool se)
 {
 	struct resp_ctx *x = c;
 	struct roce_cqe e;
 	memset(&e, 0, sizeof e);
 	e.recv = true;
+	e.se = se && syn == 0; /* D-ROCE-21 */
 	/* mlx5 MLX5_CQE_RESP_*: a SEND, a SEND with immediate, a WRITE with immediate. */
 	e.opcode = syn != 0 ? ROCE_CQE_RESP_ERR
 		   : m == RC_MSG_WRITE_IMM ? ROCE_CQE_RESP_WR_IMM

@@ -256,14 +256,22 @@ static enum rc_verdict fatal_syn(struct chk *c, enum rc_verdict v, uint8_t syn)
 		[RC_V_NAK_ACC] = RC_NAK_REM_ACCESS + 1,
 		[RC_V_NAK_OP] = RC_NAK_REM_OP + 1,
 	};
+	/* D-ROCE-RC-15: a NAK acknowledges every PSN before its own (IBTA Vol. 1 §9.7.5.1), so
+	 * a request AHEAD of the expected PSN (seed004's order checks the PSN last,
+	 * D-ROCE-RC-10) is NAKed with the expected PSN: the PSNs between were never executed
+	 * (as the RNR NAK, D-ROCE-RC-20). */
+	uint32_t psn = c->p->psn & RC_PSN_MASK;
+	if (rc_psn_diff(psn, c->r->epsn) > 0)
+		psn = c->r->epsn;
 	if (nak_of[v] != 0)
-		c->ops->ack(c->ctx, c->p->psn & RC_PSN_MASK,
-			    rc_aeth_syn(RC_AETH_NAK, (unsigned)nak_of[v] - 1u), c->r->msn);
+		c->ops->ack(c->ctx, psn, rc_aeth_syn(RC_AETH_NAK, (unsigned)nak_of[v] - 1u),
+			    c->r->msn);
 	/* D-ROCE-RC-15: the receive WQE a SEND held completes in error (the rest are flushed). */
 	if (c->r->rwqe_held) {
 		struct rc_rwqe_ref ref = rwqe_of(c->r);
 		c->r->rwqe_held = false;
-		c->ops->rq_done(c->ctx, &ref, (enum rc_msg)c->r->cur, c->r->off, false, 0, syn);
+		c->ops->rq_done(c->ctx, &ref, (enum rc_msg)c->r->cur, c->r->off, false, 0, syn,
+				 false);
 	}
 	c->r->err = true;
 	c->ops->fatal(c->ctx, v);
@@ -382,8 +390,10 @@ static enum rc_verdict execute(struct chk *c)
 		if (completes_rwqe(oi)) {
 			struct rc_rwqe_ref ref = rwqe_of(r);
 			r->rwqe_held = false;
+			/* D-ROCE-21: the last packet's BTH SE makes the completion solicited
+			 * (IBTA Vol. 1 §9.2 SE, §11.4.2.2). */
 			if (c->ops->rq_done(c->ctx, &ref, (enum rc_msg)oi->msg, r->off, p->has_imm,
-					    p->imm, RC_SYN_OK) != 0)
+					    p->imm, RC_SYN_OK, p->se) != 0)
 				return fatal(c, RC_V_FATAL);
 		}
 	}
@@ -403,7 +413,7 @@ int rc_resp_flush(struct rc_resp *r, const struct rc_resp_ops *ops, void *ctx)
 	if (!r->rwqe_held)
 		return 0;
 	struct rc_rwqe_ref ref = rwqe_of(r);
-	if (ops->rq_done(ctx, &ref, (enum rc_msg)r->cur, 0, false, 0, RC_SYN_WR_FLUSH) != 0)
+	if (ops->rq_done(ctx, &ref, (enum rc_msg)r->cur, 0, false, 0, RC_SYN_WR_FLUSH, false) != 0)
 		return -1;
 	r->rwqe_held = false;
 	r->cur = RC_MSG_NONE;

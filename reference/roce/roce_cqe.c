@@ -10,6 +10,19 @@
 
 #define QC(n, v) PRM_SET(qp_cqe, n, b, sizeof b, (v))
 
+/* T26 CE (D-ROCE-20, as the Ethernet SQ's D-TX-8): 00 and 01 report errors only, 01 not after
+ * a WQE that completed in error ("if CQE on previous WQE completed in error, no CQE will be
+ * generated"); 10 and 11 every completion. A QP's WQE in error puts it in ERR, so under 01 the
+ * flush of the WQEs after it writes no CQE. */
+bool roce_sq_cqe_wanted(struct roce_qp *qp, uint8_t ce, uint8_t syndrome)
+{
+	bool prev_err = qp->sq_prev_err;
+	qp->sq_prev_err = syndrome != 0;
+	if (syndrome == 0)
+		return ce >= ROCE_CE_ALWAYS;
+	return !(ce == ROCE_CE_FIRST_ERROR && prev_err);
+}
+
 int roce_cqe(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_cqe *c)
 {
 	uint8_t b[64];
@@ -38,6 +51,12 @@ int roce_cqe(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_cqe *
 			QC(vlan_info, c->vlan);
 		}
 	}
+	/* T68 se (cqe64 3Ch bit 1, the PRM's own CQE layout: one declaration): a solicited CQE
+	 * fires a CQ armed for solicited events (PRM §7.13.2; cq_post reads it). D-ROCE-20: a
+	 * requester CQE of CE 11b; D-ROCE-21: a receive CQE of a message whose last packet carried
+	 * BTH SE. */
+	if (c->se)
+		PRM_SET(cqe64, se, b, sizeof b, 1);
 	uint32_t cqn = c->recv ? qp->qp->cqn_rcv : qp->qp->cqn_snd;
 	if (cq_post(dev, cqn, b) == 0)
 		return 0;

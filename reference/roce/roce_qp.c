@@ -213,20 +213,26 @@ void roce_qp_tick(struct nicref_dev *dev)
  * receive WQEs posted on the QP's own RQ (an SRQ keeps the WQEs no QP took). */
 int roce_sq_flush_to(struct nicref_dev *dev, struct roce_qp *qp, uint16_t end)
 {
-	/* A flush CQE needs the WQE's opcode and size only: the ctrl's first two dwords (T26). */
+	/* A flush CQE needs the WQE's opcode, size and completion mode only: the ctrl's first
+	 * three dwords (T26). */
 	uint32_t guard = 1u << qp->sq.log_size;
 	while (qp->sq_head != end && guard--) {
-		uint8_t ctrl[8];
+		uint8_t ctrl[12];
 		if (roce_qp_wq_read(dev, qp, true, qp->sq_head, 0, ctrl, sizeof ctrl))
 			return -1;
 		unsigned ds = ctrl[7] & 0x3F;
 		unsigned bbs = ds ? (ds * 16 + 63) / 64 : 1;
+		uint8_t ce = (uint8_t)PRM_GET(send_wqe_ctrl, ce, ctrl, sizeof ctrl);
+		bool prev_err = qp->sq_prev_err;
 		struct roce_cqe c = { .opcode = ROCE_CQE_REQ_ERR, .syndrome = ROCE_SYND_WR_FLUSH_ERR,
 				      .s_wqe_opcode = ctrl[3], .wqe_counter = qp->sq_head };
 		/* D-ROCE-RC-29: a CQE the CQ refused leaves its WQE not completed (PRM §7.12.5:
-		 * the CQ in error takes no more), so sq_head stays on it. */
-		if (roce_cqe(dev, qp, &c))
+		 * the CQ in error takes no more), so sq_head stays on it (and the outcome of the
+		 * WQE before it stays the one CE 01b looks at). */
+		if (roce_sq_cqe_wanted(qp, ce, ROCE_SYND_WR_FLUSH_ERR) && roce_cqe(dev, qp, &c)) {
+			qp->sq_prev_err = prev_err;
 			return -1;
+		}
 		qp->sq_head = (uint16_t)(qp->sq_head + bbs);
 	}
 	return qp->sq_head == end ? 0 : -1;

@@ -11,13 +11,14 @@
  * QP's own Q_Key is used" (a controlled Q_Key cannot be forged by the sender). */
 #define QKEY_USE_QP 0x80000000u
 
-/* The completion of a send WQE: on request (ce 10b, [MLX5] MLX5_WQE_CTRL_CQ_UPDATE) or on
- * error; then the SQ moves past it. */
+/* The completion of a send WQE: the CQE its CE mode asks for (PRM §7.4.4.1 T26, D-ROCE-20;
+ * ce 11b makes it solicited); then the SQ moves past it. */
 static void complete(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_swqe *w,
 		     uint8_t syndrome)
 {
-	if (syndrome || w->ce == 2) {
-		struct roce_cqe c = { .opcode = syndrome ? ROCE_CQE_REQ_ERR : ROCE_CQE_REQ,
+	if (roce_sq_cqe_wanted(qp, w->ce, syndrome)) {
+		struct roce_cqe c = { .se = w->ce == ROCE_CE_EVENT,
+				      .opcode = syndrome ? ROCE_CQE_REQ_ERR : ROCE_CQE_REQ,
 				      .syndrome = syndrome, .s_wqe_opcode = w->opcode,
 				      .wqe_counter = w->index };
 		(void)roce_cqe(dev, qp, &c);
@@ -109,6 +110,7 @@ void roce_ud_rx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_pk
 	bool tagged = p->l3_off > 14;
 	struct roce_cqe c = {
 		.recv = true,
+		.se = p->se && !syn, /* D-ROCE-21: IBTA Vol. 1 §9.2 BTH SE, PRM T68 se */
 		.opcode = syn ? ROCE_CQE_RESP_ERR : imm ? ROCE_CQE_RESP_SEND_IMM : ROCE_CQE_RESP_SEND,
 		.syndrome = syn,
 		.wqe_counter = (uint16_t)w.index,

@@ -156,9 +156,9 @@ static void fab_down(struct fab *f)
 }
 
 /* A send WQE on QP 0 of a: opcode, local bytes [laddr, laddr + len) under the stack's key,
- * remote address raddr for RDMA. */
-static void post_rkey(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr,
-		      uint32_t rkey)
+ * remote address raddr for RDMA, the ctrl's CE and SE (T26). */
+static void post_ctrl(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr,
+		      uint32_t rkey, struct refdrv_wqe_ctrl c)
 {
 	struct refdrv_qp *q = &f->qa.qp[0];
 	struct refdrv_wqe w;
@@ -168,9 +168,15 @@ static void post_rkey(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, 
 		cr_assert_geq(refdrv_wqe_raddr(&w, raddr, rkey), 0, "%s", w.error);
 	if (len)
 		cr_assert_geq(refdrv_wqe_ptr(&w, f->qa.key, laddr, len), 0, "%s", w.error);
-	struct refdrv_wqe_ctrl c = { .ce = 2 };
 	cr_assert_eq(refdrv_wqe_finish(&w, &c, false), 0, "%s", w.error);
 	cr_assert_eq(refdrv_sq_post(&f->a->d, &q->sq, &w, REFDRV_RING_DB), 0, "%s", f->a->d.error);
+}
+
+/* post_ctrl with CE 10b (a CQE on success). */
+static void post_rkey(struct fab *f, unsigned op, uint64_t laddr, uint32_t len, uint64_t raddr,
+		      uint32_t rkey)
+{
+	post_ctrl(f, op, laddr, len, raddr, rkey, (struct refdrv_wqe_ctrl){ .ce = 2 });
 }
 
 /* post() under b's stack key. */
@@ -278,6 +284,45 @@ Test(rc_dev, write_send_read_complete)
 	const struct nicref_event *e = tl_nth(&f->a->tr, NICREF_EV_ROCE_TX, 2);
 	cr_assert_not_null(e);
 	cr_expect_eq(e->arg[4], 0, "the third packet's PSN wrapped to 0");
+	fab_down(f);
+}
+
+/* PRM §7.4.4.1 T26 CE and SE over RC (D-ROCE-20, -21): a SEND with CE 11b and SE, a WRITE with
+ * immediate with SE and CE 00b, a SEND with CE 10b and no SE. a's send CQEs: the SEND of CE
+ * 11b solicited ("Generate CQE and EQE (local Solicited event)"), the WRITE none (CE 00b, no
+ * error), the last SEND unsolicited. b's receive CQEs (T68 se; IBTA Vol. 1 §9.2 BTH SE,
+ * §11.4.2.2): the SEND's and the WRITE's solicited, the last SEND's not; b's receive CQ armed
+ * for solicited events fires. Before the fix a's CE 11b SEND had no CQE and no receive CQE
+ * carried se. */
+Test(rc_dev, ce_11b_and_bth_se_make_solicited_cqes)
+{
+	struct fab *f = fab_up(7, 7);
+	pattern(f->a, D, 4096, 5);
+	recv_post(f, D + 0x10000, 256);
+	recv_post(f, D + 0x10100, 256);
+	recv_post(f, D + 0x10200, 256);
+	refdrv_cq_arm(&f->b->d, &f->qb.qp[0].rcq, true); /* solicited only */
+	post_ctrl(f, REFDRV_QP_OP_SEND, D, 64, 0, 0, (struct refdrv_wqe_ctrl){ .ce = 3, .se = true });
+	post_ctrl(f, REFDRV_QP_OP_RDMA_WRITE_IMM, D, 32, D + 0x20000, f->qb.key,
+		  (struct refdrv_wqe_ctrl){ .ce = 0, .se = true });
+	post_ctrl(f, REFDRV_QP_OP_SEND, D, 16, 0, 0, (struct refdrv_wqe_ctrl){ .ce = 2 });
+	nicref_link_advance(f->l, 1000000);
+	uint8_t cqe[64];
+	static const struct { unsigned wqe, se; } sent[2] = { { 0, 1 }, { 2, 0 } };
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1, "send CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0, "MLX5_CQE_REQ");
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), sent[i].wqe);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "se"), sent[i].se, "send CQE %u: se", i);
+	}
+	cr_expect_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 0, "CE 00b: no CQE for the WRITE");
+	static const struct { unsigned opcode, se; } recv[3] = { { 2, 1 }, { 1, 1 }, { 2, 0 } };
+	for (unsigned i = 0; i < 3; i++) {
+		cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "receive CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), recv[i].opcode, "receive CQE %u", i);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "se"), recv[i].se, "receive CQE %u: se", i);
+	}
+	cr_expect_eq(tl_count(&f->b->tr, NICREF_EV_EQE), 1, "the solicited CQE fired b's CQ");
 	fab_down(f);
 }
 

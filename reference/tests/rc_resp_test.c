@@ -293,6 +293,67 @@ Test(rc_resp, order_length_before_psn)
 	ru_free(u);
 }
 
+/* D-ROCE-RC-15: under seed004's order the length check runs before the PSN check, so a
+ * malformed request AHEAD of the expected PSN (100) is NAKed Invalid Request. A NAK
+ * acknowledges every PSN before its own (IBTA Vol. 1 §9.7.5.1): it carries the expected PSN,
+ * never 105 (which would acknowledge 100..104, never received). A malformed request AT the
+ * expected PSN keeps its own (the same number). Adapted from the revroce review. */
+Test(rc_resp, seed004_fatal_nak_ahead_carries_the_expected_psn)
+{
+	struct ru *u = up(true);
+	struct rc_pkt p = req(RC_BTH_WRITE_FIRST, 105, 100); /* a FIRST shorter than the MTU */
+	cr_expect_eq(in(u, &p), RC_V_NAK_INV);
+	cr_assert_eq(u->nresp, 1);
+	cr_expect_eq(u->resp_out[0].p.psn, 100, "the expected PSN, not the packet's (%u)",
+		     u->resp_out[0].p.psn);
+	cr_expect_eq(u->resp_out[0].p.syndrome, 0x61, "NAK Invalid Request (IBTA Table 44)");
+	ru_free(u);
+	u = up(true);
+	p.psn = 100;
+	cr_expect_eq(in(u, &p), RC_V_NAK_INV);
+	cr_assert_eq(u->nresp, 1);
+	cr_expect_eq(u->resp_out[0].p.psn, 100);
+	ru_free(u);
+	/* A packet ahead across the PSN wrap: expected 0xFFFFFE, packet 3. */
+	u = ru_new();
+	ru_connect(u, 0xFFFFFE, 7, 7, 0);
+	u->env.seed004 = true;
+	p.psn = 3;
+	cr_expect_eq(in(u, &p), RC_V_NAK_INV);
+	cr_assert_eq(u->nresp, 1);
+	cr_expect_eq(u->resp_out[0].p.psn, 0xFFFFFE);
+	ru_free(u);
+}
+
+/* D-ROCE-21: the BTH SE of a message's last packet reaches its receive completion (IBTA Vol. 1
+ * §9.2 SE, §11.4.2.2): a SEND ONLY with SE, a SEND FIRST/LAST with SE on the LAST only, a
+ * WRITE with immediate with SE; a SEND without SE stays unsolicited. */
+Test(rc_resp, bth_se_of_the_last_packet_reaches_the_completion)
+{
+	struct ru *u = up(false);
+	u->rq_posted = 4;
+	struct rc_pkt p = req(RC_BTH_SEND_ONLY, 100, 5);
+	p.se = true;
+	cr_expect_eq(in(u, &p), RC_V_OK);
+	p = req(RC_BTH_SEND_ONLY, 101, 5);
+	cr_expect_eq(in(u, &p), RC_V_OK);
+	p = req(RC_BTH_SEND_FIRST, 102, u->env.pmtu);
+	cr_expect_eq(in(u, &p), RC_V_OK);
+	p = req(RC_BTH_SEND_LAST, 103, 5);
+	p.se = true;
+	cr_expect_eq(in(u, &p), RC_V_OK);
+	p = req(RC_BTH_WRITE_ONLY_IMM, 104, 8);
+	p.has_imm = true;
+	p.imm = 0x1234;
+	p.se = true;
+	cr_expect_eq(in(u, &p), RC_V_OK);
+	cr_assert_eq(u->rq_used, 4);
+	static const bool want[4] = { true, false, true, true };
+	for (unsigned i = 0; i < 4; i++)
+		cr_expect_eq(u->rq_se[i], want[i], "WQE %u: se", i);
+	ru_free(u);
+}
+
 /* A duplicate SEND with no receive WQE: seed004 checks the RQ before the PSN ([S004] L98 before
  * L101): RNR NAK; IBTA: the duplicate is acknowledged. */
 Test(rc_resp, order_rq_before_psn)
@@ -416,9 +477,9 @@ Test(rc_resp, duplicate_read_checks_rkey)
 
 /* A receive completion the CQ refuses (rq_done fails), for rc_resp_flush. */
 static int refuse_done(void *ctx, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t n,
-		       bool has_imm, uint32_t imm, uint8_t syn)
+		       bool has_imm, uint32_t imm, uint8_t syn, bool se)
 {
-	(void)ctx, (void)ref, (void)m, (void)n, (void)has_imm, (void)imm, (void)syn;
+	(void)ctx, (void)ref, (void)m, (void)n, (void)has_imm, (void)imm, (void)syn, (void)se;
 	return -1;
 }
 

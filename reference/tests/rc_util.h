@@ -49,6 +49,7 @@ struct ru {
 	int rq_posted, rq_taken, rq_used; /* receive WQEs posted, taken and completed */
 	uint32_t rmp_base;      /* non-zero: WQEs come from an SRQ/RMP, index rmp_base + k */
 	bool rq_done_rmp[8];    /* rq_done saw the WQE as the RMP's */
+	bool rq_se[8];          /* rq_done's se (the last packet's BTH SE) */
 	uint8_t rq_syn[8];
 	uint32_t rq_size;       /* bytes of each receive WQE */
 	uint8_t rq_buf[8][RU_MEM / 8];
@@ -183,10 +184,11 @@ static inline int ru_rq_place(void *ctx, const struct rc_rwqe_ref *ref, uint32_t
 	return 0;
 }
 static inline int ru_rq_done(void *ctx, const struct rc_rwqe_ref *ref, enum rc_msg m, uint32_t n,
-			     bool has_imm, uint32_t imm, uint8_t syn)
+			     bool has_imm, uint32_t imm, uint8_t syn, bool se)
 {
 	struct ru *u = ctx;
 	int i = (int)(ref->index % 8);
+	u->rq_se[i] = se;
 	u->rq_len[i] = n;
 	u->rq_imm[i] = imm;
 	u->rq_has_imm[i] = has_imm;

@@ -140,11 +140,12 @@ static inline void rt_recv(struct rt_qp *r, uint32_t off, uint32_t len)
 	tl_mem_write(t, r->dbr, rec, 4);
 }
 
-/* A UD SEND of data[off, off + len) to (dqpn, qkey) at rgid from GID index sgid: ctrl,
- * datagram, one data segment, CQE requested; the record, then the doorbell. */
-static inline uint16_t rt_ud_send_to(struct rt_qp *r, uint32_t dqpn, uint32_t qkey,
-				     unsigned sgid, const uint8_t rgid[16], uint32_t off,
-				     uint32_t len, bool imm, uint32_t imm_data)
+/* A UD SEND WQE of data[off, off + len) to (dqpn, qkey) at rgid from GID index sgid: ctrl
+ * (dword 2 `ctrl2`: T26 CE 3:2, SE 1), datagram, one data segment; the record; the doorbell
+ * when `ring` (else the device sees the WQE at the next doorbell). */
+static inline uint16_t rt_ud_wqe(struct rt_qp *r, uint32_t dqpn, uint32_t qkey, unsigned sgid,
+				 const uint8_t rgid[16], uint32_t off, uint32_t len, bool imm,
+				 uint32_t imm_data, uint32_t ctrl2, bool ring)
 {
 	struct tl_dev *t = rt.q.t;
 	uint8_t w[128] = { 0 };
@@ -153,7 +154,7 @@ static inline uint16_t rt_ud_send_to(struct rt_qp *r, uint32_t dqpn, uint32_t qk
 	unsigned op = imm ? 0x0B : 0x0A;
 	tl_put32(w, (uint32_t)idx << 8 | op);
 	tl_put32(w + 4, r->qpn << 8 | ds);
-	tl_put32(w + 8, 2u << 2); /* ce 10b: a CQE (MLX5_WQE_CTRL_CQ_UPDATE) */
+	tl_put32(w + 8, ctrl2);
 	tl_put32(w + 12, imm_data);
 	uint8_t *d = w + 16;
 	tl_put32(d, qkey);
@@ -176,8 +177,17 @@ static inline uint16_t rt_ud_send_to(struct rt_qp *r, uint32_t dqpn, uint32_t qk
 	uint8_t rec[4];
 	tl_put32(rec, r->sq_pc);
 	tl_mem_write(t, r->dbr + 4, rec, 4);
-	refdrv_sq_doorbell(&t->d, t->uar, 0, r->qpn, idx, op, ds);
+	if (ring)
+		refdrv_sq_doorbell(&t->d, t->uar, 0, r->qpn, idx, op, ds);
 	return idx;
+}
+
+/* The same with ce 10b (a CQE, MLX5_WQE_CTRL_CQ_UPDATE), rung. */
+static inline uint16_t rt_ud_send_to(struct rt_qp *r, uint32_t dqpn, uint32_t qkey,
+				     unsigned sgid, const uint8_t rgid[16], uint32_t off,
+				     uint32_t len, bool imm, uint32_t imm_data)
+{
+	return rt_ud_wqe(r, dqpn, qkey, sgid, rgid, off, len, imm, imm_data, 2u << 2, true);
 }
 
 /* The same to ::ffff:192.168.1.tag from GID index 0. */

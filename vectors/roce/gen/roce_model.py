@@ -226,6 +226,10 @@ def parse(fr):
     eth_type = struct.unpack(">H", fr[12:14])[0]
     off = 14
     d = {}
+    if eth_type == 0x8100:  # IEEE 802.1Q: TCI (PCP 15:13, DEI 12, VID 11:0), then the type
+        d["tci"] = struct.unpack(">H", fr[14:16])[0]
+        eth_type = struct.unpack(">H", fr[16:18])[0]
+        off = 18
     if eth_type == 0x86DD:
         d["v6"] = True
         d["tclass"] = ((fr[off] & 0x0F) << 4) | (fr[off + 1] >> 4)

@@ -127,6 +127,15 @@ def frame_alts(step):
 
 def t_rules():
     """The rule functions the vectors' comments rely on."""
+    # parse() reads through an 802.1Q tag (D-ROCE-22's frames): Scapy's Dot1Q builds it here
+    from scapy.layers.l2 import Dot1Q
+    a = M.Path("02:00:00:00:00:01", "02:00:00:00:00:02", "2001:db8::1", "2001:db8::2")
+    fr = M.frame(a, "RC_SEND_ONLY", 0x100, 7, b"abcd")
+    e = Ether(fr)
+    tagged = bytes(Ether(src=e.src, dst=e.dst) / Dot1Q(prio=5, vlan=100) / e.payload)
+    d, u = M.parse(tagged), M.parse(fr)
+    check(d.get("tci") == (5 << 13 | 100) and d["icrc_ok"] and d["psn"] == u["psn"] == 7 and
+          d["payload"] == u["payload"], "802.1Q: parse reads the TCI and the frame behind it")
     check(M.pkey_match(0x7FFF, 0xFFFF) and not M.pkey_match(0x7FFF, 0x7FFF),
           "P_Key: one full member needed")
     check(not M.pkey_match(0x1234, 0xFFFF) and not M.pkey_match(0x8000, 0x8000),
