@@ -188,12 +188,10 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 				rc = 1;
 				break;
 			}
-			/* Nothing was outstanding: the QP was idle, and "no forward progress within
-			 * the total timeout" (seed 001 L49) counts from this send, not from the last
-			 * progress before the idle time (an assumption of the checker, docs/adp.md;
-			 * the engine's timeline never idles). */
-			if (qp && !old && have_max && qp->t_progress < t)
-				qp->t_progress = t;
+			/* Nothing was outstanding: a send from idle, from which "no forward progress
+			 * within the total timeout" (seed 001 L49) counts (D-ADP-11). */
+			if (qp && !old)
+				nicref_adp_on_send_idle(qp, t);
 			have_max = true;
 			max_psn = r->psn;
 			prev_retx = false;
