@@ -6,17 +6,23 @@
  * SOME initial exponent gives an engine timeline that explains every observed gap within the
  * tolerance. The candidates are finite: every exponent of the init range. Per candidate, the
  * engine is replayed along the capture:
- *  - a request with a PSN beyond every PSN sent so far is a first transmission; it is armed
- *    with the engine's current timer value (nicref_adp_armed_ns);
+ *  - the QP has one transport timer (IBTA Vol. 1 §9.7.6.1.3, as the model's RC requester,
+ *    D-ROCE-RC-2), armed with the engine's current value (nicref_adp_armed_ns) whenever it
+ *    (re)starts: at a request sent with nothing outstanding (also a send from idle for the
+ *    total timeout, nicref_adp_on_send_idle), at forward progress that leaves requests
+ *    outstanding (the value after nicref_adp_on_progress), and at each retransmission that opens
+ *    a burst; it stops when nothing is outstanding. A request sent behind outstanding ones
+ *    leaves it running;
+ *  - a request with a PSN beyond every PSN sent so far is a first transmission;
  *  - a request with a PSN sent before is a retransmission. The first of a go-back-N burst is a
- *    timer expiry: its gap from the previous transmission of the same PSN must equal the value
- *    armed then (within the tolerance); the engine then takes the expiry
- *    (nicref_adp_on_timeout) and must still allow a retransmission (total timeout / retry
- *    count). Its followers (PSN + 1, PSN + 2, ... sent right after) take no timer decision;
+ *    timer expiry: its gap from the timer's start must equal the value armed then (within the
+ *    tolerance); the engine then takes the expiry (nicref_adp_on_timeout) and must still allow
+ *    a retransmission (total timeout / retry count). Its followers (PSN + 1, PSN + 2, ... sent
+ *    right after) take no timer decision;
  *  - an ACK (or a NAK PSN-sequence error) acknowledging an outstanding PSN is forward progress
- *    (nicref_adp_on_progress);
- *  - any packet of the flow later than the oldest outstanding PSN's expiry plus the tolerance,
- *    while that PSN was not retransmitted, shows a retransmission that should have happened
+ *    (nicref_adp_on_progress); a NAK's retransmission follows at once, no timer decides it;
+ *  - any packet of the flow later than the timer's expiry plus the tolerance, while the oldest
+ *    outstanding PSN was not retransmitted, shows a retransmission that should have happened
  *    and did not.
  * The capture is taken at the requester's port (what it sends, what it receives). */
 #ifndef NICREF_ADP_CHECK_H
@@ -72,7 +78,8 @@ struct adp_verdict {
 	uint32_t psn;
 	uint32_t retx;       /* 1-based retransmission number of psn */
 	uint8_t kind;        /* enum adp_fail of the candidates that reached it (first one) */
-	uint64_t gap_ns;     /* observed gap from psn's previous transmission */
+	uint64_t gap_ns;     /* observed gap from the start of the QP's timer (the send, progress
+			      * or retransmission that last started it) */
 	uint32_t nallowed;   /* distinct expected values there, ascending */
 	uint64_t allowed[ADP_CHECK_MAX_CAND];
 	uint32_t nreach;     /* candidates that explained everything before it */
