@@ -55,6 +55,36 @@ uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uin
 	return n;
 }
 
+uint64_t adp_check_default_tol(const struct nicref_adp_mode *mode,
+			       const struct nicref_adp_qp_attr *attr)
+{
+	const struct nicref_adp_profile *p = &mode->profile;
+	if (!mode->adp || nicref_adp_profile_check(p, mode->base_timeout_min_ns,
+						   NICREF_ADP_MAX_RANGES) != NICREF_ADP_OK)
+		return ADP_CHECK_DEFAULT_TOL_NS;
+	/* The highest exponent the engine can hold: the top of a range or of the init range. */
+	unsigned lo, count, top;
+	nicref_adp_init_bounds(mode, &lo, &count);
+	top = lo + count - 1;
+	for (unsigned r = 0; r < p->range_num && r < NICREF_ADP_MAX_RANGES; r++) {
+		unsigned hi = (unsigned)p->range[r].range_low_bound + p->range[r].range_size;
+		if (hi > top)
+			top = hi;
+	}
+	/* The armed values are non-decreasing in e (the profile value doubles, then the cap and
+	 * the floor clamp it), so neighbours in e give the smallest differences. */
+	uint64_t tol = ADP_CHECK_DEFAULT_TOL_NS, prev = 0;
+	for (unsigned e = 0; e <= top && e <= 255; e++) {
+		struct nicref_adp_qp qp;
+		nicref_adp_qp_init_e(&qp, mode, attr, 0, (uint8_t)e);
+		uint64_t v = nicref_adp_armed_ns(&qp);
+		if (e > 0 && v != prev && (v - prev - 1) / 2 < tol)
+			tol = (v - prev - 1) / 2;
+		prev = v;
+	}
+	return tol;
+}
+
 struct out_psn {
 	uint32_t psn;
 	uint32_t retx; /* retransmissions so far */

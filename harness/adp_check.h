@@ -35,10 +35,13 @@
 #include "adp_pkt.h"
 #include "nicref/adp.h"
 
-/* Default tolerance: 1 us. Classic pcap timestamps have microsecond resolution, so a gap read
- * from them is off by less than 1 us; and two distinct ADP timer values differ by at least
- * adp_retx_base_timeout_min = 4 us (seed 000/001: values are time_base << e with time_base >=
- * 4 us), so 1 us never lets one armed value pass for its neighbour. */
+/* Default tolerance: at most 1 us. Classic pcap timestamps have microsecond resolution, so a
+ * gap read from them is off by less than 1 us. Two distinct profile values time_base << e differ
+ * by at least 4 us (time_base >= adp_retx_base_timeout_min), but the armed value is also capped
+ * by the QP timeout 4.096 us << T (seed 001 L43), which can lie within 1 us of a profile value
+ * (T <= 3: 32.768 us against 32 us). adp_check_default_tol lowers the tolerance below half the
+ * smallest difference between two distinct values the QP can arm, so no armed value passes for
+ * another. */
 #define ADP_CHECK_DEFAULT_TOL_NS 1000u
 
 struct adp_check_cfg {
@@ -112,6 +115,13 @@ void adp_flow_index_free(struct adp_flow_index *ix);
 int adp_check_flow_indexed(const struct adp_check_cfg *cfg, const struct adp_rec *recs,
 			   const struct adp_flow_index *ix, uint32_t flow, struct adp_verdict *v,
 			   char *err, size_t errlen);
+
+/* The default tolerance of a configuration: ADP_CHECK_DEFAULT_TOL_NS, or less when two distinct
+ * values the QP can arm (every exponent up to the profile's highest, capped and floored as
+ * nicref_adp_armed_ns does) differ by d <= 2 * ADP_CHECK_DEFAULT_TOL_NS: then (d - 1) / 2, so a
+ * gap is within the tolerance of one value at most. The classic timer has one value: 1 us. */
+uint64_t adp_check_default_tol(const struct nicref_adp_mode *mode,
+			       const struct nicref_adp_qp_attr *attr);
 
 /* The initial exponents a profile can draw (seed 001 L7, D-ADP-9 per options.init_range). */
 uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uint32_t cap);

@@ -314,6 +314,33 @@ Test(adp_check, a_send_behind_outstanding_requests_keeps_the_timer)
 	cr_expect_eq(v.explain_e[0], 2);
 }
 
+/* seed 001 L43: the armed value is capped by the QP timeout. With QP timeout 3 the cap,
+ * 4.096 us << 3 = 32.768 us, lies 768 ns from the profile value 4 us << 3 = 32 us: a 1 us
+ * tolerance lets a device arming 32 us pass where 32.768 us is due (the reviewer's
+ * cap_within_tolerance capture). The default tolerance is then (768 - 1) / 2 = 383 ns. */
+Test(adp_check, default_tolerance_separates_the_cap_from_a_profile_value)
+{
+	struct adp_check_cfg c = example_cfg();
+	cr_expect_eq(adp_check_default_tol(&c.mode, &c.attr), 1000,
+		     "QP timeout 10: values 8, 16, 32, 64 us ... 4194.304 us, all >= 4 us apart");
+	c.attr.timeout = 3;
+	cr_expect_eq(adp_check_default_tol(&c.mode, &c.attr), 383);
+	struct adp_check_cfg k = classic_cfg(3, 3);
+	cr_expect_eq(adp_check_default_tol(&k.mode, &k.attr), 1000, "one classic value");
+	/* Exponent 3 (32 us, in range 0: retried once at 32 us, then 64 us capped to 32.768 us):
+	 * a device that keeps 32 us after the doubling. */
+	struct adp_rec r[] = { D(1, 0), D(1, 32), D(1, 64), D(1, 96), A(1, 99) };
+	c.tol_ns = 1000;
+	cr_expect(verdict(&c, r, 5).conforming, "1 us lets 32 us pass for 32.768 us");
+	c.tol_ns = adp_check_default_tol(&c.mode, &c.attr);
+	struct adp_verdict v = verdict(&c, r, 5);
+	cr_assert_not(v.conforming);
+	cr_expect_eq(v.kind, ADP_FAIL_GAP);
+	cr_expect_eq(v.psn, 1);
+	cr_expect_eq(v.retx, 3);
+	cr_expect_eq(v.allowed[0], 32768);
+}
+
 Test(adp_check, refused_profile_is_an_error)
 {
 	struct adp_check_cfg c = example_cfg();
