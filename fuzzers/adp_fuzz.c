@@ -23,7 +23,8 @@
  *   37-    events, an op byte and an operand byte each. The op codes are fixed numbers; 7-255 are
  *          reserved: the event's two bytes are consumed and nothing happens (a new op takes the
  *          next free code, so no existing input changes meaning):
- *          0 transmit a new message (arms the timer when nothing was outstanding)
+ *          0 transmit a new message (when nothing was outstanding: a send from idle,
+ *            nicref_adp_on_send_idle, and the timer armed)
  *          1 ACK of min(operand % 4 + 1, outstanding) messages: forward progress; the timer
  *            re-armed if messages are left, stopped if not
  *          2 NAK sequence error acknowledging operand % 4 of the outstanding messages (forward
@@ -54,7 +55,7 @@
  * - a timeout never lowers the value except at the first timeout (L17) or when the next range
  *   tops out lower (overlapping ranges, D-ADP-13); forward progress never raises it (L51-56);
  * - the total timeout (L45-49): under ADP an expiry retransmits iff the time since forward
- *   progress (or init) is below retry_cnt * 4.096 us * 2^timeout (qp_total_timeout) or
+ *   progress (or init, or the last send from idle: D-ADP-11) is below retry_cnt * 4.096 us * 2^timeout (qp_total_timeout) or
  *   time_base << retx_total_timeout, whatever retry_cnt says (D-ADP-17); on the classic timer
  *   iff fewer than retry_cnt retries since progress; a NAK retransmits iff fewer than retry_cnt
  *   retries (both modes);
@@ -94,7 +95,8 @@ struct harness {
 	struct nicref_adp_qp qp;
 	bool given_e;          /* initialised with an exponent given, not drawn */
 	uint64_t now;
-	uint64_t t_progress;   /* last forward progress or init, as the harness saw it */
+	uint64_t t_progress;   /* last forward progress, send from idle or init, as the harness
+				* saw it */
 	uint32_t outstanding;  /* messages sent and not acknowledged */
 	bool armed;            /* the timer runs */
 	uint64_t deadline;
@@ -626,9 +628,13 @@ static void adp_one_input(const uint8_t *data, size_t len)
 		case 0: /* transmit */
 			if (h.failed)
 				break;
-			h.outstanding++;
-			if (h.outstanding == 1)
+			if (h.outstanding++ == 0) {
+				/* Sent from idle: no progress was owed while nothing was outstanding,
+				 * the total timeout counts from here (seed 001 L49, D-ADP-11). */
+				nicref_adp_on_send_idle(&h.qp, h.now);
+				h.t_progress = h.now;
 				arm(&h);
+			}
 			break;
 		case 1: { /* ACK */
 			if (h.failed || h.outstanding == 0)

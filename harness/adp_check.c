@@ -55,11 +55,39 @@ uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uin
 	return n;
 }
 
+uint64_t adp_check_default_tol(const struct nicref_adp_mode *mode,
+			       const struct nicref_adp_qp_attr *attr)
+{
+	const struct nicref_adp_profile *p = &mode->profile;
+	if (!mode->adp || nicref_adp_profile_check(p, mode->base_timeout_min_ns,
+						   NICREF_ADP_MAX_RANGES) != NICREF_ADP_OK)
+		return ADP_CHECK_DEFAULT_TOL_NS;
+	/* The highest exponent the engine can hold: the top of a range or of the init range. */
+	unsigned lo, count, top;
+	nicref_adp_init_bounds(mode, &lo, &count);
+	top = lo + count - 1;
+	for (unsigned r = 0; r < p->range_num && r < NICREF_ADP_MAX_RANGES; r++) {
+		unsigned hi = (unsigned)p->range[r].range_low_bound + p->range[r].range_size;
+		if (hi > top)
+			top = hi;
+	}
+	/* The armed values are non-decreasing in e (the profile value doubles, then the cap and
+	 * the floor clamp it), so neighbours in e give the smallest differences. */
+	uint64_t tol = ADP_CHECK_DEFAULT_TOL_NS, prev = 0;
+	for (unsigned e = 0; e <= top && e <= 255; e++) {
+		struct nicref_adp_qp qp;
+		nicref_adp_qp_init_e(&qp, mode, attr, 0, (uint8_t)e);
+		uint64_t v = nicref_adp_armed_ns(&qp);
+		if (e > 0 && v != prev && (v - prev - 1) / 2 < tol)
+			tol = (v - prev - 1) / 2;
+		prev = v;
+	}
+	return tol;
+}
+
 struct out_psn {
 	uint32_t psn;
-	uint32_t retx;    /* retransmissions so far */
-	uint64_t last_tx; /* time of its latest transmission */
-	uint64_t armed;   /* timer armed with that transmission (0 infinite) */
+	uint32_t retx; /* retransmissions so far */
 };
 
 struct sim {
@@ -98,12 +126,20 @@ struct stats {
 	uint32_t data, retransmissions, expiries, progress;
 };
 
-/* A retransmission that no timer decided: the go-back-N followers of a burst, and the
- * retransmission a NAK PSN-sequence error asks for (IBTA §9.7.5.2.1). */
-static void resend(struct out_psn *o, uint64_t t, uint64_t armed)
+/* The QP's one transport timer (IBTA Vol. 1 §9.7.6.1.3; the model's requester, D-ROCE-RC-2):
+ * started by a request sent while it is stopped (nothing outstanding), restarted by forward
+ * progress that leaves requests outstanding and by each retransmission that opens a burst (a
+ * timer expiry or a NAK's resend), stopped when nothing is outstanding. Every expiry and every
+ * gap is measured from its start, never from a PSN's own send. */
+struct flow_timer {
+	uint64_t start; /* virtual ns it was (re)started */
+	uint64_t armed; /* the value then (0: infinite) */
+};
+
+static void timer_start(struct flow_timer *tm, const struct nicref_adp_qp *qp, uint64_t t)
 {
-	o->last_tx = t;
-	o->armed = armed;
+	tm->start = t;
+	tm->armed = nicref_adp_armed_ns(qp);
 }
 
 /* The records of one flow: recs[list[0]], ..., recs[list[n - 1]], in capture order. */
@@ -119,9 +155,10 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 		  const struct flow_recs *fr, struct fail *f, struct stats *st)
 {
 	struct sim s = { 0 };
+	struct flow_timer tm = { 0, 0 };
 	bool have_max = false, prev_retx = false, dead = false, nak_pending = false;
 	uint32_t max_psn = 0, prev_psn = 0;
-	uint64_t burst_armed = 0, dead_total = 0, dead_since = 0, tmax = 0;
+	uint64_t dead_total = 0, dead_since = 0, tmax = 0;
 	int rc = 0;
 	memset(st, 0, sizeof *st);
 	for (size_t j = 0; j < fr->n && rc == 0; j++) {
@@ -136,16 +173,16 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 		struct out_psn *old = s.head < s.tail ? &s.q[s.head] : NULL;
 		/* A timer that expired without a retransmission: the QP either failed at that
 		 * expiry (no forward progress within the total timeout, seed 001 L47-49) or had
-		 * to retransmit then. */
-		if (qp && !dead && !nak_pending && old && old->armed != 0 &&
-		    t > old->last_tx + old->armed + cfg->tol_ns && !(is_data && r->psn == old->psn)) {
+		 * to retransmit then (from the oldest outstanding PSN). */
+		if (qp && !dead && !nak_pending && old && tm.armed != 0 &&
+		    t > tm.start + tm.armed + cfg->tol_ns && !(is_data && r->psn == old->psn)) {
 			struct nicref_adp_qp probe = *qp;
 			enum nicref_adp_reason why;
-			uint64_t at = old->last_tx + old->armed;
+			uint64_t at = tm.start + tm.armed;
 			if (nicref_adp_on_timeout(&probe, at, &why)) {
 				*f = (struct fail){ .rec = i, .kind = ADP_FAIL_MISSING, .psn = old->psn,
-						    .retx = old->retx + 1, .gap = t - old->last_tx,
-						    .expected = old->armed };
+						    .retx = old->retx + 1, .gap = t - tm.start,
+						    .expected = tm.armed };
 				rc = 1;
 				break;
 			}
@@ -176,6 +213,10 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 				}
 			} else if (progress) {
 				nicref_adp_on_progress(qp, t, &why); /* seed 001 L51-56 */
+				/* IBTA §9.7.6.1.3: progress restarts the timer for what is left, with
+				 * the value the progress left (a decrease applies at once). */
+				if (s.head < s.tail)
+					timer_start(&tm, qp, t);
 			}
 			continue;
 		}
@@ -188,18 +229,18 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 				rc = 1;
 				break;
 			}
-			/* Nothing was outstanding: the QP was idle, and "no forward progress within
-			 * the total timeout" (seed 001 L49) counts from this send, not from the last
-			 * progress before the idle time (an assumption of the checker, docs/adp.md;
-			 * the engine's timeline never idles). */
-			if (qp && !old && have_max && qp->t_progress < t)
-				qp->t_progress = t;
+			/* Nothing was outstanding: a send from idle, from which "no forward progress
+			 * within the total timeout" (seed 001 L49) counts (D-ADP-11); the stopped
+			 * timer starts. A send behind outstanding requests leaves it running. */
+			if (qp && !old) {
+				nicref_adp_on_send_idle(qp, t);
+				timer_start(&tm, qp, t);
+			}
 			have_max = true;
 			max_psn = r->psn;
 			prev_retx = false;
 			prev_psn = r->psn;
-			if (push(&s, (struct out_psn){ .psn = r->psn, .last_tx = t,
-						       .armed = qp ? nicref_adp_armed_ns(qp) : 0 })) {
+			if (push(&s, (struct out_psn){ .psn = r->psn })) {
 				rc = -1;
 				break;
 			}
@@ -222,36 +263,32 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 		prev_retx = true;
 		prev_psn = r->psn;
 		o->retx++;
-		if (follower) {
-			/* Go-back-N: resent behind the burst's first PSN, under the same timer. */
-			resend(o, t, burst_armed);
-			continue;
-		}
+		if (follower)
+			continue; /* go-back-N: resent behind the burst's first PSN, under its timer */
 		if (!qp) {
 			st->expiries += !nak_pending;
 			nak_pending = false;
-			resend(o, t, 0);
 			continue;
 		}
-		uint64_t gap = t - o->last_tx;
+		uint64_t gap = t - tm.start;
 		struct fail here = { .rec = i, .psn = r->psn, .retx = o->retx, .gap = gap,
-				     .expected = o->armed };
+				     .expected = tm.armed };
 		if (dead) {
 			here.kind = ADP_FAIL_EXHAUSTED;
 			here.total = dead_total;
 			here.since = dead_since;
 		} else if (nak_pending) {
-			/* The NAK's retransmission: no timer decided it. */
+			/* The NAK's retransmission: no timer decided it; the timer restarts. */
 			nak_pending = false;
-			resend(o, t, burst_armed = nicref_adp_armed_ns(qp));
+			timer_start(&tm, qp, t);
 			continue;
-		} else if (o->armed == 0) {
+		} else if (tm.armed == 0) {
 			here.kind = ADP_FAIL_INFINITE;
-		} else if (gap + cfg->tol_ns < o->armed || gap > o->armed + cfg->tol_ns) {
+		} else if (gap + cfg->tol_ns < tm.armed || gap > tm.armed + cfg->tol_ns) {
 			here.kind = ADP_FAIL_GAP;
 		} else {
 			/* The engine sees the expiry at the armed time, not the observed one. */
-			uint64_t at = o->last_tx + o->armed;
+			uint64_t at = tm.start + tm.armed;
 			struct nicref_adp_qp before = *qp;
 			enum nicref_adp_reason why;
 			if (!nicref_adp_on_timeout(qp, at, &why)) {
@@ -265,7 +302,7 @@ static int replay(const struct adp_check_cfg *cfg, struct nicref_adp_qp *qp,
 			rc = 1;
 			break;
 		}
-		resend(o, t, burst_armed = nicref_adp_armed_ns(qp));
+		timer_start(&tm, qp, t); /* the retransmission restarts the timer */
 	}
 	free(s.q);
 	return rc;
@@ -482,7 +519,7 @@ void adp_verdict_explain(const struct adp_verdict *v, const struct adp_check_cfg
 		appendf(buf, len, &o, ": gap %s; allowed {", a);
 		break;
 	case ADP_FAIL_MISSING:
-		appendf(buf, len, &o, " missing: nothing resent %s after the previous transmission; "
+		appendf(buf, len, &o, " missing: nothing resent %s after the timer started; "
 			"due after {", a);
 		break;
 	case ADP_FAIL_EXHAUSTED:

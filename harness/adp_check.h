@@ -6,17 +6,23 @@
  * SOME initial exponent gives an engine timeline that explains every observed gap within the
  * tolerance. The candidates are finite: every exponent of the init range. Per candidate, the
  * engine is replayed along the capture:
- *  - a request with a PSN beyond every PSN sent so far is a first transmission; it is armed
- *    with the engine's current timer value (nicref_adp_armed_ns);
+ *  - the QP has one transport timer (IBTA Vol. 1 §9.7.6.1.3, as the model's RC requester,
+ *    D-ROCE-RC-2), armed with the engine's current value (nicref_adp_armed_ns) whenever it
+ *    (re)starts: at a request sent with nothing outstanding (also a send from idle for the
+ *    total timeout, nicref_adp_on_send_idle), at forward progress that leaves requests
+ *    outstanding (the value after nicref_adp_on_progress), and at each retransmission that opens
+ *    a burst; it stops when nothing is outstanding. A request sent behind outstanding ones
+ *    leaves it running;
+ *  - a request with a PSN beyond every PSN sent so far is a first transmission;
  *  - a request with a PSN sent before is a retransmission. The first of a go-back-N burst is a
- *    timer expiry: its gap from the previous transmission of the same PSN must equal the value
- *    armed then (within the tolerance); the engine then takes the expiry
- *    (nicref_adp_on_timeout) and must still allow a retransmission (total timeout / retry
- *    count). Its followers (PSN + 1, PSN + 2, ... sent right after) take no timer decision;
+ *    timer expiry: its gap from the timer's start must equal the value armed then (within the
+ *    tolerance); the engine then takes the expiry (nicref_adp_on_timeout) and must still allow
+ *    a retransmission (total timeout / retry count). Its followers (PSN + 1, PSN + 2, ... sent
+ *    right after) take no timer decision;
  *  - an ACK (or a NAK PSN-sequence error) acknowledging an outstanding PSN is forward progress
- *    (nicref_adp_on_progress);
- *  - any packet of the flow later than the oldest outstanding PSN's expiry plus the tolerance,
- *    while that PSN was not retransmitted, shows a retransmission that should have happened
+ *    (nicref_adp_on_progress); a NAK's retransmission follows at once, no timer decides it;
+ *  - any packet of the flow later than the timer's expiry plus the tolerance, while the oldest
+ *    outstanding PSN was not retransmitted, shows a retransmission that should have happened
  *    and did not.
  * The capture is taken at the requester's port (what it sends, what it receives). */
 #ifndef NICREF_ADP_CHECK_H
@@ -29,10 +35,13 @@
 #include "adp_pkt.h"
 #include "nicref/adp.h"
 
-/* Default tolerance: 1 us. Classic pcap timestamps have microsecond resolution, so a gap read
- * from them is off by less than 1 us; and two distinct ADP timer values differ by at least
- * adp_retx_base_timeout_min = 4 us (seed 000/001: values are time_base << e with time_base >=
- * 4 us), so 1 us never lets one armed value pass for its neighbour. */
+/* Default tolerance: at most 1 us. Classic pcap timestamps have microsecond resolution, so a
+ * gap read from them is off by less than 1 us. Two distinct profile values time_base << e differ
+ * by at least 4 us (time_base >= adp_retx_base_timeout_min), but the armed value is also capped
+ * by the QP timeout 4.096 us << T (seed 001 L43), which can lie within 1 us of a profile value
+ * (T <= 3: 32.768 us against 32 us). adp_check_default_tol lowers the tolerance below half the
+ * smallest difference between two distinct values the QP can arm, so no armed value passes for
+ * another. */
 #define ADP_CHECK_DEFAULT_TOL_NS 1000u
 
 struct adp_check_cfg {
@@ -72,7 +81,8 @@ struct adp_verdict {
 	uint32_t psn;
 	uint32_t retx;       /* 1-based retransmission number of psn */
 	uint8_t kind;        /* enum adp_fail of the candidates that reached it (first one) */
-	uint64_t gap_ns;     /* observed gap from psn's previous transmission */
+	uint64_t gap_ns;     /* observed gap from the start of the QP's timer (the send, progress
+			      * or retransmission that last started it) */
 	uint32_t nallowed;   /* distinct expected values there, ascending */
 	uint64_t allowed[ADP_CHECK_MAX_CAND];
 	uint32_t nreach;     /* candidates that explained everything before it */
@@ -105,6 +115,13 @@ void adp_flow_index_free(struct adp_flow_index *ix);
 int adp_check_flow_indexed(const struct adp_check_cfg *cfg, const struct adp_rec *recs,
 			   const struct adp_flow_index *ix, uint32_t flow, struct adp_verdict *v,
 			   char *err, size_t errlen);
+
+/* The default tolerance of a configuration: ADP_CHECK_DEFAULT_TOL_NS, or less when two distinct
+ * values the QP can arm (every exponent up to the profile's highest, capped and floored as
+ * nicref_adp_armed_ns does) differ by d <= 2 * ADP_CHECK_DEFAULT_TOL_NS: then (d - 1) / 2, so a
+ * gap is within the tolerance of one value at most. The classic timer has one value: 1 us. */
+uint64_t adp_check_default_tol(const struct nicref_adp_mode *mode,
+			       const struct nicref_adp_qp_attr *attr);
 
 /* The initial exponents a profile can draw (seed 001 L7, D-ADP-9 per options.init_range). */
 uint32_t adp_init_candidates(const struct nicref_adp_mode *mode, uint8_t *e, uint32_t cap);

@@ -43,7 +43,9 @@ static const char check_usage[] =
 	"capture is one the ADP engine allows, and names the first one it does not; every frame is\n"
 	"classified and counted (docs/adp.md, \"Tools\"; docs/captures.md).\n"
 	"\n"
-	"  --tolerance-ns N          timestamp tolerance of a gap (default 1000)\n"
+	"  --tolerance-ns N          timestamp tolerance of a gap (default 1000, less when two\n"
+	"                            values the QP can arm lie within 2000 ns: below half\n"
+	"                            their difference)\n"
 	"  --ack-qp DATA_QP:ACK_QP   the requester QP whose ACKs belong to the flow to DATA_QP\n"
 	"                            (overrides the automatic pairing; repeatable)\n"
 	"  --roce-port N             RoCEv2 UDP destination port (default 4791)\n"
@@ -518,7 +520,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 	adp_setup_init(&s);
 	const char *capture = NULL;
 	uint64_t tol = ADP_CHECK_DEFAULT_TOL_NS;
-	bool json = false;
+	bool json = false, tol_given = false;
 	struct adp_pair pairs[64];
 	size_t npairs = 0;
 	struct roce_load_opts lo = { .roce_port = ROCE_UDP_PORT,
@@ -535,6 +537,7 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 				bad("--tolerance-ns takes a number of ns", optarg);
 				return 2;
 			}
+			tol_given = true;
 		} else if (o == OPT_ROCE_PORT) {
 			uint64_t port;
 			if (adp_parse_uint(optarg, 65535, &port) || port == 0) {
@@ -612,6 +615,8 @@ static int cmd_check(const struct cli_call *call, int argc, char **argv)
 		adp_flows_free(&fs);
 		return 2;
 	}
+	if (!tol_given)
+		tol = adp_check_default_tol(&s.mode, &s.attr);
 	struct adp_check_cfg cfg = { .mode = s.mode, .attr = s.attr, .tol_ns = tol };
 	struct adp_verdict *v = malloc(sizeof *v);
 	struct adp_flow_index ix;

@@ -8,8 +8,9 @@ Run from the repository root:  /usr/bin/python3 corpora/adp_captures/gen_capture
 The timings are computed here from the seed text (seeds 000 and 001, docs/references.md), with
 the default readings of docs/decisions.md (D-ADP-*), independently of the C engine: the
 expected verdicts in captures.json come from this file's own replay, not from nicref's output.
-Each capture is one RC flow per QP (one SEND Only per message, one message outstanding),
-captured at the requester's port: requests out, ACKs in.
+Each capture is one RC flow per QP (one SEND Only per message, one message outstanding, but
+for the pipelined captures: two), captured at the requester's port: requests out, ACKs in. The
+QP has one retransmission timer (IBTA Vol. 1 9.7.6.1.3), restarted by partial forward progress.
 """
 
 import json
@@ -168,6 +169,44 @@ def run_flow(cfg, e0, start, first_psn, messages, faults=None):
     return ev
 
 
+def run_pipelined(cfg, e0, start, first_psn, first_losses, second_losses, per_psn=False):
+    """Message first_psn alone (first_losses losses, as run_flow), then two pipelined messages
+    (POST_NS apart) whose first is acknowledged at once and whose second is lost second_losses
+    times. IBTA Vol. 1 9.7.6.1.3: the ACK of the first restarts the QP's one timer (with the
+    value the progress left) for the second, so its first retransmission is due one armed value
+    after that ACK. per_psn: the faulty device that times the second from its own send."""
+    en = Engine(cfg.get("profile"), cfg["timeout"], cfg["retry_cnt"], start, e0, cfg["adp"])
+    ev, t, psn = [], start, first_psn
+    armed = en.armed()
+    ev.append((t, "data", psn))
+    for _ in range(first_losses):
+        assert en.on_timeout(t + armed)
+        t += armed
+        ev.append((t, "data", psn))
+        armed = en.armed()
+    t += RTT_NS
+    ev.append((t, "ack", psn))
+    en.on_progress(t)
+    t += POST_NS
+    a, b = psn + 1, psn + 2
+    en.t_progress = max(en.t_progress, t)     # sent with nothing outstanding
+    ev.append((t, "data", a))
+    ev.append((t + POST_NS, "data", b))
+    sent_b, armed_b = t + POST_NS, en.armed()
+    t += RTT_NS
+    ev.append((t, "ack", a))
+    en.on_progress(t)                         # the timer restarts here for b
+    armed = en.armed()
+    for k in range(second_losses):
+        assert en.on_timeout(t + armed)
+        t = sent_b + armed_b if per_psn and k == 0 else t + armed
+        ev.append((t, "data", b))
+        armed = en.armed()
+    t += RTT_NS
+    ev.append((t, "ack", b))
+    return ev
+
+
 # ---- The independent replay behind the expected verdicts (rules of harness/adp_check.h) ----
 
 def candidates(cfg):
@@ -179,21 +218,28 @@ def candidates(cfg):
 
 
 def replay(cfg, events, e0):
-    """None if every gap is explained from initial exponent e0, else the failure."""
+    """None if every gap is explained from initial exponent e0, else the failure.
+
+    The QP has one transport timer (IBTA Vol. 1 9.7.6.1.3): it starts when a request is sent
+    while it is stopped (nothing outstanding), restarts when an ACK acknowledges some but not all
+    outstanding requests and when a retransmission is sent, and stops when nothing is
+    outstanding. The value armed at each (re)start is the engine's value at that moment (after
+    the progress that restarted it). Gaps and expiries are measured from the timer's start."""
     en = Engine(cfg.get("profile"), cfg["timeout"], cfg["retry_cnt"], events[0][0], e0,
                 cfg["adp"])
-    out = {}            # psn -> [last_tx, armed, retransmissions]
+    out = {}            # outstanding psn -> retransmissions so far
+    timer = None        # (start, armed) while something is outstanding
     max_psn = None
     dead = None
     for i, (t, kind, psn) in enumerate(events):
         if out and dead is None:
             old = min(out)
-            last, armed, n = out[old]
-            if armed and t > last + armed + TOL_NS and not (kind == "data" and psn == old):
+            start, armed = timer
+            if armed and t > start + armed + TOL_NS and not (kind == "data" and psn == old):
                 probe = copy_engine(en)
-                if probe.on_timeout(last + armed):
+                if probe.on_timeout(start + armed):
                     return dict(index=i, kind="missing_retransmission", psn=old,
-                                retransmission=n + 1, gap_ns=t - last, expected=armed)
+                                retransmission=out[old] + 1, gap_ns=t - start, expected=armed)
                 dead = True
         if kind == "ack":
             acked = [q for q in out if q <= psn]
@@ -201,30 +247,36 @@ def replay(cfg, events, e0):
                 del out[q]
             if acked and dead is None:
                 en.on_progress(t)
+                timer = (t, en.armed()) if out else None
             continue
         if max_psn is None or psn > max_psn:
             if dead:
                 return dict(index=i, kind="after_total_timeout", psn=psn, retransmission=0,
                             gap_ns=0, expected=None)
-            if not out and max_psn is not None:
+            if not out:
+                # nothing outstanding: the timer starts, and no forward progress was owed while
+                # idle (seed 001 "If no forward progress is made within the total timeout")
                 en.t_progress = max(en.t_progress, t)
+                timer = (t, en.armed())
             max_psn = psn
-            out[psn] = [t, en.armed(), 0]
+            out[psn] = 0
             continue
         if psn not in out:
             return dict(index=i, kind="already_acknowledged", psn=psn, retransmission=0,
                         gap_ns=0, expected=None)
-        last, armed, n = out[psn]
-        fail = dict(index=i, psn=psn, retransmission=n + 1, gap_ns=t - last, expected=armed)
+        start, armed = timer
+        n = out[psn]
+        fail = dict(index=i, psn=psn, retransmission=n + 1, gap_ns=t - start, expected=armed)
         if dead:
             return dict(fail, kind="after_total_timeout")
         if armed == 0:
             return dict(fail, kind="infinite_timer")
-        if abs((t - last) - armed) > TOL_NS:
+        if abs((t - start) - armed) > TOL_NS:
             return dict(fail, kind="gap")
-        if not en.on_timeout(last + armed):
+        if not en.on_timeout(start + armed):
             return dict(fail, kind="after_total_timeout")
-        out[psn] = [t, en.armed(), n + 1]
+        out[psn] = n + 1
+        timer = (t, en.armed())
     return None
 
 
@@ -379,6 +431,22 @@ def main():
          classic, classic_args,
          [(FLOW_A, run_flow(classic, 0, 0, 7, [4], {"after_fail": True}))],
          dict(psn=7, retransmission=4, kind="after_total_timeout"))
+    case("conforming_pipelined_classic.pcap",
+         "ADP off, two requests pipelined: the ACK of the first restarts the QP's one timer "
+         "(IBTA 9.7.6.1.3), the second is resent 32.768 us after that ACK, not after its own send",
+         classic, classic_args,
+         [(FLOW_A, run_pipelined(classic, 0, 0, 7, 0, 1))])
+    case("conforming_pipelined_adp.pcap",
+         "two requests pipelined after an escalation: the ACK of the first decreases the value "
+         "(TO_DIV_2) and restarts the timer with it; the second is resent that long after the ACK",
+         adp, adp_args,
+         [(FLOW_A, run_pipelined(adp, 2, 0, 100, 4, 2))])
+    case("nonconf_pipelined_per_psn.pcap",
+         "the device times the second pipelined request from its own send, ignoring the restart "
+         "at the ACK of the first",
+         adp, adp_args,
+         [(FLOW_A, run_pipelined(adp, 2, 0, 100, 4, 1, per_psn=True))],
+         dict(psn=102, retransmission=1, kind="gap"))
     with open(os.path.join(HERE, "captures.json"), "w") as f:
         json.dump(dict(generator="corpora/adp_captures/gen_captures.py", tolerance_ns=TOL_NS,
                        captures=cases), f, indent=1)

@@ -5,7 +5,8 @@
  *
  * The capture: 50 host pairs (10.h.0.1 -> 10.h.0.2), 1,000 QP pairs each. Every flow sends ten
  * SEND-only requests, is acknowledged up to its fifth, times out once (the classic IB timer,
- * QP timeout 10: 4.096 us << 10), resends its last five go-back-N and is acknowledged; with a
+ * QP timeout 10: 4.096 us << 10 after that ACK, which restarted the QP's one timer: IBTA Vol. 1
+ * §9.7.6.1.3), resends its last five go-back-N and is acknowledged; with a
  * UD send, a CNP and a DNS datagram beside it: 20 frames a flow. In the even host pairs each
  * QP pair uses one UDP source port in both directions (paired by the port); in the odd ones
  * every packet has its own (paired by the PSN). Flows run interleaved, 1 ns apart, so frame
@@ -98,10 +99,11 @@ static size_t flow_frame(uint8_t *f, uint32_t i, uint32_t k, uint64_t *t, uint32
 		*t = 13ull * SLOT_NS;
 		return frame(f, i, 0, port, 53, 0x04, 0, 0);
 	case 19: /* the ACK of the resent requests */
-		*t = 10ull * SLOT_NS + TIMER_NS;
+		*t = 15ull * SLOT_NS + TIMER_NS;
 		return frame(f, i, 1, port, 4791, 0x11, rq, (psn0 + 9) & 0xffffffu);
-	default: /* 14..18: the timer expires for the sixth, go-back-N resends 6..10 */
-		*t = (uint64_t)(k - 14 + 5) * SLOT_NS + TIMER_NS;
+	default: /* 14..18: the timer, restarted by the ACK (frame 10), expires for the sixth;
+		  * go-back-N resends 6..10 */
+		*t = (uint64_t)(k - 14 + 10) * SLOT_NS + TIMER_NS;
 		return frame(f, i, 0, port, 4791, 0x04, rp, (psn0 + 5 + k - 14) & 0xffffffu);
 	}
 }

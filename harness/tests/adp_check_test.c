@@ -250,6 +250,97 @@ Test(adp_check, idle_time_is_not_counted_against_the_total_timeout)
 	cr_expect(verdict(&c, r, 4).conforming);
 }
 
+/* IBTA Vol. 1 §9.7.6.1.3: the QP has one transport timer, restarted when an ACK acknowledges
+ * some but not all outstanding requests (the model's requester does the same, D-ROCE-RC-2).
+ * Classic timer, QP timeout 3: 4.096 us << 3 = 32.768 us. PSNs 100 and 101 pipelined, the ACK of
+ * 100 at 10 us restarts the timer for 101: due at 10 + 32.768 = 42.768 us, 41.768 us after its
+ * own send (the reviewer's pipelined_partial_ack capture). */
+Test(adp_check, partial_ack_restarts_the_one_timer_classic)
+{
+	struct adp_check_cfg c = classic_cfg(3, 3);
+	struct adp_rec r[] = { D(100, 0), D(101, 1), A(100, 10),
+			       { .psn = 101, .t_ns = 42768, .kind = ADP_REC_DATA },
+			       { .psn = 101, .t_ns = 44768, .kind = ADP_REC_ACK } };
+	struct adp_verdict v = verdict(&c, r, 5);
+	cr_expect(v.conforming, "kind %s gap %llu", adp_fail_name((enum adp_fail)v.kind),
+		  (unsigned long long)v.gap_ns);
+	cr_expect_eq(v.expiries, 1);
+	/* A timer per PSN (101 resent 32.768 us after its own send) is the violation now. */
+	r[3].t_ns = 33768;
+	v = verdict(&c, r, 5);
+	cr_assert_not(v.conforming);
+	cr_expect_eq(v.kind, ADP_FAIL_GAP);
+	cr_expect_eq(v.psn, 101);
+	cr_expect_eq(v.gap_ns, 23768, "the gap is measured from the restart at the ACK");
+	cr_expect_eq(v.allowed[0], 32768);
+}
+
+/* The same under ADP, where the progress also changes the value: the restarted timer takes the
+ * value after the decrease. Exponent 2 (the only initial value giving a first gap of 16 us):
+ * gaps 16, 16, 32, 32 bring it to 4; the ACK at 99 us decreases it to 3 (TO_DIV_2 of range 0,
+ * D-ADP-16). PSNs 2 and 3 go at 100 and 101 us (the timer starts at 100 with 32 us); the ACK of
+ * 2 at 103 us decreases to 2 (16 us) and restarts the timer: 3 is due at 103 + 16 = 119 us (not
+ * 101 + 32 = 133 us per PSN, nor 103 + 32 = 135 us with the value before the progress). */
+Test(adp_check, partial_ack_restarts_the_timer_with_the_decreased_value)
+{
+	struct adp_check_cfg c = example_cfg();
+	struct adp_rec r[] = { D(1, 0), D(1, 16), D(1, 32), D(1, 64), D(1, 96), A(1, 99),
+			       D(2, 100), D(3, 101), A(2, 103), D(3, 119), A(3, 122) };
+	struct adp_verdict v = verdict(&c, r, 11);
+	cr_assert(v.conforming, "kind %s psn %u gap %llu", adp_fail_name((enum adp_fail)v.kind),
+		  v.psn, (unsigned long long)v.gap_ns);
+	cr_expect_eq(v.nexplain, 1);
+	cr_expect_eq(v.explain_e[0], 2);
+	r[9].t_ns = 133 * US; /* a device timing PSN 3 from its own send */
+	v = verdict(&c, r, 11);
+	cr_assert_not(v.conforming);
+	cr_expect_eq(v.kind, ADP_FAIL_GAP);
+	cr_expect_eq(v.psn, 3);
+	cr_expect_eq(v.gap_ns, 30 * US);
+	cr_expect_eq(v.nallowed, 1);
+	cr_expect_eq(v.allowed[0], 16 * US);
+}
+
+/* A request sent behind outstanding ones leaves the timer running (IBTA §9.7.6.1.3: it starts
+ * when a request goes out while it is stopped): 2 sent at 10 us does not move 1's expiry at
+ * 16 us (a restart would put it at 26 us, beyond the tolerance). */
+Test(adp_check, a_send_behind_outstanding_requests_keeps_the_timer)
+{
+	struct adp_check_cfg c = example_cfg();
+	struct adp_rec ok[] = { D(1, 0), D(2, 10), D(1, 16), D(2, 17), A(2, 20) };
+	struct adp_verdict v = verdict(&c, ok, 5);
+	cr_expect(v.conforming);
+	cr_expect_eq(v.nexplain, 1);
+	cr_expect_eq(v.explain_e[0], 2);
+}
+
+/* seed 001 L43: the armed value is capped by the QP timeout. With QP timeout 3 the cap,
+ * 4.096 us << 3 = 32.768 us, lies 768 ns from the profile value 4 us << 3 = 32 us: a 1 us
+ * tolerance lets a device arming 32 us pass where 32.768 us is due (the reviewer's
+ * cap_within_tolerance capture). The default tolerance is then (768 - 1) / 2 = 383 ns. */
+Test(adp_check, default_tolerance_separates_the_cap_from_a_profile_value)
+{
+	struct adp_check_cfg c = example_cfg();
+	cr_expect_eq(adp_check_default_tol(&c.mode, &c.attr), 1000,
+		     "QP timeout 10: values 8, 16, 32, 64 us ... 4194.304 us, all >= 4 us apart");
+	c.attr.timeout = 3;
+	cr_expect_eq(adp_check_default_tol(&c.mode, &c.attr), 383);
+	struct adp_check_cfg k = classic_cfg(3, 3);
+	cr_expect_eq(adp_check_default_tol(&k.mode, &k.attr), 1000, "one classic value");
+	/* Exponent 3 (32 us, in range 0: retried once at 32 us, then 64 us capped to 32.768 us):
+	 * a device that keeps 32 us after the doubling. */
+	struct adp_rec r[] = { D(1, 0), D(1, 32), D(1, 64), D(1, 96), A(1, 99) };
+	c.tol_ns = 1000;
+	cr_expect(verdict(&c, r, 5).conforming, "1 us lets 32 us pass for 32.768 us");
+	c.tol_ns = adp_check_default_tol(&c.mode, &c.attr);
+	struct adp_verdict v = verdict(&c, r, 5);
+	cr_assert_not(v.conforming);
+	cr_expect_eq(v.kind, ADP_FAIL_GAP);
+	cr_expect_eq(v.psn, 1);
+	cr_expect_eq(v.retx, 3);
+	cr_expect_eq(v.allowed[0], 32768);
+}
+
 Test(adp_check, refused_profile_is_an_error)
 {
 	struct adp_check_cfg c = example_cfg();

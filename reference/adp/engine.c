@@ -256,6 +256,15 @@ static unsigned dec_amount(unsigned dec_mode, unsigned reading)
 	}
 }
 
+void nicref_adp_on_send_idle(struct nicref_adp_qp *qp, uint64_t now_ns)
+{
+	/* seed 001 L49 "If no forward progress is made within the total timeout": progress is owed
+	 * only while something is outstanding, so the idle time before this send does not count
+	 * (D-ADP-11). The clock never moves back (a caller's stale time changes nothing). */
+	if (qp->phase != NICREF_ADP_FAILED && now_ns > qp->t_progress)
+		qp->t_progress = now_ns;
+}
+
 void nicref_adp_on_progress(struct nicref_adp_qp *qp, uint64_t now_ns, enum nicref_adp_reason *why)
 {
 	if (qp->phase == NICREF_ADP_FAILED) {

@@ -169,6 +169,13 @@ void rc_req_run(struct rc_req *q, const struct rc_req_ops *ops, void *ctx, uint6
 			req_fail(q, ops, ctx, q->next, (uint8_t)e);
 			return;
 		}
+		if (rc_req_outstanding(q) == 0) {
+			/* Sent from idle: the ADP total timeout counts from here (D-ADP-11). */
+			struct nicref_adp_qp a;
+			rc_req_adp(q, &a);
+			nicref_adp_on_send_idle(&a, now_ns);
+			adp_put(q, &a);
+		}
 		if (k == 0 && fresh)
 			q->nout++;
 		q->npsn = rc_psn_add(q->npsn, span);

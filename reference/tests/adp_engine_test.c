@@ -393,6 +393,44 @@ Test(adp_engine, total_timeout)
 	cr_expect_eq(why, NICREF_ADP_R_RETRY_EXC);
 }
 
+/* seed 001 L49 "If no forward progress is made within the total timeout, the QP fails": progress
+ * is owed only while something is outstanding. A QP that enters ready-to-send at 0, idles 100 ms
+ * (far past the total, 4000 << 12 = 16384000 ns), then sends from idle: the total counts from
+ * that send (D-ADP-11), so the first expiry retransmits; the busy time since the send still
+ * counts in full. */
+Test(adp_engine, idle_time_is_not_missing_progress)
+{
+	struct nicref_adp_profile p = example();
+	struct nicref_adp_mode m = mode_of(&p);
+	struct nicref_adp_qp qp;
+	enum nicref_adp_reason why;
+	nicref_adp_qp_init_e(&qp, &m, &QP_ATTR, 0, 2); /* e0 = 2: V = 4000 << 2 = 16000 ns */
+	const uint64_t send = 100000000ull;
+	nicref_adp_on_send_idle(&qp, send);
+	cr_expect_eq(nicref_adp_armed_ns(&qp), 16000, "the send from idle keeps the value");
+	cr_expect(nicref_adp_on_timeout(&qp, send + 16000, &why),
+		  "first expiry 16 us after the send from idle must retransmit; got %s",
+		  nicref_adp_reason_name(why));
+	cr_expect_eq(why, NICREF_ADP_R_ENTER_RANGE); /* e = 2 lies in range 0 [1, 4] */
+	/* No progress since the send: 16384000 ns after it the total is reached (equality fails). */
+	cr_expect(nicref_adp_on_timeout(&qp, send + 16383999, &why));
+	cr_expect_not(nicref_adp_on_timeout(&qp, send + 16384000, &why));
+	cr_expect_eq(why, NICREF_ADP_R_RETRY_EXC);
+	/* A failed QP stays failed: a later send from idle does not revive it. */
+	nicref_adp_on_send_idle(&qp, send + 20000000);
+	cr_expect_not(nicref_adp_on_timeout(&qp, send + 20016000, &why));
+	cr_expect_eq(nicref_adp_armed_ns(&qp), 0);
+	/* The clock never moves back: a send from idle stamped before the last progress. */
+	nicref_adp_qp_init_e(&qp, &m, &QP_ATTR, 0, 2);
+	nicref_adp_on_progress(&qp, 5000000, &why);
+	nicref_adp_on_send_idle(&qp, 1000000);
+	cr_expect_not(nicref_adp_on_timeout(&qp, 5000000 + 16384000, &why),
+		      "the total counts from the progress at 5 ms, not from 1 ms");
+	nicref_adp_qp_init_e(&qp, &m, &QP_ATTR, 0, 2);
+	nicref_adp_on_progress(&qp, 5000000, &why);
+	cr_expect(nicref_adp_on_timeout(&qp, 5000000 + 16383999, &why));
+}
+
 /* No profile / ADP off: the IB timer, retry_cnt retries (D-ADP-3). An invalid profile runs the
  * same way. */
 Test(adp_engine, classic)

@@ -190,7 +190,8 @@ def _(c):
     c.send(0x04, 600, 256)
     c.send(0x04, 601, 256, ackreq=1)
     c.ack(600)                                            # 601's ACK lost
-    c.send(0x04, 601, 256, ackreq=1, dt=(4096 << 4) - 2 * US)  # 65.536 us after 601
+    # The ACK of 600 restarted the QP's one timer for 601 (IBTA §9.7.6.1.3): 65.536 us after it
+    c.send(0x04, 601, 256, ackreq=1, dt=4096 << 4)
     c.ack(601)
 
 

@@ -347,13 +347,22 @@ def first_violation(flow):
 
 
 def classic_timing(flow, timeout, tol=1000):
-    """The classic IB timer (IBTA §9.7.6.1.3: 4.096 us x 2^timeout): the first retransmission
-    of a burst not answering a NAK comes that long after the previous transmission of its PSN.
-    (rule, frame) of the first gap that differs, or None. Used on scenarios without ACK
-    coalescing subtleties: every burst here is a timeout."""
+    """The classic IB timer (IBTA §9.7.6.1.3: 4.096 us x 2^timeout), one per QP: started by a
+    request sent while nothing is outstanding, restarted by an ACK (or NAK sequence error) that
+    acknowledges some but not all outstanding requests and by the first retransmission of a
+    burst, stopped when nothing is outstanding. The first retransmission of a burst not
+    answering a NAK comes that long after the timer's start. (rule, frame) of the first gap that
+    differs, or None. Used on scenarios without ACK coalescing subtleties: every burst here is
+    a timeout."""
     period = 4096 << timeout
-    last_tx = {}
-    hi = None
+
+    def before(a, b):
+        d = (b - a) % PSN_MOD
+        return 0 < d < (1 << 23)
+
+    hi = None        # the highest PSN sent
+    una = None       # the oldest unacknowledged PSN; None: nothing outstanding (timer stopped)
+    start = None     # when the timer was last (re)started
     prev_retx = None
     nak_pending = False
     for n, p in flow.frames:
@@ -361,23 +370,34 @@ def classic_timing(flow, timeout, tol=1000):
         if info is None:
             continue
         if info[1] not in REQUEST_KINDS:
-            if "syndrome" in p and p["syndrome"] == 0x60:
+            syn = p.get("syndrome")
+            if syn is None:
+                continue
+            if syn == 0x60:
                 nak_pending = True
+            # ACK: up to its PSN; NAK sequence error: before it (IBTA §9.7.5.1).
+            upto = p["psn"] if syn >> 5 == 0 else (p["psn"] - 1) % PSN_MOD if syn == 0x60 \
+                else None
+            if upto is not None and una is not None and not before(upto, una):
+                una = (upto + 1) % PSN_MOD if before(upto, hi) else None
+                start = p["t"] if una is not None else None
             continue
         psn = p["psn"]
-        if hi is None or (psn - hi) % PSN_MOD and (psn - hi) % PSN_MOD < (1 << 23):
+        if hi is None or before(hi, psn):
+            if una is None:
+                una, start = psn, p["t"]
             hi = psn
-            last_tx[psn] = p["t"]
             prev_retx = None
             continue
         follower = prev_retx is not None and psn == (prev_retx + 1) % PSN_MOD
         prev_retx = psn
-        if not follower and not nak_pending:
-            gap = p["t"] - last_tx[psn]
-            if abs(gap - period) > tol:
-                return ("retx.timing", n)
-        nak_pending = False if not follower else nak_pending
-        last_tx[psn] = p["t"]
+        if not follower:
+            if not nak_pending and start is not None:
+                gap = p["t"] - start
+                if abs(gap - period) > tol:
+                    return ("retx.timing", n)
+            start = p["t"]
+            nak_pending = False
     return None
 
 

@@ -139,7 +139,7 @@ struct nicref_adp_qp {
 	uint8_t retries;    /* retries counted against retry_cnt: every retry (classic), NAK
 			     * retries only (ADP, D-ADP-17) */
 	uint8_t retx_since_progress; /* a retransmission since the last progress (D-ADP-14) */
-	uint64_t t_progress; /* virtual ns of the last forward progress (or init) */
+	uint64_t t_progress; /* virtual ns of the last forward progress, send from idle or init */
 };
 
 /* Why the engine armed the value it armed (timeline "reason" column). */
@@ -185,6 +185,11 @@ NICREF_API uint64_t nicref_adp_armed_ns(const struct nicref_adp_qp *qp);
  * to error). `why` gets the reason for the new armed value. */
 NICREF_API bool nicref_adp_on_timeout(struct nicref_adp_qp *qp, uint64_t now_ns,
 				      enum nicref_adp_reason *why);
+/* A transmission leaves at `now` with nothing outstanding before it (the timer arms from
+ * idle). While nothing was outstanding no forward progress was owed, so the total-timeout clock
+ * starts again here (seed 001 "If no forward progress is made within the total timeout",
+ * D-ADP-11); the timer value and the counts are untouched. A failed QP stays failed. */
+NICREF_API void nicref_adp_on_send_idle(struct nicref_adp_qp *qp, uint64_t now_ns);
 /* Forward progress (an ACK covering unacknowledged PSNs) at `now`. */
 NICREF_API void nicref_adp_on_progress(struct nicref_adp_qp *qp, uint64_t now_ns,
 				       enum nicref_adp_reason *why);
@@ -200,8 +205,8 @@ NICREF_API uint64_t nicref_adp_value_ns(const struct nicref_adp_profile *p, unsi
  * infinite, returned as 0). */
 NICREF_API uint64_t nicref_adp_ib_timeout_ns(uint8_t timeout);
 /* The total timeout (ns, UINT64_MAX = none) that ends retransmission: judged at each timer
- * expiry, which fails when now - t_progress >= it (D-ADP-11). Classic: none (retry_cnt ends
- * it). */
+ * expiry, which fails when now - t_progress >= it, t_progress being the last forward progress
+ * or the last send from idle (D-ADP-11). Classic: none (retry_cnt ends it). */
 NICREF_API uint64_t nicref_adp_total_timeout_ns(const struct nicref_adp_qp *qp);
 
 /* Counters as mlx5 exposes them for RoCE adaptive retransmission. */
