@@ -1,7 +1,7 @@
 /* Receive completions (PRM §7.12.1.1 T67/T68 "RQ Raw Eth" column, §7.12.7 T73/T74, §7.12.10):
  * the responder CQE (opcode 2) of a frame scattered into a receive WQE, and the responder error
  * CQE (opcode 14), written through cq_post (obj/cq.h: owner, signature, 128-byte placement,
- * overrun, events and moderation are its). Decisions D-RX-4, D-RX-15 (docs/rx.md). */
+ * overrun, events and moderation are its). Decisions D-RX-4, D-RX-15, D-RX-17 (docs/rx.md). */
 #include "eth/rx.h"
 
 /* A field of the 64-byte CQE (T68) in its dword, as PRM_SET places it (offset and width from
@@ -41,6 +41,18 @@ static void lro_fields(uint8_t *cqe, size_t n, const struct rx_lro_cqe *l)
 	}
 }
 
+/* §3.3.1: "Checksum offload support is reported through the csum_cap bit" (T147 00h[31]), and
+ * receive checksum offload "is reported through CQE checksum bits": l3_ok, l4_ok, checksum. A
+ * device without it validates nothing (T68 l3_ok/l4_ok: "otherwise this bit is disabled") and
+ * its checksum field is T4's "invalid" 0 (D-RX-17). An LRO session's CQE is LRO's own report
+ * (§3.3.6.2: its segments passed "TCP/IP checksum is OK"; T4/T5 the merged payload's checksum,
+ * D-LRO-7), whatever csum_cap says. */
+static bool csum_reported(struct nicref_dev *dev, const struct rx_done *d)
+{
+	return d->lro ||
+	       CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, csum_cap);
+}
+
 int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
 {
 	uint8_t cqe[PRM_SIZE_cqe64] = { 0 };
@@ -52,11 +64,14 @@ int rx_cqe_ok(struct nicref_dev *dev, const struct rx_done *d)
 		PRM_SET(cqe64, rx_hash_result, cqe, n, p->rss.hash);
 		PRM_SET(cqe64, rx_hash_type, cqe, n, p->rss.hash_type);
 	}
-	PRM_SET(cqe64, checksum, cqe, n, h->checksum);
+	bool csum = csum_reported(dev, d);
+	if (csum)
+		PRM_SET(cqe64, checksum, cqe, n, h->checksum);
 	/* The header fields of dword 1Ch composed in a register and stored once (the CQE is
 	 * zeroed and nothing else in this dword is written): each is the value PRM_SET would
 	 * put, at the layout's offset and width. */
-	uint32_t w = CQE_DW(l4_ok, h->l4_ok) | CQE_DW(l3_ok, h->l3_ok) | CQE_DW(l2_ok, h->l2_ok) |
+	uint32_t w = CQE_DW(l4_ok, csum && h->l4_ok) | CQE_DW(l3_ok, csum && h->l3_ok) |
+		     CQE_DW(l2_ok, h->l2_ok) |
 		     CQE_DW(ip_frag, h->ip_frag) | CQE_DW(l4_hdr_type, h->l4_hdr_type) |
 		     CQE_DW(l3_hdr_type, h->l3_hdr_type) | CQE_DW(ip_ext_opts, h->ip_ext_opts);
 	if (h->cv) /* T68 cv: the C-VLAN tag the RQ stripped (§3.3.7, D-RX-3). */

@@ -1,7 +1,8 @@
 /* What a received frame's headers make of its CQE (PRM T68 l2_ok .. vid, T4 checksum; §3.3.1,
  * §3.3.7): computed from the frame and its parse (eth/pkt_parse.h), once per copy that reaches
  * a CQE. Decisions D-RX-3, D-RX-9, D-RX-10 (docs/rx.md). Every read is within the frame: the
- * parse only reports headers that lie wholly in it. */
+ * parse only reports headers that lie wholly in it. Computed whatever csum_cap says: the CQE
+ * writer (rx_cqe.c) leaves l3_ok, l4_ok and the checksum out on a device without it (D-RX-17). */
 #include "eth/csum.h"
 #include "eth/pkt_hdr.h"
 #include "eth/rx.h"

@@ -224,6 +224,14 @@ NOTES = {
                    "The PRM does not say which priority a received frame's per-priority "
                    "counters (T124) use: D-RX-7 takes the outermost tag's PCP (IEEE 802.1Q "
                    "§6.9.1), priority 0 for an untagged frame."},
+    "CsumCap": {"bugType": "AMBIGUOUS_SPEC", "description":
+                "§3.3.1: checksum offload support 'is reported through the csum_cap bit' "
+                "(T147), and receive checksum offload 'is reported through CQE checksum bits' "
+                "(l3_ok, l4_ok, checksum); the PRM does not say what a device without it "
+                "reports. Decision D-RX-17: nothing validated (T68 l3_ok/l4_ok 'otherwise this "
+                "bit is disabled': 0) and the checksum field T4's 'invalid' 0. Listed too: "
+                "validated and summed anyway (the bit only advertises), and not validated with "
+                "the T4 sum still given (the sum is no validation)."},
 }
 
 

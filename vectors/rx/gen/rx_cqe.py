@@ -92,7 +92,48 @@ def gen_cqe():
         steps += [frame_step(b), cqes([cqe_ok(b, wqe_counter=i, owner=i >> 1)])]
     vf.test(g, "the third CQE, in the second pass, has owner 1", "PRM §7.12.3.1, T68 owner",
             steps)
+    gen_cqe_no_csum_cap(vf)
     return vf
+
+
+def gen_cqe_no_csum_cap(vf):
+    """§3.3.1: checksum offload support 'is reported through the csum_cap bit' (T147 00h[31]);
+    receive checksum offload 'is reported through CQE checksum bits' (l3_ok, l4_ok, T4's
+    checksum). With csum_cap 0 the PRM does not say what the CQE carries: D-RX-17 (docs/rx.md)
+    takes nothing validated (T68 l3_ok/l4_ok 'otherwise this bit is disabled') and the checksum
+    T4's 'invalid' 0; the vectors list that first, then 'validated and summed anyway' (each T4
+    sum reading of D-RX-10) and 'not validated, the sum still given'. Every other field is the
+    frame's, as with csum_cap 1."""
+    bad_ip = Ether(raw(v4(UDP)))
+    bad_ip[IP].chksum ^= 0x0100
+    bad_l4 = Ether(raw(v4(TCP)))
+    bad_l4[TCP].chksum ^= 0x0001
+    frames = [("IPv4/UDP", v4(UDP)),
+              ("IPv4/TCP ACK with payload", v4(TCP, 32, flags="PA")),
+              ("IPv6/TCP", v6(TCP)),
+              ("IPv4 with a wrong header checksum", bad_ip),
+              ("IPv4/TCP with a wrong checksum", bad_l4)]
+    g = vf.group("one RQ, a Direct TIR, every frame to it with flow tag 0x42, on a device whose "
+                 "csum_cap is 0", [BRING_UP, rx_setup(steer_all=[0], flow_tag=0x42)],
+                 caps={"per_protocol_networking_offload_caps.csum_cap": 0})
+    for name, p in frames:
+        b = raw(p)
+        f = hdr_fields(b)
+        ours, other = ip_csum(b)
+        none = dict(f, l3_ok=0, l4_ok=0)
+        readings = [("D-RX-17: nothing validated (l3_ok, l4_ok 0), checksum 0 (T4 'invalid')",
+                     none, 0),
+                    ("validated anyway, the D-RX-10 sum", f, ours)]
+        if other != ours:
+            readings.append(("validated anyway, the sum of the bytes after the IP header", f,
+                             other))
+        readings.append(("not validated, the D-RX-10 sum still given", none, ours))
+        steps = [post(), frame_step(b), {"cqes": {"cq": "rx", "any_of": [
+            {"reading": r, "expect": [cqe_ok(b, flow_tag=0x42, checksum=c, **fields)]}
+            for r, fields, c in readings]}}]
+        vf.test(g, f"{name}, csum_cap 0: l3_ok, l4_ok and the checksum (D-RX-17)",
+                "PRM §3.3.1, T147 csum_cap, T68 checksum/l3_ok/l4_ok, T4; decision D-RX-17",
+                steps, "acceptable", flags=["CsumCap"])
 
 
 # ---------------------------------------------------------------------------------------------
