@@ -1,21 +1,31 @@
 /* Target: rx, the receive path (PRM §7.3-§7.12, §3.3.3, §3.3.7, §3.3.9-§3.3.10; docs/rx.md):
  * frames from the wire (nicref_wire_rx) into a device the reference driver configured with four
- * RQs, each on its own CQ (RQ0 strips VLAN tags and end-pads, RQ1 keeps tags, RQ2 checks WQE
- * signatures, RQ3 has 128-byte strides and end-pads), an RQT of RQ2 and RQ3, and four TIRs:
- * Direct to RQ0, Direct to RQ1, Indirect Toeplitz and Indirect inverted XOR8 over the RQT; the
- * NIC_RX flow tables are the input's, built through the steer target's ops and mirrored in its
- * model (fuzzers/steer_model.h).
+ * RQs, each on its own CQ (RQ0 strips VLAN tags and end-pads, RQ1 keeps tags and is a linked
+ * list, T55 wq_type 0, D-RX-16: a Direct TIR reaches it, and keeping tags does not touch the
+ * WQE's format; RQ2 checks WQE signatures, RQ3 has 128-byte strides and end-pads), an RQT of
+ * RQ2 and RQ3, and four TIRs: Direct to RQ0, Direct to RQ1, Indirect Toeplitz and Indirect
+ * inverted XOR8 over the RQT; the NIC_RX flow tables are the input's, built through the steer
+ * target's ops and mirrored in its model (fuzzers/steer_model.h).
  *
  * Input: ops, each an op byte and its operands (operands past the end read as 0):
  *   0x00-0x0A  the flow-table ops of steer_model.h (enum sm_op)
  *   0x0B       FRAME: 16 selector bytes (sm_frame), then ext:u8 (the frame grows to
  *              60 + 8 * ext bytes when that is longer), nmut:u8 and nmut % 8 pairs pos:u8
  *              val:u8 (frame byte pos % len := val): the frame from port 1
- *   0x0C       POST: rq:u8 (% 4) n:u8 (1 + n % 4 entries) flags:u8 (bit 0 start padding on
+ *   0x0C       POST: rq:u8 (% 4) n:u8 (1 + n % 4 entries, at most what the stride holds after
+ *              a signature or next segment: 3 on RQ1 and RQ2) flags:u8 (bit 0 start padding on
  *              the first entry; bit 1 on the signing RQ2: the WQE's signature byte XORed with
  *              1 + flags / 4 after the driver signed it, so the device's check refuses it) then
  *              4 sizes:u16 (1 + size % 512; the first n used): one receive WQE, entry k in
- *              the WQE's 2 KB area at k * 512
+ *              the WQE's 2 KB area at k * 512. On the linked-list RQ1 (T55 wq_type 0,
+ *              D-RX-16) the driver fills the stride its last WQE named (stride 0 after create
+ *              and RECOVER) and names in this one's next segment (T42/T43 Next_WQE_index) the
+ *              (flags / 4 mod m)-th of the m strides it owns (no CQE outstanding), counted
+ *              from the stride after this one; none (15 posted), no post. Bit 1 breaks the
+ *              list: Next_WQE_index XORed with 1 + flags / 4 once written, another stride
+ *              (posted, free, or this one) for flags / 4 < 15, a value beyond the ring from
+ *              15 on. RQ1's ring starts as a driver makes a fresh one: each stride naming
+ *              the next (refdrv_rq_ll_init), no scatter entries
  *   0x0D       RECOVER: rq:u8 (% 4): the RQ to RST, its ring emptied, to RDY (MODIFY_RQ)
  *   0x0E-0xFF  reserved: the op byte alone, nothing happens
  * The op loop stops after 256 ops.
@@ -33,6 +43,16 @@
  *  - WQE_SIGNATURE: a CQE on the signing RQ2 is an error CQE with syndrome 0x2 (local QP
  *    operation) exactly when the WQE it consumed had its signature broken by POST's bit 1
  *    (PRM §9.2.3, T23/T43; D-RX-14);
+ *  - LIST_ORDER: RQ1's CQEs, good, in error or flushed (§7.7.2.1), name (wqe_counter, the
+ *    stride: D-RX-15) the WQEs in the order of the list in host memory, broken or not: stride 0
+ *    first after create and RECOVER (2RST), then each WQE's Next_WQE_index as it was when the
+ *    device took it (T42/T43, D-RX-16); RQ1 holds exactly the CQEs the device reported. Once
+ *    the list reaches a Next_WQE_index beyond the ring, which D-RX-16 does not define, nothing
+ *    is predicted (neither order nor the entries BYTE_CNT checks) until RECOVER;
+ *  - LIST_END: RQ1 takes only the WQEs the doorbell record counts (T24), whatever the list
+ *    names next: a copy with none left is dropped for want of a WQE (rx_drop 9), one with a WQE
+ *    left is not, and the next good CQE reports those drops in rx_drop_counter (T68, D-RX-4);
+ *    an error CQE puts RQ1 in ERR, which flushes every WQE posted and not taken;
  *  - WRITE_INSIDE: the device writes host memory only inside the entries of the WQE it
  *    consumes, the CQ buffers and the EQ buffer;
  *  - COUNTERS: a frame the vport takes counts once in its RX counters (T486) by destination;
@@ -75,6 +95,8 @@
 #define OP_RECOVER 0x0Du
 #define OP_FIRST_RESERVED 0x0Eu
 #define NRQ 4u
+#define LL 1u /* the linked-list RQ (wq_type 0, D-RX-16) */
+#define LL_LOG 96u /* RQ1's events in one frame: at most SM_MAX_TIRS copies and 15 flushes */
 #define MEM 0x60000000ull     /* rings, records, CQs */
 #define DATA 0x68000000ull    /* the receive buffers: 16 WQE areas of 2 KB per RQ */
 #define DATA_SIZE (NRQ * 16u * 2048u)
@@ -108,6 +130,18 @@ static struct rx_cfg {
 			bool bad_sig; /* its signature broken (POST bit 1) */
 			uint32_t bc[4];
 		} w[16];
+		/* The linked list (RQ1): the strides the driver posted and has seen no CQE for
+		 * (the device's, as far as the driver knows); each stride's Next_WQE_index as host
+		 * memory holds it; where the device stands on the list: the stride it takes next
+		 * (0 after 2RST, D-RX-16), the WQEs it took since (completed or flushed), the
+		 * list-end drops since its last good CQE (D-RX-4), and whether a Next_WQE_index
+		 * beyond the ring was taken, after which D-RX-16 defines no order. */
+		bool linked;
+		uint16_t owned;
+		uint16_t next[16];
+		uint16_t dev_at, taken;
+		unsigned drops;
+		bool off_list;
 	} rq[NRQ];
 	unsigned cl; /* cache line: 64 or 128 (cache_line_128byte) */
 	bool start_pad_cap, end_pad_cap;
@@ -130,6 +164,14 @@ static struct {
 	uint32_t lo, hi;           /* the range marked */
 	/* the events of the frame */
 	unsigned frame_drops, copy_drops, cqes;
+	/* RQ1's, in order: its CQEs (flushes included) and its no-WQE drops */
+	struct ll_ev {
+		bool drop;
+		uint8_t opcode, syndrome;
+		uint16_t wqe_counter;
+	} ll[LL_LOG];
+	unsigned nll;
+	bool ll_overflow;
 } w;
 
 static const char *const op_names[OP_FIRST_RESERVED] = {
@@ -183,13 +225,36 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 	} else if (ev->kind == NICREF_EV_CQE && !(ev->arg[2] == 14 && ev->arg[3] == 5)) {
 		w.cqes++; /* a good or an error CQE; flushes (T74 0x5) follow an error: no copy */
 	}
+	bool ll_drop = ev->kind == NICREF_EV_RX_DROP && ev->arg[0] == 9 &&
+		       ev->arg[1] == k.rq[LL].rqn;
+	if (ll_drop || (ev->kind == NICREF_EV_CQE && ev->arg[0] == k.rq[LL].cq.cqn)) {
+		if (w.nll == LL_LOG) {
+			w.ll_overflow = true;
+			return;
+		}
+		w.ll[w.nll++] = (struct ll_ev){ .drop = ll_drop, .opcode = (uint8_t)ev->arg[2],
+						.syndrome = (uint8_t)ev->arg[3],
+						.wqe_counter = (uint16_t)ev->arg[4] };
+	}
 }
 
 /* ---- Bring-up -------------------------------------------------------------------------------- */
 
+/* The list's state after create or 2RST: the device at stride 0 (D-RX-16), the driver filling
+ * stride 0 first, nothing posted or taken, rx_drop_counter restarted (D-RX-4). */
+static void ll_restart(struct rq_ctx *q)
+{
+	q->ring.ll_head = 0;
+	q->owned = 0;
+	q->dev_at = q->taken = 0;
+	q->drops = 0;
+	q->off_list = false;
+}
+
 static void rq_up(unsigned i)
 {
 	struct rq_ctx *q = &k.rq[i];
+	q->linked = i == LL;
 	q->vsd = i == 1;
 	q->sig = i == 2;
 	q->end_pad = i == 0 || i == 3;
@@ -198,7 +263,8 @@ static void rq_up(unsigned i)
 	struct refdrv_cq_attr ca = { .buf = base, .dbr = base + 0x80000, .log_cq_size = 7,
 				     .uar = st.uar, .eqn = st.eq.eqn };
 	NICREF_FUZZ_CHECK(refdrv_create_cq(&drv, &ca, &q->cq) == 0);
-	struct refdrv_wq_attr wq = { .buf = base + 0x40000, .dbr = base + 0x80040, .wq_type = 1,
+	struct refdrv_wq_attr wq = { .buf = base + 0x40000, .dbr = base + 0x80040,
+				     .wq_type = q->linked ? 0 : 1,
 				     .log_wq_sz = 4, .log_wq_stride = q->log_stride,
 				     .wq_signature = q->sig, .end_padding_mode = q->end_pad,
 				     .pd = st.pd };
@@ -208,7 +274,17 @@ static void rq_up(unsigned i)
 	NICREF_FUZZ_CHECK(refdrv_modify_rq(&drv, q->rqn, 0, 1) == 0);
 	q->ring = (struct refdrv_rq_ring){ .buf = wq.buf, .dbr = wq.dbr, .log_wq_sz = 4,
 					   .log_wq_stride = q->log_stride,
-					   .wq_signature = q->sig, .qn = q->rqn };
+					   .wq_signature = q->sig, .qn = q->rqn,
+					   .shared = q->linked, .linked = q->linked };
+	if (q->linked) {
+		/* A fresh ring, as a driver makes it: stride i names stride i + 1 (T43). */
+		NICREF_FUZZ_CHECK(refdrv_rq_ll_init(&drv, &q->ring) == 0);
+		for (unsigned s = 0; s < 16; s++) {
+			q->next[s] = (uint16_t)((s + 1) % 16);
+			q->w[s] = (struct wqe_rec){ 0 };
+		}
+		ll_restart(q);
+	}
 }
 
 static void full_bring_up(void)
@@ -271,12 +347,13 @@ static void op_post(struct reader *r)
 	unsigned flags = rd8(r);
 	bool sp = flags & 1;
 	bool bad_sig = (flags & 2) && q->sig;
-	unsigned room = ((1u << q->log_stride) - (q->sig ? 16u : 0u)) / 16u;
+	/* the first segment: the signature's (T22) or a linked list's next segment (T42) */
+	unsigned room = ((1u << q->log_stride) - (q->sig || q->linked ? 16u : 0u)) / 16u;
 	if (n > room)
 		n = room;
 	struct refdrv_rx_sge sge[4];
 	uint32_t bcs[4];
-	unsigned slot = q->ring.pc % 16;
+	unsigned slot = q->linked ? q->ring.ll_head : q->ring.pc % 16u;
 	for (unsigned e = 0; e < 4; e++) {
 		uint32_t bc = 1 + (uint32_t)rdn(r, 2) % ENTRY;
 		bcs[e] = bc;
@@ -286,7 +363,20 @@ static void op_post(struct reader *r)
 			.addr = DATA + ((uint64_t)(q - k.rq) * 16 + slot) * AREA + e * ENTRY,
 			.lkey = k.lkey, .byte_count = bc, .start_padding = sp && e == 0 };
 	}
-	if (q->ring.pc >= 16) {
+	/* A linked list: the WQE names the stride the driver fills next, one it owns (no CQE
+	 * outstanding): the (flags / 4 mod free)-th such stride after this one; none, the list
+	 * is full (15 posted). */
+	uint16_t nx = 0;
+	if (q->linked) {
+		uint16_t free[15];
+		unsigned nfree = 0;
+		for (unsigned i = 1; i < 16; i++)
+			if (!(q->owned >> ((slot + i) % 16) & 1))
+				free[nfree++] = (uint16_t)((slot + i) % 16);
+		if (!nfree)
+			return;
+		nx = free[(flags >> 2) % nfree];
+	} else if (q->ring.pc >= 16) {
 		/* a full ring: the driver does not post over WQEs the device has not consumed */
 		struct refdrv_wq_status s;
 		NICREF_FUZZ_CHECK(refdrv_query_rq(&drv, q->rqn, &s) == 0);
@@ -299,7 +389,24 @@ static void op_post(struct reader *r)
 	rec->start_pad = sp;
 	rec->bad_sig = bad_sig;
 	memcpy(rec->bc, bcs, sizeof rec->bc);
-	NICREF_FUZZ_CHECK(refdrv_rq_write(&drv, &q->ring, sge, n) == 0);
+	if (q->linked) {
+		NICREF_FUZZ_CHECK(refdrv_rq_ll_write(&drv, &q->ring, nx, sge, n) == 0);
+		q->owned |= (uint16_t)(1u << slot);
+		q->next[slot] = nx;
+		if (flags & 2) {
+			/* A broken list: Next_WQE_index (T43 00h[15:0]) XORed with 1 + flags / 4
+			 * after the driver wrote it: another stride (posted, free or this one) for
+			 * flags / 4 up to 14, a value beyond the ring from 15 on. */
+			q->next[slot] = nx ^ (uint16_t)(1 + (flags >> 2));
+			uint8_t b[2] = { (uint8_t)(q->next[slot] >> 8), (uint8_t)q->next[slot] };
+			uint64_t at = q->ring.buf + ((uint64_t)slot << q->log_stride) + 2;
+			NICREF_FUZZ_CHECK(drv.ops.mem_write(drv.ops.ctx, at, b, 2) == 0);
+		}
+		fuzz_trace("RQ1 WQE in stride %u, Next_WQE_index %u%s", slot, q->next[slot],
+			   flags & 2 ? " (broken)" : "");
+	} else {
+		NICREF_FUZZ_CHECK(refdrv_rq_write(&drv, &q->ring, sge, n) == 0);
+	}
 	if (bad_sig) {
 		/* T43: the signature is byte 04h of the first segment (D-RQ-3, D-RX-14) */
 		uint64_t at = q->ring.buf + ((uint64_t)slot << q->log_stride) + 4;
@@ -320,9 +427,18 @@ static int rq_reset(struct rq_ctx *q)
 	if (s.state != 0 && refdrv_modify_rq(&drv, q->rqn, s.state, 0) != 0)
 		return -1;
 	q->ring.pc = 0;
+	if (q->linked)
+		ll_restart(q);
 	if (refdrv_wq_dbr_write(&drv, q->ring.dbr, false, 0) != 0)
 		return -1;
 	return refdrv_modify_rq(&drv, q->rqn, 0, 1) == 0 ? 0 : -1;
+}
+
+/* The driver's side of a CQE of the linked list: the WQE it names is the driver's again (as
+ * mlx5e frees the WQE of cqe->wqe_counter; beyond the ring, the stride it wraps to). */
+static void ll_completed(const uint8_t *c)
+{
+	k.rq[LL].owned &= (uint16_t)~(1u << (refdrv_rx_cqe_field(c, "wqe_counter") % 16));
 }
 
 static void drain(void)
@@ -330,7 +446,8 @@ static void drain(void)
 	uint8_t c[64];
 	for (unsigned i = 0; i < NRQ; i++)
 		while (refdrv_cq_poll(&drv, &k.rq[i].cq, c) == 1)
-			;
+			if (i == LL)
+				ll_completed(c);
 }
 
 /* The RQs a TIR's copy may reach. */
@@ -342,9 +459,66 @@ static unsigned rq_mask_of_tir(uint32_t tirn)
 	return 0;
 }
 
-/* One CQE of RQ i for this frame: the checks of BYTE_CNT. */
+/* What RQ1's k-th CQE of the frame must say, from check_list: its rx_drop_counter when good,
+ * and whether its WQE is known (taken along the list D-RX-16 defines). */
+struct ll_exp {
+	bool defined;
+	unsigned rdc;
+};
+
+/* LIST_ORDER and LIST_END over RQ1's events of the frame, in the order the device made them:
+ * the expectations of its CQEs into exp; returns their number. */
+static unsigned check_list(struct ll_exp *exp)
+{
+	struct rq_ctx *q = &k.rq[LL];
+	unsigned n = 0;
+	bool err = false;
+	for (unsigned e = 0; e < w.nll; e++) {
+		const struct ll_ev *v = &w.ll[e];
+		uint16_t posted = (uint16_t)(q->ring.pc - q->taken);
+		if (v->drop) {
+			/* T24: the record counts the WQEs posted; none left, whatever the list
+			 * names next: no WQE (drop 9), counted for the next CQE (D-RX-4). */
+			PROP(posted == 0, "LIST_END", "op %u: RQ1 dropped a copy for want of a WQE "
+			     "with %u posted and not taken (record %u)", op_no, posted, q->ring.pc);
+			if (q->drops < 255)
+				q->drops++;
+			continue;
+		}
+		bool flush = v->opcode == 14 && v->syndrome == 5;
+		const char *what = flush ? "flush CQE" : "CQE";
+		PROP(posted > 0, "LIST_END", "op %u: RQ1 %s for stride %u, beyond the %u WQEs the "
+		     "record counts (T24)", op_no, what, v->wqe_counter, q->ring.pc);
+		PROP(q->off_list || v->wqe_counter == q->dev_at, "LIST_ORDER", "op %u: RQ1 %s names "
+		     "stride %u, the list's next is stride %u (D-RX-16)", op_no, what,
+		     v->wqe_counter, q->dev_at);
+		exp[n++] = (struct ll_exp){ .defined = !q->off_list, .rdc = q->drops };
+		if (v->opcode == 2)
+			q->drops = 0;
+		err |= v->opcode == 14 && !flush;
+		q->taken++;
+		if (!q->off_list) {
+			/* the device read the next segment as it takes the WQE (D-RX-16) */
+			if (q->next[q->dev_at] < 16)
+				q->dev_at = q->next[q->dev_at];
+			else
+				q->off_list = true; /* beyond the ring: D-RX-16 says nothing */
+		}
+	}
+	/* A frame makes at most SM_MAX_TIRS copies, and at most 15 WQEs are posted and not
+	 * taken (each post makes a stride the driver's, each take frees at most one). */
+	PROP(!w.ll_overflow, "LIST_END", "op %u: RQ1 made more than %u CQEs and drops", op_no,
+	     LL_LOG);
+	/* §7.7.2.1 (flush_in_error_en): in ERR the rest of the list is flushed, each WQE posted. */
+	PROP(!err || q->taken == q->ring.pc, "LIST_END", "op %u: RQ1 went to ERR and flushed %u "
+	     "of the %u WQEs posted", op_no, q->taken, q->ring.pc);
+	return n;
+}
+
+/* One CQE of RQ i for this frame: the checks of BYTE_CNT (the entries only when `known`: a
+ * WQE the list led to). */
 static void check_cqe(unsigned i, const uint8_t *c, const uint8_t *f, size_t len,
-		      const struct sm_verdict *mv)
+		      const struct sm_verdict *mv, bool known)
 {
 	struct rq_ctx *q = &k.rq[i];
 	unsigned op = (unsigned)refdrv_rx_cqe_field(c, "opcode");
@@ -374,6 +548,8 @@ static void check_cqe(unsigned i, const uint8_t *c, const uint8_t *f, size_t len
 	uint32_t bc = (uint32_t)refdrv_rx_cqe_field(c, "byte_cnt");
 	PROP(bc == n, "BYTE_CNT", "op %u: RQ%u byte_cnt %u for a %zu-byte frame (strip %d)", op_no,
 	     i, bc, len, strip);
+	if (!known)
+		return;
 	size_t pad = rec->start_pad && k.start_pad_cap ? (k.cl - n % k.cl) % k.cl : 0;
 	size_t at = 0, skip = pad;
 	uint64_t area = DATA + ((uint64_t)i * 16 + ctr % 16) * AREA - DATA;
@@ -422,8 +598,11 @@ static void op_frame(struct reader *r)
 	memset(w.mark + w.lo, 0, w.hi > w.lo ? w.hi - w.lo : 0);
 	w.lo = DATA_SIZE, w.hi = 0;
 	w.on = true, w.bad = false, w.frame_drops = w.copy_drops = w.cqes = 0;
+	w.nll = 0, w.ll_overflow = false;
 	NICREF_FUZZ_CHECK(nicref_wire_rx(dev, 1, f, len) == 0);
 	w.on = false;
+	struct ll_exp exp[LL_LOG];
+	unsigned nexp = check_list(exp), ll_polled = 0;
 	nicref_stats_get(dev, &s1);
 	PROP(!w.bad, "WRITE_INSIDE", "op %u: the device wrote %zu bytes at 0x%llx, outside the "
 	     "entries, the CQs and the EQ", op_no, w.bad_len, (unsigned long long)w.bad_addr);
@@ -467,9 +646,24 @@ static void op_frame(struct reader *r)
 		while (refdrv_cq_poll(&drv, &k.rq[i].cq, c) == 1) {
 			PROP(allowed >> i & 1, "DEST_ALLOWED", "op %u: a CQE on RQ%u, which no copy "
 			     "may reach (allowed 0x%x)", op_no, i, allowed);
-			check_cqe(i, c, f, len, &mv);
+			bool known = true;
+			if (i == LL) {
+				PROP(ll_polled < nexp, "LIST_ORDER", "op %u: RQ1 holds more CQEs than "
+				     "the %u the device reported", op_no, nexp);
+				const struct ll_exp *x = &exp[ll_polled++];
+				unsigned rdc = (unsigned)refdrv_rx_cqe_field(c, "s_wqe_opcode");
+				PROP(refdrv_rx_cqe_field(c, "opcode") != 2 || rdc == x->rdc,
+				     "LIST_END", "op %u: RQ1's CQE reports rx_drop_counter %u, %u "
+				     "dropped for want of a WQE since its last (D-RX-4)", op_no, rdc,
+				     x->rdc);
+				known = x->defined;
+				ll_completed(c);
+			}
+			check_cqe(i, c, f, len, &mv, known);
 		}
 	}
+	PROP(ll_polled == nexp, "LIST_ORDER", "op %u: RQ1 holds %u CQEs, the device reported %u",
+	     op_no, ll_polled, nexp);
 	fuzz_trace("frame %zu bytes: %u CQEs, %u copy drops, %u frame drops", len, w.cqes,
 		   w.copy_drops, w.frame_drops);
 }

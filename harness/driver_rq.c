@@ -25,22 +25,22 @@ static uint8_t xor_bytes(const uint8_t *p, size_t n)
 	return x;
 }
 
-int refdrv_rq_write(struct refdrv *d, struct refdrv_rq_ring *r, const struct refdrv_rx_sge *sge,
-		    unsigned n)
+/* Writes the WQE of n entries into stride `slot`; a linked ring's next segment names stride
+ * `next` (T43). The producer counter goes up. */
+static int write_at(struct refdrv *d, struct refdrv_rq_ring *r, uint32_t slot, uint16_t next,
+		    const struct refdrv_rx_sge *sge, unsigned n)
 {
 	size_t stride = (size_t)1 << r->log_wq_stride;
-	uint32_t size = 1u << r->log_wq_sz;
-	uint32_t slot = r->pc & (size - 1u);
 	uint8_t w[STRIDE_MAX];
 	if (stride > sizeof w)
 		return fail(d, "stride larger than the helper's buffer");
 	memset(w, 0, stride);
 	/* §7.4.4.3 / T42 / T65: the first segment: the signature segment of an RQ that checks
-	 * signatures, the next segment of a shared WQE (linked list; cyclic with its ctrl). */
-	bool first = r->shared ? (r->linked || r->ctrl_segment || r->wq_signature) : r->wq_signature;
+	 * signatures, the next segment of a linked-list WQE (an RMP's, or an RQ's: D-RX-16) or of
+	 * a shared cyclic WQE with its ctrl. */
+	bool first = r->linked || (r->shared ? (r->ctrl_segment || r->wq_signature) : r->wq_signature);
 	size_t at = first ? SEG : 0;
-	if (r->shared && r->linked &&
-	    refdrv_field_set(w, SEG, "srq_wqe_next", "next_wqe_index", (slot + 1u) & (size - 1u)))
+	if (r->linked && refdrv_field_set(w, SEG, "srq_wqe_next", "next_wqe_index", next))
 		return fail(d, "no srq_wqe_next layout");
 	if (at + (size_t)n * SEG > stride)
 		return fail(d, "more scatter entries than the stride holds");
@@ -71,6 +71,50 @@ int refdrv_rq_write(struct refdrv *d, struct refdrv_rq_ring *r, const struct ref
 	if (d->ops.mem_write(d->ops.ctx, r->buf + (uint64_t)slot * stride, w, stride))
 		return fail(d, "cannot write the WQE");
 	r->pc++;
+	return 0;
+}
+
+int refdrv_rq_write(struct refdrv *d, struct refdrv_rq_ring *r, const struct refdrv_rx_sge *sge,
+		    unsigned n)
+{
+	uint32_t size = 1u << r->log_wq_sz;
+	uint32_t slot = r->pc & (size - 1u);
+	return write_at(d, r, slot, (uint16_t)((slot + 1u) & (size - 1u)), sge, n);
+}
+
+int refdrv_rq_ll_write(struct refdrv *d, struct refdrv_rq_ring *r, uint16_t next,
+		       const struct refdrv_rx_sge *sge, unsigned n)
+{
+	if (!r->linked)
+		return fail(d, "not a linked-list ring");
+	/* T43: Next_WQE_index is a stride of this queue; naming the WQE itself would have the
+	 * device take it again. */
+	if (next >= 1u << r->log_wq_sz || next == r->ll_head)
+		return fail(d, "the next stride is not another stride of the ring");
+	if (write_at(d, r, r->ll_head, next, sge, n))
+		return -1;
+	r->ll_head = next;
+	return 0;
+}
+
+int refdrv_rq_ll_init(struct refdrv *d, struct refdrv_rq_ring *r)
+{
+	size_t stride = (size_t)1 << r->log_wq_stride;
+	uint32_t size = 1u << r->log_wq_sz;
+	uint8_t w[STRIDE_MAX];
+	if (!r->linked)
+		return fail(d, "not a linked-list ring");
+	if (stride > sizeof w)
+		return fail(d, "stride larger than the helper's buffer");
+	memset(w, 0, stride);
+	for (uint32_t i = 0; i < size; i++) {
+		if (refdrv_field_set(w, SEG, "srq_wqe_next", "next_wqe_index", (i + 1u) & (size - 1u)))
+			return fail(d, "no srq_wqe_next layout");
+		if (d->ops.mem_write(d->ops.ctx, r->buf + (uint64_t)i * stride, w, stride))
+			return fail(d, "cannot write the ring");
+	}
+	r->ll_head = 0;
+	r->pc = 0;
 	return 0;
 }
 
