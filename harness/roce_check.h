@@ -70,31 +70,58 @@ enum rck_rule {
 const char *rck_rule_name(unsigned r);
 const char *rck_rule_citation(unsigned r);
 
-/* What one RoCE frame says, beyond roce_class.h's headers. */
+/* What one RoCE frame says, beyond roce_class.h's headers. Kept for every RoCE frame of a
+ * capture until the flows are judged (docs/roce_check.md "Memory"): its QP (IP version, source,
+ * destination, DestQP) is the caller's to key (`nicref roce check` numbers the QPs), and the
+ * detail of a frame rule is not text but what rck_pkt_why needs to write it again. */
 struct rck_pkt {
-	uint32_t frame;
 	uint64_t t_ns;
-	uint8_t cls;        /* enum roce_class */
-	uint8_t roce_ver;
-	uint8_t ipver;
-	uint8_t src[16], dst[16];
-	uint8_t ecn;        /* IP ECN (RoCEv2), 0 for RoCEv1 */
-	uint8_t opcode, se, padcnt, tver, ackreq;
-	uint16_t pkey;
-	uint32_t dqp, psn;
-	uint8_t has_reth, has_aeth, has_imm, whole; /* whole: every byte through the ICRC captured */
 	uint64_t va;
+	uint32_t frame;
+	uint32_t qp;        /* the caller's number of its QP (rck_pkt_inspect leaves it 0) */
+	uint32_t psn;
 	uint32_t rkey, dlen;
-	uint8_t syndrome;
 	uint32_t msn;
 	uint32_t payload;   /* bytes of payload, without pad and ICRC */
+	uint32_t icrc_got, icrc_want;
+	uint32_t why_n;     /* the byte count the detail names (enum rck_why) */
+	uint16_t pkey;
+	uint8_t cls;        /* enum roce_class */
+	uint8_t roce_ver;
+	uint8_t ecn;        /* IP ECN (RoCEv2), 0 for RoCEv1 */
+	uint8_t opcode, se, padcnt, tver, ackreq;
+	uint8_t has_reth, has_aeth, has_imm, whole; /* whole: every byte through the ICRC captured */
+	uint8_t syndrome;
 	/* ICRC outcome: 0 checked good, 1 bad, 2 not checked (icrc_why says why) */
 	uint8_t icrc_state, icrc_why;
-	uint32_t icrc_got, icrc_want;
 	uint8_t rule;       /* enum rck_rule of the frame alone, RCK_NONE when it is fine */
-	uint32_t why;       /* rck_frames: its detail's index in rck_frames.why (rule set) */
+	uint8_t why;        /* enum rck_why: which detail of the rule (rule set) */
+	uint8_t used;       /* the caller's: a flow claimed the frame */
 };
-#define RCK_WHY_LEN 160
+
+/* The details of the frame rules: X(ID, rule). What each says is rck_pkt_why's, from the
+ * record's fields (why_n a byte count, and the ICRCs, TVer, opcode, PadCnt), so no text is kept
+ * per frame and the message is the one the frame's bytes gave. */
+#define RCK_WHYS(X)                                                                             \
+	X(NONE, RCK_NONE)                                                                       \
+	X(GRH_BEYOND, RCK_PKT_LENGTH) /* RoCEv1: GRH PayLen past the frame (why_n bytes) */     \
+	X(GRH_SHORT, RCK_PKT_LENGTH)  /* PayLen leaves why_n bytes, less than a BTH */          \
+	X(ICRC, RCK_PKT_ICRC)         /* icrc_got, icrc_want */                                 \
+	X(TVER, RCK_PKT_TVER)                                                                   \
+	X(OPCODE, RCK_PKT_OPCODE)                                                               \
+	X(SHORT, RCK_PKT_LENGTH)      /* why_n bytes BTH..end: less than the opcode's headers */ \
+	X(ALIGN, RCK_PKT_LENGTH)      /* why_n bytes BTH..end: not a multiple of 4 */           \
+	X(NO_PAYLOAD, RCK_PKT_LENGTH) /* why_n bytes after the headers of an opcode without */  \
+	X(CNP, RCK_PKT_CNP)           /* why_n bytes after the BTH of a CNP, not 16 */          \
+	X(PAD, RCK_PKT_LENGTH)        /* PadCnt beyond the why_n payload bytes */
+enum rck_why {
+#define RCK_WHY_ENUM(id, rule) RCK_WHY_##id,
+	RCK_WHYS(RCK_WHY_ENUM)
+#undef RCK_WHY_ENUM
+	RCK_WHY_COUNT
+};
+/* The detail of p's frame rule, as rck_pkt_inspect found it ("" when it has none). */
+void rck_pkt_why(const struct rck_pkt *p, char *buf, size_t len);
 
 /* Why an ICRC was not checked (the counts of the summary's "icrc"). */
 #define RCK_ICRC_SKIPS(X)                                                                       \
@@ -111,11 +138,10 @@ enum rck_icrc_skip {
 const char *rck_icrc_skip_name(unsigned s);
 
 /* Reads frame `data` (caplen captured of wirelen) already classified `cls` with headers *k, and
- * judges it alone: *out, and when it breaks a rule, the detail in why[RCK_WHY_LEN]. Only classes
- * whose BTH was read (roce_class_is_roce). */
+ * judges it alone: *out (rule, and the detail rck_pkt_why writes). Only classes whose BTH was
+ * read (roce_class_is_roce). */
 void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum cap_link link,
-		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *out,
-		     char *why);
+		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *out);
 
 /* An opcode as the checks use it: a row of the library's one opcode table (nicref/roce.h
  * NICREF_ROCE_OPCODES, IBTA §9.2.1 Table 38, §9.3), by code. */
@@ -159,16 +185,11 @@ struct rck_violation {
 	char message[320];
 };
 
-/* The frames of a capture: every RoCE frame's rck_pkt, ascending by frame number, and the
- * details of the frames that break a rule (kept apart: most frames have none). */
+/* The frames of a capture: every RoCE frame's rck_pkt, ascending by frame number. */
 struct rck_frames {
 	struct rck_pkt *p;
 	size_t n, cap;
-	char (*why)[RCK_WHY_LEN];
-	size_t nwhy, capwhy;
 };
-/* The detail of p's frame rule ("" when it has none). */
-const char *rck_frames_why(const struct rck_frames *fr, const struct rck_pkt *p);
 /* The rck_pkt of frame `frame`, NULL when it is not a RoCE frame. */
 const struct rck_pkt *rck_frames_find(const struct rck_frames *fr, uint32_t frame);
 

@@ -59,45 +59,22 @@ static int bad(const char *what, const char *arg)
 	return 2;
 }
 
-/* The frame hook: every RoCE frame judged alone, kept in frame order. */
-static int keep_frame(void *ctx, const struct cap_frame *f, enum roce_class cl,
-		      const struct roce_pkt *k)
-{
-	struct rck_frames *fr = ctx;
-	if (fr->n == fr->cap) {
-		size_t nc = fr->cap ? fr->cap * 2 : 1024;
-		struct rck_pkt *g = realloc(fr->p, nc * sizeof *g);
-		if (!g)
-			return -1;
-		fr->p = g;
-		fr->cap = nc;
-	}
-	if (fr->nwhy == fr->capwhy) {
-		size_t nc = fr->capwhy ? fr->capwhy * 2 : 16;
-		char(*g)[RCK_WHY_LEN] = realloc(fr->why, nc * sizeof *g);
-		if (!g)
-			return -1;
-		fr->why = g;
-		fr->capwhy = nc;
-	}
-	struct rck_pkt *p = &fr->p[fr->n++];
-	rck_pkt_inspect(f->data, f->caplen, f->wirelen, f->link, cl, k, p, fr->why[fr->nwhy]);
-	p->why = (uint32_t)fr->nwhy;
-	if (p->rule != RCK_NONE)
-		fr->nwhy++; /* kept; otherwise the slot is used again */
-	return 0;
-}
-
-/* A frame by its QP (IP version, source, destination, DestQP) and number: READ response MIDDLEs
- * and CNPs sorted so that a flow finds its own by binary search, and the frames no flow claims
- * grouped by QP. */
-struct kref {
+/* The QPs of the capture's RoCE frames, numbered in order of first appearance: a QP is its IP
+ * version, source, destination and DestQP as 40 key bytes (ipver, 3 zero bytes, source,
+ * destination, DestQP big-endian), with an open-addressing index over them. A frame keeps its
+ * QP's number (4 bytes), not 37 bytes of addresses; the keys' byte order is the order the other
+ * QPs are reported in. */
+struct qpkey {
 	uint8_t k[40];
-	uint32_t frame, idx;
+};
+struct qps {
+	struct qpkey *key;
+	size_t n, cap;
+	uint32_t *slot; /* a QP's number + 1, 0 empty; nslot a power of two, at most half full */
+	size_t nslot;
 };
 
-static void kref_key(uint8_t *k, uint8_t ipver, const uint8_t *src, const uint8_t *dst,
-		     uint32_t dqp)
+static void qp_key(uint8_t *k, uint8_t ipver, const uint8_t *src, const uint8_t *dst, uint32_t dqp)
 {
 	memset(k, 0, 40);
 	k[0] = ipver;
@@ -109,62 +86,177 @@ static void kref_key(uint8_t *k, uint8_t ipver, const uint8_t *src, const uint8_
 	k[39] = (uint8_t)dqp;
 }
 
-static struct kref kref_of(const struct rck_pkt *p, size_t idx)
+static uint32_t key_dqp(const uint8_t *k)
 {
-	struct kref r;
-	kref_key(r.k, p->ipver, p->src, p->dst, p->dqp);
-	r.frame = p->frame;
-	r.idx = (uint32_t)idx;
-	return r;
+	return (uint32_t)k[36] << 24 | (uint32_t)k[37] << 16 | (uint32_t)k[38] << 8 | k[39];
 }
 
-static int kref_cmp(const void *a, const void *b)
+/* The key's slot: its five 64-bit words, each mixed by MurmurHash3's 64-bit finaliser (every
+ * bit reaches every bit). The numbering is by first appearance: nothing printed depends on it. */
+static uint64_t fmix64(uint64_t h)
 {
-	const struct kref *x = a, *y = b;
-	int c = memcmp(x->k, y->k, sizeof x->k);
-	if (c)
-		return c;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 33;
+}
+
+static size_t key_slot(const struct qps *q, const uint8_t *k)
+{
+	uint64_t h = 0;
+	for (int w = 0; w < 40; w += 8) {
+		uint64_t x = 0;
+		for (int b = 0; b < 8; b++)
+			x = x << 8 | k[w + b];
+		h = fmix64(h ^ x);
+	}
+	size_t i = (size_t)h & (q->nslot - 1);
+	while (q->slot[i] && memcmp(q->key[q->slot[i] - 1].k, k, 40))
+		i = (i + 1) & (q->nslot - 1);
+	return i;
+}
+
+/* The number of QP k: >= 0, -1 when no frame has it. */
+static long qps_get(const struct qps *q, const uint8_t *k)
+{
+	if (!q->nslot)
+		return -1;
+	uint32_t v = q->slot[key_slot(q, k)];
+	return v ? (long)v - 1 : -1;
+}
+
+/* The number of QP k, a new one for a new QP: 0, or -1 (no memory). */
+static int qps_put(struct qps *q, const uint8_t *k, uint32_t *id)
+{
+	if (2 * (q->n + 1) > q->nslot) {
+		size_t ns = q->nslot ? 2 * q->nslot : 256;
+		uint32_t *g = calloc(ns, sizeof *g);
+		if (!g)
+			return -1;
+		uint32_t *old = q->slot;
+		size_t on = q->nslot;
+		q->slot = g;
+		q->nslot = ns;
+		for (size_t i = 0; i < on; i++)
+			if (old[i])
+				q->slot[key_slot(q, q->key[old[i] - 1].k)] = old[i];
+		free(old);
+	}
+	size_t i = key_slot(q, k);
+	if (!q->slot[i]) {
+		if (q->n == q->cap) {
+			size_t nc = q->cap ? 2 * q->cap : 64;
+			struct qpkey *g = realloc(q->key, nc * sizeof *g);
+			if (!g)
+				return -1;
+			q->key = g;
+			q->cap = nc;
+		}
+		memcpy(q->key[q->n].k, k, 40);
+		q->slot[i] = (uint32_t)++q->n;
+	}
+	*id = q->slot[i] - 1;
+	return 0;
+}
+
+static void qps_free(struct qps *q)
+{
+	free(q->key);
+	free(q->slot);
+	memset(q, 0, sizeof *q);
+}
+
+/* What the walk keeps: every RoCE frame's record, and the QPs. */
+struct walk {
+	struct rck_frames fr;
+	struct qps qps;
+};
+
+/* The frame hook: every RoCE frame judged alone, kept in frame order. */
+static int keep_frame(void *ctx, const struct cap_frame *f, enum roce_class cl,
+		      const struct roce_pkt *k)
+{
+	struct walk *w = ctx;
+	struct rck_frames *fr = &w->fr;
+	if (fr->n == fr->cap) {
+		size_t nc = fr->cap ? fr->cap * 2 : 1024;
+		struct rck_pkt *g = realloc(fr->p, nc * sizeof *g);
+		if (!g)
+			return -1;
+		fr->p = g;
+		fr->cap = nc;
+	}
+	struct rck_pkt *p = &fr->p[fr->n];
+	rck_pkt_inspect(f->data, f->caplen, f->wirelen, f->link, cl, k, p);
+	uint8_t key[40];
+	qp_key(key, k->ipver, k->src, k->dst, k->dqp);
+	if (qps_put(&w->qps, key, &p->qp) != 0)
+		return -1;
+	fr->n++;
+	return 0;
+}
+
+/* A frame by its QP and number: READ response MIDDLEs and CNPs sorted so that a flow finds its
+ * own by binary search. */
+struct fref {
+	uint32_t qp, frame, idx;
+};
+
+static struct fref fref_of(const struct rck_pkt *p, size_t idx)
+{
+	return (struct fref){ .qp = p->qp, .frame = p->frame, .idx = (uint32_t)idx };
+}
+
+static int fref_cmp(const void *a, const void *b)
+{
+	const struct fref *x = a, *y = b;
+	if (x->qp != y->qp)
+		return x->qp < y->qp ? -1 : 1;
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-/* The range of `v` (sorted) whose key is k: [*lo, return). */
-static size_t kref_range(const struct kref *v, size_t n, const uint8_t *k, size_t *lo)
+/* The range of `v` (sorted) of QP qp: [*lo, return). */
+static size_t fref_range(const struct fref *v, size_t n, uint32_t qp, size_t *lo)
 {
 	size_t a = 0, b = n;
 	while (a < b) {
 		size_t m = a + (b - a) / 2;
-		if (memcmp(v[m].k, k, 40) < 0)
+		if (v[m].qp < qp)
 			a = m + 1;
 		else
 			b = m;
 	}
 	*lo = a;
-	while (b < n && !memcmp(v[b].k, k, 40))
+	while (b < n && v[b].qp == qp)
 		b++;
 	return b < a ? a : b;
 }
 
 /* A flow's frames: its records (requests and paired responses) and the READ response MIDDLEs to
  * its requester QP (they carry no AETH, so the pairing leaves them out), merged by frame; and
- * the CNPs to its requester QP. */
+ * the CNPs to its requester QP. The frames it claims are marked used. */
 struct flow_frames {
 	uint32_t *ev, *cnp;
 	size_t nev, ncnp;
 };
 
 static int flow_frames(const struct adp_flowset *fs, const struct adp_flow_index *ix, size_t f,
-		       const struct kref *mid, size_t nmid, const struct kref *cnps,
-		       size_t ncnps, struct flow_frames *out, bool *used,
-		       const struct rck_frames *fr)
+		       const struct fref *mid, size_t nmid, const struct fref *cnps,
+		       size_t ncnps, struct flow_frames *out, struct rck_frames *fr,
+		       const struct qps *q)
 {
 	const struct adp_flow *fl = &fs->flows[f];
 	size_t nrec = ix->start[f + 1] - ix->start[f];
 	size_t m = 0, mend = 0, c = 0, cend = 0;
 	if (fl->ack_qp != ~0u) {
 		uint8_t k[40];
-		kref_key(k, fl->ipver, fl->dst, fl->src, fl->ack_qp);
-		mend = kref_range(mid, nmid, k, &m);
-		cend = kref_range(cnps, ncnps, k, &c);
+		qp_key(k, fl->ipver, fl->dst, fl->src, fl->ack_qp);
+		long id = qps_get(q, k);
+		if (id >= 0) {
+			mend = fref_range(mid, nmid, (uint32_t)id, &m);
+			cend = fref_range(cnps, ncnps, (uint32_t)id, &c);
+		}
 	}
 	memset(out, 0, sizeof *out);
 	out->ev = malloc((nrec + (mend - m) + 1) * sizeof *out->ev);
@@ -179,14 +271,14 @@ static int flow_frames(const struct adp_flowset *fs, const struct adp_flow_index
 			a++;
 		} else {
 			out->ev[out->nev++] = mf;
-			used[mid[m].idx] = true;
+			fr->p[mid[m].idx].used = 1;
 			m++;
 		}
 	}
 	for (size_t i = 0; i < out->nev; i++) {
 		const struct rck_pkt *p = rck_frames_find(fr, out->ev[i]);
 		if (p)
-			used[p - fr->p] = true;
+			fr->p[p - fr->p].used = 1;
 	}
 	/* A bad CNP is still reported as another QP's: CNPs are not the flow's frames. */
 	for (; c < cend; c++)
@@ -207,13 +299,28 @@ static json_t *violation_json(const struct rck_violation *v, uint64_t t0)
 }
 
 /* Another QP's first frame violation (frames outside the RC flows: UD, CNPs, responses no flow
- * claims, ...). */
+ * claims, ...): the QP's key and the frame's index. */
 struct other {
-	uint8_t ipver, src[16], dst[16];
-	uint32_t dqp;
-	uint8_t cls;
-	struct rck_violation v;
+	const uint8_t *key;
+	uint32_t idx;
 };
+
+static int other_cmp(const void *a, const void *b)
+{
+	return memcmp(((const struct other *)a)->key, ((const struct other *)b)->key, 40);
+}
+
+/* Its violation, the detail written from the frame's record. */
+static void other_violation(const struct rck_frames *fr, const struct other *x,
+			    struct rck_violation *v)
+{
+	const struct rck_pkt *p = &fr->p[x->idx];
+	v->rule = p->rule;
+	v->frame = p->frame;
+	v->t_ns = p->t_ns;
+	v->psn = p->psn;
+	rck_pkt_why(p, v->message, sizeof v->message);
+}
 
 static void addr(uint8_t ipver, const uint8_t *a, char *buf, size_t len)
 {
@@ -320,17 +427,19 @@ static int parse(const struct cli_call *call, int argc, char **argv, struct opts
 
 static int run(const char *capture, struct opts *o)
 {
+	struct walk w = { 0 };
 	struct rck_frames fr = { 0 };
 	o->lo.frame_hook = keep_frame;
-	o->lo.hook_ctx = &fr;
+	o->lo.hook_ctx = &w;
 	struct roce_capture rcap;
 	char err[1024];
 	if (roce_capture_load(capture, &o->lo, &rcap, err, sizeof err) != 0) {
 		fprintf(stderr, "nicref roce check: %s\n", err);
-		free(fr.p);
-		free(fr.why);
+		free(w.fr.p);
+		qps_free(&w.qps);
 		return 2;
 	}
+	fr = w.fr;
 	struct cap_summary sum = rcap.sum;
 	if (fr.n == 0) {
 		fprintf(stderr, "nicref roce check: %s: no RoCE frame (RoCEv1, or RoCEv2 on UDP port "
@@ -342,7 +451,7 @@ static int run(const char *capture, struct opts *o)
 			(unsigned long long)sum.cls[ROCE_CLASS_MALFORMED]);
 		roce_capture_free(&rcap);
 		free(fr.p);
-		free(fr.why);
+		qps_free(&w.qps);
 		return 2;
 	}
 	struct adp_flowset fs;
@@ -351,20 +460,20 @@ static int run(const char *capture, struct opts *o)
 		fprintf(stderr, "nicref roce check: %s: %s\n", capture, err);
 		roce_capture_free(&rcap);
 		free(fr.p);
-		free(fr.why);
+		qps_free(&w.qps);
 		return 2;
 	}
 	roce_capture_free(&rcap);
 	sum.rc_flows = fs.nflows;
 	int rc = 2;
 	struct adp_flow_index ix = { 0 };
-	bool *used = calloc(fr.n + 1, sizeof *used);
-	struct kref *mid = malloc((fr.n + 1) * sizeof *mid), *cnps = malloc((fr.n + 1) * sizeof *cnps);
+	struct fref *mid = NULL, *cnps = NULL;
 	struct adp_verdict *av = malloc(sizeof *av);
 	struct other *others = NULL;
+	uint32_t *first_bad = NULL;
 	size_t nmid = 0, ncnps = 0, nothers = 0;
 	json_t *jo = NULL, *jflows = NULL;
-	if (!used || !mid || !cnps || !av || adp_flow_index_build(fs.recs, fs.nrecs, fs.nflows, &ix))
+	if (!av || adp_flow_index_build(fs.recs, fs.nrecs, fs.nflows, &ix))
 		goto nomem;
 	/* Frame statistics; READ response MIDDLEs and CNPs, which flows claim below. */
 	uint64_t rule_count[RCK_COUNT] = { 0 }, skip[RCK_SKIP_COUNT] = { 0 };
@@ -380,13 +489,23 @@ static int run(const char *capture, struct opts *o)
 		else if (p->cls != ROCE_CLASS_CUT && p->cls != ROCE_CLASS_MALFORMED &&
 			 p->rule == RCK_NONE)
 			skip[p->icrc_why]++;
-		if (p->cls == ROCE_CLASS_RC && p->opcode == 0x0E)
-			mid[nmid++] = kref_of(p, i);
-		if (p->cls == ROCE_CLASS_CNP)
-			cnps[ncnps++] = kref_of(p, i);
+		nmid += p->cls == ROCE_CLASS_RC && p->opcode == 0x0E;
+		ncnps += p->cls == ROCE_CLASS_CNP;
 	}
-	qsort(mid, nmid, sizeof *mid, kref_cmp);
-	qsort(cnps, ncnps, sizeof *cnps, kref_cmp);
+	mid = malloc((nmid + 1) * sizeof *mid);
+	cnps = malloc((ncnps + 1) * sizeof *cnps);
+	if (!mid || !cnps)
+		goto nomem;
+	nmid = ncnps = 0;
+	for (size_t i = 0; i < fr.n; i++) {
+		const struct rck_pkt *p = &fr.p[i];
+		if (p->cls == ROCE_CLASS_RC && p->opcode == 0x0E)
+			mid[nmid++] = fref_of(p, i);
+		if (p->cls == ROCE_CLASS_CNP)
+			cnps[ncnps++] = fref_of(p, i);
+	}
+	qsort(mid, nmid, sizeof *mid, fref_cmp);
+	qsort(cnps, ncnps, sizeof *cnps, fref_cmp);
 	if (o->json) {
 		jo = json_object();
 		jflows = json_array();
@@ -413,7 +532,7 @@ static int run(const char *capture, struct opts *o)
 	for (size_t f = 0; f < fs.nflows; f++) {
 		const struct adp_flow *fl = &fs.flows[f];
 		struct flow_frames ff;
-		if (flow_frames(&fs, &ix, f, mid, nmid, cnps, ncnps, &ff, used, &fr) != 0) {
+		if (flow_frames(&fs, &ix, f, mid, nmid, cnps, ncnps, &ff, &fr, &w.qps) != 0) {
 			free(ff.ev);
 			free(ff.cnp);
 			goto nomem;
@@ -484,44 +603,42 @@ static int run(const char *capture, struct opts *o)
 				       rck_rule_citation(v.rule));
 		}
 	}
-	/* The frames no flow claimed: their QPs' first frame violations. */
-	size_t nloose = 0;
+	/* The frames no flow claimed: their QPs' first frame violations, one per QP (frame order is
+	 * record order), reported in the order of the QPs' keys. */
+	first_bad = calloc(w.qps.n + 1, sizeof *first_bad);
+	if (!first_bad)
+		goto nomem;
 	for (size_t i = 0; i < fr.n; i++)
-		if (!used[i] && fr.p[i].rule != RCK_NONE)
-			mid[nloose++] = kref_of(&fr.p[i], i); /* mid is free again */
-	qsort(mid, nloose, sizeof *mid, kref_cmp);
-	others = calloc(nloose + 1, sizeof *others);
+		if (!fr.p[i].used && fr.p[i].rule != RCK_NONE && !first_bad[fr.p[i].qp]) {
+			first_bad[fr.p[i].qp] = (uint32_t)i + 1;
+			nothers++;
+		}
+	others = calloc(nothers + 1, sizeof *others);
 	if (!others)
 		goto nomem;
-	for (size_t i = 0; i < nloose; i++) {
-		if (i && !memcmp(mid[i].k, mid[i - 1].k, sizeof mid[i].k))
-			continue; /* not the QP's first */
-		const struct rck_pkt *p = &fr.p[mid[i].idx];
-		struct other *x = &others[nothers++];
-		x->ipver = p->ipver;
-		memcpy(x->src, p->src, 16);
-		memcpy(x->dst, p->dst, 16);
-		x->dqp = p->dqp;
-		x->cls = p->cls;
-		x->v.rule = p->rule;
-		x->v.frame = p->frame;
-		x->v.t_ns = p->t_ns;
-		x->v.psn = p->psn;
-		snprintf(x->v.message, sizeof x->v.message, "%s", rck_frames_why(&fr, p));
-	}
+	nothers = 0;
+	for (size_t q = 0; q < w.qps.n; q++)
+		if (first_bad[q])
+			others[nothers++] = (struct other){ .key = w.qps.key[q].k,
+							    .idx = first_bad[q] - 1 };
+	qsort(others, nothers, sizeof *others, other_cmp);
 	bool conforming = bad_flows == 0 && nothers == 0;
 	if (o->json) {
 		json_t *jothers = json_array();
 		for (size_t k = 0; k < nothers; k++) {
 			char a[48], b[48];
+			const uint8_t *key = others[k].key;
+			struct rck_violation v;
+			other_violation(&fr, &others[k], &v);
 			json_t *x = json_object();
-			addr(others[k].ipver, others[k].src, a, sizeof a);
-			addr(others[k].ipver, others[k].dst, b, sizeof b);
-			json_object_set_new(x, "qp", json_integer(others[k].dqp));
+			addr(key[0], key + 4, a, sizeof a);
+			addr(key[0], key + 20, b, sizeof b);
+			json_object_set_new(x, "qp", json_integer(key_dqp(key)));
 			json_object_set_new(x, "src", json_string(a));
 			json_object_set_new(x, "dst", json_string(b));
-			json_object_set_new(x, "class", json_string(roce_class_name(others[k].cls)));
-			json_object_set_new(x, "first_violation", violation_json(&others[k].v, 0));
+			json_object_set_new(x, "class",
+					    json_string(roce_class_name(fr.p[others[k].idx].cls)));
+			json_object_set_new(x, "first_violation", violation_json(&v, 0));
 			json_array_append_new(jothers, x);
 		}
 		json_t *pk = json_object(), *ic = json_object(), *sk = json_object(),
@@ -551,12 +668,15 @@ static int run(const char *capture, struct opts *o)
 	} else {
 		for (size_t k = 0; k < nothers; k++) {
 			char a[48], b[48];
-			addr(others[k].ipver, others[k].src, a, sizeof a);
-			addr(others[k].ipver, others[k].dst, b, sizeof b);
+			const uint8_t *key = others[k].key;
+			struct rck_violation v;
+			other_violation(&fr, &others[k], &v);
+			addr(key[0], key + 4, a, sizeof a);
+			addr(key[0], key + 20, b, sizeof b);
 			printf("QP 0x%x (%s -> %s, %s)\n  NON-CONFORMING: %s: frame %u, PSN %u: %s: %s "
-			       "[%s]\n", others[k].dqp, a, b, roce_class_name(others[k].cls), capture,
-			       others[k].v.frame, others[k].v.psn, rck_rule_name(others[k].v.rule),
-			       others[k].v.message, rck_rule_citation(others[k].v.rule));
+			       "[%s]\n", key_dqp(key), a, b, roce_class_name(fr.p[others[k].idx].cls),
+			       capture, v.frame, v.psn, rck_rule_name(v.rule), v.message,
+			       rck_rule_citation(v.rule));
 		}
 		if (fs.ignored_acks)
 			printf("responses whose requests are not in the capture: %zu (not checked)\n",
@@ -577,14 +697,14 @@ out:
 	json_decref(jflows);
 	json_decref(jo);
 	free(others);
+	free(first_bad);
 	free(av);
 	free(cnps);
 	free(mid);
-	free(used);
 	adp_flow_index_free(&ix);
 	adp_flows_free(&fs);
 	free(fr.p);
-	free(fr.why);
+	qps_free(&w.qps);
 	return rc;
 }
 

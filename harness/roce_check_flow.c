@@ -473,7 +473,9 @@ int rck_check_flow(const struct rck_opts *o, const struct rck_frames *fr, const 
 		if (!p)
 			continue;
 		if (p->rule != RCK_NONE) {
-			rc = viol(v, (enum rck_rule)p->rule, p, "%s", rck_frames_why(fr, p));
+			char why[sizeof v->message];
+			rck_pkt_why(p, why, sizeof why);
+			rc = viol(v, (enum rck_rule)p->rule, p, "%s", why);
 			break;
 		}
 		const struct rck_op *op = rck_op(p->opcode);

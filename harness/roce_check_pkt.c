@@ -1,5 +1,4 @@
 /* `nicref roce check`: every RoCE frame on its own (rules in roce_check.h, docs/roce_check.md). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -124,20 +123,67 @@ static size_t ip_offset(const uint8_t *p, size_t caplen, enum cap_link link)
 	return off;
 }
 
-/* The detail goes to the caller's buffer, which fail() reaches through the frame's record. */
-struct detail {
-	struct rck_pkt *o;
-	char *why;
-};
+/* The rule of each detail (RCK_WHYS). */
+#define RCK_WHY_RULE(id, rule) rule,
+static const uint8_t why_rule[RCK_WHY_COUNT] = { RCK_WHYS(RCK_WHY_RULE) };
+#undef RCK_WHY_RULE
 
-__attribute__((format(printf, 3, 4))) static void fail(struct detail *d, enum rck_rule r,
-							const char *fmt, ...)
+/* The frame breaks the rule of detail `why`; n: the byte count the detail names. */
+static void fail(struct rck_pkt *o, enum rck_why why, size_t n)
 {
-	va_list ap;
-	d->o->rule = (uint8_t)r;
-	va_start(ap, fmt);
-	vsnprintf(d->why, RCK_WHY_LEN, fmt, ap);
-	va_end(ap);
+	o->rule = why_rule[why];
+	o->why = (uint8_t)why;
+	o->why_n = (uint32_t)n; /* a count within one frame's transport packet (< 2^17) */
+}
+
+void rck_pkt_why(const struct rck_pkt *p, char *buf, size_t len)
+{
+	const struct rck_op *op = rck_op(p->opcode);
+	const char *name = op ? op->name : "?";
+	size_t n = p->why_n, hdr = op ? 12u + op->ext : 12u;
+	buf[0] = '\0';
+	if (p->rule == RCK_NONE)
+		return;
+	switch ((enum rck_why)p->why) {
+	case RCK_WHY_NONE:
+	case RCK_WHY_COUNT:
+		break;
+	case RCK_WHY_GRH_BEYOND:
+		snprintf(buf, len, "the GRH's PayLen runs %zu bytes beyond the frame", n);
+		break;
+	case RCK_WHY_GRH_SHORT:
+		snprintf(buf, len, "the GRH's PayLen leaves %zu bytes, less than a BTH", n);
+		break;
+	case RCK_WHY_ICRC:
+		snprintf(buf, len, "ICRC 0x%08x, the packet's invariant fields give 0x%08x",
+			 p->icrc_got, p->icrc_want);
+		break;
+	case RCK_WHY_TVER:
+		snprintf(buf, len, "BTH TVer %u, not 0", p->tver);
+		break;
+	case RCK_WHY_OPCODE:
+		snprintf(buf, len, "opcode 0x%02x is reserved", p->opcode);
+		break;
+	case RCK_WHY_SHORT:
+		snprintf(buf, len, "%zu bytes from the BTH to the end: %s needs %zu headers and a "
+			 "4-byte ICRC", n, name, hdr);
+		break;
+	case RCK_WHY_ALIGN:
+		snprintf(buf, len, "the transport packet is %zu bytes, not a multiple of 4 (PadCnt "
+			 "%u)", n, p->padcnt);
+		break;
+	case RCK_WHY_NO_PAYLOAD:
+		snprintf(buf, len, "%s carries no payload, but %zu bytes follow its headers (PadCnt "
+			 "%u)", name, n, p->padcnt);
+		break;
+	case RCK_WHY_CNP:
+		snprintf(buf, len, "a CNP carries 16 reserved bytes and PadCnt 0, this one %zu bytes "
+			 "and PadCnt %u", n, p->padcnt);
+		break;
+	case RCK_WHY_PAD:
+		snprintf(buf, len, "PadCnt %u but only %zu payload bytes", p->padcnt, n);
+		break;
+	}
 }
 
 /* The ICRC of a RoCEv2 frame whose IP packet starts at `ip` and ends at `end`. */
@@ -164,21 +210,15 @@ static void check_icrc(const uint8_t *data, size_t ip, size_t udp, size_t end, s
 }
 
 void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum cap_link link,
-		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *o, char *why)
+		     enum roce_class cls, const struct roce_pkt *k, struct rck_pkt *o)
 {
 	memset(o, 0, sizeof *o);
-	why[0] = '\0';
-	struct detail dd = { o, why }, *d = &dd;
 	o->rule = RCK_NONE;
 	o->frame = k->frame;
 	o->t_ns = k->t_ns;
 	o->cls = (uint8_t)cls;
 	o->roce_ver = k->roce_ver;
-	o->ipver = k->ipver;
-	memcpy(o->src, k->src, 16);
-	memcpy(o->dst, k->dst, 16);
 	o->opcode = k->opcode;
-	o->dqp = k->dqp;
 	o->psn = k->psn;
 	o->icrc_state = 2;
 	if (cls == ROCE_CLASS_CUT || cls == ROCE_CLASS_MALFORMED)
@@ -215,13 +255,11 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 			end = ip + total; /* never beyond the IP packet (roce_class checked it) */
 	}
 	if (k->roce_ver == 1 && end > wirelen) {
-		fail(d, RCK_PKT_LENGTH, "the GRH's PayLen runs %zu bytes beyond the frame",
-		     end - wirelen);
+		fail(o, RCK_WHY_GRH_BEYOND, end - wirelen);
 		return;
 	}
 	if (end < (size_t)k->bth_off + 12) {
-		fail(d, RCK_PKT_LENGTH, "the GRH's PayLen leaves %zu bytes, less than a BTH",
-		     end > k->bth_off ? end - k->bth_off : 0);
+		fail(o, RCK_WHY_GRH_SHORT, end > k->bth_off ? end - k->bth_off : 0);
 		return;
 	}
 	size_t tlen = end - k->bth_off; /* BTH .. ICRC */
@@ -231,46 +269,41 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 	if (o->whole && k->roce_ver == 2)
 		check_icrc(data, ip, udp, end, o);
 	if (o->icrc_state == 1) {
-		fail(d, RCK_PKT_ICRC, "ICRC 0x%08x, the packet's invariant fields give 0x%08x",
-		     o->icrc_got, o->icrc_want);
+		fail(o, RCK_WHY_ICRC, 0);
 		return;
 	}
 	if (o->tver != 0) {
-		fail(d, RCK_PKT_TVER, "BTH TVer %u, not 0", o->tver);
+		fail(o, RCK_WHY_TVER, 0);
 		return;
 	}
 	const struct rck_op *op = rck_op(o->opcode);
 	bool rc = cls == ROCE_CLASS_RC;
 	if (!op && (rc || cls == ROCE_CLASS_UD || cls == ROCE_CLASS_CNP)) {
-		fail(d, RCK_PKT_OPCODE, "opcode 0x%02x is reserved", o->opcode);
+		fail(o, RCK_WHY_OPCODE, 0);
 		return;
 	}
 	if (!op)
 		return; /* uc, rd, xrc, vendor, reserved, cm: counted, not checked further */
 	size_t hdr = 12u + op->ext;
 	if (tlen < hdr + 4) {
-		fail(d, RCK_PKT_LENGTH, "%zu bytes from the BTH to the end: %s needs %zu headers "
-		     "and a 4-byte ICRC", tlen, op->name, hdr);
+		fail(o, RCK_WHY_SHORT, tlen);
 		return;
 	}
 	size_t body = tlen - hdr - 4; /* payload and pad */
 	if (tlen % 4 != 0) {
-		fail(d, RCK_PKT_LENGTH, "the transport packet is %zu bytes, not a multiple of 4 "
-		     "(PadCnt %u)", tlen, o->padcnt);
+		fail(o, RCK_WHY_ALIGN, tlen);
 		return;
 	}
 	if (op->payload == 0 && (body != 0 || o->padcnt != 0)) {
-		fail(d, RCK_PKT_LENGTH, "%s carries no payload, but %zu bytes follow its headers "
-		     "(PadCnt %u)", op->name, body, o->padcnt);
+		fail(o, RCK_WHY_NO_PAYLOAD, body);
 		return;
 	}
 	if (op->payload == 2 && (body != 16 || o->padcnt != 0)) {
-		fail(d, RCK_PKT_CNP, "a CNP carries 16 reserved bytes and PadCnt 0, this one %zu "
-		     "bytes and PadCnt %u", body, o->padcnt);
+		fail(o, RCK_WHY_CNP, body);
 		return;
 	}
 	if (o->padcnt > body) {
-		fail(d, RCK_PKT_LENGTH, "PadCnt %u but only %zu payload bytes", o->padcnt, body);
+		fail(o, RCK_WHY_PAD, body);
 		return;
 	}
 	o->payload = (uint32_t)(body - o->padcnt);
@@ -289,11 +322,6 @@ void rck_pkt_inspect(const uint8_t *data, size_t caplen, size_t wirelen, enum ca
 		}
 		o->has_imm = op->imm;
 	}
-}
-
-const char *rck_frames_why(const struct rck_frames *fr, const struct rck_pkt *p)
-{
-	return p->rule != RCK_NONE && p->why < fr->nwhy ? fr->why[p->why] : "";
 }
 
 const struct rck_pkt *rck_frames_find(const struct rck_frames *fr, uint32_t frame)

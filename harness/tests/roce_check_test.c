@@ -62,8 +62,9 @@ static struct rck_pkt inspect(uint8_t *f, size_t n)
 	cr_assert_eq(cl, ROCE_CLASS_RC);
 	k.frame = 1;
 	struct rck_pkt p;
-	char why[RCK_WHY_LEN];
-	rck_pkt_inspect(f, n, n, CAP_LINK_ETHERNET, cl, &k, &p, why);
+	char why[320];
+	rck_pkt_inspect(f, n, n, CAP_LINK_ETHERNET, cl, &k, &p);
+	rck_pkt_why(&p, why, sizeof why);
 	cr_assert_eq(p.rule == RCK_NONE, why[0] == '\0', "a rule has a detail: '%s'", why);
 	return p;
 }
@@ -102,6 +103,108 @@ Test(roce_check, frame_rules)
 	f[42] = 0x11; /* an ACK carries no payload: 16 bytes follow its AETH's place */
 	reseal(f, n);
 	cr_assert_eq(inspect(f, n).rule, RCK_PKT_LENGTH);
+}
+
+/* The frame of any RoCE class, judged, and its detail as rck_pkt_why writes it from the record
+ * (the record keeps no text: docs/roce_check.md "Memory"). */
+static struct rck_pkt inspect_why(uint8_t *f, size_t n, char *why, size_t len)
+{
+	struct roce_pkt k;
+	enum roce_class cl = roce_classify(f, n, n, CAP_LINK_ETHERNET, ROCE_UDP_PORT, &k);
+	cr_assert(roce_class_is_roce(cl), "class %s", roce_class_name(cl));
+	k.frame = 1;
+	struct rck_pkt p;
+	rck_pkt_inspect(f, n, n, CAP_LINK_ETHERNET, cl, &k, &p);
+	rck_pkt_why(&p, why, len);
+	return p;
+}
+
+#define EXPECT_WHY(f, n, want_rule, want)                                                       \
+	do {                                                                                    \
+		char w_[320];                                                                   \
+		struct rck_pkt p_ = inspect_why(f, n, w_, sizeof w_);                           \
+		cr_assert_eq(p_.rule, want_rule, "rule %s: %s", rck_rule_name(p_.rule), w_);    \
+		cr_assert_str_eq(w_, want);                                                     \
+	} while (0)
+
+/* A RoCEv1 frame (EtherType 0x8915, GRH, BTH SEND ONLY, 16 bytes, ICRC) whose GRH PayLen is
+ * `paylen`. */
+static size_t v1_frame(uint8_t *f, uint16_t paylen)
+{
+	memset(f, 0, 128);
+	f[12] = 0x89;
+	f[13] = 0x15;
+	f[14] = 0x60;
+	f[18] = (uint8_t)(paylen >> 8);
+	f[19] = (uint8_t)paylen;
+	f[20] = 0x1B;     /* NxtHdr: the BTH */
+	f[54] = 0x04;     /* SEND ONLY */
+	f[56] = f[57] = 0xff;
+	f[61] = 0x2b;     /* DestQP 0x2b */
+	return 14 + 40 + 12 + 16 + 4;
+}
+
+Test(roce_check, each_frame_rule_detail_is_the_ones_its_bytes_gave)
+{
+	uint8_t f[128];
+	size_t n = unhex(scapy_frame, f);
+	char w[320];
+	cr_assert_eq(inspect_why(f, n, w, sizeof w).rule, RCK_NONE);
+	cr_assert_str_eq(w, "");
+	f[n - 1] ^= 0x80; /* the stored ICRC is c0ce11da, least significant byte first */
+	EXPECT_WHY(f, n, RCK_PKT_ICRC,
+		   "ICRC 0x5a11cec0, the packet's invariant fields give 0xda11cec0");
+	n = unhex(scapy_frame, f);
+	f[43] |= 1;
+	reseal(f, n);
+	EXPECT_WHY(f, n, RCK_PKT_TVER, "BTH TVer 1, not 0");
+	n = unhex(scapy_frame, f);
+	f[42] = 0x15;
+	reseal(f, n);
+	EXPECT_WHY(f, n, RCK_PKT_OPCODE, "opcode 0x15 is reserved");
+	/* 32 bytes BTH .. ICRC: an ACK's headers are the BTH and AETH, 16 */
+	n = unhex(scapy_frame, f);
+	f[42] = 0x11;
+	reseal(f, n);
+	EXPECT_WHY(f, n, RCK_PKT_LENGTH,
+		   "RC_ACKNOWLEDGE carries no payload, but 12 bytes follow its headers (PadCnt 0)");
+	/* a compare-and-swap needs the BTH and the 28-byte AtomicETH */
+	n = unhex(scapy_frame, f);
+	f[42] = 0x13;
+	reseal(f, n);
+	EXPECT_WHY(f, n, RCK_PKT_LENGTH, "32 bytes from the BTH to the end: RC_CMP_SWAP needs 40 "
+		   "headers and a 4-byte ICRC");
+	/* a CNP with PadCnt 1 */
+	n = unhex(scapy_frame, f);
+	f[42] = 0x81;
+	f[43] = 0x10;
+	reseal(f, n);
+	EXPECT_WHY(f, n, RCK_PKT_CNP, "a CNP carries 16 reserved bytes and PadCnt 0, this one 16 "
+		   "bytes and PadCnt 1");
+	/* PadCnt 3 on a SEND ONLY of 16 bytes is fine: 13 payload bytes, 3 of pad */
+	n = unhex(scapy_frame, f);
+	f[43] = 0x30;
+	reseal(f, n);
+	cr_assert_eq(inspect_why(f, n, w, sizeof w).rule, RCK_NONE, "%s", w);
+	/* RoCEv1: the GRH PayLen against the frame (the ICRC is not checked, D-RCK-3) */
+	n = v1_frame(f, 40);
+	EXPECT_WHY(f, n, RCK_PKT_LENGTH, "the GRH's PayLen runs 8 bytes beyond the frame");
+	n = v1_frame(f, 8);
+	EXPECT_WHY(f, n, RCK_PKT_LENGTH, "the GRH's PayLen leaves 8 bytes, less than a BTH");
+	n = v1_frame(f, 30);
+	EXPECT_WHY(f, n, RCK_PKT_LENGTH,
+		   "the transport packet is 30 bytes, not a multiple of 4 (PadCnt 0)");
+	n = v1_frame(f, 16);
+	f[55] = 0x10; /* PadCnt 1, no payload */
+	EXPECT_WHY(f, n, RCK_PKT_LENGTH, "PadCnt 1 but only 0 payload bytes");
+}
+
+/* Every RoCE frame's record is kept until the flows are judged (docs/roce_check.md "Memory"
+ * gives the bytes per frame from this size): no text, no addresses (the QP is a number). */
+Test(roce_check, the_per_frame_record_stays_small)
+{
+	cr_assert_leq(sizeof(struct rck_pkt), 80, "struct rck_pkt is %zu bytes",
+		      sizeof(struct rck_pkt));
 }
 
 Test(roce_check, a_bad_icrc_is_judged_first)
