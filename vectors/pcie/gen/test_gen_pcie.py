@@ -20,7 +20,8 @@
    with a matcher admitting two values or a PROFILE flag naming a D-DLL decision, valid tests
    with neither); every rule of RULES has a
    test; the example traces (examples/pcie) are the trace generator's output and their
-   verdicts stand.
+   verdicts stand, and random conforming runs (the ends' REPLAY_TIMER limit at either end of
+   the seed's range, packets of several lengths) are judged conforming.
 """
 import json
 import os
@@ -384,8 +385,8 @@ def _mutants():
         M.DllEnd._retransmit(self, list(reversed(entries)))
     sub("a replay in reverse order", _retransmit=replay_newest_first)
 
-    def timer_every_tlp(self):
-        self._timer_restart(True)
+    def timer_every_tlp(self, tlp):
+        self._timer_restart(True, M.SEQHDR_BYTES + len(tlp) + M.LCRC_BYTES)
     sub("REPLAY_TIMER restarted by every TLP", _start_timer_if_stopped=timer_every_tlp)
 
     def advance_in_retrain(self, symbols):
@@ -485,6 +486,18 @@ class Traces(unittest.TestCase):
             v = M.check_trace(text.splitlines())
             self.assertEqual(v, {"down": None, "up": None}, f"seed {seed}")
         self.assertGreater(retrains, 0)
+
+    def test_random_runs_across_the_limit_range_and_packet_lengths(self):
+        """The same with the ends' REPLAY_TIMER limit at either end of the seed's range
+        (L125: a device may use any, D-DLL-3) and packets lasting 2 symbol times a byte, or
+        a quarter on four lanes (D-DLL-22): still no violation."""
+        import gen_traces
+        for seed in range(12):
+            h = dict(gen_traces.HEADER, **[{}, {"symbol_cost": 2}, {"link_width": 4}][seed % 3])
+            link = gen_traces.random_run(seed, corrupt=0.2, header=h,
+                                         limit=(24000, 31000)[seed % 2])
+            v = M.check_trace(link.text().splitlines())
+            self.assertEqual(v, {"down": None, "up": None}, f"seed {seed}")
 
 
 if __name__ == "__main__":
