@@ -6,9 +6,12 @@
  * taken in time order before each record (an arrival at the instant of a deadline first; a
  * record at a deadline's instant still meets it). Obligations (a replay owed, a Nak owed, an Ack
  * owed) carry deadlines; while the link retrains, none falls due and they move by the retrain's
- * length. The checker accepts whatever the seed allows where nicref's model chose one reading:
- * a replay may skip TLPs acknowledged meanwhile (L106), a Nak during a replay allows another
- * replay without requiring one (L109-113), a Nak or an Ack answers a duplicate. */
+ * length. An obligation runs from the last symbol of the packet that opens it (L33-34, L102,
+ * L134, L295; D-DLL-22): t, plus the packet's length in symbol times. The checker accepts
+ * whatever the seed allows where nicref's model chose one reading: a REPLAY_TIMER limit anywhere
+ * in the header's range (L124-126, D-DLL-3), a replay may skip TLPs acknowledged meanwhile
+ * (L106), a Nak during a replay allows another replay without requiring one (L109-113), a Nak
+ * or an Ack answers a duplicate. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +81,8 @@ struct rx {
 
 /* A packet on its way to the other end. */
 struct arrival {
-	uint64_t at;
+	uint64_t at;   /* its first symbol reaches the other end: it is taken then */
+	uint64_t last; /* its last symbol reaches the other end: obligations count from here */
 	long line;
 	bool dllp;
 	uint8_t type;
@@ -127,6 +131,25 @@ static bool is_unacked(const struct tx *x, uint16_t seq)
 	return sdiff(seq, (uint16_t)(x->ackd + 1u)) < unacked(x);
 }
 
+/* a + b, saturated: a deadline past the clock's range is never due. */
+static uint64_t add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Symbol times from a packet's first symbol to the end of its last (D-DLL-22): n bytes, one per
+ * lane per symbol time at symbol_cost each; the PHY's framing (§4, not in the seed) is not
+ * counted, the tolerance absorbs it. */
+static uint64_t span(const struct ck *c, size_t bytes)
+{
+	return ((uint64_t)bytes * c->h.symbol_cost + c->h.link_width - 1) / c->h.link_width;
+}
+
+static uint64_t tlp_end(const struct ck *c, const struct pcie_rec *r)
+{
+	return add(r->t, span(c, NICREF_PCIE_SEQHDR_BYTES + r->len + NICREF_PCIE_LCRC_BYTES));
+}
+
 static uint64_t fnv(const uint8_t *p, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -143,20 +166,27 @@ static uint64_t tx_deadline(const struct ck *c, unsigned e, long *cause)
 	const struct tx *x = &c->tx[e];
 	if (unacked(x) == 0 || x->replaying)
 		return NEVER;
+	/* why: the earliest instant the replay may be due (a Nak; REPLAY_TIMER at the range's
+	 * lower end); late: past the latest (the Nak and the tolerance; the upper end and the
+	 * tolerance: the device's limit may be anywhere in the range, L124-126). */
 	uint64_t why = NEVER, late = NEVER;
 	if (x->nak_owed) {
-		why = x->nak_at, late = x->nak_at + c->h.tolerance, *cause = x->nak_line;
+		why = x->nak_at, late = add(x->nak_at, c->h.tolerance), *cause = x->nak_line;
 	}
-	if (x->timer_running && x->timer_start + c->h.replay_limit < why) {
-		why = x->timer_start + c->h.replay_limit;
-		late = why + c->h.tolerance, *cause = x->timer_line;
+	if (x->timer_running && add(x->timer_start, c->h.replay_limit_min) < why) {
+		why = add(x->timer_start, c->h.replay_limit_min);
+		late = add(add(x->timer_start, c->h.replay_limit_max), c->h.tolerance);
+		*cause = x->timer_line;
 	}
 	if (why == NEVER)
 		return NEVER;
 	/* The replay that rolls REPLAY_NUM over waits for the retrain (L90). */
-	if (x->replay_num == 3)
-		return x->retrained && x->retrain_done_at >= why ? x->retrain_done_at + c->h.tolerance
-								  : NEVER;
+	if (x->replay_num == 3) {
+		if (!x->retrained || x->retrain_done_at < why)
+			return NEVER;
+		uint64_t after = add(x->retrain_done_at, c->h.tolerance);
+		return after > late ? after : late;
+	}
 	return late;
 }
 
@@ -238,7 +268,7 @@ static void tlp_arrives(struct ck *c, unsigned e, const struct arrival *a)
 			/* A Nak still owed keeps its own deadline (R8: it stays scheduled). */
 			if (!r->nak_due) {
 				r->nak_due = true;
-				r->nak_from = a->at;
+				r->nak_from = a->last;
 				r->nak_line = a->line;
 			}
 		}
@@ -247,9 +277,9 @@ static void tlp_arrives(struct ck *c, unsigned e, const struct arrival *a)
 	}
 	if (a->seq != r->nrs) {
 		/* A duplicate: an Ack at once (L244). */
-		if (!r->ack_due || r->ack_from + r->ack_within > a->at + c->h.tolerance) {
+		if (!r->ack_due || r->ack_from + r->ack_within > a->last + c->h.tolerance) {
 			r->ack_due = true;
-			r->ack_from = a->at;
+			r->ack_from = a->last;
 			r->ack_within = c->h.tolerance;
 			r->ack_line = a->line;
 		}
@@ -258,8 +288,9 @@ static void tlp_arrives(struct ck *c, unsigned e, const struct arrival *a)
 	r->nrs = (uint16_t)((r->nrs + 1u) & 0xFFFu);
 	r->nak_sched = false;
 	if (!r->ack_due) {
+		/* The Ack latency runs from the TLP's last symbol received (L295). */
 		r->ack_due = true;
-		r->ack_from = a->at;
+		r->ack_from = a->last;
 		r->ack_within = c->h.ack_latency_limit + c->h.tolerance;
 		r->ack_line = a->line;
 	}
@@ -276,15 +307,16 @@ static void dllp_arrives(struct ck *c, unsigned e, const struct arrival *a)
 		x->ackd = a->seq;
 		x->replay_num = 0;
 		x->nak_owed = false; /* a later Ack supersedes a Nak (L113) */
+		/* T7(c): from the last symbol of the Ack received (L35, L134). */
 		x->timer_running = unacked(x) > 0;
-		x->timer_start = a->at;
+		x->timer_start = a->last;
 		x->timer_line = a->line;
 	}
 	if (nak && unacked(x) > 0) {
 		x->nak_since_replay = true;
 		if (!x->replaying && !x->nak_owed) {
 			x->nak_owed = true;
-			x->nak_at = a->at;
+			x->nak_at = a->last;
 			x->nak_line = a->line;
 			x->timer_running = false; /* T7(e): held until the replay */
 		}
@@ -339,20 +371,26 @@ static void replay_tlp(struct ck *c, unsigned e, const struct pcie_rec *r, uint3
 	if (x->cursor == x->end)
 		x->replaying = false;
 	if (!x->timer_running && unacked(x) > 0) {
-		x->timer_running = true, x->timer_start = r->t, x->timer_line = c->line;
+		x->timer_running = true, x->timer_start = tlp_end(c, r), x->timer_line = c->line;
 	}
 }
 
 static void start_replay(struct ck *c, unsigned e, const struct pcie_rec *r, uint32_t calc)
 {
 	struct tx *x = &c->tx[e];
-	bool expired = x->timer_running && r->t >= x->timer_start + c->h.replay_limit;
-	uint64_t why = x->nak_owed ? x->nak_at : x->timer_start + c->h.replay_limit;
+	/* Early only below the range's lower end: a device's limit may be any in it. */
+	uint64_t expiry = add(x->timer_start, c->h.replay_limit_min);
+	bool expired = x->timer_running && r->t >= expiry;
+	uint64_t why = x->nak_owed ? x->nak_at : expiry;
 	if (!x->nak_since_replay && !expired)
 		violate(c, e, PCIE_CK_TX_REPLAY_EARLY, r->t, c->line,
-			"TLP %u retransmitted with no Nak received and REPLAY_TIMER at %llu of %llu",
-			r->seq, (unsigned long long)(x->timer_running ? r->t - x->timer_start : 0),
-			(unsigned long long)c->h.replay_limit);
+			"TLP %u retransmitted with no Nak received and REPLAY_TIMER at %llu, below "
+			"the lowest limit %llu",
+			r->seq,
+			(unsigned long long)(x->timer_running && r->t > x->timer_start
+						     ? r->t - x->timer_start
+						     : 0),
+			(unsigned long long)c->h.replay_limit_min);
 	else if (r->seq != (uint16_t)((x->ackd + 1u) & 0xFFFu))
 		violate(c, e, PCIE_CK_TX_REPLAY_ORDER, r->t, c->line,
 			"the replay starts at TLP %u, not at the oldest unacknowledged %u", r->seq,
@@ -367,8 +405,8 @@ static void start_replay(struct ck *c, unsigned e, const struct pcie_rec *r, uin
 	x->nak_owed = x->nak_since_replay = false;
 	x->timer_running = false;
 	replay_tlp(c, e, r, calc);
-	/* T7(b): restarted at the first TLP of the replay. */
-	x->timer_running = unacked(x) > 0, x->timer_start = r->t, x->timer_line = c->line;
+	/* T7(b): restarted at the last symbol of the first TLP of the replay (L34, L102). */
+	x->timer_running = unacked(x) > 0, x->timer_start = tlp_end(c, r), x->timer_line = c->line;
 }
 
 static void new_tlp(struct ck *c, unsigned e, const struct pcie_rec *r, uint32_t calc)
@@ -386,7 +424,8 @@ static void new_tlp(struct ck *c, unsigned e, const struct pcie_rec *r, uint32_t
 	x->slot[r->seq % NICREF_PCIE_RETRY_SLOTS].hash = fnv(r->data, r->len);
 	x->nts = (uint16_t)((x->nts + 1u) & 0xFFFu);
 	if (!x->timer_running) {
-		x->timer_running = true, x->timer_start = r->t, x->timer_line = c->line;
+		/* T7(a) (L33): from the last symbol of the TLP. */
+		x->timer_running = true, x->timer_start = tlp_end(c, r), x->timer_line = c->line;
 	}
 }
 
@@ -467,10 +506,15 @@ static void tx_dllp(struct ck *c, unsigned e, const struct pcie_rec *r)
 		x->nak_due = false;
 }
 
-/* A time s of an obligation across a retrain from..done. */
+/* A time s of an obligation across a retrain from..done: one begun before it moves by its
+ * length, one begun during it starts at its end, one that begins after it (a packet's last
+ * symbol still to come) stays. */
 static void moved(uint64_t *s, uint64_t from, uint64_t done)
 {
-	*s = *s < from ? *s + (done - from) : done;
+	if (*s < from)
+		*s = add(*s, done - from);
+	else if (*s < done)
+		*s = done;
 }
 
 static void phy(struct ck *c, const struct pcie_rec *r)
@@ -504,8 +548,11 @@ static int record(struct ck *c, const struct pcie_rec *r)
 		phy(c, r);
 		return 0;
 	}
-	struct arrival a = { .at = r->t + c->h.delay, .line = c->line, .seq = r->seq,
+	struct arrival a = { .at = add(r->t, c->h.delay), .line = c->line, .seq = r->seq,
 			     .dllp = r->kind == PCIE_REC_DLLP, .type = r->type };
+	a.last = add(a.at, span(c, r->kind == PCIE_REC_TLP ? NICREF_PCIE_SEQHDR_BYTES + r->len +
+								     NICREF_PCIE_LCRC_BYTES
+							   : NICREF_PCIE_DLLP_BYTES));
 	if (r->kind == PCIE_REC_TLP) {
 		uint8_t hdr[2];
 		nicref_pcie_seqhdr(r->seq, r->reserved, hdr);

@@ -93,11 +93,14 @@ int pcie_link_trace(FILE *out, const struct pcie_link_trace_opts *o)
 	int rc = -1;
 	if (!l || !store || nicref_pcie_link_init(l, &o->dll, &o->link, &ops, MAX_TLP, store, sz))
 		goto out;
+	/* The ends' one REPLAY_TIMER limit ("replay_limit": the range's both ends) and the
+	 * link's symbol cost (REPLAY_TIMER and the Ack latency from a packet's last symbol). */
 	fprintf(out, "{\"format\": \"nicref_dll_trace_v1\", \"ack_latency_limit\": %u, "
-		     "\"replay_limit\": %u, \"extended_synch\": %u, \"tolerance\": %u, \"delay\": %u}\n",
+		     "\"replay_limit\": %u, \"extended_synch\": %u, \"tolerance\": %u, \"delay\": %u, "
+		     "\"symbol_cost\": %u}\n",
 		o->dll.ack_latency_limit,
 		o->dll.extended_synch ? o->dll.replay_limit_es1 : o->dll.replay_limit,
-		o->dll.extended_synch, o->tolerance, o->link.delay);
+		o->dll.extended_synch, o->tolerance, o->link.delay, o->link.symbol_cost);
 	while (l->now < o->max_symbols) {
 		nicref_pcie_link_run(l, l->now + 10000u);
 		if (c.sent[0] == c.want[0] && c.sent[1] == c.want[1] && nicref_pcie_link_idle(l)) {

@@ -82,11 +82,45 @@ static json_t *load(const char *line, char *err, size_t errlen)
 	return j;
 }
 
+/* The REPLAY_TIMER limit's range: "replay_limit" is shorthand for both ends; alone, each end
+ * defaults to the seed's range for the Extended Synch in force (L125-126). */
+static int replay_limits(const json_t *j, struct pcie_trace_header *h, char *err, size_t errlen)
+{
+	static const uint64_t range[2][2] = { { 24000, 31000 }, { 80000, 100000 } };
+	const bool one = json_object_get(j, "replay_limit") != NULL;
+	if (one && (json_object_get(j, "replay_limit_min") || json_object_get(j, "replay_limit_max"))) {
+		snprintf(err, errlen, "replay_limit is shorthand for replay_limit_min and "
+				      "replay_limit_max: give either, not both");
+		return -1;
+	}
+	if (one) {
+		if (num(j, "", "replay_limit", true, 0, UINT32_MAX, &h->replay_limit_min, err,
+			errlen))
+			return -1;
+		h->replay_limit_max = h->replay_limit_min;
+		return 0;
+	}
+	if (num(j, "", "replay_limit_min", false, range[h->extended_synch][0], UINT32_MAX,
+		&h->replay_limit_min, err, errlen) ||
+	    num(j, "", "replay_limit_max", false, range[h->extended_synch][1], UINT32_MAX,
+		&h->replay_limit_max, err, errlen))
+		return -1;
+	if (h->replay_limit_min > h->replay_limit_max) {
+		snprintf(err, errlen, "replay_limit_min: %llu is above replay_limit_max %llu",
+			 (unsigned long long)h->replay_limit_min,
+			 (unsigned long long)h->replay_limit_max);
+		return -1;
+	}
+	return 0;
+}
+
 int pcie_trace_header(const char *line, struct pcie_trace_header *h, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "format",	  "ack_latency_limit", "replay_limit",
-					    "extended_synch", "tolerance",	 "delay",
-					    NULL };
+	static const char *const keys[] = {
+		"format",	    "ack_latency_limit", "replay_limit", "replay_limit_min",
+		"replay_limit_max", "extended_synch",	 "tolerance",	 "delay",
+		"symbol_cost",	    "link_width",	 NULL
+	};
 	json_t *j = load(line, err, errlen);
 	if (!j)
 		return -1;
@@ -99,11 +133,17 @@ int pcie_trace_header(const char *line, struct pcie_trace_header *h, char *err, 
 		 num(j, "", "ack_latency_limit", false, 1000, UINT32_MAX, &h->ack_latency_limit,
 		     err, errlen) == 0 &&
 		 num(j, "", "extended_synch", false, 0, 1, &h->extended_synch, err, errlen) == 0 &&
-		 num(j, "", "replay_limit", false, h->extended_synch ? 80000 : 24000, UINT32_MAX,
-		     &h->replay_limit, err, errlen) == 0 &&
+		 replay_limits(j, h, err, errlen) == 0 &&
 		 num(j, "", "tolerance", false, 2000, UINT32_MAX, &h->tolerance, err, errlen) == 0 &&
-		 num(j, "", "delay", false, 0, UINT32_MAX, &h->delay, err, errlen) == 0)
-		rc = 0;
+		 num(j, "", "delay", false, 0, UINT32_MAX, &h->delay, err, errlen) == 0 &&
+		 /* 8b/10b and 128b/130b alike carry one byte per lane per symbol time. */
+		 num(j, "", "symbol_cost", false, 1, 1000, &h->symbol_cost, err, errlen) == 0 &&
+		 num(j, "", "link_width", false, 1, 32, &h->link_width, err, errlen) == 0) {
+		if (h->link_width == 0)
+			snprintf(err, errlen, "link_width: 0 lanes");
+		else
+			rc = 0;
+	}
 	json_decref(j);
 	return rc;
 }

@@ -10,7 +10,14 @@
 #include "nicref/pcie.h"
 
 struct pcie_trace_header {
-	uint64_t ack_latency_limit, replay_limit, extended_synch, tolerance, delay;
+	uint64_t ack_latency_limit, extended_synch, tolerance, delay;
+	/* The Simplified REPLAY_TIMER Limit's range (L124-126, D-DLL-3): a device's limit lies
+	 * somewhere in it; "replay_limit" in the header sets both. */
+	uint64_t replay_limit_min, replay_limit_max;
+	/* A packet of n bytes (sequence header, TLP and LCRC, or a DLLP) lasts
+	 * ceil(n * symbol_cost / link_width) symbol times: its last symbol, where the timers
+	 * start (D-DLL-22), is that long after its record's t. */
+	uint64_t symbol_cost, link_width;
 };
 
 enum pcie_rec_kind { PCIE_REC_TLP, PCIE_REC_DLLP, PCIE_REC_PHY };

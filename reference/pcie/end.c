@@ -115,8 +115,9 @@ uint64_t nicref_pcie_next_due(const struct nicref_pcie_dll *d)
 	if (d->retraining)
 		return due; /* T7(f) (L38), R7 (L280): nothing falls due out of L0 */
 	if (d->replay_timer_running && retry_count(d) > 0)
-		due = d->replay_timer >= d->replay_limit_now ? 0
-							     : d->replay_limit_now - d->replay_timer;
+		due = d->replay_timer >= d->replay_limit_now
+			      ? 0
+			      : d->replay_timer_wait + (d->replay_limit_now - d->replay_timer);
 	if (d->rx_unacked && !d->ack_pending && !d->nak_scheduled) {
 		uint64_t a = d->acknak_latency_timer >= d->p.ack_latency_limit
 				     ? 0
@@ -154,9 +155,13 @@ void nicref_pcie_advance(struct nicref_pcie_dll *d, uint64_t dt)
 		uint64_t step = target - d->now, due = nicref_pcie_next_due(d);
 		if (due < step)
 			step = due;
-		/* The timers count symbol times; REPLAY_TIMER holds out of L0 (T7(f), L38). */
+		/* The timers count symbol times; REPLAY_TIMER holds out of L0 (T7(f), L38). It
+		 * counts only once the last symbol of the packet that started it is out
+		 * (D-DLL-22): that packet is on the wire whether or not the link retrains. */
+		uint64_t waited = step < d->replay_timer_wait ? step : d->replay_timer_wait;
+		d->replay_timer_wait -= waited;
 		if (d->replay_timer_running && !d->retraining)
-			d->replay_timer += step;
+			d->replay_timer += step - waited;
 		if (d->rx_unacked)
 			d->acknak_latency_timer += step;
 		d->now += step;

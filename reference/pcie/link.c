@@ -167,6 +167,8 @@ int nicref_pcie_link_init(struct nicref_pcie_link *l, const struct nicref_pcie_p
 		if (nicref_pcie_init(&l->end[e], dll, &eo, storage + e * rs, rs) != 0)
 			return -1;
 		nicref_pcie_set_paced(&l->end[e], true);
+		/* Packets take time here: REPLAY_TIMER counts from their last symbol (D-DLL-22). */
+		l->end[e].symbol_cost = lp->symbol_cost;
 	}
 	return 0;
 }

@@ -30,8 +30,9 @@ static inline uint8_t *slot_bytes(const struct nicref_pcie_dll *d, uint16_t seq)
 void pcie_emit(struct nicref_pcie_dll *d, struct nicref_pcie_event *ev);
 void pcie_error(struct nicref_pcie_dll *d, enum nicref_pcie_error e, enum nicref_pcie_rule r);
 
-/* REPLAY_TIMER (T7, L31-40). */
-void pcie_timer_restart(struct nicref_pcie_dll *d);
+/* REPLAY_TIMER (T7, L31-40), restarted by a packet of `bytes` bytes on the wire: it counts from
+ * that packet's last symbol (L33-35, L102, L134; D-DLL-22). */
+void pcie_timer_restart(struct nicref_pcie_dll *d, uint32_t bytes);
 void pcie_timer_hold(struct nicref_pcie_dll *d);
 
 /* The transmitter (tx.c): a replay is triggered (by a Nak, or the timer: T10 steps 1-3). */

@@ -5,6 +5,12 @@
 
 #include "pcie/pcie_int.h"
 
+/* A TLP on the wire: sequence header, the TLP, LCRC (Fig. 3-14). */
+static uint32_t wire_bytes(uint32_t tlp_len)
+{
+	return NICREF_PCIE_SEQHDR_BYTES + tlp_len + NICREF_PCIE_LCRC_BYTES;
+}
+
 static uint32_t limit_now(const struct nicref_pcie_dll *d)
 {
 	/* L124-126: the simplified limit by Extended Synch (D-DLL-3). */
@@ -12,11 +18,14 @@ static uint32_t limit_now(const struct nicref_pcie_dll *d)
 }
 
 /* T7(b)/(c): reset and restart. The limit is taken now (D-DLL-14: L127 lets a change of
- * Extended Synch apply at the next reset). */
-void pcie_timer_restart(struct nicref_pcie_dll *d)
+ * Extended Synch apply at the next reset). The timer counts from the last symbol of the packet
+ * that restarts it (L33-35, L102, L134): in a link the end is told at its first symbol, and
+ * waits for the rest of it on the wire (D-DLL-22). */
+void pcie_timer_restart(struct nicref_pcie_dll *d, uint32_t bytes)
 {
 	d->replay_timer = 0;
 	d->replay_timer_running = true;
+	d->replay_timer_wait = (uint64_t)bytes * d->symbol_cost;
 	d->replay_limit_now = limit_now(d);
 }
 
@@ -25,15 +34,16 @@ void pcie_timer_hold(struct nicref_pcie_dll *d)
 {
 	d->replay_timer = 0;
 	d->replay_timer_running = false;
+	d->replay_timer_wait = 0;
 	d->replay_limit_now = limit_now(d);
 }
 
 /* T7(a) (L33): started by a (re)transmission when not running; only while TLPs wait for their
  * acknowledgement (T7(d), L40: held while the retry buffer is empty). */
-static void timer_start_if_idle(struct nicref_pcie_dll *d)
+static void timer_start_if_idle(struct nicref_pcie_dll *d, uint32_t tlp_len)
 {
 	if (!d->replay_timer_running && retry_count(d) > 0)
-		pcie_timer_restart(d);
+		pcie_timer_restart(d, wire_bytes(tlp_len));
 }
 
 static void emit_tlp(struct nicref_pcie_dll *d, uint16_t seq, const uint8_t *tlp, uint32_t len,
@@ -80,7 +90,7 @@ enum nicref_pcie_accept nicref_pcie_tl_send(struct nicref_pcie_dll *d, const uin
 	/* T4 (L49). */
 	d->next_transmit_seq = seq_add(seq, 1);
 	emit_tlp(d, seq, slot_bytes(d, seq), (uint32_t)len, lcrc, false, false, false);
-	timer_start_if_idle(d);
+	timer_start_if_idle(d, (uint32_t)len);
 	return NICREF_PCIE_SENT;
 }
 
@@ -139,9 +149,9 @@ bool pcie_replay_one(struct nicref_pcie_dll *d)
 	 * purged it meanwhile: no new TLP is accepted during a replay (L96). */
 	emit_tlp(d, seq, slot_bytes(d, seq), s->len, s->lcrc, false, true, first);
 	if (first && retry_count(d) > 0)
-		pcie_timer_restart(d); /* T7(b), T10(6) (L34, L102) */
+		pcie_timer_restart(d, wire_bytes(s->len)); /* T7(b), T10(6) (L34, L102) */
 	else
-		timer_start_if_idle(d);
+		timer_start_if_idle(d, s->len);
 	d->replay_next = seq_add(seq, 1);
 	if (d->replay_next == d->replay_end) {
 		/* T10(8) (L104, L118): normal operation again. */
@@ -177,7 +187,7 @@ void pcie_acknak(struct nicref_pcie_dll *d, bool nak, uint16_t seq)
 		/* A replay that waits keeps the timer held until it restarts it (T7(e)). */
 		if (!d->replay_pending) {
 			if (retry_count(d) > 0)
-				pcie_timer_restart(d); /* T7(c) (L35) */
+				pcie_timer_restart(d, NICREF_PCIE_DLLP_BYTES); /* T7(c) (L35, L134) */
 			else
 				pcie_timer_hold(d); /* T7(d) (L40) */
 		}

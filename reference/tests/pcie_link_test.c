@@ -77,3 +77,55 @@ Test(pcie_link, a_held_ack_never_leaves_after_a_later_one)
 	cr_expect_eq(r->l.end[0].errors[NICREF_PCIE_ERR_DL_PROTOCOL], 0);
 	free(r);
 }
+
+/* ---- REPLAY_TIMER in the link: from the last symbol (D-DLL-22) ---- */
+
+struct one {
+	struct nicref_pcie_link l;
+	bool sent;
+	uint8_t tlp[16];
+	uint64_t first_replay; /* the instant of end A's first retransmission */
+};
+
+static bool one_tlp(void *ctx, unsigned end, const uint8_t **tlp, size_t *len, bool *nullify)
+{
+	struct one *o = ctx;
+	if (end != 0 || o->sent)
+		return false;
+	o->sent = true;
+	*tlp = o->tlp, *len = sizeof o->tlp, *nullify = false;
+	return true;
+}
+
+static void on_replay(void *ctx, unsigned end, const struct nicref_pcie_event *ev)
+{
+	struct one *o = ctx;
+	if (end == 0 && ev->kind == NICREF_PCIE_EV_TX && ev->replay && !o->first_replay)
+		o->first_replay = ev->t;
+}
+
+Test(pcie_link, replay_timer_counts_from_the_tlps_last_symbol)
+{
+	/* PCIe Base §3.6.2.1 (seed 003 L33, L134): REPLAY_TIMER starts at the last symbol of the
+	 * TLP transmitted. End A sends one 16-byte TLP at 0: 22 bytes on the wire with its
+	 * sequence number and LCRC, 3 symbol times each, so its last symbol is out at 66; every
+	 * DLLP is lost (B's Ack never arrives), so the limit 24000 expires at 66 + 24000. */
+	struct one *o = calloc(1, sizeof *o);
+	size_t sz = nicref_pcie_link_storage_bytes(16);
+	uint8_t *st = malloc(sz);
+	cr_assert(o && st);
+	struct nicref_pcie_params p;
+	struct nicref_pcie_link_params lp;
+	nicref_pcie_params_default(&p);
+	nicref_pcie_link_params_default(&lp);
+	lp.symbol_cost = 3;
+	lp.faults.dllp_drop = 65535;
+	lp.seed = 7;
+	struct nicref_pcie_link_ops ops = { .ctx = o, .event = on_replay, .tl_next = one_tlp };
+	cr_assert_eq(nicref_pcie_link_init(&o->l, &p, &lp, &ops, 16, st, sz), 0);
+	nicref_pcie_link_run(&o->l, 30000);
+	cr_expect_eq(o->first_replay, 22u * 3u + 24000u, "first replay at %llu",
+		     (unsigned long long)o->first_replay);
+	free(st);
+	free(o);
+}

@@ -189,3 +189,35 @@ Test(pcie_tx, ack_emptying_the_buffer_cancels_a_waiting_replay)
 	cr_assert(!nicref_pcie_pump(&u->d));
 	pu_free(u);
 }
+
+Test(pcie_tx, timer_counts_from_the_last_symbol_when_packets_take_time)
+{
+	/* D-DLL-22, PCIe Base §3.6.2.1 (seed 003 L33, L35, L102, L134): REPLAY_TIMER starts at
+	 * the last symbol of the TLP transmitted (or retransmitted first in a replay) and
+	 * restarts at the last symbol of the Ack received. At 3 symbol times a byte a 12-byte
+	 * TLP (18 bytes with its sequence number and LCRC) lasts 54, a DLLP (6 bytes) 18. */
+	struct pu *u = pu_new(NULL);
+	u->d.symbol_cost = 3;
+	pu_send(u, 0);
+	nicref_pcie_advance(&u->d, 54);
+	cr_assert_eq(u->d.replay_timer, 0, "counting before the last symbol: %llu",
+		     (unsigned long long)u->d.replay_timer);
+	nicref_pcie_advance(&u->d, 10);
+	cr_assert_eq(u->d.replay_timer, 10);
+	pu_send(u, 1);
+	pu_dllp(u, NICREF_PCIE_DLLP_ACK, 0); /* T7(c): TLP 1 outstanding */
+	nicref_pcie_advance(&u->d, 18);
+	cr_assert_eq(u->d.replay_timer, 0);
+	unsigned from = u->n;
+	nicref_pcie_advance(&u->d, 23999);
+	cr_assert_eq(pu_count(u, from, NICREF_PCIE_EV_TX, 0), 0, "replayed early");
+	nicref_pcie_advance(&u->d, 1); /* 18 + 24000 after the Ack arrived */
+	cr_assert_eq(pu_count(u, from, NICREF_PCIE_EV_TX, 0), 1);
+	cr_assert(pu_nth(u, from, NICREF_PCIE_EV_TX, 0, 0)->replay);
+	/* T7(b): the replay restarts it at the last symbol of its first TLP. */
+	nicref_pcie_advance(&u->d, 54);
+	cr_assert_eq(u->d.replay_timer, 0);
+	nicref_pcie_advance(&u->d, 7);
+	cr_assert_eq(u->d.replay_timer, 7);
+	pu_free(u);
+}

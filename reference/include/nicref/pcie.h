@@ -8,7 +8,8 @@
  * rule carries its citation ("PCIe Base §3.6.x (seed 003 L<line>)") in reference/pcie/; the
  * readings where the seed is open are D-DLL-* of docs/pcie.md.
  *
- * Interface version NICREF_PCIE_API_VERSION: 1. */
+ * Interface version NICREF_PCIE_API_VERSION: 2 (2: struct nicref_pcie_dll gained symbol_cost and
+ * replay_timer_wait, REPLAY_TIMER from a packet's last symbol in a link). */
 #ifndef NICREF_PCIE_H
 #define NICREF_PCIE_H
 
@@ -18,7 +19,7 @@
 
 #include "nicref/api.h"
 
-#define NICREF_PCIE_API_VERSION 1
+#define NICREF_PCIE_API_VERSION 2
 
 #define NICREF_PCIE_SEQ_MOD 4096u     /* 12-bit sequence numbers (L21-22) */
 #define NICREF_PCIE_WINDOW 2048u      /* (NEXT_TRANSMIT_SEQ - ACKD_SEQ) mod 4096 >= 2048 stops the
@@ -161,6 +162,9 @@ struct nicref_pcie_dll {
 	uint8_t *store;   /* NICREF_PCIE_RETRY_SLOTS * tlp_max bytes */
 	uint32_t tlp_max;
 	bool paced;       /* one transmission per nicref_pcie_pump (the link); else all at once */
+	/* Symbol times per byte a packet lasts on the wire (the link's symbol_cost); 0: a
+	 * transmission takes no time (one end alone, D-DLL-12). */
+	uint32_t symbol_cost;
 	uint64_t now;
 
 	/* transmitter (L20-40) */
@@ -168,6 +172,9 @@ struct nicref_pcie_dll {
 	uint8_t replay_num;
 	bool replay_timer_running;
 	uint64_t replay_timer;
+	/* Symbol times until the last symbol of the packet that (re)started REPLAY_TIMER: it
+	 * counts from there (L33-35, L102, L134; D-DLL-22); 0 when symbol_cost is 0. */
+	uint64_t replay_timer_wait;
 	uint32_t replay_limit_now; /* latched at the timer's last start or reset (D-DLL-14) */
 	bool retraining;           /* not in L0: a retrain asked for (or the PHY's) until done */
 	bool replay_pending;       /* a replay triggered and not yet begun */

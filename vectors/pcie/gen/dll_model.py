@@ -180,16 +180,34 @@ def dllp_residue(body_and_crc):
 # ---------------------------------------------------------------------------------------------
 # One end
 
+SEQHDR_BYTES, LCRC_BYTES, DLLP_BYTES = 2, 4, 6     # Fig. 3-14; a DLLP's 4 bytes and CRC
+
+
+def span(nbytes, symbol_cost, link_width=1):
+    """Symbol times from a packet's first symbol to the end of its last (D-DLL-22): one byte per
+    lane per symbol time (8b/10b and 128b/130b alike), symbol_cost symbol times per byte; the
+    PHY's framing symbols are not counted (Chapter 4, not in the seed)."""
+    return -(-nbytes * symbol_cost // link_width)
+
+
 class Params:
     def __init__(self, ack_latency_limit=1000, replay_limit=24000, extended_synch=0,
-                 replay_limit_es1=80000):
+                 replay_limit_es1=80000, symbol_cost=0, link_width=1):
         self.ack_latency_limit = ack_latency_limit
         self.replay_limit = replay_limit            # Extended Synch 0 (L125, D-DLL-3)
         self.replay_limit_es1 = replay_limit_es1    # Extended Synch 1 (L126, D-DLL-3)
         self.extended_synch = extended_synch
+        # How long a packet lasts on the wire: 0 at one end, where a transmission takes no time
+        # (D-DLL-12, the vectors); a link's cost in a two-end run (gen_traces.py), where the
+        # timers start at a packet's last symbol (L33-35, L102, L134, L196, L295; D-DLL-22).
+        self.symbol_cost = symbol_cost
+        self.link_width = link_width
 
     def limit(self):
         return self.replay_limit_es1 if self.extended_synch else self.replay_limit
+
+    def span(self, nbytes):
+        return span(nbytes, self.symbol_cost, self.link_width)
 
 
 class Options:
@@ -229,10 +247,12 @@ class DllEnd:
         self.replay_num = 0
         self.replay_timer = 0
         self.replay_timer_running = False
+        self.replay_timer_wait = 0      # until the last symbol of the packet that started it
         self.retry = []                 # [(seq, tlp bytes, lcrc)] oldest first
         self.next_rcv_seq = 0
         self.nak_scheduled = 0
         self.acknak_latency_timer = 0
+        self.acknak_wait = 0            # until the last symbol of the TLP that started it
         self.unacked_rx = False         # a TLP forwarded to TL and not yet acknowledged (L276)
         self.limit_latched = None       # the REPLAY_TIMER limit taken at its last start/reset
         self.dllp_pending = []          # Acks/Naks scheduled while the link retrains
@@ -267,10 +287,13 @@ class DllEnd:
         self.sent.append({"tlp": {"seq": seq, "lcrc": crc, "nullified": nullified,
                                   "replay": replay}, "data": bytes(data)})
 
-    def _timer_restart(self, running):
-        """REPLAY_TIMER reset to 0, running or held; the limit is taken now (L127, D-DLL-14)."""
+    def _timer_restart(self, running, nbytes=0):
+        """REPLAY_TIMER reset to 0, running or held; the limit is taken now (L127, D-DLL-14).
+        Restarted by a packet of nbytes transmitted or received, it counts from that packet's
+        last symbol (L33-35, L102, L134): at one end at once (no time on the wire)."""
         self.replay_timer = 0
         self.replay_timer_running = running
+        self.replay_timer_wait = self.p.span(nbytes) if running else 0
         self.limit_latched = self.p.limit()
 
     def limit(self):
@@ -278,10 +301,10 @@ class DllEnd:
             return self.p.limit()
         return self.limit_latched
 
-    def _start_timer_if_stopped(self):
+    def _start_timer_if_stopped(self, tlp):
         # L33: the timer starts at the last symbol of any TLP transmission if not running
         if not self.replay_timer_running:
-            self._timer_restart(True)
+            self._timer_restart(True, SEQHDR_BYTES + len(tlp) + LCRC_BYTES)
 
     def tl_send(self, tlp, nullify=False):
         tlp = bytes(tlp)
@@ -300,7 +323,7 @@ class DllEnd:
         self.retry.append((seq, tlp, good))                        # L83
         self.next_transmit_seq = (seq + 1) % SEQ_MOD               # L49
         self._send_tlp(seq, good, data=tlp)
-        self._start_timer_if_stopped()                             # L33
+        self._start_timer_if_stopped(tlp)                          # L33
 
     def _replay(self, cause_timer, increment=True):
         """L84-L118. Called on a Nak (after its acknowledgement part) or a timer expiry."""
@@ -325,7 +348,7 @@ class DllEnd:
         for k, (seq, tlp, crc) in enumerate(entries):
             self._send_tlp(seq, crc, replay=True, data=tlp)
             if k == 0:
-                self._timer_restart(True)
+                self._timer_restart(True, SEQHDR_BYTES + len(tlp) + LCRC_BYTES)
         if not self.retry:
             # every TLP was acknowledged meanwhile: the timer is reset and held (L40)
             self._timer_restart(False)
@@ -381,7 +404,7 @@ class DllEnd:
             self.replay_num = 0
             # L35 restart while TLPs remain; L40 reset and hold when none remain; while a
             # replay waits for the retrain it stays held until the replay (L37)
-            self._timer_restart(bool(self.retry) and not self.retraining)
+            self._timer_restart(bool(self.retry) and not self.retraining, DLLP_BYTES)
         elif self.o.replay_num_reset_any_ack and dtype == DLLP_ACK:
             self.replay_num = 0                                    # L28's literal reading
         if dtype == DLLP_NAK:                                      # L170
@@ -403,6 +426,7 @@ class DllEnd:
         # L195, L288: restarts from 0 at each scheduled Ack or Nak; 0 (and held) once an Ack
         # DLLP has acknowledged every TLP received: when the Ack is transmitted
         self.acknak_latency_timer = 0
+        self.acknak_wait = 0
         if self.held():
             if dtype not in self.dllp_pending:
                 self.dllp_pending.append(dtype)
@@ -413,6 +437,7 @@ class DllEnd:
         if dtype == DLLP_ACK:
             self.unacked_rx = False
             self.acknak_latency_timer = 0
+            self.acknak_wait = 0
         seq = (self.next_rcv_seq - 1) % SEQ_MOD                    # L293
         self.sent.append({"dllp": {"type": "ack" if dtype == DLLP_ACK else "nak", "seq": seq,
                                    "crc": dllp_crc(dllp_body(dtype, seq))}})
@@ -452,8 +477,10 @@ class DllEnd:
         self.next_rcv_seq = (self.next_rcv_seq + 1) % SEQ_MOD
         self.nak_scheduled = 0
         if not self.unacked_rx:
-            self.unacked_rx = True                                 # L196
+            # L196: from the TLP's forwarding, once its last symbol is in (L295)
+            self.unacked_rx = True
             self.acknak_latency_timer = 0
+            self.acknak_wait = self.p.span(SEQHDR_BYTES + len(tlp) + LCRC_BYTES)
         self._ack_if_due()
 
     def _bad_tlp(self):
@@ -476,9 +503,10 @@ class DllEnd:
         while left > 0:
             dist = [left]
             if self.replay_timer_running and not self.held():
-                dist.append(self.limit() - self.replay_timer)
+                dist.append(self.replay_timer_wait + self.limit() - self.replay_timer)
             if self.unacked_rx and self.nak_scheduled == 0 and not self.held():
-                dist.append(self.p.ack_latency_limit - self.acknak_latency_timer)
+                dist.append(self.acknak_wait + self.p.ack_latency_limit
+                            - self.acknak_latency_timer)
             step = max(min(dist), 1)
             self._tick(step)
             left -= step
@@ -486,10 +514,15 @@ class DllEnd:
 
     def _tick(self, n):
         self.now += n
+        # a packet's last symbol comes whether or not the link then retrains (D-DLL-22)
+        w = min(n, self.replay_timer_wait)
+        self.replay_timer_wait -= w
         if self.replay_timer_running and not self.held():          # L38 held during retrain
-            self.replay_timer += n
+            self.replay_timer += n - w
+        w = min(n, self.acknak_wait)
+        self.acknak_wait -= w
         if self.unacked_rx:
-            self.acknak_latency_timer += n
+            self.acknak_latency_timer += n - w
 
     def _fire(self):
         ack_due = (self.unacked_rx and self.nak_scheduled == 0 and not self.held()
@@ -615,22 +648,52 @@ class _Side:
         self.dup_due = None         # (deadline, line): a duplicate unanswered
 
 
+# L125-126: the Simplified REPLAY_TIMER Limit's range by Extended Synch (D-DLL-3)
+REPLAY_RANGE = {0: (24000, 31000), 1: (80000, 100000)}
+
+
+def replay_range(header):
+    """(min, max) of the header: "replay_limit" pins both; else replay_limit_min and
+    replay_limit_max, each defaulting to the seed's range for the header's Extended Synch."""
+    if "replay_limit" in header:
+        assert "replay_limit_min" not in header and "replay_limit_max" not in header
+        return header["replay_limit"], header["replay_limit"]
+    lo, hi = REPLAY_RANGE[header.get("extended_synch", 0)]
+    return header.get("replay_limit_min", lo), header.get("replay_limit_max", hi)
+
+
 class Checker:
     """Plays both ends' rules over a trace; `verdicts()` gives, per direction, None (ok) or
     (rule, t, line, cause_line, message): the earliest violation by t (a missed deadline counts
     at its deadline), then by line. `line` is the line at which the checker sees the violation
     (the record, or for a deadline the first record past it); `cause_line` the record that
-    opened the obligation (the record itself for a violation of a record)."""
+    opened the obligation (the record itself for a violation of a record).
+
+    A record's t is its packet's first symbol; the packet is received at once (the header's
+    delay must be 0), and every obligation it opens counts from its last symbol, t + its
+    length (`span`, D-DLL-22: REPLAY_TIMER L33-35, L102, L134; the Ack latency L295). A device's
+    REPLAY_TIMER limit may be anywhere in the header's range: a replay is early below its lower
+    end, late past its upper end and the tolerance (L123-126, D-DLL-3)."""
 
     def __init__(self, header):
         self.h = header
+        assert header.get("delay", 0) == 0
         self.tol = header.get("tolerance", 2000)
         self.ack_limit = header.get("ack_latency_limit", 1000)
-        es = header.get("extended_synch", 0)
-        self.replay_limit = header.get("replay_limit", 80000 if es else 24000)
+        self.replay_min, self.replay_max = replay_range(header)
+        assert self.replay_min <= self.replay_max
+        self.cost = header.get("symbol_cost", 1)
+        self.width = header.get("link_width", 1)
         self.side = {d: _Side() for d in DIRS}
         self.found = {d: None for d in DIRS}
         self.retrain_from = None
+
+    def _end(self, t, nbytes):
+        """The instant a packet of nbytes transmitted at t ends (its last symbol)."""
+        return t + span(nbytes, self.cost, self.width)
+
+    def _tlp_end(self, t, data):
+        return self._end(t, SEQHDR_BYTES + len(data) + LCRC_BYTES)
 
     def _violate(self, d, rule, t, line, cause_line, msg):
         cur = self.found[d]
@@ -655,7 +718,7 @@ class Checker:
             elif s.nak_at is not None:
                 out.append((s.nak_at + self.tol, "tx.replay_late", s.cause_line))
             elif s.timer_start is not None:
-                out.append((s.timer_start + self.replay_limit + self.tol, "tx.replay_late",
+                out.append((s.timer_start + self.replay_max + self.tol, "tx.replay_late",
                             s.cause_line))
         return out
 
@@ -698,38 +761,48 @@ class Checker:
                 # an end whose REPLAY_TIMER had expired owes its replay after the retrain
                 for x in DIRS:
                     s = self.side[x]
+                    # the timer may have expired (a limit at the range's lower end)
                     if (s.retry and s.replay_plan is None and s.timer_start is not None
-                            and t - s.timer_start >= self.replay_limit):
-                        s.expired_at = s.timer_start + self.replay_limit
+                            and t - s.timer_start >= self.replay_min):
+                        s.expired_at = s.timer_start + self.replay_min
             return
-        # retrain_done: the timers held; what was owed before is owed from now
+        # retrain_done: the timers held; what was owed before is owed from now. An obligation
+        # that began before the retrain moves by its length; one that began during it (a
+        # packet's last symbol then) starts at its end; one still to begin stays.
         start = self.retrain_from if self.retrain_from is not None else t
         shift = t - start
         self.retrain_from = None
+
+        def moved(v):
+            return v + shift if v < start else max(v, t)
+
         for x in DIRS:
             s = self.side[x]
-            if s.timer_start is not None and s.expired_at is None:
-                s.timer_start += shift
+            if s.timer_start is not None:
+                s.timer_start = moved(s.timer_start)
             for name in ("nak_due", "ack_due", "dup_due"):
                 v = getattr(s, name)
                 if v:
                     setattr(s, name, (v[0] + shift, v[1]))
             if s.nak_at is not None:
-                s.nak_at += shift
+                s.nak_at = moved(s.nak_at)
         s = self.side[d]
         s.retrain_done_since_replay = True
         for x in DIRS:
             s = self.side[x]
-            if s.retry and s.replay_plan is None and (s.nak_at is not None
-                                                      or s.expired_at is not None):
+            if s.retry and s.replay_plan is None and s.nak_at is not None:
                 s.owed_retrain_done = t + self.tol
+                s.cause_line = line
+            elif s.retry and s.replay_plan is None and s.expired_at is not None:
+                # expired at the range's lower end, or not before its upper end
+                s.owed_retrain_done = max(t, s.timer_start + self.replay_max) + self.tol
                 s.cause_line = line
         self.side[d].retrain_done_since_replay = True
 
     def _replay_cause(self, s, t):
         if s.nak_at is not None or s.expired_at is not None:
             return True
-        if s.timer_start is not None and t - s.timer_start >= self.replay_limit:
+        if s.timer_start is not None and t - s.timer_start >= self.replay_min:
             return True
         return s.owed_retrain_done is not None
 
@@ -775,7 +848,7 @@ class Checker:
                     s.retry.append((seq, data, good))
                     s.nts = (seq + 1) % SEQ_MOD
                     if s.timer_start is None and s.nak_at is None and s.expired_at is None:
-                        s.timer_start = t
+                        s.timer_start = self._tlp_end(t, data)             # L33
                         s.cause_line = line
         # -- the receiver at the other end
         if lost:
@@ -785,32 +858,33 @@ class Checker:
         if nullified:
             if val == good ^ 0xFFFFFFFF and not corrupt:
                 return
-            self._rx_bad(r, seq, t, line)
+            self._rx_bad(r, seq, t, line, data)
             return
         if val != good or corrupt:
-            self._rx_bad(r, seq, t, line)
+            self._rx_bad(r, seq, t, line, data)
             return
+        end = self._tlp_end(t, data)     # obligations from the TLP's last symbol (L295)
         if seq != r.nrs:
             if d_(r.nrs, seq) <= WINDOW:
                 if r.dup_due is None:
-                    r.dup_due = (t + self.tol, line)
+                    r.dup_due = (end + self.tol, line)
                 return
             r.bad_pending.setdefault(seq, line)
             if r.nak_sched == 0:
                 r.nak_sched = 1
-                r.nak_due = (t + self.tol, line)
+                r.nak_due = (end + self.tol, line)
             return
         r.bad_pending.pop(seq, None)
         r.nrs = (r.nrs + 1) % SEQ_MOD
         r.nak_sched = 0
         if r.ack_due is None:
-            r.ack_due = (t + self.ack_limit + self.tol, line)
+            r.ack_due = (end + self.ack_limit + self.tol, line)
 
-    def _rx_bad(self, r, seq, t, line):
+    def _rx_bad(self, r, seq, t, line, data):
         r.bad_pending.setdefault(seq, line)
         if r.nak_sched == 0:
             r.nak_sched = 1
-            r.nak_due = (t + self.tol, line)
+            r.nak_due = (self._tlp_end(t, data) + self.tol, line)
 
     def _retransmission(self, d, s, rec, seq, data, val, corrupt, t, line):
         if s.replay_plan is None:
@@ -826,7 +900,7 @@ class Checker:
             s.replay_plan = list(s.retry)
             s.replay_pos = next((k for k, e in enumerate(s.replay_plan) if e[0] == seq), 0)
             s.nak_at = s.expired_at = s.owed_retrain_done = None
-            s.timer_start = t                                      # L34, L102
+            s.timer_start = self._tlp_end(t, data)                 # L34, L102
             s.cause_line = line
             if not s.retry or seq != s.retry[0][0]:
                 self._violate(d, "tx.replay_order", t, line, line,
@@ -906,6 +980,7 @@ class Checker:
             y.nak_due = None
 
     def _acknak_received(self, x, dtype, seq, t, line):
+        t = self._end(t, DLLP_BYTES)     # from the DLLP's last symbol received (L134)
         n = d_(x.nts - 1, x.ackd)
         if d_(seq, x.ackd) > n:
             return      # a data link protocol error at x: discarded

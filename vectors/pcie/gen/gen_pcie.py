@@ -745,12 +745,23 @@ def gen_rx():
         data = bytes.fromhex(tlp(3))
         good = M.lcrc(seq, data)
         wrong = M.lcrc(seq & 0xFF, data)
+        dist = M.d(0, seq)
+        if dist <= M.WINDOW:
+            # L243-244: a duplicate, acknowledged
+            what = (f"a duplicate ((0 - {seq}) mod 4096 = {dist} <= 2048): an Ack of 4095; with "
+                    f"the LCRC of header {M.seq_header(seq & 0xFF).hex()} (0x{wrong:08x}): Bad "
+                    "TLP and a Nak")
+            lines, rule = cite(S31, 219, 225, 227, 235, 243, 244), "RX-DUP"
+        else:
+            # L246-255: lost TLPs; then a bad LCRC with NAK_SCHEDULED already 1 (L227)
+            what = (f"out of sequence ((0 - {seq}) mod 4096 = {dist} > 2048: TLPs lost): a Nak of "
+                    f"4095 and Bad TLP; with the LCRC of header {M.seq_header(seq & 0xFF).hex()} "
+                    f"(0x{wrong:08x}): Bad TLP, no second Nak (NAK_SCHEDULED is 1)")
+            lines, rule = cite(S31, 219, 225, 227, 235, 243, 246, 248, 255), "RX-OOS"
         vf.test(g, f"a TLP with sequence number {seq} ({seq:#05x}: header bytes "
                 f"{M.seq_header(seq).hex()}) and LCRC 0x{good:08x}: the LCRC is good, the TLP "
-                f"a duplicate ((0 - {seq}) mod 4096 = {(-seq) % 4096} <= 2048): an Ack of 4095; "
-                f"with the LCRC of header {M.seq_header(seq & 0xFF).hex()} (0x{wrong:08x}): Bad "
-                "TLP", cite(S21, 46, 47, 63) + "; " + cite(S31, 219, 225, 243),
-                ["TX-LCRC", "TX-SEQHDR", "RX-LCRC", "RX-DUP"],
+                + what, cite(S21, 46, 47, 63) + "; " + lines,
+                ["TX-LCRC", "TX-SEQHDR", "RX-LCRC", rule],
                 [rx(seq, 3, f"0x{good:08x}"), E(state=RX_STATE), rx(seq, 3, f"0x{wrong:08x}"),
                  E(state=RX_STATE)])
     return vf

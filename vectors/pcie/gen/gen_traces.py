@@ -7,7 +7,10 @@
 Two ends of dll_model.DllEnd joined by a link with no delay (header "delay": 0: a packet is
 received at the instant it is transmitted, in file order) run a script of TLPs offered by each
 transaction layer, with faults injected on the link (a TLP or DLLP corrupted: "corrupt": true,
-or lost: "lost": true). The conforming traces are what the two conforming ends transmit. Each
+or lost: "lost": true). A packet lasts one symbol time per byte (the header's default
+symbol_cost 1 on one lane): the ends start REPLAY_TIMER and AckNak_LATENCY_TIMER at the last
+symbol of the packet concerned (D-DLL-22); packets of one direction may overlap in time (the
+link does not pace them). The conforming traces are what the two conforming ends transmit. Each
 non-conforming trace is a conforming run in which one end's transmission is changed on purpose
 (dropped, delayed, a field altered, a record added) so that it breaks one checker rule of
 docs/pcie.md. The verdicts come from dll_model.Checker, and the generator refuses to write a
@@ -25,18 +28,25 @@ sys.path.insert(0, HERE)
 import dll_model as M  # noqa: E402
 from gen_pcie import tlp  # noqa: E402
 
-HEADER = {"format": "nicref_dll_trace_v1", "ack_latency_limit": 1000, "replay_limit": 24000,
-          "extended_synch": 0, "tolerance": 2000, "delay": 0}
+# The REPLAY_TIMER limit is the seed's range (L125: 24000-31000 with Extended Synch 0): the
+# header leaves it to its default.
+HEADER = {"format": "nicref_dll_trace_v1", "ack_latency_limit": 1000, "extended_synch": 0,
+          "tolerance": 2000, "delay": 0}
 
 
 class Link:
-    """Ends A ("down": what A transmits) and B ("up"), no delay, zero-time transmissions."""
+    """Ends A ("down": what A transmits) and B ("up"), no delay; a packet lasts its bytes times
+    the header's symbol_cost (1 by default) over its link_width, from the instant it is
+    transmitted. Both ends' REPLAY_TIMER limit is `limit` (by default the lower end of the
+    header's range)."""
 
-    def __init__(self, faults=None, tamper=None, header=None):
+    def __init__(self, faults=None, tamper=None, header=None, limit=None):
         self.header = header or HEADER
         h = self.header
-        p = M.Params(ack_latency_limit=h["ack_latency_limit"], replay_limit=h["replay_limit"],
-                     replay_limit_es1=h["replay_limit"], extended_synch=h["extended_synch"])
+        lim = limit if limit is not None else M.replay_range(h)[0]
+        p = M.Params(ack_latency_limit=h["ack_latency_limit"], replay_limit=lim,
+                     replay_limit_es1=lim, extended_synch=h["extended_synch"],
+                     symbol_cost=h.get("symbol_cost", 1), link_width=h.get("link_width", 1))
         self.ends = {"down": M.DllEnd(p), "up": M.DllEnd(p)}
         self.records = []
         self.now = 0
@@ -123,9 +133,10 @@ class Link:
 
     # -- the script's verbs -----------------------------------------------------------------
 
-    def tl(self, d, i, nullify=False):
+    def tl(self, d, i, nullify=False, data=None):
+        """End d's TL hands over TLP i (a Memory Read, gen_pcie.tlp), or the bytes data."""
         e = self.ends[d]
-        e.tl_send(bytes.fromhex(tlp(i)), nullify)
+        e.tl_send(data if data is not None else bytes.fromhex(tlp(i)), nullify)
         self.pump()
         return not e.tl_stalled
 
@@ -140,9 +151,9 @@ class Link:
     def _next_due(e):
         ds = []
         if e.replay_timer_running and not e.held() and e.retry:
-            ds.append(e.limit() - e.replay_timer)
+            ds.append(e.replay_timer_wait + e.limit() - e.replay_timer)
         if e.unacked_rx and e.nak_scheduled == 0 and not e.held():
-            ds.append(e.p.ack_latency_limit - e.acknak_latency_timer)
+            ds.append(e.acknak_wait + e.p.ack_latency_limit - e.acknak_latency_timer)
         return min(ds) if ds else None
 
     def run_to(self, t):
@@ -204,8 +215,9 @@ def ok_lost_ack():
     link.run_to(26000)
     link.tl("down", 1)
     link.run_to(30000)
-    return link, ("B's Ack lost: A's REPLAY_TIMER expires at 24,000 (L123) and A replays TLP 0; "
-                  "B sees a duplicate and acknowledges it at once (L244)")
+    return link, ("B's Ack lost: A's REPLAY_TIMER expires 24,000 after the last symbol of TLP 0 "
+                  "(18 bytes on the wire: at 24,018, L33, L123) and A replays TLP 0; B sees a "
+                  "duplicate and acknowledges it at once (L244)")
 
 
 def ok_bad_dllp():
@@ -239,10 +251,10 @@ def _rollover_link(tamper=None, retrain_at=80000):
 
 def ok_rollover():
     link = _rollover_link()
-    return link, ("TLP 0 corrupted four times: a Nak, then REPLAY_TIMER expiries at 24,000 and "
-                  "48,000 (B's Nak is still scheduled, L248), the fourth replay without "
-                  "progress at 72,000 rolls REPLAY_NUM over: A retrains (L90) and replays after "
-                  "retrain_done at 80,000")
+    return link, ("TLP 0 corrupted four times: a Nak, then REPLAY_TIMER expiries at 24,018 and "
+                  "48,036 (24,000 after the last symbol of the replay before; B's Nak is still "
+                  "scheduled, L248), the fourth replay without progress at 72,054 rolls "
+                  "REPLAY_NUM over: A retrains (L90) and replays after retrain_done at 80,000")
 
 
 def ok_both_ways():
@@ -265,12 +277,12 @@ def ok_duplicate():
 
 
 def ok_es1():
-    h = dict(HEADER, extended_synch=1, replay_limit=80000)
+    h = dict(HEADER, extended_synch=1)
     link = Link(faults={("up", "dllp", 0): "lost"}, header=h)
     link.tl("down", 0)
     link.run_to(90000)
-    return link, ("Extended Synch 1 (replay_limit 80,000): B's Ack lost, A replays at 80,000, "
-                  "not at 24,000 (L126)")
+    return link, ("Extended Synch 1 (the header's range: 80,000-100,000): B's Ack lost, A (its "
+                  "limit 80,000) replays at 80,018, not at 24,018 (L126)")
 
 
 def ok_ack_during_replay():
@@ -304,9 +316,9 @@ def v_replay_late():
     link = Link(faults={("up", "dllp", 0): "lost"}, tamper={("down", "tlp", 1): drop})
     link.tl("down", 0)
     link.run_to(50000)
-    return link, ("B's Ack lost; A does not replay when REPLAY_TIMER expires at 24,000 (its "
-                  "replay is removed) and replays only at 48,000: too late past 24,000 + "
-                  "tolerance")
+    return link, ("B's Ack lost; A does not replay when REPLAY_TIMER expires at 24,018 (its "
+                  "replay is removed) and replays only at 48,036: too late past the range's "
+                  "upper end 31,000 + tolerance from the last symbol of TLP 0 (18)")
 
 
 def v_replay_early():
@@ -365,7 +377,7 @@ def v_missed_nak():
     offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2)])
     link.run_to(30000)
     return link, ("TLP 1 corrupted on the link; B sends no Nak (its Nak is removed): A recovers "
-                  "only by REPLAY_TIMER at 24,000")
+                  "only by REPLAY_TIMER at 24,018")
 
 
 def v_ack_seq():
@@ -444,8 +456,11 @@ def v_window():
 
 
 def v_no_retrain():
+    # the fourth replay without progress falls due at 72,054: the first replay (on the Nak)
+    # restarts REPLAY_TIMER at the last symbol of its 18-byte TLP (18), each later one 18 after
+    # the expiry that caused it: 18 + 24,000 + 18 + 24,000 + 18 + 24,000
     link = _rollover_link(tamper={("down", "phy", 0): drop, ("down", "phy", 1): drop},
-                          retrain_at=72000)
+                          retrain_at=3 * 18 + 3 * 24000)
     return link, ("as ok_rollover, but A replays at once after the fourth replay without "
                   "progress: no retrain (its phy records removed)")
 
@@ -463,7 +478,7 @@ def v_replay_late_nak():
     offer(link, [(0, "down", 0), (100, "down", 1), (200, "down", 2)])
     link.run_to(30000)
     return link, ("TLP 1 corrupted; B's Nak arrives at 100 but A does not replay (its replay is "
-                  "removed) until REPLAY_TIMER expires at 24,100: later than the Nak + tolerance")
+                  "removed) until REPLAY_TIMER expires at 24,118: later than the Nak + tolerance")
 
 
 def _new_data(rec):
@@ -488,7 +503,7 @@ def v_dup_unanswered():
     link = Link(faults={("up", "dllp", 0): "lost"}, tamper={("up", "dllp", 1): _delay(5000)})
     link.tl("down", 0)
     link.run_to(32000)
-    return link, ("B's Ack lost; A's replay at 24,000 is a duplicate at B, which answers it only "
+    return link, ("B's Ack lost; A's replay at 24,018 is a duplicate at B, which answers it only "
                   "5,000 later (an Ack is owed as soon as possible, L244)")
 
 
@@ -540,7 +555,7 @@ def v_ack_late():
     link = Link(tamper={("up", "dllp", 0): drop})
     link.tl("down", 0)
     link.run_to(30000)
-    return link, ("B never acknowledges TLP 0 (its Ack removed) until A's replay at 24,000 "
+    return link, ("B never acknowledges TLP 0 (its Ack removed) until A's replay at 24,018 "
                   "makes it a duplicate")
 
 
@@ -552,9 +567,87 @@ def v_both():
                   "wrong: one violation in each direction")
 
 
-def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02):
+# -- the REPLAY_TIMER limit's range and the packets' last symbols ---------------------------
+
+def big_tlp(i):
+    """A 4-DW Memory Write of 1024 DW with a digest (Fmt/Type 60h, TD 1, Length 0 = 1024 DW,
+    requester 0000h, tag i, byte enables FFh, address 1_0000_0000h): 16 + 4096 + 4 = 4116
+    bytes, the largest TLP; 4122 bytes on the wire with its sequence number and LCRC."""
+    head = bytes.fromhex(f"60008000 0000{i & 0xFF:02x}ff 00000001 00000000")
+    return head + bytes(k & 0xFF for k in range(4096)) + bytes(4)
+
+
+def ok_limit_30000():
+    link = Link(faults={("up", "dllp", 0): "lost"}, limit=30000)
+    link.tl("down", 0)
+    link.run_to(35000)
+    return link, ("A's REPLAY_TIMER limit is 30,000, inside the seed's 24,000-31,000 (L125): B's "
+                  "Ack lost, A replays at 30,018 (30,000 after the last symbol of TLP 0); the "
+                  "header gives the range, not one value (D-DLL-3)")
+
+
+def ok_limit_31000():
+    link = Link(faults={("up", "dllp", 0): "lost"}, limit=31000)
+    offer(link, [(0, "down", 0), (100, "down", 1)])
+    link.run_to(36000)
+    return link, ("A's limit at the range's upper end, 31,000 (L125): B's Ack of 1 (covering 0 "
+                  "and 1) lost, A replays both at 31,018")
+
+
+def v_limit_pinned():
+    h = dict(HEADER, replay_limit=30000)
+    link = Link(faults={("up", "dllp", 0): "lost"}, header=h, limit=24500)
+    link.tl("down", 0)
+    link.run_to(30000)
+    return link, ("the header pins the limit at 30,000 (\"replay_limit\": both ends of the range) "
+                  "but A replays at 24,518, its REPLAY_TIMER at 24,500")
+
+
+def ok_big_tlp_replay():
+    link = Link(faults={("up", "dllp", 0): "lost"})
+    link.tl("down", 0, data=big_tlp(0))
+    link.run_to(32000)
+    return link, ("a 4116-byte TLP (4122 symbol times on the wire), B's Ack lost: A's "
+                  "REPLAY_TIMER starts at its last symbol (4,122, L33) and expires at 28,122")
+
+
+def ok_big_tlp_ack():
+    link = Link()
+    link.tl("down", 0, data=big_tlp(0))
+    link.run_to(8000)
+    return link, ("a 4116-byte TLP: B's Ack latency runs from its last symbol received (4,122, "
+                  "L295): the Ack at 5,122")
+
+
+def v_big_tlp_ack_late():
+    link = Link(tamper={("up", "dllp", 0): _delay(2001)})
+    link.tl("down", 0, data=big_tlp(0))
+    link.run_to(10000)
+    return link, ("as ok_big_tlp_ack, B's Ack 2,001 later (7,123): past 4,122 + the Ack latency "
+                  "limit 1,000 + tolerance 2,000")
+
+
+def v_replay_from_first_symbol():
+    link = Link(faults={("up", "dllp", 0): "lost"}, tamper={("down", "tlp", 1): _delay(-4122)})
+    link.tl("down", 0, data=big_tlp(0))
+    link.run_to(32000)
+    return link, ("a 4116-byte TLP, B's Ack lost; A counts REPLAY_TIMER from the TLP's first "
+                  "symbol and replays at 24,000: 19,878 after its last symbol (L33)")
+
+
+def ok_x16_big_tlp():
+    h = dict(HEADER, link_width=16)
+    link = Link(faults={("up", "dllp", 0): "lost"}, header=h)
+    link.tl("down", 0, data=big_tlp(0))
+    link.run_to(30000)
+    return link, ("16 lanes (\"link_width\": 16): the 4116-byte TLP lasts ceil(4122 / 16) = 258 "
+                  "symbol times; B's Ack at 1,258 lost, A replays at 24,258")
+
+
+def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02, header=None, limit=None):
     """A conforming run with random traffic both ways and random link faults (the self-check
-    asks the checker to find nothing in it); retrains when an end rolls REPLAY_NUM over."""
+    asks the checker to find nothing in it); retrains when an end rolls REPLAY_NUM over. The
+    ends' REPLAY_TIMER limit is `limit` (default: the lower end of the header's range)."""
     import random
     r = random.Random(seed)
     faults = {}
@@ -568,7 +661,7 @@ def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02):
                     faults[(d, kind, k)] = "lost"
                 elif x < corrupt + lost + duplicate:
                     faults[(d, kind, k)] = "duplicate"
-    link = Link(faults=faults)
+    link = Link(faults=faults, header=header, limit=limit)
 
     def retrains():
         for d in M.DIRS:
@@ -625,6 +718,14 @@ TRACES = [
     (v_accepted_lost, None, "rx.accepted_bad"),
     (v_null_seq, "tx.seq", None),
     (v_after_replay_order, "tx.replay_order", "rx.accepted_bad"),
+    (ok_limit_30000, None, None),
+    (ok_limit_31000, None, None),
+    (v_limit_pinned, "tx.replay_early", None),
+    (ok_big_tlp_replay, None, None),
+    (ok_big_tlp_ack, None, None),
+    (v_big_tlp_ack_late, None, "rx.ack_late"),
+    (v_replay_from_first_symbol, "tx.replay_early", None),
+    (ok_x16_big_tlp, None, None),
 ]
 
 
@@ -652,8 +753,14 @@ refuses to write a trace whose verdict under its own checker is not the one the 
     build/gcc/nicref pcie check examples/pcie/v_missed_nak.jsonl     # up: rx.missed_nak ...
     /usr/bin/python3 vectors/pcie/gen/gen_traces.py [--check]        # rewrite (or compare)
 
-Header of every trace: `ack_latency_limit` 1000, `replay_limit` 24000, `extended_synch` 0,
-`tolerance` 2000, `delay` 0. TLPs are 3-DW Memory Read requests.
+Header of every trace (unless its row says otherwise): `ack_latency_limit` 1000,
+`extended_synch` 0, `tolerance` 2000, `delay` 0, and the defaults for the rest: the REPLAY_TIMER
+limit's range 24000-31000 (the seed's, L125) and one symbol time per byte on one lane. A packet
+of n bytes (with its sequence number and LCRC: an 18-byte 3-DW Memory Read request, a 4122-byte
+Memory Write of 1024 DW with digest, a 6-byte DLLP) lasts n symbol times from its record's `t`,
+and the timers start at its last symbol (D-DLL-22); the ends' REPLAY_TIMER limit is 24000
+unless the row says otherwise. The generator's link does not pace the packets of one direction:
+they may overlap in time.
 
 """
 
@@ -661,8 +768,12 @@ README_TAIL = """
 Readings the verdicts rest on (the checker of `dll_model.py`):
 - A retransmission is a TLP whose sequence number is unacknowledged (or is the next of the
   replay in progress: a TLP acknowledged while a replay runs may still be sent, L106). A replay
-  needs a cause: a Nak received since the previous replay began, or REPLAY_TIMER at
-  `replay_limit` (L123); it starts at the oldest unacknowledged TLP (L100).
+  needs a cause: a Nak received since the previous replay began, or REPLAY_TIMER at the lower
+  end of the header's range (L123-125); it starts at the oldest unacknowledged TLP (L100). One
+  owed to REPLAY_TIMER is late past the range's upper end and the tolerance.
+- Every obligation counts from the last symbol of the packet that opens it: REPLAY_TIMER from
+  the TLP sent (L33, L34, L102) or the Ack received (L35, L134), the Ack latency and a Nak or an
+  Ack owed from the TLP received (L295).
 - An Ack or Nak whose sequence number is not the sender's NEXT_RCV_SEQ − 1 is, in this order:
   `rx.accepted_bad` when it covers a TLP the sender received bad, lost or out of sequence;
   `rx.ack_unsent` when the other end has not sent it (neither its ACKD_SEQ nor

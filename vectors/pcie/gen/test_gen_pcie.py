@@ -18,9 +18,10 @@
 5. The files on disk are the generator's output; each obeys the file rules of docs/vectors.md
    (numberOfTests, unique tcIds, a cite naming seed 003 and a line inside it, acceptable tests
    with a matcher admitting two values or a PROFILE flag naming a D-DLL decision, valid tests
-   with neither); every rule of RULES has a
+   with neither); a comment's sequence arithmetic holds; every rule of RULES has a
    test; the example traces (examples/pcie) are the trace generator's output and their
-   verdicts stand.
+   verdicts stand, and random conforming runs (the ends' REPLAY_TIMER limit at either end of
+   the seed's range, packets of several lengths) are judged conforming.
 """
 import json
 import os
@@ -258,6 +259,32 @@ class Files(unittest.TestCase):
                 for f in t["flags"]:
                     self.assertIn(f, doc["notes"])
 
+    def test_comment_arithmetic(self):
+        """A comment's sequence arithmetic holds: "(a - b) mod 4096 = c" is (a - b) mod 4096,
+        a comparison after it ("<= 2048") is true, and a TLP it calls a duplicate lies within
+        2048 behind NEXT_RCV_SEQ (L243), one out of sequence beyond (L246)."""
+        pat = re.compile(r"\((\d+) - (\d+)\) mod 4096 = (\d+)(?:\s*(<=|>=|<|>)\s*(\d+))?")
+        ops = {"<=": lambda x, y: x <= y, ">=": lambda x, y: x >= y,
+               "<": lambda x, y: x < y, ">": lambda x, y: x > y}
+        seen = 0
+        for vf in self.vfs:
+            doc = json.loads(vecfmt.dump(vf.doc()))
+            for t in (t for g in doc["testGroups"] for t in g["tests"]):
+                for m in pat.finditer(t["comment"]):
+                    a, b, c = (int(m.group(k)) for k in (1, 2, 3))
+                    where = f"{vf.name} tcId {t['tcId']}: {m.group(0)}"
+                    self.assertEqual((a - b) % 4096, c, where)
+                    if m.group(4):
+                        self.assertTrue(ops[m.group(4)](c, int(m.group(5))), where)
+                    before = t["comment"][max(0, m.start() - 20):m.start()]
+                    after = t["comment"][m.end():m.end() + 20]
+                    if "duplicate" in before + after:
+                        self.assertLessEqual(c, 2048, where)
+                    if "out of sequence" in before + after:
+                        self.assertGreater(c, 2048, where)
+                    seen += 1
+        self.assertGreater(seen, 5)
+
     def test_rules_covered(self):
         cov = {}
         for vf in self.vfs:
@@ -384,8 +411,8 @@ def _mutants():
         M.DllEnd._retransmit(self, list(reversed(entries)))
     sub("a replay in reverse order", _retransmit=replay_newest_first)
 
-    def timer_every_tlp(self):
-        self._timer_restart(True)
+    def timer_every_tlp(self, tlp):
+        self._timer_restart(True, M.SEQHDR_BYTES + len(tlp) + M.LCRC_BYTES)
     sub("REPLAY_TIMER restarted by every TLP", _start_timer_if_stopped=timer_every_tlp)
 
     def advance_in_retrain(self, symbols):
@@ -485,6 +512,18 @@ class Traces(unittest.TestCase):
             v = M.check_trace(text.splitlines())
             self.assertEqual(v, {"down": None, "up": None}, f"seed {seed}")
         self.assertGreater(retrains, 0)
+
+    def test_random_runs_across_the_limit_range_and_packet_lengths(self):
+        """The same with the ends' REPLAY_TIMER limit at either end of the seed's range
+        (L125: a device may use any, D-DLL-3) and packets lasting 2 symbol times a byte, or
+        a quarter on four lanes (D-DLL-22): still no violation."""
+        import gen_traces
+        for seed in range(12):
+            h = dict(gen_traces.HEADER, **[{}, {"symbol_cost": 2}, {"link_width": 4}][seed % 3])
+            link = gen_traces.random_run(seed, corrupt=0.2, header=h,
+                                         limit=(24000, 31000)[seed % 2])
+            v = M.check_trace(link.text().splitlines())
+            self.assertEqual(v, {"down": None, "up": None}, f"seed {seed}")
 
 
 if __name__ == "__main__":
