@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "driver_sq.h"
+#include "fuzz_target.h"
 #include "tx_fields.h"
 
 struct tx_fields tx_fld;
@@ -87,4 +88,11 @@ int tx_fields_init(void)
 		}
 	}
 	return 0;
+}
+
+void txf_set(const struct nicref_field *fd, uint8_t *b, size_t len, uint64_t v)
+{
+	if (fd->bit_width < 64)
+		v &= (1ull << fd->bit_width) - 1;
+	NICREF_FUZZ_CHECK(nicref_field_set(b, len, fd, v) == 0);
 }

@@ -20,9 +20,6 @@
 enum { CQE_REQ = 0x0, CQE_REQ_ERR = 0xD }; /* T68 opcode */
 enum { SYN_FLUSH = 0x5 };                   /* T74 WR_FLUSHED */
 
-/* The target's state (tx_follow_init): the device's hooks carry no context of the target's. */
-static struct tx_target *t;
-
 /* The SQ as the oracle follows it. */
 static struct {
 	uint8_t state;
@@ -109,8 +106,8 @@ prop_failed(const char *name, const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	describe_cur(w, sizeof w);
 	fuzz_property_failed(name, file, line,
-			     "%s\n  op %u (%s); SQ state %u, counter %u; %s", state, t->op_no,
-			     t->op_name, sq.state, sq.hw, w);
+			     "%s\n  op %u (%s); SQ state %u, counter %u; %s", state, tx.op_no,
+			     tx.op_name, sq.state, sq.hw, w);
 }
 
 /* The frame's own checks. */
@@ -120,24 +117,24 @@ static void check_frame(const uint8_t *f, size_t len)
 	     "a %zu-byte frame with no WQE executing on a RDY SQ", len);
 	PROP(cur.opcode == NICREF_SEND_OP_SEND || cur.opcode == NICREF_SEND_OP_LSO,
 	     "FRAME_FROM_SEND", "a %zu-byte frame from a WQE of opcode 0x%02x", len, cur.opcode);
-	unsigned mtu = t->in.oper_mtu;
-	if (t->in.vport_mtu && t->in.vport_mtu < mtu)
-		mtu = t->in.vport_mtu;
+	unsigned mtu = tx.in.oper_mtu;
+	if (tx.in.vport_mtu && tx.in.vport_mtu < mtu)
+		mtu = tx.in.vport_mtu;
 	size_t l2 = txv_l2_for_mtu(f, len);
 	PROP(len <= l2 || len - l2 <= mtu, "FRAME_MTU",
 	     "a %zu-byte frame, L2 %zu bytes: L3 payload %zu > MTU %u (port %u, vport %u)", len,
-	     l2, len - l2, mtu, t->in.oper_mtu, t->in.vport_mtu);
-	PROP(len <= t->k.max_mtu + 14u + 8u, "FRAME_MAX",
+	     l2, len - l2, mtu, tx.in.oper_mtu, tx.in.vport_mtu);
+	PROP(len <= tx.k.max_mtu + 14u + 8u, "FRAME_MAX",
 	     "a %zu-byte frame: longer than max_mtu %u + Ethernet header + two tags", len,
-	     t->k.max_mtu);
-	PROP(!t->k.pad || len >= MIN_FRAME, "FRAME_PAD",
+	     tx.k.max_mtu);
+	PROP(!tx.k.pad || len >= MIN_FRAME, "FRAME_PAD",
 	     "a %zu-byte frame with pad_tx_eth_packet set", len);
-	PROP(t->in.vport_up, "FRAME_VPORT_DOWN",
+	PROP(tx.in.vport_up, "FRAME_VPORT_DOWN",
 	     "a %zu-byte frame on the wire while the vport is down", len);
 	/* The packet's bytes: all of a frame longer than the minimum; of a minimum frame, up to
 	 * its trailing zeros, which may be padding (D-TXO-1). */
 	size_t known = len;
-	if (t->k.pad && len == MIN_FRAME)
+	if (tx.k.pad && len == MIN_FRAME)
 		while (known && f[known - 1] == 0)
 			known--;
 	struct txv v;
@@ -169,7 +166,7 @@ static void check_frame(const uint8_t *f, size_t len)
 
 static uint32_t ring_off(uint16_t index)
 {
-	return (uint32_t)(index & ((1u << t->st.a.log_sq_size) - 1)) * 64u;
+	return (uint32_t)(index & ((1u << tx.st.a.log_sq_size) - 1)) * 64u;
 }
 
 /* The doorbell record's sq_wqebb_counter as the device reads it (T24: the send word at +4,
@@ -177,7 +174,7 @@ static uint32_t ring_off(uint16_t index)
 static uint16_t record(void)
 {
 	uint8_t w[4];
-	NICREF_FUZZ_CHECK(nicref_hostmem_read(t->dev, t->st.a.sq_dbr + 4, w, sizeof w) == 0);
+	NICREF_FUZZ_CHECK(nicref_hostmem_read(tx.dev, tx.st.a.sq_dbr + 4, w, sizeof w) == 0);
 	return (uint16_t)txf_be16(w + 2);
 }
 
@@ -185,12 +182,12 @@ static uint16_t record(void)
  * (wrapping at its end, §7.4.1.1). */
 static size_t wqe_bytes(uint16_t index, bool from_bf, uint8_t *b)
 {
-	const uint8_t *bf = t->in.bf + (size_t)sq.db_buf * t->k.bf_size;
-	uint64_t ring = t->st.a.sq_buf;
+	const uint8_t *bf = tx.in.bf + (size_t)sq.db_buf * tx.k.bf_size;
+	uint64_t ring = tx.st.a.sq_buf;
 	if (from_bf)
 		memcpy(b, bf, 16);
 	else
-		NICREF_FUZZ_CHECK(nicref_hostmem_read(t->dev, ring + ring_off(index), b, 16) == 0);
+		NICREF_FUZZ_CHECK(nicref_hostmem_read(tx.dev, ring + ring_off(index), b, 16) == 0);
 	unsigned ds = (unsigned)txf_get(tx_fld.ds, b, 16);
 	size_t len = ds ? ds * 16u : 16u;
 	if (from_bf) {
@@ -198,8 +195,8 @@ static size_t wqe_bytes(uint16_t index, bool from_bf, uint8_t *b)
 		return len;
 	}
 	for (size_t i = 16; i < len; i += 16) {
-		uint32_t off = (ring_off(index) + (uint32_t)i) % tx_ring_bytes(t);
-		NICREF_FUZZ_CHECK(nicref_hostmem_read(t->dev, ring + off, b + i, 16) == 0);
+		uint32_t off = (ring_off(index) + (uint32_t)i) % tx_ring_bytes();
+		NICREF_FUZZ_CHECK(nicref_hostmem_read(tx.dev, ring + off, b + i, 16) == 0);
 	}
 	return len;
 }
@@ -216,7 +213,7 @@ static void finish_wqe(void)
 		return;
 	/* With the CQ broken (overrun, error) the SQ also goes to ERR for a completion the CQ did
 	 * not take: then only an error CQE says the WQE failed. */
-	bool known = !t->in.cq_broken, failed = cur.err > 0 || (known && cur.sq_error);
+	bool known = !tx.in.cq_broken, failed = cur.err > 0 || (known && cur.sq_error);
 	if (known) {
 		PROP(cur.ok + cur.err <= 1, "CQE_PER_WQE", "more than one CQE for one WQE");
 		PROP((cur.err > 0) == cur.sq_error, "SQ_STATE", "the SQ went to ERR %s an error CQE",
@@ -239,8 +236,8 @@ static void finish_wqe(void)
 		     cur.discards);
 	/* A UMR that changed the UMR MKey's tag (mask bit 13): its key from now on. */
 	if (!failed && cur.opcode == NICREF_SEND_OP_UMR && (cur.umr_mask >> 13 & 1) &&
-	    cur.umr_key >> 8 == t->k.umr_index)
-		t->w.umr_key = t->k.umr_index << 8 | cur.umr_new_tag;
+	    cur.umr_key >> 8 == tx.k.umr_index)
+		tx.w.umr_key = tx.k.umr_index << 8 | cur.umr_new_tag;
 	sq.last_err = failed;
 	cur.active = false;
 }
@@ -249,7 +246,7 @@ static void finish_flush(void)
 {
 	if (!fl.active)
 		return;
-	if (!t->in.cq_broken)
+	if (!tx.in.cq_broken)
 		PROP(fl.cqes == (fl.expect ? 1u : 0u), "FLUSH_CQE",
 		     "WQE %u flushed with %u CQEs, %u expected", fl.index, fl.cqes, fl.expect);
 	fl.active = false;
@@ -281,16 +278,16 @@ static void flush_start(const uint8_t *b)
  * region. */
 static void on_ring_read(uint32_t off, const uint8_t *b, size_t len)
 {
-	if (cur.active && (off - cur.ring_off) % tx_ring_bytes(t) < cur.ext)
+	if (cur.active && (off - cur.ring_off) % tx_ring_bytes() < cur.ext)
 		return; /* the rest of the WQE executing */
 	PROP(sq.state != TX_ST_RST, "WQE_ORDER", "the ring read at %u while the SQ is in RST", off);
 	/* (a flush the broken CQ stopped left the counter short of where it was followed: it is
 	 * taken from QUERY_SQ after the op) */
-	PROP(off == ring_off(sq.hw) || t->in.cq_broken, "WQE_ORDER",
+	PROP(off == ring_off(sq.hw) || tx.in.cq_broken, "WQE_ORDER",
 	     "a WQE read at ring offset %u, the device's counter %u is at %u", off, sq.hw,
 	     ring_off(sq.hw));
 	if (off != ring_off(sq.hw))
-		sq.hw = (uint16_t)((sq.hw & ~((1u << t->st.a.log_sq_size) - 1)) | off / 64u);
+		sq.hw = (uint16_t)((sq.hw & ~((1u << tx.st.a.log_sq_size) - 1)) | off / 64u);
 	finish_exec();
 	if (sq.state == TX_ST_ERR) {
 		PROP(len == 16, "WQE_ORDER", "a %zu-byte read of the ring in ERR", len);
@@ -315,7 +312,7 @@ static void on_ring_read(uint32_t off, const uint8_t *b, size_t len)
 	}
 	if (cur.opcode == NICREF_SEND_OP_UMR && n >= 0x80) {
 		cur.umr_key = (uint32_t)txf_get(tx_fld.umr_mkey, w, n);
-		t->in.umr_dirty |= cur.umr_key >> 8 == t->k.umr_index;
+		tx.in.umr_dirty |= cur.umr_key >> 8 == tx.k.umr_index;
 		cur.umr_mask = txf_get(tx_fld.u_mask, w + 0x10, 0x30);
 		cur.umr_new_tag = (uint8_t)txf_get(tx_fld.m_tag, w + 0x40, 0x40);
 	}
@@ -325,10 +322,10 @@ static void on_ring_read(uint32_t off, const uint8_t *b, size_t len)
 static int hook_dma_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	(void)ctx;
-	if (nicref_hostmem_read(t->dev, addr, buf, len) != 0)
+	if (nicref_hostmem_read(tx.dev, addr, buf, len) != 0)
 		return -1;
-	if (following && addr >= t->st.a.sq_buf && addr < t->st.a.sq_buf + tx_ring_bytes(t))
-		on_ring_read((uint32_t)(addr - t->st.a.sq_buf), buf, len);
+	if (following && addr >= tx.st.a.sq_buf && addr < tx.st.a.sq_buf + tx_ring_bytes())
+		on_ring_read((uint32_t)(addr - tx.st.a.sq_buf), buf, len);
 	return 0;
 }
 
@@ -345,7 +342,7 @@ static void hook_wire_tx(void *ctx, unsigned port, const uint8_t *frame, size_t 
 
 static bool our_sq(uint64_t sqn)
 {
-	return sqn == t->st.sqn;
+	return sqn == tx.st.sqn;
 }
 
 static void on_cqe(const struct nicref_event *ev)
@@ -403,30 +400,30 @@ static void on_wq_state(const struct nicref_event *ev)
 static void on_event(void *ctx, const struct nicref_event *ev)
 {
 	(void)ctx;
-	fuzz_oracle_event(&t->oracle, ev);
+	fuzz_oracle_event(&tx.oracle, ev);
 	if (!following)
 		return;
 	switch (ev->kind) {
 	case NICREF_EV_SQ_DOORBELL:
 		if (our_sq(ev->arg[0])) {
-			t->in.sq_touched = true;
+			tx.in.sq_touched = true;
 			finish_exec();
 			sq.db_bf = ev->arg[4] != 0;
 			sq.db_index = (uint16_t)ev->arg[1];
-			sq.db_buf = t->in.ring_buf;
+			sq.db_buf = tx.in.ring_buf;
 			if (sq.db_bf)
-				PROP(t->in.ring_buf >= 0, "WQE_ORDER",
+				PROP(tx.in.ring_buf >= 0, "WQE_ORDER",
 				     "a Blue Flame doorbell from no buffer");
 		}
 		break;
 	case NICREF_EV_WQ_STATE:
 		if (ev->arg[0] == 0 && our_sq(ev->arg[1])) {
-			t->in.sq_touched = true;
+			tx.in.sq_touched = true;
 			on_wq_state(ev);
 		}
 		break;
 	case NICREF_EV_CQE:
-		if (ev->arg[0] == t->st.cq.cqn && !t->in.cq_broken)
+		if (ev->arg[0] == tx.st.cq.cqn && !tx.in.cq_broken)
 			on_cqe(ev);
 		break;
 	case NICREF_EV_TX_DISCARD:
@@ -458,14 +455,14 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 		break;
 	case NICREF_EV_EQE:
 		/* T79 type 00h: a completion event (the CQ's only EQ); 04h: a CQ error. */
-		if (ev->arg[0] == t->st.eq.eqn && ev->arg[2] == 0x00)
-			refdrv_cq_event_seen(&t->st.cq);
+		if (ev->arg[0] == tx.st.eq.eqn && ev->arg[2] == 0x00)
+			refdrv_cq_event_seen(&tx.st.cq);
 		if (ev->arg[2] == 0x04)
-			t->in.cq_broken = true;
+			tx.in.cq_broken = true;
 		break;
 	case NICREF_EV_EQE_DROPPED:
 		if (ev->arg[1] == 0x04)
-			t->in.cq_broken = true;
+			tx.in.cq_broken = true;
 		break;
 	default:
 		break;
@@ -477,35 +474,35 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 void tx_follow_bar_write(void *ctx, uint32_t offset, uint32_t value)
 {
 	(void)ctx;
-	t->in.ring_buf = -1;
-	if (t->st.up && offset >= t->k.uar_off + TX_BF_AREA &&
-	    offset < t->k.uar_off + TX_BF_AREA + TX_BF_BYTES) {
-		uint32_t at = offset - (uint32_t)t->k.uar_off - TX_BF_AREA;
-		uint8_t bit = (uint8_t)(1u << (at / t->k.bf_size));
-		txv_put32(t->in.bf + at, value);
-		if (at % t->k.bf_size == 4) {
-			t->in.ring_buf = (int)(at / t->k.bf_size); /* dword 1: the doorbell rings */
-			if (t->in.bf_d0 & bit) { /* it rang: the buffer starts afresh (D-DB-3) */
-				t->in.bf_d0 = (uint8_t)(t->in.bf_d0 & ~bit);
-				t->in.bf_dirty = (uint8_t)(t->in.bf_dirty & ~bit);
+	tx.in.ring_buf = -1;
+	if (tx.st.up && offset >= tx.k.uar_off + TX_BF_AREA &&
+	    offset < tx.k.uar_off + TX_BF_AREA + TX_BF_BYTES) {
+		uint32_t at = offset - (uint32_t)tx.k.uar_off - TX_BF_AREA;
+		uint8_t bit = (uint8_t)(1u << (at / tx.k.bf_size));
+		txv_put32(tx.in.bf + at, value);
+		if (at % tx.k.bf_size == 4) {
+			tx.in.ring_buf = (int)(at / tx.k.bf_size); /* dword 1: the doorbell rings */
+			if (tx.in.bf_d0 & bit) { /* it rang: the buffer starts afresh (D-DB-3) */
+				tx.in.bf_d0 = (uint8_t)(tx.in.bf_d0 & ~bit);
+				tx.in.bf_dirty = (uint8_t)(tx.in.bf_dirty & ~bit);
 			}
 		} else {
-			t->in.bf_dirty |= bit;
-			if (at % t->k.bf_size == 0)
-				t->in.bf_d0 |= bit;
+			tx.in.bf_dirty |= bit;
+			if (at % tx.k.bf_size == 0)
+				tx.in.bf_d0 |= bit;
 		}
 	}
-	nicref_bar_write32(t->dev, offset, value);
-	t->in.ring_buf = -1;
+	nicref_bar_write32(tx.dev, offset, value);
+	tx.in.ring_buf = -1;
 }
 
 /* ---- The CQ and the EQ, as software polls them (§7.12.3.2, §7.13.2) ----------------------- */
 
 static int cq_poll(uint8_t cqe[64])
 {
-	struct refdrv_cq *cq = &t->st.cq;
+	struct refdrv_cq *cq = &tx.st.cq;
 	uint32_t size = 1u << cq->a.log_cq_size; /* 64-byte CQEs in one page (the stack's) */
-	NICREF_FUZZ_CHECK(nicref_hostmem_read(t->dev, cq->a.buf + (cq->cc & (size - 1)) * 64u, cqe,
+	NICREF_FUZZ_CHECK(nicref_hostmem_read(tx.dev, cq->a.buf + (cq->cc & (size - 1)) * 64u, cqe,
 					      64) == 0);
 	/* §7.12.3.2: software owns it when its owner bit is the counter's wrap bit and its
 	 * opcode is not 0xF (invalid). */
@@ -514,18 +511,18 @@ static int cq_poll(uint8_t cqe[64])
 	cq->cc = (cq->cc + 1) & 0xFFFFFFu;
 	uint8_t rec[8] = { 0 };
 	txf_set(tx_fld.update_ci, rec, sizeof rec, cq->cc); /* T69/T70 */
-	NICREF_FUZZ_CHECK(nicref_hostmem_write(t->dev, cq->a.dbr, rec, 4) == 0);
+	NICREF_FUZZ_CHECK(nicref_hostmem_write(tx.dev, cq->a.dbr, rec, 4) == 0);
 	return 1;
 }
 
 static void eq_consume(void)
 {
-	struct refdrv_eq *eq = &t->st.eq;
+	struct refdrv_eq *eq = &tx.st.eq;
 	uint32_t size = 1u << eq->a.log_eq_size, n = 0;
 	for (;;) {
 		uint8_t eqe[64];
 		uint64_t at = eq->a.buf + (eq->cc & (size - 1)) * 64u;
-		NICREF_FUZZ_CHECK(nicref_hostmem_read(t->dev, at, eqe, 64) == 0);
+		NICREF_FUZZ_CHECK(nicref_hostmem_read(tx.dev, at, eqe, 64) == 0);
 		if ((eqe[0x3F] & 1u) != ((eq->cc >> eq->a.log_eq_size) & 1u))
 			break;
 		eq->cc = (eq->cc + 1) & 0xFFFFFFu;
@@ -533,7 +530,7 @@ static void eq_consume(void)
 	}
 	/* T13: 40h updates the consumer index and arms. */
 	if (n)
-		tx_follow_bar_write(NULL, (uint32_t)t->k.uar_off + 0x40, eq->eqn << 24 | eq->cc);
+		tx_follow_bar_write(NULL, (uint32_t)tx.k.uar_off + 0x40, eq->eqn << 24 | eq->cc);
 }
 
 /* QUERY_SQ (§12.10.4 T327-T330): the state and T55 hw_counter. */
@@ -541,8 +538,8 @@ static int cmd_query_sq(unsigned *state, uint16_t *hw)
 {
 	uint8_t i[16] = { 0 }, o[0x110];
 	txf_set(tx_fld.qsq_opcode, i, sizeof i, NICREF_OP_QUERY_SQ);
-	txf_set(tx_fld.qsq_sqn, i, sizeof i, t->st.sqn);
-	int rc = refdrv_cmd(&t->drv, i, sizeof i, o, sizeof o);
+	txf_set(tx_fld.qsq_sqn, i, sizeof i, tx.st.sqn);
+	int rc = refdrv_cmd(&tx.drv, i, sizeof i, o, sizeof o);
 	*state = (unsigned)txf_get(tx_fld.qsq_state, o, sizeof o);
 	*hw = (uint16_t)txf_get(tx_fld.qsq_hw, o, sizeof o);
 	return rc;
@@ -555,7 +552,7 @@ static void check_cq(void)
 	uint8_t cqe[64];
 	unsigned got = 0;
 	while (cq_poll(cqe)) {
-		if (t->in.cq_broken || expect_lost) {
+		if (tx.in.cq_broken || expect_lost) {
 			got++;
 			continue;
 		}
@@ -572,7 +569,7 @@ static void check_cq(void)
 		     "0x%x; the trace said 0x%x 0x%x %u, the WQE's opcode 0x%x", got - 1, op, syn,
 		     ctr, sop, e->opcode, e->syndrome, e->wqe_counter, e->s_wqe_opcode);
 	}
-	if (!t->in.cq_broken && !expect_lost)
+	if (!tx.in.cq_broken && !expect_lost)
 		PROP(got == nexpect, "CQE_BUFFER", "%u CQEs in the buffer, %u announced", got,
 		     nexpect);
 	nexpect = 0;
@@ -586,7 +583,7 @@ static void check_sq(void)
 	uint16_t hw;
 	NICREF_FUZZ_CHECK(cmd_query_sq(&state, &hw) == 0);
 	PROP(state == sq.state, "SQ_STATE", "QUERY_SQ state %u", state);
-	if (!t->in.cq_broken)
+	if (!tx.in.cq_broken)
 		PROP(hw == sq.hw, "SQ_STATE", "QUERY_SQ hw_counter %u, the WQEs run and flushed "
 		     "reach %u", hw, sq.hw);
 	sq.hw = hw;
@@ -594,9 +591,8 @@ static void check_sq(void)
 
 /* ---- What the target calls ---------------------------------------------------------------- */
 
-void tx_follow_init(struct tx_target *target, struct nicref_config *cfg)
+void tx_follow_init(struct nicref_config *cfg)
 {
-	t = target;
 	cfg->trace = on_event;
 	cfg->trace_ctx = NULL; /* on_event's oracle is the target's */
 	cfg->ops.dma_read = hook_dma_read;
@@ -624,12 +620,12 @@ void tx_follow_after_op(void)
 {
 	finish_exec();
 	check_cq();
-	fuzz_oracle_check_dev(&t->oracle);
+	fuzz_oracle_check_dev(&tx.oracle);
 	/* the reference driver posts every command and doorbell correctly */
-	NICREF_FUZZ_CHECK(t->oracle.transport_violations == 0);
-	if (t->in.sq_touched)
+	NICREF_FUZZ_CHECK(tx.oracle.transport_violations == 0);
+	if (tx.in.sq_touched)
 		check_sq();
-	t->in.sq_touched = false;
+	tx.in.sq_touched = false;
 	sq.db_bf = false;
 }
 

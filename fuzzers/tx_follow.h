@@ -3,7 +3,7 @@
  * through the device's hooks and events while the ops of an input run; and the properties of
  * tx_fuzz.c's header, checked as they happen and after every op. A broken one prints "property
  * NAME broken at FILE:LINE: STATE", the op and the WQE executing, and traps (fuzz_report.c).
- * Only the tx target uses it; one target state at a time (tx_follow_init). */
+ * Only the tx target uses it. */
 #ifndef NICREF_FUZZ_TX_FOLLOW_H
 #define NICREF_FUZZ_TX_FOLLOW_H
 
@@ -12,9 +12,9 @@
 #include "nicref/nicref.h"
 #include "tx_state.h"
 
-/* t is the target's state from now on; cfg (before fuzz_dev_create) gets the trace callback
- * (which passes every event to t's oracle) and the dma_read and wire_tx hooks. */
-void tx_follow_init(struct tx_target *t, struct nicref_config *cfg);
+/* cfg (before fuzz_dev_create) gets the trace callback (which passes every event to tx's
+ * oracle) and the dma_read and wire_tx hooks. */
+void tx_follow_init(struct nicref_config *cfg);
 
 /* Every BAR write, the reference driver's (refdrv_ops bar_write32) and the target's: the Blue
  * Flame area of the SQ's UAR page is remembered as written (the copy a whole Blue Flame doorbell

@@ -84,7 +84,7 @@
  * tx_follow.c (the device followed from outside and the properties above), tx_wqe.c (the WQEs
  * of TX_OP_WQE and TX_OP_WQE_RAW), tx_hdrs.c (the header templates), tx_view.c (the parser,
  * checksums and CRC the frames are held to), tx_fields.c (the fields, looked up once);
- * tx_state.h (their shared state) and tx_ops.h (the op codes). */
+ * tx_state.h and .c (their shared state) and tx_ops.h (the op codes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +111,6 @@
 #define MAX_OPS 256u
 #define UMR_OCTWORDS 64u /* the UMR MKey's translations (KLMs) */
 
-/* The target's state (tx_state.h), which tx_follow.c shares. */
-static struct tx_target target = { .op_name = "bring-up" };
-static struct tx_target *const t = &target;
 static struct refdrv_ops model_ops;
 
 /* What a light restore recreates: the stack as the bring-up left it. */
@@ -135,9 +132,9 @@ static int cmd_modify_sq(unsigned from, unsigned to)
 	uint8_t i[0x110] = { 0 }, o[16];
 	txf_set(tx_fld.msq_opcode, i, sizeof i, NICREF_OP_MODIFY_SQ);
 	txf_set(tx_fld.msq_cur, i, sizeof i, from);
-	txf_set(tx_fld.msq_sqn, i, sizeof i, t->st.sqn);
+	txf_set(tx_fld.msq_sqn, i, sizeof i, tx.st.sqn);
 	txf_set(tx_fld.msq_state, i, sizeof i, to);
-	return refdrv_cmd(&t->drv, i, modify_sq_len, o, sizeof o);
+	return refdrv_cmd(&tx.drv, i, modify_sq_len, o, sizeof o);
 }
 
 /* DESTROY_SQ (T323) or DESTROY_CQ (T264). */
@@ -147,7 +144,7 @@ static int cmd_destroy(bool is_sq, uint32_t n)
 	txf_set(is_sq ? tx_fld.dsq_opcode : tx_fld.dcq_opcode, i, sizeof i,
 	       is_sq ? NICREF_OP_DESTROY_SQ : NICREF_OP_DESTROY_CQ);
 	txf_set(is_sq ? tx_fld.dsq_sqn : tx_fld.dcq_cqn, i, sizeof i, n);
-	return refdrv_cmd(&t->drv, i, sizeof i, o, sizeof o);
+	return refdrv_cmd(&tx.drv, i, sizeof i, o, sizeof o);
 }
 
 /* §7.12.4 (refdrv_cq_arm's): cmd_sn, cmd (solicited), arm_ci in the record's 04h (T69/T70),
@@ -155,12 +152,12 @@ static int cmd_destroy(bool is_sq, uint32_t n)
 static void cq_arm(bool solicited)
 {
 	uint8_t rec[8] = { 0 };
-	txf_set(tx_fld.arm_sn, rec, sizeof rec, t->st.cq.arm_sn & 3u);
+	txf_set(tx_fld.arm_sn, rec, sizeof rec, tx.st.cq.arm_sn & 3u);
 	txf_set(tx_fld.arm_cmd, rec, sizeof rec, solicited);
-	txf_set(tx_fld.arm_ci, rec, sizeof rec, t->st.cq.cc);
-	NICREF_FUZZ_CHECK(nicref_hostmem_write(t->dev, t->st.cq.a.dbr + 4, rec + 4, 4) == 0);
-	tx_follow_bar_write(NULL, (uint32_t)t->k.uar_off + 0x20, txf_be32(rec + 4));
-	tx_follow_bar_write(NULL, (uint32_t)t->k.uar_off + 0x24, t->st.cq.cqn & 0xFFFFFFu);
+	txf_set(tx_fld.arm_ci, rec, sizeof rec, tx.st.cq.cc);
+	NICREF_FUZZ_CHECK(nicref_hostmem_write(tx.dev, tx.st.cq.a.dbr + 4, rec + 4, 4) == 0);
+	tx_follow_bar_write(NULL, (uint32_t)tx.k.uar_off + 0x20, txf_be32(rec + 4));
+	tx_follow_bar_write(NULL, (uint32_t)tx.k.uar_off + 0x24, tx.st.cq.cqn & 0xFFFFFFu);
 }
 
 /* ---- Ringing (§7.4.3.1, §7.2.2) ----------------------------------------------------------- */
@@ -169,30 +166,30 @@ static void cq_arm(bool solicited)
  * register-0 buffer of this posting (even, odd, ..., §7.2.2.1): refdrv_sq_ring's. */
 static void ring_db(unsigned buf, uint32_t d0, uint32_t d1)
 {
-	uint32_t at = (uint32_t)t->k.uar_off + TX_BF_AREA + buf * t->k.bf_size;
+	uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + buf * tx.k.bf_size;
 	tx_follow_bar_write(NULL, at, d0);
 	tx_follow_bar_write(NULL, at + 4, d1);
 }
 
 static void ring(void)
 {
-	ring_db(t->st.bf_posts++ & 1u, txf_be32(t->st.last_wqe), txf_be32(t->st.last_wqe + 4));
+	ring_db(tx.st.bf_posts++ & 1u, txf_be32(tx.st.last_wqe), txf_be32(tx.st.last_wqe + 4));
 }
 
 /* The whole WQE through Blue Flame, padded to 64 bytes, the doorbell dwords last
  * (refdrv_sq_ring_bf's); a WQE larger than the buffer is rung the ordinary way. */
 static void ring_bf(void)
 {
-	size_t padded = (t->st.last_len + 63) & ~(size_t)63;
-	if (padded > t->k.bf_size) {
+	size_t padded = (tx.st.last_len + 63) & ~(size_t)63;
+	if (padded > tx.k.bf_size) {
 		ring();
 		return;
 	}
-	unsigned buf = t->st.bf_posts++ & 1u;
-	uint32_t at = (uint32_t)t->k.uar_off + TX_BF_AREA + buf * t->k.bf_size;
+	unsigned buf = tx.st.bf_posts++ & 1u;
+	uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + buf * tx.k.bf_size;
 	for (size_t i = 8; i < padded; i += 4)
-		tx_follow_bar_write(NULL, at + (uint32_t)i, txf_be32(t->st.last_wqe + i));
-	ring_db(buf, txf_be32(t->st.last_wqe), txf_be32(t->st.last_wqe + 4));
+		tx_follow_bar_write(NULL, at + (uint32_t)i, txf_be32(tx.st.last_wqe + i));
+	ring_db(buf, txf_be32(tx.st.last_wqe), txf_be32(tx.st.last_wqe + 4));
 }
 
 static void op_ring(struct reader *r)
@@ -201,8 +198,8 @@ static void op_ring(struct reader *r)
 	int8_t delta = (int8_t)rd8(r);
 	if (mode != TX_RING_DB_ONLY && mode != TX_RING_BF_ONLY)
 		NICREF_FUZZ_CHECK(
-			refdrv_wq_dbr_write(&t->drv, t->st.a.sq_dbr, true, t->st.pc) == 0);
-	uint32_t d0 = txf_be32(t->st.last_wqe), d1 = txf_be32(t->st.last_wqe + 4);
+			refdrv_wq_dbr_write(&tx.drv, tx.st.a.sq_dbr, true, tx.st.pc) == 0);
+	uint32_t d0 = txf_be32(tx.st.last_wqe), d1 = txf_be32(tx.st.last_wqe + 4);
 	switch (mode) {
 	case TX_RING_DB:
 	case TX_RING_DB_ONLY:
@@ -215,14 +212,14 @@ static void op_ring(struct reader *r)
 	case TX_RING_RECORD:
 		break;
 	case TX_RING_DB_INDEX:
-		d0 = (d0 & 0xFFu) | (uint32_t)(uint16_t)(t->st.last_index + delta) << 8;
-		ring_db(t->st.bf_posts++ & 1u, d0, d1);
+		d0 = (d0 & 0xFFu) | (uint32_t)(uint16_t)(tx.st.last_index + delta) << 8;
+		ring_db(tx.st.bf_posts++ & 1u, d0, d1);
 		break;
 	case TX_RING_DB_OTHER:
-		ring_db(2 + (t->st.bf_posts++ & 1u), d0, d1); /* register 1 */
+		ring_db(2 + (tx.st.bf_posts++ & 1u), d0, d1); /* register 1 */
 		break;
 	default:
-		ring_db(t->st.bf_posts++ & 1u, d0 | 0xA5000000u, d1 | 0xC0u); /* T26 reserved */
+		ring_db(tx.st.bf_posts++ & 1u, d0 | 0xA5000000u, d1 | 0xC0u); /* T26 reserved */
 		break;
 	}
 }
@@ -231,11 +228,11 @@ static void op_bf_write(struct reader *r)
 {
 	uint8_t b = rd8(r), dw = rd8(r);
 	uint32_t v = rdn(r, 4);
-	unsigned buf = b % (TX_BF_BYTES / t->k.bf_size);
-	dw = (uint8_t)(dw % (t->k.bf_size / 4));
+	unsigned buf = b % (TX_BF_BYTES / tx.k.bf_size);
+	dw = (uint8_t)(dw % (tx.k.bf_size / 4));
 	if (dw == 1 && !(b & 0x80u))
-		v = t->st.sqn << 8 | (v & 0xFFu);
-	uint32_t at = (uint32_t)t->k.uar_off + TX_BF_AREA + buf * t->k.bf_size + dw * 4u;
+		v = tx.st.sqn << 8 | (v & 0xFFu);
+	uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + buf * tx.k.bf_size + dw * 4u;
 	tx_follow_bar_write(NULL, at, v);
 }
 
@@ -243,8 +240,8 @@ static void op_dbr(struct reader *r)
 {
 	uint8_t mode = rd8(r);
 	uint32_t v = rdn(r, 2);
-	uint16_t c = mode & 1u ? (uint16_t)v : (uint16_t)(t->st.pc + (int8_t)(v & 0xFF));
-	NICREF_FUZZ_CHECK(refdrv_wq_dbr_write(&t->drv, t->st.a.sq_dbr, true, c) == 0);
+	uint16_t c = mode & 1u ? (uint16_t)v : (uint16_t)(tx.st.pc + (int8_t)(v & 0xFF));
+	NICREF_FUZZ_CHECK(refdrv_wq_dbr_write(&tx.drv, tx.st.a.sq_dbr, true, c) == 0);
 }
 
 static void op_mem(struct reader *r)
@@ -257,7 +254,7 @@ static void op_mem(struct reader *r)
 		d[i] = rd8(r);
 	for (unsigned i = 0; i < rep && off < TX_DATA_BYTES; i++) {
 		size_t n = len < TX_DATA_BYTES - off ? len : TX_DATA_BYTES - off;
-		tx_wqe_data_write(&t->w, t->st.a.data_addr + off, d, n);
+		tx_wqe_data_write(&tx.w, tx.st.a.data_addr + off, d, n);
 		off += (uint32_t)n;
 	}
 }
@@ -268,9 +265,9 @@ static void sq_modify(unsigned to)
 {
 	(void)cmd_modify_sq(tx_follow_sq_state(), to);
 	if (to == TX_ST_RST) {
-		NICREF_FUZZ_CHECK(refdrv_wq_dbr_write(&t->drv, t->st.a.sq_dbr, true, 0) == 0);
-		t->st.pc = 0;
-		t->st.posted = false;
+		NICREF_FUZZ_CHECK(refdrv_wq_dbr_write(&tx.drv, tx.st.a.sq_dbr, true, 0) == 0);
+		tx.st.pc = 0;
+		tx.st.posted = false;
 	}
 }
 
@@ -304,7 +301,7 @@ static int pmtu(bool write, unsigned admin, unsigned *oper, unsigned *max)
 	refdrv_field_set(i, sizeof i, "access_reg_pmtu_in", "local_port", 1);
 	if (write)
 		refdrv_field_set(i, sizeof i, "access_reg_pmtu_in", "admin_mtu", admin & 0xFFFF);
-	int rc = refdrv_cmd(&t->drv, i, sizeof i, o, sizeof o);
+	int rc = refdrv_cmd(&tx.drv, i, sizeof i, o, sizeof o);
 	if (rc == 0 && oper)
 		*oper = (unsigned)refdrv_field_get(o, sizeof o, "access_reg_pmtu_out", "oper_mtu");
 	if (rc == 0 && max)
@@ -319,31 +316,31 @@ static void op_mtu(struct reader *r)
 	struct refdrv_nic_vport vp;
 	if (!(sel & 1u)) {
 		(void)pmtu(true, v, NULL, NULL);
-	} else if (refdrv_query_nic_vport_context(&t->drv, REFDRV_LIST_UC, &vp, NULL, 0) == 0) {
+	} else if (refdrv_query_nic_vport_context(&tx.drv, REFDRV_LIST_UC, &vp, NULL, 0) == 0) {
 		vp.mtu = v;
-		(void)refdrv_modify_nic_vport_context(&t->drv, REFDRV_VPORT_MTU, &vp);
+		(void)refdrv_modify_nic_vport_context(&tx.drv, REFDRV_VPORT_MTU, &vp);
 	}
-	NICREF_FUZZ_CHECK(pmtu(false, 0, &t->in.oper_mtu, NULL) == 0);
+	NICREF_FUZZ_CHECK(pmtu(false, 0, &tx.in.oper_mtu, NULL) == 0);
 	NICREF_FUZZ_CHECK(
-		refdrv_query_nic_vport_context(&t->drv, REFDRV_LIST_UC, &vp, NULL, 0) == 0);
-	t->in.vport_mtu = vp.mtu;
-	t->in.config_dirty = true;
+		refdrv_query_nic_vport_context(&tx.drv, REFDRV_LIST_UC, &vp, NULL, 0) == 0);
+	tx.in.vport_mtu = vp.mtu;
+	tx.in.config_dirty = true;
 }
 
 /* D-VP-2: the vport sends when SW wants it up and its port is up (QUERY_VPORT_STATE). */
 static bool vport_up(void)
 {
 	unsigned admin, state;
-	NICREF_FUZZ_CHECK(refdrv_query_vport_state(&t->drv, &admin, &state) == 0);
-	t->in.vport_admin = admin;
+	NICREF_FUZZ_CHECK(refdrv_query_vport_state(&tx.drv, &admin, &state) == 0);
+	tx.in.vport_admin = admin;
 	return admin == 1 && state == 1;
 }
 
 static void op_vport(struct reader *r)
 {
-	(void)refdrv_modify_vport_state(&t->drv, rd8(r) % 3u);
-	t->in.vport_up = vport_up();
-	t->in.config_dirty = true;
+	(void)refdrv_modify_vport_state(&tx.drv, rd8(r) % 3u);
+	tx.in.vport_up = vport_up();
+	tx.in.config_dirty = true;
 }
 
 /* The SQ made again with another inline mode and signature checking: DESTROY_SQ, CREATE_SQ in RST
@@ -354,19 +351,19 @@ static void op_sq_config(struct reader *r)
 	struct refdrv_sq_attr a = snap.sq;
 	struct refdrv_nic_vport vp;
 	NICREF_FUZZ_CHECK(
-		refdrv_query_nic_vport_context(&t->drv, REFDRV_LIST_UC, &vp, NULL, 0) == 0);
+		refdrv_query_nic_vport_context(&tx.drv, REFDRV_LIST_UC, &vp, NULL, 0) == 0);
 	a.min_wqe_inline_mode = sel % 4u < vp.min_wqe_inline_mode ? vp.min_wqe_inline_mode
 								 : sel % 4u;
-	a.wq.wq_signature = t->k.wq_signature && ((sel >> 2) & 1u); /* T145 wq_signature */
-	NICREF_FUZZ_CHECK(cmd_destroy(true, t->st.sqn) == 0);
+	a.wq.wq_signature = tx.k.wq_signature && ((sel >> 2) & 1u); /* T145 wq_signature */
+	NICREF_FUZZ_CHECK(cmd_destroy(true, tx.st.sqn) == 0);
 	uint32_t sqn;
-	NICREF_FUZZ_CHECK(refdrv_create_sq(&t->drv, &a, &sqn) == 0 && sqn == t->st.sqn);
+	NICREF_FUZZ_CHECK(refdrv_create_sq(&tx.drv, &a, &sqn) == 0 && sqn == tx.st.sqn);
 	tx_follow_sq_remade();
-	t->st.pc = 0;
-	t->st.posted = false;
-	t->st.bf_posts = 0;
-	t->w.signature = a.wq.wq_signature;
-	t->in.sq_touched = true;
+	tx.st.pc = 0;
+	tx.st.posted = false;
+	tx.st.bf_posts = 0;
+	tx.w.signature = a.wq.wq_signature;
+	tx.in.sq_touched = true;
 	NICREF_FUZZ_CHECK(cmd_modify_sq(TX_ST_RST, TX_ST_RDY) == 0);
 }
 
@@ -375,18 +372,18 @@ static void op_sq_config(struct reader *r)
 /* Power-on, the reference driver's bring-up and SQ stack, and the UMR MKey. */
 static void full_bring_up(void)
 {
-	if (fuzz_dev_sq_stack_up(t->dev, &t->oracle, &t->drv, &model_ops, &t->st) != 0) {
-		fprintf(stderr, "tx_fuzz: SQ stack: %s\n", t->drv.error);
+	if (fuzz_dev_sq_stack_up(tx.dev, &tx.oracle, &tx.drv, &model_ops, &tx.st) != 0) {
+		fprintf(stderr, "tx_fuzz: SQ stack: %s\n", tx.drv.error);
 		NICREF_FUZZ_CHECK(0);
 	}
 	/* §10.1.1: KLM access, so its translations reach memory only through other MKeys (the
 	 * data region); free; room for UMR_OCTWORDS KLMs (D-TX-14). */
-	struct refdrv_mkey_attr ma = { .access_mode = 2, .pd = t->st.pd, .tag = TX_UMR_TAG,
+	struct refdrv_mkey_attr ma = { .access_mode = 2, .pd = tx.st.pd, .tag = TX_UMR_TAG,
 				       .umr_en = true, .free = true, .octword_size = UMR_OCTWORDS };
-	NICREF_FUZZ_CHECK(refdrv_create_mkey(&t->drv, &ma, &t->k.umr_index) == 0);
+	NICREF_FUZZ_CHECK(refdrv_create_mkey(&tx.drv, &ma, &tx.k.umr_index) == 0);
 	/* The reference driver breaks no rule. */
-	NICREF_FUZZ_CHECK(t->oracle.violations == 0);
-	snap.st = t->st;
+	NICREF_FUZZ_CHECK(tx.oracle.violations == 0);
+	snap.st = tx.st;
 	snap.full_count++;
 }
 
@@ -396,69 +393,69 @@ static void full_bring_up(void)
  * only its index differs), the counters, the command tokens. 0, or -1: do a full bring-up. */
 static int light_restore(void)
 {
-	uint32_t sqn = t->st.sqn, cqn = t->st.cq.cqn;
-	struct refdrv_eq eq = t->st.eq;
+	uint32_t sqn = tx.st.sqn, cqn = tx.st.cq.cqn;
+	struct refdrv_eq eq = tx.st.eq;
 	/* Blue Flame buffers written and not rung are rung for no SQ: the device forgets their
 	 * dwords (D-DB-3) and reports the driver's SQ_DB_NO_SQ, nothing else. */
-	uint64_t vio = t->oracle.violations, no_sq = t->oracle.vio_by_rule[NICREF_VIO_SQ_DB_NO_SQ];
+	uint64_t vio = tx.oracle.violations, no_sq = tx.oracle.vio_by_rule[NICREF_VIO_SQ_DB_NO_SQ];
 	unsigned rung = 0;
-	for (unsigned b = 0; b < TX_BF_BYTES / t->k.bf_size; b++)
-		if ((t->in.bf_dirty | t->in.bf_d0) >> b & 1u) {
-			uint32_t at = (uint32_t)t->k.uar_off + TX_BF_AREA + b * t->k.bf_size;
+	for (unsigned b = 0; b < TX_BF_BYTES / tx.k.bf_size; b++)
+		if ((tx.in.bf_dirty | tx.in.bf_d0) >> b & 1u) {
+			uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + b * tx.k.bf_size;
 			tx_follow_bar_write(NULL, at, 0);
 			tx_follow_bar_write(NULL, at + 4, 0xFFFFFFu << 8);
 			rung++;
 		}
-	if (t->oracle.vio_by_rule[NICREF_VIO_SQ_DB_NO_SQ] != no_sq + rung ||
-	    t->oracle.violations != vio + rung)
+	if (tx.oracle.vio_by_rule[NICREF_VIO_SQ_DB_NO_SQ] != no_sq + rung ||
+	    tx.oracle.violations != vio + rung)
 		return -1;
-	vio = t->oracle.violations;
+	vio = tx.oracle.violations;
 	/* The port's and the vport's MTU and the vport's state as the bring-up found them. */
-	if (t->in.config_dirty) {
+	if (tx.in.config_dirty) {
 		struct refdrv_nic_vport vp;
 		unsigned oper = 0;
-		if (pmtu(true, t->k.oper_mtu, NULL, NULL) != 0 ||
-		    refdrv_query_nic_vport_context(&t->drv, REFDRV_LIST_UC, &vp, NULL, 0) != 0)
+		if (pmtu(true, tx.k.oper_mtu, NULL, NULL) != 0 ||
+		    refdrv_query_nic_vport_context(&tx.drv, REFDRV_LIST_UC, &vp, NULL, 0) != 0)
 			return -1;
-		vp.mtu = t->k.vport_mtu;
-		if (refdrv_modify_nic_vport_context(&t->drv, REFDRV_VPORT_MTU, &vp) != 0 ||
-		    refdrv_modify_vport_state(&t->drv, t->k.vport_admin) != 0 ||
+		vp.mtu = tx.k.vport_mtu;
+		if (refdrv_modify_nic_vport_context(&tx.drv, REFDRV_VPORT_MTU, &vp) != 0 ||
+		    refdrv_modify_vport_state(&tx.drv, tx.k.vport_admin) != 0 ||
 		    pmtu(false, 0, &oper, NULL) != 0 ||
-		    refdrv_query_nic_vport_context(&t->drv, REFDRV_LIST_UC, &vp, NULL, 0) != 0 ||
-		    oper != t->k.oper_mtu || vp.mtu != t->k.vport_mtu ||
-		    vport_up() != t->k.vport_up || t->in.vport_admin != t->k.vport_admin)
+		    refdrv_query_nic_vport_context(&tx.drv, REFDRV_LIST_UC, &vp, NULL, 0) != 0 ||
+		    oper != tx.k.oper_mtu || vp.mtu != tx.k.vport_mtu ||
+		    vport_up() != tx.k.vport_up || tx.in.vport_admin != tx.k.vport_admin)
 			return -1;
 	}
-	if (cmd_destroy(true, t->st.sqn) != 0 || cmd_destroy(false, t->st.cq.cqn) != 0)
+	if (cmd_destroy(true, tx.st.sqn) != 0 || cmd_destroy(false, tx.st.cq.cqn) != 0)
 		return -1;
-	if (t->in.umr_dirty) {
-		uint32_t index = t->k.umr_index;
-		struct refdrv_mkey_attr ma = { .access_mode = 2, .pd = t->st.pd, .tag = TX_UMR_TAG,
+	if (tx.in.umr_dirty) {
+		uint32_t index = tx.k.umr_index;
+		struct refdrv_mkey_attr ma = { .access_mode = 2, .pd = tx.st.pd, .tag = TX_UMR_TAG,
 					       .umr_en = true, .free = true,
 					       .octword_size = UMR_OCTWORDS };
-		if (refdrv_destroy_mkey(&t->drv, index) != 0 ||
-		    refdrv_create_mkey(&t->drv, &ma, &t->k.umr_index) != 0 ||
-		    t->k.umr_index != index)
+		if (refdrv_destroy_mkey(&tx.drv, index) != 0 ||
+		    refdrv_create_mkey(&tx.drv, &ma, &tx.k.umr_index) != 0 ||
+		    tx.k.umr_index != index)
 			return -1;
 	}
 	static const uint8_t zero[4096];
-	for (uint32_t o = 0; o < tx_ring_bytes(t); o += sizeof zero)
-		NICREF_FUZZ_CHECK(nicref_hostmem_write(t->dev, t->st.a.sq_buf + o, zero,
+	for (uint32_t o = 0; o < tx_ring_bytes(); o += sizeof zero)
+		NICREF_FUZZ_CHECK(nicref_hostmem_write(tx.dev, tx.st.a.sq_buf + o, zero,
 						       sizeof zero) == 0);
-	for (uint64_t a = t->w.data_lo, hi = t->w.data_hi; a < hi; a += sizeof zero) {
+	for (uint64_t a = tx.w.data_lo, hi = tx.w.data_hi; a < hi; a += sizeof zero) {
 		size_t n = hi - a < sizeof zero ? (size_t)(hi - a) : sizeof zero;
-		NICREF_FUZZ_CHECK(nicref_hostmem_write(t->dev, a, zero, n) == 0);
+		NICREF_FUZZ_CHECK(nicref_hostmem_write(tx.dev, a, zero, n) == 0);
 	}
-	NICREF_FUZZ_CHECK(nicref_hostmem_write(t->dev, t->st.a.sq_dbr, zero, 8) == 0);
-	t->st = snap.st;
-	t->st.eq = eq;
-	if (refdrv_create_cq(&t->drv, &snap.st.cq.a, &t->st.cq) != 0)
+	NICREF_FUZZ_CHECK(nicref_hostmem_write(tx.dev, tx.st.a.sq_dbr, zero, 8) == 0);
+	tx.st = snap.st;
+	tx.st.eq = eq;
+	if (refdrv_create_cq(&tx.drv, &snap.st.cq.a, &tx.st.cq) != 0)
 		return -1;
 	cq_arm(false); /* as refdrv_sq_stack_up */
-	if (refdrv_create_sq(&t->drv, &snap.sq, &t->st.sqn) != 0 ||
+	if (refdrv_create_sq(&tx.drv, &snap.sq, &tx.st.sqn) != 0 ||
 	    cmd_modify_sq(TX_ST_RST, TX_ST_RDY) != 0)
 		return -1;
-	if (t->st.sqn != sqn || t->st.cq.cqn != cqn || t->oracle.violations != vio)
+	if (tx.st.sqn != sqn || tx.st.cq.cqn != cqn || tx.oracle.violations != vio)
 		return -1;
 	snap.light_count++;
 	return 0;
@@ -475,9 +472,9 @@ static void stack_contexts(uint8_t *sqo, uint8_t *cqo)
 {
 	uint8_t i[16] = { 0 };
 	refdrv_field_set(i, sizeof i, "query_sq_in", "opcode", NICREF_OP_QUERY_SQ);
-	refdrv_field_set(i, sizeof i, "query_sq_in", "sqn", t->st.sqn);
-	NICREF_FUZZ_CHECK(refdrv_cmd(&t->drv, i, sizeof i, sqo, 0x110) == 0);
-	NICREF_FUZZ_CHECK(refdrv_query_cq(&t->drv, t->st.cq.cqn, cqo, 0x110) == 0);
+	refdrv_field_set(i, sizeof i, "query_sq_in", "sqn", tx.st.sqn);
+	NICREF_FUZZ_CHECK(refdrv_cmd(&tx.drv, i, sizeof i, sqo, 0x110) == 0);
+	NICREF_FUZZ_CHECK(refdrv_query_cq(&tx.drv, tx.st.cq.cqn, cqo, 0x110) == 0);
 }
 
 /* The SQ's attributes are driver_sq.c's: the self-check proves the light restore makes the
@@ -485,13 +482,13 @@ static void stack_contexts(uint8_t *sqo, uint8_t *cqo)
 static void light_self_check(void)
 {
 	snap.sq = (struct refdrv_sq_attr){
-		.wq = { .buf = t->st.a.sq_buf, .dbr = t->st.a.sq_dbr, .wq_type = 1,
-			.log_wq_sz = t->st.a.log_sq_size, .log_wq_stride = 6,
-			.wq_signature = t->st.a.wq_signature, .pd = t->st.pd },
-		.cqn = t->st.cq.cqn, .tisn = t->st.tisn, .uar = t->st.uar,
-		.user_index = t->st.user_index,
-		.min_wqe_inline_mode = t->st.sq_inline_mode,
-		.flush_in_error_en = t->st.a.flush_in_error_en,
+		.wq = { .buf = tx.st.a.sq_buf, .dbr = tx.st.a.sq_dbr, .wq_type = 1,
+			.log_wq_sz = tx.st.a.log_sq_size, .log_wq_stride = 6,
+			.wq_signature = tx.st.a.wq_signature, .pd = tx.st.pd },
+		.cqn = tx.st.cq.cqn, .tisn = tx.st.tisn, .uar = tx.st.uar,
+		.user_index = tx.st.user_index,
+		.min_wqe_inline_mode = tx.st.sq_inline_mode,
+		.flush_in_error_en = tx.st.a.flush_in_error_en,
 	};
 	static uint8_t sq0[0x110], cq0[0x110], sq1[0x110], cq1[0x110];
 	stack_contexts(sq0, cq0);
@@ -515,13 +512,13 @@ static void bring_up(void)
 {
 	if (fuzz_snap_enabled() && !snap.full) {
 		bool restored =
-			fuzz_dev_snap_restore(&dsnap, &dsnap_drv, t->dev, &t->oracle, &t->drv);
+			fuzz_dev_snap_restore(&dsnap, &dsnap_drv, tx.dev, &tx.oracle, &tx.drv);
 		if (restored) {
-			t->st = snap.st;
+			tx.st = snap.st;
 			snap.light_count++;
 		} else {
 			full_bring_up();
-			fuzz_dev_snap_take(&dsnap, &dsnap_drv, t->dev, &t->oracle, &t->drv);
+			fuzz_dev_snap_take(&dsnap, &dsnap_drv, tx.dev, &tx.oracle, &tx.drv);
 		}
 		fuzz_trace("bring-up %s (%llu full, %llu restored so far)",
 			   restored ? "from the snapshot" : "full",
@@ -535,45 +532,46 @@ static void bring_up(void)
 	fuzz_trace("bring-up %s (%llu full, %llu light so far; the last input: CQ broken %d, MTU "
 		   "or vport %d, Blue Flame buffers not rung 0x%02x)", light ? "light" : "full",
 		   (unsigned long long)snap.full_count, (unsigned long long)snap.light_count,
-		   t->in.cq_broken, t->in.config_dirty, t->in.bf_dirty);
+		   tx.in.cq_broken, tx.in.config_dirty, tx.in.bf_dirty);
 }
 
 static int tx_init(void)
 {
 	struct nicref_config cfg;
-	fuzz_dev_config(&cfg, &t->oracle);
-	tx_follow_init(t, &cfg);
-	if (tx_fields_init() != 0 || !(t->dev = fuzz_dev_create(&cfg, &t->oracle)))
+	tx.op_name = "bring-up";
+	fuzz_dev_config(&cfg, &tx.oracle);
+	tx_follow_init(&cfg);
+	if (tx_fields_init() != 0 || !(tx.dev = fuzz_dev_create(&cfg, &tx.oracle)))
 		return -1;
-	t->w.dev = t->dev;
-	t->w.drv = &t->drv;
-	t->w.st = &t->st;
+	tx.w.dev = tx.dev;
+	tx.w.drv = &tx.drv;
+	tx.w.st = &tx.st;
 	/* T320: the context at 20h, up to the pas[] that MODIFY_SQ does not carry */
 	modify_sq_len = (uint32_t)nicref_layout_find("modify_sq_in")->size;
 	if (modify_sq_len < 16 || modify_sq_len > 0x110)
 		return -1;
-	model_ops = refdrv_ops_model(t->dev);
+	model_ops = refdrv_ops_model(tx.dev);
 	model_ops.bar_write32 = tx_follow_bar_write;
-	memset(&t->drv, 0, sizeof t->drv);
+	memset(&tx.drv, 0, sizeof tx.drv);
 	const char *full = getenv("NICREF_TX_FULL_RESET");
 	snap.full = full && *full && strcmp(full, "0") != 0;
 	full_bring_up();
 	/* What the device says of itself, the same after every reset. */
-	t->k.uar_off = refdrv_uar_offset(&t->drv, t->st.uar);
-	t->k.bf_size = refdrv_bf_buffer_size(&t->drv);
-	const uint8_t *caps = t->drv.caps_cur;
-	size_t ncaps = sizeof t->drv.caps_cur;
-	t->k.pad = refdrv_field_get(caps, ncaps, "hca_cap", "pad_tx_eth_packet");
-	t->k.wq_signature = refdrv_field_get(caps, ncaps, "hca_cap", "wq_signature");
+	tx.k.uar_off = refdrv_uar_offset(&tx.drv, tx.st.uar);
+	tx.k.bf_size = refdrv_bf_buffer_size(&tx.drv);
+	const uint8_t *caps = tx.drv.caps_cur;
+	size_t ncaps = sizeof tx.drv.caps_cur;
+	tx.k.pad = refdrv_field_get(caps, ncaps, "hca_cap", "pad_tx_eth_packet");
+	tx.k.wq_signature = refdrv_field_get(caps, ncaps, "hca_cap", "wq_signature");
 	struct refdrv_nic_vport vp;
-	if (pmtu(false, 0, &t->k.oper_mtu, &t->k.max_mtu) != 0 ||
-	    refdrv_query_nic_vport_context(&t->drv, REFDRV_LIST_UC, &vp, NULL, 0) != 0 ||
-	    t->k.bf_size < 64 || TX_BF_BYTES % t->k.bf_size)
+	if (pmtu(false, 0, &tx.k.oper_mtu, &tx.k.max_mtu) != 0 ||
+	    refdrv_query_nic_vport_context(&tx.drv, REFDRV_LIST_UC, &vp, NULL, 0) != 0 ||
+	    tx.k.bf_size < 64 || TX_BF_BYTES % tx.k.bf_size)
 		return -1;
-	t->k.vport_mtu = vp.mtu;
-	t->w.own_mac = vp.permanent_address;
-	t->k.vport_up = vport_up();
-	t->k.vport_admin = t->in.vport_admin;
+	tx.k.vport_mtu = vp.mtu;
+	tx.w.own_mac = vp.permanent_address;
+	tx.k.vport_up = vport_up();
+	tx.k.vport_admin = tx.in.vport_admin;
 	light_self_check();
 	full_bring_up(); /* the first input starts from a full bring-up too */
 	return 0;
@@ -587,34 +585,34 @@ static const char *const op_names[TX_OP_FIRST_RESERVED] = {
 static void tx_one_input(const uint8_t *data, size_t len)
 {
 	tx_follow_reset();
-	t->op_no = 0;
-	t->op_name = "bring-up";
+	tx.op_no = 0;
+	tx.op_name = "bring-up";
 	bring_up(); /* by what the previous input left */
-	memset(&t->in, 0, sizeof t->in);
-	t->in.ring_buf = -1;
-	t->in.oper_mtu = t->k.oper_mtu;
-	t->in.vport_mtu = t->k.vport_mtu;
-	t->in.vport_up = t->k.vport_up;
-	t->w.umr_key = t->k.umr_index << 8 | TX_UMR_TAG;
-	t->w.signature = false;
-	t->w.data_lo = t->w.data_hi = 0;
+	memset(&tx.in, 0, sizeof tx.in);
+	tx.in.ring_buf = -1;
+	tx.in.oper_mtu = tx.k.oper_mtu;
+	tx.in.vport_mtu = tx.k.vport_mtu;
+	tx.in.vport_up = tx.k.vport_up;
+	tx.w.umr_key = tx.k.umr_index << 8 | TX_UMR_TAG;
+	tx.w.signature = false;
+	tx.w.data_lo = tx.w.data_hi = 0;
 	tx_follow_begin();
-	fuzz_oracle_check_dev(&t->oracle);
+	fuzz_oracle_check_dev(&tx.oracle);
 
 	struct reader r = { data, len };
-	for (t->op_no = 0; r.n && t->op_no < MAX_OPS;) {
+	for (tx.op_no = 0; r.n && tx.op_no < MAX_OPS;) {
 		size_t at = len - r.n;
 		uint8_t op = rd8(&r);
 		if (op >= TX_OP_FIRST_RESERVED)
 			continue; /* reserved: the op byte alone */
-		t->op_name = op_names[op];
-		fuzz_trace("op %s at byte %zu", t->op_name, at);
+		tx.op_name = op_names[op];
+		fuzz_trace("op %s at byte %zu", tx.op_name, at);
 		switch ((enum tx_op)op) {
 		case TX_OP_WQE_RAW:
-			tx_wqe_raw(&t->w, &r);
+			tx_wqe_raw(&tx.w, &r);
 			break;
 		case TX_OP_WQE:
-			tx_wqe_build(&t->w, &r);
+			tx_wqe_build(&tx.w, &r);
 			break;
 		case TX_OP_RING:
 			op_ring(&r);
@@ -629,7 +627,7 @@ static void tx_one_input(const uint8_t *data, size_t len)
 			op_mem(&r);
 			break;
 		case TX_OP_TIME:
-			nicref_clock_advance(t->dev, 1 + (uint64_t)rdn(&r, 3));
+			nicref_clock_advance(tx.dev, 1 + (uint64_t)rdn(&r, 3));
 			break;
 		case TX_OP_CQ_ARM:
 			cq_arm(rd8(&r) & 1u);
@@ -649,14 +647,14 @@ static void tx_one_input(const uint8_t *data, size_t len)
 		case TX_OP_FIRST_RESERVED:
 			break;
 		}
-		t->op_no++;
+		tx.op_no++;
 		tx_follow_after_op();
 	}
 	tx_follow_end();
-	fuzz_trace("input done after %u ops", t->op_no);
+	fuzz_trace("input done after %u ops", tx.op_no);
 	if (!snap.full)
 		/* what the input made goes within it */
-		fuzz_snap_rewind(&dsnap, t->dev, &t->oracle);
+		fuzz_snap_rewind(&dsnap, tx.dev, &tx.oracle);
 }
 
 NICREF_FUZZ_TARGET(tx_init, tx_one_input)

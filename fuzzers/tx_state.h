@@ -1,7 +1,10 @@
 /* The tx target's state, which its files share: tx_fuzz.c (the ops, the bring-up and the
- * restores, the op loop) owns the one instance and hands it to tx_follow.c (the device followed
- * from outside, the properties); tx_wqe.c sees only its part (struct tx_wqe_env). Only the tx
- * target uses it. */
+ * restores, the op loop) and tx_follow.c (the device followed from outside, the properties);
+ * tx_wqe.c sees only its part (struct tx_wqe_env). Only the tx target uses it.
+ *
+ * It is one global, tx (tx_state.c), rather than a pointer handed around: the device's hooks
+ * carry no context of the target's, and ASan checks every access through a pointer but not a
+ * direct one to a global, which the hooks make on every DMA read, BAR write and event. */
 #ifndef NICREF_FUZZ_TX_STATE_H
 #define NICREF_FUZZ_TX_STATE_H
 
@@ -44,6 +47,7 @@ struct tx_input {
 	uint8_t bf_d0, bf_dirty; /* per buffer: dword 0 written / dwords written, not rung */
 };
 
+/* The target's state. */
 struct tx_target {
 	struct nicref_dev *dev;
 	struct fuzz_oracle oracle;
@@ -56,10 +60,12 @@ struct tx_target {
 	const char *op_name;
 };
 
+extern struct tx_target tx;
+
 /* The SQ ring's bytes. */
-static inline uint32_t tx_ring_bytes(const struct tx_target *t)
+static inline uint32_t tx_ring_bytes(void)
 {
-	return 64u << t->st.a.log_sq_size;
+	return 64u << tx.st.a.log_sq_size;
 }
 
 #endif
