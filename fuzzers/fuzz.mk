@@ -20,7 +20,9 @@
 #
 # A target is a file fuzzers/<t>_fuzz.c ending in NICREF_FUZZ_TARGET (fuzzers/fuzz_target.h);
 # adding one needs no edit here. Its corpus is corpora/<t>/, its dictionary fuzzers/<t>.dict.
-# Other fuzzers/*.c files (except standalone_main.c and make_seeds*.c) are shared by all targets.
+# Other fuzzers/*.c files (except standalone_main.c and make_seeds*.c) are shared by all targets:
+# every target links them all, also a file only one target calls (tx's tx_follow.c, tx_wqe.c, ...),
+# which therefore refers to nothing but the library and the other shared files.
 # The library is compiled into each variant from source, in its own object tree.
 
 FUZZ_SECONDS ?= 60

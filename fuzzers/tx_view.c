@@ -1,7 +1,7 @@
 /* The tx target's own packet arithmetic (RFC 1071 checksums, IEEE 802.3 CRC-32) and its view of
  * a sent frame's headers (D-TX-6, D-TXO-2, -5, -6, -7), written from the RFCs and the decisions,
  * not from the model's eth/ code: what the tx target holds the device's frames to. Only
- * tx_fuzz.c uses it. */
+ * the tx target uses it (tx_follow.c, tx_hdrs.c). */
 #include <string.h>
 
 #include "tx_view.h"
