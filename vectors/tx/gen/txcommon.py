@@ -177,6 +177,12 @@ NOTES = {
         "§7.4.3: a WQE is executed only once its ownership passed (the record); one whose DS runs "
         "past the record is partly the driver's. Not executed (waiting for the record), or "
         "refused as malformed: both listed.")},
+    "FlushOwnership": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "§7.4.3: a WQE is the device's once the record passes it; a flush (§7.9.2) that meets a "
+        "WQE the record covers in part may wait for the record to cover it (decision D-SQ-5) or "
+        "flush it whole at once, and may or may not report the driver's record as a violation. "
+        "Either way it is one WQE, flushed once from its first WQEBB: the CQEs are pinned over "
+        "the whole test.")},
     "UmrOpen": {"bugType": "AMBIGUOUS_SPEC", "description": (
         "§10.1.1.1 step 7: a failed UMR check reports 'completion with error' without a "
         "syndrome: Local_Protection 0x4, Local QP Operation 0x2, Local_Access 0x11 and "
