@@ -263,13 +263,15 @@ static void flush_start(const uint8_t *b)
 {
 	unsigned ds = (unsigned)txf_get(tx_fld.ds, b, 16), ce = (unsigned)txf_get(tx_fld.ce, b, 16);
 	uint16_t bbs = ds ? (uint16_t)((ds + 3) / 4) : 1, left = (uint16_t)(record() - sq.hw);
+	if (bbs > left)
+		return; /* D-SQ-5: a WQE past the record is not flushed (no CQE); it stays posted */
 	fl.active = true;
 	fl.index = sq.hw;
 	fl.opcode = (uint8_t)txf_get(tx_fld.opcode, b, 16);
 	fl.expect = !(ce == 1 && sq.last_err);
 	fl.cqes = 0;
 	sq.last_err = true;
-	sq.hw = (uint16_t)(sq.hw + (bbs < left ? bbs : left)); /* not past the record */
+	sq.hw = (uint16_t)(sq.hw + bbs);
 }
 
 /* A device read of the SQ ring. The first read of a WQE starts it: its ctrl segment, or the

@@ -48,7 +48,8 @@ enum {
 	HDR_IPV6_SRC = 8,
 	HDR_IPV6_ADDR_LEN = 16,
 	HDR_IPV6_FRAG_OFF = 2, /* fragment header: offset 15:3, M flag 0 */
-	HDR_IPV6_FRAG_MASK = 0xFFF9,
+	HDR_IPV6_FRAG_MASK = 0xFFF9,     /* offset or M: the packet is a fragment */
+	HDR_IPV6_FRAG_OFF_MASK = 0xFFF8, /* the offset alone: not the first fragment */
 
 	/* IP protocol numbers (IANA): the two L4 headers the offloads know. */
 	HDR_PROTO_TCP = 6,

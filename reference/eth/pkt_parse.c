@@ -168,8 +168,10 @@ static bool parse_ipv6(const uint8_t *p, size_t len, struct pkt_info *pi)
 			pi->has_spi = true;
 			pi->spi = hdr_get32(p + off + HDR_AH_SPI);
 		}
-		bool later_fragment = k->fragment &&
-				      (hdr_get16(p + off + HDR_IPV6_FRAG_OFF) & HDR_IPV6_FRAG_MASK) != 0;
+		/* The offset alone: a first fragment (offset 0, M 1) carries the rest of the
+		 * headers, the upper layer's included (RFC 8200 §4.5), so its walk goes on. */
+		bool later_fragment = k->fragment && (hdr_get16(p + off + HDR_IPV6_FRAG_OFF) &
+						      HDR_IPV6_FRAG_OFF_MASK) != 0;
 		nh = p[off];
 		off += hl;
 		/* RFC 8200 §4.5: behind the Fragment header of a fragment other than the first is

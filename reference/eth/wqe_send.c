@@ -1,7 +1,7 @@
 /* SEND and LSO WQEs (PRM §7.4.4.1.2 T27/T28, §7.4.4.2 T41, §7.9.3, §3.3): the Eth segment and
  * its inline headers, the data gathered after them into one packet, the inline-mode rule, then
  * the offloads (eth/tx_offload.h), which emit the frames. Decisions D-TX-6, D-TX-10, D-TX-11
- * (docs/tx.md). */
+ * (docs/tx.md), D-TXO-16 (docs/tx_offload.md). */
 #include <string.h>
 
 #include "eth/eth.h"
@@ -100,11 +100,23 @@ uint8_t wqe_send(struct tx_wqe *w)
 		tx_discard(w, TX_DISCARD_INLINE, len);
 		return 0;
 	}
+	bool l3cs = PRM_GET(send_wqe_eth, l3cs, eth, room) != 0;
+	bool l4cs = PRM_GET(send_wqe_eth, l4cs, eth, room) != 0;
+	/* §3.3.1: checksum offload "is reported through the csum_cap bit" (T147 00h[31]). A
+	 * device without it does not apply l3cs/l4cs: a set bit is the driver's mistake, the
+	 * frame goes as posted and the WQE completes (D-TXO-16). LSO computes its segments'
+	 * checksums whatever l3cs/l4cs say (D-TXO-10): its capability is max_lso_cap. */
+	if ((l3cs || l4cs) && !lso &&
+	    !CAPS_CUR(dev, CAP_ETH_OFFLOAD, per_protocol_networking_offload_caps, csum_cap)) {
+		tx_violation(w, NICREF_VIO_TX_CSUM_NO_CAP,
+			     (uint64_t)w->index << 2 | (uint64_t)l3cs << 1 | l4cs);
+		l3cs = l4cs = false;
+	}
 	struct tx_request rq = {
 		.pkt = es->pkt,
 		.len = len,
-		.l3cs = PRM_GET(send_wqe_eth, l3cs, eth, room) != 0,
-		.l4cs = PRM_GET(send_wqe_eth, l4cs, eth, room) != 0,
+		.l3cs = l3cs,
+		.l4cs = l4cs,
 		.lso = lso,
 		.mss = (uint16_t)mss,
 		.inline_hdr_sz = (uint16_t)ihs,

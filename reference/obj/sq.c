@@ -114,8 +114,16 @@ void sq_flush(struct nicref_dev *dev, struct sq *sq)
 		uint8_t opcode = (uint8_t)PRM_GET(send_wqe_ctrl, opcode, ctrl, sizeof ctrl);
 		uint16_t left = (uint16_t)(db - sq->wq.hw_counter);
 		uint16_t bbs = ds ? (uint16_t)((ds + 3) / 4) : 1; /* D-SQ-5: ds 0 takes one WQEBB */
-		if (bbs > left)
-			bbs = left; /* a WQE beyond the record is not posted: the flush ends there */
+		/* §7.4.3: HW owns the WQEBBs the record covers. A WQE running past the record is
+		 * not wholly posted: the flush ends there and it stays posted (D-SQ-5, as the run
+		 * does, D-TX-3, with the same violation); a later record covering it flushes it
+		 * whole. */
+		if (bbs > left) {
+			dev_violation(dev, NICREF_VIO_TX_WQE_BEYOND_RECORD,
+				      (uint64_t)sq->hdr.handle << 32 |
+					  (uint64_t)sq->wq.hw_counter << 16 | ds);
+			return;
+		}
 		/* T26 CE 01b: "Generate CQE only on first WQE completion with error (i.e if CQE on
 		 * previous WQE completed in error, no CQE will be generated)". Every other mode
 		 * reports an error completion (00b: only errors; 10b/11b: all). */

@@ -72,6 +72,57 @@ Test(tx_error, the_wqes_behind_a_failure_are_flushed)
 	cr_expect_eq(ERR_CQE(cqe, "wqe_counter"), late.index);
 }
 
+/* Rings for `named` with the record at `record` (not tx.pc): a record that covers only part
+ * of what was posted. */
+static void ring_at(uint16_t record, const struct wqe *named)
+{
+	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, tx.sq_dbr, true, record), 0);
+	refdrv_sq_doorbell(&tdev->d, tdev->uar, 0, tx.sqn, named->index, named->b[3],
+			   (unsigned)named->len / 16);
+}
+
+Test(tx_error, a_wqe_past_the_record_is_not_flushed_until_covered)
+{
+	/* §7.4.3: HW owns the WQEBBs the record covers; D-SQ-5: "a WQE that runs past the
+	 * record ends the flush there" and stays posted (as a run does, D-TX-3). WQE 0 fails
+	 * (ERR), WQE 1 takes WQEBBs 1-2 and the record stops at 2: WQE 1 is not flushed, and
+	 * hw_counter stays at its first WQEBB. A later record covering it and a NOP at 3 flush
+	 * both whole: no CQE for a phantom WQE read out of WQE 1's data. */
+	struct wqe w0, w1, w2;
+	uint8_t cqe[64], data[80], hdr[14] = { 0 };
+	memset(data, 0x01, sizeof data); /* WQEBB 2 reads as a ctrl segment of ds 1 */
+	w_ctrl(&w0, 0x0B, 2);
+	tx_post(&w0);
+	w_ctrl(&w1, NICREF_SEND_OP_SEND, 2);
+	w_eth(&w1, 0, 0, 0, hdr, 0);
+	w_inline(&w1, data, sizeof data); /* 16 + 16 + 96 = 128 bytes: two WQEBBs */
+	tx_post(&w1);
+	cr_assert_eq(w1.index, 1);
+	cr_assert_eq(w1.len, 128);
+	ring_at(2, &w0);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(ERR_CQE(cqe, "syndrome"), NICREF_CQE_SYN_LOCAL_QP_OPERATION);
+	cr_expect_eq(tx_poll(cqe), 0, "WQE 1 is not wholly posted: no flush CQE");
+	cr_expect_eq(tx_query().hw_counter, 1, "the flush ends at WQE 1's first WQEBB");
+	cr_expect_eq(tdev->tr.vio[NICREF_VIO_TX_WQE_BEYOND_RECORD], 1, "D-TX-3's violation");
+	tl_mark(&tdev->tr);
+	w_ctrl(&w2, NICREF_SEND_OP_NOP, 2);
+	tx_post(&w2);
+	cr_assert_eq(w2.index, 3);
+	ring_at(4, &w2);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(ERR_CQE(cqe, "syndrome"), NICREF_CQE_SYN_WR_FLUSHED);
+	cr_expect_eq(ERR_CQE(cqe, "wqe_counter"), 1);
+	cr_expect_eq(ERR_CQE(cqe, "s_wqe_opcode"), NICREF_SEND_OP_SEND);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(ERR_CQE(cqe, "syndrome"), NICREF_CQE_SYN_WR_FLUSHED);
+	cr_expect_eq(ERR_CQE(cqe, "wqe_counter"), 3);
+	cr_expect_eq(ERR_CQE(cqe, "s_wqe_opcode"), NICREF_SEND_OP_NOP);
+	cr_expect_eq(tx_poll(cqe), 0);
+	cr_expect_eq(tx_query().hw_counter, 4);
+	cr_expect_eq(tdev->tr.violations, 0, "the record now covers WQE 1");
+}
+
 static void no_flush_sq(void)
 {
 	struct tx_opts o = tx_default_opts();

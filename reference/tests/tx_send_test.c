@@ -336,3 +336,94 @@ Test(tx_send, lso_has_one_cqe)
 	cr_expect_eq(CQE(cqe, "s_wqe_opcode"), NICREF_SEND_OP_LSO);
 	cr_expect_eq(tx_poll(cqe), 0, "one CQE");
 }
+
+/* §3.3.1: "Checksum offload support is reported through the csum_cap bit" (T147 00h[31]). A
+ * device that reports none (the profile lowers it) does not apply l3cs/l4cs (D-TXO-16). */
+static void no_csum_cap(void)
+{
+	static struct nicref_profile p;
+	nicref_profile_default(&p);
+	cr_assert_eq(nicref_profile_cap_set(&p, "per_protocol_networking_offload_caps", "csum_cap", 0),
+		     NICREF_CAP_SET_OK);
+	struct tx_opts o = tx_default_opts();
+	o.profile = &p;
+	tx_setup_opts(&o);
+}
+
+static uint32_t ones_sum(const uint8_t *b, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)b[i] << 8 | b[i + 1];
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	return s;
+}
+
+Test(tx_send, without_csum_cap_l3cs_l4cs_are_not_applied, .init = no_csum_cap)
+{
+	/* D-TXO-16: with csum_cap 0 a WQE asking l3cs/l4cs is the driver's mistake
+	 * (TX_CSUM_NO_CAP); the checksums go out as posted and the WQE completes. */
+	uint8_t pkt[64], cqe[64];
+	size_t len = tx_udp_packet(pkt, sizeof pkt, TX_DMAC);
+	pkt[24] = 0xBE; /* IPv4 header checksum */
+	pkt[25] = 0xEF;
+	pkt[40] = 0xBE; /* UDP checksum */
+	pkt[41] = 0xEF;
+	struct wqe w;
+	w_ctrl(&w, NICREF_SEND_OP_SEND, 2);
+	w_eth(&w, 1, 1, 0, pkt, len);
+	tx_send(&w);
+	tl_expect_one_violation(&tdev->tr, NICREF_VIO_TX_CSUM_NO_CAP);
+	cr_assert_eq(tx.nframes, 1);
+	tx_expect_frame(0, pkt, len);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(CQE(cqe, "opcode"), 0, "the WQE completes");
+	tl_mark(&tdev->tr);
+	/* Neither bit asked: nothing to report. */
+	w_ctrl(&w, NICREF_SEND_OP_SEND, 2);
+	w_eth(&w, 0, 0, 0, pkt, len);
+	tx_send(&w);
+	cr_expect_eq(tdev->tr.violations, 0);
+	cr_assert_eq(tx.nframes, 2);
+	tx_expect_frame(1, pkt, len);
+}
+
+Test(tx_send, without_csum_cap_lso_still_computes_its_checksums, .init = no_csum_cap)
+{
+	/* D-TXO-16 with D-TXO-10: LSO (max_lso_cap, T147) computes the checksums of the segments
+	 * it builds whatever l3cs/l4cs say; csum_cap does not change that, and no violation. */
+	uint8_t hdr[54] = { 0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00, /* Ethernet */
+			    0x45, 0, 0, 0, 0, 1, 0x40, 0, 0x40, 0x06, 0xBE, 0xEF, 10, 0, 0, 1,
+			    10, 0, 0, 2, /* IPv4, checksum 0xBEEF */
+			    0x04, 0xD2, 0x16, 0x2E, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x10, 0xFF, 0xFF,
+			    0xBE, 0xEF, 0, 0 /* TCP, checksum 0xBEEF */ };
+	uint8_t payload[600], cqe[64];
+	for (size_t i = 0; i < sizeof payload; i++)
+		payload[i] = (uint8_t)(i * 3);
+	struct wqe w;
+	w_ctrl(&w, NICREF_SEND_OP_LSO, 2);
+	w_eth(&w, 0, 0, 500, hdr, sizeof hdr);
+	w_ptr(&w, tx.lkey, tx_data(0, payload, sizeof payload), sizeof payload);
+	tx_send(&w);
+	cr_expect_eq(tdev->tr.violations, 0);
+	cr_assert_eq(tx.nframes, 2, "two segments of at most 500 bytes");
+	for (unsigned i = 0; i < 2; i++) {
+		const uint8_t *f = tx.frames[i].b;
+		cr_expect_eq(ones_sum(f + 14, 20), 0xFFFF, "segment %u: IPv4 header checksum", i);
+		/* RFC 793 pseudo-header: addresses, protocol, TCP length; then the segment. */
+		size_t tcp_len = (size_t)(f[16] << 8 | f[17]) - 20;
+		uint8_t ph[12];
+		memcpy(ph, f + 26, 8);
+		ph[8] = 0;
+		ph[9] = 6;
+		ph[10] = (uint8_t)(tcp_len >> 8);
+		ph[11] = (uint8_t)tcp_len;
+		uint32_t s = ones_sum(ph, 12) + ones_sum(f + 34, tcp_len);
+		while (s >> 16)
+			s = (s & 0xFFFF) + (s >> 16);
+		cr_expect_eq(s, 0xFFFF, "segment %u: TCP checksum", i);
+	}
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(CQE(cqe, "opcode"), 0);
+}

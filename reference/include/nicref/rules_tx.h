@@ -81,6 +81,11 @@
 	  "max_lso_cap)",                                                                       \
 	  "no packet (no inline header and no data), or lengths that do not allow the requested " \
 	  "offload: error 0x1 (arg: sqn << 32 | wqe_index)")                                     \
+	X(TX_CSUM_NO_CAP, "PRM §3.3.1 (\"Checksum offload support is reported through the "   \
+	  "csum_cap bit\"), T147 csum_cap, T28 l3cs/l4cs",                                       \
+	  "a SEND asks l3cs or l4cs of a device whose csum_cap is 0: not applied, the frame "    \
+	  "goes as posted and the WQE completes (D-TXO-16; arg: sqn << 32 | wqe_index << 2 | "   \
+	  "l3cs << 1 | l4cs)")                                                                   \
 	X(TX_OFFLOAD_LSO, "PRM §3.3.2 (LSO of TCP packets, mss)",                               \
 	  "an LSO WQE the device cannot segment (not TCP, mss 0, headers not inline): error 0x2 " \
 	  "(arg: sqn << 32 | wqe_index)")                                                       \

@@ -136,6 +136,11 @@ def frames():
                                                  options=[("NOP", None), ("NOP", None), ("Timestamp", (1, 2))]) / PAY),
         ("ipv4_tcp_opts_mss", e / IP(**V4) / TCP(sport=5, dport=6, flags="SEC",
                                                   options=[("MSS", 1460)])),
+        # A first fragment (offset 0, M 1) with an extension header behind the Fragment
+        # header: RFC 8200 §4.5 puts the rest of the headers, the upper layer's included, in
+        # the first fragment (D-PARSE-5: it keeps its L4 header).
+        ("ipv6_frag_first_dstopt_tcp", e / IPv6(**V6) / IPv6ExtHdrFragment(offset=0, m=1, id=9)
+         / IPv6ExtHdrDestOpt() / TCP(sport=3001, dport=23, flags="A") / PAY),
     ]
     out = [(n, raw(p) if not isinstance(p, bytes) else p) for n, p in f]
     # Checksum variants: a wrong IPv4 header checksum, a wrong TCP checksum, UDP checksum 0 over

@@ -7,8 +7,9 @@ import os
 import struct
 import sys
 
-from scapy.all import (ARP, IP, TCP, UDP, Dot1Q, Ether, IPv6, IPv6ExtHdrHopByHop,  # noqa: F401
-                       IPOption_NOP, Raw, wrpcap)
+from scapy.all import (ARP, IP, TCP, UDP, Dot1Q, Ether, IPv6, IPv6ExtHdrDestOpt,  # noqa: F401
+                       IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, IPv6ExtHdrRouting, IPOption_NOP,
+                       Raw, wrpcap)
 from scapy.layers.ipsec import AH, ESP  # noqa: F401
 from scapy.utils import PcapWriter  # noqa: F401
 
@@ -142,10 +143,21 @@ def hdr_fields(frame):
         f["l3_ok"] = 1
         f["ip_ext_opts"] = int(p.nh in (0, 43, 44, 60, 51, 135))
         l4 = p.payload
-        while isinstance(l4, IPv6ExtHdrHopByHop):
+        frag = later = False
+        while isinstance(l4, (IPv6ExtHdrHopByHop, IPv6ExtHdrDestOpt, IPv6ExtHdrRouting,
+                              IPv6ExtHdrFragment)):
+            if isinstance(l4, IPv6ExtHdrFragment):
+                # T68 ip_frag: a Fragment header with an offset or M (RFC 8200 §4.5); behind
+                # that of a later fragment (offset != 0) is fragment data, no L4 header
+                frag = frag or l4.offset != 0 or l4.m != 0
+                later = later or l4.offset != 0
+                if later:
+                    break
             l4 = l4.payload
-        f["l4_hdr_type"] = l4_type(l4, 40 + p.plen - (len(bytes(p)) - len(bytes(l4))))
-        if isinstance(l4, (TCP, UDP)):
+        f["ip_frag"] = int(frag)
+        if not later:
+            f["l4_hdr_type"] = l4_type(l4, 40 + p.plen - (len(bytes(p)) - len(bytes(l4))))
+        if isinstance(l4, (TCP, UDP)) and not frag:
             seg = bytes(l4)[:40 + p.plen - (len(bytes(p)) - len(bytes(l4)))]
             ph = bytes(p)[8:40] + struct.pack(">IxxxB", len(seg), 6 if isinstance(l4, TCP) else 17)
             f["l4_ok"] = int(ones_sum(ph + seg) == 0xFFFF)

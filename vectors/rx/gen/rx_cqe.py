@@ -44,41 +44,7 @@ def gen_cqe():
                      f"{64 << cqe_sz}-byte CQEs", [BRING_UP, rx_setup(cqe_sz=cqe_sz,
                                                                      steer_all=[0],
                                                                      flow_tag=0x42)])
-        for name, p in frames:
-            b = raw(p)
-            f = hdr_fields(b)
-            strip = f["cv"] == 1
-            if f["l3_hdr_type"] == 0:
-                f.pop("ip_ext_opts", None)  # T68: undefined for a non-IP packet
-            c = cqe_ok(b, flow_tag=0x42, strip=strip, **f)
-            if IP in p and UDP in p and p[UDP].chksum == 0:
-                # D-RX-9: RFC 768's "no checksum" passes; T68 l4_ok "checksum was successfully
-                # validated" also reads as 0 when there was nothing to validate
-                steps = [post(), frame_step(b), {"cqes": {"cq": "rx", "any_of": [
-                    {"reading": "D-RX-9: UDP checksum 0 over IPv4 (RFC 768 'no checksum') is "
-                                "ok: l4_ok 1", "expect": [dict(c, l4_ok=1)]},
-                    {"reading": "T68 'checksum was successfully validated': nothing was, "
-                                "l4_ok 0", "expect": [dict(c, l4_ok=0)]}]}}]
-                vf.test(g, f"{name}: T68 header fields (l4_ok: D-RX-9)", C_CQE, steps,
-                        "acceptable")
-            else:
-                steps = [post(), frame_step(b), cqes([c])]
-                vf.test(g, f"{name}: T68 header fields",
-                        C_CQE + (", " + C_VLAN if strip else ""), steps)
-            if cqe_sz:
-                continue
-            ours, other = ip_csum(b)
-            steps = [post(), frame_step(b)]
-            if ours == other:
-                steps.append(cqes([cqe_ok(b, flow_tag=0x42, strip=strip, checksum=ours)]))
-                vf.test(g, f"{name}: checksum", C_CSUM, steps)
-            else:
-                steps.append({"cqes": {"cq": "rx", "any_of": [
-                    {"reading": "D-RX-10: sum of the IP header and payload",
-                     "expect": [cqe_ok(b, flow_tag=0x42, strip=strip, checksum=ours)]},
-                    {"reading": "sum of the bytes after the IP header",
-                     "expect": [cqe_ok(b, flow_tag=0x42, strip=strip, checksum=other)]}]}})
-                vf.test(g, f"{name}: checksum (D-RX-10)", C_CSUM, steps, "acceptable")
+        frame_tests(vf, g, frames, cqe_sz)
     # the same frame three times: wqe_counter counts, owner stays 0 in the first pass
     g = vf.group("wqe_counter and owner", [BRING_UP, rx_setup(steer_all=[0])])
     b = raw(v4(UDP))
@@ -92,8 +58,73 @@ def gen_cqe():
         steps += [frame_step(b), cqes([cqe_ok(b, wqe_counter=i, owner=i >> 1)])]
     vf.test(g, "the third CQE, in the second pass, has owner 1", "PRM §7.12.3.1, T68 owner",
             steps)
-    gen_cqe_no_csum_cap(vf)
+    gen_cqe_no_csum_cap(vf)  # D-RX-17: tcIds 48-52
+    # IPv6 fragments (RFC 8200 §4.5): a first fragment (offset 0, M 1) carries the headers
+    # behind its Fragment header, the upper layer's included, so its TCP/UDP header is present
+    # (T68 l4_hdr_type) even with another extension header between; a later fragment's bytes
+    # are fragment data. ip_frag (T68 "the packet is fragmented") is set in both; no fragment's
+    # L4 checksum can be validated (l4_ok 0, D-PARSE-8). A group of its own, after csum_cap 0.
+    def v6frag(offset, m, *rest, nh=None):
+        fh = IPv6ExtHdrFragment(offset=offset, m=m, id=0x77) if nh is None else \
+            IPv6ExtHdrFragment(offset=offset, m=m, id=0x77, nh=nh)
+        p = Ether(dst=OWN_MAC, src=PEER_MAC) / IPv6(src="2001:db8::1", dst="2001:db8::2") / fh
+        for layer in rest:
+            p = p / layer
+        return p
+    frag_frames = [
+        ("IPv6 first fragment, a Destination Options header, then TCP ACK with data",
+         v6frag(0, 1, IPv6ExtHdrDestOpt(), TCP(sport=0x1234, dport=80, flags="PA"), payload(32))),
+        ("IPv6 first fragment, then TCP ACK with data",
+         v6frag(0, 1, TCP(sport=0x1234, dport=80, flags="PA"), payload(32))),
+        ("IPv6 first fragment, a Destination Options header, then UDP",
+         v6frag(0, 1, IPv6ExtHdrDestOpt(), UDP(sport=0x1234, dport=4789, len=200), payload(32))),
+        ("IPv6 later fragment (offset 10) whose data looks like a TCP header",
+         v6frag(10, 0, Raw(bytes(TCP(sport=0x1234, dport=80, flags="PA")) + bytes(payload(32))),
+                nh=6)),
+    ]
+    g = vf.group("IPv6 fragments (RFC 8200 §4.5): one RQ, a Direct TIR, every frame to it with "
+                 "flow tag 0x42, 64-byte CQEs", [BRING_UP, rx_setup(steer_all=[0], flow_tag=0x42)])
+    frame_tests(vf, g, frag_frames, 0)
     return vf
+
+
+def frame_tests(vf, g, frames, cqe_sz):
+    """The T68 header-field test of each frame, and (64-byte CQEs) its T4 checksum test."""
+    for name, p in frames:
+        b = raw(p)
+        f = hdr_fields(b)
+        strip = f["cv"] == 1
+        if f["l3_hdr_type"] == 0:
+            f.pop("ip_ext_opts", None)  # T68: undefined for a non-IP packet
+        c = cqe_ok(b, flow_tag=0x42, strip=strip, **f)
+        if IP in p and UDP in p and p[UDP].chksum == 0:
+            # D-RX-9: RFC 768's "no checksum" passes; T68 l4_ok "checksum was successfully
+            # validated" also reads as 0 when there was nothing to validate
+            steps = [post(), frame_step(b), {"cqes": {"cq": "rx", "any_of": [
+                {"reading": "D-RX-9: UDP checksum 0 over IPv4 (RFC 768 'no checksum') is "
+                            "ok: l4_ok 1", "expect": [dict(c, l4_ok=1)]},
+                {"reading": "T68 'checksum was successfully validated': nothing was, "
+                            "l4_ok 0", "expect": [dict(c, l4_ok=0)]}]}}]
+            vf.test(g, f"{name}: T68 header fields (l4_ok: D-RX-9)", C_CQE, steps,
+                    "acceptable")
+        else:
+            steps = [post(), frame_step(b), cqes([c])]
+            vf.test(g, f"{name}: T68 header fields",
+                    C_CQE + (", " + C_VLAN if strip else ""), steps)
+        if cqe_sz:
+            continue
+        ours, other = ip_csum(b)
+        steps = [post(), frame_step(b)]
+        if ours == other:
+            steps.append(cqes([cqe_ok(b, flow_tag=0x42, strip=strip, checksum=ours)]))
+            vf.test(g, f"{name}: checksum", C_CSUM, steps)
+        else:
+            steps.append({"cqes": {"cq": "rx", "any_of": [
+                {"reading": "D-RX-10: sum of the IP header and payload",
+                 "expect": [cqe_ok(b, flow_tag=0x42, strip=strip, checksum=ours)]},
+                {"reading": "sum of the bytes after the IP header",
+                 "expect": [cqe_ok(b, flow_tag=0x42, strip=strip, checksum=other)]}]}})
+            vf.test(g, f"{name}: checksum (D-RX-10)", C_CSUM, steps, "acceptable")
 
 
 def gen_cqe_no_csum_cap(vf):

@@ -207,6 +207,30 @@ def gen_steer():
                 frame_step(b), {"cqes": {"cq": "rx", "any_of": [
                     {"reading": "list order", "expect": [one, two]},
                     {"reading": "the other order", "expect": [two, one]}]}}], "acceptable")
+    frag_port_group(vf)
     return vf
+
+
+def frag_port_group(vf):
+    """The TCP ports of IPv6 fragments (RFC 8200 §4.5): a first fragment (offset 0, M 1)
+    carries the headers behind its Fragment header, the TCP header included, even with a
+    Destination Options header between; behind a later fragment's Fragment header is fragment
+    data, whose bytes are no port (D-FT-5: a field the frame does not have reads 0). A group of
+    its own at the end of the file, so that the earlier tests keep their numbers."""
+    g = vf.group("IPv6 fragments: one RQ and one Direct TIR", [BRING_UP, rx_setup()])
+    ip6 = Ether(dst=OWN_MAC, src=PEER_MAC) / IPv6(src="2001:db8::1", dst="2001:db8::2")
+    tcp = TCP(sport=0x1234, dport=0x5678, flags="PA")
+    first = raw(ip6 / IPv6ExtHdrFragment(offset=0, m=1, id=0x78) / IPv6ExtHdrDestOpt() / tcp /
+                payload(32))
+    later = raw(ip6 / IPv6ExtHdrFragment(offset=10, m=0, id=0x78, nh=6) /
+                Raw(bytes(tcp) + bytes(payload(32))))
+    vf.test(g, "outer_tcp_dport 0x5678: an IPv6 first fragment with a Destination Options "
+            "header before its TCP header (dport 0x5678) is delivered with the flow tag; a later "
+            "fragment whose data looks like the same TCP header misses (dropped)",
+            C_STEER + ", T153 outer_tcp_dport, T410/T416; RFC 8200 §4.5", [
+                steer_one({"outer_tcp_dport": "0xffff"}, {"outer_tcp_dport": "0x5678"},
+                          dest=[{"tir": 0}]), post(), frame_step(first),
+                cqes([cqe_ok(first, flow_tag=0x77)]), frame_step(later), events([drop(5)]),
+                cqes([])])
 
 

@@ -7,8 +7,9 @@ from pkt import (ARP, ICMP, IP, TCP, UDP, DST4, DST6, HOP4A, HOP4B, HOP6, SRC4, 
                  IPOption_LSRR, IPOption_NOP, IPOption_RR, IPOption_SSRR, IPv6,
                  IPv6ExtHdrDestOpt, IPv6ExtHdrHopByHop, IPv6ExtHdrRouting, Raw, build, eth,
                  payload)
-from vecfmt import Sq, VFile, cqe_ok, tx_setup
-from txcommon import C_CSUM, C_PAD, C_VLAN, DERIVED, NOTES, SETUP, S_SEND, post, send
+from vecfmt import Sq, VFile, cqe_err, cqe_ok, tx_setup
+from txcommon import (CL_CSUM_CAP, C_CSUM, C_LSO, C_PAD, C_VLAN, DERIVED, NOTES, SETUP, SYN_LEN,
+                      SYN_QP_OP, S_LSO, S_SEND, post, send)
 
 
 def tcp4(n=200, flags="A", vlan=None, ipopts=None, seed=0, tcpopts=None, ipid=1):
@@ -153,4 +154,54 @@ def csum_file():
     posted = pkt.corrupt_csums(fr)
     i = post(t, sq, send(posted, ihs=42, eth_f={"l3cs": 1, "l4cs": 1}))
     t.frames([pkt.offload(posted, 1, 1)]).cqes([cqe_ok(i, S_SEND)])
+    no_csum_cap_group(f)
     return f
+
+
+def no_csum_cap_group(f):
+    """A device that reports no checksum offload (T147 csum_cap 0, lowered by the group's caps):
+    §3.3.1 says support 'is reported through the csum_cap bit', not what such a device does with
+    l3cs/l4cs. Readings (D-TXO-16, docs/tx_offload.md): not applied and sent as posted, the WQE
+    completes (the decision); applied anyway; refused in error. A group of its own at the end of
+    the file, so that the earlier tests keep their numbers."""
+    g = f.group("one SQ on a device whose csum_cap is 0",
+                SETUP + [tx_setup()], caps={"per_protocol_networking_offload_caps.csum_cap": 0})
+    cite = C_CSUM + ", T147 csum_cap; decision D-TXO-16"
+    for name, frame, ihs in (("IPv4/TCP", tcp4(seed=30), 54), ("IPv4/UDP", udp4(seed=31), 42)):
+        posted = pkt.corrupt_csums(frame)
+        t = g.test(f"{name} with l3cs and l4cs on a device without checksum offload: sent as "
+                   "posted (0xBEEF checksums) and the WQE completes, with the driver's mistake "
+                   "reported (D-TXO-16); or the checksums computed anyway; or refused in error",
+                   cite, "acceptable", ["CsumCap"])
+        sq = Sq()
+        i = post(t, sq, send(posted, ihs=ihs, eth_f={"l3cs": 1, "l4cs": 1}))
+        DERIVED.append(("offload", posted, 0, 0, "final", posted))
+        DERIVED.append(("offload", posted, 1, 1, "final", pkt.offload(posted, 1, 1)))
+        t.frames([], readings=[("D-TXO-16: not applied, sent as posted", [posted]),
+                               ("applied anyway", [pkt.offload(posted, 1, 1)]),
+                               ("refused in error", [])])
+        t.cqes_any([("D-TXO-16: sent as posted, or applied: the WQE completes", [cqe_ok(i, S_SEND)]),
+                    ("refused in error", [cqe_err(i, {"in": [SYN_LEN, SYN_QP_OP]}, S_SEND)])])
+        t.maybe_violation("l3cs/l4cs asked of a device without csum_cap", CL_CSUM_CAP)
+
+    posted = pkt.corrupt_csums(udp4(seed=32))
+    t = g.test("IPv4/UDP with neither l3cs nor l4cs on a device without checksum offload: sent "
+               "exactly as posted, nothing asked of the missing capability", cite, "valid")
+    sq = Sq()
+    i = post(t, sq, send(posted, ihs=42, eth_f={"l3cs": 0, "l4cs": 0}))
+    t.frames([posted]).cqes([cqe_ok(i, S_SEND)])
+
+    frame = tcp4(n=2000, seed=33, flags="PA")
+    posted = pkt.corrupt_csums(frame)
+    segs = pkt.lso(posted, 54, 1000)
+    DERIVED.append(("lso", posted, 54, 1000, "first", segs))
+    as_template = [pkt.corrupt_csums(s) for s in segs]
+    t = g.test("IPv4/TCP LSO of 2000 bytes, mss 1000, on a device without checksum offload: two "
+               "segments whose IPv4 and TCP checksums are computed (LSO is its own capability, "
+               "max_lso_cap; D-TXO-10, D-TXO-16), or carry the template's (0xBEEF)",
+               C_LSO + "; " + cite, "acceptable", ["CsumCap"])
+    sq = Sq()
+    i = post(t, sq, send(posted, ihs=54, opcode="LSO", eth_f={"l3cs": 1, "l4cs": 1, "mss": 1000}))
+    t.frames([], readings=[("D-TXO-10/16: each segment's checksums computed", segs),
+                           ("the template's checksums, not computed", as_template)])
+    t.cqes([cqe_ok(i, S_LSO)])

@@ -6,8 +6,8 @@ import pkt
 from pkt import build, payload
 import wqe as W
 from vecfmt import RawWqe, Sq, VFile, Wqe, cqe_err, cqe_ok, sq_ring, tx_setup
-from txcommon import (CL_CTRL, CL_DATA, CL_ETH, CL_MTU, CL_T41, C_CTRL, C_DATA, C_ERR, C_ETH,
-                      C_LKEY, C_PAD, C_SQERR, C_T41, C_VLAN, MALFORMED, NOTES, SETUP,
+from txcommon import (CL_CTRL, CL_DATA, CL_ETH, CL_MTU, CL_OWN, CL_T41, C_CTRL, C_DATA, C_ERR,
+                      C_ETH, C_LKEY, C_PAD, C_POST, C_SQERR, C_T41, C_VLAN, MALFORMED, NOTES, SETUP,
                       SYN_FLUSH, SYN_LEN, SYN_PROT, SYN_QP_OP, S_SEND, VPORT_INLINE,
                       bf_doorbell, l2, nop, post, query_sq, send)
 from tx_csum import tcp4
@@ -218,7 +218,44 @@ def errors_file():
     t.maybe_violation("nothing to send", CL_DATA)
 
     mtu_group(f)
+    flush_past_record_group(f, bad_ptr, fr)
     return f
+
+
+def flush_past_record_group(f, bad_ptr, fr):
+    """A flush that meets a WQE the record covers only in part (its own group, at the end of
+    the file, so that the earlier tests keep their numbers)."""
+    g = f.group("one SQ, flush_in_error_en 1: a flush meets a WQE the record covers in part",
+                SETUP + [tx_setup()])
+    t = g.test("a bad SEND (ERR) then a NOP whose DS (5) spans 2 WQEBBs, posted as its first "
+               "WQEBB only (record 2), rung together; then its second WQEBB and a NOP at 3 "
+               "(record 4) rung: the NOP of DS 5 is flushed once, as one WQE at WQEBB 1 (T26 DS: "
+               "'WQE size in octowords', §7.4.1.1: a WQE takes ceil(DS/4) WQEBBs), whether the "
+               "first flush waits for the record to cover it (§7.4.3, decision D-SQ-5) or takes "
+               "it whole at once; the NOP at 3 is flushed; nothing starts at WQEBB 2, the middle "
+               "of the first NOP. No frame",
+               C_SQERR + " 0x5; " + C_POST + "; " + C_CTRL + " DS; " + C_LKEY, "acceptable",
+               ["Violation", "Handles", "FlushOwnership"])
+    sq = Sq()
+    w0 = bad_ptr(fr)
+    w0.ring = "none"
+    i0 = post(t, sq, w0)
+    pad = W.inline_seg(b"") * 3  # zero-length inline segments pad a NOP (§7.2.2.1)
+    i1 = post(t, sq, RawWqe(W.ctrl_seg(1, W.OP_NOP, 1, 5) + pad, "NOP"))
+    assert (i0, i1, sq.pc) == (0, 1, 2)
+    t.no_frames()
+    t.open = True
+    t.steps.append({"events": {"any_of": [
+        {"reading": "the bad L_Key, then the record inside the NOP of DS 5 (D-SQ-5, D-TX-3)",
+         "expect": [{"event": "violation", "clause": CL_DATA}, {"event": "violation", "clause": CL_OWN}],
+         "exact": False},
+        {"reading": "the bad L_Key only", "expect": [{"event": "violation", "clause": CL_DATA}],
+         "exact": False}]}})
+    # the NOP's fifth octoword (one more zero-length inline segment) and the rest of WQEBB 2
+    post(t, sq, RawWqe(W.inline_seg(b"") + bytes(48), "NOP", ring="none"))
+    i3 = post(t, sq, nop())
+    assert (sq.pc, i3) == (4, 3)
+    t.no_frames().cqes([cqe_err(i0, SYN_PROT, S_SEND), cqe_err(i1, SYN_FLUSH), cqe_err(i3, SYN_FLUSH)])
 
 
 # ----- the port MTU at its boundary (PRM §11.1.1 T106)

@@ -69,6 +69,7 @@ CL_POST = "PRM §7.4.3.1"
 CL_OWN = "PRM §7.4.3"        # ownership passes by the record
 CL_RING = "PRM §7.4.1.1"     # the SQ holds 2^log_sq_size WQEBBs
 CL_LSO = "PRM §3.3.2"
+CL_CSUM_CAP = "PRM §3.3.1"  # checksum offload 'is reported through the csum_cap bit'
 CL_MTU = "PRM §11.1.1"       # PMTU oper_mtu: 'Packets exceeding this size will be dropped'
 
 NOTES = {
@@ -177,6 +178,18 @@ NOTES = {
         "§7.4.3: a WQE is executed only once its ownership passed (the record); one whose DS runs "
         "past the record is partly the driver's. Not executed (waiting for the record), or "
         "refused as malformed: both listed.")},
+    "CsumCap": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "§3.3.1: checksum offload support 'is reported through the csum_cap bit' (T147); the PRM "
+        "does not say what a device without it does with l3cs/l4cs. Decision D-TXO-16: a SEND "
+        "is sent as posted and completes, the set bit reported as the driver's mistake; LSO "
+        "computes its segments' checksums (D-TXO-10). Computing them anyway, or refusing the "
+        "WQE, are listed too.")},
+    "FlushOwnership": {"bugType": "AMBIGUOUS_SPEC", "description": (
+        "§7.4.3: a WQE is the device's once the record passes it; a flush (§7.9.2) that meets a "
+        "WQE the record covers in part may wait for the record to cover it (decision D-SQ-5) or "
+        "flush it whole at once, and may or may not report the driver's record as a violation. "
+        "Either way it is one WQE, flushed once from its first WQEBB: the CQEs are pinned over "
+        "the whole test.")},
     "UmrOpen": {"bugType": "AMBIGUOUS_SPEC", "description": (
         "§10.1.1.1 step 7: a failed UMR check reports 'completion with error' without a "
         "syndrome: Local_Protection 0x4, Local QP Operation 0x2, Local_Access 0x11 and "
