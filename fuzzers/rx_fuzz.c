@@ -46,9 +46,9 @@
  *  - LIST_ORDER: RQ1's CQEs, good, in error or flushed (§7.7.2.1), name (wqe_counter, the
  *    stride: D-RX-15) the WQEs in the order of the list in host memory, broken or not: stride 0
  *    first after create and RECOVER (2RST), then each WQE's Next_WQE_index as it was when the
- *    device took it (T42/T43, D-RX-16); RQ1 holds exactly the CQEs the device reported. Once
- *    the list reaches a Next_WQE_index beyond the ring, which D-RX-16 does not define, nothing
- *    is predicted (neither order nor the entries BYTE_CNT checks) until RECOVER;
+ *    device took it (T42/T43, D-RX-16), one beyond the ring modulo the ring (16 strides), and
+ *    the device reports RX_LL_NEXT_BEYOND_RING exactly each time it follows such a pointer to
+ *    take a WQE (D-RX-16); RQ1 holds exactly the CQEs the device reported;
  *  - LIST_END: RQ1 takes only the WQEs the doorbell record counts (T24), whatever the list
  *    names next: a copy with none left is dropped for want of a WQE (rx_drop 9), one with a WQE
  *    left is not, and the next good CQE reports those drops in rx_drop_counter (T68, D-RX-4);
@@ -134,14 +134,15 @@ static struct rx_cfg {
 		 * (the device's, as far as the driver knows); each stride's Next_WQE_index as host
 		 * memory holds it; where the device stands on the list: the stride it takes next
 		 * (0 after 2RST, D-RX-16), the WQEs it took since (completed or flushed), the
-		 * list-end drops since its last good CQE (D-RX-4), and whether a Next_WQE_index
-		 * beyond the ring was taken, after which D-RX-16 defines no order. */
+		 * list-end drops since its last good CQE (D-RX-4), and whether it reaches that
+		 * stride through a Next_WQE_index beyond the ring (taken modulo the ring, a
+		 * violation when followed: D-RX-16). */
 		bool linked;
 		uint16_t owned;
 		uint16_t next[16];
 		uint16_t dev_at, taken;
 		unsigned drops;
-		bool off_list;
+		bool beyond;
 	} rq[NRQ];
 	unsigned cl; /* cache line: 64 or 128 (cache_line_128byte) */
 	bool start_pad_cap, end_pad_cap;
@@ -248,7 +249,7 @@ static void ll_restart(struct rq_ctx *q)
 	q->owned = 0;
 	q->dev_at = q->taken = 0;
 	q->drops = 0;
-	q->off_list = false;
+	q->beyond = false;
 }
 
 static void rq_up(unsigned i)
@@ -435,7 +436,7 @@ static int rq_reset(struct rq_ctx *q)
 }
 
 /* The driver's side of a CQE of the linked list: the WQE it names is the driver's again (as
- * mlx5e frees the WQE of cqe->wqe_counter; beyond the ring, the stride it wraps to). */
+ * mlx5e frees the WQE of cqe->wqe_counter, the stride the device took: D-RX-16). */
 static void ll_completed(const uint8_t *c)
 {
 	k.rq[LL].owned &= (uint16_t)~(1u << (refdrv_rx_cqe_field(c, "wqe_counter") % 16));
@@ -459,19 +460,19 @@ static unsigned rq_mask_of_tir(uint32_t tirn)
 	return 0;
 }
 
-/* What RQ1's k-th CQE of the frame must say, from check_list: its rx_drop_counter when good,
- * and whether its WQE is known (taken along the list D-RX-16 defines). */
+/* What RQ1's k-th CQE of the frame must say, from check_list: its rx_drop_counter when good. */
 struct ll_exp {
-	bool defined;
 	unsigned rdc;
 };
 
 /* LIST_ORDER and LIST_END over RQ1's events of the frame, in the order the device made them:
- * the expectations of its CQEs into exp; returns their number. */
-static unsigned check_list(struct ll_exp *exp)
+ * the expectations of its CQEs into exp; returns their number. `beyond`: the device's
+ * RX_LL_NEXT_BEYOND_RING reports during the frame (only RQ1 is a linked list). */
+static unsigned check_list(struct ll_exp *exp, uint64_t beyond)
 {
 	struct rq_ctx *q = &k.rq[LL];
 	unsigned n = 0;
+	uint64_t follows = 0;
 	bool err = false;
 	for (unsigned e = 0; e < w.nll; e++) {
 		const struct ll_ev *v = &w.ll[e];
@@ -489,22 +490,22 @@ static unsigned check_list(struct ll_exp *exp)
 		const char *what = flush ? "flush CQE" : "CQE";
 		PROP(posted > 0, "LIST_END", "op %u: RQ1 %s for stride %u, beyond the %u WQEs the "
 		     "record counts (T24)", op_no, what, v->wqe_counter, q->ring.pc);
-		PROP(q->off_list || v->wqe_counter == q->dev_at, "LIST_ORDER", "op %u: RQ1 %s names "
-		     "stride %u, the list's next is stride %u (D-RX-16)", op_no, what,
-		     v->wqe_counter, q->dev_at);
-		exp[n++] = (struct ll_exp){ .defined = !q->off_list, .rdc = q->drops };
+		PROP(v->wqe_counter == q->dev_at, "LIST_ORDER", "op %u: RQ1 %s names stride %u, the "
+		     "list's next is stride %u (D-RX-16)", op_no, what, v->wqe_counter, q->dev_at);
+		exp[n++] = (struct ll_exp){ .rdc = q->drops };
+		follows += q->beyond;
 		if (v->opcode == 2)
 			q->drops = 0;
 		err |= v->opcode == 14 && !flush;
 		q->taken++;
-		if (!q->off_list) {
-			/* the device read the next segment as it takes the WQE (D-RX-16) */
-			if (q->next[q->dev_at] < 16)
-				q->dev_at = q->next[q->dev_at];
-			else
-				q->off_list = true; /* beyond the ring: D-RX-16 says nothing */
-		}
+		/* the device read the next segment as it takes the WQE; one beyond the ring
+		 * leads modulo the ring (D-RX-16) */
+		q->beyond = q->next[q->dev_at] >= 16;
+		q->dev_at = q->next[q->dev_at] % 16;
 	}
+	PROP(beyond == follows, "LIST_ORDER", "op %u: RQ1 reported RX_LL_NEXT_BEYOND_RING %llu "
+	     "times, it followed %llu Next_WQE_index beyond the ring (D-RX-16)", op_no,
+	     (unsigned long long)beyond, (unsigned long long)follows);
 	/* A frame makes at most SM_MAX_TIRS copies, and at most 15 WQEs are posted and not
 	 * taken (each post makes a stride the driver's, each take frees at most one). */
 	PROP(!w.ll_overflow, "LIST_END", "op %u: RQ1 made more than %u CQEs and drops", op_no,
@@ -515,10 +516,9 @@ static unsigned check_list(struct ll_exp *exp)
 	return n;
 }
 
-/* One CQE of RQ i for this frame: the checks of BYTE_CNT (the entries only when `known`: a
- * WQE the list led to). */
+/* One CQE of RQ i for this frame: the checks of BYTE_CNT. */
 static void check_cqe(unsigned i, const uint8_t *c, const uint8_t *f, size_t len,
-		      const struct sm_verdict *mv, bool known)
+		      const struct sm_verdict *mv)
 {
 	struct rq_ctx *q = &k.rq[i];
 	unsigned op = (unsigned)refdrv_rx_cqe_field(c, "opcode");
@@ -548,8 +548,6 @@ static void check_cqe(unsigned i, const uint8_t *c, const uint8_t *f, size_t len
 	uint32_t bc = (uint32_t)refdrv_rx_cqe_field(c, "byte_cnt");
 	PROP(bc == n, "BYTE_CNT", "op %u: RQ%u byte_cnt %u for a %zu-byte frame (strip %d)", op_no,
 	     i, bc, len, strip);
-	if (!known)
-		return;
 	size_t pad = rec->start_pad && k.start_pad_cap ? (k.cl - n % k.cl) % k.cl : 0;
 	size_t at = 0, skip = pad;
 	uint64_t area = DATA + ((uint64_t)i * 16 + ctr % 16) * AREA - DATA;
@@ -599,10 +597,12 @@ static void op_frame(struct reader *r)
 	w.lo = DATA_SIZE, w.hi = 0;
 	w.on = true, w.bad = false, w.frame_drops = w.copy_drops = w.cqes = 0;
 	w.nll = 0, w.ll_overflow = false;
+	uint64_t beyond0 = oracle.vio_by_rule[NICREF_VIO_RX_LL_NEXT_BEYOND_RING];
 	NICREF_FUZZ_CHECK(nicref_wire_rx(dev, 1, f, len) == 0);
 	w.on = false;
 	struct ll_exp exp[LL_LOG];
-	unsigned nexp = check_list(exp), ll_polled = 0;
+	unsigned nexp = check_list(exp, oracle.vio_by_rule[NICREF_VIO_RX_LL_NEXT_BEYOND_RING] -
+					     beyond0), ll_polled = 0;
 	nicref_stats_get(dev, &s1);
 	PROP(!w.bad, "WRITE_INSIDE", "op %u: the device wrote %zu bytes at 0x%llx, outside the "
 	     "entries, the CQs and the EQ", op_no, w.bad_len, (unsigned long long)w.bad_addr);
@@ -646,7 +646,6 @@ static void op_frame(struct reader *r)
 		while (refdrv_cq_poll(&drv, &k.rq[i].cq, c) == 1) {
 			PROP(allowed >> i & 1, "DEST_ALLOWED", "op %u: a CQE on RQ%u, which no copy "
 			     "may reach (allowed 0x%x)", op_no, i, allowed);
-			bool known = true;
 			if (i == LL) {
 				PROP(ll_polled < nexp, "LIST_ORDER", "op %u: RQ1 holds more CQEs than "
 				     "the %u the device reported", op_no, nexp);
@@ -656,10 +655,9 @@ static void op_frame(struct reader *r)
 				     "LIST_END", "op %u: RQ1's CQE reports rx_drop_counter %u, %u "
 				     "dropped for want of a WQE since its last (D-RX-4)", op_no, rdc,
 				     x->rdc);
-				known = x->defined;
 				ll_completed(c);
 			}
-			check_cqe(i, c, f, len, &mv, known);
+			check_cqe(i, c, f, len, &mv);
 		}
 	}
 	PROP(ll_polled == nexp, "LIST_ORDER", "op %u: RQ1 holds %u CQEs, the device reported %u",

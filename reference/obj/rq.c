@@ -163,6 +163,22 @@ static int ll_next(struct nicref_dev *dev, const struct wq *wq, uint16_t at, uin
 	return 0;
 }
 
+/* The stride the device takes when a linked list leads to `head` (D-RX-16, D-RMP-1). T43
+ * Next_WQE_index is an "Index (pointer) in the WQE buffer", which holds 2^log_wq_sz strides
+ * (T55); a value at or beyond that points outside it, which the PRM does not define. The device
+ * addresses the buffer as the circular buffer it is (§7.4.1: every index modulo the ring, as
+ * wq_addr/wq_read do), so it takes that stride modulo the ring and names the stride it took
+ * everywhere (wqe_counter, the signature's index, flush CQEs); the driver broke T43, which the
+ * device reports on the queue taking the WQE (obj/wq.h). */
+uint16_t rq_ll_take(struct nicref_dev *dev, const struct wq *wq, uint16_t head, uint32_t rqn)
+{
+	uint16_t stride = (uint16_t)(head & ((1u << wq->log_size) - 1u));
+	if (stride != head)
+		dev_violation(dev, NICREF_VIO_RX_LL_NEXT_BEYOND_RING,
+			      (uint64_t)rqn << 32 | (uint32_t)head << 16 | stride);
+	return stride;
+}
+
 /* §7.7.2: entering ERR. catastrophic: the RQ failed to take a WQE from an RMP in ERR (T57). */
 static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause, bool catastrophic)
 {
@@ -182,8 +198,8 @@ static void rq_error(struct nicref_dev *dev, struct rq *rq, enum wq_cause cause,
 			 * the stride along the list (linked list, D-RX-16). */
 			uint16_t index = rq->wq.hw_counter, next = 0;
 			if (rq->wq.type == 0) {
-				index = rq->head;
-				if (ll_next(dev, &rq->wq, rq->head, &next))
+				index = rq_ll_take(dev, &rq->wq, rq->head, rqn);
+				if (ll_next(dev, &rq->wq, index, &next))
 					return; /* the list cannot be followed: the rest stays posted */
 			}
 			if (wq_flush_cqe(dev, rq->cqn, false, index, 0, rq->user_index))
@@ -243,8 +259,8 @@ static int rq_take_from_rmp(struct nicref_dev *dev, struct rq *rq, uint32_t *ind
 	uint32_t idx = rmp->wq.hw_counter;
 	if (rmp->wq.type == 0) {
 		/* D-RMP-1: the list starts at stride 0 and follows each WQE's next segment. */
-		idx = rmp->head;
-		if (ll_next(dev, &rmp->wq, rmp->head, &rmp->head)) {
+		idx = rq_ll_take(dev, &rmp->wq, rmp->head, rq->hdr.handle);
+		if (ll_next(dev, &rmp->wq, (uint16_t)idx, &rmp->head)) {
 			rmp_hw_error(dev, rmp);
 			rq_error(dev, rq, WQ_CAUSE_DEVICE, true);
 			return -1;
@@ -286,9 +302,9 @@ int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index)
 	 * next segment cannot be read the WQE cannot either: its read fails the copy and the RQ
 	 * goes to ERR (eth/rx_rq.c, D-RX-2). */
 	rq->wq.hw_counter++;
-	*index = rq->head;
-	uint16_t next;
-	if (ll_next(dev, &rq->wq, rq->head, &next) == 0)
+	uint16_t at = rq_ll_take(dev, &rq->wq, rq->head, rq->hdr.handle), next;
+	*index = at;
+	if (ll_next(dev, &rq->wq, at, &next) == 0)
 		rq->head = next;
 	return 0;
 }

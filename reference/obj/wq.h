@@ -133,6 +133,11 @@ void rmp_hw_error(struct nicref_dev *dev, struct rmp *rmp);
  * already holds as many WQEs of its RMP as the RMP has strides). Taking from an RMP may fire
  * its limit event (D-WQ-2). */
 int rq_dequeue(struct nicref_dev *dev, struct rq *rq, uint32_t *index);
+/* The stride a linked list (T55 wq_type 0: an RQ's or an RMP's) leads to when its head, a
+ * Next_WQE_index (T43), is `head`: that index modulo the ring; one at or beyond the ring is the
+ * violation RX_LL_NEXT_BEYOND_RING of rqn, the RQ (or the QP of an SRQ) taking the WQE (D-RX-16,
+ * D-RMP-1). Called once each time the device follows the list. */
+uint16_t rq_ll_take(struct nicref_dev *dev, const struct wq *wq, uint16_t head, uint32_t rqn);
 /* The WQE of `index` that rq took from its RMP completed (its CQE was written); no effect when
  * rq holds no such WQE. */
 void rq_wqe_done(struct rq *rq, uint32_t index);

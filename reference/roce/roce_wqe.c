@@ -244,8 +244,9 @@ int roce_rq_take(struct nicref_dev *dev, struct roce_qp *qp, struct roce_rwqe *w
 		size_t n = stride < sizeof b ? stride : sizeof b;
 		size_t skip = 0;
 		if (m->wq.type == 0) {
-			/* T42/T43: a linked-list WQE starts with its next segment (D-RMP-1). */
-			idx = m->head;
+			/* T42/T43: a linked-list WQE starts with its next segment (D-RMP-1); a
+			 * Next_WQE_index beyond the ring leads modulo the ring (D-RX-16). */
+			idx = rq_ll_take(dev, &m->wq, m->head, qp->qpn);
 			skip = OCTWORD;
 		}
 		if (wq_read(dev, &m->wq, idx, 0, b, n)) {

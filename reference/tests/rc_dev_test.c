@@ -723,6 +723,43 @@ Test(rc_dev, held_srq_wqe_flushed_on_retry_exhaustion)
 	fab_down(f);
 }
 
+/* D-RMP-1, D-RX-16 (T43, T55): b's linked-list SRQ whose stride 0 names Next_WQE_index 0x12, at
+ * or beyond its 16 strides: the device takes stride 2 (0x12 modulo the ring), names it in the
+ * receive CQE's wqe_counter and reports the driver's violation on b's QP; the list goes on from
+ * stride 2's own next (relinked to 1). Before, the CQE named 0x12, which the driver's
+ * wqe_counter lookup (mlx5_wq_ll_get_wqe) cannot find. */
+Test(rc_dev, srq_next_beyond_ring_takes_the_stride_modulo_the_ring)
+{
+	b_on_srq = true;
+	struct fab *f = fab_up(7, 7);
+	b_on_srq = false;
+	for (unsigned k = 0; k < 3; k++)
+		srq_post(f, D + 0x10000 + 0x1000u * k, 256);
+	const uint8_t next0[4] = { 0, 0, 0, 0x12 }, next2[4] = { 0, 0, 0, 1 };
+	tl_mem_write(f->b, f->srq.buf, next0, 4);
+	tl_mem_write(f->b, f->srq.buf + 2 * 64, next2, 4);
+	for (unsigned k = 0; k < 3; k++) {
+		pattern(f->a, D + 0x100u * k, 64, (uint8_t)(11 + k));
+		post(f, REFDRV_QP_OP_SEND, D + 0x100u * k, 64, 0);
+	}
+	nicref_link_advance(f->l, 100000);
+	const uint16_t order[3] = { 0, 2, 1 };
+	uint8_t cqe[64], got[64], want[64];
+	for (unsigned k = 0; k < 3; k++) {
+		cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1, "SEND %u's receive CQE", k);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 2, "SEND %u received", k);
+		cr_expect_eq(refdrv_rx_cqe_field(cqe, "wqe_counter"), order[k], "SEND %u: the stride", k);
+		tl_mem_read(f->a, D + 0x100u * k, want, sizeof want);
+		tl_mem_read(f->b, D + 0x10000 + 0x1000u * order[k], got, sizeof got);
+		cr_expect_arr_eq(got, want, sizeof want, "SEND %u in stride %u's buffer", k, order[k]);
+	}
+	tl_expect_one_violation(&f->b->tr, NICREF_VIO_RX_LL_NEXT_BEYOND_RING);
+	const struct nicref_event *v = tl_nth(&f->b->tr, NICREF_EV_VIOLATION, 0);
+	cr_assert(v);
+	cr_expect_eq(v->arg[1], (uint64_t)f->qb.qp[0].qpn << 32 | 0x12u << 16 | 2u);
+	fab_down(f);
+}
+
 /* ---- D-ROCE-RC-29: a send CQ that refuses a CQE (full without oi: PRM §7.12.1) ---------------- */
 
 /* A pair whose a has CQs of two CQEs; two SENDs from a complete and fill a's send CQ (its

@@ -437,6 +437,119 @@ Test(rx_rq, linked_list_rq_flush_names_strides)
 	cr_expect_eq(refdrv_rx_poll(&rdev->d, &rx.cq, c), 0, "two WQEs were left: two flushes");
 }
 
+/* Rewrites the Next_WQE_index (T43 00h[15:0]) of the linked-list WQE in stride `at`, its
+ * signature byte (T43 04h[31:24]) corrected so that a signed WQE stays signed for its stride. */
+static void ll_relink(uint16_t at, uint16_t next)
+{
+	uint64_t stride = 1ull << rx.ring.log_wq_stride;
+	uint8_t w[8];
+	tl_mem_read(rdev, rx.ring.buf + at * stride, w, sizeof w);
+	uint8_t x = (uint8_t)(w[2] ^ w[3] ^ (next >> 8) ^ next);
+	w[2] = (uint8_t)(next >> 8);
+	w[3] = (uint8_t)next;
+	w[4] ^= x;
+	tl_mem_write(rdev, rx.ring.buf + at * stride, w, sizeof w);
+}
+
+/* The one RX_LL_NEXT_BEYOND_RING of the trace names `value` and the stride it led to. */
+static void expect_beyond_ring(uint32_t rqn, uint16_t value, uint16_t stride)
+{
+	tl_expect_one_violation(&rdev->tr, NICREF_VIO_RX_LL_NEXT_BEYOND_RING);
+	const struct nicref_event *v = tl_nth(&rdev->tr, NICREF_EV_VIOLATION, 0);
+	cr_assert(v);
+	cr_expect_eq(v->arg[1], (uint64_t)rqn << 32 | (uint32_t)value << 16 | stride,
+		     "arg 0x%llx", (unsigned long long)v->arg[1]);
+}
+
+/* D-RX-16, T43, T55: a Next_WQE_index at or beyond the ring (2^log_wq_sz strides) is a driver
+ * violation; the device takes the stride it names modulo the ring, as every index of the
+ * circular buffer (§7.4.1), and that stride is the WQE everywhere: the CQE's wqe_counter, the
+ * index its signature covers (§9.2.3), the buffer written. */
+Test(rx_rq, linked_list_rq_next_beyond_ring_wraps)
+{
+	struct rx_opts op = rx_default_opts();
+	op.linked = op.wq_signature = true;
+	rx_setup_opts(&op);
+	uint8_t f[256], m[256], c[64];
+	struct rx_frame_opts o = rx_udp(30);
+	size_t n = rx_frame(f, &o);
+	rx_post1(RX_BUF, 512);
+	rx_post1(RX_BUF + 0x400, 512);
+	rx_post1(RX_BUF + 0x800, 512);
+	/* 16 strides: stride 0 names 0x12 (stride 2 modulo 16), stride 2 names 1 */
+	ll_relink(0, 0x12);
+	ll_relink(2, 1);
+	const uint16_t order[3] = { 0, 2, 1 };
+	for (unsigned k = 0; k < 3; k++) {
+		memset(f + n - 30, (int)(0x40 + k), 30);
+		cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED, "frame %u", k);
+		rx_cqe(c);
+		cr_expect_eq(CQE(c, opcode), 2, "frame %u: no error (signed for its stride)", k);
+		cr_expect_eq(CQE(c, wqe_counter), order[k], "frame %u: the stride read", k);
+		rx_mem(RX_BUF + 0x400u * order[k], m, n);
+		cr_expect_arr_eq(m, f, n, "frame %u in stride %u's buffer", k, order[k]);
+	}
+	expect_beyond_ring(rx.rqn, 0x12, 2);
+}
+
+/* D-RX-16, §7.7.2.1: the flush of flush_in_error_en follows the list the same way, each flush
+ * CQE naming the stride it reached through a Next_WQE_index beyond the ring. */
+Test(rx_rq, linked_list_rq_flush_beyond_ring_names_strides)
+{
+	struct rx_opts op = rx_default_opts();
+	op.linked = true;
+	rx_setup_opts(&op);
+	uint8_t f[256], c[64];
+	struct rx_frame_opts o = rx_udp(30);
+	size_t n = rx_frame(f, &o);
+	rx_post1(RX_BUF, 512);
+	rx_post1(RX_BUF + 0x400, 512);
+	rx_post1(RX_BUF + 0x800, 512);
+	ll_relink(0, 0xFFF5); /* stride 5 modulo 16 */
+	ll_relink(5, 1);
+	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
+	rx_cqe(c);
+	cr_expect_eq(CQE(c, wqe_counter), 0);
+	cr_assert_eq(refdrv_modify_rq(&rdev->d, rx.rqn, 1, 3), 0, "RDY2ERR");
+	const uint16_t flushed[2] = { 5, 1 };
+	for (unsigned k = 0; k < 2; k++) {
+		rx_cqe(c);
+		cr_expect_eq(CQE(c, syndrome), 0x5, "flush %u: WR_Flushed", k);
+		cr_expect_eq(CQE(c, wqe_counter), flushed[k], "flush %u: the stride", k);
+	}
+	cr_expect_eq(refdrv_rx_poll(&rdev->d, &rx.cq, c), 0, "two WQEs were left: two flushes");
+	expect_beyond_ring(rx.rqn, 0xFFF5, 5);
+}
+
+/* D-RMP-1, D-RX-16: an RQ on a linked-list RMP reaching a Next_WQE_index beyond the RMP's
+ * ring takes the stride modulo the ring, reports it, and the RMP stays RDY. */
+Test(rx_rq, rmp_linked_list_next_beyond_ring_wraps)
+{
+	struct rx_opts op = rx_default_opts();
+	op.rmp = op.linked = op.wq_signature = true;
+	rx_setup_opts(&op);
+	uint8_t f[256], m[256], c[64];
+	struct rx_frame_opts o = rx_udp(30);
+	size_t n = rx_frame(f, &o);
+	rx_post1(RX_BUF, 512);
+	rx_post1(RX_BUF + 0x400, 512);
+	rx_post1(RX_BUF + 0x800, 512);
+	ll_relink(0, 0x22); /* stride 2 modulo 16 */
+	ll_relink(2, 1);
+	const uint16_t order[3] = { 0, 2, 1 };
+	for (unsigned k = 0; k < 3; k++) {
+		memset(f + n - 30, (int)(0x50 + k), 30);
+		cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED, "frame %u", k);
+		rx_cqe(c);
+		cr_expect_eq(CQE(c, opcode), 2, "frame %u: no error (signed for its stride)", k);
+		cr_expect_eq(CQE(c, wqe_counter), order[k], "frame %u: the stride read", k);
+		rx_mem(RX_BUF + 0x400u * order[k], m, n);
+		cr_expect_arr_eq(m, f, n, "frame %u in stride %u's buffer", k, order[k]);
+	}
+	expect_beyond_ring(rx.rqn, 0x22, 2);
+	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_WQ_STATE), 0, "nothing left RDY");
+}
+
 /* §3.3.9, D-RX-1: start_padding on an entry other than the first is ignored. */
 Test(rx_rq, start_padding_not_first)
 {

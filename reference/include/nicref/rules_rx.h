@@ -25,6 +25,12 @@
 	  "rqn << 32 | wqe_counter)")                                                           \
 	X(RX_START_PAD_NOT_FIRST, "PRM §3.3.9, §7.4.4.1.5 T40 start_padding",                   \
 	  "start_padding set in a scatter entry other than the first; ignored (D-RX-1) (arg: "   \
-	  "rqn << 32 | wqe_counter << 8 | entry)")
+	  "rqn << 32 | wqe_counter << 8 | entry)")                                               \
+	X(RX_LL_NEXT_BEYOND_RING, "PRM §7.4.4.4 T43 Next_WQE_index (\"Index (pointer) in the "  \
+	  "WQE buffer\"), T55 log_wq_sz",                                                       \
+	  "a linked-list receive WQE (an RQ's or an RMP's, wq_type 0) names as the next WQE a "  \
+	  "stride at or beyond the 2^log_wq_sz of the buffer; the device takes the stride it "   \
+	  "names modulo the ring (D-RX-16, D-RMP-1) (arg: rqn << 32 | Next_WQE_index << 16 | "   \
+	  "the stride taken)")
 
 #endif

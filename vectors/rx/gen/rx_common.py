@@ -236,6 +236,14 @@ NOTES = {
                    "The PRM does not say which priority a received frame's per-priority "
                    "counters (T124) use: D-RX-7 takes the outermost tag's PCP (IEEE 802.1Q "
                    "§6.9.1), priority 0 for an untagged frame."},
+    "LlBeyondRing": {"bugType": "AMBIGUOUS_SPEC", "description":
+                     "T43 Next_WQE_index is an 'Index (pointer) in the WQE buffer', which holds "
+                     "2^log_wq_sz strides (T55); the PRM does not say what the device does with "
+                     "one at or beyond that. Decision D-RX-16 (D-RMP-1 for an RMP): the device "
+                     "takes that index modulo the ring, as every index of the circular buffer "
+                     "(§7.4.1), names the stride it took (wqe_counter, the signature's index), "
+                     "and reports a driver violation. Listed too: the WQE cannot be read, a "
+                     "completion with error and the queue to ERR."},
     "CsumCap": {"bugType": "AMBIGUOUS_SPEC", "description":
                 "§3.3.1: checksum offload support 'is reported through the csum_cap bit' "
                 "(T147), and receive checksum offload 'is reported through CQE checksum bits' "

@@ -317,6 +317,116 @@ def gen_scatter():
                                      "wqe_counter": 2},
                                     {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
                                      "wqe_counter": 1}])])
+    # A Next_WQE_index at or beyond the ring (T43 "Index (pointer) in the WQE buffer"; T55: the
+    # buffer holds 2^log_wq_sz strides, 16 here). The PRM says nothing of it: D-RX-16 / D-RMP-1
+    # take the stride modulo the ring, named everywhere, and a driver violation; the other
+    # reading listed: the WQE cannot be read (a completion with error, the queue to ERR). The
+    # steps after each any_of hold under both (host memory: the bytes left there before).
+    C_BEYOND = "PRM §7.4.4.4 T43 Next_WQE_index, T55 log_wq_sz, §7.4.1"
+    beyond_vio = {"event": "violation", "rule": "RX_LL_NEXT_BEYOND_RING",
+                  "clause": "PRM §7.4.4.4"}
+    mark = [{"mem_write": {"addr": hex(DATA + 0x1000 * (k + 1)), "hex": "ee" * 128}}
+            for k in range(4)]
+
+    def left(k, b):
+        """Stride k's buffer: the frame (D-RX-16), or the marks left when it was not taken."""
+        return {"mem_expect": {"any_of": [
+            {"reading": "D-RX-16: written", "addr": hex(DATA + 0x1000 * (k + 1)), "hex": b.hex()},
+            {"reading": "not taken", "addr": hex(DATA + 0x1000 * (k + 1)),
+             "hex": "ee" * len(b)}]}}
+
+    def read_err(kind):
+        """The other reading's events: the error, the queue (1 RQ, 2 RMP) to ERR."""
+        return {"reading": "the WQE cannot be read: the queue to ERR",
+                "expect": [{"event": "wq_state", "type": kind, "to": 3}], "exact": False}
+
+    g = vf.group("a linked-list RQ reaching a Next_WQE_index beyond its ring", [BRING_UP, rx_setup(
+        rqs=[{"wq_type": 0, "log_wq_stride": 6}], steer_all=[0])])
+    vf.test(g, "stride 0 names 0x12 (stride 2 modulo 16), stride 2 names 1: frames take strides "
+            "0, 2, 1, wqe_counter the stride taken, and the driver's violation (D-RX-16)",
+            C_BEYOND, mark + three + [
+                {"mem_write": {"addr": hex(0x33000000), "hex": "00000012"}},
+                {"mem_write": {"addr": hex(0x33000000 + 2 * 64), "hex": "00000001"}}] +
+            [frame_step(b) for b in ll] + [
+                {"events": {"any_of": [
+                    {"reading": "D-RX-16: the stride modulo the ring, a violation",
+                     "expect": [beyond_vio], "exact": False}, read_err(1)]}},
+                {"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RX-16: strides 0, 2, 1",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0), cqe_ok(ll[1], wqe_counter=2),
+                                cqe_ok(ll[2], wqe_counter=1)]},
+                    {"reading": "the WQE cannot be read: a completion with error",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0),
+                                {"layout": "err_cqe", "opcode": 14}], "exact": False}]}},
+                mem(DATA + 0x1000, ll[0]), left(2, ll[1]), left(1, ll[2])],
+            "acceptable", flags=["LlBeyondRing"])
+    vf.test(g, "RDY to ERR with flush_in_error_en: the flush follows stride 0's 0xFFF5 to stride "
+            "5 (modulo 16), then 5's 1, each flush CQE naming the stride (D-RX-16)",
+            C_BEYOND + ", §7.7.2.1", three + [
+                {"mem_write": {"addr": hex(0x33000000), "hex": "0000fff5"}},
+                {"mem_write": {"addr": hex(0x33000000 + 5 * 64), "hex": "00000001"}},
+                frame_step(ll[0]), {"rq_state": {"rq": 0, "to": "ERR"}},
+                {"events": {"any_of": [
+                    {"reading": "D-RX-16: the stride modulo the ring, a violation",
+                     "expect": [beyond_vio], "exact": False},
+                    {"reading": "the WQE cannot be read: the flush stops there",
+                     "expect": [{"event": "wq_state", "type": 1, "to": 3}], "exact": False}]}},
+                {"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RX-16: flushes name strides 5, 1",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0),
+                                {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
+                                 "wqe_counter": 5},
+                                {"layout": "err_cqe", "opcode": 14, "syndrome": 5,
+                                 "wqe_counter": 1}]},
+                    {"reading": "the WQE cannot be read: the flush stops there",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0)]}]}}],
+            "acceptable", flags=["LlBeyondRing"])
+    g = vf.group("a linked-list RQ with wq_signature reaching a Next_WQE_index beyond its ring",
+                 [BRING_UP, rx_setup(rqs=[{"wq_type": 0, "log_wq_stride": 6, "wq_signature": 1}],
+                                     steer_all=[0])])
+    # Stride 0's next bytes 00 01 become 03 02 (0x302, stride 2 modulo 16): their XOR is 01 both
+    # times, so stride 0's signature still holds; stride 2's, made for index 2 (D-RX-14), holds
+    # only if the device names the stride it took.
+    four = three + [post(entries=[{"offset": "0x4000", "byte_count": 400}])]
+    vf.test(g, "stride 0 names 0x302 (stride 2 modulo 16): the WQE of stride 2 is signed for "
+            "index 2 and taken without error, then stride 3 (D-RX-16, D-RX-14)",
+            C_BEYOND + ", §9.2.3", mark + four + [
+                {"mem_write": {"addr": hex(0x33000000), "hex": "00000302"}}] +
+            [frame_step(b) for b in ll] + [
+                {"events": {"any_of": [
+                    {"reading": "D-RX-16: the stride modulo the ring, a violation",
+                     "expect": [beyond_vio], "exact": False}, read_err(1)]}},
+                {"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RX-16: strides 0, 2, 3, signatures good",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0), cqe_ok(ll[1], wqe_counter=2),
+                                cqe_ok(ll[2], wqe_counter=3)]},
+                    {"reading": "the WQE cannot be read: a completion with error",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0),
+                                {"layout": "err_cqe", "opcode": 14}], "exact": False}]}},
+                mem(DATA + 0x1000, ll[0]), left(2, ll[1]), left(3, ll[2])],
+            "acceptable", flags=["LlBeyondRing"])
+    g = vf.group("an RQ on a linked-list RMP reaching a Next_WQE_index beyond its ring", [
+        BRING_UP, rx_setup(rmp={"wq_type": 0, "log_wq_stride": 6}, rqs=[{"on_rmp": 1}],
+                           steer_all=[0])])
+    rthree = [post(rq="rmp", entries=[{"offset": hex(0x1000 * (k + 1)), "byte_count": 400}])
+              for k in range(3)]
+    vf.test(g, "the RMP's stride 0 names 0x22 (stride 2 modulo 16), stride 2 names 1: frames take "
+            "strides 0, 2, 1 and the RMP stays RDY (D-RMP-1, D-RX-16)", C_BEYOND + ", §7.10",
+            mark + rthree + [
+                {"mem_write": {"addr": hex(0x34000000), "hex": "00000022"}},
+                {"mem_write": {"addr": hex(0x34000000 + 2 * 64), "hex": "00000001"}}] +
+            [frame_step(b) for b in ll] + [
+                {"events": {"any_of": [
+                    {"reading": "D-RMP-1: the stride modulo the ring, a violation",
+                     "expect": [beyond_vio], "exact": False}, read_err(2)]}},
+                {"cqes": {"cq": "rx", "any_of": [
+                    {"reading": "D-RMP-1: strides 0, 2, 1",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0), cqe_ok(ll[1], wqe_counter=2),
+                                cqe_ok(ll[2], wqe_counter=1)]},
+                    {"reading": "the WQE cannot be read: the RMP and the RQ to ERR",
+                     "expect": [cqe_ok(ll[0], wqe_counter=0)], "exact": False}]}},
+                mem(DATA + 0x1000, ll[0]), left(2, ll[1]), left(1, ll[2])],
+            "acceptable", flags=["LlBeyondRing"])
     return vf
 
 
