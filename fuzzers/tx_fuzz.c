@@ -1644,7 +1644,7 @@ static void tx_one_input(const uint8_t *data, size_t len)
 	in.vport_up = k.vport_up;
 	in.umr_tag = UMR_TAG;
 	sq.state = ST_RDY;
-	fuzz_oracle_check_dev(&oracle);
+	fuzz_snap_check_start(&dsnap, &oracle);
 
 	struct reader r = { data, len };
 	for (op_no = 0; r.n && op_no < MAX_OPS;) {
@@ -1706,6 +1706,8 @@ static void tx_one_input(const uint8_t *data, size_t len)
 		sq.db_bf = false;
 	}
 	following = false;
+	if (op_no == 0) /* no op's check saw the state it started from (fuzz_snap_check_start) */
+		fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
 	if (!snap.full)
 		fuzz_snap_rewind(&dsnap, dev, &oracle); /* what the input made goes within it */
