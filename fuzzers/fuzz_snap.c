@@ -1,4 +1,5 @@
 /* Snapshots of a configured device for the fuzz targets (fuzz_snap.h). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,12 +21,15 @@ bool fuzz_snap_enabled(void)
 
 bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o)
 {
+	fs->restored = false;
 	if (!fs->snap)
 		return false;
 	if (fs->rewound) {
+		/* fuzz_snap_rewind set *o back with the device at the end of the last input, and
+		 * nothing ran since: both are at the snapshot. */
 		fs->rewound = false;
-		*o = fs->oracle;
 		fs->restores++;
+		fs->restored = true;
 		return true;
 	}
 	int rc = nicref_snapshot_restore(dev, fs->snap);
@@ -40,7 +44,15 @@ bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz
 	}
 	*o = fs->oracle;
 	fs->restores++;
+	fs->restored = true;
 	return true;
+}
+
+void fuzz_snap_check_start_at(const struct fuzz_snap *fs, const struct fuzz_oracle *o,
+			      const char *file, int line)
+{
+	if (!fs->restored)
+		fuzz_oracle_check_dev_at(o, file, line);
 }
 
 void fuzz_snap_rewind(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o)
@@ -54,6 +66,7 @@ void fuzz_snap_rewind(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_
 
 void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o)
 {
+	fs->restored = false; /* the device was configured for this input */
 	if (!fuzz_snap_enabled() || fs->snap)
 		return;
 	int why = 0;
@@ -73,11 +86,24 @@ void fuzz_snap_drv_take(struct fuzz_snap_drv *s, const struct refdrv *d)
 	memcpy(s->pages, d->pages, d->npages * sizeof *d->pages);
 }
 
+/* The driver's two capability copies, 8 KB of its 8.5: one range of struct refdrv. */
+#define CAPS_FROM offsetof(struct refdrv, caps_cur)
+#define CAPS_TO (offsetof(struct refdrv, caps_max) + sizeof(((struct refdrv *)0)->caps_max))
+_Static_assert(offsetof(struct refdrv, caps_max) ==
+		       CAPS_FROM + sizeof(((struct refdrv *)0)->caps_cur),
+	       "the capability copies are one range");
+
 void fuzz_snap_drv_restore(const struct fuzz_snap_drv *s, struct refdrv *d)
 {
 	uint64_t *pages = d->pages;
 	uint32_t cap = d->pages_cap;
-	*d = s->drv;
+	if (d->caps_epoch == s->drv.caps_epoch) {
+		/* The same write of the capabilities (caps_epoch): only what lies around them. */
+		memcpy(d, &s->drv, CAPS_FROM);
+		memcpy((char *)d + CAPS_TO, (const char *)&s->drv + CAPS_TO, sizeof *d - CAPS_TO);
+	} else {
+		*d = s->drv;
+	}
 	d->pages = pages;
 	d->pages_cap = cap;
 	NICREF_FUZZ_CHECK(s->drv.npages <= cap);

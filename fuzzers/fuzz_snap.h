@@ -21,6 +21,9 @@ struct fuzz_snap {
 	struct fuzz_oracle oracle;    /* as it was at the snapshot */
 	uint64_t restores, rebuilds;  /* inputs that restored it; that had to configure again */
 	bool rewound;                 /* the device is at the snapshot already (fuzz_snap_rewind) */
+	/* The input being run started from the snapshot (fuzz_snap_restore said true), not from
+	 * a configuration built for it: fuzz_snap_check_start. */
+	bool restored;
 };
 
 /* Whether snapshots are on (NICREF_FUZZ_SNAPSHOT is not "0"). */
@@ -36,6 +39,17 @@ bool fuzz_snap_restore(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz
  * next fuzz_snap_restore of fs then only sets *o back. Only for a target whose device nothing
  * else touches between the inputs (one snapshot per device). */
 void fuzz_snap_rewind(struct fuzz_snap *fs, struct nicref_dev *dev, struct fuzz_oracle *o);
+/* The invariants and the oracle's counters (fuzz_oracle_check_dev) at the start of an input,
+ * unless the input started from fs (fs->restored). A restored device is the device the
+ * snapshot captured, and that state was checked: by this call, in the input that built the
+ * configuration and took the snapshot (nothing runs between the two), since nicref_dev_check
+ * and the oracle's comparisons read nothing but the device and *o, which the restore brings
+ * back. What would still catch a broken restore: the check after the input's first op, or at
+ * its end when it has none (each target keeps one then), and reference/tests/snapshot_test.c
+ * (docs/fuzzing.md, "Session 29: the floor", shows both on a restore broken on purpose). */
+void fuzz_snap_check_start_at(const struct fuzz_snap *fs, const struct fuzz_oracle *o,
+			      const char *file, int line);
+#define fuzz_snap_check_start(fs, o) fuzz_snap_check_start_at((fs), (o), __FILE__, __LINE__)
 /* Captures dev and *o when snapshots are on. A refusal is a harness bug (the target snapshots
  * a state the library cannot capture), so it traps. */
 void fuzz_snap_take(struct fuzz_snap *fs, struct nicref_dev *dev, const struct fuzz_oracle *o);

@@ -43,6 +43,7 @@
  *    its send WQEs, and each CQE names the next WQE in order (wqe_counter; RC and UD queues
  *    complete in order, IBTA Vol. 1 §10.8.3, C10-90).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,12 +266,12 @@ static void op_pkt(struct reader *r)
 	static uint8_t f[FRAME_MAX];
 	unsigned flags = rd8(r), sel = rd8(r), len = (unsigned)(rdn(r, 2) % BODY_MAX);
 	bool v6 = flags & 1;
-	memset(f, 0, sizeof f);
+	size_t ihl = v6 ? 40 : 20, l4 = 8 + len + 4, n = 14 + ihl + l4, sent = n < 60 ? 60 : n;
+	memset(f, 0, sent); /* the bytes sent, padding included; none past them is read */
 	put32(f, 0x024E4943), put16(f + 4, 0x5246); /* the device's MAC (refdrv_qp_defaults) */
 	put32(f + 6, (uint32_t)(MAC_PEER >> 16)), put16(f + 10, (uint32_t)MAC_PEER);
 	put16(f + 12, v6 ? 0x86DD : 0x0800);
 	uint8_t *ip = f + 14;
-	size_t ihl = v6 ? 40 : 20, l4 = 8 + len + 4;
 	uint8_t ecn = (uint8_t)(flags >> 1 & 3), ttl = (uint8_t)(64 - 8 * (flags >> 5));
 	if (!v6) {
 		ip[0] = 0x45, ip[1] = ecn;
@@ -311,7 +312,6 @@ static void op_pkt(struct reader *r)
 			body[9] = body[10] = 0, body[11] &= 0x0F;
 	}
 	uint8_t *icrc = body + len;
-	size_t n = 14 + ihl + l4;
 #if ROCE_RX_KEEP_ICRC
 	for (int i = 0; i < 4; i++)
 		icrc[i] = rd8(r);
@@ -332,7 +332,7 @@ static void op_pkt(struct reader *r)
 		w.ud_src_on = true;
 		w.ud_src = (uint32_t)body[17] << 16 | (uint32_t)body[18] << 8 | body[19];
 	}
-	NICREF_FUZZ_CHECK(nicref_wire_rx(dev, 1, f, n < 60 ? 60 : n) == 0);
+	NICREF_FUZZ_CHECK(nicref_wire_rx(dev, 1, f, sent) == 0);
 	PROP(!(w.fixed && w.icrc_drop && !(flags & 0x10)), "ICRC_AGREES", "op %u: a packet "
 	     "whose ICRC nicref_roce_icrc computed was dropped for its ICRC", op_no);
 	end();
@@ -459,13 +459,20 @@ static void qps_down(void)
 		qp_destroy(ud.qp[i].qpn);
 }
 
+/* A stack back to its saved copy: its words and the QPs it made (nqp of REFDRV_QP_MAX, 14 KB
+ * in all); the slots past nqp are no QP's, and nothing writes them after refdrv_qp_stack_up. */
+static void stack_restore(struct refdrv_qp_stack *s, const struct refdrv_qp_stack *saved)
+{
+	memcpy(s, saved, offsetof(struct refdrv_qp_stack, qp) + saved->nqp * sizeof s->qp[0]);
+}
+
 /* The device with its QPs made: restored from the snapshot (the harness's side with it), or
  * built (and captured); without snapshots, built for every input. */
 static void configure(void)
 {
 	if (fuzz_snap_enabled() && fuzz_dev_snap_restore(&snap, &snap_drv, dev, &oracle, &drv)) {
-		rc = snap_rc;
-		ud = snap_ud;
+		stack_restore(&rc, &snap_rc);
+		stack_restore(&ud, &snap_ud);
 		memcpy(qs, snap_qs, sizeof qs);
 		memset(&w, 0, sizeof w);
 		restored_count++;
@@ -516,7 +523,7 @@ static void roce_rx_one_input(const uint8_t *data, size_t len)
 		   fuzz_snap_enabled() ? "from the snapshot" : "full",
 		   (unsigned long long)full_count, (unsigned long long)restored_count);
 	fuzz_trace("configured"); /* what follows is the input's own */
-	fuzz_oracle_check_dev(&oracle);
+	fuzz_snap_check_start(&snap, &oracle);
 	struct reader r = { data, len };
 	uint8_t op;
 	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
@@ -541,7 +548,9 @@ static void roce_rx_one_input(const uint8_t *data, size_t len)
 	}
 	if (!fuzz_snap_enabled())
 		qps_down(); /* the QPs go as a driver takes them down (the restore undoes them) */
-	fuzz_oracle_check_dev(&oracle);
+	/* Else the device is as the check after the last op saw it (fuzz_snap_check_start). */
+	if (op_no == 0 || !fuzz_snap_enabled())
+		fuzz_oracle_check_dev(&oracle);
 	fuzz_trace("input done after %u ops", op_no);
 	fuzz_snap_rewind(&snap, dev, &oracle); /* what the input made goes within it */
 }

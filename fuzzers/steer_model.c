@@ -724,17 +724,20 @@ void sm_clear(struct steer_model *m)
 	m->cmds = m->ok = 0;
 }
 
-void sm_check_counters(const struct steer_model *m, struct refdrv *d, const char *prop)
+unsigned sm_check_counters(const struct steer_model *m, struct refdrv *d, const char *prop)
 {
+	unsigned queried = 0;
 	for (unsigned i = 0; i < SM_COUNTERS; i++) {
 		const struct sm_counter *c = &m->c[i];
 		if (!c->live)
 			continue;
 		uint64_t pk = 0, oc = 0;
 		NICREF_FUZZ_CHECK(refdrv_query_flow_counter(d, c->id, false, &pk, &oc) == 0);
+		queried++;
 		NICREF_FUZZ_PROP(pk == c->packets && oc == c->octets, prop,
 				 "flow counter %u: the device %llu packets %llu octets, the model "
 				 "%llu %llu", c->id, (unsigned long long)pk, (unsigned long long)oc,
 				 (unsigned long long)c->packets, (unsigned long long)c->octets);
 	}
+	return queried;
 }

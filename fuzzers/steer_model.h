@@ -136,8 +136,9 @@ int sm_teardown(struct steer_model *m, struct refdrv *d);
 void sm_clear(struct steer_model *m);
 
 /* Every live flow counter of m queried through d (QUERY_FLOW_COUNTER, no clear): the device's
- * packets and octets are the model's, else property `prop` is broken (fuzz_property_failed). */
-void sm_check_counters(const struct steer_model *m, struct refdrv *d, const char *prop);
+ * packets and octets are the model's, else property `prop` is broken (fuzz_property_failed).
+ * Returns how many it queried (commands the device ran). */
+unsigned sm_check_counters(const struct steer_model *m, struct refdrv *d, const char *prop);
 
 /* The model's view of the name of a field of the menu, for messages. */
 const char *sm_field_name(unsigned i);

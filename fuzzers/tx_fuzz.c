@@ -597,7 +597,7 @@ static void tx_one_input(const uint8_t *data, size_t len)
 	tx.w.signature = false;
 	tx.w.data_lo = tx.w.data_hi = 0;
 	tx_follow_begin();
-	fuzz_oracle_check_dev(&tx.oracle);
+	fuzz_snap_check_start(&dsnap, &tx.oracle);
 
 	struct reader r = { data, len };
 	for (tx.op_no = 0; r.n && tx.op_no < MAX_OPS;) {
@@ -651,6 +651,8 @@ static void tx_one_input(const uint8_t *data, size_t len)
 		tx_follow_after_op();
 	}
 	tx_follow_end();
+	if (tx.op_no == 0) /* no op's check saw the state it started from (fuzz_snap_check_start) */
+		fuzz_oracle_check_dev(&tx.oracle);
 	fuzz_trace("input done after %u ops", tx.op_no);
 	if (!snap.full)
 		/* what the input made goes within it */

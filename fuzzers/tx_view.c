@@ -27,24 +27,36 @@ unsigned txv_fold(uint64_t acc)
 	return (unsigned)acc;
 }
 
-/* A byte at a time through a table of the 256 bytes' eight shift-and-XOR steps, filled on first
- * use from the same bitwise definition (the target checks the CRC of every frame it sees). */
+/* Eight bytes a step (slicing-by-8: the target checks the CRC of every frame it sees, a tenth of
+ * its time a byte at a time). t[0][v] is byte v through the register's eight shift-and-XOR
+ * steps of the bitwise definition (reflected polynomial 0xEDB88320); t[k][v] is t[k-1][v]
+ * through eight more steps with zero bytes, so t[k] is a byte's share k bytes before the end
+ * of an 8-byte group, and the group's eight shares XOR together. Filled on first use. */
 uint32_t txv_crc32(const uint8_t *p, size_t n)
 {
-	static uint32_t table[256];
+	static uint32_t t[8][256];
 	static bool filled;
 	if (!filled) {
 		for (uint32_t v = 0; v < 256; v++) {
 			uint32_t c = v;
 			for (int b = 0; b < 8; b++)
 				c = c >> 1 ^ (0xEDB88320u & (0u - (c & 1u)));
-			table[v] = c;
+			t[0][v] = c;
 		}
+		for (unsigned k = 1; k < 8; k++)
+			for (uint32_t v = 0; v < 256; v++)
+				t[k][v] = t[k - 1][v] >> 8 ^ t[0][t[k - 1][v] & 0xFF];
 		filled = true;
 	}
 	uint32_t c = 0xFFFFFFFFu;
-	for (size_t i = 0; i < n; i++)
-		c = c >> 8 ^ table[(c ^ p[i]) & 0xFF];
+	for (; n >= 8; p += 8, n -= 8) {
+		uint32_t x = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+				  (uint32_t)p[3] << 24);
+		c = t[7][x & 0xFF] ^ t[6][x >> 8 & 0xFF] ^ t[5][x >> 16 & 0xFF] ^ t[4][x >> 24] ^
+		    t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+	}
+	for (; n; n--, p++)
+		c = c >> 8 ^ t[0][(c ^ *p) & 0xFF];
 	return ~c;
 }
 

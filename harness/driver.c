@@ -193,9 +193,13 @@ int refdrv_stage_find(const char *name)
 	return -1;
 }
 
+/* struct refdrv.caps_epoch: the writes of any driver's capability copies so far. */
+static uint64_t caps_epochs;
+
 int refdrv_init(struct refdrv *d, const struct refdrv_ops *ops)
 {
 	memset(d, 0, sizeof *d);
+	d->caps_epoch = ++caps_epochs;
 	d->ops = *ops;
 	d->cmdq_addr = 0x10000;
 	d->mbox_addr = 0x20000000;
@@ -531,6 +535,7 @@ static int query_caps(struct refdrv *d, unsigned type, unsigned current, uint8_t
 
 static int stage_caps(struct refdrv *d)
 {
+	d->caps_epoch = ++caps_epochs; /* whatever the queries write of them */
 	if (query_caps(d, 0, 0, d->caps_max) != 0 || query_caps(d, 0, 1, d->caps_cur) != 0)
 		return -1;
 	/* T145 40h[15:14]: output signatures are generated unless cmdif_checksum is 0. */

@@ -63,6 +63,10 @@ struct refdrv {
 	uint16_t issi;
 	bool check_out_sigs; /* HCA_CAP.cmdif_checksum != 0 (T145) */
 	uint8_t caps_cur[0x1000], caps_max[0x1000]; /* general device capabilities */
+	/* Which write of caps_cur/caps_max they hold (the bring-up's QUERY_HCA_CAP, refdrv_init's
+	 * clearing): a count over every driver of the process, so equal values mean the same
+	 * bytes (a saved copy of the driver, fuzzers/fuzz_snap.c, copies them only otherwise). */
+	uint64_t caps_epoch;
 	/* pages the device holds, in the order given */
 	uint64_t *pages;
 	uint32_t npages, pages_cap, next_page;

@@ -102,3 +102,32 @@ Test(refdrv, opcode_names_from_a_reused_buffer)
 	snprintf(buf, sizeof buf, "%s", "NOT_AN_OPCODE");
 	cr_expect_lt(refdrv_opcode(buf), 0);
 }
+
+/* caps_epoch names the write of the capability copies a driver holds: a new value at every
+ * write (refdrv_init's clearing, the bring-up's queries), a copy of the driver keeps it, and
+ * two drivers never share one but by a copy (fuzzers/fuzz_snap.c copies the 8 KB only when it
+ * differs). */
+Test(refdrv, caps_epoch_names_each_write_of_the_capabilities)
+{
+	struct nicref_dev *dev = tl_dev_create(NULL, NULL);
+	struct refdrv_ops ops = refdrv_ops_model(dev);
+	static struct refdrv a, b, copy;
+	cr_assert_eq(refdrv_init(&a, &ops), 0);
+	cr_assert_eq(refdrv_init(&b, &ops), 0);
+	cr_expect_neq(a.caps_epoch, b.caps_epoch, "two drivers");
+	uint64_t init = a.caps_epoch;
+	cr_assert_eq(refdrv_bring_up(&a, REFDRV_BOOT_PAGES), 0, "%s", a.error);
+	cr_expect_eq(a.caps_epoch, init, "no capability written before the caps stage");
+	cr_assert_eq(refdrv_bring_up(&a, REFDRV_CAPS), 0, "%s", a.error);
+	cr_expect_neq(a.caps_epoch, init, "QUERY_HCA_CAP wrote them");
+	cr_expect_neq(a.caps_epoch, b.caps_epoch);
+	copy = a;
+	cr_expect_eq(copy.caps_epoch, a.caps_epoch, "a copy holds the same bytes");
+	uint64_t up = a.caps_epoch;
+	refdrv_fini(&a);
+	cr_assert_eq(refdrv_init(&a, &ops), 0);
+	cr_expect(a.caps_epoch != up && a.caps_epoch != init, "cleared again: another write");
+	refdrv_fini(&a);
+	refdrv_fini(&b);
+	nicref_dev_destroy(dev);
+}

@@ -150,6 +150,7 @@ enum nicref_cmd_rule cmd_set_hca_cap(struct cmd_ctx *c)
 	if (type == CAP_GENERAL) {
 		uint8_t *cur = dev->core.caps.cur[CAP_GENERAL];
 		dev->core.caps.cur_changed = true;
+		dev->core.caps.cur_written = true;
 		/* cmdif_checksum takes effect at once: this command's own completion is signed
 		 * (or not) as the new value says (cmd/cmdq.c reads it after execution). */
 		PRM_SET(hca_cap, cmdif_checksum, cur, CAP_BYTES, v.cmdif_checksum);

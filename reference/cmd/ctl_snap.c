@@ -136,7 +136,10 @@ void ctl_snap_restore(struct nicref_dev *dev, void *state, const void *blob)
 	restore_eqd(&dev->eqd, b);
 	dev->flow = b->flow;
 	restore_vport(dev->vport, b);
-	memcpy(dev->port, b->port, sizeof dev->port);
+	/* The profile's ports only (6 KB for all four, most of it counters): a port past
+	 * profile.num_ports is no port of the device (port_get refuses it) and only a reset
+	 * writes it, with the power-on values it held at the snapshot. */
+	memcpy(dev->port, b->port, dev->core.cfg.profile.num_ports * sizeof dev->port[0]);
 	dev->roce_accl = b->roce_accl;
 	if (dev->roce_addr_writes != b->roce_addr_writes || !dev->core.snap_continues)
 		memcpy(dev->roce_addr, b->roce_addr, roce_addr_bytes());

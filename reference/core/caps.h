@@ -22,6 +22,9 @@ struct caps {
 	uint8_t cur[CAP_TYPES][CAP_BYTES];
 	uint8_t cur_default[CAP_TYPES][CAP_BYTES]; /* cur at power-on */
 	bool cur_changed;                          /* SET_HCA_CAP wrote cur since reset */
+	/* cur written (SET_HCA_CAP, caps_reset's copy) since the last snapshot taken or restored:
+	 * a restore copies cur back only then (core/snapshot.c). */
+	bool cur_written;
 };
 
 /* Once, at device creation: max and the power-on current set from the device profile

@@ -241,8 +241,10 @@ static void put(uint8_t *buf, uint64_t bit, const struct nicref_field *f, uint64
 void caps_reset(struct nicref_dev *dev)
 {
 	struct caps *caps = &dev_core(dev)->caps;
-	if (caps->cur_changed)
+	if (caps->cur_changed) {
 		memcpy(caps->cur, caps->cur_default, sizeof caps->cur);
+		caps->cur_written = true;
+	}
 	caps->cur_changed = false;
 }
 

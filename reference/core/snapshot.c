@@ -90,10 +90,16 @@ struct nicref_snapshot *nicref_snapshot_take(struct nicref_dev *dev, int *why)
 	if (!(s->hm = hostmem_snap_take(&c->hostmem)))
 		goto fail;
 	c->snap_last = s->id;
+	c->caps.cur_written = false;
 	if (why)
 		*why = NICREF_SNAP_OK;
 	return s;
 fail:
+	/* A row that saved its part before another refused has started its tracking afresh (the
+	 * object tables' undo logs, the doorbell pages' dirty marks): the snapshot the device
+	 * continued from no longer knows everything that changed since it, so its next restore
+	 * is a whole one (snap_continues false). */
+	c->snap_last = 0;
 	nicref_snapshot_free(s);
 	if (why)
 		*why = rc;
@@ -132,10 +138,13 @@ int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s)
 	c->prng = s->prng;
 	c->trace_seq = s->trace_seq;
 	c->stats = s->stats;
-	/* SET_HCA_CAP marks what it changes (cur_changed): unchanged since, nothing to copy. */
-	if (c->caps.cur_changed != s->caps_changed || s->caps_changed)
+	/* The current capabilities (12 KB) are copied back only when written since this snapshot
+	 * was taken or last restored (SET_HCA_CAP, a reset undoing one: cur_written), or when the
+	 * device comes from elsewhere. */
+	if (!c->snap_continues || c->caps.cur_written)
 		memcpy(c->caps.cur, s->caps_cur, sizeof c->caps.cur);
 	c->caps.cur_changed = s->caps_changed;
+	c->caps.cur_written = false;
 	restore_pages(&c->pages, s->pages, s->npages);
 	/* Cannot fail when the memory is the snapshot's tracked one (no page is added). */
 	NICREF_ASSERT(hostmem_snap_restore(&c->hostmem, s->hm) == 0);

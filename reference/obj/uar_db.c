@@ -40,7 +40,16 @@ struct uar_db {
 	struct uar_page *page[DEV_MAX_UARS]; /* made at the first ALLOC_UAR of each number */
 	uint16_t touched[DEV_MAX_UARS];
 	unsigned ntouched;
+	/* Pages written or emptied since the last snapshot taken or restored (a bit per UAR
+	 * number): a restore of that snapshot copies back only these (uar_db_snap_restore). A
+	 * page made since and never written is as calloc made it, what the restore would make. */
+	uint64_t snap_dirty[DEV_MAX_UARS / 64];
 };
+
+static void mark_dirty(struct uar_db *d, uint32_t uar)
+{
+	d->snap_dirty[uar / 64] |= 1ull << (uar % 64);
+}
 
 int uar_db_init(struct nicref_dev *dev)
 {
@@ -76,6 +85,7 @@ void uar_db_reset(struct nicref_dev *dev)
 	/* The Blue Flame bytes stay: a dword is read only while its written bit is set. */
 	for (unsigned i = 0; i < d->ntouched; i++) {
 		struct uar_page *pg = d->page[d->touched[i]];
+		mark_dirty(d, d->touched[i]);
 		pg->cq_low_valid = false;
 		pg->d0_valid = 0;
 		pg->touched = false;
@@ -87,6 +97,7 @@ void uar_db_reset(struct nicref_dev *dev)
 static struct uar_page *touch(struct uar_db *d, uint32_t uar)
 {
 	struct uar_page *pg = d->page[uar];
+	mark_dirty(d, uar);
 	if (!pg->touched) {
 		pg->touched = true;
 		d->touched[d->ntouched++] = (uint16_t)uar;
@@ -265,14 +276,16 @@ void uar_db_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 }
 
 /* ---- Snapshots (cmd/ctl_snap_obj.c) ------------------------------------------------------------
- * The blob: the touched list, then the numbers of the pages made so far and each page's
- * registers. The pages are few (one per UAR number ever allocated) and a restore copies them
- * all: a page touched before the snapshot is not listed again when written after it. */
+ * The blob: the touched list, where each page made so far has its registers in the blob, and
+ * each such page's registers. A restore of the snapshot the device
+ * was last taken into or restored from (dev_core.snap_continues) copies back the pages marked
+ * since (snap_dirty: written, or emptied when the objects went); another restore, every page. */
+#define NOT_SAVED UINT16_MAX
 struct uar_db_blob {
 	unsigned ntouched;
 	uint16_t touched[DEV_MAX_UARS];
 	unsigned npages;
-	uint16_t num[DEV_MAX_UARS];
+	uint16_t at[DEV_MAX_UARS]; /* UAR number -> its index in page[], or NOT_SAVED */
 	struct uar_page page[];
 };
 
@@ -284,18 +297,34 @@ size_t uar_db_snap_bytes(const struct nicref_dev *dev)
 	return sizeof(struct uar_db_blob) + n * sizeof(struct uar_page);
 }
 
-void uar_db_snap_save(const struct nicref_dev *dev, void *blob)
+void uar_db_snap_save(struct nicref_dev *dev, void *blob)
 {
-	const struct uar_db *d = dev->uar_db;
+	struct uar_db *d = dev->uar_db;
 	struct uar_db_blob *b = blob;
 	b->ntouched = d->ntouched;
 	memcpy(b->touched, d->touched, sizeof b->touched);
 	b->npages = 0;
-	for (unsigned i = 0; i < DEV_MAX_UARS; i++)
+	for (unsigned i = 0; i < DEV_MAX_UARS; i++) {
+		b->at[i] = NOT_SAVED;
 		if (d->page[i]) {
-			b->num[b->npages] = (uint16_t)i;
+			b->at[i] = (uint16_t)b->npages;
 			b->page[b->npages++] = *d->page[i];
 		}
+	}
+	memset(d->snap_dirty, 0, sizeof d->snap_dirty);
+}
+
+/* Page i back to the snapshot's registers, or, made since (an ALLOC_UAR of a new number), to
+ * what calloc made, as a device that never made it would make it at that number's next
+ * ALLOC_UAR. */
+static void restore_page(struct uar_db *d, const struct uar_db_blob *b, unsigned i)
+{
+	if (b->at[i] != NOT_SAVED) {
+		NICREF_ASSERT(d->page[i]); /* pages are kept until the device goes */
+		*d->page[i] = b->page[b->at[i]];
+	} else if (d->page[i]) {
+		memset(d->page[i], 0, sizeof *d->page[i]);
+	}
 }
 
 void uar_db_snap_restore(struct nicref_dev *dev, const void *blob)
@@ -303,16 +332,14 @@ void uar_db_snap_restore(struct nicref_dev *dev, const void *blob)
 	struct uar_db *d = dev->uar_db;
 	const struct uar_db_blob *b = blob;
 	d->ntouched = b->ntouched;
-	memcpy(d->touched, b->touched, sizeof d->touched);
-	unsigned k = 0;
-	for (unsigned i = 0; i < DEV_MAX_UARS; i++) {
-		if (k < b->npages && b->num[k] == i) {
-			NICREF_ASSERT(d->page[i]); /* pages are kept until the device goes */
-			*d->page[i] = b->page[k++];
-		} else if (d->page[i]) {
-			/* Made since (an ALLOC_UAR of a new number): as calloc made it, as a device
-			 * that never made it would make it at that number's next ALLOC_UAR. */
-			memset(d->page[i], 0, sizeof *d->page[i]);
-		}
+	memcpy(d->touched, b->touched, b->ntouched * sizeof d->touched[0]); /* the rest unread */
+	if (!dev->core.snap_continues) {
+		for (unsigned i = 0; i < DEV_MAX_UARS; i++)
+			restore_page(d, b, i);
+	} else {
+		for (unsigned w = 0; w < DEV_MAX_UARS / 64; w++)
+			for (uint64_t m = d->snap_dirty[w]; m; m &= m - 1)
+				restore_page(d, b, w * 64 + (unsigned)__builtin_ctzll(m));
 	}
+	memset(d->snap_dirty, 0, sizeof d->snap_dirty);
 }

@@ -29,7 +29,7 @@ int uar_db_open(struct nicref_dev *dev, uint32_t uar);
 /* Snapshots of the registers (cmd/ctl_snap_obj.c): a blob of uar_db_snap_bytes; restore needs
  * the pages saved to exist (they do: a page stays until the device goes). */
 size_t uar_db_snap_bytes(const struct nicref_dev *dev);
-void uar_db_snap_save(const struct nicref_dev *dev, void *blob);
+void uar_db_snap_save(struct nicref_dev *dev, void *blob);
 void uar_db_snap_restore(struct nicref_dev *dev, const void *blob);
 
 /* A BAR0 dword write at `offset`, in the UAR area (past profile.uar_base pages). */

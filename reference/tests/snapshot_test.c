@@ -13,6 +13,7 @@
 
 #include "cmd/ctl_dev.h"
 #include "obj/obj.h"
+#include "driver_eq.h"
 #include "driver_qp.h"
 #include "driver_rxstack.h"
 #include "driver_steer.h"
@@ -761,6 +762,178 @@ Test(snapshot, snapshots_of_two_stages_restore_across_each_other)
 	t = tl_up_to(NULL, REFDRV_INITIALIZED);
 	run(t, sc_send, &fresh);
 	expect_same(&again, &fresh, "fresh INITIALIZED");
+	tl_down(t);
+}
+
+/* ---- What a restore copies back only when it changed ------------------------------------------
+ * A restore of the snapshot the device continues from skips what was not written since: the
+ * current capabilities (written by SET_HCA_CAP and by a reset undoing one), the doorbell pages
+ * (written, emptied by a reset, or made by an ALLOC_UAR of a new number), and the ports past the
+ * profile's (never written but by a reset). Each comes back when it did change; a snapshot
+ * refused half way leaves the one the device continues from whole. */
+
+static void set_log_max_sq(struct tl_dev *t, uint64_t v)
+{
+	static uint8_t in[0x1010];
+	uint8_t out[16];
+	memset(in, 0, sizeof in);
+	cr_assert_eq(nicref_field_set(in, 16, tl_field("cmd_in", "opcode"),
+				      (uint64_t)nicref_opcode_find("SET_HCA_CAP")), 0);
+	memcpy(in + 0x10, t->dev->core.caps.cur[CAP_GENERAL], CAP_BYTES);
+	cr_assert_eq(nicref_field_set(in + 0x10, CAP_BYTES, tl_field("hca_cap", "log_max_sq"), v), 0);
+	cr_assert_eq(tl_cmd(t, in, sizeof in, out, sizeof out), 0, "SET_HCA_CAP log_max_sq %llu",
+		     (unsigned long long)v);
+}
+
+/* A 16-byte command that must succeed (DISABLE_HCA, TEARDOWN_HCA graceful: op_mod and the
+ * rest 0). */
+static void simple_cmd(struct tl_dev *t, const char *opcode)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	cr_assert_eq(nicref_field_set(in, 16, tl_field("cmd_in", "opcode"),
+				      (uint64_t)nicref_opcode_find(opcode)), 0);
+	cr_assert_eq(tl_cmd(t, in, sizeof in, out, sizeof out), 0, "%s", opcode);
+}
+
+static void expect_caps(const struct tl_dev *t, const uint8_t *want, const char *what)
+{
+	cr_assert_eq(memcmp(t->dev->core.caps.cur, want, sizeof t->dev->core.caps.cur), 0,
+		     "%s: the current capabilities are not the snapshot's", what);
+}
+
+Test(snapshot, capabilities_written_since_come_back)
+{
+	static uint8_t want[CAP_TYPES][CAP_BYTES], dflt[CAP_TYPES][CAP_BYTES];
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_ENABLED);
+	memcpy(dflt, t->dev->core.caps.cur, sizeof dflt);
+	set_log_max_sq(t, 10);
+	memcpy(want, t->dev->core.caps.cur, sizeof want);
+	cr_assert_neq(memcmp(want, dflt, sizeof want), 0, "SET_HCA_CAP changed a capability");
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_caps(t, want[0], "nothing since");
+	set_log_max_sq(t, 0);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_caps(t, want[0], "SET_HCA_CAP since");
+	set_log_max_sq(t, 12); /* again after a restore */
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_caps(t, want[0], "SET_HCA_CAP after a restore");
+	simple_cmd(t, "DISABLE_HCA"); /* the defaults back (§12.3.9), the snapshot still tracked */
+	expect_caps(t, dflt[0], "DISABLE_HCA");
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_caps(t, want[0], "DISABLE_HCA since");
+	nicref_dev_reset(t->dev);
+	expect_caps(t, dflt[0], "the reset");
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_caps(t, want[0], "a reset since");
+	/* and the device knows its capabilities are changed: a reset puts the defaults back */
+	nicref_dev_reset(t->dev);
+	expect_caps(t, dflt[0], "a reset after the restore");
+	nicref_snapshot_free(s);
+	tl_down(t);
+}
+
+/* The first or the second half of the CQ doorbell (T13 20h, 24h) on UAR page `uar`. */
+static void cq_db_half(struct tl_dev *t, uint32_t uar, unsigned reg, uint32_t v)
+{
+	nicref_bar_write32(t->dev, (uint32_t)refdrv_uar_offset(&t->d, uar) + reg, v);
+}
+
+/* The second half rung on `uar`: the page held a first half (the doorbell rings, for CQ 0x123
+ * that does not exist: CQ_DB_NO_CQ) or did not (CQ_DB_SPLIT, §7.2.2.2). */
+static void expect_first_half(struct tl_dev *t, uint32_t uar, bool held, const char *what)
+{
+	tl_mark(&t->tr);
+	cq_db_half(t, uar, 0x24, 0x123);
+	const struct nicref_event *v = tl_nth(&t->tr, NICREF_EV_VIOLATION, 0);
+	cr_assert(v, "%s: no violation", what);
+	cr_expect_eq(v->arg[0], held ? NICREF_VIO_CQ_DB_NO_CQ : NICREF_VIO_CQ_DB_SPLIT,
+		     "%s: %s, so the page %s a first half", what,
+		     nicref_violation_name((unsigned)v->arg[0]), held ? "held" : "did not hold");
+}
+
+Test(snapshot, doorbell_pages_written_made_or_emptied_since_come_back)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	cq_db_half(t, t->uar, 0x20, 0); /* written since */
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_first_half(t, t->uar, false, "a page written since");
+	uint32_t uar2;
+	cr_assert_eq(refdrv_alloc_uar(&t->d, &uar2), 0, "%s", t->d.error);
+	cq_db_half(t, uar2, 0x20, 0); /* made since */
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	uint32_t uar3;
+	cr_assert_eq(refdrv_alloc_uar(&t->d, &uar3), 0, "%s", t->d.error);
+	cr_assert_eq(uar3, uar2, "the same number (D-OBJ-2)");
+	expect_first_half(t, uar2, false, "a page made since");
+	nicref_snapshot_free(s);
+
+	cq_db_half(t, t->uar, 0x20, 0); /* held by the next snapshot */
+	s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_first_half(t, t->uar, true, "nothing since");
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	/* TEARDOWN_HCA empties the pages written since the last reset (the objects go), the
+	 * snapshot still tracked; a reset, and the next restore copies everything. */
+	simple_cmd(t, "TEARDOWN_HCA");
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_first_half(t, t->uar, true, "TEARDOWN_HCA since");
+	nicref_dev_reset(t->dev);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	expect_first_half(t, t->uar, true, "a reset since");
+	nicref_snapshot_free(s);
+	tl_down(t);
+}
+
+Test(snapshot, ports_come_back_whole)
+{
+	static struct port saved[NICREF_MAX_PORTS];
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	memcpy(saved, t->dev->port, sizeof saved);
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	sc_send(t);
+	cr_assert_neq(memcmp(saved, t->dev->port, sizeof saved), 0, "the frames counted");
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	cr_expect_eq(memcmp(saved, t->dev->port, sizeof saved), 0, "the ports are the snapshot's");
+	nicref_dev_reset(t->dev);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	cr_expect_eq(memcmp(saved, t->dev->port, sizeof saved), 0, "after a reset too");
+	nicref_snapshot_free(s);
+	tl_down(t);
+}
+
+/* A snapshot refused for an open LRO session after the object row saved its part (its undo
+ * logs started afresh): the restore of the snapshot taken before still undoes the objects the
+ * receive stack made. */
+Test(snapshot, a_refused_snapshot_leaves_the_last_one_whole)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	struct host h;
+	host_save(t, &h);
+	struct nicref_snapshot *s = nicref_snapshot_take(t->dev, NULL);
+	cr_assert(s);
+	run(t, sc_send, &first);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	host_restore(t, &h);
+	lro_up(t);
+	uint8_t f[1600];
+	size_t n = tcp_frame(f, 1000, 100, 200);
+	cr_assert_eq(nicref_wire_rx(t->dev, 1, f, n), 0);
+	int why = -1;
+	cr_assert_null(nicref_snapshot_take(t->dev, &why), "an LRO session is open");
+	cr_assert_eq(why, NICREF_SNAP_UNSUPPORTED_STATE, "refusal %d", why);
+	cr_assert_eq(nicref_snapshot_restore(t->dev, s), 0);
+	host_restore(t, &h);
+	cr_assert_eq(nicref_dev_check(t->dev), 0, "invariants after the restore");
+	run(t, sc_send, &again);
+	expect_same(&first, &again, "restored after a refused snapshot");
+	nicref_snapshot_free(s);
+	free(h.pages);
 	tl_down(t);
 }
 
