@@ -461,27 +461,25 @@ static void expect_beyond_ring(uint32_t rqn, uint16_t value, uint16_t stride)
 		     "arg 0x%llx", (unsigned long long)v->arg[1]);
 }
 
-/* D-RX-16, T43, T55: a Next_WQE_index at or beyond the ring (2^log_wq_sz strides) is a driver
- * violation; the device takes the stride it names modulo the ring, as every index of the
- * circular buffer (§7.4.1), and that stride is the WQE everywhere: the CQE's wqe_counter, the
- * index its signature covers (§9.2.3), the buffer written. */
-Test(rx_rq, linked_list_rq_next_beyond_ring_wraps)
+/* Three signed linked-list WQEs of 512 bytes at strides 0-2; stride 0 names next (stride 2
+ * modulo the 16-stride ring), stride 2 names 1: three frames (payload bytes fill + k) land in
+ * strides 0, 2, 1, each CQE naming the stride read and signed for it, and the one violation
+ * names the value followed and the stride taken. */
+static void expect_list_wraps(struct rx_opts *op, uint16_t next, uint8_t fill)
 {
-	struct rx_opts op = rx_default_opts();
-	op.linked = op.wq_signature = true;
-	rx_setup_opts(&op);
+	op->linked = op->wq_signature = true;
+	rx_setup_opts(op);
 	uint8_t f[256], m[256], c[64];
 	struct rx_frame_opts o = rx_udp(30);
 	size_t n = rx_frame(f, &o);
 	rx_post1(RX_BUF, 512);
 	rx_post1(RX_BUF + 0x400, 512);
 	rx_post1(RX_BUF + 0x800, 512);
-	/* 16 strides: stride 0 names 0x12 (stride 2 modulo 16), stride 2 names 1 */
-	ll_relink(0, 0x12);
+	ll_relink(0, next);
 	ll_relink(2, 1);
 	const uint16_t order[3] = { 0, 2, 1 };
 	for (unsigned k = 0; k < 3; k++) {
-		memset(f + n - 30, (int)(0x40 + k), 30);
+		memset(f + n - 30, (int)(fill + k), 30);
 		cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED, "frame %u", k);
 		rx_cqe(c);
 		cr_expect_eq(CQE(c, opcode), 2, "frame %u: no error (signed for its stride)", k);
@@ -489,7 +487,17 @@ Test(rx_rq, linked_list_rq_next_beyond_ring_wraps)
 		rx_mem(RX_BUF + 0x400u * order[k], m, n);
 		cr_expect_arr_eq(m, f, n, "frame %u in stride %u's buffer", k, order[k]);
 	}
-	expect_beyond_ring(rx.rqn, 0x12, 2);
+	expect_beyond_ring(rx.rqn, next, 2);
+}
+
+/* D-RX-16, T43, T55: a Next_WQE_index at or beyond the ring (2^log_wq_sz strides) is a driver
+ * violation; the device takes the stride it names modulo the ring, as every index of the
+ * circular buffer (§7.4.1), and that stride is the WQE everywhere: the CQE's wqe_counter, the
+ * index its signature covers (§9.2.3), the buffer written. */
+Test(rx_rq, linked_list_rq_next_beyond_ring_wraps)
+{
+	struct rx_opts op = rx_default_opts();
+	expect_list_wraps(&op, 0x12, 0x40);
 }
 
 /* D-RX-16, §7.7.2.1: the flush of flush_in_error_en follows the list the same way, each flush
@@ -526,27 +534,8 @@ Test(rx_rq, linked_list_rq_flush_beyond_ring_names_strides)
 Test(rx_rq, rmp_linked_list_next_beyond_ring_wraps)
 {
 	struct rx_opts op = rx_default_opts();
-	op.rmp = op.linked = op.wq_signature = true;
-	rx_setup_opts(&op);
-	uint8_t f[256], m[256], c[64];
-	struct rx_frame_opts o = rx_udp(30);
-	size_t n = rx_frame(f, &o);
-	rx_post1(RX_BUF, 512);
-	rx_post1(RX_BUF + 0x400, 512);
-	rx_post1(RX_BUF + 0x800, 512);
-	ll_relink(0, 0x22); /* stride 2 modulo 16 */
-	ll_relink(2, 1);
-	const uint16_t order[3] = { 0, 2, 1 };
-	for (unsigned k = 0; k < 3; k++) {
-		memset(f + n - 30, (int)(0x50 + k), 30);
-		cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED, "frame %u", k);
-		rx_cqe(c);
-		cr_expect_eq(CQE(c, opcode), 2, "frame %u: no error (signed for its stride)", k);
-		cr_expect_eq(CQE(c, wqe_counter), order[k], "frame %u: the stride read", k);
-		rx_mem(RX_BUF + 0x400u * order[k], m, n);
-		cr_expect_arr_eq(m, f, n, "frame %u in stride %u's buffer", k, order[k]);
-	}
-	expect_beyond_ring(rx.rqn, 0x22, 2);
+	op.rmp = true;
+	expect_list_wraps(&op, 0x22, 0x50);
 	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_WQ_STATE), 0, "nothing left RDY");
 }
 
