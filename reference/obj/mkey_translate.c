@@ -161,6 +161,10 @@ static int walk(struct walk *w, uint32_t key, uint64_t va, uint64_t len, unsigne
 		return MKEY_OK;
 	switch (m->access_mode) {
 	case MKEY_AM_PA: /* T10: "no virtual to physical address translation" */
+		/* VA = PA: a length64 region's range may wrap 2^64, a physical range may not
+		 * (D-MKC-14, as the reserved LKey above). */
+		if (len - 1 > UINT64_MAX - va)
+			return MKEY_ERR_BOUNDS;
 		return emit(w, va, len);
 	case MKEY_AM_MTT:
 		return walk_mtt(w, m, va, len);
