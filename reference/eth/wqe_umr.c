@@ -156,6 +156,12 @@ uint8_t wqe_umr(struct tx_wqe *w)
 				     (uint64_t)w->index << 8 | (unsigned)-rc);
 			return mkey_err_syndrome(rc, MKEY_LOCAL_READ);
 		}
+		/* Step 6 copies the list after the checks: read through the MKey being rewritten,
+		 * its later chunks would come through a half-changed translation (D-TX-13). */
+		if (mkey_translate_passes(w->dev, &lr, MKEY_INDEX(key))) {
+			dev_violation(w->dev, NICREF_VIO_TX_UMR_POINTER_SELF, key);
+			return NICREF_CQE_SYN_LOCAL_PROTECTION;
+		}
 	}
 	enum mkey_umr_result res = mkey_umr(w->dev, &r);
 	if (res != MKEY_UMR_OK)

@@ -114,6 +114,11 @@ typedef int (*mkey_piece_fn)(void *ctx, uint64_t pa, uint64_t len);
 int mkey_translate(const struct nicref_dev *dev, const struct mkey_req *r, mkey_piece_fn fn,
 		   void *ctx);
 
+/* Whether translating r (its checking pass, to wherever it stops) passes through the MKey of
+ * index `index` (its key or any KLM hop names it). */
+bool mkey_translate_passes(const struct nicref_dev *dev, const struct mkey_req *r,
+			   uint32_t index);
+
 /* Recomputes the KLM start offsets of the entries delivered (KLM mode). */
 void mkey_klm_restart(struct mkey *m);
 

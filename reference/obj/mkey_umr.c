@@ -110,8 +110,15 @@ enum mkey_umr_result mkey_umr(struct nicref_dev *dev, const struct mkey_umr_req 
 	uint64_t keep = klm	       ? UINT64_MAX
 			: m->pg_access ? 0xFFFFFFFFFFFFFF03ull
 				       : 0xFFFFFFFFFFFFF000ull;
-	if ((rc = walk_list(r, m, klm, keep)) != MKEY_UMR_OK)
-		return rc; /* the second read failed: the entries read so far are written */
+	if ((rc = walk_list(r, m, klm, keep)) != MKEY_UMR_OK) {
+		/* Backstop: the second read reads what the first did unless the list is read
+		 * through m itself, which eth/wqe_umr.c refuses (D-TX-13). Should it fail anyway,
+		 * the entries read so far are written: the KLM offsets follow them, so the MKey
+		 * stays one the walk can use (invariant -306). */
+		if (klm)
+			mkey_klm_restart(m);
+		return rc;
+	}
 	if (r->count && end > m->octwords)
 		m->octwords = (uint32_t)end; /* T33 translation_offset: "changing only some" */
 	if (klm)

@@ -2,6 +2,7 @@
  * WQE maps an indirect MKey from inline KLMs or through the UMR pointer, with the checks of
  * §10.1.1.1 in order, the MkeyCtx bit mask, and the fence the next WQE needs. Shared tools:
  * tx_util.h. */
+#include "obj/mkey.h"
 #include "tx_util.h"
 
 TestSuite(tx_umr, .init = tx_setup, .fini = tx_teardown);
@@ -357,4 +358,50 @@ Test(tx_umr, the_pointer_translates)
 	w_umr_pointer(&w, key, tx.lkey ^ 1, klm_list_at(0x8000, k));
 	tx_send(&w);
 	expect_umr_error(NICREF_VIO_TX_UMR_POINTER_LKEY, NICREF_CQE_SYN_LOCAL_PROTECTION);
+}
+
+/* D-TX-13 (revmkey finding 1): a list read through the MKey the UMR rewrites would be read
+ * through a half-rewritten translation (§10.1.1.1 step 6 copies the list after the checks); it
+ * is refused before anything changes, and the MKey keeps its translation and invariants. */
+static int first_piece(void *ctx, uint64_t pa, uint64_t len)
+{
+	uint64_t *p = ctx;
+	if (!p[1]++)
+		p[0] = pa;
+	(void)len;
+	return 0;
+}
+
+Test(tx_umr, the_list_is_not_read_through_the_target)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 32);
+	struct wqe w;
+	uint8_t cqe[64];
+	/* UMR 1 (inline): KLM 0 = 4 KB at data + 0x8000, the region [VA, VA + 4 KB). */
+	struct refdrv_klm k[4] = { { 0x1000, tx.lkey, tx.data + 0x8000 },
+				   { 0, tx.lkey, tx.data },
+				   { 0, tx.lkey, tx.data },
+				   { 0, tx.lkey, tx.data } };
+	w_umr(&w, key, 0, MASK, k, 4, 0x1000);
+	tx_send(&w);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_assert_eq(CQE(cqe, "opcode"), 0);
+	/* UMR 2: 20 KLMs read through `key` itself at VA (= data + 0x8000); KLM 0 names no key. */
+	uint8_t list[20 * 16] = { 0 };
+	tl_put32(list, 0x800);
+	tl_put32(list + 4, 0x00DEAD33);
+	tx_data(0x8000, list, sizeof list);
+	w_umr_pointer(&w, key, key, VA);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_octword_actual_size", 20);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "mkeyctx_bit_mask", 0);
+	seg_set(&w, 0, "send_wqe_ctrl", "fm", 1);
+	tx_send(&w);
+	expect_umr_error(NICREF_VIO_TX_UMR_POINTER_SELF, NICREF_CQE_SYN_LOCAL_PROTECTION);
+	char why[256];
+	cr_expect_eq(nicref_dev_check_explain(tdev->dev, why, sizeof why), 0, "%s", why);
+	/* The MKey as UMR 1 left it: VA + 0x10 still at data + 0x8010. */
+	uint64_t got[2] = { 0, 0 };
+	struct mkey_req r = { key, tx.pd, VA + 0x10, 16, MKEY_LOCAL_READ, false };
+	cr_expect_eq(mkey_translate(tdev->dev, &r, first_piece, got), MKEY_OK);
+	cr_expect_eq(got[0], tx.data + 0x8010);
 }

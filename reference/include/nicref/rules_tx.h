@@ -122,6 +122,9 @@
 	X(TX_UMR_POINTER_LKEY, "PRM §7.4.4.1.3 T35 mkey, §6.1",                                 \
 	  "the UMR pointer's MKey does not translate the list for a local read by the SQ's PD: " \
 	  "error 0x4 (arg: sqn << 32 | wqe_index << 8 | -mkey error)")                           \
+	X(TX_UMR_POINTER_SELF, "PRM §10.1.1.1 steps 6-7, §7.4.4.1.3 T35 mkey; D-TX-13",         \
+	  "the UMR pointer's list is translated through the MKey the UMR rewrites: error 0x4 "   \
+	  "(arg: umr_mkey)")                                                                    \
 	X(TX_UMR_KLM_BYTE_COUNT, "PRM §7.4.4.1.3 T37 byte_count (\"Must be up to 2GB\")",       \
 	  "a KLM of more than 2 GB: error 0x1 (arg: umr_mkey)")                                  \
 	X(TX_UMR_MASK_RESERVED, "PRM §7.4.4.1.3 T33 MkeyCtx bit mask (\"other bits are "        \
