@@ -100,6 +100,13 @@ enum mkey_umr_result mkey_umr(struct nicref_dev *dev, const struct mkey_umr_req 
 	uint64_t end = (uint64_t)r->offset + r->count;
 	if (r->count && (end > m->octword_size || end > m->room))
 		return MKEY_UMR_BEYOND;
+	/* T145 20h[22:16] log_max_mrw_sz bounds len as at CREATE_MKEY (D-MKC-5) unless length64
+	 * asks for 2^64: the context step 6 would copy is checked with the rest (D-TX-13). */
+	const uint8_t *c = r->mkc;
+	uint64_t log_mrw = CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_mrw_sz);
+	if ((r->mask & MKEY_UMR_M_LEN) && !PRM_GET(mkc, length64, c, PRM_SIZE_mkc) &&
+	    log_mrw < 64 && PRM_GET(mkc, len, c, PRM_SIZE_mkc) > (1ull << log_mrw))
+		return MKEY_UMR_TOO_LONG;
 	bool klm = m->access_mode == MKEY_AM_KLM;
 	/* Checked whole before anything changes: a refused UMR leaves the MKey as it was. */
 	enum mkey_umr_result rc = walk_list(r, NULL, klm, 0);

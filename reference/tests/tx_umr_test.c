@@ -405,3 +405,34 @@ Test(tx_umr, the_list_is_not_read_through_the_target)
 	cr_expect_eq(mkey_translate(tdev->dev, &r, first_piece, got), MKEY_OK);
 	cr_expect_eq(got[0], tx.data + 0x8010);
 }
+
+/* D-TX-13 (revmkey finding 3): T145 20h[22:16] log_max_mrw_sz bounds an MKey's len (CREATE_MKEY
+ * refuses more, D-MKC-5); a UMR setting a longer len is a local length error (T74 0x1) and
+ * changes nothing. The default profile's log_max_mrw_sz is 48. */
+Test(tx_umr, len_within_log_max_mrw_sz)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 4);
+	struct refdrv_klm k[4];
+	klms(k);
+	struct wqe w;
+	w_umr(&w, key, 0, MASK, k, 4, (1ull << 48) + 1);
+	tx_send(&w);
+	expect_umr_error(NICREF_VIO_TX_UMR_MKEY_TOO_LONG, NICREF_CQE_SYN_LOCAL_LENGTH);
+	/* Nothing changed: the MKey is still free (the mask's free bit was not applied). */
+	struct mkey_req r = { key, tx.pd, VA, 16, MKEY_LOCAL_READ, false };
+	cr_expect_eq(mkey_translate(tdev->dev, &r, NULL, NULL), MKEY_ERR_FREE);
+}
+
+Test(tx_umr, len_of_2_to_log_max_mrw_sz)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 4);
+	struct refdrv_klm k[4];
+	klms(k);
+	struct wqe w;
+	uint8_t cqe[64];
+	w_umr(&w, key, 0, MASK, k, 4, 1ull << 48);
+	tx_send(&w);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(CQE(cqe, "opcode"), 0);
+	cr_expect_eq(tdev->tr.violations, 0);
+}
