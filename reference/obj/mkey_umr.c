@@ -100,6 +100,11 @@ enum mkey_umr_result mkey_umr(struct nicref_dev *dev, const struct mkey_umr_req 
 	uint64_t end = (uint64_t)r->offset + r->count;
 	if (r->count && (end > m->octword_size || end > m->room))
 		return MKEY_UMR_BEYOND;
+	/* Only delivered entries translate (D-MKC-8): an offset past them would leave entries
+	 * never written inside the delivered range (an MTT one translating to address 0), so it
+	 * is step 5's error too (D-TX-13). */
+	if (r->count && r->offset > m->octwords)
+		return MKEY_UMR_BEYOND;
 	/* T145 20h[22:16] log_max_mrw_sz bounds len as at CREATE_MKEY (D-MKC-5) unless length64
 	 * asks for 2^64: the context step 6 would copy is checked with the rest (D-TX-13). */
 	const uint8_t *c = r->mkc;

@@ -206,21 +206,22 @@ Test(tx_umr, step_5_the_table_size)
 Test(tx_umr, translation_offset)
 {
 	/* T33: "translation_offset ... to write klms/mtts at some offset ... changing only some":
-	 * 4 octwords at offset 4 of a table of 8; then the first 4. */
+	 * the first 4 octwords of a table of 8; then 4 more at offset 4, right after them
+	 * (D-TX-13: an offset past the delivered octwords would leave a gap, refused). */
 	uint32_t key = indirect_mkey(tx.pd, true, true, 8);
 	struct refdrv_klm k[4];
 	klms(k);
 	struct wqe w;
 	uint8_t cqe[64];
 	w_umr(&w, key, 0, MASK, k, 4, 58);
-	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset_en", 1);
-	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset", 4);
 	tx_send(&w);
 	cr_assert_eq(tx_poll(cqe), 1);
 	cr_expect_eq(CQE(cqe, "opcode"), 0);
-	/* Octwords 0-3 are still unmapped, zero length: the region's start is entry 4's. */
+	/* The region's first 58 bytes are entries 0-1's, whatever entries 4-7 hold. */
 	w_umr(&w, key, 0, 0, k, 4, 58);
 	seg_set(&w, 0, "send_wqe_ctrl", "fm", 1);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset_en", 1);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset", 4);
 	tx_send(&w);
 	cr_assert_eq(tx_poll(cqe), 1);
 	cr_expect_eq(CQE(cqe, "opcode"), 0);
@@ -435,4 +436,36 @@ Test(tx_umr, len_of_2_to_log_max_mrw_sz)
 	cr_assert_eq(tx_poll(cqe), 1);
 	cr_expect_eq(CQE(cqe, "opcode"), 0);
 	cr_expect_eq(tdev->tr.violations, 0);
+}
+
+/* D-MKC-8, D-TX-13 (revmkey finding 2): only delivered entries translate, so a UMR whose
+ * translation_offset lies past the octwords delivered so far (a gap of entries never written,
+ * which an MTT table would translate to address 0) is step 5's error and changes nothing. */
+Test(tx_umr, an_offset_past_the_delivered_entries)
+{
+	struct refdrv_mkey_attr a = { .access_mode = 1, .pd = tx.pd, .tag = 0x44, .umr_en = true,
+				      .free = true, .log_entity_size = 12, .octword_size = 8 };
+	uint32_t idx;
+	cr_assert_eq(refdrv_create_mkey(&tdev->d, &a, &idx), 0, "%s", tdev->d.error);
+	tl_mark(&tdev->tr);
+	uint32_t key = idx << 8 | 0x44;
+	struct wqe w;
+	w_umr(&w, key, 0, MASK, NULL, 0, 0x10000);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_octword_actual_size", 4);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset_en", 1);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset", 4);
+	for (unsigned i = 0; i < 8; i++) { /* MTT entries 8-15: pages 8-15 of the region */
+		uint64_t pa = tx.data + 0x10000 + 0x1000ull * i;
+		tl_put32(w.b + 0x80 + 8 * i, (uint32_t)(pa >> 32));
+		tl_put32(w.b + 0x84 + 8 * i, (uint32_t)pa);
+	}
+	w.len = 0x80 + 64;
+	tx_send(&w);
+	expect_umr_error(NICREF_VIO_TX_UMR_TRANSLATIONS_BEYOND, NICREF_CQE_SYN_LOCAL_LENGTH);
+	/* Nothing changed: still free, no entry delivered. */
+	struct mkey_req r = { key, tx.pd, VA, 16, MKEY_LOCAL_READ, false };
+	cr_expect_eq(mkey_translate(tdev->dev, &r, NULL, NULL), MKEY_ERR_FREE);
+	const struct mkey *m = mkey_find(tdev->dev, key);
+	cr_assert_not_null(m);
+	cr_expect_eq(m->octwords, 0u);
 }

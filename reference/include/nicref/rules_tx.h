@@ -109,7 +109,8 @@
 	  "the MKey's umr_en is 0: error 0x4 (arg: umr_mkey)")                                   \
 	X(TX_UMR_TRANSLATIONS_BEYOND, "PRM §10.1.1.1 step 5, §7.4.4.1.3 T33",                   \
 	  "translation_offset + translation_octword_actual_size beyond the MKey's "              \
-	  "translations_octword_size: error 0x1 (arg: umr_mkey)")                                \
+	  "translations_octword_size, or translation_offset past the octwords delivered so far " \
+	  "(D-TX-13): error 0x1 (arg: umr_mkey)")                                                \
 	X(TX_UMR_ALIGN, "PRM §7.4.4.1.3 T33 (\"translation_offset and size should be aligned to " \
 	  "64B\")",                                                                             \
 	  "translation_offset or translation_octword_actual_size not a multiple of 4 octwords: " \
