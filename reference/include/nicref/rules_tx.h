@@ -126,7 +126,8 @@
 	X(TX_UMR_POINTER_SELF, "PRM §10.1.1.1 steps 6-7, §7.4.4.1.3 T35 mkey; D-TX-13",         \
 	  "the UMR pointer's list is translated through the MKey the UMR rewrites: error 0x4 "   \
 	  "(arg: umr_mkey)")                                                                    \
-	X(TX_UMR_MKEY_TOO_LONG, "PRM §7.4.4.1.3 T33 bit 0, T145 20h[22:16] log_max_mrw_sz; D-TX-13", \
+	X(TX_UMR_MKEY_TOO_LONG,                                                                 \
+	  "PRM §10.1.1.1 step 7, §7.4.4.1.3 T33 bit 0, T145 20h[22:16] log_max_mrw_sz; D-TX-13",  \
 	  "the MkeyCtx sets len above 2^log_max_mrw_sz without length64: error 0x1 (arg: "       \
 	  "umr_mkey)")                                                                          \
 	X(TX_UMR_KLM_BYTE_COUNT, "PRM §7.4.4.1.3 T37 byte_count (\"Must be up to 2GB\")",       \
