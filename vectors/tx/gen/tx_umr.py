@@ -231,4 +231,27 @@ def umr_file():
           "2^log_max_mrw_sz for any log_max_mrw_sz below 64 (T145 20h[22:16] 'maximum size of a "
           "Memory Region/Window', which CREATE_MKEY refuses)",
           lambda i: umr_wqe(i, length=0xFFFFFFFFFFFFFFFF), C_UMR + " T33; PRM §12.5 T145", CL_UMR)
+
+    # A list read through the MKey the UMR rewrites (§10.1.1.1 step 6 copies it after the checks)
+    self_key = (3 << 8) | UMR_TAG
+    self_list = (W.klm(0x800, 0x00DEAD42, 0x40000000) + b"\0" * 16 * 19)
+    t = g.test("KLM MKey index 3 (32 octowords of translations) mapped by an inline UMR to 4 KB at "
+               "0x40000800; then a UMR (small fence) of that MKey whose UMR pointer (T34/T35) is "
+               "that MKey itself at 0x7000000000: 20 KLMs (320 bytes), the first naming MKey "
+               "0xDEAD42. Copied as read, the list's last 4 KLMs would be read through the first "
+               "16 already written; the PRM gives no response",
+               C_UMR + " T34/T35; PRM §10.1.1.1 steps 6-7", "acceptable",
+               ["Handles", "UmrOpen", "Violation"])
+    t.add(create_mkey(index=3, access_mode=2, octword_size=32),
+          {"mem_write": {"addr": "0x40000800", "hex": self_list.hex()}})
+    sq = Sq()
+    i0 = post(t, sq, umr_wqe(0, mkey=self_key, access_mode=2, length=0x1000,
+                             entries=W.klm(0x1000, data_lkey, 0x40000800)))
+    i1 = post(t, sq, umr_wqe(sq.pc, mkey=self_key, access_mode=2, fm=1, actual=20,
+                             pointer=(self_key, UMR_VA)))
+    t.no_frames().cqes_any([
+        ("refused before anything changes", [cqe_ok(i0, S_UMR),
+                                             cqe_err(i1, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT, SYN_ACCESS]}, S_UMR)]),
+        ("the list read whole before the copy", [cqe_ok(i0, S_UMR), cqe_ok(i1, S_UMR)])])
+    t.violation(CL_UMR)
     return f
