@@ -469,3 +469,41 @@ Test(tx_umr, an_offset_past_the_delivered_entries)
 	cr_assert_not_null(m);
 	cr_expect_eq(m->octwords, 0u);
 }
+
+/* The backstop of mkey_umr (obj/mkey_umr.c): should the copy pass's read fail after the check
+ * pass's succeeded (a list whose translation changes under the copy; eth/wqe_umr.c refuses the
+ * one way to make that happen), the KLM offsets still follow the entries (invariant -306). */
+struct flaky_list {
+	unsigned calls, fail_at;
+	uint32_t bc; /* KLM k's byte_count: bc + k */
+};
+
+static int flaky_fetch(void *ctx, uint32_t first, uint32_t n, uint8_t *buf)
+{
+	struct flaky_list *f = ctx;
+	if (++f->calls == f->fail_at)
+		return 1;
+	memset(buf, 0, (size_t)n * 16);
+	for (uint32_t k = 0; k < n; k++)
+		tl_put32(buf + 16 * k, f->bc + first + k);
+	return 0;
+}
+
+Test(tx_umr, a_failed_copy_pass_keeps_the_invariants)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 32);
+	uint8_t mkc[PRM_SIZE_mkc];
+	memset(mkc, 0, sizeof mkc);
+	/* 32 KLMs of 0x100 + k bytes delivered. */
+	struct flaky_list f = { 0, 0, 0x100 };
+	struct mkey_umr_req r = { key, tx.pd, 0, 0, mkc, 0, 32, flaky_fetch, &f };
+	cr_assert_eq(mkey_umr(tdev->dev, &r), MKEY_UMR_OK);
+	cr_assert_eq(nicref_dev_check(tdev->dev), 0);
+	/* Rewritten with 0x200 + k: two chunks of 16, the check pass reads calls 1-2, the copy
+	 * pass 3-4; call 4 fails after chunk 0 is written. */
+	f = (struct flaky_list){ 0, 4, 0x200 };
+	cr_expect_eq(mkey_umr(tdev->dev, &r), MKEY_UMR_READ);
+	cr_expect_eq(f.calls, 4u);
+	char why[256];
+	cr_expect_eq(nicref_dev_check_explain(tdev->dev, why, sizeof why), 0, "%s", why);
+}
