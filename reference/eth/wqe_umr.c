@@ -56,7 +56,8 @@ static int read_pointer(void *ctx, uint32_t first, uint32_t n, uint8_t *buf)
 }
 
 /* §10.1.1.1 step 7: "If some of the checks failed, completion with error is reported" (D-TX-13:
- * steps 1-4 local protection, step 5 and the 2 GB KLM local length). */
+ * steps 1-4 local protection, step 5, a len above log_max_mrw_sz and the 2 GB KLM local
+ * length). */
 struct umr_result_row {
 	enum mkey_umr_result r;
 	enum nicref_violation rule; /* NICREF_VIO_COUNT: no driver rule (a bus error) */
@@ -69,6 +70,7 @@ static const struct umr_result_row umr_results[] = {
 	{ MKEY_UMR_PD, NICREF_VIO_TX_UMR_PD, NICREF_CQE_SYN_LOCAL_PROTECTION },
 	{ MKEY_UMR_DISABLED, NICREF_VIO_TX_UMR_NOT_ENABLED, NICREF_CQE_SYN_LOCAL_PROTECTION },
 	{ MKEY_UMR_BEYOND, NICREF_VIO_TX_UMR_TRANSLATIONS_BEYOND, NICREF_CQE_SYN_LOCAL_LENGTH },
+	{ MKEY_UMR_TOO_LONG, NICREF_VIO_TX_UMR_MKEY_TOO_LONG, NICREF_CQE_SYN_LOCAL_LENGTH },
 	{ MKEY_UMR_KLM_BYTE_COUNT, NICREF_VIO_TX_UMR_KLM_BYTE_COUNT, NICREF_CQE_SYN_LOCAL_LENGTH },
 	{ MKEY_UMR_READ, NICREF_VIO_COUNT, NICREF_CQE_SYN_LOCAL_PROTECTION },
 };
@@ -155,6 +157,12 @@ uint8_t wqe_umr(struct tx_wqe *w)
 			tx_violation(w, NICREF_VIO_TX_UMR_POINTER_LKEY,
 				     (uint64_t)w->index << 8 | (unsigned)-rc);
 			return mkey_err_syndrome(rc, MKEY_LOCAL_READ);
+		}
+		/* Step 6 copies the list after the checks: read through the MKey being rewritten,
+		 * its later chunks would come through a half-changed translation (D-TX-13). */
+		if (mkey_translate_passes(w->dev, &lr, MKEY_INDEX(key))) {
+			dev_violation(w->dev, NICREF_VIO_TX_UMR_POINTER_SELF, key);
+			return NICREF_CQE_SYN_LOCAL_PROTECTION;
 		}
 	}
 	enum mkey_umr_result res = mkey_umr(w->dev, &r);

@@ -114,6 +114,11 @@ typedef int (*mkey_piece_fn)(void *ctx, uint64_t pa, uint64_t len);
 int mkey_translate(const struct nicref_dev *dev, const struct mkey_req *r, mkey_piece_fn fn,
 		   void *ctx);
 
+/* Whether translating r (its checking pass, to wherever it stops) passes through the MKey of
+ * index `index` (its key or any KLM hop names it). */
+bool mkey_translate_passes(const struct nicref_dev *dev, const struct mkey_req *r,
+			   uint32_t index);
+
 /* Recomputes the KLM start offsets of the entries delivered (KLM mode). */
 void mkey_klm_restart(struct mkey *m);
 
@@ -157,7 +162,9 @@ enum mkey_umr_result {
 	MKEY_UMR_FREE,       /* step 2: check_free 10 and the MKey is free */
 	MKEY_UMR_PD,         /* step 3 */
 	MKEY_UMR_DISABLED,   /* step 4: umr_en 0 */
-	MKEY_UMR_BEYOND,     /* step 5: offset + count beyond the table (or the room, D-TX-14) */
+	MKEY_UMR_BEYOND,     /* step 5: offset + count beyond the table (or the room, D-TX-14),
+			      * or offset past the octwords delivered (D-TX-13) */
+	MKEY_UMR_TOO_LONG,   /* the new len above 2^log_max_mrw_sz (T145, D-MKC-5) */
 	MKEY_UMR_KLM_BYTE_COUNT, /* a KLM of more than 2 GB (T37) */
 	MKEY_UMR_READ,       /* the list could not be read (fetch failed) */
 };

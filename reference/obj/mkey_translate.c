@@ -25,6 +25,10 @@ struct walk {
 	 * buffer within a page) is handed out from here, without a second walk. */
 	unsigned npieces;
 	uint64_t pa0, len0;
+	/* mkey_translate_passes: the MKey index looked for (0: none, the reserved LKey's), and
+	 * whether the walk met it. */
+	uint32_t watch;
+	bool met;
 };
 
 static int emit(struct walk *w, uint64_t pa, uint64_t len)
@@ -146,6 +150,8 @@ static int walk(struct walk *w, uint32_t key, uint64_t va, uint64_t len, unsigne
 	const struct mkey *m = mkey_find(w->dev, key);
 	if (!m)
 		return MKEY_ERR_INVALID;
+	if (w->watch && MKEY_INDEX(key) == w->watch)
+		w->met = true;
 	if ((uint8_t)key != m->tag)
 		return MKEY_ERR_TAG;
 	if (m->free)
@@ -161,6 +167,10 @@ static int walk(struct walk *w, uint32_t key, uint64_t va, uint64_t len, unsigne
 		return MKEY_OK;
 	switch (m->access_mode) {
 	case MKEY_AM_PA: /* T10: "no virtual to physical address translation" */
+		/* VA = PA: a length64 region's range may wrap 2^64, a physical range may not
+		 * (D-MKC-14, as the reserved LKey above). */
+		if (len - 1 > UINT64_MAX - va)
+			return MKEY_ERR_BOUNDS;
 		return emit(w, va, len);
 	case MKEY_AM_MTT:
 		return walk_mtt(w, m, va, len);
@@ -174,7 +184,7 @@ int mkey_translate(const struct nicref_dev *dev, const struct mkey_req *r, mkey_
 {
 	struct walk w = { dev, r,
 			  (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, max_indirection), NULL,
-			  NULL, 0, 0, 0 };
+			  NULL, 0, 0, 0, 0, false };
 	int rc = walk(&w, r->key, r->va, r->len, 0);
 	if (rc || !fn)
 		return rc;
@@ -185,6 +195,16 @@ int mkey_translate(const struct nicref_dev *dev, const struct mkey_req *r, mkey_
 	w.fn = fn;
 	w.ctx = ctx;
 	return walk(&w, r->key, r->va, r->len, 0);
+}
+
+bool mkey_translate_passes(const struct nicref_dev *dev, const struct mkey_req *r,
+			   uint32_t index)
+{
+	struct walk w = { dev, r,
+			  (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, max_indirection), NULL,
+			  NULL, 0, 0, 0, index, false };
+	(void)walk(&w, r->key, r->va, r->len, 0);
+	return w.met;
 }
 
 uint8_t mkey_err_syndrome(int err, unsigned access)

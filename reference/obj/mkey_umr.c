@@ -100,6 +100,18 @@ enum mkey_umr_result mkey_umr(struct nicref_dev *dev, const struct mkey_umr_req 
 	uint64_t end = (uint64_t)r->offset + r->count;
 	if (r->count && (end > m->octword_size || end > m->room))
 		return MKEY_UMR_BEYOND;
+	/* Only delivered entries translate (D-MKC-8): an offset past them would leave entries
+	 * never written inside the delivered range (an MTT one translating to address 0), so it
+	 * is step 5's error too (D-TX-13). */
+	if (r->count && r->offset > m->octwords)
+		return MKEY_UMR_BEYOND;
+	/* T145 20h[22:16] log_max_mrw_sz bounds len as at CREATE_MKEY (D-MKC-5) unless length64
+	 * asks for 2^64: the context step 6 would copy is checked with the rest (D-TX-13). */
+	const uint8_t *c = r->mkc;
+	uint64_t log_mrw = CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_mrw_sz);
+	if ((r->mask & MKEY_UMR_M_LEN) && !PRM_GET(mkc, length64, c, PRM_SIZE_mkc) &&
+	    log_mrw < 64 && PRM_GET(mkc, len, c, PRM_SIZE_mkc) > (1ull << log_mrw))
+		return MKEY_UMR_TOO_LONG;
 	bool klm = m->access_mode == MKEY_AM_KLM;
 	/* Checked whole before anything changes: a refused UMR leaves the MKey as it was. */
 	enum mkey_umr_result rc = walk_list(r, NULL, klm, 0);
@@ -110,8 +122,15 @@ enum mkey_umr_result mkey_umr(struct nicref_dev *dev, const struct mkey_umr_req 
 	uint64_t keep = klm	       ? UINT64_MAX
 			: m->pg_access ? 0xFFFFFFFFFFFFFF03ull
 				       : 0xFFFFFFFFFFFFF000ull;
-	if ((rc = walk_list(r, m, klm, keep)) != MKEY_UMR_OK)
-		return rc; /* the second read failed: the entries read so far are written */
+	if ((rc = walk_list(r, m, klm, keep)) != MKEY_UMR_OK) {
+		/* Backstop: the second read reads what the first did unless the list is read
+		 * through m itself, which eth/wqe_umr.c refuses (D-TX-13). Should it fail anyway,
+		 * the entries read so far are written: the KLM offsets follow them, so the MKey
+		 * stays one the walk can use (invariant -306). */
+		if (klm)
+			mkey_klm_restart(m);
+		return rc;
+	}
 	if (r->count && end > m->octwords)
 		m->octwords = (uint32_t)end; /* T33 translation_offset: "changing only some" */
 	if (klm)

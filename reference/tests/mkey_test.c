@@ -220,6 +220,28 @@ Test(mkey_translate, pa_length64_free_and_destroyed)
 	tl_down_clean(t);
 }
 
+/* A PA MKey hands out VA = PA (T10 access_mode PA), so a range its length64 region accepts but
+ * whose addresses would run past 2^64 is refused as the reserved LKey's is (D-MKC-14). */
+Test(mkey_translate, pa_piece_never_runs_past_2_64)
+{
+	struct tl_dev *t = tl_up(NULL);
+	uint32_t pd = tl_alloc_pd(t);
+	struct pieces p;
+	struct refdrv_mkey_attr a = { .access_mode = MKEY_AM_PA, .pd = pd, .tag = 0x21,
+				      .length64 = true, .start_addr = 0x1000 };
+	uint32_t k = MKEY_KEY(mk(t, &a), 0x21);
+	/* Inside the region [0x1000, 0x1000 + 2^64): offsets 2^64 - 0x2000 .. 2^64 - 1. */
+	cr_expect_eq(xlate(t, k, pd, 0xFFFFFFFFFFFFF000ull, 0x2000, LR, &p), MKEY_ERR_BOUNDS,
+		     "%u piece(s), pa 0x%llx len 0x%llx", p.n, (unsigned long long)p.pa[0],
+		     (unsigned long long)p.len[0]);
+	cr_expect_eq(p.n, 0u, "nothing handed out");
+	/* Up to the last address is fine. */
+	cr_expect_eq(xlate(t, k, pd, 0xFFFFFFFFFFFFF000ull, 0x1000, LR, &p), MKEY_OK);
+	cr_assert_eq(p.n, 1u);
+	expect_piece(p, 0, 0xFFFFFFFFFFFFF000ull, 0x1000);
+	tl_down_clean(t);
+}
+
 Test(mkey_translate, reserved_lkey)
 {
 	struct tl_dev *t = tl_up(NULL);

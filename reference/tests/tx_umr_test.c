@@ -2,6 +2,7 @@
  * WQE maps an indirect MKey from inline KLMs or through the UMR pointer, with the checks of
  * §10.1.1.1 in order, the MkeyCtx bit mask, and the fence the next WQE needs. Shared tools:
  * tx_util.h. */
+#include "obj/mkey.h"
 #include "tx_util.h"
 
 TestSuite(tx_umr, .init = tx_setup, .fini = tx_teardown);
@@ -205,21 +206,22 @@ Test(tx_umr, step_5_the_table_size)
 Test(tx_umr, translation_offset)
 {
 	/* T33: "translation_offset ... to write klms/mtts at some offset ... changing only some":
-	 * 4 octwords at offset 4 of a table of 8; then the first 4. */
+	 * the first 4 octwords of a table of 8; then 4 more at offset 4, right after them
+	 * (D-TX-13: an offset past the delivered octwords would leave a gap, refused). */
 	uint32_t key = indirect_mkey(tx.pd, true, true, 8);
 	struct refdrv_klm k[4];
 	klms(k);
 	struct wqe w;
 	uint8_t cqe[64];
 	w_umr(&w, key, 0, MASK, k, 4, 58);
-	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset_en", 1);
-	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset", 4);
 	tx_send(&w);
 	cr_assert_eq(tx_poll(cqe), 1);
 	cr_expect_eq(CQE(cqe, "opcode"), 0);
-	/* Octwords 0-3 are still unmapped, zero length: the region's start is entry 4's. */
+	/* The region's first 58 bytes are entries 0-1's, whatever entries 4-7 hold. */
 	w_umr(&w, key, 0, 0, k, 4, 58);
 	seg_set(&w, 0, "send_wqe_ctrl", "fm", 1);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset_en", 1);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset", 4);
 	tx_send(&w);
 	cr_assert_eq(tx_poll(cqe), 1);
 	cr_expect_eq(CQE(cqe, "opcode"), 0);
@@ -357,4 +359,151 @@ Test(tx_umr, the_pointer_translates)
 	w_umr_pointer(&w, key, tx.lkey ^ 1, klm_list_at(0x8000, k));
 	tx_send(&w);
 	expect_umr_error(NICREF_VIO_TX_UMR_POINTER_LKEY, NICREF_CQE_SYN_LOCAL_PROTECTION);
+}
+
+/* D-TX-13 (revmkey finding 1): a list read through the MKey the UMR rewrites would be read
+ * through a half-rewritten translation (§10.1.1.1 step 6 copies the list after the checks); it
+ * is refused before anything changes, and the MKey keeps its translation and invariants. */
+static int first_piece(void *ctx, uint64_t pa, uint64_t len)
+{
+	uint64_t *p = ctx;
+	if (!p[1]++)
+		p[0] = pa;
+	(void)len;
+	return 0;
+}
+
+Test(tx_umr, the_list_is_not_read_through_the_target)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 32);
+	struct wqe w;
+	uint8_t cqe[64];
+	/* UMR 1 (inline): KLM 0 = 4 KB at data + 0x8000, the region [VA, VA + 4 KB). */
+	struct refdrv_klm k[4] = { { 0x1000, tx.lkey, tx.data + 0x8000 },
+				   { 0, tx.lkey, tx.data },
+				   { 0, tx.lkey, tx.data },
+				   { 0, tx.lkey, tx.data } };
+	w_umr(&w, key, 0, MASK, k, 4, 0x1000);
+	tx_send(&w);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_assert_eq(CQE(cqe, "opcode"), 0);
+	/* UMR 2: 20 KLMs read through `key` itself at VA (= data + 0x8000); KLM 0 names no key. */
+	uint8_t list[20 * 16] = { 0 };
+	tl_put32(list, 0x800);
+	tl_put32(list + 4, 0x00DEAD33);
+	tx_data(0x8000, list, sizeof list);
+	w_umr_pointer(&w, key, key, VA);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_octword_actual_size", 20);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "mkeyctx_bit_mask", 0);
+	seg_set(&w, 0, "send_wqe_ctrl", "fm", 1);
+	tx_send(&w);
+	expect_umr_error(NICREF_VIO_TX_UMR_POINTER_SELF, NICREF_CQE_SYN_LOCAL_PROTECTION);
+	char why[256];
+	cr_expect_eq(nicref_dev_check_explain(tdev->dev, why, sizeof why), 0, "%s", why);
+	/* The MKey as UMR 1 left it: VA + 0x10 still at data + 0x8010. */
+	uint64_t got[2] = { 0, 0 };
+	struct mkey_req r = { key, tx.pd, VA + 0x10, 16, MKEY_LOCAL_READ, false };
+	cr_expect_eq(mkey_translate(tdev->dev, &r, first_piece, got), MKEY_OK);
+	cr_expect_eq(got[0], tx.data + 0x8010);
+}
+
+/* D-TX-13 (revmkey finding 3): T145 20h[22:16] log_max_mrw_sz bounds an MKey's len (CREATE_MKEY
+ * refuses more, D-MKC-5); a UMR setting a longer len is a local length error (T74 0x1) and
+ * changes nothing. The default profile's log_max_mrw_sz is 48. */
+Test(tx_umr, len_within_log_max_mrw_sz)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 4);
+	struct refdrv_klm k[4];
+	klms(k);
+	struct wqe w;
+	w_umr(&w, key, 0, MASK, k, 4, (1ull << 48) + 1);
+	tx_send(&w);
+	expect_umr_error(NICREF_VIO_TX_UMR_MKEY_TOO_LONG, NICREF_CQE_SYN_LOCAL_LENGTH);
+	/* Nothing changed: the MKey is still free (the mask's free bit was not applied). */
+	struct mkey_req r = { key, tx.pd, VA, 16, MKEY_LOCAL_READ, false };
+	cr_expect_eq(mkey_translate(tdev->dev, &r, NULL, NULL), MKEY_ERR_FREE);
+}
+
+Test(tx_umr, len_of_2_to_log_max_mrw_sz)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 4);
+	struct refdrv_klm k[4];
+	klms(k);
+	struct wqe w;
+	uint8_t cqe[64];
+	w_umr(&w, key, 0, MASK, k, 4, 1ull << 48);
+	tx_send(&w);
+	cr_assert_eq(tx_poll(cqe), 1);
+	cr_expect_eq(CQE(cqe, "opcode"), 0);
+	cr_expect_eq(tdev->tr.violations, 0);
+}
+
+/* D-MKC-8, D-TX-13 (revmkey finding 2): only delivered entries translate, so a UMR whose
+ * translation_offset lies past the octwords delivered so far (a gap of entries never written,
+ * which an MTT table would translate to address 0) is step 5's error and changes nothing. */
+Test(tx_umr, an_offset_past_the_delivered_entries)
+{
+	struct refdrv_mkey_attr a = { .access_mode = 1, .pd = tx.pd, .tag = 0x44, .umr_en = true,
+				      .free = true, .log_entity_size = 12, .octword_size = 8 };
+	uint32_t idx;
+	cr_assert_eq(refdrv_create_mkey(&tdev->d, &a, &idx), 0, "%s", tdev->d.error);
+	tl_mark(&tdev->tr);
+	uint32_t key = idx << 8 | 0x44;
+	struct wqe w;
+	w_umr(&w, key, 0, MASK, NULL, 0, 0x10000);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_octword_actual_size", 4);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset_en", 1);
+	seg_set(&w, 0x10, "send_wqe_umr_ctrl", "translation_offset", 4);
+	for (unsigned i = 0; i < 8; i++) { /* MTT entries 8-15: pages 8-15 of the region */
+		uint64_t pa = tx.data + 0x10000 + 0x1000ull * i;
+		tl_put32(w.b + 0x80 + 8 * i, (uint32_t)(pa >> 32));
+		tl_put32(w.b + 0x84 + 8 * i, (uint32_t)pa);
+	}
+	w.len = 0x80 + 64;
+	tx_send(&w);
+	expect_umr_error(NICREF_VIO_TX_UMR_TRANSLATIONS_BEYOND, NICREF_CQE_SYN_LOCAL_LENGTH);
+	/* Nothing changed: still free, no entry delivered. */
+	struct mkey_req r = { key, tx.pd, VA, 16, MKEY_LOCAL_READ, false };
+	cr_expect_eq(mkey_translate(tdev->dev, &r, NULL, NULL), MKEY_ERR_FREE);
+	const struct mkey *m = mkey_find(tdev->dev, key);
+	cr_assert_not_null(m);
+	cr_expect_eq(m->octwords, 0u);
+}
+
+/* The backstop of mkey_umr (obj/mkey_umr.c): should the copy pass's read fail after the check
+ * pass's succeeded (a list whose translation changes under the copy; eth/wqe_umr.c refuses the
+ * one way to make that happen), the KLM offsets still follow the entries (invariant -306). */
+struct flaky_list {
+	unsigned calls, fail_at;
+	uint32_t bc; /* KLM k's byte_count: bc + k */
+};
+
+static int flaky_fetch(void *ctx, uint32_t first, uint32_t n, uint8_t *buf)
+{
+	struct flaky_list *f = ctx;
+	if (++f->calls == f->fail_at)
+		return 1;
+	memset(buf, 0, (size_t)n * 16);
+	for (uint32_t k = 0; k < n; k++)
+		tl_put32(buf + 16 * k, f->bc + first + k);
+	return 0;
+}
+
+Test(tx_umr, a_failed_copy_pass_keeps_the_invariants)
+{
+	uint32_t key = indirect_mkey(tx.pd, true, true, 32);
+	uint8_t mkc[PRM_SIZE_mkc];
+	memset(mkc, 0, sizeof mkc);
+	/* 32 KLMs of 0x100 + k bytes delivered. */
+	struct flaky_list f = { 0, 0, 0x100 };
+	struct mkey_umr_req r = { key, tx.pd, 0, 0, mkc, 0, 32, flaky_fetch, &f };
+	cr_assert_eq(mkey_umr(tdev->dev, &r), MKEY_UMR_OK);
+	cr_assert_eq(nicref_dev_check(tdev->dev), 0);
+	/* Rewritten with 0x200 + k: two chunks of 16, the check pass reads calls 1-2, the copy
+	 * pass 3-4; call 4 fails after chunk 0 is written. */
+	f = (struct flaky_list){ 0, 4, 0x200 };
+	cr_expect_eq(mkey_umr(tdev->dev, &r), MKEY_UMR_READ);
+	cr_expect_eq(f.calls, 4u);
+	char why[256];
+	cr_expect_eq(nicref_dev_check_explain(tdev->dev, why, sizeof why), 0, "%s", why);
 }

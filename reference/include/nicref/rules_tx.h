@@ -109,7 +109,8 @@
 	  "the MKey's umr_en is 0: error 0x4 (arg: umr_mkey)")                                   \
 	X(TX_UMR_TRANSLATIONS_BEYOND, "PRM §10.1.1.1 step 5, §7.4.4.1.3 T33",                   \
 	  "translation_offset + translation_octword_actual_size beyond the MKey's "              \
-	  "translations_octword_size: error 0x1 (arg: umr_mkey)")                                \
+	  "translations_octword_size, or translation_offset past the octwords delivered so far " \
+	  "(D-TX-13): error 0x1 (arg: umr_mkey)")                                                \
 	X(TX_UMR_ALIGN, "PRM §7.4.4.1.3 T33 (\"translation_offset and size should be aligned to " \
 	  "64B\")",                                                                             \
 	  "translation_offset or translation_octword_actual_size not a multiple of 4 octwords: " \
@@ -122,6 +123,13 @@
 	X(TX_UMR_POINTER_LKEY, "PRM §7.4.4.1.3 T35 mkey, §6.1",                                 \
 	  "the UMR pointer's MKey does not translate the list for a local read by the SQ's PD: " \
 	  "error 0x4 (arg: sqn << 32 | wqe_index << 8 | -mkey error)")                           \
+	X(TX_UMR_POINTER_SELF, "PRM §10.1.1.1 steps 6-7, §7.4.4.1.3 T35 mkey; D-TX-13",         \
+	  "the UMR pointer's list is translated through the MKey the UMR rewrites: error 0x4 "   \
+	  "(arg: umr_mkey)")                                                                    \
+	X(TX_UMR_MKEY_TOO_LONG,                                                                 \
+	  "PRM §10.1.1.1 step 7, §7.4.4.1.3 T33 bit 0, T145 20h[22:16] log_max_mrw_sz; D-TX-13",  \
+	  "the MkeyCtx sets len above 2^log_max_mrw_sz without length64: error 0x1 (arg: "       \
+	  "umr_mkey)")                                                                          \
 	X(TX_UMR_KLM_BYTE_COUNT, "PRM §7.4.4.1.3 T37 byte_count (\"Must be up to 2GB\")",       \
 	  "a KLM of more than 2 GB: error 0x1 (arg: umr_mkey)")                                  \
 	X(TX_UMR_MASK_RESERVED, "PRM §7.4.4.1.3 T33 MkeyCtx bit mask (\"other bits are "        \

@@ -16,14 +16,14 @@ UMR_INDEX = 2
 UMR_MKEY = (UMR_INDEX << 8) | UMR_TAG
 
 
-def create_mkey(free=1, umr_en=1, pd=1, index=UMR_INDEX, access_mode=1):
+def create_mkey(free=1, umr_en=1, pd=1, index=UMR_INDEX, access_mode=1, octword_size=4):
     """CREATE_MKEY (T9/T10): free, umr_en, local read, 4 octowords of translations (T10 34h
     'Must be a multiple of 4'); MTT (access_mode 1, 4 KB pages) or KLM (2, log_entity_size
     'otherwise: reserved')."""
     return {"command": {"layout": "create_mkey_in", "fields": {
         "opcode": "CREATE_MKEY", "free": free, "umr_en": umr_en, "lr": 1, "access_mode": access_mode,
         "qpn": "0xffffff", "mkey_7_0": "0x%x" % UMR_TAG, "pd": pd, "start_addr": 0, "len": 0,
-        "translations_octword_size": 4, "log_entity_size": 12 if access_mode == 1 else 0,
+        "translations_octword_size": octword_size, "log_entity_size": 12 if access_mode == 1 else 0,
         "translations_octword_actual_size": 0},
         "length": "0x110", "expect": {"status": "OK", "output": {"layout": "create_mkey_out", "fields": {"mkey_index": index}}}}}
 
@@ -33,7 +33,7 @@ UMR_MASK = W.MASK_LEN | W.MASK_START_ADDR | W.MASK_LR | W.MASK_FREE
 
 def umr_wqe(idx, mkey=UMR_MKEY, check_free=0, pages=UMR_PAGES, actual=None, pd=1, ce=2, fm=0,
             ring=None, mask=UMR_MASK, offset=None, entries=None, pointer=None, access_mode=1,
-            ds=None):
+            ds=None, length=None):
     """A UMR WQE by T31-T37: the region [UMR_VA, +8 KB) mapped on two 4 KB pages, local read,
     made not free (mask: len, start_addr, lr, free). The translations are inline MTTs (T11/T12),
     or `entries` (other inline bytes, KLMs), or through a UMR pointer (T34/T35: (mkey, address),
@@ -53,7 +53,8 @@ def umr_wqe(idx, mkey=UMR_MKEY, check_free=0, pages=UMR_PAGES, actual=None, pd=1
                            translation_offset_en=int(offset is not None), octword_actual_size=octs,
                            translation_offset=offset or 0, mkey_mask=mask)
             + W.mkey_ctx(free=0, umr_en=1, lr=1, access_mode=access_mode, mkey_7_0=UMR_TAG, pd=pd,
-                         start_addr=UMR_VA, length=len(pages) * 4096, octword_size=4,
+                         start_addr=UMR_VA,
+                         length=len(pages) * 4096 if length is None else length, octword_size=4,
                          log_entity_size=12 if access_mode == 1 else 0)
             + lst)
     raw = W.ctrl_seg(idx, W.OP_UMR, 1, ds or (16 + len(body)) // 16, ce=ce, fm=fm, umr_mkey=mkey) + body
@@ -179,10 +180,11 @@ def umr_file():
                          data=[("ptr", fr[14:], {"lkey": UMR_MKEY, "addr": UMR_VA + 0xF80})]))
     t.frames([fr]).cqes([cqe_ok(i0, S_UMR), cqe_ok(i1, S_SEND)])
 
-    def open_umr(comment, make, cite, clause, flag, readings):
+    def open_umr(comment, make, cite, clause, flag, readings, pre=()):
         """A UMR breaking a 'should' or a reserved value the PRM gives no response for: done as
         if the rule held, or refused (§10.1.1.1 step 7); the driver broke the rule either way."""
         t = g.test(comment, cite, "acceptable", ["Handles", flag, "Violation"])
+        t.add(*pre)
         sq = Sq()
         i = post(t, sq, make(0))
         t.no_frames().cqes_any([(readings[0], [cqe_ok(i, S_UMR)]),
@@ -215,4 +217,41 @@ def umr_file():
                 ("the SEND sees the MKey still free",
                  [cqe_ok(i0, S_UMR), cqe_err(i1, SYN_PROT, S_SEND)])])
     t.violation("PRM §10.1.1")
+
+    # ----- the checks D-TX-13 adds where §10.1.1.1 is silent (new tests at the end: tcIds stay)
+    open_umr("UMR of an MKey (index 3) created with 8 octowords of translations and none delivered, "
+             "writing 4 octowords at translation_offset 4 (within the 8, T33 translation_offset_en): "
+             "octowords 0-3 would count as delivered without ever being written (an MTT there "
+             "translating to whatever the table held); the PRM gives no response",
+             lambda i: umr_wqe(i, mkey=(3 << 8) | UMR_TAG, offset=4),
+             C_UMR + " T33 translation_offset; §10.1.1.1 step 5", CL_UMR, "UmrOpen",
+             ("the 4 octowords written at offset 4", "refused (step 5)"),
+             pre=[create_mkey(index=3, octword_size=8)])
+    fails("UMR whose MkeyCtx sets len 0xFFFFFFFFFFFFFFFF without length64 (mask bit 0), above "
+          "2^log_max_mrw_sz for any log_max_mrw_sz below 64 (T145 20h[22:16] 'maximum size of a "
+          "Memory Region/Window', which CREATE_MKEY refuses)",
+          lambda i: umr_wqe(i, length=0xFFFFFFFFFFFFFFFF), C_UMR + " T33; PRM §12.5 T145", CL_UMR)
+
+    # A list read through the MKey the UMR rewrites (§10.1.1.1 step 6 copies it after the checks)
+    self_key = (3 << 8) | UMR_TAG
+    self_list = (W.klm(0x800, 0x00DEAD42, 0x40000000) + b"\0" * 16 * 19)
+    t = g.test("KLM MKey index 3 (32 octowords of translations) mapped by an inline UMR to 4 KB at "
+               "0x40000800; then a UMR (small fence) of that MKey whose UMR pointer (T34/T35) is "
+               "that MKey itself at 0x7000000000: 20 KLMs (320 bytes), the first naming MKey "
+               "0xDEAD42. Copied as read, the list's last 4 KLMs would be read through the first "
+               "16 already written; the PRM gives no response",
+               C_UMR + " T34/T35; PRM §10.1.1.1 steps 6-7", "acceptable",
+               ["Handles", "UmrOpen", "Violation"])
+    t.add(create_mkey(index=3, access_mode=2, octword_size=32),
+          {"mem_write": {"addr": "0x40000800", "hex": self_list.hex()}})
+    sq = Sq()
+    i0 = post(t, sq, umr_wqe(0, mkey=self_key, access_mode=2, length=0x1000,
+                             entries=W.klm(0x1000, data_lkey, 0x40000800)))
+    i1 = post(t, sq, umr_wqe(sq.pc, mkey=self_key, access_mode=2, fm=1, actual=20,
+                             pointer=(self_key, UMR_VA)))
+    t.no_frames().cqes_any([
+        ("refused before anything changes", [cqe_ok(i0, S_UMR),
+                                             cqe_err(i1, {"in": [SYN_LEN, SYN_QP_OP, SYN_PROT, SYN_ACCESS]}, S_UMR)]),
+        ("the list read whole before the copy", [cqe_ok(i0, S_UMR), cqe_ok(i1, S_UMR)])])
+    t.violation(CL_UMR)
     return f
