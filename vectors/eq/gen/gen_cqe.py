@@ -164,6 +164,11 @@ T("The CQE write fails on the bus: not written, the CQ's status CQ_WRITE_FAIL (T
    mem_expect(EQ_BUF, eqe(4, 0, data=be32(1) + be32(0) + be32(2), pc=0, log_size=3)),
    query_cq({"cq_status": 0xA, "producer_counter": 0})])
 
+T("cq_period 10 us, cq_period_mode 0 (upon_event): the held event is due 10 us after the CQ's creation; one 20 us clock advance releases it, and it was generated at its deadline, so the timer restarts there (not at the end of the advance): re-armed, a CQE at 20 us, 10 us after the event, has its event at once",
+  "PRM §7.13.14 ('The cq_period timer restarts either upon event generation or upon completion generation'; 'The cq_period timer has expired and there is a pending event'); T76 cq_period (1 usec), cq_period_mode 0 upon_event; D-CQ-6", ["Moderation"], "valid",
+  cq_and_sq(2, extra={"cq_period": 10}) + arm(0) + post(0) +
+  [advance(20000), events([comp(0)]), update_ci(1)] + arm(1, sn=1) + [events([])] + post(1, extra=[comp(1)]))
+
 groups = [{"comment": "HCA initialized, 16 more pages, UAR 5, PD 1, transport domain 1, TIS 1, EQ 0 of 8 EQEs at 0x31000000 taking CQ errors (type 4); each test creates CQ 1 (at 0x30000000, record 0x30100000) and SQ 1 completing to it, put in ERR with flush_in_error_en so that each WQE posted is flushed into a CQE",
            "setup": up(), "tests": tests}]
 
