@@ -257,8 +257,17 @@ int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64])
 	return 0;
 }
 
-void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq)
+void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq, uint32_t outstanding)
 {
+	/* D-CQ-14: a CQ in error takes no more CQEs (§7.12.1), the Resize CQE included; the
+	 * resize itself goes on. */
+	if (cq->status != CQ_STATUS_OK)
+		return;
+	/* §7.12.6: "it is advised that the driver reserves room for one extra CQE": an old
+	 * buffer full by the record (D-CQ-2) has none, the driver's fault; D-CQ-7 writes the
+	 * Resize CQE anyway (over the oldest unconsumed CQE). With oi or cc there is no full. */
+	if (!cq->oi && !cq->cc && outstanding == (1u << cq->log_size))
+		dev_violation(dev, NICREF_VIO_CQ_RESIZE_NO_ROOM, cq->hdr.handle);
 	/* §7.12.6: "the hardware will report a special CQE called Resize_Cq (CQE.opcode = 5h) to
 	 * the old CQ"; T72 gives only owner and signature (all else 0). D-CQ-7: it takes the
 	 * slot of the producer counter in the old buffer, and the counter does not move. */
