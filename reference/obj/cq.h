@@ -94,6 +94,7 @@ void cq_timer_drop(struct nicref_dev *dev, struct cq *cq);
 /* Reads the doorbell record's update_ci: 0, or -1 on a DMA error. */
 int cq_read_update_ci(struct nicref_dev *dev, struct cq *cq, uint32_t *ci);
 /* Writes a Resize CQE (§7.12.6 T72) at the producer index of the current buffer. */
-void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq);
+/* `outstanding`: pc - update_ci as RESIZE_CQ read it (D-CQ-7: a full old buffer is reported). */
+void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq, uint32_t outstanding);
 
 #endif

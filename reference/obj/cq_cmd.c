@@ -291,7 +291,7 @@ static enum nicref_cmd_rule resize(struct cmd_ctx *c, struct cq *cq, uint32_t se
 		return rule;
 	/* §7.12.6: the Resize CQE goes to the old buffer; then the device writes the new one at
 	 * the same counters ("the process of arming the CQ is unaffected", D-CQ-7). */
-	cq_write_resize_cqe(dev, cq);
+	cq_write_resize_cqe(dev, cq, outstanding);
 	qbuf_free(dev, &cq->buf);
 	cq->buf = buf;
 	cq->log_size = (uint8_t)n.log_size;

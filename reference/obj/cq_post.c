@@ -78,7 +78,10 @@ static uint64_t period_ns(const struct cq *cq)
 
 /* ---- Events (§7.12.4, §7.13.14) ----------------------------------------------------------- */
 
-static void fire(struct nicref_dev *dev, struct cq *cq)
+/* `at`: when the event was due. A held event released by cq_tick was generated at its
+ * deadline, so upon_event restarts the timer there, not at the end of the clock advance that
+ * found it due (D-CQ-6); the EQE itself is written at `now`. */
+static void fire(struct nicref_dev *dev, struct cq *cq, uint64_t at)
 {
 	/* §7.12.4: the completion event is an EQE on the CQ's EQ (T80/T81); "CQ is transferred to
 	 * fired state after event has been reported" (§7.13.14). */
@@ -89,7 +92,7 @@ static void fire(struct nicref_dev *dev, struct cq *cq)
 	cq->since_event = 0;                    /* D-CQ-6 */
 	cq->last_notified = (cq->pc - 1u) & M;  /* D-CQ-11: the newest CQE the event covers */
 	if (cq->period_mode == 0)
-		cq->timer_ns = dev->core.now_ns; /* T76 upon_event: the timer restarts on an event */
+		cq->timer_ns = at; /* T76 upon_event, §7.13.14: "restarts ... upon event generation" */
 	eq_post_completion(dev, cq->c_eqn, cq->hdr.handle);
 }
 
@@ -107,7 +110,7 @@ void cq_moderate(struct nicref_dev *dev, struct cq *cq)
 		  (cq->cq_max_count != 0 && cq->since_event >= cq->cq_max_count) ||
 		  (cq->cq_period != 0 && dev->core.now_ns - cq->timer_ns >= period_ns(cq));
 	if (go)
-		fire(dev, cq);
+		fire(dev, cq, dev->core.now_ns);
 	else if (cq->cq_period != 0)
 		timer_add(dev, cq);
 	else
@@ -134,7 +137,7 @@ void cq_tick(struct nicref_dev *dev)
 		}
 		if (!best)
 			return;
-		fire(dev, best);
+		fire(dev, best, best_due);
 	}
 }
 
@@ -248,14 +251,23 @@ int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64])
 	/* T76 / §7.13.14: with scqe_break_moderation_en a solicited CQE "causes immediate EQE
 	 * generation". */
 	if (cq->pending && cq->scqe_break && solicited)
-		fire(dev, cq);
+		fire(dev, cq, dev->core.now_ns);
 	else
 		cq_moderate(dev, cq);
 	return 0;
 }
 
-void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq)
+void cq_write_resize_cqe(struct nicref_dev *dev, struct cq *cq, uint32_t outstanding)
 {
+	/* D-CQ-14: a CQ in error takes no more CQEs (§7.12.1), the Resize CQE included; the
+	 * resize itself goes on. */
+	if (cq->status != CQ_STATUS_OK)
+		return;
+	/* §7.12.6: "it is advised that the driver reserves room for one extra CQE": an old
+	 * buffer full by the record (D-CQ-2) has none, the driver's fault; D-CQ-7 writes the
+	 * Resize CQE anyway (over the oldest unconsumed CQE). With oi or cc there is no full. */
+	if (!cq->oi && !cq->cc && outstanding == (1u << cq->log_size))
+		dev_violation(dev, NICREF_VIO_CQ_RESIZE_NO_ROOM, cq->hdr.handle);
 	/* §7.12.6: "the hardware will report a special CQE called Resize_Cq (CQE.opcode = 5h) to
 	 * the old CQ"; T72 gives only owner and signature (all else 0). D-CQ-7: it takes the
 	 * slot of the producer counter in the old buffer, and the counter does not move. */

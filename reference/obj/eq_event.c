@@ -54,14 +54,16 @@ static uint64_t vec_delay_ns(const struct nicref_dev *dev, uint32_t vec)
 	return (uint64_t)dev->int_min_delay[vec] * 1000u;
 }
 
-static void vec_fire(struct nicref_dev *dev, uint32_t vec, uint32_t eqn)
+/* `at`: when the interrupt was due; a held one released by eq_tick fired at its deadline, so
+ * the timer reloads there, not at the end of the clock advance (D-EQ-11). */
+static void vec_fire(struct nicref_dev *dev, uint32_t vec, uint32_t eqn, uint64_t at)
 {
 	struct eq_dev *d = &dev->eqd;
 	dev_emit2(dev, NICREF_EV_INTERRUPT, vec, eqn);
 	if (dev->core.cfg.ops.interrupt)
 		dev->core.cfg.ops.interrupt(dev->core.cfg.ops.ctx, vec);
 	/* §7.13.15: "Every time interrupt is fired ... the timer is re-loaded". */
-	d->vec_last_ns[vec] = dev->core.now_ns;
+	d->vec_last_ns[vec] = at;
 	d->vec_flags[vec] |= EQ_VEC_FIRED;
 }
 
@@ -78,7 +80,7 @@ static void interrupt_request(struct nicref_dev *dev, const struct eq *eq)
 	uint64_t delay = vec_delay_ns(dev, vec);
 	if (!(d->vec_flags[vec] & EQ_VEC_FIRED) || delay == 0 ||
 	    dev->core.now_ns - d->vec_last_ns[vec] >= delay) {
-		vec_fire(dev, vec, eq->hdr.handle);
+		vec_fire(dev, vec, eq->hdr.handle, dev->core.now_ns);
 		return;
 	}
 	d->vec_flags[vec] |= EQ_VEC_HELD;
@@ -107,7 +109,7 @@ void eq_tick(struct nicref_dev *dev)
 			return;
 		d->vec_flags[best] &= (uint8_t)~EQ_VEC_HELD;
 		d->vec_held--;
-		vec_fire(dev, best, d->vec_eqn[best]);
+		vec_fire(dev, best, d->vec_eqn[best], best_due);
 	}
 }
 

@@ -73,6 +73,40 @@ Test(cq_moderation, by_period_upon_event)
 	tl_down(t);
 }
 
+/* T76 upon_event / §7.13.14 "The cq_period timer restarts either upon event generation or upon
+ * completion generation": a held event released by a clock advance was generated at its
+ * deadline, so the timer restarts there whatever the size of the advance that found it due
+ * (D-CQ-6). Returns the completion events after a second CQE 10 us after that deadline. */
+static size_t held_then_second(unsigned steps)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq_attr a = { .log_cq_size = 4, .eqn = eq.eqn, .cq_period = 10 };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	uint8_t c[64];
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0); /* held: due at creation + 10 us */
+	for (unsigned i = 0; i < steps; i++)
+		nicref_clock_advance(t->dev, 20000 / steps);
+	cr_assert_eq(completions(t, cq.cqn), 1);
+	refdrv_cq_event_seen(&cq);
+	while (refdrv_cq_poll(&t->d, &cq, c) == 1)
+		;
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 2, false), 0); /* creation + 20 us: 10 us after the event */
+	size_t n = completions(t, cq.cqn);
+	tl_down(t);
+	return n;
+}
+
+Test(cq_moderation, held_event_restarts_the_timer_at_its_deadline)
+{
+	cr_expect_eq(held_then_second(2), 2, "two 10 us steps: the second event goes at once");
+	cr_expect_eq(held_then_second(1), 2,
+		     "one 20 us step: the timer restarted at the deadline (10 us), not at 20 us");
+}
+
 Test(cq_moderation, by_period_upon_cqe)
 {
 	struct tl_dev *t = tl_up(NULL);

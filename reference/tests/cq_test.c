@@ -319,6 +319,61 @@ Test(cq_resize, resize_cqe_in_the_old_buffer)
 	tl_down(t);
 }
 
+/* D-CQ-14: a CQ in error (CQ_OVERFLOW here) takes no more CQEs, the Resize CQE included
+ * (§7.12.1 "Transfers the CQ to the appropriate error state"): the old buffer keeps the
+ * oldest unconsumed CQE; the resize itself still completes (D-CQ-14). */
+Test(cq_resize, no_resize_cqe_into_a_cq_in_error)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 4, 1ull << 0x04, 0);
+	struct refdrv_cq cq = tl_cq(t, 1, eq.eqn); /* 2 CQEs */
+	struct refdrv_cq_attr old = cq.a;
+	uint8_t c[64];
+	cr_assert_eq(post(t, &cq, 0x11, false), 0);
+	cr_assert_eq(post(t, &cq, 0x22, false), 0);
+	cr_assert_eq(post(t, &cq, 0x33, false), -1); /* overrun: CQ_OVERFLOW */
+	cr_assert_eq(q(t, &cq, "cq_status"), 0x9);
+	tl_mark(&t->tr);
+	cr_assert_eq(refdrv_resize_cq(&t->d, &cq, tl_hostmem(t, 0x1000), 3, 0, 0), 0);
+	cr_expect_eq(tl_count(&t->tr, NICREF_EV_CQE), 0, "no Resize CQE into a CQ in error");
+	read_cqe(t, &old, 0, c);
+	cr_expect_eq(c[0x3F], 0x00, "entry 0 still the first CQE (requester, opcode 0, owner 0)");
+	cr_expect_eq(c[0x3D], 0x11, "entry 0 still the first CQE's wqe_counter");
+	cr_expect_eq(q(t, &cq, "log_cq_size"), 3, "the resize completed");
+	cr_expect_eq(q(t, &cq, "cq_status"), 0x9, "still in error (D-CQ-14)");
+	tl_down(t);
+}
+
+/* §7.12.6 "it is advised that the driver reserves room for one extra CQE": a resize of a CQ
+ * whose old buffer is full (pc - update_ci == size) has no room for the Resize CQE, a driver
+ * violation; the Resize CQE is written anyway over the oldest unconsumed CQE (D-CQ-7). */
+Test(cq_resize, full_old_buffer_is_a_violation)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 3, 0, 0);
+	struct refdrv_cq cq = tl_cq(t, 1, eq.eqn); /* 2 CQEs */
+	struct refdrv_cq_attr old = cq.a;
+	uint8_t c[64];
+	cr_assert_eq(post(t, &cq, 0x11, false), 0);
+	cr_assert_eq(post(t, &cq, 0x22, false), 0); /* full: pc 2, update_ci 0 */
+	tl_mark(&t->tr);
+	cr_assert_eq(refdrv_resize_cq(&t->d, &cq, tl_hostmem(t, 0x1000), 3, 0, 0), 0);
+	tl_violation(t, CQ_RESIZE_NO_ROOM, cq.cqn);
+	cr_expect_eq(tl_count(&t->tr, NICREF_EV_CQE), 1, "the Resize CQE is written (D-CQ-7)");
+	read_cqe(t, &old, 0, c);
+	cr_expect_eq(c[0x3F], 0x51, "Resize CQE at entry 2 & 1 = 0, owner (2 >> 1) & 1 = 1");
+	/* One consumed first: room for it, no violation. */
+	struct refdrv_cq cq2 = tl_cq(t, 1, eq.eqn);
+	cr_assert_eq(post(t, &cq2, 0x11, false), 0);
+	cr_assert_eq(post(t, &cq2, 0x22, false), 0);
+	cr_expect_eq(refdrv_cq_poll(&t->d, &cq2, c), 1); /* update_ci 1 */
+	tl_mark(&t->tr);
+	cr_assert_eq(refdrv_resize_cq(&t->d, &cq2, tl_hostmem(t, 0x1000), 3, 0, 0), 0);
+	cr_expect_eq(tl_count(&t->tr, NICREF_EV_VIOLATION), 0);
+	cr_expect_eq(tl_count(&t->tr, NICREF_EV_CQE), 1);
+	tl_down(t);
+}
+
 Test(cq_resize, smaller_than_outstanding_is_bad_size)
 {
 	struct tl_dev *t = tl_up(NULL);

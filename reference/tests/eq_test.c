@@ -435,6 +435,43 @@ Test(eq_arm, interrupt_frequency_moderation)
 	tl_down(t);
 }
 
+/* §7.13.15 "Every time interrupt is fired ... the timer is re-loaded": a held interrupt
+ * released by a clock advance fired at its deadline, so the timer reloads there whatever the
+ * size of the advance (D-EQ-11). Returns the interrupts after a third request 10 us after the
+ * held one's deadline. */
+static size_t held_irq_then_third(unsigned steps)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 4, 0, 3);
+	uint8_t e[64];
+	tl_begin(t, "config_int_moderation_in", "CONFIG_INT_MODERATION");
+	tl_set(t, "config_int_moderation_in", "int_vector", 3);
+	tl_set(t, "config_int_moderation_in", "min_delay", 10);
+	cr_assert_eq(tl_run(t, 0x10, 0x10), 0);
+	tl_mark(&t->tr);
+	refdrv_eq_doorbell(&t->d, &eq, true);
+	gen(t, &eq, 0x17, 0); /* fires at T, the timer reloads */
+	cr_expect_eq(refdrv_eq_poll(&t->d, &eq, e), 1);
+	refdrv_eq_doorbell(&t->d, &eq, true);
+	gen(t, &eq, 0x17, 1); /* held, due at T + 10 us */
+	for (unsigned i = 0; i < steps; i++)
+		nicref_clock_advance(t->dev, 20000 / steps);
+	cr_assert_eq(tl_count(&t->tr, NICREF_EV_INTERRUPT), 2);
+	cr_expect_eq(refdrv_eq_poll(&t->d, &eq, e), 1);
+	refdrv_eq_doorbell(&t->d, &eq, true);
+	gen(t, &eq, 0x17, 2); /* T + 20 us */
+	size_t n = tl_count(&t->tr, NICREF_EV_INTERRUPT);
+	tl_down(t);
+	return n;
+}
+
+Test(eq_arm, held_interrupt_reloads_the_timer_at_its_deadline)
+{
+	cr_expect_eq(held_irq_then_third(2), 3, "two 10 us steps: the third interrupt at once");
+	cr_expect_eq(held_irq_then_third(1), 3,
+		     "one 20 us step: the timer reloaded at the deadline (T + 10 us), not later");
+}
+
 /* ---- Event mapping and the device's events ------------------------------------------------- */
 
 static void paos_admin(struct tl_dev *t, unsigned admin)

@@ -57,6 +57,9 @@
 	X(CQ_DBR_CI_BEYOND_PC, "PRM §7.12.2 T70, §7.12.1",                                      \
 	  "doorbell record update_ci beyond the CQEs written (arg: cqn << 24 | update_ci)")     \
 	X(CQ_OVERRUN, "PRM §7.12.5",                                                            \
-	  "a CQE was due on a full CQ without overrun ignore (arg: cqn); the CQ enters error")
+	  "a CQE was due on a full CQ without overrun ignore (arg: cqn); the CQ enters error")    \
+	X(CQ_RESIZE_NO_ROOM, "PRM §7.12.6; D-CQ-7",                                              \
+	  "RESIZE_CQ of a CQ whose old buffer is full (no room for the Resize CQE, arg: cqn); "  \
+	  "the Resize CQE overwrites the oldest unconsumed CQE")
 
 #endif

@@ -164,6 +164,29 @@ T("The CQE write fails on the bus: not written, the CQ's status CQ_WRITE_FAIL (T
    mem_expect(EQ_BUF, eqe(4, 0, data=be32(1) + be32(0) + be32(2), pc=0, log_size=3)),
    query_cq({"cq_status": 0xA, "producer_counter": 0})])
 
+T("cq_period 10 us, cq_period_mode 0 (upon_event): the held event is due 10 us after the CQ's creation; one 20 us clock advance releases it, and it was generated at its deadline, so the timer restarts there (not at the end of the advance): re-armed, a CQE at 20 us, 10 us after the event, has its event at once",
+  "PRM §7.13.14 ('The cq_period timer restarts either upon event generation or upon completion generation'; 'The cq_period timer has expired and there is a pending event'); T76 cq_period (1 usec), cq_period_mode 0 upon_event; D-CQ-6", ["Moderation"], "valid",
+  cq_and_sq(2, extra={"cq_period": 10}) + arm(0) + post(0) +
+  [advance(20000), events([comp(0)]), update_ci(1)] + arm(1, sn=1) + [events([])] + post(1, extra=[comp(1)]))
+
+def resize_to_8():
+    return [cq_init(CQ_BUF2, 8),
+            cmd("modify_cq_in", {"opcode": "MODIFY_CQ", "op_mod": 1, "cqn": 1, "field_select": 7, "log_cq_size": 3, "pas[0]": h(CQ_BUF2)}, ok(), length=0x118)]
+
+T("Resize of a CQ in error (CQ_OVERFLOW after an overrun): a CQ in error takes no more CQEs, so no Resize CQE: the old buffer keeps the oldest unconsumed CQE at entry 0; the resize completes and the CQ stays in error",
+  "PRM §7.12.1 ('Transfers the CQ to the appropriate error state'); §7.12.5; §7.12.6; T76 status 0x9; D-CQ-14, D-CQ-7", ["Resize"], "valid",
+  cq_and_sq(1) + post(0) + post(1) + wqe(2) +
+  [events([sq_db(2), ev("violation", rule="CQ_OVERRUN", arg=1), ev("eqe", eqn=0, index=0, type=4, sub_type=0)])] +
+  resize_to_8() + [events([done("MODIFY_CQ")]),
+   mem_expect(CQ_BUF, err_cqe(0, 0, 1) + err_cqe(1, 1, 1)),
+   query_cq({"cq_status": 9, "log_cq_size": 3, "producer_counter": 2})])
+T("Resize of a CQ whose old buffer is full (2 entries, 2 CQEs, update_ci 0): §7.12.6 advises the driver to reserve room for one extra CQE; there is none, a driver violation (CQ_RESIZE_NO_ROOM); the Resize CQE is written anyway at the producer index (entry 2 & 1 = 0, owner (2 >> 1) & 1 = 1) over the oldest unconsumed CQE, the counters stay",
+  "PRM §7.12.6 ('it is advised that the driver reserves room for one extra CQE when creating a resizable CQ'); T72; D-CQ-7", ["Resize"], "invalid",
+  cq_and_sq(1) + post(0) + post(1) + resize_to_8() +
+  [events([ev("violation", rule="CQ_RESIZE_NO_ROOM", arg=1), cqe_ev(2, 0, opcode=5, syndrome=0), done("MODIFY_CQ")]),
+   mem_expect(CQ_BUF, err_cqe(0, 2, 1, s_wqe_opcode=0, syndrome=0, opcode=5)),
+   query_cq({"producer_counter": 2, "log_cq_size": 3, "cq_status": 0})])
+
 groups = [{"comment": "HCA initialized, 16 more pages, UAR 5, PD 1, transport domain 1, TIS 1, EQ 0 of 8 EQEs at 0x31000000 taking CQ errors (type 4); each test creates CQ 1 (at 0x30000000, record 0x30100000) and SQ 1 completing to it, put in ERR with flush_in_error_en so that each WQE posted is flushed into a CQE",
            "setup": up(), "tests": tests}]
 

@@ -178,6 +178,22 @@ T("D-PG-6 (page_wait 1, the default): CREATE_CQ short of a page, once its Page R
 groups.append({"comment": "HCA initialized with the boot and init pages only, the default profile (page_wait 1)",
                "setup": up(pages=0), "tests": tests})
 
+# Tests 17-20 of events.json were written into the JSON by hand (the D-PG-6 commits) and are not
+# generated here; the group below follows them as tcId 21, so a run of this script writes it with
+# that number, and events.json takes this group by splicing it after test 20.
+tests = []
+tc[0] = 20
+T("Interrupt moderation 10 us on vector 3: the second interrupt, held, is due 10 us after the first; one 20 us clock advance releases it, and it fired at its deadline, so the timer reloads there (not at the end of the advance): a third request at 20 us, 10 us after it, fires at once",
+  "PRM §7.13.15 ('Every time interrupt is fired ... the timer is re-loaded'); §12.3.17 T209/T210 (min_delay, 1 us units); D-EQ-11", ["Moderation"], "valid",
+  [cmd("config_int_moderation_in", {"opcode": "CONFIG_INT_MODERATION", "op_mod": 0, "min_delay": 10, "int_vector": 3}, ok()),
+   create_eq(intr=3), flush(),
+   db(0, 0, True), gen(), gen_done(0, 0, extra=[ev("interrupt", vector=3, eqn=0)]),
+   db(0, 1, True), gen(), gen_done(0, 1),
+   advance(20000), events([ev("interrupt", vector=3, eqn=0)]),
+   db(0, 2, True), gen(), gen_done(0, 2, extra=[ev("interrupt", vector=3, eqn=0)])])
+groups.append({"comment": "HCA initialized, 16 more pages, UAR 5, a 4-entry EQ buffer at 0x31000000 initialised to owner 1 (session 29: added last so that earlier tcIds stay)",
+               "setup": up(), "tests": tests})
+
 n = write_file(OUT, "eq", [
     "EQEs and events of PRM §7.13: EQE ownership across a wrap and signatures (T77/T78), overrun, oi and ec (T94), the EQ doorbells and arming (§7.2.2 T13, §7.13.12), interrupt frequency moderation (§7.13.15), event mapping (§12.6.1) and the device's events (Port State Change, Page Request, Command Interface Completion).",
     "GEN_EQE (§12.6.4) is the EQE source where the PRM gives none. Decisions D-EQ-* in docs/eq.md."],
