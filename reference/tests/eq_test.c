@@ -396,16 +396,21 @@ Test(eq_arm, doorbell_violations_change_nothing)
 	tl_down(t);
 }
 
+/* CONFIG_INT_MODERATION (T209/T210) op_mod 0 write: vector 3, min_delay 10 us. */
+static void moderate_vector3(struct tl_dev *t)
+{
+	tl_begin(t, "config_int_moderation_in", "CONFIG_INT_MODERATION");
+	tl_set(t, "config_int_moderation_in", "int_vector", 3);
+	tl_set(t, "config_int_moderation_in", "min_delay", 10);
+	cr_assert_eq(tl_run(t, 0x10, 0x10), 0);
+}
+
 Test(eq_arm, interrupt_frequency_moderation)
 {
 	struct tl_dev *t = tl_up(NULL);
 	struct refdrv_eq eq = tl_eq(t, 4, 0, 3);
 	uint8_t e[64];
-	/* CONFIG_INT_MODERATION (T209/T210) op_mod 0 write: vector 3, min_delay 10 us. */
-	tl_begin(t, "config_int_moderation_in", "CONFIG_INT_MODERATION");
-	tl_set(t, "config_int_moderation_in", "int_vector", 3);
-	tl_set(t, "config_int_moderation_in", "min_delay", 10);
-	cr_assert_eq(tl_run(t, 0x10, 0x10), 0);
+	moderate_vector3(t);
 	tl_mark(&t->tr);
 	refdrv_eq_doorbell(&t->d, &eq, true);
 	gen(t, &eq, 0x17, 0);
@@ -444,10 +449,7 @@ static size_t held_irq_then_third(unsigned steps)
 	struct tl_dev *t = tl_up(NULL);
 	struct refdrv_eq eq = tl_eq(t, 4, 0, 3);
 	uint8_t e[64];
-	tl_begin(t, "config_int_moderation_in", "CONFIG_INT_MODERATION");
-	tl_set(t, "config_int_moderation_in", "int_vector", 3);
-	tl_set(t, "config_int_moderation_in", "min_delay", 10);
-	cr_assert_eq(tl_run(t, 0x10, 0x10), 0);
+	moderate_vector3(t);
 	tl_mark(&t->tr);
 	refdrv_eq_doorbell(&t->d, &eq, true);
 	gen(t, &eq, 0x17, 0); /* fires at T, the timer reloads */

@@ -404,19 +404,27 @@ Test(rx_rq, linked_list_rq_follows_next_wqe_index)
 	cr_expect_eq(tl_count(&rdev->tr, NICREF_EV_VIOLATION), 0);
 }
 
-/* D-RX-16, §7.7.2.1: a linked-list RQ in ERR with flush_in_error_en flushes what is posted, each
- * flush CQE naming the stride along the list. */
-Test(rx_rq, linked_list_rq_flush_names_strides)
+/* A linked-list RQ (D-RX-16) with three WQEs of 512 bytes posted at strides 0-2 (linked
+ * as the test driver writes them) and a 30-byte UDP frame in f; returns its length. */
+static size_t ll_three_posted(uint8_t *f)
 {
 	struct rx_opts op = rx_default_opts();
 	op.linked = true;
 	rx_setup_opts(&op);
-	uint8_t f[256], c[64];
 	struct rx_frame_opts o = rx_udp(30);
 	size_t n = rx_frame(f, &o);
 	rx_post1(RX_BUF, 512);
 	rx_post1(RX_BUF + 0x400, 512);
 	rx_post1(RX_BUF + 0x800, 512);
+	return n;
+}
+
+/* D-RX-16, §7.7.2.1: a linked-list RQ in ERR with flush_in_error_en flushes what is posted, each
+ * flush CQE naming the stride along the list. */
+Test(rx_rq, linked_list_rq_flush_names_strides)
+{
+	uint8_t f[256], c[64];
+	size_t n = ll_three_posted(f);
 	/* Stride 0 points to stride 5 (written, not posted: the list, not the buffer, decides),
 	 * stride 5 back to 1. */
 	uint8_t nx[4] = { 0, 0, 0, 5 };
@@ -504,15 +512,8 @@ Test(rx_rq, linked_list_rq_next_beyond_ring_wraps)
  * CQE naming the stride it reached through a Next_WQE_index beyond the ring. */
 Test(rx_rq, linked_list_rq_flush_beyond_ring_names_strides)
 {
-	struct rx_opts op = rx_default_opts();
-	op.linked = true;
-	rx_setup_opts(&op);
 	uint8_t f[256], c[64];
-	struct rx_frame_opts o = rx_udp(30);
-	size_t n = rx_frame(f, &o);
-	rx_post1(RX_BUF, 512);
-	rx_post1(RX_BUF + 0x400, 512);
-	rx_post1(RX_BUF + 0x800, 512);
+	size_t n = ll_three_posted(f);
 	ll_relink(0, 0xFFF5); /* stride 5 modulo 16 */
 	ll_relink(5, 1);
 	cr_assert_eq(rx_give(f, n, 0), RX_DELIVERED);
