@@ -5,7 +5,6 @@
 #include "eth/eth.h"
 
 /* T26 CE. */
-enum { CE_ERRORS = 0, CE_FIRST_ERROR = 1, CE_ALWAYS = 2, CE_AND_EVENT = 3 };
 
 /* T67/T68, requester ("SQ" column): user_index (cqe_version 1), the timer sample, the WQE's
  * opcode and counter, se. owner and signature are cq_post's. */
@@ -22,7 +21,7 @@ static int post_ok(const struct tx_wqe *w)
 	PRM_SET(cqe64, wqe_counter, cqe, sizeof cqe, w->index);
 	PRM_SET(cqe64, opcode, cqe, sizeof cqe, CQE_OP_REQ);
 	/* T68 SE; CE 11 "Generate CQE and EQE (local Solicited event)" (D-TX-8). */
-	PRM_SET(cqe64, se, cqe, sizeof cqe, w->se || w->ce == CE_AND_EVENT);
+	PRM_SET(cqe64, se, cqe, sizeof cqe, w->se || w->ce == WQE_CE_AND_EVENT);
 	return cq_post(dev, w->sq->cqn, cqe);
 }
 
@@ -45,14 +44,8 @@ void tx_complete(struct tx_wqe *w, uint8_t syndrome, uint16_t bbs)
 {
 	struct sq *sq = w->sq;
 	int rc = 0;
-	if (syndrome == 0) {
-		/* CE 00 and 01 report errors only; 10 and 11 every completion. */
-		if (w->ce >= CE_ALWAYS)
-			rc = post_ok(w);
-	} else if (!(w->ce == CE_FIRST_ERROR && sq->last_wqe_err)) {
-		/* CE 01: "if CQE on previous WQE completed in error, no CQE will be generated". */
-		rc = post_error(w, syndrome);
-	}
+	if (wqe_ce_wants_cqe(w->ce, syndrome != 0, sq->last_wqe_err))
+		rc = syndrome ? post_error(w, syndrome) : post_ok(w);
 	sq->last_wqe_err = syndrome != 0;
 	sq->wq.hw_counter = (uint16_t)(sq->wq.hw_counter + bbs);
 	/* §7.12.1 step 2: a CQE the CQ did not take puts the SQ in error; §7.9.2 / §7.12.7: so

@@ -124,10 +124,8 @@ void sq_flush(struct nicref_dev *dev, struct sq *sq)
 					  (uint64_t)sq->wq.hw_counter << 16 | ds);
 			return;
 		}
-		/* T26 CE 01b: "Generate CQE only on first WQE completion with error (i.e if CQE on
-		 * previous WQE completed in error, no CQE will be generated)". Every other mode
-		 * reports an error completion (00b: only errors; 10b/11b: all). */
-		if (!(ce == 1 && sq->last_wqe_err) &&
+		/* T26 CE: a flush is an error completion (wqe_ce_wants_cqe). */
+		if (wqe_ce_wants_cqe(ce, true, sq->last_wqe_err) &&
 		    wq_flush_cqe(dev, sq->cqn, true, sq->wq.hw_counter, opcode, sq->user_index))
 			return; /* the CQ took no CQE (§7.12.1): the rest stays posted */
 		sq->last_wqe_err = true;

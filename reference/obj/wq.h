@@ -104,6 +104,19 @@ struct rmp {
 
 void wq_dev_reset(struct nicref_dev *dev); /* destroys every RQ, RMP and SQ */
 
+/* PRM §7.4.4.1 T26 CE, the completion mode of a send WQE (the Ethernet SQ's and a QP's send
+ * queue alike): "00 - Generate CQE only on WQE completion with error. 01 - Generate CQE only on
+ * first WQE completion with error (i.e if CQE on previous WQE completed in error, no CQE will
+ * be generated) 10 - Generate CQE on WQE completion (good or bad) 11 - Generate CQE and EQE
+ * (local Solicited event)." */
+enum wqe_ce { WQE_CE_ERRORS = 0, WQE_CE_FIRST_ERROR = 1, WQE_CE_ALWAYS = 2, WQE_CE_AND_EVENT = 3 };
+/* Whether a WQE completing in error or not under mode ce gets a CQE, the WQE before it in the
+ * same send queue having completed in error (prev_err) or not. A flush is an error. */
+static inline bool wqe_ce_wants_cqe(unsigned ce, bool error, bool prev_err)
+{
+	return error ? !(ce == WQE_CE_FIRST_ERROR && prev_err) : ce >= WQE_CE_ALWAYS;
+}
+
 /* ---- The buffer (obj/wq.c) --------------------------------------------------------------
  * PRM §7.4.1, T55: stride i of the queue (i taken modulo 2^log_wq_sz: the queue is circular)
  * starts at queue byte i * 2^log_wq_stride; queue byte b lies in page (first_off + b) /

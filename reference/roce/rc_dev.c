@@ -111,7 +111,7 @@ static void req_done(void *c, uint16_t idx, const struct rc_wqe *w)
 	}
 	struct roce_cqe e;
 	memset(&e, 0, sizeof e);
-	e.se = w->ce == ROCE_CE_EVENT;
+	e.se = w->ce == WQE_CE_AND_EVENT;
 	e.opcode = ROCE_CQE_REQ;
 	e.s_wqe_opcode = w->msg == RC_MSG_READ ? ROCE_WQE_RDMA_READ
 			 : w->msg == RC_MSG_WRITE ? ROCE_WQE_RDMA_WRITE

@@ -168,7 +168,7 @@ struct roce_swqe {
 	uint8_t opcode;      /* enum roce_wqe_op */
 	uint8_t ds;          /* octwords */
 	uint8_t bbs;         /* WQEBBs it takes */
-	uint8_t ce;          /* completion mode (enum roce_ce, T26 CE) */
+	uint8_t ce;          /* completion mode (enum wqe_ce in obj/wq.h, T26 CE) */
 	bool se, fence;
 	uint32_t imm;        /* ctrl 0Ch: immediate data for *_IMM */
 	uint64_t raddr;      /* raddr segment */
@@ -254,13 +254,8 @@ struct roce_cqe {
 	uint16_t vlan;        /* UD: the frame's VLAN tag, when vlan_present */
 	bool vlan_present;
 };
-/* PRM §7.4.4.1 T26 CE, the completion mode of a send WQE: "00 - Generate CQE only on WQE
- * completion with error. 01 - Generate CQE only on first WQE completion with error (i.e if CQE
- * on previous WQE completed in error, no CQE will be generated) 10 - Generate CQE on WQE
- * completion (good or bad) 11 - Generate CQE and EQE (local Solicited event)." */
-enum roce_ce { ROCE_CE_ERRORS = 0, ROCE_CE_FIRST_ERROR = 1, ROCE_CE_ALWAYS = 2, ROCE_CE_EVENT = 3 };
 /* Whether a send WQE completing with `syndrome` (0 success) under completion mode `ce` gets a
- * CQE, after the WQE before it in the SQ (qp->sq_prev_err); records this one's outcome for the
+ * CQE (T26, wqe_ce_wants_cqe in obj/wq.h), after the WQE before it in the SQ (qp->sq_prev_err); records this one's outcome for the
  * next (D-ROCE-20). A CQE it asks for is solicited when ce is 11b. */
 bool roce_sq_cqe_wanted(struct roce_qp *qp, uint8_t ce, uint8_t syndrome);
 /* Writes the CQE to the QP's send or receive CQ (cq_post: owner, signature, events). A CQE

@@ -18,9 +18,7 @@ bool roce_sq_cqe_wanted(struct roce_qp *qp, uint8_t ce, uint8_t syndrome)
 {
 	bool prev_err = qp->sq_prev_err;
 	qp->sq_prev_err = syndrome != 0;
-	if (syndrome == 0)
-		return ce >= ROCE_CE_ALWAYS;
-	return !(ce == ROCE_CE_FIRST_ERROR && prev_err);
+	return wqe_ce_wants_cqe(ce, syndrome != 0, prev_err);
 }
 
 int roce_cqe(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_cqe *c)

@@ -17,7 +17,7 @@ static void complete(struct nicref_dev *dev, struct roce_qp *qp, const struct ro
 		     uint8_t syndrome)
 {
 	if (roce_sq_cqe_wanted(qp, w->ce, syndrome)) {
-		struct roce_cqe c = { .se = w->ce == ROCE_CE_EVENT,
+		struct roce_cqe c = { .se = w->ce == WQE_CE_AND_EVENT,
 				      .opcode = syndrome ? ROCE_CQE_REQ_ERR : ROCE_CQE_REQ,
 				      .syndrome = syndrome, .s_wqe_opcode = w->opcode,
 				      .wqe_counter = w->index };
