@@ -13,7 +13,7 @@ symbol of the packet concerned (D-DLL-22); packets of one direction may overlap 
 link does not pace them). The conforming traces are what the two conforming ends transmit. Each
 non-conforming trace is a conforming run in which one end's transmission is changed on purpose
 (dropped, delayed, a field altered, a record added) so that it breaks one checker rule of
-docs/pcie.md. The verdicts come from dll_model.Checker, and the generator refuses to write a
+docs/pcie.md. The verdicts come from trace_checker.Checker, and the generator refuses to write a
 trace whose verdict is not the one its script intends.
 """
 import json
@@ -26,6 +26,7 @@ OUT = os.path.join(ROOT, "examples", "pcie")
 sys.path.insert(0, HERE)
 
 import dll_model as M  # noqa: E402
+import trace_checker as C  # noqa: E402
 from gen_pcie import tlp  # noqa: E402
 
 # The REPLAY_TIMER limit is the seed's range (L125: 24000-31000 with Extended Synch 0): the
@@ -43,7 +44,7 @@ class Link:
     def __init__(self, faults=None, tamper=None, header=None, limit=None):
         self.header = header or HEADER
         h = self.header
-        lim = limit if limit is not None else M.replay_range(h)[0]
+        lim = limit if limit is not None else C.replay_range(h)[0]
         p = M.Params(ack_latency_limit=h["ack_latency_limit"], replay_limit=lim,
                      replay_limit_es1=lim, extended_synch=h["extended_synch"],
                      symbol_cost=h.get("symbol_cost", 1), link_width=h.get("link_width", 1))
@@ -90,7 +91,7 @@ class Link:
         if "phy" in rec or rec.get("lost"):
             return
         d = rec["dir"]
-        dst = self.ends[M.OTHER[d]]
+        dst = self.ends[C.OTHER[d]]
         if "tlp" in rec:
             p = rec["tlp"]
             crc = int(p["lcrc"], 0) ^ (0x00010000 if rec.get("corrupt") else 0)
@@ -102,7 +103,7 @@ class Link:
             good = M.dllp_crc(M.dllp_body(dtype, p["seq"]))
             ok = int(p["crc"], 0) == good and not rec.get("corrupt")
             dst.rx_dllp(dtype, p["seq"], ok)
-        self.flush(M.OTHER[d])
+        self.flush(C.OTHER[d])
 
     def flush(self, d):
         e = self.ends[d]
@@ -113,7 +114,7 @@ class Link:
         if e.retraining and not self.retraining[d]:
             self.retraining[d] = True
             # the link retrains: the other end's LTSSM is in Recovery too (L38)
-            self.ends[M.OTHER[d]].in_recovery = True
+            self.ends[C.OTHER[d]].in_recovery = True
             self._phy(d, "retrain")
 
     def _phy(self, d, what):
@@ -126,9 +127,9 @@ class Link:
 
     def pump(self):
         while any(e.sent for e in self.ends.values()):
-            for d in M.DIRS:
+            for d in C.DIRS:
                 self.flush(d)
-        for d in M.DIRS:
+        for d in C.DIRS:
             self.flush(d)
 
     # -- the script's verbs -----------------------------------------------------------------
@@ -144,7 +145,7 @@ class Link:
         self._phy(d, "retrain_done")
         self.retraining[d] = False
         self.ends[d].retrain_done()
-        self.ends[M.OTHER[d]].retrain_done()
+        self.ends[C.OTHER[d]].retrain_done()
         self.pump()
 
     @staticmethod
@@ -651,7 +652,7 @@ def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02, header=None, limit=
     import random
     r = random.Random(seed)
     faults = {}
-    for d in M.DIRS:
+    for d in C.DIRS:
         for kind in ("tlp", "dllp"):
             for k in range(400):
                 x = r.random()
@@ -664,7 +665,7 @@ def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02, header=None, limit=
     link = Link(faults=faults, header=header, limit=limit)
 
     def retrains():
-        for d in M.DIRS:
+        for d in C.DIRS:
             if link.ends[d].retraining:
                 link.run_to(link.now + r.choice([0, 100, 5000]))
                 link.retrain_done(d)
@@ -672,7 +673,7 @@ def random_run(seed, corrupt=0.1, lost=0.03, duplicate=0.02, header=None, limit=
     t = 0
     for i in range(r.randint(5, 40)):
         t += r.choice([0, 1, 10, 100, 300, 1000, 3000])
-        d = r.choice(M.DIRS)
+        d = r.choice(C.DIRS)
         link.run_to(t)
         retrains()
         link.tl(d, i if d == "down" else up_tlp(i), nullify=r.random() < 0.05)
@@ -765,7 +766,7 @@ they may overlap in time.
 """
 
 README_TAIL = """
-Readings the verdicts rest on (the checker of `dll_model.py`):
+Readings the verdicts rest on (the checker of `trace_checker.py`):
 - A retransmission is a TLP whose sequence number is unacknowledged (or is the next of the
   replay in progress: a TLP acknowledged while a replay runs may still be sent, L106). A replay
   needs a cause: a Nak received since the previous replay began, or REPLAY_TIMER at the lower
@@ -794,7 +795,7 @@ def readme(expected):
     for name, v in expected.items():
         verdict = " / ".join(
             f"{d}: " + ("ok" if v[d] == "ok" else f"`{v[d]['rule']}` (t {v[d]['t']}, line "
-                                                   f"{v[d]['line']})") for d in M.DIRS)
+                                                   f"{v[d]['line']})") for d in C.DIRS)
         rows.append(f"| `{name}` | {v['shows']} | {verdict} |")
     return (README_HEAD + "| trace | what it shows | verdict |\n|---|---|---|\n"
             + "\n".join(rows) + "\n" + README_TAIL)
@@ -807,7 +808,7 @@ def build():
         link, what = script()
         text = link.text()
         name = script.__name__ + ".jsonl"
-        verdict = M.check_trace(text.splitlines())
+        verdict = C.check_trace(text.splitlines())
         entry = {"shows": what}
         for d, want in (("down", want_down), ("up", want_up)):
             v = verdict[d]
@@ -819,7 +820,7 @@ def build():
                 entry[d] = "ok"
             else:
                 rule, t, line, cause, msg = v
-                entry[d] = {"rule": rule, "cite": M.RULE_CITES[rule], "t": t, "line": line,
+                entry[d] = {"rule": rule, "cite": C.RULE_CITES[rule], "t": t, "line": line,
                             "cause_line": cause}
         files[name] = text
         expected[name] = entry

@@ -35,6 +35,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
 
 import dll_model as M  # noqa: E402
+import trace_checker as C  # noqa: E402
 import gen_pcie as G  # noqa: E402
 import vecfmt  # noqa: E402
 
@@ -509,7 +510,7 @@ class Traces(unittest.TestCase):
             retrains += text.count("retrain_done")
             ts = [json.loads(x)["t"] for x in text.splitlines()[1:]]
             self.assertEqual(ts, sorted(ts))
-            v = M.check_trace(text.splitlines())
+            v = C.check_trace(text.splitlines())
             self.assertEqual(v, {"down": None, "up": None}, f"seed {seed}")
         self.assertGreater(retrains, 0)
 
@@ -522,7 +523,7 @@ class Traces(unittest.TestCase):
             h = dict(gen_traces.HEADER, **[{}, {"symbol_cost": 2}, {"link_width": 4}][seed % 3])
             link = gen_traces.random_run(seed, corrupt=0.2, header=h,
                                          limit=(24000, 31000)[seed % 2])
-            v = M.check_trace(link.text().splitlines())
+            v = C.check_trace(link.text().splitlines())
             self.assertEqual(v, {"down": None, "up": None}, f"seed {seed}")
 
 
