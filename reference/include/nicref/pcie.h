@@ -162,8 +162,8 @@ struct nicref_pcie_dll {
 	uint8_t *store;   /* NICREF_PCIE_RETRY_SLOTS * tlp_max bytes */
 	uint32_t tlp_max;
 	bool paced;       /* one transmission per nicref_pcie_pump (the link); else all at once */
-	/* Symbol times per byte a packet lasts on the wire (the link's symbol_cost); 0: a
-	 * transmission takes no time (one end alone, D-DLL-12). */
+	/* Symbol times per byte a packet lasts on the wire (the link's symbol_cost); 0: packets
+	 * are instantaneous (one end alone, D-DLL-12). */
 	uint32_t symbol_cost;
 	uint64_t now;
 
