@@ -82,8 +82,11 @@ void cq_dev_reset(struct nicref_dev *dev);
  * arm state and moderation allow. 0 when written; -1 when it was not (overrun with oi = 0, CQ
  * in error, write failure): the caller's work queue then goes to ERR (PRM §7.12.1). */
 int cq_post(struct nicref_dev *dev, uint32_t cqn, const uint8_t cqe[64]);
-/* Virtual time moved (moderation period, PRM §7.13.14). */
-void cq_tick(struct nicref_dev *dev);
+/* Virtual time moved (moderation period, PRM §7.13.14): whether a completion event is held, with
+ * the deadline of the one due first, and firing that one (its deadline <= now). The device's
+ * tick (obj.c) fires CQ events and held interrupts in deadline order. */
+bool cq_next_due(const struct nicref_dev *dev, uint64_t *due);
+void cq_fire_next(struct nicref_dev *dev);
 
 /* cq_post.c, for the commands. */
 struct cq *cq_get(const struct nicref_dev *dev, uint32_t cqn);

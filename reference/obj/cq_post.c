@@ -78,9 +78,10 @@ static uint64_t period_ns(const struct cq *cq)
 
 /* ---- Events (§7.12.4, §7.13.14) ----------------------------------------------------------- */
 
-/* `at`: when the event was due. A held event released by cq_tick was generated at its
+/* `at`: when the event was due. A held event released by the clock (cq_fire_next) was generated at its
  * deadline, so upon_event restarts the timer there, not at the end of the clock advance that
- * found it due (D-CQ-6); the EQE itself is written at `now`. */
+ * found it due (D-CQ-6), and the interrupt the EQE requests is requested at `at` too (D-EQ-11);
+ * the EQE itself is written at `now`. */
 static void fire(struct nicref_dev *dev, struct cq *cq, uint64_t at)
 {
 	/* §7.12.4: the completion event is an EQE on the CQ's EQ (T80/T81); "CQ is transferred to
@@ -93,7 +94,7 @@ static void fire(struct nicref_dev *dev, struct cq *cq, uint64_t at)
 	cq->last_notified = (cq->pc - 1u) & M;  /* D-CQ-11: the newest CQE the event covers */
 	if (cq->period_mode == 0)
 		cq->timer_ns = at; /* T76 upon_event, §7.13.14: "restarts ... upon event generation" */
-	eq_post_completion(dev, cq->c_eqn, cq->hdr.handle);
+	eq_post_completion(dev, cq->c_eqn, cq->hdr.handle, at);
 }
 
 void cq_moderate(struct nicref_dev *dev, struct cq *cq)
@@ -117,28 +118,33 @@ void cq_moderate(struct nicref_dev *dev, struct cq *cq)
 		cq_timer_drop(dev, cq);
 }
 
-void cq_tick(struct nicref_dev *dev)
+/* The held event due first (the earliest deadline, then the lowest cqn, so the order does not
+ * depend on how time was advanced), or NULL when none is held. */
+static struct cq *next_held(const struct nicref_dev *dev, uint64_t *due)
 {
-	struct cq_dev *d = &dev->eqd.cq;
-	/* Held events whose period ran out fire, the earliest deadline first, then the lowest
-	 * cqn, so the order does not depend on how time was advanced. */
-	while (d->ntimers) {
-		struct cq *best = NULL;
-		uint64_t best_due = 0;
-		for (struct cq *cq = d->timers; cq; cq = cq->tnext) {
-			uint64_t due = cq->timer_ns + period_ns(cq);
-			if (due > dev->core.now_ns)
-				continue;
-			if (!best || due < best_due ||
-			    (due == best_due && cq->hdr.handle < best->hdr.handle)) {
-				best = cq;
-				best_due = due;
-			}
+	struct cq *best = NULL;
+	for (struct cq *cq = dev->eqd.cq.timers; cq; cq = cq->tnext) {
+		uint64_t p = period_ns(cq);
+		uint64_t d = cq->timer_ns > UINT64_MAX - p ? UINT64_MAX : cq->timer_ns + p;
+		if (!best || d < *due || (d == *due && cq->hdr.handle < best->hdr.handle)) {
+			best = cq;
+			*due = d;
 		}
-		if (!best)
-			return;
-		fire(dev, best, best_due);
 	}
+	return best;
+}
+
+bool cq_next_due(const struct nicref_dev *dev, uint64_t *due)
+{
+	return next_held(dev, due) != NULL;
+}
+
+void cq_fire_next(struct nicref_dev *dev)
+{
+	uint64_t due = 0;
+	struct cq *cq = next_held(dev, &due);
+	NICREF_ASSERT(cq != NULL && due <= dev->core.now_ns); /* obj_tick asked cq_next_due */
+	fire(dev, cq, due);
 }
 
 /* T84/T85: the CQ error event (type 0x04) with the CQ number and the syndrome, to the EQ that

@@ -93,13 +93,16 @@ void eq_dev_reset(struct nicref_dev *dev); /* destroys every EQ (power-on, teard
 int eq_post_event(struct nicref_dev *dev, enum eq_event ev, uint8_t eqe[EQE_SIZE]);
 /* Whether an EQ takes the type of ev now. */
 bool eq_event_mapped(const struct nicref_dev *dev, enum eq_event ev);
-/* A completion event of CQ cqn on EQ eqn (T80/T81). */
-void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn);
+/* A completion event of CQ cqn on EQ eqn (T80/T81), generated at `at` (<= now: a held event
+ * was generated at its deadline, D-CQ-6): the interrupt it requests is requested then. */
+void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn, uint64_t at);
 /* The command of slot `slot` completed (cmd/cmdq.c): a command completion event when an EQ
  * takes them (§7.14, §7.13.10.1). */
 void eq_cmd_completion(struct nicref_dev *dev, unsigned slot);
-/* Virtual time moved (interrupt moderation, PRM §7.13.15). */
-void eq_tick(struct nicref_dev *dev);
+/* Virtual time moved (interrupt moderation, PRM §7.13.15): whether an interrupt is held, with
+ * the deadline of the one due first, and firing that one (its deadline <= now). */
+bool eq_next_due(const struct nicref_dev *dev, uint64_t *due);
+void eq_fire_next(struct nicref_dev *dev);
 
 /* eq_event.c, for the commands: writes a 64-byte EQE (owner and signature are the device's)
  * to eq as §7.13.2 says: 0 written, -1 dropped (traced). */

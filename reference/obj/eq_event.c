@@ -54,7 +54,7 @@ static uint64_t vec_delay_ns(const struct nicref_dev *dev, uint32_t vec)
 	return (uint64_t)dev->int_min_delay[vec] * 1000u;
 }
 
-/* `at`: when the interrupt was due; a held one released by eq_tick fired at its deadline, so
+/* `at`: when the interrupt was due; a held one released by the clock (eq_fire_next) fired at its deadline, so
  * the timer reloads there, not at the end of the clock advance (D-EQ-11). */
 static void vec_fire(struct nicref_dev *dev, uint32_t vec, uint32_t eqn, uint64_t at)
 {
@@ -67,10 +67,11 @@ static void vec_fire(struct nicref_dev *dev, uint32_t vec, uint32_t eqn, uint64_
 	d->vec_flags[vec] |= EQ_VEC_FIRED;
 }
 
-/* An interrupt request of eq on its vector. §7.13.15: with the vector's timer at zero the
- * interrupt fires now and reloads the timer; otherwise it waits for the timer, and requests
+/* An interrupt request of eq on its vector at `at` (now, or the deadline of a held completion
+ * event generated earlier in this clock advance: D-CQ-6). §7.13.15: with the vector's timer at
+ * zero the interrupt fires and reloads the timer; otherwise it waits for the timer, and requests
  * meanwhile coalesce into that one interrupt (D-EQ-11: it names the first EQ that asked). */
-static void interrupt_request(struct nicref_dev *dev, const struct eq *eq)
+static void interrupt_request(struct nicref_dev *dev, const struct eq *eq, uint64_t at)
 {
 	struct eq_dev *d = &dev->eqd;
 	uint32_t vec = eq->intr;
@@ -78,9 +79,11 @@ static void interrupt_request(struct nicref_dev *dev, const struct eq *eq)
 	if (d->vec_flags[vec] & EQ_VEC_HELD)
 		return;
 	uint64_t delay = vec_delay_ns(dev, vec);
-	if (!(d->vec_flags[vec] & EQ_VEC_FIRED) || delay == 0 ||
-	    dev->core.now_ns - d->vec_last_ns[vec] >= delay) {
-		vec_fire(dev, vec, eq->hdr.handle, dev->core.now_ns);
+	/* obj_tick fires held events and interrupts in deadline order, so the vector never fired
+	 * after `at`. */
+	NICREF_ASSERT(!(d->vec_flags[vec] & EQ_VEC_FIRED) || at >= d->vec_last_ns[vec]);
+	if (!(d->vec_flags[vec] & EQ_VEC_FIRED) || delay == 0 || at - d->vec_last_ns[vec] >= delay) {
+		vec_fire(dev, vec, eq->hdr.handle, at);
 		return;
 	}
 	d->vec_flags[vec] |= EQ_VEC_HELD;
@@ -88,29 +91,40 @@ static void interrupt_request(struct nicref_dev *dev, const struct eq *eq)
 	d->vec_held++;
 }
 
-void eq_tick(struct nicref_dev *dev)
+/* The held vector due first (the earliest deadline, then the lowest vector, so the trace order
+ * does not depend on how time was advanced), or nvec when none is held. */
+static uint32_t next_held(const struct nicref_dev *dev, uint64_t *due)
+{
+	const struct eq_dev *d = &dev->eqd;
+	uint32_t best = d->nvec;
+	for (uint32_t v = 0; d->vec_held && v < d->nvec; v++) {
+		if (!(d->vec_flags[v] & EQ_VEC_HELD))
+			continue;
+		uint64_t delay = vec_delay_ns(dev, v);
+		uint64_t t = d->vec_last_ns[v] > UINT64_MAX - delay ? UINT64_MAX
+								     : d->vec_last_ns[v] + delay;
+		if (best == d->nvec || t < *due) {
+			best = v;
+			*due = t;
+		}
+	}
+	return best;
+}
+
+bool eq_next_due(const struct nicref_dev *dev, uint64_t *due)
+{
+	return next_held(dev, due) < dev->eqd.nvec;
+}
+
+void eq_fire_next(struct nicref_dev *dev)
 {
 	struct eq_dev *d = &dev->eqd;
-	/* Held interrupts whose timer has run out fire, the earliest deadline first (then the
-	 * lowest vector), so the trace order does not depend on how time was advanced. */
-	while (d->vec_held) {
-		uint32_t best = d->nvec;
-		uint64_t best_due = 0;
-		for (uint32_t v = 0; v < d->nvec; v++) {
-			if (!(d->vec_flags[v] & EQ_VEC_HELD))
-				continue;
-			uint64_t due = d->vec_last_ns[v] + vec_delay_ns(dev, v);
-			if (due <= dev->core.now_ns && (best == d->nvec || due < best_due)) {
-				best = v;
-				best_due = due;
-			}
-		}
-		if (best == d->nvec)
-			return;
-		d->vec_flags[best] &= (uint8_t)~EQ_VEC_HELD;
-		d->vec_held--;
-		vec_fire(dev, best, d->vec_eqn[best], best_due);
-	}
+	uint64_t due = 0;
+	uint32_t v = next_held(dev, &due);
+	NICREF_ASSERT(v < d->nvec && due <= dev->core.now_ns); /* obj_tick asked eq_next_due */
+	d->vec_flags[v] &= (uint8_t)~EQ_VEC_HELD;
+	d->vec_held--;
+	vec_fire(dev, v, d->vec_eqn[v], due);
 }
 
 /* ---- EQEs ---------------------------------------------------------------------------------- */
@@ -128,7 +142,8 @@ static void health_fatal(struct nicref_dev *dev, uint8_t syndrome)
 	s->health_syndrome = syndrome;
 }
 
-int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
+/* eq_write_eqe, the event generated at `at` (<= now). */
+static int write_eqe_at(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE], uint64_t at)
 {
 	uint32_t eqn = eq->hdr.handle;
 	uint8_t type = (uint8_t)PRM_GET(eqe, event_type, eqe, EQE_SIZE);
@@ -171,9 +186,14 @@ int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
 	 * the EQ" and interrupts; no further interrupts until re-armed. */
 	if (eq->st == EQ_ST_ARMED) {
 		eq->st = EQ_ST_FIRED;
-		interrupt_request(dev, eq);
+		interrupt_request(dev, eq, at);
 	}
 	return 0;
+}
+
+int eq_write_eqe(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE])
+{
+	return write_eqe_at(dev, eq, eqe, dev->core.now_ns);
 }
 
 /* Whether eqe's event data (T78 20h-3Bh) lies within the fields of layout l: an event's EQE
@@ -228,7 +248,7 @@ bool eq_event_mapped(const struct nicref_dev *dev, enum eq_event ev)
 	return mapped_eq(dev, eq_event_desc(ev)->type) != NULL;
 }
 
-void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn)
+void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn, uint64_t at)
 {
 	struct eq *eq = eq_get(dev, eqn);
 	if (!eq) {
@@ -243,7 +263,7 @@ void eq_post_completion(struct nicref_dev *dev, uint32_t eqn, uint32_t cqn)
 	PRM_SET(eqe, event_type, eqe, sizeof eqe, d->type);
 	PRM_SET(eqe, event_sub_type, eqe, sizeof eqe, d->sub_type);
 	PRM_SET(eqe_completion, cq_number, eqe, sizeof eqe, cqn & 0xFFFFFFu); /* 24 bits */
-	(void)eq_write_eqe(dev, eq, eqe);
+	(void)write_eqe_at(dev, eq, eqe, at);
 }
 
 void eq_cmd_completion(struct nicref_dev *dev, unsigned slot)
@@ -332,6 +352,6 @@ void eq_doorbell(struct nicref_dev *dev, uint32_t uar, uint32_t eqn, uint32_t ci
 	eq->st = EQ_ST_ARMED;
 	if (eq->pc != eq->cc) {
 		eq->st = EQ_ST_FIRED;
-		interrupt_request(dev, eq);
+		interrupt_request(dev, eq, dev->core.now_ns);
 	}
 }

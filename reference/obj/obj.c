@@ -82,13 +82,27 @@ static void obj_reset(struct nicref_dev *dev, void *state)
 	hca_release_objects(dev);
 }
 
-/* Virtual time moved: CQ moderation periods first (a released completion event reaches its EQ
- * now), then the EQs' interrupt moderation (PRM §7.13.14, §7.13.15). */
+/* Virtual time moved: held completion events (PRM §7.13.14) and held interrupts (§7.13.15) fire
+ * in the order of their deadlines, each at its deadline, as a device running continuously
+ * would: a released completion event requests its interrupt at its own deadline, against the
+ * vector's timer as it stood then, so the outcome does not depend on how the clock was stepped
+ * (D-CQ-6, D-EQ-11). At equal deadlines the completion event goes first, so its request
+ * coalesces into the held interrupt. */
 static void obj_tick(struct nicref_dev *dev, void *state)
 {
 	(void)state;
-	cq_tick(dev);
-	eq_tick(dev);
+	const uint64_t now = dev->core.now_ns;
+	for (;;) {
+		uint64_t cq = 0, eq = 0;
+		bool c = cq_next_due(dev, &cq) && cq <= now;
+		bool e = eq_next_due(dev, &eq) && eq <= now;
+		if (c && (!e || cq <= eq))
+			cq_fire_next(dev);
+		else if (e)
+			eq_fire_next(dev);
+		else
+			return;
+	}
 }
 
 static void free_obj(void *ctx, void *obj)

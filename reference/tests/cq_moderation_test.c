@@ -107,6 +107,89 @@ Test(cq_moderation, held_event_restarts_the_timer_at_its_deadline)
 		     "one 20 us step: the timer restarted at the deadline (10 us), not at 20 us");
 }
 
+/* The interrupt a held completion event requests (§7.13.12) is requested when the event was
+ * generated, at its deadline, so the vector's timer (§7.13.15 "Every time interrupt is fired
+ * ... the timer is re-loaded") reloads there, whatever the size of the clock advance that
+ * found the event due (D-CQ-6, D-EQ-11). Returns the interrupts after a second event 10 us
+ * after that deadline, on an interrupt vector moderated to one per 10 us. */
+static size_t held_event_irq_then_next(unsigned steps)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 4, 0, 3);
+	tl_int_moderation(t, 3, 10);
+	struct refdrv_cq_attr a = { .log_cq_size = 4, .eqn = eq.eqn, .cq_period = 10 };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	uint8_t c[64], e[64];
+	tl_mark(&t->tr);
+	refdrv_eq_doorbell(&t->d, &eq, true);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0); /* held: due at creation + 10 us */
+	for (unsigned i = 0; i < steps; i++)
+		nicref_clock_advance(t->dev, 20000 / steps);
+	cr_assert_eq(completions(t, cq.cqn), 1);
+	cr_assert_eq(tl_count(&t->tr, NICREF_EV_INTERRUPT), 1, "the vector's first interrupt");
+	cr_assert_eq(refdrv_eq_poll(&t->d, &eq, e), 1);
+	refdrv_eq_doorbell(&t->d, &eq, true);
+	refdrv_cq_event_seen(&cq);
+	while (refdrv_cq_poll(&t->d, &cq, c) == 1)
+		;
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 2, false), 0); /* creation + 20 us: 10 us after the event */
+	cr_assert_eq(completions(t, cq.cqn), 2);
+	size_t n = tl_count(&t->tr, NICREF_EV_INTERRUPT);
+	tl_down(t);
+	return n;
+}
+
+Test(cq_moderation, held_event_requests_its_interrupt_at_its_deadline)
+{
+	cr_expect_eq(held_event_irq_then_next(2), 2, "two 10 us steps: the second at once");
+	cr_expect_eq(held_event_irq_then_next(1), 2,
+		     "one 20 us step: the vector reloaded at the event (10 us), not at 20 us");
+}
+
+/* A held interrupt due before a held completion event fires first, even when one clock advance
+ * finds both due: vector 3 (one interrupt per 10 us) has an interrupt of EQ A held until T +
+ * 10 us; CQ cq on EQ B has its event held until T + 15 us. A device running continuously fires
+ * the interrupt at T + 10 us, so the event's request at T + 15 us is held until T + 20 us (a
+ * third interrupt); it does not coalesce into the interrupt fired before it (D-CQ-6, D-EQ-11).
+ * Returns the interrupts at T + 25 us. */
+static size_t held_irq_before_held_event(unsigned steps)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq a = tl_eq(t, 4, 0, 3), b = tl_eq(t, 4, 0, 3);
+	tl_int_moderation(t, 3, 10);
+	uint8_t e[64];
+	uint8_t gen[64] = { [1] = 0x17, [3] = 0x5 }; /* T78 event_type, event_sub_type */
+	tl_mark(&t->tr);
+	refdrv_eq_doorbell(&t->d, &a, true);
+	cr_assert_eq(refdrv_gen_eqe(&t->d, a.eqn, gen), 0); /* fires at T */
+	cr_assert_eq(refdrv_eq_poll(&t->d, &a, e), 1);
+	refdrv_eq_doorbell(&t->d, &a, true);
+	cr_assert_eq(refdrv_gen_eqe(&t->d, a.eqn, gen), 0); /* held: due at T + 10 us */
+	nicref_clock_advance(t->dev, 5000);
+	struct refdrv_cq_attr ca = { .log_cq_size = 4, .eqn = b.eqn, .cq_period = 10 };
+	struct refdrv_cq cq = tl_cq_attr(t, &ca); /* its timer starts at T + 5 us */
+	refdrv_eq_doorbell(&t->d, &b, true);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0); /* held: due at T + 15 us */
+	cr_assert_eq(tl_count(&t->tr, NICREF_EV_INTERRUPT), 1);
+	for (unsigned i = 0; i < steps; i++)
+		nicref_clock_advance(t->dev, 20000 / steps);
+	cr_assert_eq(completions(t, cq.cqn), 1);
+	size_t n = tl_count(&t->tr, NICREF_EV_INTERRUPT);
+	tl_down(t);
+	return n;
+}
+
+Test(cq_moderation, held_interrupt_and_held_event_in_deadline_order)
+{
+	cr_expect_eq(held_irq_before_held_event(4), 3, "5 us steps: T + 0, 10 and 20 us");
+	cr_expect_eq(held_irq_before_held_event(1), 3,
+		     "one 20 us step: the event at T + 15 us does not coalesce into the "
+		     "interrupt that fired at T + 10 us");
+}
+
 Test(cq_moderation, by_period_upon_cqe)
 {
 	struct tl_dev *t = tl_up(NULL);

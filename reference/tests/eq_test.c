@@ -399,10 +399,7 @@ Test(eq_arm, doorbell_violations_change_nothing)
 /* CONFIG_INT_MODERATION (T209/T210) op_mod 0 write: vector 3, min_delay 10 us. */
 static void moderate_vector3(struct tl_dev *t)
 {
-	tl_begin(t, "config_int_moderation_in", "CONFIG_INT_MODERATION");
-	tl_set(t, "config_int_moderation_in", "int_vector", 3);
-	tl_set(t, "config_int_moderation_in", "min_delay", 10);
-	cr_assert_eq(tl_run(t, 0x10, 0x10), 0);
+	tl_int_moderation(t, 3, 10);
 }
 
 Test(eq_arm, interrupt_frequency_moderation)

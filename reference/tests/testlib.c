@@ -338,6 +338,14 @@ struct refdrv_eq tl_eq(struct tl_dev *t, unsigned log_size, uint64_t events, uns
 	return eq;
 }
 
+void tl_int_moderation(struct tl_dev *t, unsigned vec, unsigned min_delay_us)
+{
+	tl_begin(t, "config_int_moderation_in", "CONFIG_INT_MODERATION");
+	tl_set(t, "config_int_moderation_in", "int_vector", vec);
+	tl_set(t, "config_int_moderation_in", "min_delay", min_delay_us);
+	cr_assert_eq(tl_run(t, 0x10, 0x10), 0);
+}
+
 struct refdrv_cq tl_cq_attr(struct tl_dev *t, const struct refdrv_cq_attr *a0)
 {
 	struct refdrv_cq_attr a = *a0;

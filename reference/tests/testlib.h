@@ -195,6 +195,8 @@ uint32_t tl_alloc(struct tl_dev *t, const char *opcode, const char *out_layout, 
 /* An EQ of 2^log_size EQEs on vector intr, on t->uar, taking the event types of `events`;
  * asserts it is created. */
 struct refdrv_eq tl_eq(struct tl_dev *t, unsigned log_size, uint64_t events, unsigned intr);
+/* CONFIG_INT_MODERATION: interrupt vector `vec` at most one interrupt per min_delay_us. */
+void tl_int_moderation(struct tl_dev *t, unsigned vec, unsigned min_delay_us);
 /* A CQ as `a` says; buffer, record and UAR from tl_hostmem and t->uar where a leaves them 0. */
 struct refdrv_cq tl_cq_attr(struct tl_dev *t, const struct refdrv_cq_attr *a);
 /* A CQ of 2^log_size 64-byte CQEs on EQ eqn. */
