@@ -190,6 +190,30 @@ Test(cq_moderation, held_interrupt_and_held_event_in_deadline_order)
 		     "interrupt that fired at T + 10 us");
 }
 
+/* D-CQ-20: a completion event held by moderation when the CQ goes to error still fires, after
+ * the CQ error event (§7.12.1 and §7.12.5 say what happens to the CQE and the work queue and that
+ * the CQ error event is generated; nothing says completion events stop). */
+Test(cq_moderation, held_event_fires_after_the_cq_error_event)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = async_eq(t);
+	struct refdrv_cq_attr a = { .log_cq_size = 1, .eqn = eq.eqn, .cq_period = 10 };
+	struct refdrv_cq cq = tl_cq_attr(t, &a);
+	tl_mark(&t->tr);
+	refdrv_cq_arm(&t->d, &cq, false);
+	cr_assert_eq(post(t, &cq, 1, false), 0); /* held: the 10 us timer runs */
+	cr_assert_eq(post(t, &cq, 2, false), 0);
+	cr_assert_eq(post(t, &cq, 3, false), -1); /* full: overrun, the CQ to error */
+	cr_assert_eq(tl_count(&t->tr, NICREF_EV_EQE), 1);
+	cr_expect_eq(tl_nth(&t->tr, NICREF_EV_EQE, 0)->arg[2], 0x04, "T79 CQ_Error first");
+	cr_expect_eq(completions(t, cq.cqn), 0, "the completion event is still held");
+	nicref_clock_advance(t->dev, 10000);
+	cr_expect_eq(completions(t, cq.cqn), 1, "D-CQ-20: the held event fires after the error");
+	cr_assert_eq(tl_count(&t->tr, NICREF_EV_EQE), 2);
+	cr_expect_eq(tl_nth(&t->tr, NICREF_EV_EQE, 1)->arg[2], 0x00, "T79 completion event");
+	tl_down(t);
+}
+
 Test(cq_moderation, by_period_upon_cqe)
 {
 	struct tl_dev *t = tl_up(NULL);
