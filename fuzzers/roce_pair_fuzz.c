@@ -23,17 +23,17 @@
  *              v * 100 ns more), 4 CE-mark (the v ppm of each), 5 delay v * 200 ns, 6 none
  *   0x03 TIME  t:u16   the link and both devices advance t * 100 ns
  *   0x04-0xFF  reserved: the op byte alone, nothing happens
- * The op loop stops after 128 ops, or at the work cap: once the link has carried 1,024 frames or
+ * The op loop stops after 128 ops, or at the work cap: once the link has carried 512 frames or
  * TIME ops have asked for 64 ms in all (a TIME op advances in slices of 100 us, the cap checked
  * between them, so it stops within one). Then the drain (never capped): faults off, a receive
  * WQE for every message that needs one, time until every send WQE has completed (at most 400
  * ms). The cap bounds what the target asks of the model, not what the model does with it: an
  * input's cost is its frames (an RNR NAK and retry every 10 us, min_rnr_nak 1 with rnr_retry 7
- * infinite, made 6,550 frames a simulated ms; a TIME op of 6.5 ms cost 1.8 s under ASan, and 128
- * of them 22 s) and, idle, its simulated time (~0.65 us a simulated us). Under the cap no input
- * measured takes more than ~50 ms under ASan+UBSan (the drain included). Every frame and every
- * step before the cap is checked as before (the properties below), the drain's liveness check
- * is whole, and a model loop that does not end inside one slice or step still hangs the input
+ * infinite, made ~500 frames of up to 1 KB a simulated ms: 65 ms of TIME cost 1.8 s under ASan,
+ * 128 TIME ops of 6.5 ms 22 s) and, idle, its simulated time (~0.65 us a simulated us). Under
+ * the cap the slowest input measured takes ~60 ms under ASan+UBSan, the drain included. Every
+ * frame and every step before the cap is checked as before (the properties below), the drain's
+ * liveness check is whole, and a model loop that does not end inside one slice or step still hangs the input
  * (a libFuzzer timeout): the cap counts the target's frames and time, never the model's
  * iterations. The slices also change where the link's 10 us steps fall, so a timer can fire
  * at another step end than in one long advance (both within one tick of its deadline).
@@ -83,7 +83,7 @@
 #define MAX_OPS 128u
 /* The work cap of the op loop (header comment): frames the link carried, simulated time asked
  * for by TIME ops (which advance in slices of TIME_SLICE_NS so the cap is checked within). */
-#define WORK_FRAMES 1024u
+#define WORK_FRAMES 512u
 #define WORK_NS 64000000ull
 #define TIME_SLICE_NS 100000ull
 #define NQP 2u
