@@ -70,7 +70,7 @@ DUT_WRAP_SYMS := nicref_dev_create nicref_dev_destroy nicref_dev_reset nicref_ba
 DUT_WRAP_LDFLAGS := $(foreach s,$(DUT_WRAP_SYMS),-Wl,--wrap=$(s))
 
 .PHONY: all vfio drive-check deps check unit vectors conformance fuzz afl fuzz-smoke determinism docs-check \
-	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check captures-check replay-check \
+	schema-check purity layers report-check pcap-check pcie-trace-check tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check eq-gen-check captures-check replay-check \
 	test bench corpora coverage campaign campaign-check cflite-check \
 	clean install \
 	uninstall cli-check exports-check install-check flags-check dut-check repro-check mutation-bench
@@ -218,7 +218,7 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory schema-check docs-check purity layers report-check pcap-check
 	@$(MAKE) --no-print-directory pcie-gen-check
-	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check roce-gen-check adp-gen-check captures-check
+	@$(MAKE) --no-print-directory tx-gen-check rss-gen-check steer-gen-check rx-gen-check lro-gen-check qp-gen-check umem-gen-check roce-gen-check adp-gen-check eq-gen-check captures-check
 	@$(MAKE) --no-print-directory replay-check pcie-trace-check
 	@$(MAKE) --no-print-directory cli-check exports-check install-check flags-check drive-check
 	@$(MAKE) --no-print-directory roce-check
@@ -357,6 +357,21 @@ qp-gen-check:
 .PHONY: adp-gen-check
 adp-gen-check:
 	/usr/bin/python3 vectors/adp/gen/adp_indep.py
+
+# The EQ and CQ vectors (vectors/eq/*.json, vectors/cq/*.json) are the output of their generators
+# (vectors/eq/gen/, from the PRM's rules: owner bit, signature, field positions, statuses): a file
+# that differs from what its generator writes (a hand edit) fails.
+EQ_GEN := gen_eq.py:vectors/eq/eq.json gen_eq_events.py:vectors/eq/events.json \
+	gen_cq.py:vectors/cq/cq.json gen_cqe.py:vectors/cq/cqe.json
+eq-gen-check:
+	@mkdir -p $(BUILD)/eq-gen
+	@for g in $(EQ_GEN); do \
+		py=$${g%%:*}; out=$${g#*:}; \
+		/usr/bin/python3 vectors/eq/gen/$$py $(BUILD)/eq-gen/$$(basename $$out) > /dev/null || exit 1; \
+		cmp -s $(BUILD)/eq-gen/$$(basename $$out) $$out || \
+			{ echo "eq-gen-check: $$out differs from vectors/eq/gen/$$py's output (regenerate it)"; exit 1; }; \
+	done
+	@echo "eq-gen-check: vectors/eq and vectors/cq are the generators' output"
 
 # vectors/umem is the output of its independent generator (mlx5_ifc.h, devx.c, PRM T128).
 umem-gen-check:

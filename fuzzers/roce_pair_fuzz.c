@@ -23,8 +23,20 @@
  *              v * 100 ns more), 4 CE-mark (the v ppm of each), 5 delay v * 200 ns, 6 none
  *   0x03 TIME  t:u16   the link and both devices advance t * 100 ns
  *   0x04-0xFF  reserved: the op byte alone, nothing happens
- * The op loop stops after 128 ops; then the drain: faults off, a receive WQE for every message
- * that needs one, time until every send WQE has completed (at most 400 ms).
+ * The op loop stops after 128 ops, or at the work cap: once the link has carried 512 frames or
+ * TIME ops have asked for 64 ms in all (a TIME op advances in slices of 100 us, the cap checked
+ * between them, so it stops within one). Then the drain (never capped): faults off, a receive
+ * WQE for every message that needs one, time until every send WQE has completed (at most 400
+ * ms). The cap bounds what the target asks of the model, not what the model does with it: an
+ * input's cost is its frames (an RNR NAK and retry every 10 us, min_rnr_nak 1 with rnr_retry 7
+ * infinite, made ~500 frames of up to 1 KB a simulated ms: 65 ms of TIME cost 1.8 s under ASan,
+ * 128 TIME ops of 6.5 ms 22 s) and, idle, its simulated time (~0.65 us a simulated us). Under
+ * the cap the slowest input measured takes ~60 ms under ASan+UBSan, the drain included. Every
+ * frame and every step before the cap is checked as before (the properties below), the drain's
+ * liveness check is whole, and a model loop that does not end inside one slice or step still hangs the input
+ * (a libFuzzer timeout): the cap counts the target's frames and time, never the model's
+ * iterations. The slices also change where the link's 10 us steps fall, so a timer can fire
+ * at another step end than in one long advance (both within one tick of its deadline).
  *
  * Properties (a broken one prints "property NAME broken at FILE:LINE: STATE" and traps), on
  * top of the shared oracles of both devices (nicref_dev_check with the transport's invariants
@@ -69,6 +81,11 @@
 #include "nicref/roce.h"
 
 #define MAX_OPS 128u
+/* The work cap of the op loop (header comment): frames the link carried, simulated time asked
+ * for by TIME ops (which advance in slices of TIME_SLICE_NS so the cap is checked within). */
+#define WORK_FRAMES 512u
+#define WORK_NS 64000000ull
+#define TIME_SLICE_NS 100000ull
 #define NQP 2u
 #define NSLOT 32u
 #define SLOT 0x1000u
@@ -135,6 +152,8 @@ static unsigned op_no, profile;
 static uint64_t timeout_ns;
 static uint64_t full_count, restored_count;
 static bool in_input;
+static bool draining;
+static uint64_t work_frames, work_ns; /* the op loop's work so far (WORK_FRAMES, WORK_NS) */
 
 static struct side *peer_of(const struct side *s)
 {
@@ -258,6 +277,8 @@ static void on_wire_tx(void *ctx, unsigned port, const uint8_t *f, size_t len)
 	struct side *s = ctx;
 	if (link)
 		nicref_link_tx(link, s->dev, port, f, len);
+	if (in_input && !draining)
+		work_frames++;
 	if (!in_input || len < 14 + 20 + 8 + 12 || get16(f + 12) != 0x0800)
 		return;
 	const uint8_t *ip = f + 14;
@@ -560,9 +581,22 @@ static void op_fault(struct reader *r)
 	fuzz_trace("fault dir %u kind %u v %u", dir, kind, v);
 }
 
+static bool over_cap(void)
+{
+	return work_frames >= WORK_FRAMES || work_ns >= WORK_NS;
+}
+
+/* The link and both devices advance t * 100 ns, in slices of at most TIME_SLICE_NS, the work cap
+ * checked between them. */
 static void op_time(struct reader *r)
 {
-	nicref_link_advance(link, rdn(r, 2) * 100u);
+	uint64_t ns = rdn(r, 2) * 100u;
+	while (ns && !over_cap()) {
+		uint64_t s = ns < TIME_SLICE_NS ? ns : TIME_SLICE_NS;
+		nicref_link_advance(link, s);
+		work_ns += s;
+		ns -= s;
+	}
 }
 
 /* Faults off, a receive WQE for every message that takes one, time until every send WQE has
@@ -743,8 +777,11 @@ static void pair_one_input(const uint8_t *data, size_t len)
 	NICREF_FUZZ_CHECK(nicref_link_set_tick(link, 10000) == 0);
 	fuzz_trace("configured: profile %u, first PSN 0x%06x", profile, psns[cfg & 3]);
 	in_input = true;
+	draining = false;
+	work_frames = work_ns = 0;
 	uint8_t op;
-	for (op_no = 0; op_no < MAX_OPS && rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
+	for (op_no = 0; op_no < MAX_OPS && !over_cap() &&
+			rd_op(&r, OP_FIRST_RESERVED, op_names, &op);) {
 		switch (op) {
 		case OP_POST:
 			op_post(&r);
@@ -762,6 +799,10 @@ static void pair_one_input(const uint8_t *data, size_t len)
 		op_no++;
 		after_step();
 	}
+	if (over_cap())
+		fuzz_trace("work cap after %u ops: %llu frames, %llu ns of TIME", op_no,
+			   (unsigned long long)work_frames, (unsigned long long)work_ns);
+	draining = true;
 	drain();
 	in_input = false;
 	nicref_link_destroy(link);

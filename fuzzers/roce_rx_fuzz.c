@@ -24,8 +24,14 @@
  *   0x03 SEND  sel:u8 op:u8 len:u16 raddr:u16  a send WQE on RC QP sel % 2: op % 5 SEND,
  *              SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM, RDMA_READ of len % 4097 bytes, the remote
  *              address 0x1000 * raddr (the peer's R_Key 0x1234), so responses and ACKs of the
- *              input meet a requester that waits for them
- *   0x04-0xFF  reserved: the op byte alone, nothing happens
+ *              input meet a requester that waits for them; sel bits 2:1 its ctrl CE (PRM
+ *              §7.4.4.1 T26): 0 10b, 1 11b, 2 00b, 3 01b; sel bit 3 its ctrl SE (the BTH SE
+ *              of its last packet, D-ROCE-20)
+ *   0x04 ARM   sel:u8  a completion notification request (PRM §7.12.4) of QP (sel & 3) % 3's
+ *              receive CQ (sel bit 2) or send CQ, ARM_SOLICITED when sel bit 3 (else ARM_NEXT)
+ *   0x05-0xFF  reserved: the op byte alone, nothing happens
+ * A PKT body sets the BTH SE bit (byte 1 bit 7) itself. Every CQ is armed (ARM_NEXT) at set-up;
+ * the harness polls the CQs and the EQs after every op, so an ARM finds no CQE pending.
  * The op loop stops after 64 ops.
  *
  * Properties after every op (a broken one prints "property NAME broken at FILE:LINE: STATE" and
@@ -40,8 +46,21 @@
  *  - ICRC_AGREES (roce_rx only): no packet whose ICRC the harness computed is dropped for its
  *    ICRC (the sender's nicref_roce_icrc and the receiver's check agree);
  *  - CQE_ONCE: a QP's receive CQEs never outnumber its receive WQEs posted, nor its send CQEs
- *    its send WQEs, and each CQE names the next WQE in order (wqe_counter; RC and UD queues
- *    complete in order, IBTA Vol. 1 §10.8.3, C10-90).
+ *    its send WQEs; a receive CQE names the next WQE in order, a send CQE a WQE outstanding,
+ *    later than the last one named (wqe_counter; RC and UD queues complete in order, IBTA
+ *    Vol. 1 §10.8.3, C10-90);
+ *  - CE_MODE: a send WQE has a CQE exactly when its CE asks (PRM §7.4.4.1 T26, D-ROCE-20): on
+ *    success 10b and 11b (se 1 for 11b, 0 for 10b), 00b and 01b none; in error 00b, 10b, 11b,
+ *    and 01b unless the WQE before it failed. Completion being in order and the first WQE in
+ *    error always having its CQE, the WQEs a CQE passes over completed well before the first
+ *    error CQE (so had CE 00b or 01b) and were flushed after it (so had CE 01b);
+ *  - SE_CQE: a receive CQE that completes a message well has T68 se 1 exactly when the packet
+ *    of the op (its last packet) carried BTH SE; error and flush CQEs se 0 (D-ROCE-21);
+ *  - CQ_EVENT: each CQ's completion events (the completion EQEs, T80/T81 cq_number, polled
+ *    after every op) in an op are exactly what its arm asks (PRM §7.12.4 Figure 21, docs/cq.md
+ *    D-CQ-3/-5/-17; these CQs have no moderation): ARMED, one at its first CQE; SOL_ARMED, one
+ *    at its first CQE with se 1 or in error; none once fired until the next ARM (ARM_SOLICITED
+ *    leaves an ARMED CQ ARMED).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -69,8 +88,14 @@
 #define PEER_QPN 0x100u
 #define PEER_RKEY 0x1234u
 
-enum op { OP_PKT = 0x00, OP_TIME = 0x01, OP_RECV = 0x02, OP_SEND = 0x03, OP_FIRST_RESERVED = 0x04 };
-static const char *const op_names[OP_FIRST_RESERVED] = { "PKT", "TIME", "RECV", "SEND" };
+enum op { OP_PKT = 0x00, OP_TIME = 0x01, OP_RECV = 0x02, OP_SEND = 0x03, OP_ARM = 0x04,
+	  OP_FIRST_RESERVED = 0x05 };
+static const char *const op_names[OP_FIRST_RESERVED] = { "PKT", "TIME", "RECV", "SEND", "ARM" };
+
+/* A CQ's completion event state as software requested it (PRM §7.12.4 Figure 21; docs/cq.md
+ * D-CQ-3, D-CQ-17): FIRED after its event (nothing requested), ARMED for the next CQE,
+ * SOL_ARMED for the next solicited or error CQE (D-CQ-5). */
+enum arm { ARM_FIRED, ARM_NEXT, ARM_SOL };
 
 #define PROP NICREF_FUZZ_PROP
 
@@ -95,7 +120,11 @@ static struct qstate {
 	uint32_t recv_posted, recv_done;
 	uint32_t send_posted, send_done;
 	uint16_t send_wqe[64];     /* the WQE counter of each send posted, by index % 64 */
+	uint8_t send_ce[64];       /* its ctrl CE (T26), by index % 64 */
+	bool send_err;             /* an error CQE was polled: every later WQE is flushed */
 	uint64_t laddr;
+	uint8_t arm[2];            /* enum arm of the send (0) and receive (1) CQ */
+	unsigned events[2];        /* their completion EQEs polled in this op */
 } qs[NQ], snap_qs[NQ];
 
 /* The op in progress. */
@@ -108,6 +137,7 @@ static struct {
 	unsigned frames_out;
 	bool ud_src_on;    /* the packet being taken is UD with a DETH: its source QP */
 	uint32_t ud_src;
+	bool pkt_se;       /* the packet being taken carries BTH SE */
 } w;
 
 static const uint64_t MAC_PEER = 0x024E4943520Bull;
@@ -206,40 +236,122 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 
 /* ---- the QPs' completions ------------------------------------------------------------------- */
 
+/* The completion EQEs of both stacks' EQs (T80/T81: cq_number): each counts for its CQ, and
+ * software takes note (the next arm's cmd_sn, D-CQ-4); the consumer index goes to the device. */
+static void poll_eqs(void)
+{
+	struct refdrv_qp_stack *ss[2] = { &rc, &ud };
+	for (unsigned s = 0; s < 2; s++) {
+		uint8_t e[64];
+		int r, n = 0;
+		while ((r = refdrv_eq_poll(&drv, &ss[s]->eq, e)) == 1) {
+			n++;
+			if (refdrv_field_get(e, sizeof e, "eqe", "event_type") != 0)
+				continue;
+			uint32_t cqn = (uint32_t)refdrv_field_get(e, sizeof e, "eqe_completion",
+								   "cq_number");
+			for (unsigned k = 0; k < NQ; k++)
+				for (unsigned j = 0; j < 2; j++) {
+					struct refdrv_cq *cq = j ? &qs[k].q->rcq : &qs[k].q->scq;
+					if (cq->cqn == cqn) {
+						qs[k].events[j]++;
+						refdrv_cq_event_seen(cq);
+					}
+				}
+		}
+		NICREF_FUZZ_CHECK(r == 0);
+		if (n)
+			refdrv_eq_doorbell(&drv, &ss[s]->eq, true);
+	}
+}
+
+/* A send CQE naming WQE j (send_done <= j): CE_MODE for it and for the WQEs before it that
+ * completed without one (PRM §7.4.4.1 T26, D-ROCE-20). Completions are in order (C10-90), and
+ * the first WQE in error always has a CQE (its previous one did not fail), so before the first
+ * error CQE every WQE completed well: those without a CQE had CE 00b or 01b. After it every WQE
+ * is flushed (in error): 00b, 10b and 11b have a CQE, 01b none (its previous one failed). */
+static void send_cqe(unsigned k, uint32_t j, bool err, bool se)
+{
+	struct qstate *x = &qs[k];
+	for (uint32_t i = x->send_done; i < j; i++) {
+		unsigned ce = x->send_ce[i % 64];
+		PROP(x->send_err ? ce == 1 : ce <= 1, "CE_MODE", "op %u: QP %u: send WQE %u (counter "
+		     "%u, CE %u) completed without a CQE before WQE %u's (T26: %s)", op_no, k, i,
+		     x->send_wqe[i % 64], ce, j, x->send_err ? "after a WQE in error only 01b has "
+		     "none" : "on success only 00b and 01b have none");
+	}
+	unsigned ce = x->send_ce[j % 64];
+	if (!err) {
+		PROP(!x->send_err, "CQE_ONCE", "op %u: QP %u: send WQE %u succeeds after an error CQE",
+		     op_no, k, j);
+		PROP(ce >= 2 && se == (ce == 3), "CE_MODE", "op %u: QP %u: send WQE %u (CE %u) "
+		     "completed with a CQE, se %u (T26: on success a CQE for 10b and 11b only, "
+		     "solicited for 11b)", op_no, k, j, ce, se);
+	} else {
+		PROP(!(x->send_err && ce == 1), "CE_MODE", "op %u: QP %u: send WQE %u (CE 01b) has "
+		     "an error CQE after a WQE in error (T26: 'if CQE on previous WQE completed in "
+		     "error, no CQE will be generated')", op_no, k, j);
+		x->send_err = true;
+	}
+	x->send_done = j + 1;
+}
+
+/* The CQEs of QP k's send or receive CQ since the last op, in order; CQ_EVENT: the completion
+ * events of the CQ in this op are exactly what its arm asks for (PRM §7.12.4; no moderation on
+ * these CQs): one at the first CQE when ARMED, at the first solicited or error CQE when
+ * SOL_ARMED (T68 se, D-ROCE-20/-21, D-CQ-5), none when FIRED. */
 static void check_cq(unsigned k, bool send)
 {
 	struct qstate *x = &qs[k];
 	struct refdrv_cq *cq = send ? &x->q->scq : &x->q->rcq;
+	uint8_t *arm = &x->arm[!send];
+	unsigned want = 0;
 	uint8_t c[64];
 	int r;
 	while ((r = refdrv_rx_poll(&drv, cq, c)) == 1) {
 		uint64_t op = refdrv_rx_cqe_field(c, "opcode");
 		uint16_t ctr = (uint16_t)refdrv_rx_cqe_field(c, "wqe_counter");
-		fuzz_trace("cqe qp %u %s opcode %llu counter %u", k, send ? "send" : "recv",
-			   (unsigned long long)op, ctr);
+		bool err = op == 13 || op == 14;
+		bool se = refdrv_field_get(c, sizeof c, "cqe64", "se") != 0;
+		fuzz_trace("cqe qp %u %s opcode %llu counter %u se %u", k, send ? "send" : "recv",
+			   (unsigned long long)op, ctr, se);
+		if (*arm == ARM_NEXT || (*arm == ARM_SOL && (se || err))) {
+			want++;
+			*arm = ARM_FIRED;
+		}
 		if (send) {
-			PROP(x->send_done < x->send_posted, "CQE_ONCE", "op %u: QP %u: send CQE %u "
-			     "(counter %u) with %u send WQEs posted", op_no, k, x->send_done, ctr,
-			     x->send_posted);
-			uint16_t want = x->send_wqe[x->send_done % 64];
-			PROP(ctr == want, "CQE_ONCE", "op %u: QP %u: send CQE %u names WQE %u, not "
-			     "%u (in order, C10-90)", op_no, k, x->send_done, ctr, want);
-			x->send_done++;
+			uint32_t j = x->send_done;
+			while (j < x->send_posted && x->send_wqe[j % 64] != ctr)
+				j++;
+			PROP(j < x->send_posted, "CQE_ONCE", "op %u: QP %u: send CQE (counter %u) names "
+			     "none of the %u WQEs outstanding from %u (in order, C10-90)", op_no, k, ctr,
+			     x->send_posted - x->send_done, x->send_done);
+			send_cqe(k, j, err, se);
 		} else {
 			PROP(x->recv_done < x->recv_posted, "CQE_ONCE", "op %u: QP %u: receive CQE "
 			     "%u with %u receive WQEs posted", op_no, k, x->recv_done, x->recv_posted);
 			PROP(ctr == (uint16_t)x->recv_done, "CQE_ONCE", "op %u: QP %u: receive CQE %u "
 			     "names WQE %u (in order, C10-90)", op_no, k, x->recv_done, ctr);
+			/* D-ROCE-21: a message's receive CQE is solicited when its last packet, the
+			 * packet of this op (nothing else completes a receive WQE well), carried BTH
+			 * SE; error and flush CQEs carry 0. */
+			PROP(se == (!err && w.pkt_se), "SE_CQE", "op %u: QP %u: receive CQE %u (opcode "
+			     "%llu) se %u; the packet's BTH SE %u (D-ROCE-21, T68)", op_no, k,
+			     x->recv_done, (unsigned long long)op, se, w.pkt_se);
 			x->recv_done++;
 		}
 	}
 	NICREF_FUZZ_CHECK(r == 0);
+	PROP(x->events[!send] == want, "CQ_EVENT", "op %u: QP %u: %u completion events of its %s "
+	     "CQ 0x%x, its arm asked for %u (PRM §7.12.4, D-CQ-5, D-CQ-17)", op_no, k,
+	     x->events[!send], send ? "send" : "receive", cq->cqn, want);
+	x->events[!send] = 0;
 }
 
 static void begin(bool cmd)
 {
 	w.on = true, w.bad = false, w.cmd = cmd, w.fixed = false, w.icrc_drop = false;
-	w.ud_src_on = false;
+	w.ud_src_on = false, w.pkt_se = false;
 }
 
 static void end(void)
@@ -248,6 +360,7 @@ static void end(void)
 	PROP(!w.bad, "WRITE_INSIDE", "op %u: the device wrote %zu bytes at 0x%llx, outside the "
 	     "CQs, the EQ and the MKeys' data regions", op_no, w.bad_len,
 	     (unsigned long long)w.bad_addr);
+	poll_eqs();
 	for (unsigned k = 0; k < NQ; k++) {
 		check_cq(k, false);
 		check_cq(k, true);
@@ -328,6 +441,7 @@ static void op_pkt(struct reader *r)
 	w.fixed = fixed;
 	/* UD_SEND_ONLY (0x64) and its immediate form (0x65): the DETH follows the BTH, its source
 	 * QP in bytes 5-7 (IBTA Vol. 1 §9.3.3), where a CNP for this packet goes (D-ROCE-9). */
+	w.pkt_se = len >= 12 && (body[1] & 0x80);
 	if (len >= 20 && (body[0] == 0x64 || body[0] == 0x65)) {
 		w.ud_src_on = true;
 		w.ud_src = (uint32_t)body[17] << 16 | (uint32_t)body[18] << 8 | body[19];
@@ -375,7 +489,9 @@ static void op_send(struct reader *r)
 	static const unsigned ops[5] = { REFDRV_QP_OP_SEND, REFDRV_QP_OP_SEND_IMM,
 					 REFDRV_QP_OP_RDMA_WRITE, REFDRV_QP_OP_RDMA_WRITE_IMM,
 					 REFDRV_QP_OP_RDMA_READ };
-	unsigned k = rd8(r) % 2, op = ops[rd8(r) % 5], len = (unsigned)(rdn(r, 2) % 4097);
+	unsigned sel = rd8(r), k = sel % 2, op = ops[rd8(r) % 5], len = (unsigned)(rdn(r, 2) % 4097);
+	/* sel bits 2:1 the ctrl's CE: 0 10b (every CQE), 1 11b (and solicited), 2 00b, 3 01b */
+	unsigned ce = 2u ^ (sel >> 1 & 3u);
 	uint64_t raddr = rdn(r, 2) * 0x1000ull;
 	struct qstate *x = &qs[k];
 	struct refdrv_qp *q = x->q;
@@ -390,15 +506,37 @@ static void op_send(struct reader *r)
 		refdrv_wqe_imm(&wq, 0xA5A5A5A5u ^ op_no);
 	if (len)
 		NICREF_FUZZ_CHECK(refdrv_wqe_ptr(&wq, rc.key, x->laddr, len) >= 0);
-	struct refdrv_wqe_ctrl c = { .ce = 2 };
+	struct refdrv_wqe_ctrl c = { .ce = ce, .se = sel >> 3 & 1 };
 	NICREF_FUZZ_CHECK(refdrv_wqe_finish(&wq, &c, false) == 0);
 	x->send_wqe[x->send_posted % 64] = q->sq.pc;
+	x->send_ce[x->send_posted % 64] = (uint8_t)ce;
 	begin(false); /* the doorbell runs the requester: packets leave now */
 	w.cmd = false;
 	NICREF_FUZZ_CHECK(refdrv_sq_post(&drv, &q->sq, &wq, REFDRV_RING_DB) == 0);
 	x->send_posted++;
 	end();
-	fuzz_trace("send qp %u opcode 0x%02x len %u: %u frames out", k, op, len, w.frames_out);
+	fuzz_trace("send qp %u opcode 0x%02x len %u ce %u: %u frames out", k, op, len, ce,
+		   w.frames_out);
+}
+
+/* A completion notification request (PRM §7.12.4, T13/T14 through refdrv_cq_arm, cmd_sn of the
+ * events seen): sel bits 1:0 the QP (3: QP 0), bit 2 its receive CQ (else the send CQ), bit 3
+ * ARM_SOLICITED.
+ * Every CQE was polled at the last op's end, so none is pending: no event at the arm. */
+static void op_arm(struct reader *r)
+{
+	unsigned sel = rd8(r), k = (sel & 3) % 3, j = sel >> 2 & 1;
+	bool sol = sel >> 3 & 1;
+	struct qstate *x = &qs[k];
+	begin(false);
+	refdrv_cq_arm(&drv, j ? &x->q->rcq : &x->q->scq, sol);
+	/* Figure 21: ARM_NEXT always arms; ARM_SOL arms solicited unless ARMED (D-CQ-17) */
+	if (!sol)
+		x->arm[j] = ARM_NEXT;
+	else if (x->arm[j] != ARM_NEXT)
+		x->arm[j] = ARM_SOL;
+	end();
+	fuzz_trace("arm qp %u %s cq%s", k, j ? "recv" : "send", sol ? " solicited" : "");
 }
 
 /* ---- bring-up ------------------------------------------------------------------------------- */
@@ -442,6 +580,7 @@ static void qps_up(void)
 		uint64_t base = k < 2 ? rc.a.data_addr : ud.a.data_addr;
 		qs[k].rbuf = base + 0x80000ull + 0x10000ull * (k % 2);
 		qs[k].laddr = base + 0x1000ull * k;
+		qs[k].arm[0] = qs[k].arm[1] = ARM_NEXT; /* refdrv_qp_stack_up armed both CQs */
 	}
 	for (unsigned k = 0; k < NQ; k++)
 		post_recv(k, NRECV_INIT);
@@ -540,6 +679,9 @@ static void roce_rx_one_input(const uint8_t *data, size_t len)
 			break;
 		case OP_SEND:
 			op_send(&r);
+			break;
+		case OP_ARM:
+			op_arm(&r);
 			break;
 		}
 		op_no++;

@@ -20,7 +20,9 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # roce_rx ops
-PKT, TIME, RECV, SEND = 0, 1, 2, 3
+PKT, TIME, RECV, SEND, ARM = 0, 1, 2, 3, 4
+# roce_rx's SEND sel bits 2:1 for each ctrl CE (T26): 10b is 0, so sel 0/1 is the old SEND
+CE_SEL = {2: 0, 3: 2, 0: 4, 1: 6}
 # roce_rx's fixed addresses (roce_rx_fuzz.c): the peer 192.0.2.2 to the device 192.0.2.1
 SRC_IP, DST_IP = bytes([192, 0, 2, 2]), bytes([192, 0, 2, 1])
 # the data MKey of the RC stack: index 1 (the first MKey the device hands out, D-OBJ-2) and
@@ -143,6 +145,37 @@ def rx_inputs(with_icrc):
     files["seed-requester-retx-nak"] = retx
     files["seed-recv-more"] = bytes([RECV, 0, 8, RECV, 2, 3]) + \
         pkt(bth(0x64, 0, UDQ) + deth(0x11111111, 5) + payload(8), 0, 3, with_icrc)
+    send = lambda qp, ce, n=0: bytes([SEND, qp | CE_SEL[ce], 0]) + struct.pack(">HH", n, 0)
+    arm = lambda qp, recv, sol: bytes([ARM, qp | recv << 2 | sol << 3])
+    ack = lambda qp, psn, syn=0x00, msn=0: pkt(bth(0x11, psn, qp) + aeth(syn, msn), 0, 3,
+                                               with_icrc)
+    # T26 CE on success (D-ROCE-20): SENDs of CE 00b, 01b (no CQE), 11b (a solicited CQE: the
+    # first CQE fires the CQ armed at set-up), 10b; one ACK covers PSNs 0-3. Then the send CQ
+    # armed solicited: a 10b CQE leaves it armed, an 11b one fires it.
+    files["seed-ce-success"] = send(0, 0) + send(0, 1) + send(0, 3) + send(0, 2) + \
+        ack(RCQ0, 3, msn=4) + arm(0, 0, 1) + send(0, 2) + send(0, 3) + ack(RCQ0, 4, msn=5) + \
+        ack(RCQ0, 5, msn=6)
+    # T26 CE on error: a remote access error NAK (AETH 0x62) fails QP 0's first SEND (10b: its
+    # error CQE), the others flush: 01b none (the previous one failed), 00b and 11b a CQE; on
+    # QP 1 the first WQE in error has CE 01b and its CQE, the next 01b none.
+    files["seed-ce-error"] = send(0, 2) + send(0, 1) + send(0, 0) + send(0, 1) + send(0, 3) + \
+        ack(RCQ0, 0, 0x62) + send(1, 1) + send(1, 1) + ack(RCQ1, 0, 0x62)
+    # D-ROCE-21 with the CQ arm (PRM §7.12.4): QP 0's receive CQ fires at its first CQE (armed
+    # at set-up), then armed solicited: a SEND without SE leaves it armed, one with SE fires it;
+    # the same on the UD QP; QP 1's receive CQ armed solicited fires at an error CQE (a SEND of
+    # 5 KB into a 4 KB WQE, D-CQ-5).
+    sol = pkt(bth(0x04, 0, RCQ0) + payload(16), 0, 3, with_icrc) + arm(0, 1, 1)
+    sol += pkt(bth(0x04, 1, RCQ0) + payload(16), 0, 3, with_icrc)
+    sol += pkt(bth(0x04, 2, RCQ0, se=True) + payload(16), 0, 3, with_icrc)
+    sol += pkt(bth(0x64, 0, UDQ) + deth(0x11111111, 5) + payload(8), 0, 3, with_icrc)
+    sol += arm(2, 1, 1)
+    sol += pkt(bth(0x64, 0, UDQ, se=True) + deth(0x11111111, 5) + payload(8), 0, 3, with_icrc)
+    sol += pkt(bth(0x04, 0, RCQ1) + payload(16), 0, 3, with_icrc) + arm(1, 1, 1)
+    sol += pkt(bth(0x00, 1, RCQ1) + payload(1024, 1), 0, 3, with_icrc)
+    for i in range(2, 5):
+        sol += pkt(bth(0x01, i, RCQ1) + payload(1024, i), 0, 3, with_icrc)
+    sol += pkt(bth(0x02, 5, RCQ1, se=True) + payload(1024, 5), 0, 3, with_icrc)
+    files["seed-solicited"] = sol
     return files
 
 
@@ -176,7 +209,7 @@ def pair_inputs():
     return f
 
 
-RX_DICT = [b"\x00\x00\x03", b"\x04\x00\xff\xff", b"\x0a\x00\xff\xff", b"\x0c\x00\xff\xff",
+RX_DICT = [b"\x04\x0c", b"\x04\x08", b"\x00\x00\x03", b"\x04\x00\xff\xff", b"\x0a\x00\xff\xff", b"\x0c\x00\xff\xff",
            b"\x11\x00\xff\xff", b"\x64\x00\xff\xff", b"\x81\x00\xff\xff", b"\x11\x11\x11\x11",
            b"\x80\x00\x00\x00", b"\x70\x00\x00\x00", b"\x00\x00\x01\x3c"]
 PAIR_DICT = [b"\x00\x00\x00", b"\x00\x00\x02", b"\x00\x00\x04", b"\x01\x02\x08",

@@ -150,10 +150,10 @@ same_trace rx "$seed" "$work/rx-r"
 seed=corpora/lro/seed-causes
 { printf '\x05\xff'; cat "$seed"; printf '\x80'; } >"$work/lro-r"
 same_trace lro "$seed" "$work/lro-r"
-# roce_rx, roce_rx_icrc (roce_rx_fuzz.c): 0x04-0xFF, the op byte alone.
+# roce_rx, roce_rx_icrc (roce_rx_fuzz.c): 0x05-0xFF, the op byte alone.
 for t in roce_rx roce_rx_icrc; do
 	seed=corpora/$t/seed-requester-acks
-	{ printf '\x04\xff'; cat "$seed"; printf '\x80'; } >"$work/$t-r"
+	{ printf '\x05\xff'; cat "$seed"; printf '\x80'; } >"$work/$t-r"
 	same_trace $t "$seed" "$work/$t-r"
 done
 # roce_pair (roce_pair_fuzz.c): 0x04-0xFF after the config byte, the op byte alone.

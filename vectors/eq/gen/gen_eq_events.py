@@ -162,27 +162,87 @@ T("The EQ that takes Page Request (type 0Bh) gets one when a CQ context needs a 
 groups.append({"comment": "HCA initialized with the boot and init pages only: room for the first EQ's context (D-PG-5) and nothing more; page_wait 0, the refusal of D-PG-4",
                "profile": {"page_wait": 0}, "setup": up(pages=0), "tests": tests})
 
+# D-PG-6 (with PRM §7.13.10.2 T91/T92: the Page Request is answered by MANAGE_PAGES, §12.3.2):
+# a command short of pages waits, owned by the device (§7.14.1 T96: ownership 1 until it
+# completes), only if its Page Request EQE was written and another slot can carry the answer; an
+# answer is a MANAGE_PAGES that ran (delivery OK), giving the pages (the command runs again) or
+# refusing them (ALLOCATION_FAIL, op_mod 0: the command completes with the refusal of D-PG-4,
+# NO_RESOURCES, and no new Page Request since this one was answered).
+def page_wait_start():
+    """The EQ that takes Page Request, the CQ buffer, then a CREATE_CQ short of one page: its
+    Page Request EQE (T91: type 0Bh, written before the command waits) and the refusal rule
+    noted, but no completion (the entry stays the device's)."""
+    return [create_eq(bitmask=1 << 0x0B), cq_init(CQ_BUF, 4), flush(),
+            create_cq(expect={"delivery": "OK", "ownership": 1}),
+            events([ev("eqe", eqn=0, index=0, type=0x0B, sub_type=0),
+                    ev("cmd_fail", slot=0, opcode="CREATE_CQ", rule="ICM_PAGES_SHORT")])]
+
+def in_slot(step, slot, entry=None):
+    step["command"]["slot"] = slot
+    if entry is not None:
+        step["command"]["entry"] = entry
+    return step
+
+def cq_created():
+    """The waiting CREATE_CQ's completion in slot 0 once the page came: OK, the first CQ (1)."""
+    return {"completion": {"slot": 0, "delivery": "OK", "ownership": 0, "status": "OK", "syndrome": 0,
+                           "output": {"layout": "create_cq_out", "fields": {"cqn": 1}}}}
+
+MP_DONE_SLOT1 = ev("cmd_done", slot=1, opcode="MANAGE_PAGES", delivery="OK", status="OK")
+
 tests = []
-mp_slot1 = manage_pages(1, base=0x12000000)
-mp_slot1["command"]["slot"] = 1
 T("D-PG-6 (page_wait 1, the default): CREATE_CQ short of a page, once its Page Request reached the EQ, waits owned by the device (no completion); MANAGE_PAGES in slot 1 gives the page, completes, and the CQ command runs again and completes in slot 0",
   "PRM §7.13.10.2 T91/T92, §12.3.2, §7.14.1 T96 (ownership); D-PG-6", ["Events"], "valid",
-  [create_eq(bitmask=1 << 0x0B), cq_init(CQ_BUF, 4), flush(),
-   create_cq(expect={"delivery": "OK", "ownership": 1}),
-   events([ev("eqe", eqn=0, index=0, type=0x0B, sub_type=0), ev("cmd_fail", slot=0, opcode="CREATE_CQ", rule="ICM_PAGES_SHORT")]),
-   mp_slot1,
-   events([ev("cmd_done", slot=1, opcode="MANAGE_PAGES", delivery="OK", status="OK"), done("CREATE_CQ")]),
-   {"completion": {"slot": 0, "delivery": "OK", "ownership": 0, "status": "OK", "syndrome": 0,
-                   "output": {"layout": "create_cq_out", "fields": {"cqn": 1}}}},
+  page_wait_start() +
+  [in_slot(manage_pages(1, base=0x12000000), 1),
+   events([MP_DONE_SLOT1, done("CREATE_CQ")]),
+   cq_created(),
+   flush()])
+T("D-PG-6: a create waiting for pages (as test 16) when SW answers MANAGE_PAGES ALLOCATION_FAIL (op_mod 0, 'SW cannot provide the pages') in slot 1: the create completes in slot 0 with its refusal, NO_RESOURCES ICM_PAGES_SHORT, and no new Page Request is posted (the request was answered)",
+  "PRM §12.3.2 T135 (op_mod 0 ALLOCATION_FAIL), §7.13.10.2 T91/T92, §7.14.1 T96 (ownership); D-PG-6", ["Events"], "valid",
+  page_wait_start() +
+  [in_slot(cmd("manage_pages_in", {"opcode": "MANAGE_PAGES", "op_mod": 0, "input_num_entries": 1},
+               {"status": "OK"}, length=0x10), 1),
+   events([MP_DONE_SLOT1] + fail("CREATE_CQ", "ICM_PAGES_SHORT", "NO_RESOURCES")),
+   {"completion": {"slot": 0, "delivery": "OK", "ownership": 0, "status": "NO_RESOURCES",
+                   "rule": "ICM_PAGES_SHORT"}},
+   flush()])
+T("D-PG-6: a doorbell for slot 0 while its CREATE_CQ waits for pages is not a new command (the entry is still the device's): violation DB_SLOT_BUSY, the command does not run again; MANAGE_PAGES in slot 1 then completes it once",
+  "PRM §4.3 T8 (18h: the doorbell moves an entry to HW ownership), §7.14.1 T96 (ownership); D-PG-6", ["Events"], "valid",
+  page_wait_start() +
+  [{"doorbell": h(1 << 0)},
+   events([ev("violation", rule="DB_SLOT_BUSY", arg=0)]),
+   in_slot(manage_pages(1, base=0x12000000), 1),
+   events([MP_DONE_SLOT1, done("CREATE_CQ")]),
+   cq_created(),
+   flush()])
+bad_type = in_slot(manage_pages(1, base=0x12000000), 1, entry={"type": 5})
+bad_type["command"]["expect"] = {"delivery": "BAD_TYPE", "ownership": 0}
+T("D-PG-6: a MANAGE_PAGES refused at delivery (entry type 5: BAD_TYPE) never ran, so it answers nothing: the CREATE_CQ in slot 0 keeps waiting (ownership 1); a MANAGE_PAGES that runs then completes it",
+  "PRM §12.3.2, §7.14.1 T96 (type 0x7, delivery status BAD_TYPE); D-PG-6", ["Events"], "valid",
+  page_wait_start() +
+  [bad_type,
+   events([ev("violation", rule="ENTRY_BAD_TYPE"),
+           ev("cmd_done", slot=1, opcode="MANAGE_PAGES", delivery="BAD_TYPE", status="OK")]),
+   {"completion": {"slot": 0, "delivery": "OK", "ownership": 1}},
+   in_slot(manage_pages(1, base=0x12000000), 1),
+   events([MP_DONE_SLOT1, done("CREATE_CQ")]),
+   cq_created(),
    flush()])
 groups.append({"comment": "HCA initialized with the boot and init pages only, the default profile (page_wait 1)",
                "setup": up(pages=0), "tests": tests})
 
-# Tests 17-20 of events.json were written into the JSON by hand (the D-PG-6 commits) and are not
-# generated here; the group below follows them as tcId 21, so a run of this script writes it with
-# that number, and events.json takes this group by splicing it after test 20.
 tests = []
-tc[0] = 20
+T("D-PG-6: with a queue of one entry no other slot could carry the MANAGE_PAGES that answers a Page Request, so a CREATE_CQ short of pages does not wait: it is refused at once, NO_RESOURCES ICM_PAGES_SHORT (D-PG-4), with its Page Request EQE",
+  "PRM §4.3 T8 (log_cmdq_size), §7.13.10.2 T91/T92, §12.2 T128 0x0F; D-PG-4, D-PG-6", ["Events"], "valid",
+  [create_eq(bitmask=1 << 0x0B), cq_init(CQ_BUF, 4), flush(),
+   create_cq(expect=refused("NO_RESOURCES", "ICM_PAGES_SHORT")),
+   events([ev("eqe", eqn=0, index=0, type=0x0B, sub_type=0)] + fail("CREATE_CQ", "ICM_PAGES_SHORT", "NO_RESOURCES"))])
+groups.append({"comment": "As the group of tests 16-19, with a command queue of one entry (profile log_cmdq_size 0)",
+               "setup": up(pages=0), "tests": tests, "profile": {"log_cmdq_size": 0}})
+
+# Session 29 (eqfix): added last so that the earlier tcIds stay.
+tests = []
 T("Interrupt moderation 10 us on vector 3: the second interrupt, held, is due 10 us after the first; one 20 us clock advance releases it, and it fired at its deadline, so the timer reloads there (not at the end of the advance): a third request at 20 us, 10 us after it, fires at once",
   "PRM §7.13.15 ('Every time interrupt is fired ... the timer is re-loaded'); §12.3.17 T209/T210 (min_delay, 1 us units); D-EQ-11", ["Moderation"], "valid",
   [cmd("config_int_moderation_in", {"opcode": "CONFIG_INT_MODERATION", "op_mod": 0, "min_delay": 10, "int_vector": 3}, ok()),
