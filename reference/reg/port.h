@@ -92,9 +92,11 @@ void port_set_admin(struct nicref_dev *dev, unsigned local_port, enum port_admin
 /* The link partner appears (present, able to train at the PTYS protocols `proto`) or goes
  * away: the hook through which tests, and later the wire model, fail or restore a link. */
 void port_set_peer(struct nicref_dev *dev, unsigned local_port, bool present, uint32_t proto);
-/* Re-evaluates the link after a setting changed (PTYS admin while the link is down trains with
- * the new protocols: PRM §11.1.2 note). Emits the Port State Change event when the port goes
- * up or down. */
+/* Re-evaluates the link after a setting changed. An up link stays up while admin_status lets
+ * it and the partner still runs eth_proto_oper: a PTYS admin change does not retrain it (PRM
+ * §11.1.2 note before T107). A down link trains at once with admin ∧ partner. A link that
+ * goes down under "up once" latches the failure (T110). Emits the Port State Change event when
+ * the port goes up or down (down then up when a partner change makes the link retrain). */
 void port_update_link(struct nicref_dev *dev, unsigned local_port);
 
 /* The Ethernet protocol the link trains at: the fastest of `mask` (ties: the highest bit,
