@@ -96,13 +96,13 @@ static bool admin_lets_up(const struct port *p)
  * trained at. eth_proto_admin is not looked at: PRM §11.1.2 note before T107, the admin fields
  * "shall only take effect during link training and negotiation. When set while the link is up,
  * the changes will not take effect unless the port goes back to training". */
-static bool link_holds(const struct port *p)
+bool port_link_holds(const struct port *p)
 {
 	return admin_lets_up(p) && p->peer_present && (p->eth_proto_oper & p->peer_proto) != 0;
 }
 
 /* Whether a down link trains now: with the admin protocols the partner also has (§11.1.2). */
-static bool link_trains(const struct port *p)
+bool port_link_trains(const struct port *p)
 {
 	return admin_lets_up(p) && p->peer_present &&
 	       port_proto_best(p->eth_proto_admin & p->peer_proto) != 0;
@@ -112,7 +112,7 @@ void port_update_link(struct nicref_dev *dev, unsigned local_port)
 {
 	struct port *p = port_must(dev, local_port);
 	if (p->oper_status == PORT_OPER_UP) {
-		if (link_holds(p))
+		if (port_link_holds(p))
 			return;
 		/* T110 "up once": "if the port goes up and then down, the operational status
 		 * should go to 'down by port failure' and can only go back up upon explicit
@@ -126,7 +126,7 @@ void port_update_link(struct nicref_dev *dev, unsigned local_port)
 		/* Falls through: an admin-up port whose partner changed goes back to training
 		 * at once and may come up again with the new common set. */
 	}
-	if (link_trains(p)) {
+	if (port_link_trains(p)) {
 		/* Link training (§11.1.2 note): the admin protocols take effect now. */
 		p->eth_proto_oper = port_proto_best(p->eth_proto_admin & p->peer_proto);
 		p->oper_status = PORT_OPER_UP;
@@ -182,6 +182,7 @@ const struct dev_subsys port_subsys = {
 	.name = "port",
 	.profile_ok = port_profile_ok,
 	.reset = port_reset,
+	.check = port_check,
 };
 
 void port_panic(struct nicref_dev *dev)
