@@ -5,8 +5,9 @@
 #include "cmd/ctl_dev.h"
 
 /* D-REG-20: the power-on settings, which the PRM leaves to the device. max_mtu is the largest
- * L3 MTU a ConnectX-4 Ethernet port takes (9978, the public mlx5 figure); admin_mtu starts at
- * the Ethernet standard 1500. */
+ * L3 MTU a ConnectX-4 Ethernet port takes (9978, the public mlx5 figure: its netdev MTU, PMTU
+ * max_mtu 10000 less 22 bytes of L2 in the driver's reading, D-REG-5); admin_mtu starts at the
+ * Ethernet standard 1500. */
 #define PORT_MAX_MTU 9978
 #define PORT_DEFAULT_MTU 1500
 
