@@ -3,16 +3,6 @@
  * (D-REG-8). */
 #include "reg/reg.h"
 
-/* T112 10h: "The special value of 0, indicates that the ... watermark is inactive. Range:
- * 0x0050 - 0x1F40" (mSec). */
-#define WM_MIN 0x0050
-#define WM_MAX 0x1F40
-
-static bool watermark_ok(uint64_t v)
-{
-	return v == 0 || (v >= WM_MIN && v <= WM_MAX);
-}
-
 enum nicref_cmd_rule reg_pfcc_query(struct reg_ctx *r)
 {
 	const struct port *p = r->port;
@@ -49,7 +39,7 @@ enum nicref_cmd_rule reg_pfcc_write(struct reg_ctx *r)
 	 * Judged on the configuration the write would leave (D-REG-16). */
 	if ((pptx || pprx) && (pfctx || pfcrx))
 		return NICREF_RULE_PFCC_PAUSE_AND_PFC;
-	if (!watermark_ok(minor) || !watermark_ok(critical))
+	if (!port_watermark_ok(minor) || !port_watermark_ok(critical))
 		return NICREF_RULE_PFCC_WATERMARK_RANGE;
 
 	p->pptx = pptx;

@@ -5,8 +5,9 @@
 #include "cmd/ctl_dev.h"
 
 /* D-REG-20: the power-on settings, which the PRM leaves to the device. max_mtu is the largest
- * L3 MTU a ConnectX-4 Ethernet port takes (9978, the public mlx5 figure); admin_mtu starts at
- * the Ethernet standard 1500. */
+ * L3 MTU a ConnectX-4 Ethernet port takes (9978, the public mlx5 figure: its netdev MTU, PMTU
+ * max_mtu 10000 less 22 bytes of L2 in the driver's reading, D-REG-5); admin_mtu starts at the
+ * Ethernet standard 1500. */
 #define PORT_MAX_MTU 9978
 #define PORT_DEFAULT_MTU 1500
 
@@ -84,30 +85,57 @@ static void port_state_event(struct nicref_dev *dev, unsigned local_port, enum e
 	}
 }
 
-/* Whether the link can be up now. */
-static bool link_ok(const struct port *p)
+/* Whether the administrative state lets the link up (T110): admin 1, or 3 until its link has
+ * gone down once. */
+static bool admin_lets_up(const struct port *p)
 {
-	bool admin_up = p->admin_status == PORT_ADMIN_UP ||
-			(p->admin_status == PORT_ADMIN_UP_ONCE && !p->up_once_failed);
-	return admin_up && p->peer_present && port_proto_best(p->eth_proto_admin & p->peer_proto);
+	return p->admin_status == PORT_ADMIN_UP ||
+	       (p->admin_status == PORT_ADMIN_UP_ONCE && !p->up_once_failed);
+}
+
+/* Whether an up link stays up: the partner is still there and still runs the protocol the link
+ * trained at. eth_proto_admin is not looked at: PRM §11.1.2 note before T107, the admin fields
+ * "shall only take effect during link training and negotiation. When set while the link is up,
+ * the changes will not take effect unless the port goes back to training". */
+bool port_link_holds(const struct port *p)
+{
+	return admin_lets_up(p) && p->peer_present && (p->eth_proto_oper & p->peer_proto) != 0;
+}
+
+/* Whether a down link trains now: with the admin protocols the partner also has (§11.1.2). */
+bool port_link_trains(const struct port *p)
+{
+	return admin_lets_up(p) && p->peer_present &&
+	       port_proto_best(p->eth_proto_admin & p->peer_proto) != 0;
 }
 
 void port_update_link(struct nicref_dev *dev, unsigned local_port)
 {
 	struct port *p = port_must(dev, local_port);
-	uint8_t oper = link_ok(p)	 ? PORT_OPER_UP
-		       : p->up_once_failed ? PORT_OPER_FAILED
-					   : PORT_OPER_DOWN;
-	if (oper == PORT_OPER_UP && p->oper_status != PORT_OPER_UP) {
+	if (p->oper_status == PORT_OPER_UP) {
+		if (port_link_holds(p))
+			return;
+		/* T110 "up once": "if the port goes up and then down, the operational status
+		 * should go to 'down by port failure' and can only go back up upon explicit
+		 * command" -- whatever took it down (the partner, or anything else but a PAOS
+		 * write, which sets another admin_status first). */
+		if (p->admin_status == PORT_ADMIN_UP_ONCE)
+			p->up_once_failed = true;
+		p->eth_proto_oper = 0;
+		p->oper_status = p->up_once_failed ? PORT_OPER_FAILED : PORT_OPER_DOWN;
+		port_state_event(dev, local_port, EQ_EVENT_PORT_DOWN);
+		/* Falls through: an admin-up port whose partner changed goes back to training
+		 * at once and may come up again with the new common set. */
+	}
+	if (port_link_trains(p)) {
 		/* Link training (§11.1.2 note): the admin protocols take effect now. */
 		p->eth_proto_oper = port_proto_best(p->eth_proto_admin & p->peer_proto);
+		p->oper_status = PORT_OPER_UP;
 		port_state_event(dev, local_port, EQ_EVENT_PORT_ACTIVE);
-	} else if (oper != PORT_OPER_UP && p->oper_status == PORT_OPER_UP) {
-		p->eth_proto_oper = 0;
-		port_state_event(dev, local_port, EQ_EVENT_PORT_DOWN);
+		return;
 	}
 	/* D-REG-15: 2 <-> 4 changes are not Port State Change events (T88 says up or down). */
-	p->oper_status = oper;
+	p->oper_status = p->up_once_failed ? PORT_OPER_FAILED : PORT_OPER_DOWN;
 }
 
 void port_set_admin(struct nicref_dev *dev, unsigned local_port, enum port_admin admin)
@@ -123,10 +151,6 @@ void port_set_peer(struct nicref_dev *dev, unsigned local_port, bool present, ui
 	struct port *p = port_must(dev, local_port);
 	p->peer_present = present;
 	p->peer_proto = proto;
-	/* T110 "up once": the port went up and then down, so it stays down (oper 4) until SW
-	 * writes admin_status again. */
-	if (p->admin_status == PORT_ADMIN_UP_ONCE && p->oper_status == PORT_OPER_UP && !link_ok(p))
-		p->up_once_failed = true;
 	port_update_link(dev, local_port);
 }
 
@@ -159,6 +183,7 @@ const struct dev_subsys port_subsys = {
 	.name = "port",
 	.profile_ok = port_profile_ok,
 	.reset = port_reset,
+	.check = port_check,
 };
 
 void port_panic(struct nicref_dev *dev)

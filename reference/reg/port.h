@@ -6,6 +6,7 @@
 #define NICREF_REG_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "prm/layouts_regs.h"
@@ -77,6 +78,15 @@ struct port {
 	uint64_t cnt_tc[PORT_TCS][PORT_NCNT_PER_TC];
 };
 
+/* PFCC T112 10h: "The special value of 0, indicates that the ... watermark is inactive. Range:
+ * 0x0050 - 0x1F40" (mSec); D-REG-17. */
+#define PORT_WM_MIN 0x0050
+#define PORT_WM_MAX 0x1F40
+static inline bool port_watermark_ok(uint64_t v)
+{
+	return v == 0 || (v >= PORT_WM_MIN && v <= PORT_WM_MAX);
+}
+
 /* Power-on: port_subsys (reg/port.c, cmd/ctl_dev.h) resets every port (D-REG-20). */
 /* TEARDOWN_HCA panic close: "Moves the network ports to the Link down state" (PRM §12.3.7):
  * admin_status becomes 4 (disabled by system) and every port that was up goes down, with a
@@ -92,10 +102,19 @@ void port_set_admin(struct nicref_dev *dev, unsigned local_port, enum port_admin
 /* The link partner appears (present, able to train at the PTYS protocols `proto`) or goes
  * away: the hook through which tests, and later the wire model, fail or restore a link. */
 void port_set_peer(struct nicref_dev *dev, unsigned local_port, bool present, uint32_t proto);
-/* Re-evaluates the link after a setting changed (PTYS admin while the link is down trains with
- * the new protocols: PRM §11.1.2 note). Emits the Port State Change event when the port goes
- * up or down. */
+/* Re-evaluates the link after a setting changed. An up link stays up while admin_status lets
+ * it and the partner still runs eth_proto_oper: a PTYS admin change does not retrain it (PRM
+ * §11.1.2 note before T107). A down link trains at once with admin ∧ partner. A link that
+ * goes down under "up once" latches the failure (T110). Emits the Port State Change event when
+ * the port goes up or down (down then up when a partner change makes the link retrain). */
 void port_update_link(struct nicref_dev *dev, unsigned local_port);
+
+/* Whether an up link stays up (admin_status lets it, the partner is present and still runs
+ * eth_proto_oper), and whether a down link trains now (admin ∧ partner has a protocol). */
+bool port_link_holds(const struct port *p);
+bool port_link_trains(const struct port *p);
+/* The port invariants (NICREF_INVARIANTS_PORT), port_subsys's check (reg/port_check.c). */
+int port_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len);
 
 /* The Ethernet protocol the link trains at: the fastest of `mask` (ties: the highest bit,
  * D-REG-6); 0 if mask has none of the PTYS protocols. */

@@ -41,7 +41,8 @@ enum nicref_cmd_rule reg_ptys_write(struct reg_ctx *r)
 		return NICREF_RULE_PTYS_ADMIN_EMPTY;
 	p->eth_proto_admin = admin;
 	/* §11.1.2 note: admin "shall only take effect during link training"; an up link keeps
-	 * its speed until it goes down and up again, a down link trains with the new set. */
+	 * its speed (and stays up) until it goes down and up again, whatever the partner shares
+	 * with the new set; a down link trains with the new set (port_update_link). */
 	port_update_link(r->c->dev, r->local_port);
 	return NICREF_RULE_NONE;
 }

@@ -99,6 +99,39 @@ Test(reg_paos, up_once_stays_down_until_written)
 	expect_paos(1, 3, 1);
 }
 
+/* T110 admin 3: "if the port goes up and then down, the operational status should go to 'down by
+ * port failure' and can only go back up upon explicit command". The partner stops running the
+ * protocol the link trained at: the link goes down and latches the failure (it does not train
+ * again with the partner's other protocols, as an admin-up port would), and a PTYS write, which
+ * is no PAOS command, does not bring it back (review revreg finding 1's knock-on). A PTYS
+ * write while the up-once link is up does not take it down either. */
+Test(reg_paos, up_once_latches_a_drop_by_partner_change)
+{
+	struct tl_result r = paos_write(1, 1, 3);
+	tl_expect_ok(&r);
+	r = ptys_write(1, P_10GBASE_CR);
+	tl_expect_ok(&r);
+	expect_port_events(0, NULL);
+	expect_paos(1, 3, 1);
+	r = ptys_write(1, ALL_PROTOS);
+	tl_expect_ok(&r);
+	port_set_peer(dev, 1, true, P_10GBASE_CR);
+	const uint32_t down[] = { 1u << 8 | 1 };
+	expect_port_events(1, down);
+	expect_paos(1, 3, 4);
+	r = ptys_write(1, P_10GBASE_CR | P_40GBASE_CR4);
+	tl_expect_ok(&r);
+	expect_port_events(0, NULL);
+	expect_paos(1, 3, 4);
+	r = paos_write(1, 1, 3);
+	tl_expect_ok(&r);
+	const uint32_t up[] = { 1u << 8 | 4 };
+	expect_port_events(1, up);
+	expect_paos(1, 3, 1);
+	r = ptys_read(1);
+	cr_assert_eq(tl_reg_get(&r, 0x24, 31, 0), P_10GBASE_CR);
+}
+
 Test(reg_paos, up_once_failure_then_admin_down_is_no_event)
 {
 	struct tl_result r = paos_write(1, 1, 3);

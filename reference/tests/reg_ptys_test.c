@@ -117,3 +117,53 @@ Test(reg_ptys, best_protocol)
 	cr_assert_eq(port_proto_best(1u << 18 | 1u << 30 | 1u << 31), 1u << 31);
 	cr_assert_eq(port_proto_best(1u << 16 | 1u << 7), 1u << 16);
 }
+
+/* PRM §11.1.2 note before T107: the admin fields "shall only take effect during link training
+ * and negotiation. When set while the link is up, the changes will not take effect unless the
+ * port goes back to training". A partner that runs only 100GBase KR4; the link is up at it;
+ * admin := 10GBase CR, which the partner lacks: the link stays up at KR4, no event (review
+ * revreg finding 1: the model took the link down). It goes down only when software forces
+ * training, and then cannot train. */
+Test(reg_ptys, admin_write_while_up_keeps_link_without_common_protocol)
+{
+	port_set_peer(dev, 1, true, P_100GBASE_KR4);
+	expect_port_events(0, NULL);
+	struct tl_result r = ptys_write(1, P_10GBASE_CR);
+	tl_expect_ok(&r);
+	expect_port_events(0, NULL);
+	expect_paos(1, 1, 1);
+	r = ptys_read(1);
+	cr_assert_eq(tl_reg_get(&r, 0x18, 31, 0), P_10GBASE_CR);
+	cr_assert_eq(tl_reg_get(&r, 0x24, 31, 0), P_100GBASE_KR4, "the up link keeps KR4");
+	/* The partner announces the same abilities again: nothing to retrain. */
+	port_set_peer(dev, 1, true, P_100GBASE_KR4);
+	expect_port_events(0, NULL);
+	expect_paos(1, 1, 1);
+	/* "Software can force training by disabling and enabling the port": now the new admin
+	 * applies, and there is no common protocol. */
+	r = paos_write(1, 1, 2);
+	tl_expect_ok(&r);
+	r = paos_write(1, 1, 1);
+	tl_expect_ok(&r);
+	const uint32_t down[] = { 1u << 8 | 1 };
+	expect_port_events(1, down);
+	expect_paos(1, 1, 2);
+	r = ptys_read(1);
+	cr_assert_eq(tl_reg_get(&r, 0x24, 31, 0), 0);
+}
+
+/* An up link whose partner stops running the trained protocol cannot stay at it: it goes down
+ * and, admin up (1), trains again at once with admin ∧ the partner's new set. A partner change
+ * that keeps the trained protocol changes nothing. (The model kept the link at a protocol the
+ * partner no longer had.) */
+Test(reg_ptys, partner_losing_trained_protocol_retrains)
+{
+	port_set_peer(dev, 1, true, P_100GBASE_KR4 | P_10GBASE_CR);
+	expect_port_events(0, NULL);
+	port_set_peer(dev, 1, true, P_10GBASE_CR | P_25GBASE_SR);
+	const uint32_t retrain[] = { 1u << 8 | 1, 1u << 8 | 4 };
+	expect_port_events(2, retrain);
+	expect_paos(1, 1, 1);
+	struct tl_result r = ptys_read(1);
+	cr_assert_eq(tl_reg_get(&r, 0x24, 31, 0), P_25GBASE_SR, "fastest of admin ∧ partner");
+}

@@ -67,7 +67,7 @@ Test(tx_frame_tags, no_frame_longer_than_max_mtu_and_two_tags)
 	 * that size: dropped, not a frame of max_mtu + 814 bytes. */
 	static const unsigned tpids[2] = { 0x8100, 0x8100 };
 	struct port *p = port_get(tdev->dev, 1);
-	p->oper_mtu = p->max_mtu;
+	p->admin_mtu = p->oper_mtu = p->max_mtu; /* as a PMTU write would (invariant PORT_MTU) */
 	size_t len = tagged(pkt, p->max_mtu, tpids, 200);
 	cr_expect_not(sent(pkt, len, 200), "a %zu-byte frame", len);
 	cr_expect(sent(pkt, tagged(pkt, p->max_mtu - 4 * 198, tpids, 200), 200),

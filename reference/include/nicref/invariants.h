@@ -204,6 +204,29 @@
 	X(ROCE_LOOPBACK_IDLE, -604, "D-ROCE-12",                                                \
 	  "between two entries the loopback queue is empty")
 
+/* The network ports (reference/reg/port_check.c; docs/registers.md). */
+#define NICREF_INVARIANTS_PORT(X)                                                               \
+	X(PORT_ADMIN_STATUS, -700, "PRM T110", "a port's admin_status is 1, 2, 3 or 4")        \
+	X(PORT_OPER_STATUS, -701, "PRM T110", "a port's oper_status is 1, 2 or 4")              \
+	X(PORT_UP_ONCE_LATCH, -702, "PRM T110 admin_status 3; D-REG-15",                        \
+	  "an up-once failure is latched only under admin_status 3, and oper_status is 4 "      \
+	  "exactly while it is")                                                                \
+	X(PORT_LINK_STATE, -703, "PRM §11.1.2 note before T107, T110",                          \
+	  "an up port's link holds (admin lets it, the partner runs eth_proto_oper); a down "   \
+	  "port's link could not train")                                                        \
+	X(PORT_OPER_PROTOCOL, -704, "PRM T108; D-REG-6",                                        \
+	  "eth_proto_oper is one protocol of eth_proto_capability while the port is up, 0 "     \
+	  "otherwise")                                                                          \
+	X(PORT_PROTOCOL_SETS, -705, "PRM T108; D-REG-13, D-REG-20",                             \
+	  "eth_proto_capability holds only T108 protocols; eth_proto_admin is a non-empty "     \
+	  "subset of it")                                                                       \
+	X(PORT_MTU, -706, "PRM T106; D-REG-5",                                                  \
+	  "admin_mtu is at most max_mtu and oper_mtu equals admin_mtu")                         \
+	X(PORT_FLOW_CONTROL, -707, "PRM T112; D-REG-16",                                        \
+	  "global pause (pptx, pprx) and PFC (pfctx, pfcrx) are not both on")                   \
+	X(PORT_WATERMARKS, -708, "PRM T112; D-REG-17",                                          \
+	  "each stall watermark is 0 or within 0x50-0x1F40")
+
 #define NICREF_INVARIANTS(X)                                                                    \
 	NICREF_INVARIANTS_DEV(X)                                                                \
 	NICREF_INVARIANTS_EQ(X)                                                                 \
@@ -214,7 +237,8 @@
 	NICREF_INVARIANTS_STEER(X)                                                              \
 	NICREF_INVARIANTS_VPORT(X)                                                              \
 	NICREF_INVARIANTS_ETH(X)                                                                \
-	NICREF_INVARIANTS_ROCE(X)
+	NICREF_INVARIANTS_ROCE(X)                                                               \
+	NICREF_INVARIANTS_PORT(X)
 
 enum nicref_invariant {
 #define NICREF_INVARIANT_ENUM(id, code, cite, what) NICREF_INV_##id = code,
