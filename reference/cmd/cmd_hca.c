@@ -56,6 +56,9 @@ enum nicref_cmd_rule cmd_teardown_hca(struct cmd_ctx *c)
 		 * (cmd/cmdq.c). This command's own completion is still written (D-INIT-8). */
 		port_panic(dev);
 		dev->hca.state = HCA_PANIC;
+		/* The commands waiting for pages (D-PG-6) are dropped unfinished: a device that
+		 * no longer masters the bus writes no completion; reset gives the queue back. */
+		dev->hca.slots_waiting = 0;
 	} else {
 		dev->hca.state = HCA_TORN_DOWN;
 	}

@@ -239,10 +239,11 @@ static bool waits_for_pages(const struct nicref_dev *dev, unsigned slot, uint64_
 
 static void execute_slot(struct nicref_dev *dev, unsigned slot);
 
-/* After MANAGE_PAGES: the waiting commands run again, lowest slot first (D-PG-6); one still
- * short waits on (a new Page Request asks for the rest). After an ALLOCATION_FAIL (§12.3.2:
- * SW cannot supply the pages) they complete with their refusal, NO_RESOURCES, and no new
- * Page Request: the request was answered, and waiting on would hold the slot for ever. */
+/* After a MANAGE_PAGES completed OK: the waiting commands run again, lowest slot first
+ * (D-PG-6); one still short waits on (a new Page Request asks for the rest). `refused` (an
+ * ALLOCATION_FAIL, §12.3.2: SW cannot supply the pages; or a graceful TEARDOWN_HCA, which
+ * withdraws the request) completes them with whatever their run answers now, and posts no new
+ * Page Request: waiting on would hold the slot for ever. */
 static void run_waiting(struct nicref_dev *dev, bool refused)
 {
 	uint32_t w = dev->hca.slots_waiting;
@@ -358,10 +359,21 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	/* §7.14: "Once a command is completed, the ownership bit of the command is updated and
 	 * the event is generated" (command completion EQE, §7.13.10.1, when an EQ takes it). */
 	eq_cmd_completion(dev, slot);
-	/* Only a MANAGE_PAGES that ran answers the request (§12.3.2): one refused at delivery
-	 * never reached the device's page logic. */
-	if (ran && opcode == NICREF_OP_MANAGE_PAGES && dev->hca.slots_waiting)
-		run_waiting(dev, op_mod == MP_ALLOCATION_FAIL && status == NICREF_STATUS_OK);
+	if (!ran || status != NICREF_STATUS_OK || !dev->hca.slots_waiting)
+		return;
+	/* Only a MANAGE_PAGES that completed with status OK answers the request (§12.3.2): one
+	 * refused at delivery never reached the device's page logic, and one refused by its own
+	 * rules (BAD_PARAM, BAD_SYS_STATE, a length status) moved no page and re-armed nothing. */
+	if (opcode == NICREF_OP_MANAGE_PAGES)
+		run_waiting(dev, op_mod == MP_ALLOCATION_FAIL);
+	/* §12.3.7: a graceful TEARDOWN_HCA "releases all HCA allocated resources" and "will stop
+	 * further execution of descriptors": the request for pages goes with them, and the
+	 * commands waiting on it complete now, as after ALLOCATION_FAIL, run again in the
+	 * TORN_DOWN state, which refuses them (BAD_SYS_STATE, D-INIT-2). Waiting on would hold
+	 * their slots into the next ENABLE_HCA (D-PG-6). A panic close drops them
+	 * (cmd/cmd_hca.c). */
+	else if (opcode == NICREF_OP_TEARDOWN_HCA)
+		run_waiting(dev, true);
 }
 
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)

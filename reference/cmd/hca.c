@@ -37,6 +37,13 @@ static int hca_check(const struct nicref_dev *dev, const void *state, char *buf,
 		return dev_broken(buf, len, NICREF_INV_INIT_PAGES_HELD,
 				  "INITIALIZED with %u pages, boot %u + init %u", pages->count,
 				  p->boot_pages, p->init_pages);
+	/* D-PG-6: a command waits for the pages of an object, and objects exist only while
+	 * INITIALIZED; TEARDOWN_HCA completes (graceful) or drops (panic) what still waits, so
+	 * no slot stays the device's into the next ENABLE_HCA. */
+	if (dev->hca.slots_waiting && dev->hca.state != HCA_INITIALIZED)
+		return dev_broken(buf, len, NICREF_INV_PAGE_WAIT_ONLY_INITIALIZED,
+				  "slots 0x%x wait for pages, HCA %s", dev->hca.slots_waiting,
+				  dev_state_name(dev->hca.state));
 	return 0;
 }
 

@@ -167,9 +167,10 @@ static void write_addr_lsw(struct nicref_dev *dev, uint32_t value)
 	if (nic_interface > 1 || !(p->nic_interface_supported & (1u << nic_interface)))
 		dev_violation(dev, NICREF_VIO_NIC_INTERFACE_UNSUPPORTED, nic_interface);
 
-	/* PRM §8.2 writes the address before ENABLE_HCA; moving the queue under a running
-	 * device loses the commands in flight. The new address still takes effect. */
-	if (dev->hca.state != HCA_DISABLED)
+	/* PRM §4.3 T8 10h/14h: cmdq_phy_addr "should not be modified after INIT_HCA until
+	 * TEARDOWN_HCA". Outside that window (disabled, enabled before INIT_HCA, torn down) the
+	 * queue may move. A "should": a warning (D-CMD-19), and the new address takes effect. */
+	if (dev->hca.state == HCA_INITIALIZED)
 		dev_violation(dev, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED, value);
 	s->addr_lo = value & 0xFFFFF000u;
 	s->nic_interface = (uint8_t)nic_interface;

@@ -311,3 +311,41 @@ Test(caps_set, write_back_of_query_is_accepted)
 	cr_expect_eq(tl_count(&tdev->tr, NICREF_EV_CMD_FAIL), 0);
 	stop();
 }
+
+/* D-CAP-7 at its bound: log_uar_page_sz = 8 + uar_sz makes the UAR area one UAR page, page 0 of
+ * BAR0, which holds the init segment (D-UAR-1), so no UAR index remains. The SET is taken (the
+ * PRM bounds the page by the area only, T145 48h/90h) and INIT_HCA runs; every ALLOC_UAR is
+ * then refused EXCEED_LIM UAR_EXHAUSTED. One step below, one UAR page (index 1) is left. */
+static void uar_page_then_alloc(unsigned log_page, unsigned want_status, uint32_t want_uar)
+{
+	start(REFDRV_CAPS, 1);
+	query_ok(0x1, buf);
+	cr_assert_eq(GEN(buf, uar_sz), 0, "the default UAR area is 1 MB");
+	GEN_SET(buf, log_uar_page_sz, log_page);
+	set_ok(0x0, buf);
+	cr_assert_eq(refdrv_bring_up(&tdev->d, REFDRV_INITIALIZED), 0, "%s", tdev->d.error);
+	uint8_t in[16] = { 0 }, out[16];
+	put_cmd_header(in, "ALLOC_UAR", 0);
+	for (int k = 0; k < 2; k++) {
+		int st = refdrv_cmd(&tdev->d, in, sizeof in, out, sizeof out);
+		cr_expect_eq(st, k == 0 ? (int)want_status : 0x08, "ALLOC_UAR %d: status 0x%x", k,
+			     (unsigned)st);
+		if (k == 0 && st == 0)
+			cr_expect_eq(tl_get32(out + 8) & 0xFFFFFFu, want_uar, "T203 uar");
+		if (st != 0)
+			cr_expect_eq(tdev->d.last_syndrome,
+				     nicref_cmd_rule_syndrome(NICREF_RULE_UAR_EXHAUSTED));
+	}
+	cr_expect_eq(tdev->tr.violations, 0);
+	stop();
+}
+
+Test(caps_set, uar_page_at_the_area_bound_leaves_no_uar)
+{
+	uar_page_then_alloc(8, 0x08, 0); /* T128 0x08 EXCEED_LIM */
+}
+
+Test(caps_set, uar_page_below_the_area_bound_leaves_one_uar)
+{
+	uar_page_then_alloc(7, 0x00, 1);
+}

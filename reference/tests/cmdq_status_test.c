@@ -86,3 +86,29 @@ Test(cmdq_status, output_too_long)
 	expect_refused(0x51, NICREF_RULE_OUTPUT_TOO_LONG, OP_NOP);
 	cr_assert_eq(tl_count(&tr, NICREF_EV_VIOLATION), 0, "the chain was walked");
 }
+
+/* ---- A "should" of the entry (D-CMD-19) ------------------------------------------------------- */
+
+/* T96 3Ch[7:1]: "SW should set this field to 0". An entry posted with status 3 still runs (the
+ * device writes its own delivery status over it), and the mistake is a warning, not a
+ * violation of a "must": an unexpected one is a note of a vector, not a failure. */
+Test(cmdq_status, entry_status_not_zero_is_a_warning)
+{
+	uint8_t e[ENTRY];
+	struct entry_spec s = nop_spec();
+	build_entry(e, &s);
+	e[0x3F] |= 3u << 1;
+	e[0x3D] = 0;
+	e[0x3D] = (uint8_t)~tl_xor(e, ENTRY);
+	post(0, e);
+	ring(1);
+	expect_completed(0, 0);
+	expect_status(0, 0);
+	const struct nicref_event *v = tl_only(&tr, NICREF_EV_VIOLATION);
+	cr_assert_eq(v->arg[0], (uint64_t)NICREF_VIO_ENTRY_STATUS_NOT_ZERO);
+	cr_expect_eq(v->arg[1], 3);
+	cr_expect_eq(nicref_violation_is_warning(NICREF_VIO_ENTRY_STATUS_NOT_ZERO), 1);
+	/* The rules of a "must" around it stay violations. */
+	cr_expect_eq(nicref_violation_is_warning(NICREF_VIO_ENTRY_RESERVED), 0);
+	cr_expect_eq(nicref_violation_is_warning(NICREF_VIO_DB_SLOT_BUSY), 0);
+}

@@ -406,3 +406,43 @@ Test(init_seg, lsw_first_latches_old_msw)
 	cr_assert_eq(nicref_dev_check(dev), 0);
 	nicref_dev_destroy(dev);
 }
+
+/* Writes the command queue address the driver already uses again, MSW first (§8.2). */
+static void rewrite_cmdq_addr(struct tl_dev *t)
+{
+	nicref_bar_write32(t->dev, ADDR_H, (uint32_t)(t->d.cmdq_addr >> 32));
+	nicref_bar_write32(t->dev, ADDR_L, (uint32_t)t->d.cmdq_addr);
+}
+
+/* PRM §4.3 T8 10h/14h: cmdq_phy_addr "should not be modified after INIT_HCA until
+ * TEARDOWN_HCA". Inside that window the rewrite is reported, as a warning (a "should",
+ * D-CMD-19); before INIT_HCA and after TEARDOWN_HCA it is allowed. The address takes effect
+ * either way: a NOP completes through it. */
+Test(init_seg, cmdq_addr_rewrite_only_reported_in_t8_window)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_ENABLED);
+	rewrite_cmdq_addr(t);
+	cr_expect_eq(t->tr.violations, 0, "ENABLED, before INIT_HCA: outside T8's window");
+	uint8_t in[16] = { 0 }, out[16];
+	tl_setf(in, 0x00, 31, 16, 0x80D); /* NOP */
+	cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0);
+	tl_down(t);
+
+	t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	rewrite_cmdq_addr(t);
+	tl_expect_one_violation(&t->tr, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED);
+	cr_expect_eq(t->tr.last_violation_arg, (uint32_t)t->d.cmdq_addr);
+	cr_expect_eq(nicref_violation_is_warning(NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED), 1);
+	cr_expect_str_eq(nicref_violation_citation(NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED),
+			 "PRM §4.3 T8");
+	cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0);
+
+	tl_mark(&t->tr);
+	uint8_t td[16] = { 0 };
+	tl_setf(td, 0x00, 31, 16, 0x103); /* TEARDOWN_HCA, profile 0 (T169/T170) */
+	cr_assert_eq(tl_cmd(t, td, 16, out, 16), 0);
+	rewrite_cmdq_addr(t);
+	cr_expect_eq(t->tr.violations, 0, "TORN_DOWN: T8's window has closed");
+	cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0);
+	tl_down(t);
+}

@@ -40,7 +40,9 @@
 	  "each object's reference count equals the references the live objects hold to it")    \
 	X(ROCE_ACCL_STORED, -13, "seed 000 ROCE_ACCL",                                          \
 	  "ROCE_ACCL holds only what a write could store: a profile id within the capability "  \
-	  "and a profile that passes validation")
+	  "and a profile that passes validation")                                              \
+	X(PAGE_WAIT_ONLY_INITIALIZED, -14, "PRM §12.3.7; D-PG-6",                               \
+	  "a command waits for pages only while the HCA is INITIALIZED (TEARDOWN_HCA ends it)")
 
 /* EQs (reference/obj/eq.c). */
 #define NICREF_INVARIANTS_EQ(X)                                                                 \

@@ -165,8 +165,8 @@ NICREF_API int nicref_event_format(const struct nicref_event *ev, char *buf, siz
 	  "next_pointer of the last block needed is not 0")                                        \
 	X(CMD_RESERVED_NOT_ZERO, "PRM §12.2 T128",                                               \
 	  "reserved field of a command input not zero (arg: byte offset << 32 | bits)")          \
-	X(CMDQ_ADDR_WHILE_ENABLED, "PRM §8.2",                                                   \
-	  "command queue address written while the HCA is enabled")                               \
+	X(CMDQ_ADDR_WHILE_ENABLED, "PRM §4.3 T8",                                                \
+	  "command queue address written after INIT_HCA, before TEARDOWN_HCA")                    \
 	X(ISSI_NOT_SET, "PRM §7.1, §8.2", "INIT_HCA without SET_ISSI after ENABLE_HCA")           \
 	X(SET_HCA_CAP_AFTER_INIT_PAGES, "PRM §12.3.4",                                           \
 	  "SET_HCA_CAP after QUERY_PAGES(init) (D-INIT-1)")                                       \
@@ -192,8 +192,10 @@ NICREF_API int nicref_violation_find(const char *name);
  * (D-CMD-19): warnings, reported apart from the violations of a "must" (`nicref drive`, the
  * reports); the command they concern runs. */
 #define NICREF_VIOLATIONS_SHOULD(X)                                                             \
-	X(MAILBOX_NEXT_NOT_ZERO) /* T98 "the pointer should be 0" */                            \
-	X(MKEY_OCTWORD_SIZE_NOT_MULT4)
+	X(MAILBOX_NEXT_NOT_ZERO)       /* T98 "the pointer should be 0" */                      \
+	X(MKEY_OCTWORD_SIZE_NOT_MULT4) /* T10 34h, a "must" no driver meets */                  \
+	X(ENTRY_STATUS_NOT_ZERO)       /* T96 "SW should set this field to 0" */                \
+	X(CMDQ_ADDR_WHILE_ENABLED)     /* T8 10h/14h "should not be modified" */
 /* 1 for a warning (NICREF_VIOLATIONS_SHOULD), 0 for a violation, -1 for no such rule. */
 NICREF_API int nicref_violation_is_warning(unsigned rule);
 
