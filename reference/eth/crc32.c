@@ -9,7 +9,11 @@
  *     congruent to it modulo the polynomial, reduced to the 32-bit register (Barrett), and the
  *     last n mod 16 bytes go through the tables (Gopal et al., "Fast CRC Computation for
  *     Generic Polynomials Using PCLMULQDQ Instruction", Intel 2009; the constants are x^k mod
- *     P, bit-reflected, for the fold distances). tests/tx_crc32_test.c compares the two on every length and alignment. */
+ *     P, bit-reflected, for the fold distances).
+ * eth_crc32_update (the RoCE ICRC: every byte of every RoCE packet) takes the same two paths
+ * from the register it continues: the fold starts from any register as from 0xFFFFFFFF, XORed
+ * into the first four bytes. tests/tx_crc32_test.c compares the paths on every length and
+ * alignment, and from other registers. */
 #include "eth/crc32_tables.h"
 #include "eth/eth.h"
 
@@ -30,13 +34,6 @@ static uint32_t crc32_tables(uint32_t c, const uint8_t *p, size_t n)
 	return c;
 }
 
-/* zlib's crc32(crc, p, n): the CRC of what crc covered followed by p (the RoCE ICRC goes over
- * a masked copy of the headers, then the payload where it lies: roce/roce_icrc.c). */
-uint32_t eth_crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-	return ~crc32_tables(~crc, p, n);
-}
-
 uint32_t eth_crc32_portable(const uint8_t *p, size_t n)
 {
 	return crc32_tables(0xFFFFFFFFu, p, n) ^ 0xFFFFFFFFu;
@@ -53,7 +50,9 @@ __attribute__((target("pclmul,sse2"))) static inline __m128i fold(__m128i x, __m
 	return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11));
 }
 
-__attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(const uint8_t *p, size_t n)
+/* The register c (not yet inverted) through n >= 64 bytes. */
+__attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(uint32_t c, const uint8_t *p,
+								 size_t n)
 {
 	/* The reflected constants x^(512+32) and x^(512-32) mod P (fold by 64 bytes), then
 	 * x^(128+32) and x^(128-32) mod P (fold by 16 bytes), as the paper's Table gives them. */
@@ -63,8 +62,8 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(const uint8_t
 	__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
 	__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
 	__m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
-	/* The initial register 0xFFFFFFFF is the first four bytes inverted. */
-	x0 = _mm_xor_si128(x0, _mm_cvtsi32_si128((int)0xFFFFFFFFu));
+	/* The register is XORed into the first four bytes (0xFFFFFFFF: them inverted). */
+	x0 = _mm_xor_si128(x0, _mm_cvtsi32_si128((int)c));
 	p += 64;
 	n -= 64;
 	for (; n >= 64; p += 64, n -= 64) {
@@ -92,19 +91,32 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(const uint8_t
 			   _mm_srli_si128(x0, 4));
 	__m128i t = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly, 0x10);
 	t = _mm_clmulepi64_si128(_mm_and_si128(t, mask32), poly, 0x00);
-	uint32_t c = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(_mm_xor_si128(t, x0), 4));
-	return crc32_tables(c, p, n) ^ 0xFFFFFFFFu;
+	c = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(_mm_xor_si128(t, x0), 4));
+	return crc32_tables(c, p, n);
 }
+
+/* The register c through n bytes by the faster path this CPU has. */
+static uint32_t crc32_any(uint32_t c, const uint8_t *p, size_t n)
+{
+	if (n >= CRC32_CLMUL_MIN && __builtin_cpu_supports("pclmul"))
+		return crc32_clmul(c, p, n);
+	return crc32_tables(c, p, n);
+}
+#else
+static uint32_t crc32_any(uint32_t c, const uint8_t *p, size_t n)
+{
+	return crc32_tables(c, p, n);
+}
+#endif
 
 uint32_t eth_crc32(const uint8_t *p, size_t n)
 {
-	if (n >= CRC32_CLMUL_MIN && __builtin_cpu_supports("pclmul"))
-		return crc32_clmul(p, n);
-	return eth_crc32_portable(p, n);
+	return crc32_any(0xFFFFFFFFu, p, n) ^ 0xFFFFFFFFu;
 }
-#else
-uint32_t eth_crc32(const uint8_t *p, size_t n)
+
+/* zlib's crc32(crc, p, n): the CRC of what crc covered followed by p (the RoCE ICRC goes over
+ * a masked copy of the headers, then the payload where it lies: roce/roce_icrc.c). */
+uint32_t eth_crc32_update(uint32_t crc, const uint8_t *p, size_t n)
 {
-	return eth_crc32_portable(p, n);
+	return ~crc32_any(~crc, p, n);
 }
-#endif

@@ -74,7 +74,8 @@ void qp_open_table(struct nicref_dev *dev);
 int roce_addr_init(struct nicref_dev *dev);
 void roce_addr_fini(struct nicref_dev *dev);
 void roce_addr_reset(struct nicref_dev *dev);
-/* The entry of (port 1.., index), or NULL when out of range. */
+/* The entry of (port 1.., index), or NULL when out of range. A port's entries lie one after
+ * the other, ROCE_ADDR_BYTES apart (roce/roce_build.c walks them so). */
 const uint8_t *roce_addr_entry(const struct nicref_dev *dev, unsigned port, unsigned index);
 /* The references live QPs hold (invariants). */
 void qp_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);

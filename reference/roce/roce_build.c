@@ -37,15 +37,25 @@ static const uint8_t *gid_entry(const struct nicref_dev *dev, unsigned port, uns
 	return e;
 }
 
+/* Whether a RoCEv2 entry of the port's table holds gid. Every packet sent asks it of all
+ * ROCE_ADDR_ENTRIES entries, most of them empty (all zero): the address is compared first, as
+ * two words read in place, and only an entry that holds it has its version read (the same
+ * answer as the version first: both must hold). */
+_Static_assert(PRMB_roce_addr_layout__source_l3_address % 8 == 0 &&
+		       PRMW_roce_addr_layout__source_l3_address == 128,
+	       "source_l3_address: 16 whole bytes");
 bool roce_gid_is_local(const struct nicref_dev *dev, unsigned port, const uint8_t gid[16])
 {
-	for (unsigned i = 0; i < ROCE_ADDR_ENTRIES; i++) {
-		const uint8_t *e = gid_entry(dev, port, i);
-		uint8_t g[16];
-		if (e && nicref_field_get_bytes(e, ROCE_ADDR_BYTES,
-						PRM_FIELD(roce_addr_layout, source_l3_address), g,
-						16) == 0 &&
-		    memcmp(g, gid, 16) == 0)
+	const uint8_t *e = roce_addr_entry(dev, port, 0);
+	if (!e)
+		return false; /* no such port: no entry at all */
+	uint64_t want[2];
+	memcpy(want, gid, 16);
+	/* A port's entries lie one after the other (obj/qp.h). */
+	for (unsigned i = 0; i < ROCE_ADDR_ENTRIES; i++, e += ROCE_ADDR_BYTES) {
+		uint64_t g[2];
+		memcpy(g, e + PRMB_roce_addr_layout__source_l3_address / 8, 16);
+		if (g[0] == want[0] && g[1] == want[1] && gid_entry(dev, port, i))
 			return true;
 	}
 	return false;

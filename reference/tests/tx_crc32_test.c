@@ -1,6 +1,7 @@
 /* The frame_out CRC (eth/crc32.c, D-TX-2): zlib's crc32, eight bytes a step through the tables of
  * eth/crc32_tables.h, against a bit-by-bit CRC of the IEEE 802.3 polynomial. */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "eth/crc32_tables.h"
 #include "eth/eth.h"
@@ -63,4 +64,33 @@ Test(tx_crc32, folding_path_equals_table_path)
 			if (n % 97 == 0)
 				cr_assert_eq(t, crc_bitwise(buf + at, n), "%zu bytes at %zu", n, at);
 		}
+}
+
+/* eth_crc32_update (the RoCE ICRC) continues any register by either path: the CRC of a buffer
+ * split at any point, its second part at every length to past a jumbo frame and every alignment
+ * of 16, equals the table path's CRC of the whole; and from register 0 (the ICRC's start, 8 bytes
+ * of 1s in front) the bit-by-bit CRC of the same. */
+Test(tx_crc32, update_continues_any_register_on_both_paths)
+{
+	static uint8_t buf[9216 + 64];
+	uint32_t x = 4242;
+	for (size_t i = 0; i < sizeof buf; i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(x >> 16);
+	}
+	for (size_t k = 0; k < 48; k += 7)
+		for (size_t at = 0; at < 16; at++)
+			for (size_t n = 0; k + at + n <= sizeof buf; n += n < 300 ? 1 : 53) {
+				const uint8_t *p = buf + at;
+				uint32_t head = eth_crc32_portable(p, k);
+				cr_assert_eq(eth_crc32_update(head, p + k, n),
+					     eth_crc32_portable(p, k + n),
+					     "%zu bytes after %zu at %zu", n, k, at);
+			}
+	static uint8_t ones[8 + 200];
+	memset(ones, 0xFF, 8);
+	memcpy(ones + 8, buf, 200);
+	for (size_t n = 0; n <= 200; n++)
+		cr_assert_eq(eth_crc32_update(eth_crc32_update(0, ones, 8), buf, n),
+			     crc_bitwise(ones, 8 + n), "%zu bytes after the 8 of 1s", n);
 }
