@@ -81,8 +81,8 @@ void vport_dev_reset(struct nicref_dev *dev);
 int vport_dev_check(const struct nicref_dev *dev);
 
 /* The NIC vport context's min_wqe_inline_mode (PRM §7.3 T15 00h[26:24]): the least inline
- * mode an SQ of this vport may be created with (PRM §7.4.4.1.2: "An attempt to create SQ with
- * inline mode < minimal required by the Vport NIC will fail"). Meaningful only when
+ * mode an SQ of this vport may be created with (PRM §7.9.3 mode 1: "An attempt to create SQ
+ * with inline mode < minimal required by the Vport NIC will fail"). Meaningful only when
  * HCA_CAP.wqe_inline_mode == 1 (T147); the caller checks that. */
 unsigned vport_min_wqe_inline_mode(const struct nicref_dev *dev);
 
