@@ -54,9 +54,12 @@ unsigned vport_min_wqe_inline_mode(const struct nicref_dev *dev)
 bool vport_is_up(struct nicref_dev *dev)
 {
 	/* T473 "state: port state" against "admin_state: the state required by SW": the vport is
-	 * up when SW wants it up and its port carries traffic (D-VP-2). */
-	const struct port *p = port_get(dev, 1);
-	return dev->vport && dev->vport->admin_state == 1 && p && p->oper_status == PORT_OPER_UP;
+	 * up when SW wants it up and its port carries traffic (D-VP-2). It exists only from
+	 * INIT_HCA to TEARDOWN_HCA (§12.17: its counters are "created" with it; TEARDOWN_HCA
+	 * returns it to power-on, -408): before and after, the data path finds it down. */
+	const struct port *p = port_get(dev, VPORT_PORT);
+	return dev->vport && dev->hca.state == HCA_INITIALIZED && dev->vport->admin_state == 1 &&
+	       p && p->oper_status == PORT_OPER_UP;
 }
 
 void vport_count(struct nicref_dev *dev, enum vport_counter c, uint64_t octets)
@@ -65,6 +68,24 @@ void vport_count(struct nicref_dev *dev, enum vport_counter c, uint64_t octets)
 	NICREF_ASSERT((unsigned)c < VPORT_CNT_COUNT && dev->vport);
 	dev->vport->cnt[c].packets++;
 	dev->vport->cnt[c].octets += octets;
+}
+
+enum vport_counter vport_counter_of(bool rx, const uint8_t *frame, size_t len)
+{
+	/* T486 "Ethernet broadcast/unicast/multicast": the destination address's I/G bit (IEEE
+	 * 802.3 §3.2.3), broadcast being all ones. */
+	static const enum vport_counter by[2][3] = {
+		{ VPORT_CNT_TX_UNICAST, VPORT_CNT_TX_MULTICAST, VPORT_CNT_TX_BROADCAST },
+		{ VPORT_CNT_RX_UNICAST, VPORT_CNT_RX_MULTICAST, VPORT_CNT_RX_BROADCAST },
+	};
+	unsigned cast = 0;
+	if (len >= 6 && (frame[0] & 1)) {
+		cast = 2;
+		for (unsigned i = 0; i < 6; i++)
+			if (frame[i] != 0xFF)
+				cast = 1;
+	}
+	return by[rx][cast];
 }
 
 struct vport_traffic vport_counter_get(const struct nicref_dev *dev, enum vport_counter c)
@@ -120,7 +141,7 @@ int vport_dev_check(const struct nicref_dev *dev)
 		/* Outside INIT_HCA..TEARDOWN_HCA no command reaches the vport, and TEARDOWN_HCA
 		 * returned it to its power-on values. */
 		bool power_on = v->admin_state == 1 && v->mtu == 0 && !v->promisc_uc &&
-				!v->promisc_mc && !v->promisc_all && v->l2.n == 0;
+				!v->promisc_mc && !v->promisc_all && !v->roce_en && v->l2.n == 0;
 		for (unsigned t = 0; t < VPORT_LISTS; t++)
 			power_on = power_on && v->list_len[t] == 0;
 		for (unsigned k = 0; k < VPORT_CNT_COUNT; k++)

@@ -10,6 +10,7 @@
 #define NICREF_OBJ_VPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct nicref_dev;
@@ -58,7 +59,7 @@ struct vport {
 	uint8_t min_wqe_inline_mode;
 	uint16_t mtu; /* 0: the physical port's */
 	bool promisc_uc, promisc_mc, promisc_all;
-	bool roce_en; /* beyond Rev 0.40 (D-VFIO-3): kept and read back; no RoCE is modelled */
+	bool roce_en; /* beyond Rev 0.40 (D-VFIO-3): kept and read back; RoCE does not read it */
 	uint64_t permanent_address;
 	/* The three address lists, each with its own length (T16 allowed_list_type); elements are
 	 * mac_addr[47:0] for uc/mc and the vlan id for vlan. */
@@ -80,14 +81,19 @@ void vport_dev_reset(struct nicref_dev *dev);
 int vport_dev_check(const struct nicref_dev *dev);
 
 /* The NIC vport context's min_wqe_inline_mode (PRM §7.3 T15 00h[26:24]): the least inline
- * mode an SQ of this vport may be created with (PRM §7.4.4.1.2: "An attempt to create SQ with
- * inline mode < minimal required by the Vport NIC will fail"). Meaningful only when
+ * mode an SQ of this vport may be created with (PRM §7.9.3 mode 1: "An attempt to create SQ
+ * with inline mode < minimal required by the Vport NIC will fail"). Meaningful only when
  * HCA_CAP.wqe_inline_mode == 1 (T147); the caller checks that. */
 unsigned vport_min_wqe_inline_mode(const struct nicref_dev *dev);
 
-/* QUERY_VPORT_STATE state (T473): up when the administrative state is up and the function's
- * physical port (local_port 1) is operationally up (D-VP-2). The data path drops the vport's
- * traffic while it is down (D-VP-2, docs/vport.md). */
+/* The function's vport is on its physical port local_port 1 (D-TX-7): frames of another port
+ * are not the vport's. */
+#define VPORT_PORT 1u
+
+/* QUERY_VPORT_STATE state (T473): up when the HCA is initialized (the vport exists from
+ * INIT_HCA to TEARDOWN_HCA), the administrative state is up and the function's physical port
+ * (VPORT_PORT) is operationally up (D-VP-2). The data path drops the vport's traffic while it
+ * is down, the Ethernet path's and RoCE's (D-VP-2, docs/vport.md). */
 bool vport_is_up(struct nicref_dev *dev);
 
 /* 2^HCA_CAP.log_max_current_uc_list / _mc_list / log_max_vlan_list: the longest list of each
@@ -100,6 +106,9 @@ uint64_t vport_l2_table_size(const struct nicref_dev *dev);
 
 /* One more packet of `octets` bytes on counter c. */
 void vport_count(struct nicref_dev *dev, enum vport_counter c, uint64_t octets);
+/* The T486 counter of a frame the vport sent (rx false) or received (rx true), by its
+ * destination address: broadcast, other group addresses (multicast), unicast. */
+enum vport_counter vport_counter_of(bool rx, const uint8_t *frame, size_t len);
 /* Counter c as it stands. */
 struct vport_traffic vport_counter_get(const struct nicref_dev *dev, enum vport_counter c);
 

@@ -117,7 +117,9 @@ static size_t build(struct nicref_dev *dev, unsigned port, uint16_t pkey, uint16
 	bool vlan = PRM_GET(roce_addr_layout, vlan_valid, e, ROCE_ADDR_BYTES) != 0;
 	size_t l2 = ETH_LEN + (vlan ? 4 : 0);
 	const struct port *pt = port_get(dev, port);
-	if (!pt || pt->oper_status != PORT_OPER_UP) {
+	/* D-ROCE-11, D-VP-2: on the function's port the vport down is the port down to it (T475
+	 * admin_state "0x0: down - set port to down state"). */
+	if (!pt || pt->oper_status != PORT_OPER_UP || (port == VPORT_PORT && !vport_is_up(dev))) {
 		*why = NICREF_ROCE_DROP_TX_LINK_DOWN;
 		return 0;
 	}
@@ -227,6 +229,10 @@ static int send(struct nicref_dev *dev, unsigned port, uint32_t qpn, const struc
 	uint64_t a[6] = { port, qpn, h->dest_qp & ROCE_PSN_MASK, h->opcode, h->psn & ROCE_PSN_MASK,
 			  n };
 	dev_emit(dev, NICREF_EV_ROCE_TX, a, 6);
+	/* T486, D-VP-2: the vport sent it, to the wire or to a local GID (as D-TX-7 counts the
+	 * Ethernet path's); octets with the FCS (D-REG-9). */
+	if (port == VPORT_PORT)
+		vport_count(dev, vport_counter_of(false, f, n), (uint64_t)n + 4);
 	if (roce_gid_is_local(dev, port, av->rgid)) {
 		dev_emit3(dev, NICREF_EV_TX_LOOPBACK, qpn, port, 1);
 		queue_local(dev, port, f, n, h->dest_qp, h->psn);

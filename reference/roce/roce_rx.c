@@ -75,12 +75,25 @@ static void deliver(struct nicref_dev *dev, struct roce_pkt *p, int parsed)
 		rc_rx(dev, qp, p);
 }
 
+/* T486, D-VP-2: a frame the transport takes on the function's port is one the vport received
+ * (Received ETH unicast/multicast/broadcast by its destination, octets with the FCS as D-RX-7),
+ * whatever the transport's checks then make of it, as the Ethernet path counts before
+ * steering. */
+static void vport_received(struct nicref_dev *dev, unsigned port, const uint8_t *frame,
+			   size_t len)
+{
+	if (port == VPORT_PORT)
+		vport_count(dev, vport_counter_of(true, frame, len), (uint64_t)len + 4);
+}
+
 static void take(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
 {
 	struct roce_pkt p;
 	int r = roce_parse(frame, len, port, roce_state_of(dev)->check_icrc, &p);
-	if (r != ROCE_NOT_ROCE)
-		deliver(dev, &p, r);
+	if (r == ROCE_NOT_ROCE)
+		return;
+	vport_received(dev, port, frame, len);
+	deliver(dev, &p, r);
 }
 
 static unsigned be16_at(const uint8_t *p)
@@ -131,16 +144,20 @@ bool roce_rx_candidate(const uint8_t *f, size_t len, uint8_t dip[16])
 
 /* D-ROCE-1: the transport takes RoCEv2 to one of the port's GIDs. The parse has no effect but
  * its result, so the address is asked first: a frame to another address is the Ethernet
- * path's whatever the parse would say of it. */
+ * path's whatever the parse would say of it. While the function's vport is down (D-VP-2) no
+ * frame of its port is the transport's: the Ethernet path drops it as it drops every frame
+ * then (vport_down). */
 bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
 {
 	uint8_t dip[16];
-	if (!roce_rx_candidate(frame, len, dip) || !roce_gid_is_local(dev, port, dip))
+	if ((port == VPORT_PORT && !vport_is_up(dev)) || !roce_rx_candidate(frame, len, dip) ||
+	    !roce_gid_is_local(dev, port, dip))
 		return false;
 	struct roce_pkt p;
 	int r = roce_parse(frame, len, port, roce_state_of(dev)->check_icrc, &p);
 	if (r == ROCE_NOT_ROCE)
 		return false;
+	vport_received(dev, port, frame, len);
 	roce_enter(dev);
 	deliver(dev, &p, r);
 	roce_leave(dev);

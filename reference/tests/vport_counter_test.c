@@ -95,3 +95,54 @@ Test(vport_counter, counter_query_short_output_refused)
 	cr_expect_eq(tl_cmd(tdev, in, sizeof in, out, 0xD0), BAD_OUTPUT_LEN);
 	tl_expect_refused(tdev, BAD_OUTPUT_LEN, NICREF_RULE_OUTPUT_TOO_SHORT);
 }
+
+/* ---- No traffic outside INIT_HCA..TEARDOWN_HCA (invariant -408) ----------------------------- */
+
+/* A 64-byte broadcast frame (IEEE 802.3 minimum, the FCS excluded as the model's frames are). */
+static void bcast_frame(uint8_t f[64])
+{
+	memset(f, 0, 64);
+	memset(f, 0xFF, 6);
+	f[6] = 0x02;
+	f[11] = 0x01;
+	f[12] = 0x08; /* IPv4 EtherType, payload zero */
+}
+
+/* The function's vport exists from INIT_HCA to TEARDOWN_HCA (PRM §12.17: "When a Vport is
+ * created, a set of traffic counters on this Vport will also be automatically created"; §7.14.3
+ * TEARDOWN_HCA returns it to power-on, D-VP-2): a frame on the wire outside that window finds
+ * the vport down, is dropped as such and counts nothing in it. */
+static void expect_frame_not_taken(struct tl_dev *t)
+{
+	cr_expect(!vport_is_up(t->dev), "the vport is down while the HCA is not initialized");
+	struct nicref_stats s0, s1;
+	nicref_stats_get(t->dev, &s0);
+	uint8_t f[64];
+	bcast_frame(f);
+	cr_assert_eq(nicref_wire_rx(t->dev, 1, f, sizeof f), 0);
+	nicref_stats_get(t->dev, &s1);
+	cr_expect_eq(s1.rx_drops - s0.rx_drops, 1, "the frame is dropped");
+	cr_expect_eq(vport_counter_get(t->dev, VPORT_CNT_RX_BROADCAST).packets, 0,
+		     "T486 Received ETH broadcast counted a frame outside INIT_HCA..TEARDOWN_HCA");
+	cr_expect_eq(nicref_dev_check(t->dev), 0, "invariant -408 holds");
+	memset(t->dev->vport->cnt, 0, sizeof t->dev->vport->cnt); /* for tl_down's check */
+}
+
+Test(vport_counter, wire_frame_after_teardown_counts_nothing)
+{
+	cr_assert_eq(refdrv_teardown(&tdev->d), 0, "%s", tdev->d.error);
+	expect_frame_not_taken(tdev);
+	/* and the same frame counts once the HCA is initialized again */
+	cr_assert_eq(refdrv_bring_up(&tdev->d, REFDRV_INITIALIZED), 0, "%s", tdev->d.error);
+	uint8_t f[64];
+	bcast_frame(f);
+	cr_assert_eq(nicref_wire_rx(tdev->dev, 1, f, sizeof f), 0);
+	cr_expect_eq(vport_counter_get(tdev->dev, VPORT_CNT_RX_BROADCAST).packets, 1);
+}
+
+Test(vport_counter, wire_frame_before_init_counts_nothing)
+{
+	struct tl_dev *t2 = tl_up_to(NULL, REFDRV_ENABLED);
+	expect_frame_not_taken(t2);
+	tl_down(t2);
+}

@@ -127,3 +127,15 @@ Test(vport, invariants_catch_a_broken_vport)
 	cr_expect_eq(vport_min_wqe_inline_mode(tdev->dev), 0);
 	tdev->dev->vport = saved;
 }
+
+/* D-VFIO-3's roce_en is part of the context TEARDOWN_HCA returns to power-on (0): -408 sees
+ * it as it sees the other fields a MODIFY sets. */
+Test(vport, invariant_408_covers_roce_en)
+{
+	cr_assert_eq(refdrv_teardown(&tdev->d), 0, "%s", tdev->d.error);
+	cr_assert_eq(nicref_dev_check(tdev->dev), 0);
+	tdev->dev->vport->roce_en = true;
+	cr_expect_eq(vport_dev_check(tdev->dev), -408, "roce_en 1 outside INIT_HCA..TEARDOWN_HCA");
+	tdev->dev->vport->roce_en = false;
+	cr_expect_eq(vport_dev_check(tdev->dev), 0);
+}

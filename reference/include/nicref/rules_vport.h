@@ -8,7 +8,7 @@
 	X(VPORT_ADMIN_STATE_INVALID, BAD_PARAM, "PRM §12.16.2 T475",                            \
 	  "MODIFY_VPORT_STATE admin_state other than 0 down or 1 up")                             \
 	X(NIC_VPORT_FIELD_SELECT_UNKNOWN, BAD_PARAM, "PRM §12.16.4 T483; D-VP-5",               \
-	  "MODIFY_NIC_VPORT_CONTEXT field_select has a bit other than 2, 4 and 6")                \
+	  "MODIFY_NIC_VPORT_CONTEXT field_select has a bit other than 1 (roce_en), 2, 4, 6")     \
 	X(NIC_VPORT_LIST_TYPE_INVALID, BAD_PARAM, "PRM §7.3 T16, §12.16.3 T479",                \
 	  "allowed_list_type other than 0 uc, 1 mc or 2 vlan")                                    \
 	X(NIC_VPORT_UC_LIST_TOO_LONG, BAD_PARAM, "PRM §7.3 T16; D-VP-1",                        \
