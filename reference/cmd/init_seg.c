@@ -50,6 +50,15 @@ static void init_seg_tick(struct nicref_dev *dev, void *state)
 	clear_initializing(dev);
 }
 
+/* initializing clears at ready_at_ns once the queue address is latched (PRM §8.2, D-INIT). */
+static bool init_seg_next_deadline(const struct nicref_dev *dev, const void *state, uint64_t *t)
+{
+	(void)state;
+	const struct init_seg *s = &dev->iseg;
+	*t = s->ready_at_ns;
+	return s->initializing && s->cmdq_valid;
+}
+
 static int init_seg_check(const struct nicref_dev *dev, const void *state, char *buf, size_t len)
 {
 	(void)state;
@@ -69,6 +78,7 @@ const struct dev_subsys init_seg_subsys = {
 	.profile_ok = init_seg_profile_ok,
 	.reset = init_seg_reset,
 	.tick = init_seg_tick,
+	.next_deadline = init_seg_next_deadline,
 	.check = init_seg_check,
 };
 

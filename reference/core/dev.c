@@ -145,13 +145,68 @@ void nicref_dev_reset(struct nicref_dev *dev)
 			c->subsys[i]->reset(dev, c->state[i]);
 }
 
+/* The earliest deadline of a row (core/subsys.h next_deadline) before `bound`, or bound; the
+ * walk stops early at one not after `floor` (nothing can come before it). */
+static uint64_t earliest(const struct nicref_dev *dev, const struct dev_core *c, uint64_t floor,
+			 uint64_t bound)
+{
+	uint64_t at = bound;
+	for (unsigned k = 0; k < c->nticking && at > floor; k++) {
+		unsigned i = c->ticking[k];
+		uint64_t t;
+		if (c->subsys[i]->next_deadline &&
+		    c->subsys[i]->next_deadline(dev, c->state[i], &t) && t < at)
+			at = t;
+	}
+	return at;
+}
+
+int nicref_clock_next_deadline(const struct nicref_dev *dev, uint64_t *t)
+{
+	const struct dev_core *c = dev_core_c(dev);
+	uint64_t at = earliest(dev, c, 0, UINT64_MAX);
+	if (at == UINT64_MAX) {
+		/* Nothing below the bound: a row's deadline may still be UINT64_MAX itself. */
+		for (unsigned k = 0; k < c->nticking; k++) {
+			unsigned i = c->ticking[k];
+			if (c->subsys[i]->next_deadline &&
+			    c->subsys[i]->next_deadline(dev, c->state[i], t))
+				return 1;
+		}
+		return 0;
+	}
+	*t = at;
+	return 1;
+}
+
+/* The next stop of the clock on its way to `target`: the earliest deadline of a row, not before
+ * now, not after target. */
+static uint64_t next_stop(const struct nicref_dev *dev, const struct dev_core *c, uint64_t target)
+{
+	uint64_t at = earliest(dev, c, c->now_ns, target);
+	return at > c->now_ns ? at : c->now_ns;
+}
+
+/* Time moves to the target through every deadline on the way: at each the clock stops and every
+ * row ticks (table order at one time), as a device running continuously would act, so one
+ * advance of a + b gives the trace of an advance of a and one of b (docs/architecture.md "The
+ * clock"). The first stop may be now (something already due); each later one is past the one
+ * before, since a row's deadline moves past the time it ticked at (asserted: a row that left it
+ * there would stop the clock for ever). */
 void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
 {
 	struct dev_core *c = dev_core(dev);
-	c->now_ns = ns > UINT64_MAX - c->now_ns ? UINT64_MAX : c->now_ns + ns;
-	for (unsigned k = 0; k < c->nticking; k++) {
-		unsigned i = c->ticking[k];
-		c->subsys[i]->tick(dev, c->state[i]);
+	const uint64_t target = ns > UINT64_MAX - c->now_ns ? UINT64_MAX : c->now_ns + ns;
+	for (bool first = true;; first = false) {
+		uint64_t stop = next_stop(dev, c, target);
+		NICREF_ASSERT(first || stop > c->now_ns);
+		c->now_ns = stop;
+		for (unsigned k = 0; k < c->nticking; k++) {
+			unsigned i = c->ticking[k];
+			c->subsys[i]->tick(dev, c->state[i]);
+		}
+		if (stop == target)
+			return;
 	}
 }
 

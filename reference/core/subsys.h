@@ -51,6 +51,16 @@ struct dev_subsys {
 	void (*reset)(struct nicref_dev *dev, void *state);
 	/* Virtual time moved (nicref_clock_advance), in table order, after core's clock. */
 	void (*tick)(struct nicref_dev *dev, void *state);
+	/* The earliest time at which the row's tick has something to do (a timer's deadline):
+	 * true with *t set, or false when nothing is due at any time. nicref_clock_advance stops
+	 * the clock at each such time inside an advance and ticks every row there, so what is due
+	 * inside an advance happens at its own time, in time order across rows, and one advance
+	 * of a + b is two of a and b (docs/architecture.md "The clock"). A deadline at or before
+	 * now is due now. After its tick at time t the row's deadline must be past t (or none):
+	 * one that is not is a broken row (NICREF_ASSERT). NULL: the row's tick only polls, or
+	 * acts on time only when asked by something else; it runs at every stop. The answer must
+	 * cost little (O(1) or a scan of what is armed): every advance asks every row. */
+	bool (*next_deadline)(const struct nicref_dev *dev, const void *state, uint64_t *t);
 	/* The row's invariants (nicref/invariants.h): 0, or the code of the first broken, its
 	 * state described into buf as dev_broken does (nothing when len is 0). Table order, after
 	 * core's. */

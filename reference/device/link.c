@@ -351,6 +351,13 @@ void nicref_link_advance(struct nicref_link *l, uint64_t ns)
 			t = end; /* a storm of frames with no delay: leave the instant */
 		if (l->tick && t - l->now > l->tick)
 			t = l->now + l->tick;
+		/* A device's timer (a retransmission) sends at its deadline: the interval ends
+		 * there, so the frame leaves then and the peer can answer before the next one. */
+		for (int k = 0; k < 2; k++) {
+			uint64_t d, at = nicref_clock_now(l->dev[k]);
+			if (nicref_clock_next_deadline(l->dev[k], &d) && d > at && d - at < t - l->now)
+				t = l->now + (d - at);
+		}
 		uint64_t dt = t - l->now;
 		l->now = t;
 		if (dt) {

@@ -107,6 +107,15 @@ static void eth_tick(struct nicref_dev *dev, void *state)
 		lro_tick(dev, ls);
 }
 
+/* The earliest LRO session deadline: the clock stops there (core/subsys.h). */
+static bool eth_next_deadline(const struct nicref_dev *dev, const void *state, uint64_t *t)
+{
+	(void)dev;
+	const struct eth_state *es = state;
+	const struct rx_state *rs = es ? es->rx_state : NULL;
+	return rs && rs->lro && lro_next_deadline(rs->lro, t);
+}
+
 /* The control plane changes a TIR or an RQ: its LRO sessions complete first (D-LRO-10). */
 static void eth_notify(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num)
 {
@@ -122,6 +131,7 @@ const struct dev_subsys eth_subsys = {
 	.destroy = eth_destroy,
 	.reset = eth_reset,
 	.tick = eth_tick,
+	.next_deadline = eth_next_deadline,
 	.notify = eth_notify,
 	.check = eth_check,
 	.counters = eth_counters,

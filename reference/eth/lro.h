@@ -132,6 +132,8 @@ void lro_end(struct nicref_dev *dev, struct lro_state *ls, struct lro_session *s
 void lro_fail(struct nicref_dev *dev, struct lro_state *ls, struct lro_session *s,
 	      uint8_t syndrome);
 void lro_tick(struct nicref_dev *dev, struct lro_state *ls);
+/* The earliest deadline of an open session: true with *t, or false when none is open. */
+bool lro_next_deadline(const struct lro_state *ls, uint64_t *t);
 void lro_notify(struct nicref_dev *dev, struct lro_state *ls, enum dev_note note, uint32_t num);
 int lro_check(const struct nicref_dev *dev, const struct lro_state *ls, char *buf, size_t len);
 void lro_counters(const struct lro_state *ls, struct nicref_stats *out);

@@ -2,7 +2,7 @@
  * D-LRO-7) through the RQ stage's completion (rx_rq.c, rx_cqe.c), or its completion with error
  * when its WQE has no room (§3.3.6.4, D-LRO-3). What ends sessions without a segment: the timer
  * (§3.3.6.3, T45, T147; D-LRO-5), the TIR modified or destroyed (§3.3.6.1), the RQ leaving RDY
- * (D-LRO-10), each in open order. And the engine's invariants and counters. */
+ * (D-LRO-10), each in open order (the timer: in deadline order, then open order). And the engine's invariants and counters. */
 #include "eth/lro.h"
 
 /* T68 l4_hdr_type: 1 TCP, 4 TCP ACK with data (a session always carries data). */
@@ -64,17 +64,43 @@ void lro_fail(struct nicref_dev *dev, struct lro_state *ls, struct lro_session *
 	rx_rq_fail(dev, &d.slot, &p, syndrome);
 }
 
-/* Ends every session `want` selects, in open order. */
-static void end_all(struct nicref_dev *dev, struct lro_state *ls, lro_want_fn want,
-		    uint64_t arg, enum nicref_lro_cause c, bool rq_leaving)
+/* Ends the collected sessions [base, base + n) of ls->todo in that order. */
+static void end_collected(struct nicref_dev *dev, struct lro_state *ls, uint32_t base, uint32_t n,
+			  enum nicref_lro_cause c, bool rq_leaving)
 {
-	uint32_t base, n = lro_collect(ls, want, arg, &base);
 	for (uint32_t i = base; i < base + n; i++) {
 		struct lro_session *s = lro_todo(ls, i);
 		if (s)
 			lro_end(dev, ls, s, c, rq_leaving);
 	}
 	ls->top = base;
+}
+
+/* Ends every session `want` selects, in open order. */
+static void end_all(struct nicref_dev *dev, struct lro_state *ls, lro_want_fn want,
+		    uint64_t arg, enum nicref_lro_cause c, bool rq_leaving)
+{
+	uint32_t base, n = lro_collect(ls, want, arg, &base);
+	end_collected(dev, ls, base, n, c, rq_leaving);
+}
+
+/* Puts the collected entries [base, base + n) (open order) in the order of their deadlines,
+ * keeping open order at equal deadlines: an insertion sort, linear when they share one
+ * deadline, as the sessions one tick ends do when the clock stops at each deadline
+ * (nicref_clock_advance). */
+static void by_deadline(struct lro_state *ls, uint32_t base, uint32_t n)
+{
+	uint32_t *e = ls->todo + 2 * (size_t)base;
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t idx = e[2 * i], gen = e[2 * i + 1], j = i;
+		uint64_t d = ls->s[idx].deadline_ns;
+		for (; j > 0 && ls->s[e[2 * (j - 1)]].deadline_ns > d; j--) {
+			e[2 * j] = e[2 * (j - 1)];
+			e[2 * j + 1] = e[2 * (j - 1) + 1];
+		}
+		e[2 * j] = idx;
+		e[2 * j + 1] = gen;
+	}
 }
 
 /* D-LRO-5: the period N in force when the session opened; it ends when virtual time reaches
@@ -94,10 +120,26 @@ static bool of_rq(const struct lro_session *s, uint64_t rqn)
 	return s->key.rqn == rqn;
 }
 
+/* The expired sessions end in the order of their deadlines, then of opening (D-LRO-5: each at
+ * t0 + N; T147 lets a session of period N end by 2N, so one of a short period opened after one
+ * of a long period ends first). */
 void lro_tick(struct nicref_dev *dev, struct lro_state *ls)
 {
-	if (ls->nopen)
-		end_all(dev, ls, expired, nicref_clock_now(dev), NICREF_LRO_TIMER, false);
+	if (!ls->nopen)
+		return;
+	uint32_t base, n = lro_collect(ls, expired, nicref_clock_now(dev), &base);
+	by_deadline(ls, base, n);
+	end_collected(dev, ls, base, n, NICREF_LRO_TIMER, false);
+}
+
+bool lro_next_deadline(const struct lro_state *ls, uint64_t *t)
+{
+	/* A scan of the open sessions (periods differ by TIR, so open order is not deadline
+	 * order); nothing when none is open. */
+	for (uint32_t i = ls->head; i != LRO_NIL; i = ls->s[i].next)
+		if (i == ls->head || ls->s[i].deadline_ns < *t)
+			*t = ls->s[i].deadline_ns;
+	return ls->head != LRO_NIL;
 }
 
 void lro_notify(struct nicref_dev *dev, struct lro_state *ls, enum dev_note note, uint32_t num)

@@ -1,6 +1,7 @@
 /* What a TCP segment is to LRO (eth/lro.h): its LRO Flow ID (PRM §3.3.6.1, D-LRO-1), the fields
  * a merge compares and accumulates (§3.3.6.4, T5), and the first condition of session creation
- * (§3.3.6.2) it fails, in the order of the cause table of nicref/lro.h (D-LRO-8). The same
+ * (§3.3.6.2) it fails, in the order D-LRO-8 lists (not the cause table's: no_resources is
+ * listed fourth there, and checked last, by lro_rx.c). The same
  * conditions end an open session (§3.3.6.3); no_resources is lro_rx.c's (it only concerns an
  * open). Every read is inside the frame: the parse reports only whole headers. */
 #include <string.h>

@@ -105,6 +105,19 @@ static void obj_tick(struct nicref_dev *dev, void *state)
 	}
 }
 
+/* The earliest held completion event or held interrupt (a scan of the held CQs and, when one is
+ * held, of the vectors): the clock stops there (core/subsys.h), so each fires at its deadline
+ * even when other rows' deadlines fall in the same advance. */
+static bool obj_next_deadline(const struct nicref_dev *dev, const void *state, uint64_t *t)
+{
+	(void)state;
+	uint64_t cq = 0, eq = 0;
+	bool c = cq_next_due(dev, &cq), e = eq_next_due(dev, &eq);
+	if (c || e)
+		*t = !e || (c && cq <= eq) ? cq : eq;
+	return c || e;
+}
+
 static void free_obj(void *ctx, void *obj)
 {
 	dev_free(ctx, obj); /* ctx: the device */
@@ -264,6 +277,7 @@ const struct dev_subsys obj_subsys = {
 	.destroy = obj_destroy,
 	.reset = obj_reset,
 	.tick = obj_tick,
+	.next_deadline = obj_next_deadline,
 	.check = obj_dev_check,
 	/* for the whole control plane (cmd/ctl_snap.c) */
 	.snap_save = ctl_snap_save,

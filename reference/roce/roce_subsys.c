@@ -96,6 +96,28 @@ static void roce_tick(struct nicref_dev *dev, void *state)
 	roce_leave(dev);
 }
 
+/* The earliest timer of an armed QP: its ACK timer or RNR wait (rc_req_deadline, which the QP's
+ * deadline follows: rc_dev.c sync) or its rate's restore (roce_cc.c). A walk of the armed list
+ * only (the QPs with a timer, linked by QPN); the clock stops there (core/subsys.h), so each
+ * expiry happens at its deadline (D-ROCE-RC-19). */
+static bool roce_next_deadline(const struct nicref_dev *dev, const void *state, uint64_t *t)
+{
+	const struct roce_state *rs = state;
+	bool any = false;
+	for (uint32_t k = rs->armed; k;) {
+		const struct qp *q = obj_get(dev, OBJ_QP, k);
+		const struct roce_qp *qp = q->xport;
+		const uint64_t d[2] = { qp->deadline_ns, qp->rp_restore_ns };
+		for (unsigned j = 0; j < 2; j++)
+			if (d[j] && (!any || d[j] < *t)) {
+				*t = d[j];
+				any = true;
+			}
+		k = qp->tnext;
+	}
+	return any;
+}
+
 static void roce_notify(struct nicref_dev *dev, void *state, enum dev_note note, uint32_t num)
 {
 	(void)state;
@@ -208,6 +230,7 @@ const struct dev_subsys roce_subsys = {
 	.destroy = roce_destroy,
 	.reset = roce_reset,
 	.tick = roce_tick,
+	.next_deadline = roce_next_deadline,
 	.notify = roce_notify,
 	.check = roce_check,
 	.counters = roce_counters,

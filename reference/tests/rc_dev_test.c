@@ -348,6 +348,31 @@ Test(rc_dev, lost_packet_resent_from_its_psn)
 	fab_down(f);
 }
 
+/* D-ROCE-RC-19: the link ends its intervals at each device's timer (nicref_clock_next_deadline),
+ * so a retransmission crosses it and is answered before the next deadline. The only SEND is
+ * lost; with no tick, one link advance of 300 ms (ack_timeout 14: 67.1 ms a try): one timeout
+ * retransmission, at its deadline, acknowledged; without the stop the device would have run
+ * through four expiries before the link moved the first resend. */
+Test(rc_dev, link_stops_at_a_timer_so_the_peer_answers_the_resend)
+{
+	struct fab *f = fab_up(7, 7);
+	nicref_link_set_tick(f->l, 0);
+	lose_frame(f, NICREF_LINK_AB, 0);
+	recv_post(f, D + 0x10000, 4096);
+	pattern(f->a, D, 100, 9);
+	post(f, REFDRV_QP_OP_SEND, D, 100, 0);
+	uint64_t t0 = nicref_clock_now(f->a->dev);
+	nicref_link_advance(f->l, 300000000);
+	const struct nicref_event *r = tl_only(&f->a->tr, NICREF_EV_ROCE_RETX);
+	cr_expect_eq(r->time_ns, t0 + 4096ull * (1u << 14), "at the ACK timer's deadline");
+	uint8_t cqe[64];
+	cr_assert_eq(poll(f->a, &f->qa.qp[0].scq, cqe), 1);
+	cr_expect_eq(refdrv_rx_cqe_field(cqe, "opcode"), 0, "the SEND completes");
+	cr_assert_eq(poll(f->b, &f->qb.qp[0].rcq, cqe), 1);
+	same(f->a, D, f->b, D + 0x10000, 100);
+	fab_down(f);
+}
+
 /* D-ROCE-RC-26: a lost READ response is an implied NAK. A READ of 3000 bytes at MTU 1024 takes
  * PSNs 0xFFFFFE, 0xFFFFFF and 0; B's MIDDLE response (the second frame from B) is lost, so the
  * LAST shows the gap: A asks the READ again from PSN 0xFFFFFF and the event says why with

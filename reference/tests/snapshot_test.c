@@ -601,8 +601,10 @@ static void qp_traffic(struct tl_dev *t)
 		nicref_clock_advance(t->dev, 1000);
 	}
 	qp_post(t, 1, REFDRV_QP_OP_SEND, 0, 64); /* no receive WQE posted: RNR NAKs, retries */
+	/* Each advance passes two RNR waits (min_rnr_nak 1: 10 us), each retried at its deadline
+	 * (nicref_clock_advance stops there): 16 retries fit the trace buffer. */
 	for (unsigned k = 0; k < 8; k++)
-		nicref_clock_advance(t->dev, 1000000);
+		nicref_clock_advance(t->dev, 20000);
 }
 
 static void qp_destroy(struct tl_dev *t, uint32_t qpn)

@@ -75,9 +75,10 @@ NICREF_API void nicref_link_destroy(struct nicref_link *l);
  * NICREF_LINK_MAX_NS. */
 NICREF_API int nicref_link_set_faults(struct nicref_link *l, enum nicref_link_dir d,
 				      const struct nicref_link_faults *f);
-/* The longest interval nicref_link_advance moves the clocks by at once (0: no limit): a device
- * acts on its timers when its clock moves, so a frame a timer sends leaves at the end of the
- * interval. -1 above NICREF_LINK_MAX_NS. */
+/* The longest interval nicref_link_advance moves the clocks by at once (0: no limit). The
+ * intervals end at every due frame and every device timer anyway (nicref_clock_next_deadline),
+ * so a frame a timer sends leaves at the timer's deadline; the tick bounds the rest (a device
+ * polling, say). -1 above NICREF_LINK_MAX_NS. */
 NICREF_API int nicref_link_set_tick(struct nicref_link *l, uint64_t tick_ns);
 
 /* A frame `from` transmitted on `port` (call it from the device's ops.wire_tx): it enters the
@@ -89,8 +90,8 @@ NICREF_API int nicref_link_tx(struct nicref_link *l, const struct nicref_dev *fr
  * (frames the deliveries make with no delay included), at most NICREF_LINK_MAX_BURST. The
  * number delivered. A call from inside a delivery does nothing (returns 0). */
 NICREF_API unsigned nicref_link_deliver(struct nicref_link *l);
-/* Moves the link and both devices ns forward: in intervals ending at each due frame (and at
- * most the tick long), each advancing a then b, then delivering what is due. When a delivery
+/* Moves the link and both devices ns forward: in intervals ending at each due frame and each
+ * device timer's deadline (and at most the tick long), each advancing a then b, then delivering what is due. When a delivery
  * pass ends at NICREF_LINK_MAX_BURST with frames still due, time moves on to the end anyway. */
 NICREF_API void nicref_link_advance(struct nicref_link *l, uint64_t ns);
 /* The link's time: ns advanced since create. */

@@ -174,6 +174,12 @@ NICREF_API void nicref_trace_mute(struct nicref_dev *dev, uint64_t kinds);
 /* Virtual time in nanoseconds; only the caller moves it. */
 NICREF_API void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns);
 NICREF_API uint64_t nicref_clock_now(const struct nicref_dev *dev);
+/* The earliest time a timer of the device falls due (a held completion event or interrupt, an
+ * LRO session's end, a transport timer): 1 with *t set (at or before now: due now), or 0 when no
+ * timer runs. nicref_clock_advance stops the clock at each such time on its way, so a caller
+ * need not; one that moves something outside the device between the device's timers (a link
+ * carrying its frames to a peer, nicref/link.h) moves the clock to each. */
+NICREF_API int nicref_clock_next_deadline(const struct nicref_dev *dev, uint64_t *t);
 
 /* The built-in sparse host memory (used when ops.dma_read/dma_write are NULL). Unwritten bytes
  * read as zero. Writes fail (-1) past profile.hostmem_max_pages distinct pages. */

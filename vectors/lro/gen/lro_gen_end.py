@@ -144,4 +144,18 @@ def gen_timer():
                     caps={CAPS + "lro_timer_supported_periods_2": 20}))
     test(vf, g, "the period in force is 20 µs: open at 15 µs, ended at 41 µs",
          C_TIMER, [("frame", seg()), ("advance", 15 * US), ("check",), ("advance", 26 * US)])
+    # Session 30 (review revlro F1): periods of different TIRs in one clock step.
+    g = group(vf, "one RQ; TIR 0 with timeout 1024 µs, TIR 1 with 32 µs, each frame to both "
+              "(multi-path)",
+              Setup(tirs=[{"rq": 0, "lro": {"timeout_usecs": 1024}},
+                          {"rq": 0, "lro": {"timeout_usecs": 32}}]))
+    test(vf, g, "a segment at t = 0 opens a session on each TIR; TIR 1's (N = 32 µs) has ended "
+         "at 40 µs, when the next segment merges into TIR 0's and opens a new one on TIR 1; one "
+         "clock step of 3 ms: TIR 1's new session (ends by 40 + 64 µs) completes before TIR "
+         "0's (not before 1024 µs), though it opened later: lro_num_seg 1 before 2, under "
+         "either order of the copies", C_TIMER + ", D-LRO-5",
+         [("frame", seg()), ("advance", 40 * US), ("frame", seg(seq=SEQ0 + 100)),
+          ("advance", 3000 * US)],
+         readings=[("the copies reach the TIRs in the other order (§7.11.3.6)",
+                    {"tir_copies_reversed"})])
     return vf
