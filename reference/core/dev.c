@@ -187,19 +187,27 @@ static uint64_t next_stop(const struct nicref_dev *dev, const struct dev_core *c
 	return at > c->now_ns ? at : c->now_ns;
 }
 
+/* At most this many stops in one advance. A timer that re-arms for ever (an RC requester with
+ * rnr_retry 7 against a peer that always answers RNR NAK, every 10 us) would otherwise make one
+ * advance of 2^40 ns cost 10^8 ticks: the work of one call must stay bounded whatever the input
+ * (a fuzz input, a vector's advance_ns). Past the cap the clock jumps to the target and every
+ * row ticks once there, as before session 30 (what was due acts once, at the target). 1024 stops
+ * is far beyond what a vector or a capture needs between two of its own steps. */
+#define CLOCK_STOPS_MAX 1024u
+
 /* Time moves to the target through every deadline on the way: at each the clock stops and every
  * row ticks (table order at one time), as a device running continuously would act, so one
  * advance of a + b gives the trace of an advance of a and one of b (docs/architecture.md "The
- * clock"). The first stop may be now (something already due); each later one is past the one
- * before, since a row's deadline moves past the time it ticked at (asserted: a row that left it
- * there would stop the clock for ever). */
+ * clock"), up to CLOCK_STOPS_MAX stops. The first stop may be now (something already due); each
+ * later one is past the one before, since a row's deadline moves past the time it ticked at
+ * (asserted: a row that left it there would stop the clock for ever). */
 void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
 {
 	struct dev_core *c = dev_core(dev);
 	const uint64_t target = ns > UINT64_MAX - c->now_ns ? UINT64_MAX : c->now_ns + ns;
-	for (bool first = true;; first = false) {
-		uint64_t stop = next_stop(dev, c, target);
-		NICREF_ASSERT(first || stop > c->now_ns);
+	for (unsigned stops = 0;; stops++) {
+		uint64_t stop = stops < CLOCK_STOPS_MAX ? next_stop(dev, c, target) : target;
+		NICREF_ASSERT(stops == 0 || stop > c->now_ns);
 		c->now_ns = stop;
 		for (unsigned k = 0; k < c->nticking; k++) {
 			unsigned i = c->ticking[k];

@@ -224,3 +224,25 @@ Test(clock_step, rc_rnr_waits_inside_one_advance_each_retried_at_their_deadline)
 	tl_down(rdev);
 	rdev = NULL;
 }
+
+/* One advance makes at most 1024 stops (core/dev.c CLOCK_STOPS_MAX): the RNR loop above retries
+ * every 10 us for ever, so one advance of 1 s would otherwise tick 100,000 times. The first 1024
+ * RNR waits end at their deadlines, then the clock jumps to the target and ticks once there. */
+Test(clock_step, one_advance_makes_at_most_1024_stops)
+{
+	static struct run r;
+	const uint64_t second[1] = { 1000000000ull };
+	struct nicref_stats before, after;
+	const uint64_t none[1] = { 0 };
+	rnr_loop(none, 1, &r);
+	nicref_stats_get(rdev->dev, &before);
+	uint64_t t0 = nicref_clock_now(rdev->dev);
+	nicref_clock_advance(rdev->dev, second[0]);
+	nicref_stats_get(rdev->dev, &after);
+	uint64_t retx = after.roce_retransmits - before.roce_retransmits;
+	cr_expect_eq(nicref_clock_now(rdev->dev), t0 + second[0]);
+	cr_expect(retx >= 1000 && retx <= 1025, "about one retry per stop up to the cap: %llu",
+		  (unsigned long long)retx);
+	tl_down(rdev);
+	rdev = NULL;
+}
