@@ -38,14 +38,14 @@ static size_t round16(size_t n)
 /* n more bytes (whole octowords) for a segment: its offset, or -1 past the largest WQE. */
 static long wb_add(struct wb *w, size_t n)
 {
-	if (w->len + n > TX_WQE_LEN_MAX) {
+	if (w->len > TX_WQE_LEN_MAX || n > TX_WQE_LEN_MAX - w->len) { /* no wrap */
 		w->bad = true;
 		return -1;
 	}
-	long at = (long)w->len;
+	size_t at = w->len; /* at + n <= TX_WQE_LEN_MAX: within b */
 	memset(w->b + at, 0, n);
 	w->len += n;
-	return at;
+	return (long)at;
 }
 
 static void wb_ctrl(const struct tx_wqe_env *env, struct wb *w, unsigned opcode)
