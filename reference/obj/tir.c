@@ -44,12 +44,6 @@ static const struct modify_sel tir_modify_sel[] = { TIR_MODIFY_FIELDS(TIR_SEL_RO
 #define HASH_FIELDS_DEFINED 0x1Fu
 #define HASH_FIELDS_MASK 0x3FFFFFFFu
 
-/* D-MKC-13 (docs/mkey.md): BAD_INDEX outside the range, BAD_RESOURCE in range but not live. */
-bool tir_handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint32_t h)
-{
-	return h >= dev->obj[t].base && h < dev->obj[t].limit;
-}
-
 /* A field of the TIR context at 20h of buf. */
 static uint64_t ctx_get(const uint8_t *buf, size_t len, const struct nicref_field *f)
 {
@@ -133,7 +127,7 @@ static enum nicref_cmd_rule check_self_lb(const struct nicref_dev *dev, unsigned
 /* The RQT an Indirect TIR names (T45 20h[23:0]). */
 static enum nicref_cmd_rule check_rqt(const struct nicref_dev *dev, uint32_t rqtn)
 {
-	if (!tir_handle_in_range(dev, OBJ_RQT, rqtn))
+	if (!obj_in_range(dev, OBJ_RQT, rqtn))
 		return NICREF_RULE_TIR_RQT_OUT_OF_RANGE;
 	return obj_get(dev, OBJ_RQT, rqtn) ? NICREF_RULE_NONE : NICREF_RULE_TIR_RQT_INVALID;
 }
@@ -205,12 +199,12 @@ enum nicref_cmd_rule cmd_create_tir(struct cmd_ctx *c)
 	    (rule = check_self_lb(dev, n.self_lb_en)))
 		return rule;
 	/* T45 24h: the transport domain, then the RQ or RQT the TIR dispatches to. */
-	if (!tir_handle_in_range(dev, OBJ_TD, n.td))
+	if (!obj_in_range(dev, OBJ_TD, n.td))
 		return NICREF_RULE_TIR_TD_OUT_OF_RANGE;
 	if (!obj_get(dev, OBJ_TD, n.td))
 		return NICREF_RULE_TIR_TD_INVALID;
 	if (n.disp_type == TIR_DIRECT) {
-		if (!tir_handle_in_range(dev, OBJ_RQ, n.inline_rqn))
+		if (!obj_in_range(dev, OBJ_RQ, n.inline_rqn))
 			return NICREF_RULE_TIR_RQ_OUT_OF_RANGE;
 		if (!obj_get(dev, OBJ_RQ, n.inline_rqn))
 			return NICREF_RULE_TIR_RQ_INVALID;
@@ -246,7 +240,7 @@ enum nicref_cmd_rule cmd_create_tir(struct cmd_ctx *c)
 /* The TIR a command names (T286/T290/T294 08h[23:0]), or the rule refusing it. */
 static enum nicref_cmd_rule lookup(struct cmd_ctx *c, uint32_t tirn, struct tir **out)
 {
-	if (!tir_handle_in_range(c->dev, OBJ_TIR, tirn))
+	if (!obj_in_range(c->dev, OBJ_TIR, tirn))
 		return NICREF_RULE_TIR_INDEX_OUT_OF_RANGE;
 	*out = obj_get(c->dev, OBJ_TIR, tirn);
 	return *out ? NICREF_RULE_NONE : NICREF_RULE_TIR_NOT_FOUND;
