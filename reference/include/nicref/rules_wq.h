@@ -16,7 +16,7 @@
 	X(WQ_STRIDE_RANGE, BAD_PARAM, "PRM §7.7 T55 20h[19:16], T145 74h",                            \
 	  "log_wq_stride outside [log_min_stride_sz, log_max_stride_sz] of the queue type")      \
 	X(WQ_SIZE_EXCEEDS_CAP, EXCEED_LIM, "PRM §7.7 T55 20h[4:0], T145 78h log_max_wq_sz; D-WQ-1",   \
-	  "log_wq_sz above HCA_CAP.log_max_wq_sz")                                               \
+	  "log_wq_sz not less than HCA_CAP.log_max_wq_sz (T55 \"must be less than\")")                                               \
 	X(WQ_BUFFER_MISALIGNED, BAD_PARAM, "PRM §7.4.1 L2042, T55 04h[20:16]",                   \
 	  "the first WQE (page_offset) is not aligned on the larger of the 64-byte WQEBB and the " \
 	  "stride")                                                                             \
