@@ -153,7 +153,37 @@ static uint16_t lro_effective(const struct nicref_dev *dev, uint16_t want)
 	return (uint16_t)best;
 }
 
-/* D-TIR-3: fields a setting makes reserved are kept 0, and the effective LRO period. */
+/* T45's fields that another field's value makes reserved, in the groups the input states
+ * (CREATE_TIR: all; MODIFY_TIR: the LRO and hash groups its bitmask selects; an unselected
+ * field is reserved anyway, D-MOD-1): D-CMD-8's one rule, as D-WQ-8 applies it to T53/T61
+ * (D-TIR-3). The values they depend on have passed their checks. */
+static enum nicref_cmd_rule check_reserved_by_setting(struct cmd_ctx *c, const struct tir *t,
+						      bool disp, bool lro, bool hash)
+{
+	uint16_t f[8];
+	size_t k = 0;
+	/* 1Ch "Reserved for disp_type != direct"; 20h "Reserved when disp_type != Indirect". */
+	if (disp)
+		f[k++] = t->disp_type == TIR_DIRECT ? PRMF_tirc__indirect_table : PRMF_tirc__inline_rqn;
+	/* 10h: lro_timeout_period_usecs and lro_max_msg_sz "Reserved when LRO is disabled". */
+	if (lro && t->lro_enable_mask == 0) {
+		f[k++] = PRMF_tirc__lro_timeout_period_usecs;
+		f[k++] = PRMF_tirc__lro_max_msg_sz;
+	}
+	if (hash && t->rx_hash_fn == TIR_HASH_NONE) {
+		/* 20h[31], 50h, 54h: "Reserved for (rx_hash_fn) HASH_NONE". */
+		f[k++] = PRMF_tirc__rx_hash_symmetric;
+		f[k++] = PRMF_tirc__rx_hash_field_selector_outer;
+		f[k++] = PRMF_tirc__rx_hash_field_selector_inner;
+	}
+	/* 28h-4Ch: "Reserved when rx_hash_fn is not HASH_TOEPLITZ". */
+	if (hash && t->rx_hash_fn != TIR_HASH_TOEPLITZ)
+		f[k++] = PRMF_tirc__rx_hash_toeplitz_key;
+	return fields_reserved_here(c, &nicref_layout_tirc, TIR_CTX_OFF, f, k);
+}
+
+/* D-TIR-3: fields a setting makes reserved are kept 0 (what the permissive profile runs with),
+ * and the effective LRO period. */
 static void normalize(const struct nicref_dev *dev, struct tir *t)
 {
 	if (t->disp_type == TIR_DIRECT)
@@ -196,7 +226,8 @@ enum nicref_cmd_rule cmd_create_tir(struct cmd_ctx *c)
 		return NICREF_RULE_TIR_DISP_TYPE;
 	enum nicref_cmd_rule rule;
 	if ((rule = check_hash(&n)) || (rule = check_lro(dev, &n)) ||
-	    (rule = check_self_lb(dev, n.self_lb_en)))
+	    (rule = check_self_lb(dev, n.self_lb_en)) ||
+	    (rule = check_reserved_by_setting(c, &n, true, true, true)))
 		return rule;
 	/* T45 24h: the transport domain, then the RQ or RQT the TIR dispatches to. */
 	if (!obj_in_range(dev, OBJ_TD, n.td))
@@ -284,6 +315,9 @@ enum nicref_cmd_rule cmd_modify_tir(struct cmd_ctx *c)
 		if ((rule = check_hash(&n)) != NICREF_RULE_NONE)
 			return rule;
 	}
+	rule = check_reserved_by_setting(c, &n, false, mask & TIR_MOD_LRO, mask & TIR_MOD_HASH);
+	if (rule != NICREF_RULE_NONE)
+		return rule;
 	if (mask & TIR_MOD_SELF_LB) {
 		n.self_lb_en = (uint8_t)TIRC_GET(c, self_lb_en);
 		if ((rule = check_self_lb(dev, n.self_lb_en)) != NICREF_RULE_NONE)
