@@ -83,8 +83,10 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 	/* T76 c_eqn: "EQ this CQ reports completion events to"; uar_page as for the EQ. */
 	if (!eq_get(dev, (uint32_t)x.c_eqn))
 		return NICREF_RULE_CQ_EQ_NOT_FOUND;
-	if (!obj_get(dev, OBJ_UAR, (uint32_t)x.uar))
-		return NICREF_RULE_CQ_UAR_NOT_ALLOCATED;
+	enum nicref_cmd_rule r;
+	if (!obj_find(dev, OBJ_UAR, (uint32_t)x.uar, NICREF_RULE_CQ_UAR_OUT_OF_RANGE,
+		      NICREF_RULE_CQ_UAR_NOT_ALLOCATED, &r))
+		return r; /* D-OBJ-2: BAD_INDEX beyond the UAR area */
 	const struct objtab *tab = &dev->obj[OBJ_CQ];
 	if (tab->nlive >= tab->limit - tab->base) /* T145 log_max_cq */
 		return NICREF_RULE_CQ_EXHAUSTED;
@@ -155,18 +157,22 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 	return NICREF_RULE_NONE;
 }
 
-static struct cq *cq_of(struct cmd_ctx *c)
+/* The CQ a command names, or NULL with *r the rule (D-OBJ-2: BAD_INDEX beyond the table). */
+static struct cq *cq_of(struct cmd_ctx *c, enum nicref_cmd_rule *r)
 {
 	/* T265/T269/T273: cqn at 08h[23:0]. */
-	return cq_get(c->dev, (uint32_t)PRM_GET(destroy_cq_in, cqn, c->in, c->in_len));
+	return obj_find(c->dev, OBJ_CQ,
+			(uint32_t)PRM_GET(destroy_cq_in, cqn, c->in, c->in_len),
+			NICREF_RULE_CQ_INDEX_OUT_OF_RANGE, NICREF_RULE_CQ_NOT_FOUND, r);
 }
 
 enum nicref_cmd_rule cmd_destroy_cq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
-	struct cq *cq = cq_of(c);
+	enum nicref_cmd_rule r;
+	struct cq *cq = cq_of(c, &r);
 	if (!cq)
-		return NICREF_RULE_CQ_NOT_FOUND;
+		return r;
 	if (cq->hdr.refs) /* D-CQ-1: an SQ or RQ still completes to it */
 		return NICREF_RULE_CQ_IN_USE;
 	cq_timer_drop(dev, cq);
@@ -183,9 +189,10 @@ enum nicref_cmd_rule cmd_destroy_cq(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_query_cq(struct cmd_ctx *c)
 {
-	const struct cq *cq = cq_of(c);
+	enum nicref_cmd_rule r;
+	const struct cq *cq = cq_of(c, &r);
 	if (!cq)
-		return NICREF_RULE_CQ_NOT_FOUND;
+		return r;
 	/* §12.7.3: a snapshot of the CQC (T75/T76) and its pages; st, status and the counters are
 	 * the device's (D-CQ-11). */
 #define OUT(n, v) PRM_SET(query_cq_out, n, c->out, c->out_len, (v))
@@ -303,9 +310,10 @@ static enum nicref_cmd_rule resize(struct cmd_ctx *c, struct cq *cq, uint32_t se
 
 enum nicref_cmd_rule cmd_modify_cq(struct cmd_ctx *c)
 {
-	struct cq *cq = cq_of(c);
+	enum nicref_cmd_rule r;
+	struct cq *cq = cq_of(c, &r);
 	if (!cq)
-		return NICREF_RULE_CQ_NOT_FOUND;
+		return r;
 	uint32_t sel = (uint32_t)PRM_GET(modify_cq_in, field_select, c->in, c->in_len);
 	/* T273 op_mod: 0 modify_cq, 1 resize_cq (dispatch refused the others). A resize cannot
 	 * be nested (§7.12.6), which a device that completes each command before the next

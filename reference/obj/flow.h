@@ -116,7 +116,6 @@ void flow_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx)
 
 /* Shared by the family's files. */
 void flow_ref(struct nicref_dev *dev, enum obj_type type, uint32_t h, int d);
-bool flow_handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint32_t h);
 /* The group's hash of key (or a value) under its mask. */
 uint32_t flow_group_hash(const struct flow_group *g, const uint32_t *key);
 /* Opens the flow table, group and counter handle ranges (INIT_HCA, D-OBJ-2, D-FT-12). */

@@ -33,7 +33,7 @@ enum nicref_cmd_rule cmd_alloc_flow_counter(struct cmd_ctx *c)
 
 static enum nicref_cmd_rule lookup(const struct cmd_ctx *c, uint32_t id, struct flow_counter **out)
 {
-	if (!flow_handle_in_range(c->dev, OBJ_FC, id))
+	if (!obj_in_range(c->dev, OBJ_FC, id))
 		return NICREF_RULE_FC_OUT_OF_RANGE;
 	*out = obj_get(c->dev, OBJ_FC, id);
 	return *out ? NICREF_RULE_NONE : NICREF_RULE_FC_NOT_FOUND;

@@ -99,7 +99,7 @@ static enum nicref_cmd_rule read_dests(const struct cmd_ctx *c, const struct flo
 		if (type == FLOW_DEST_TIR) {
 			if (t->type != FLOW_NIC_RX) /* §7.11.4.2 */
 				return NICREF_RULE_FTE_DEST_TIR_ON_TX;
-			if (!flow_handle_in_range(dev, OBJ_TIR, id))
+			if (!obj_in_range(dev, OBJ_TIR, id))
 				return NICREF_RULE_FTE_DEST_TIR_OUT_OF_RANGE;
 			if (!obj_get(dev, OBJ_TIR, id))
 				return NICREF_RULE_FTE_DEST_TIR_INVALID;
@@ -107,7 +107,7 @@ static enum nicref_cmd_rule read_dests(const struct cmd_ctx *c, const struct flo
 			ntir++;
 			continue;
 		}
-		if (!flow_handle_in_range(dev, OBJ_FT, id))
+		if (!obj_in_range(dev, OBJ_FT, id))
 			return NICREF_RULE_FTE_DEST_FT_OUT_OF_RANGE;
 		const struct flow_table *to = obj_get(dev, OBJ_FT, id);
 		if (!to || to->type != t->type) /* §7.11.2.3: the same type */
@@ -161,7 +161,7 @@ static enum nicref_cmd_rule read_counters(const struct cmd_ctx *c, uint32_t firs
 	for (uint32_t k = 0; k < n->ncnt; k++) {
 		uint32_t id = (uint32_t)list_get(c, first + k, PRM_FIELD(flow_counter_entry, flow_counter_id));
 		n->cnt[k] = (uint16_t)id;
-		if (!flow_handle_in_range(c->dev, OBJ_FC, id))
+		if (!obj_in_range(c->dev, OBJ_FC, id))
 			return NICREF_RULE_FTE_COUNTER_OUT_OF_RANGE;
 		if (!obj_get(c->dev, OBJ_FC, id))
 			return NICREF_RULE_FTE_COUNTER_INVALID;

@@ -189,7 +189,7 @@ const struct fte *flow_table_lookup(const struct flow_table *t, const uint32_t *
 static enum nicref_cmd_rule lookup(const struct cmd_ctx *c, struct flow_table *t, uint32_t id,
 				   struct flow_group **out)
 {
-	if (!flow_handle_in_range(c->dev, OBJ_FG, id))
+	if (!obj_in_range(c->dev, OBJ_FG, id))
 		return NICREF_RULE_FG_ID_OUT_OF_RANGE;
 	struct flow_group *g = obj_get(c->dev, OBJ_FG, id);
 	if (!g || g->ft != t) /* §7.11.3.4.1: unique for its table */

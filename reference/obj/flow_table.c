@@ -15,11 +15,6 @@
 
 #define FTC_OFF 0x18 /* T383/T389/T403: the flow table context at 18h */
 
-bool flow_handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint32_t h)
-{
-	return h >= dev->obj[t].base && h < dev->obj[t].limit;
-}
-
 void flow_ref(struct nicref_dev *dev, enum obj_type type, uint32_t h, int d)
 {
 	struct obj_hdr *o = obj_get(dev, type, h);
@@ -57,7 +52,7 @@ enum nicref_cmd_rule flow_cmd_table(const struct cmd_ctx *c, struct flow_table *
 	if (rule != NICREF_RULE_NONE)
 		return rule;
 	uint32_t id = (uint32_t)PRM_GET(destroy_flow_table_in, table_id, c->in, c->in_len);
-	if (!flow_handle_in_range(c->dev, OBJ_FT, id))
+	if (!obj_in_range(c->dev, OBJ_FT, id))
 		return NICREF_RULE_FT_ID_OUT_OF_RANGE;
 	struct flow_table *t = obj_get(c->dev, OBJ_FT, id);
 	if (!t || t->type != type) /* T386: unique for the table_type */
@@ -82,7 +77,7 @@ static enum nicref_cmd_rule check_miss(const struct cmd_ctx *c, unsigned type, u
 		return NICREF_RULE_NONE; /* 04h "Valid when ... identified_miss_table" (D-FT-17) */
 	if (!flow_prop(c->dev, type, PRM_FIELD(flow_table_properties, identified_miss_table)))
 		return NICREF_RULE_FT_MISS_UNSUPPORTED;
-	if (!flow_handle_in_range(c->dev, OBJ_FT, id))
+	if (!obj_in_range(c->dev, OBJ_FT, id))
 		return NICREF_RULE_FT_MISS_OUT_OF_RANGE;
 	const struct flow_table *m = obj_get(c->dev, OBJ_FT, id);
 	if (!m || m->type != type)

@@ -15,13 +15,6 @@
 #define MKC_OFF 0x10           /* T226/T232: the MKC at 10h-4Ch */
 #define OCTWORD 16u
 
-/* D-MKC-13: a handle outside its table's range is BAD_INDEX, one in range not live
- * BAD_RESOURCE. */
-static bool handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint32_t h)
-{
-	return h >= dev->obj[t].base && h < dev->obj[t].limit;
-}
-
 const struct mkey *mkey_find(const struct nicref_dev *dev, uint32_t key)
 {
 	return obj_at(dev, OBJ_MKEY, MKEY_INDEX(key));
@@ -155,7 +148,7 @@ enum nicref_cmd_rule cmd_create_mkey(struct cmd_ctx *c)
 		return rule;
 	/* T10 0Ch[23:0]: the MKey's protection domain must be allocated (T128 BAD_RESOURCE). */
 	uint32_t pdn = (uint32_t)MKC_GET(in, n, pd);
-	if (!handle_in_range(dev, OBJ_PD, pdn))
+	if (!obj_in_range(dev, OBJ_PD, pdn))
 		return NICREF_RULE_MKEY_PD_OUT_OF_RANGE;
 	struct obj_hdr *pd = obj_get(dev, OBJ_PD, pdn);
 	if (!pd)
@@ -225,7 +218,7 @@ enum nicref_cmd_rule cmd_create_mkey(struct cmd_ctx *c)
 /* The MKey a QUERY/DESTROY names (T231/T235 08h[23:0]), or the rule refusing it. */
 static enum nicref_cmd_rule lookup(struct cmd_ctx *c, uint32_t index, struct mkey **out)
 {
-	if (!handle_in_range(c->dev, OBJ_MKEY, index))
+	if (!obj_in_range(c->dev, OBJ_MKEY, index))
 		return NICREF_RULE_MKEY_INDEX_OUT_OF_RANGE;
 	*out = obj_get(c->dev, OBJ_MKEY, index);
 	return *out ? NICREF_RULE_NONE : NICREF_RULE_MKEY_NOT_FOUND;

@@ -1,6 +1,7 @@
 /* Private to libnicref: what a MODIFY command's bitmask leaves of its context (PRM §12.8-§12.13;
- * decision D-MOD-1 in docs/decisions.md). Used by MODIFY_TIR, MODIFY_TIS, MODIFY_RQT
- * (obj/tir.c, tis.c, rqt.c) and MODIFY_SQ, MODIFY_RQ, MODIFY_RMP (obj/sq.c, rq.c, rmp.c). */
+ * decision D-MOD-1 in docs/decisions.md), used by MODIFY_TIR, MODIFY_TIS, MODIFY_RQT
+ * (obj/tir.c, tis.c, rqt.c) and MODIFY_SQ, MODIFY_RQ, MODIFY_RMP (obj/sq.c, rq.c, rmp.c); and
+ * the context fields another field's value makes reserved (CREATE/MODIFY_TIR, D-TIR-3). */
 #ifndef NICREF_OBJ_MODIFY_MASK_H
 #define NICREF_OBJ_MODIFY_MASK_H
 
@@ -31,5 +32,13 @@ struct modify_sel {
 enum nicref_cmd_rule modify_check_unselected(struct cmd_ctx *c, const struct nicref_layout *l,
 					     size_t ctx_off, const struct modify_sel *sel,
 					     size_t nsel, uint64_t mask);
+
+/* Fields that another field's value makes reserved (T45 "Reserved when disp_type != Indirect",
+ * "Reserved for HASH_NONE", ...): the fields (indices) of layout l, which sits at byte `off` of
+ * the command input, are reserved in this input, with D-CMD-8's one rule as above: a violation
+ * CMD_RESERVED_NOT_ZERO per input dword with one of their bits set, and RESERVED_NOT_ZERO
+ * under the strict profile, NONE otherwise (D-TIR-3, D-WQ-8). */
+enum nicref_cmd_rule fields_reserved_here(struct cmd_ctx *c, const struct nicref_layout *l,
+					  size_t off, const uint16_t *fields, size_t n);
 
 #endif

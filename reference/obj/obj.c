@@ -150,6 +150,20 @@ void *obj_get(const struct nicref_dev *dev, enum obj_type type, uint32_t h)
 	return (unsigned)type < OBJ_TYPE_COUNT ? objtab_get(&dev->obj[type], h) : NULL;
 }
 
+bool obj_in_range(const struct nicref_dev *dev, enum obj_type type, uint32_t h)
+{
+	return (unsigned)type < OBJ_TYPE_COUNT && h >= dev->obj[type].base &&
+	       h < dev->obj[type].limit;
+}
+
+void *obj_find(const struct nicref_dev *dev, enum obj_type type, uint32_t h,
+	       enum nicref_cmd_rule beyond, enum nicref_cmd_rule missing, enum nicref_cmd_rule *r)
+{
+	void *o = obj_get(dev, type, h);
+	*r = o ? NICREF_RULE_NONE : obj_in_range(dev, type, h) ? missing : beyond;
+	return o;
+}
+
 /* 2^log handles from base, within the table. */
 static void open_range(struct nicref_dev *dev, enum obj_type t, uint32_t base, uint64_t log)
 {

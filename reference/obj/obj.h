@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicref/cmd.h"
+
 /* The object types of the model, in creation order (§3.1 Figure 3). */
 #define NICREF_OBJ_TYPES(X)                                                                     \
 	X(PD, pd)                                                                               \
@@ -49,6 +51,16 @@ struct nicref_dev;
 
 /* The object of type `type` and handle h, or NULL when none is live. */
 void *obj_get(const struct nicref_dev *dev, enum obj_type type, uint32_t h);
+
+/* D-OBJ-2, D-MKC-13: whether h lies in the range of type's table, [base, limit). A command
+ * that names a handle outside it answers BAD_INDEX (T128 0x0A "Index out of range (might be
+ * beyond table size ...)"), one in range but not live BAD_RESOURCE (0x05 "unallocated
+ * resource"). The one range test of every family. */
+bool obj_in_range(const struct nicref_dev *dev, enum obj_type type, uint32_t h);
+/* The live object a command names, or NULL with *r the rule it breaks: `beyond` (a BAD_INDEX
+ * rule) outside the range, `missing` (a BAD_RESOURCE rule) in range but not live. */
+void *obj_find(const struct nicref_dev *dev, enum obj_type type, uint32_t h,
+	       enum nicref_cmd_rule beyond, enum nicref_cmd_rule missing, enum nicref_cmd_rule *r);
 
 /* ICM pages (D-PG-2, D-PG-4): contexts live in pages the driver gave. Each type costs one
  * page per profile.contexts_per_page live contexts (rounded up). obj_charge reserves the room

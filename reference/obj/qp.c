@@ -50,6 +50,12 @@ void qp_copy_field(uint8_t *dst, const uint8_t *src, size_t src_len, unsigned i)
 	}
 }
 
+struct qp *qp_named(struct nicref_dev *dev, uint32_t qpn, enum nicref_cmd_rule *r)
+{
+	return obj_find(dev, OBJ_QP, qpn, NICREF_RULE_QP_INDEX_OUT_OF_RANGE,
+			NICREF_RULE_QP_NOT_FOUND, r);
+}
+
 void qp_ref(struct nicref_dev *dev, enum obj_type t, uint32_t h)
 {
 	struct obj_hdr *o = obj_get(dev, t, h);
@@ -116,16 +122,22 @@ static enum nicref_cmd_rule create_refs(struct cmd_ctx *c, struct qp *q)
 		q->holds |= QP_HOLDS_CQ_RCV;
 	if (rq_type == RQ_TYPE_SRQ)
 		q->holds |= QP_HOLDS_RMP;
-	if (!obj_get(dev, OBJ_PD, q->pd))
-		return NICREF_RULE_QP_PD_MISSING;
-	if (((q->holds & QP_HOLDS_CQ_SND) && !obj_get(dev, OBJ_CQ, q->cqn_snd)) ||
-	    ((q->holds & QP_HOLDS_CQ_RCV) && !obj_get(dev, OBJ_CQ, q->cqn_rcv)))
-		return NICREF_RULE_QP_CQ_MISSING;
-	if ((q->holds & QP_HOLDS_RMP) && !obj_get(dev, OBJ_RMP, q->rmpn))
-		return NICREF_RULE_QP_RMP_MISSING;
-	if (!obj_get(dev, OBJ_UAR, q->uar))
-		return NICREF_RULE_QP_UAR_MISSING;
-	return NICREF_RULE_NONE;
+	/* D-OBJ-2: a handle outside its table is BAD_INDEX, one in range not live BAD_RESOURCE. */
+	enum nicref_cmd_rule r = NICREF_RULE_NONE;
+	if (obj_find(dev, OBJ_PD, q->pd, NICREF_RULE_QP_PD_OUT_OF_RANGE, NICREF_RULE_QP_PD_MISSING,
+		     &r) &&
+	    (!(q->holds & QP_HOLDS_CQ_SND) ||
+	     obj_find(dev, OBJ_CQ, q->cqn_snd, NICREF_RULE_QP_CQ_OUT_OF_RANGE,
+		      NICREF_RULE_QP_CQ_MISSING, &r)) &&
+	    (!(q->holds & QP_HOLDS_CQ_RCV) ||
+	     obj_find(dev, OBJ_CQ, q->cqn_rcv, NICREF_RULE_QP_CQ_OUT_OF_RANGE,
+		      NICREF_RULE_QP_CQ_MISSING, &r)) &&
+	    (!(q->holds & QP_HOLDS_RMP) ||
+	     obj_find(dev, OBJ_RMP, q->rmpn, NICREF_RULE_QP_RMP_OUT_OF_RANGE,
+		      NICREF_RULE_QP_RMP_MISSING, &r)))
+		(void)obj_find(dev, OBJ_UAR, q->uar, NICREF_RULE_QP_UAR_OUT_OF_RANGE,
+			       NICREF_RULE_QP_UAR_MISSING, &r);
+	return r;
 }
 
 static void hold_refs(struct nicref_dev *dev, const struct qp *q, bool take)
@@ -181,14 +193,20 @@ static uint32_t pas_count(const struct cmd_ctx *c)
 	return (uint32_t)((bytes + page - 1) / page);
 }
 
-/* The pages come from the input's pas[]; those it does not hold stay QP_PAS_ABSENT. */
+/* The pas[] entries the input holds (input_length, as D-WQ-6 counts a WQ's). */
+static size_t pas_given(const struct cmd_ctx *c)
+{
+	size_t avail = c->input_length < c->in_len ? c->input_length : c->in_len;
+	return avail > QP_PAS_OFF ? (avail - QP_PAS_OFF) / 8 : 0;
+}
+
+/* The pages, from the input's pas[] (it holds them all: QP_PAS_SHORT). */
 static void take_pas(const struct cmd_ctx *c, struct qp *q)
 {
-	size_t given = c->in_len > QP_PAS_OFF ? (c->in_len - QP_PAS_OFF) / 8 : 0;
 	for (uint32_t i = 0; i < q->npas; i++)
-		q->pas[i] = i < given ? ((uint64_t)prm_be32(c->in + QP_PAS_OFF + 8 * i) << 32 |
-					 prm_be32(c->in + QP_PAS_OFF + 8 * i + 4)) & ~0xFFFull
-				      : QP_PAS_ABSENT;
+		q->pas[i] = ((uint64_t)prm_be32(c->in + QP_PAS_OFF + 8 * i) << 32 |
+			     prm_be32(c->in + QP_PAS_OFF + 8 * i + 4)) &
+			    ~0xFFFull;
 }
 
 void qp_dev_release(struct nicref_dev *dev)
@@ -216,6 +234,12 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 		return NICREF_RULE_QP_SIZE_EXCEEDS_CAP;
 	if (QPC_IN(c, rq_type) > RQ_TYPE_ZERO)
 		return NICREF_RULE_QP_RQ_TYPE_BAD;
+	/* D-QP-12, D-WQ-6: the transport reads the buffer the pages map (D-ROCE-4), so the input
+	 * holds a page address for every page the sizes imply; fewer is a short input (T128
+	 * BAD_INPUT_LEN), as CREATE_SQ/RQ/RMP answer. */
+	uint32_t npas = pas_count(c);
+	if (pas_given(c) < npas)
+		return NICREF_RULE_QP_PAS_SHORT;
 	struct qp tmp = { .st = (uint8_t)st };
 	enum nicref_cmd_rule r = create_refs(c, &tmp);
 	if (r != NICREF_RULE_NONE)
@@ -223,7 +247,7 @@ enum nicref_cmd_rule cmd_create_qp(struct cmd_ctx *c)
 	if (obj_charge(dev, OBJ_QP))
 		return NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	/* D-QP-13: one heap block, the object and its page list. */
-	tmp.npas = pas_count(c);
+	tmp.npas = npas;
 	struct qp *q = dev_malloc(dev, sizeof *q + (size_t)tmp.npas * sizeof q->pas[0]);
 	int64_t h = q ? qp_sq_alloc(dev, OBJ_QP, q) : -2;
 	if (h < 0) {
@@ -251,9 +275,10 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	uint32_t qpn = (uint32_t)PRM_GET(destroy_qp_in, qpn, c->in, c->in_len);
-	struct qp *q = obj_get(dev, OBJ_QP, qpn);
+	enum nicref_cmd_rule r;
+	struct qp *q = qp_named(dev, qpn, &r);
 	if (!q)
-		return NICREF_RULE_QP_NOT_FOUND;
+		return r;
 	/* [IBTA] §11.2.4.4 Destroy QP: from any state. The transport lets its state go first. */
 	dev_notify(dev, DEV_NOTE_QP_DESTROY, qpn);
 	hold_refs(dev, q, false);
@@ -265,10 +290,10 @@ enum nicref_cmd_rule cmd_destroy_qp(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_query_qp(struct cmd_ctx *c)
 {
-	struct qp *q = obj_get(c->dev, OBJ_QP,
-			       (uint32_t)PRM_GET(query_qp_in, qpn, c->in, c->in_len));
+	enum nicref_cmd_rule r;
+	struct qp *q = qp_named(c->dev, (uint32_t)PRM_GET(query_qp_in, qpn, c->in, c->in_len), &r);
 	if (!q)
-		return NICREF_RULE_QP_NOT_FOUND;
+		return r;
 	/* D-QP-12: the context as stored with the current state; opt_param_mask 0, no pas.
 	 * Dispatch guarantees the fixed part of query_qp_out. */
 	memcpy(c->out + QP_CTX_OFF, q->ctx, QP_CTX_BYTES);

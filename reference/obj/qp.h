@@ -39,12 +39,11 @@ struct qp {
 	 * freed by the roce layer on DEV_NOTE_QP_MODIFY / _DESTROY: O(1) from the QPN. */
 	struct roce_qp *xport;
 	/* The QP's buffer (create_qp_in pas[], [IFC]): the RQ, then the SQ; the page addresses
-	 * the qpc's sizes need (log_page_size, page_offset), those the input did not hold set to
-	 * QP_PAS_ABSENT, which no host memory maps (the transport's DMA fails there). Part of
-	 * the object's one heap block (D-QP-13): no pointer, no block of its own. */
+	 * the qpc's sizes need (log_page_size, page_offset), every one given (CREATE_QP refuses
+	 * fewer, QP_PAS_SHORT, D-QP-12). Part of the object's one heap block (D-QP-13): no
+	 * pointer, no block of its own. */
 	uint64_t pas[];
 };
-#define QP_PAS_ABSENT 0xFFFFFFFFFFFFF000ull
 
 /* D-ROCE-2: QPNs and SQNs are one number space (mlx5: the send doorbell's d1[31:8] names either;
  * SQs and RQs are QPs to the firmware). Each type takes the lowest number free in its own
@@ -81,6 +80,9 @@ const uint8_t *roce_addr_entry(const struct nicref_dev *dev, unsigned port, unsi
 void qp_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
 /* Copies qpc field i (PRMF_qpc__*) from src, a command's qpc, into dst, a QP's context. */
 void qp_copy_field(uint8_t *dst, const uint8_t *src, size_t src_len, unsigned i);
+/* The QP a command's qpn names, or NULL with *r the rule: QP_INDEX_OUT_OF_RANGE outside the
+ * QPN range (BAD_INDEX, D-OBJ-2), QP_NOT_FOUND in range but not live (BAD_RESOURCE). */
+struct qp *qp_named(struct nicref_dev *dev, uint32_t qpn, enum nicref_cmd_rule *r);
 /* Reference counting of the objects a QP names (checked by the caller). */
 void qp_ref(struct nicref_dev *dev, enum obj_type t, uint32_t h);
 void qp_unref(struct nicref_dev *dev, enum obj_type t, uint32_t h);

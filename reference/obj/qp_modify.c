@@ -192,16 +192,18 @@ static enum nicref_cmd_rule check_values(struct cmd_ctx *c, const struct qp *q, 
 	     ((attrs & OPT_RAE) && PRM_GET(qpc, rae, qpc, len))))
 		return NICREF_RULE_QP_REMOTE_ACCESS_UNSUPPORTED;
 	/* D-QP-16: a new receive CQ or RMP must exist; an RMP only for a QP on one (rq_type 1). */
+	enum nicref_cmd_rule r = NICREF_RULE_NONE;
 	if ((attrs & OPT_CQN_RCV) &&
-	    !obj_get(dev, OBJ_CQ, (uint32_t)PRM_GET(qpc, cqn_rcv, qpc, len)))
-		return NICREF_RULE_QP_CQ_MISSING;
+	    !obj_find(dev, OBJ_CQ, (uint32_t)PRM_GET(qpc, cqn_rcv, qpc, len),
+		      NICREF_RULE_QP_CQ_OUT_OF_RANGE, NICREF_RULE_QP_CQ_MISSING, &r))
+		return r; /* D-OBJ-2: BAD_INDEX beyond the table */
 	if (attrs & OPT_SRQN) {
 		if (!(q->holds & QP_HOLDS_RMP))
 			return NICREF_RULE_QP_OPT_PARAM_BAD;
-		if (!obj_get(dev, OBJ_RMP, (uint32_t)PRM_GET(qpc, srqn_rmpn_xrqn, qpc, len)))
-			return NICREF_RULE_QP_RMP_MISSING;
+		(void)obj_find(dev, OBJ_RMP, (uint32_t)PRM_GET(qpc, srqn_rmpn_xrqn, qpc, len),
+			       NICREF_RULE_QP_RMP_OUT_OF_RANGE, NICREF_RULE_QP_RMP_MISSING, &r);
 	}
-	return NICREF_RULE_NONE;
+	return r;
 }
 
 /* D-QP-16: the references follow the new receive CQ and RMP (checked above). */
@@ -226,10 +228,11 @@ static enum nicref_cmd_rule run_transition(struct cmd_ctx *c, unsigned t)
 	const struct transition *tr = &transitions[t];
 	/* The qpn, opt_param_mask and qpc sit at the same place in every transition's input
 	 * ([IFC] rst2init_qp_in and its siblings). */
-	struct qp *q = obj_get(c->dev, OBJ_QP,
-			       (uint32_t)PRM_GET(rst2init_qp_in, qpn, c->in, c->in_len));
+	enum nicref_cmd_rule r;
+	struct qp *q = qp_named(c->dev, (uint32_t)PRM_GET(rst2init_qp_in, qpn, c->in, c->in_len),
+				&r);
 	if (!q)
-		return NICREF_RULE_QP_NOT_FOUND;
+		return r;
 	/* [IBTA] §10.3.1, [MLX5IB] optab: each command moves one source state (D-QP-4). */
 	if (q->state != tr->from)
 		return NICREF_RULE_QP_STATE_MISMATCH;
@@ -241,7 +244,7 @@ static enum nicref_cmd_rule run_transition(struct cmd_ctx *c, unsigned t)
 	uint64_t attrs = tr->a.req[s] | mask;
 	const uint8_t *qpc = c->in + QP_CTX_OFF;
 	size_t len = c->in_len - QP_CTX_OFF;
-	enum nicref_cmd_rule r = check_values(c, q, attrs, qpc, len);
+	r = check_values(c, q, attrs, qpc, len);
 	if (r != NICREF_RULE_NONE)
 		return r;
 	take_attrs(q, qpc, len, attrs);
@@ -265,10 +268,10 @@ QP_TRANSITIONS(TRANS_HANDLER)
  * optab has both in every row). D-QP-11: the context is kept. */
 static enum nicref_cmd_rule to_state(struct cmd_ctx *c, uint8_t to)
 {
-	struct qp *q = obj_get(c->dev, OBJ_QP,
-			       (uint32_t)PRM_GET(qp_2err_in, qpn, c->in, c->in_len));
+	enum nicref_cmd_rule r;
+	struct qp *q = qp_named(c->dev, (uint32_t)PRM_GET(qp_2err_in, qpn, c->in, c->in_len), &r);
 	if (!q)
-		return NICREF_RULE_QP_NOT_FOUND;
+		return r;
 	uint8_t from = q->state;
 	q->state = to;
 	PRM_SET(qpc, state, q->ctx, QP_CTX_BYTES, to);

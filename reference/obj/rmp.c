@@ -11,6 +11,13 @@ void rmp_free(struct nicref_dev *dev, struct rmp *rmp)
 	dev_free(dev, rmp);
 }
 
+/* The RMP an rmpn of MODIFY/DESTROY/QUERY_RMP names (D-OBJ-2: BAD_INDEX beyond the table). */
+static struct rmp *rmp_named(struct nicref_dev *dev, uint32_t rmpn, enum nicref_cmd_rule *r)
+{
+	return obj_find(dev, OBJ_RMP, rmpn, NICREF_RULE_RMP_INDEX_OUT_OF_RANGE,
+			NICREF_RULE_RMP_NOT_FOUND, r);
+}
+
 enum nicref_cmd_rule cmd_create_rmp(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
@@ -36,9 +43,10 @@ enum nicref_cmd_rule cmd_create_rmp(struct cmd_ctx *c)
 	if ((r = wq_parse(c, &wr, &w)) != NICREF_RULE_NONE)
 		return r;
 	uint32_t pd = (uint32_t)PRM_GET(create_rmp_in, pd, in, n);
-	if (!obj_get(dev, OBJ_PD, pd))
-		r = NICREF_RULE_WQ_PD_MISSING; /* §3.2.1: the PD first */
-	else if (obj_charge(dev, OBJ_RMP))
+	/* §3.2.1: the PD first (D-OBJ-2: BAD_INDEX beyond its table, BAD_RESOURCE not live). */
+	if (obj_find(dev, OBJ_PD, pd, NICREF_RULE_WQ_PD_OUT_OF_RANGE, NICREF_RULE_WQ_PD_MISSING,
+		      &r) &&
+	    obj_charge(dev, OBJ_RMP))
 		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	if (r != NICREF_RULE_NONE) {
 		wq_free(dev, &w);
@@ -94,9 +102,9 @@ enum nicref_cmd_rule cmd_modify_rmp(struct cmd_ctx *c)
 		sizeof rmp_modify_sel / sizeof rmp_modify_sel[0], mask);
 	if (r != NICREF_RULE_NONE)
 		return r;
-	struct rmp *rmp = obj_get(dev, OBJ_RMP, (uint32_t)PRM_GET(modify_rmp_in, rmpn, in, n));
+	struct rmp *rmp = rmp_named(dev, (uint32_t)PRM_GET(modify_rmp_in, rmpn, in, n), &r);
 	if (!rmp)
-		return NICREF_RULE_RMP_NOT_FOUND;
+		return r;
 	/* §12.13.2 L8289: the current state must match (BAD_RESOURCE_STATE). */
 	if (PRM_GET(modify_rmp_in, rmp_state, in, n) != rmp->state)
 		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
@@ -119,9 +127,10 @@ enum nicref_cmd_rule cmd_destroy_rmp(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	uint32_t rmpn = (uint32_t)PRM_GET(destroy_rmp_in, rmpn, c->in, c->in_len);
-	struct rmp *rmp = obj_get(dev, OBJ_RMP, rmpn);
+	enum nicref_cmd_rule r;
+	struct rmp *rmp = rmp_named(dev, rmpn, &r);
 	if (!rmp)
-		return NICREF_RULE_RMP_NOT_FOUND;
+		return r;
 	/* §7.7.2.2 L2804: "SW has to destroy all RQs that are attached to the RMP and then
 	 * destroy the RMP" (D-OBJ-1: refused while attached). */
 	if (rmp->hdr.refs)
@@ -135,10 +144,11 @@ enum nicref_cmd_rule cmd_destroy_rmp(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_query_rmp(struct cmd_ctx *c)
 {
-	struct rmp *rmp = obj_get(c->dev, OBJ_RMP,
-				  (uint32_t)PRM_GET(query_rmp_in, rmpn, c->in, c->in_len));
+	enum nicref_cmd_rule r;
+	struct rmp *rmp = rmp_named(c->dev, (uint32_t)PRM_GET(query_rmp_in, rmpn, c->in, c->in_len),
+				    &r);
 	if (!rmp)
-		return NICREF_RULE_RMP_NOT_FOUND;
+		return r;
 	wq_query_out(c, rmp->ctx, &rmp->wq, rmp->state); /* §12.13.4: a snapshot */
 	return NICREF_RULE_NONE;
 }

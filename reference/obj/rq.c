@@ -14,6 +14,13 @@ void rq_free(struct nicref_dev *dev, struct rq *rq)
 	dev_free(dev, rq);
 }
 
+/* The RQ an rqn of MODIFY/DESTROY/QUERY_RQ names (D-OBJ-2: BAD_INDEX beyond the table). */
+static struct rq *rq_named(struct nicref_dev *dev, uint32_t rqn, enum nicref_cmd_rule *r)
+{
+	return obj_find(dev, OBJ_RQ, rqn, NICREF_RULE_RQ_INDEX_OUT_OF_RANGE,
+			NICREF_RULE_RQ_NOT_FOUND, r);
+}
+
 /* ---- The WQEs an RMP RQ holds (§7.7.2.2) ----------------------------------------------------
  * A ring of slots sized once, at CREATE_RQ: each slot holds the stride index of a WQE taken
  * from the RMP, TAKEN_DONE once it completed out of order. */
@@ -106,13 +113,15 @@ enum nicref_cmd_rule cmd_create_rq(struct cmd_ctx *c)
 	uint32_t cqn = (uint32_t)PRM_GET(create_rq_in, cqn, in, n);
 	uint32_t pd = on_rmp ? 0 : (uint32_t)PRM_GET(create_rq_in, pd, in, n);
 	uint32_t rmpn = on_rmp ? (uint32_t)PRM_GET(create_rq_in, rmpn, in, n) : 0;
-	if (!obj_get(dev, OBJ_CQ, cqn))
-		r = NICREF_RULE_WQ_CQ_MISSING;
-	else if (!on_rmp && !obj_get(dev, OBJ_PD, pd))
-		r = NICREF_RULE_WQ_PD_MISSING;
-	else if (on_rmp && !obj_get(dev, OBJ_RMP, rmpn))
-		r = NICREF_RULE_RQ_RMP_MISSING;
-	else if (obj_charge(dev, OBJ_RQ))
+	/* A handle outside its table is BAD_INDEX, one in range not live BAD_RESOURCE
+	 * (D-OBJ-2, T128). */
+	if (obj_find(dev, OBJ_CQ, cqn, NICREF_RULE_WQ_CQ_OUT_OF_RANGE, NICREF_RULE_WQ_CQ_MISSING,
+		      &r) &&
+	    (on_rmp || obj_find(dev, OBJ_PD, pd, NICREF_RULE_WQ_PD_OUT_OF_RANGE,
+				  NICREF_RULE_WQ_PD_MISSING, &r)) &&
+	    (!on_rmp || obj_find(dev, OBJ_RMP, rmpn, NICREF_RULE_RQ_RMP_OUT_OF_RANGE,
+				 NICREF_RULE_RQ_RMP_MISSING, &r)) &&
+	    obj_charge(dev, OBJ_RQ))
 		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	if (r != NICREF_RULE_NONE) {
 		wq_free(dev, &w);
@@ -346,9 +355,9 @@ enum nicref_cmd_rule cmd_modify_rq(struct cmd_ctx *c)
 		sizeof rq_modify_sel / sizeof rq_modify_sel[0], mask);
 	if (r != NICREF_RULE_NONE)
 		return r;
-	struct rq *rq = obj_get(dev, OBJ_RQ, (uint32_t)PRM_GET(modify_rq_in, rqn, in, n));
+	struct rq *rq = rq_named(dev, (uint32_t)PRM_GET(modify_rq_in, rqn, in, n), &r);
 	if (!rq)
-		return NICREF_RULE_RQ_NOT_FOUND;
+		return r;
 	/* §12.11.2 L7908: the current state must match (BAD_RESOURCE_STATE). */
 	if (PRM_GET(modify_rq_in, rq_state, in, n) != rq->state)
 		return NICREF_RULE_WQ_CURRENT_STATE_MISMATCH;
@@ -385,9 +394,10 @@ enum nicref_cmd_rule cmd_destroy_rq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	uint32_t rqn = (uint32_t)PRM_GET(destroy_rq_in, rqn, c->in, c->in_len);
-	struct rq *rq = obj_get(dev, OBJ_RQ, rqn);
+	enum nicref_cmd_rule r;
+	struct rq *rq = rq_named(dev, rqn, &r);
 	if (!rq)
-		return NICREF_RULE_RQ_NOT_FOUND;
+		return r;
 	/* D-RQ-1 (D-OBJ-1): a TIR (inline_rqn) or an RQT (rq_num[]) still names it. */
 	if (rq->hdr.refs)
 		return NICREF_RULE_RQ_IN_USE;
@@ -406,10 +416,10 @@ enum nicref_cmd_rule cmd_destroy_rq(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_query_rq(struct cmd_ctx *c)
 {
-	struct rq *rq = obj_get(c->dev, OBJ_RQ,
-				(uint32_t)PRM_GET(query_rq_in, rqn, c->in, c->in_len));
+	enum nicref_cmd_rule r;
+	struct rq *rq = rq_named(c->dev, (uint32_t)PRM_GET(query_rq_in, rqn, c->in, c->in_len), &r);
 	if (!rq)
-		return NICREF_RULE_RQ_NOT_FOUND;
+		return r;
 	/* §12.11.4: a snapshot. An RMP RQ's WQ is returned as given, its counters 0 (D-RQ-4). */
 	wq_query_out(c, rq->ctx, rq->on_rmp ? NULL : &rq->wq, rq->state);
 	return NICREF_RULE_NONE;

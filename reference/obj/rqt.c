@@ -46,7 +46,7 @@ static enum nicref_cmd_rule check_list(const struct cmd_ctx *c, uint32_t actual,
 	/* T59 F0h: each entry an RQ (the same RQN may appear several times). */
 	for (uint32_t i = 0; i < actual; i++) {
 		uint32_t rqn = list_entry(c, i);
-		if (!tir_handle_in_range(dev, OBJ_RQ, rqn))
+		if (!obj_in_range(dev, OBJ_RQ, rqn))
 			return NICREF_RULE_RQT_RQ_OUT_OF_RANGE;
 		if (!obj_get(dev, OBJ_RQ, rqn))
 			return NICREF_RULE_RQT_RQ_INVALID;
@@ -139,7 +139,7 @@ enum nicref_cmd_rule cmd_create_rqt(struct cmd_ctx *c)
 /* The RQT a command names (T354/T358/T362 08h[23:0]), or the rule refusing it. */
 static enum nicref_cmd_rule lookup(struct cmd_ctx *c, uint32_t rqtn, struct rqt **out)
 {
-	if (!tir_handle_in_range(c->dev, OBJ_RQT, rqtn))
+	if (!obj_in_range(c->dev, OBJ_RQT, rqtn))
 		return NICREF_RULE_RQT_INDEX_OUT_OF_RANGE;
 	*out = obj_get(c->dev, OBJ_RQT, rqtn);
 	return *out ? NICREF_RULE_NONE : NICREF_RULE_RQT_NOT_FOUND;

@@ -11,6 +11,13 @@ void sq_free(struct nicref_dev *dev, struct sq *sq)
 	dev_free(dev, sq);
 }
 
+/* The SQ an sqn of MODIFY/DESTROY/QUERY_SQ names (D-OBJ-2: BAD_INDEX beyond the table). */
+static struct sq *sq_named(struct nicref_dev *dev, uint32_t sqn, enum nicref_cmd_rule *r)
+{
+	return obj_find(dev, OBJ_SQ, sqn, NICREF_RULE_SQ_INDEX_OUT_OF_RANGE,
+			NICREF_RULE_SQ_NOT_FOUND, r);
+}
+
 enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
@@ -47,20 +54,21 @@ enum nicref_cmd_rule cmd_create_sq(struct cmd_ctx *c)
 	struct wq w;
 	if ((r = wq_parse(c, &wr, &w)) != NICREF_RULE_NONE)
 		return r;
-	/* §3.2.1 / Figure 3: the CQ, PD, TIS and UAR exist before the SQ (T128 BAD_RESOURCE). */
+	/* §3.2.1 / Figure 3: the CQ, PD, TIS and UAR exist before the SQ: a handle outside its
+	 * table is BAD_INDEX, one in range not live BAD_RESOURCE (D-OBJ-2, T128). */
 	uint32_t cqn = (uint32_t)PRM_GET(create_sq_in, cqn, in, n);
 	uint32_t pd = (uint32_t)PRM_GET(create_sq_in, pd, in, n);
 	uint32_t tisn = (uint32_t)PRM_GET(create_sq_in, tis_num_0, in, n);
 	uint32_t uar = (uint32_t)PRM_GET(create_sq_in, uar_page, in, n);
-	if (!obj_get(dev, OBJ_CQ, cqn))
-		r = NICREF_RULE_WQ_CQ_MISSING;
-	else if (!obj_get(dev, OBJ_PD, pd))
-		r = NICREF_RULE_WQ_PD_MISSING;
-	else if (!obj_get(dev, OBJ_TIS, tisn))
-		r = NICREF_RULE_SQ_TIS_MISSING;
-	else if (!obj_get(dev, OBJ_UAR, uar))
-		r = NICREF_RULE_SQ_UAR_MISSING;
-	else if (obj_charge(dev, OBJ_SQ))
+	if (obj_find(dev, OBJ_CQ, cqn, NICREF_RULE_WQ_CQ_OUT_OF_RANGE, NICREF_RULE_WQ_CQ_MISSING,
+		      &r) &&
+	    obj_find(dev, OBJ_PD, pd, NICREF_RULE_WQ_PD_OUT_OF_RANGE, NICREF_RULE_WQ_PD_MISSING,
+		      &r) &&
+	    obj_find(dev, OBJ_TIS, tisn, NICREF_RULE_SQ_TIS_OUT_OF_RANGE,
+		      NICREF_RULE_SQ_TIS_MISSING, &r) &&
+	    obj_find(dev, OBJ_UAR, uar, NICREF_RULE_SQ_UAR_OUT_OF_RANGE,
+		      NICREF_RULE_SQ_UAR_MISSING, &r) &&
+	    obj_charge(dev, OBJ_SQ))
 		r = NICREF_RULE_ICM_PAGES_SHORT; /* D-PG-4 */
 	if (r != NICREF_RULE_NONE) {
 		wq_free(dev, &w);
@@ -163,9 +171,9 @@ enum nicref_cmd_rule cmd_modify_sq(struct cmd_ctx *c)
 		sizeof sq_modify_sel / sizeof sq_modify_sel[0], mask);
 	if (r != NICREF_RULE_NONE)
 		return r;
-	struct sq *sq = obj_get(dev, OBJ_SQ, (uint32_t)PRM_GET(modify_sq_in, sqn, c->in, c->in_len));
+	struct sq *sq = sq_named(dev, (uint32_t)PRM_GET(modify_sq_in, sqn, c->in, c->in_len), &r);
 	if (!sq)
-		return NICREF_RULE_SQ_NOT_FOUND;
+		return r;
 	/* §12.10.2 L7724: "If the current state from the input does not match the existing SQ
 	 * state, then the command fails (return code BAD_RESOURCE_STATE)". */
 	if (PRM_GET(modify_sq_in, sq_state, c->in, c->in_len) != sq->state)
@@ -196,9 +204,10 @@ enum nicref_cmd_rule cmd_destroy_sq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	uint32_t sqn = (uint32_t)PRM_GET(destroy_sq_in, sqn, c->in, c->in_len);
-	struct sq *sq = obj_get(dev, OBJ_SQ, sqn);
+	enum nicref_cmd_rule r;
+	struct sq *sq = sq_named(dev, sqn, &r);
 	if (!sq)
-		return NICREF_RULE_SQ_NOT_FOUND;
+		return r;
 	/* §12.10.3: in any state; nothing names an SQ. */
 	wq_unref(dev, OBJ_CQ, sq->cqn);
 	wq_unref(dev, OBJ_PD, sq->pd);
@@ -212,10 +221,10 @@ enum nicref_cmd_rule cmd_destroy_sq(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_query_sq(struct cmd_ctx *c)
 {
-	struct sq *sq = obj_get(c->dev, OBJ_SQ,
-				(uint32_t)PRM_GET(query_sq_in, sqn, c->in, c->in_len));
+	enum nicref_cmd_rule r;
+	struct sq *sq = sq_named(c->dev, (uint32_t)PRM_GET(query_sq_in, sqn, c->in, c->in_len), &r);
 	if (!sq)
-		return NICREF_RULE_SQ_NOT_FOUND;
+		return r;
 	wq_query_out(c, sq->ctx, &sq->wq, sq->state); /* §12.10.4: a snapshot, no side effect */
 	return NICREF_RULE_NONE;
 }

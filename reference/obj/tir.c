@@ -44,12 +44,6 @@ static const struct modify_sel tir_modify_sel[] = { TIR_MODIFY_FIELDS(TIR_SEL_RO
 #define HASH_FIELDS_DEFINED 0x1Fu
 #define HASH_FIELDS_MASK 0x3FFFFFFFu
 
-/* D-MKC-13 (docs/mkey.md): BAD_INDEX outside the range, BAD_RESOURCE in range but not live. */
-bool tir_handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint32_t h)
-{
-	return h >= dev->obj[t].base && h < dev->obj[t].limit;
-}
-
 /* A field of the TIR context at 20h of buf. */
 static uint64_t ctx_get(const uint8_t *buf, size_t len, const struct nicref_field *f)
 {
@@ -133,7 +127,7 @@ static enum nicref_cmd_rule check_self_lb(const struct nicref_dev *dev, unsigned
 /* The RQT an Indirect TIR names (T45 20h[23:0]). */
 static enum nicref_cmd_rule check_rqt(const struct nicref_dev *dev, uint32_t rqtn)
 {
-	if (!tir_handle_in_range(dev, OBJ_RQT, rqtn))
+	if (!obj_in_range(dev, OBJ_RQT, rqtn))
 		return NICREF_RULE_TIR_RQT_OUT_OF_RANGE;
 	return obj_get(dev, OBJ_RQT, rqtn) ? NICREF_RULE_NONE : NICREF_RULE_TIR_RQT_INVALID;
 }
@@ -159,7 +153,37 @@ static uint16_t lro_effective(const struct nicref_dev *dev, uint16_t want)
 	return (uint16_t)best;
 }
 
-/* D-TIR-3: fields a setting makes reserved are kept 0, and the effective LRO period. */
+/* T45's fields that another field's value makes reserved, in the groups the input states
+ * (CREATE_TIR: all; MODIFY_TIR: the LRO and hash groups its bitmask selects; an unselected
+ * field is reserved anyway, D-MOD-1): D-CMD-8's one rule, as D-WQ-8 applies it to T53/T61
+ * (D-TIR-3). The values they depend on have passed their checks. */
+static enum nicref_cmd_rule check_reserved_by_setting(struct cmd_ctx *c, const struct tir *t,
+						      bool disp, bool lro, bool hash)
+{
+	uint16_t f[8];
+	size_t k = 0;
+	/* 1Ch "Reserved for disp_type != direct"; 20h "Reserved when disp_type != Indirect". */
+	if (disp)
+		f[k++] = t->disp_type == TIR_DIRECT ? PRMF_tirc__indirect_table : PRMF_tirc__inline_rqn;
+	/* 10h: lro_timeout_period_usecs and lro_max_msg_sz "Reserved when LRO is disabled". */
+	if (lro && t->lro_enable_mask == 0) {
+		f[k++] = PRMF_tirc__lro_timeout_period_usecs;
+		f[k++] = PRMF_tirc__lro_max_msg_sz;
+	}
+	if (hash && t->rx_hash_fn == TIR_HASH_NONE) {
+		/* 20h[31], 50h, 54h: "Reserved for (rx_hash_fn) HASH_NONE". */
+		f[k++] = PRMF_tirc__rx_hash_symmetric;
+		f[k++] = PRMF_tirc__rx_hash_field_selector_outer;
+		f[k++] = PRMF_tirc__rx_hash_field_selector_inner;
+	}
+	/* 28h-4Ch: "Reserved when rx_hash_fn is not HASH_TOEPLITZ". */
+	if (hash && t->rx_hash_fn != TIR_HASH_TOEPLITZ)
+		f[k++] = PRMF_tirc__rx_hash_toeplitz_key;
+	return fields_reserved_here(c, &nicref_layout_tirc, TIR_CTX_OFF, f, k);
+}
+
+/* D-TIR-3: fields a setting makes reserved are kept 0 (what the permissive profile runs with),
+ * and the effective LRO period. */
 static void normalize(const struct nicref_dev *dev, struct tir *t)
 {
 	if (t->disp_type == TIR_DIRECT)
@@ -202,15 +226,16 @@ enum nicref_cmd_rule cmd_create_tir(struct cmd_ctx *c)
 		return NICREF_RULE_TIR_DISP_TYPE;
 	enum nicref_cmd_rule rule;
 	if ((rule = check_hash(&n)) || (rule = check_lro(dev, &n)) ||
-	    (rule = check_self_lb(dev, n.self_lb_en)))
+	    (rule = check_self_lb(dev, n.self_lb_en)) ||
+	    (rule = check_reserved_by_setting(c, &n, true, true, true)))
 		return rule;
 	/* T45 24h: the transport domain, then the RQ or RQT the TIR dispatches to. */
-	if (!tir_handle_in_range(dev, OBJ_TD, n.td))
+	if (!obj_in_range(dev, OBJ_TD, n.td))
 		return NICREF_RULE_TIR_TD_OUT_OF_RANGE;
 	if (!obj_get(dev, OBJ_TD, n.td))
 		return NICREF_RULE_TIR_TD_INVALID;
 	if (n.disp_type == TIR_DIRECT) {
-		if (!tir_handle_in_range(dev, OBJ_RQ, n.inline_rqn))
+		if (!obj_in_range(dev, OBJ_RQ, n.inline_rqn))
 			return NICREF_RULE_TIR_RQ_OUT_OF_RANGE;
 		if (!obj_get(dev, OBJ_RQ, n.inline_rqn))
 			return NICREF_RULE_TIR_RQ_INVALID;
@@ -246,7 +271,7 @@ enum nicref_cmd_rule cmd_create_tir(struct cmd_ctx *c)
 /* The TIR a command names (T286/T290/T294 08h[23:0]), or the rule refusing it. */
 static enum nicref_cmd_rule lookup(struct cmd_ctx *c, uint32_t tirn, struct tir **out)
 {
-	if (!tir_handle_in_range(c->dev, OBJ_TIR, tirn))
+	if (!obj_in_range(c->dev, OBJ_TIR, tirn))
 		return NICREF_RULE_TIR_INDEX_OUT_OF_RANGE;
 	*out = obj_get(c->dev, OBJ_TIR, tirn);
 	return *out ? NICREF_RULE_NONE : NICREF_RULE_TIR_NOT_FOUND;
@@ -290,6 +315,9 @@ enum nicref_cmd_rule cmd_modify_tir(struct cmd_ctx *c)
 		if ((rule = check_hash(&n)) != NICREF_RULE_NONE)
 			return rule;
 	}
+	rule = check_reserved_by_setting(c, &n, false, mask & TIR_MOD_LRO, mask & TIR_MOD_HASH);
+	if (rule != NICREF_RULE_NONE)
+		return rule;
 	if (mask & TIR_MOD_SELF_LB) {
 		n.self_lb_en = (uint8_t)TIRC_GET(c, self_lb_en);
 		if ((rule = check_self_lb(dev, n.self_lb_en)) != NICREF_RULE_NONE)

@@ -66,7 +66,5 @@ void tis_dev_reset(struct nicref_dev *dev);
 void rqt_dev_reset(struct nicref_dev *dev);
 void tis_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
 void rqt_dev_refs(const struct nicref_dev *dev, obj_ref_visit visit, void *ctx);
-/* A handle of type t inside its table's range [base, limit) (BAD_INDEX otherwise, D-CMD-7). */
-bool tir_handle_in_range(const struct nicref_dev *dev, enum obj_type t, uint32_t h);
 
 #endif

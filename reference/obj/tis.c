@@ -25,7 +25,7 @@ enum nicref_cmd_rule cmd_create_tis(struct cmd_ctx *c)
 	struct nicref_dev *dev = c->dev;
 	/* T50 24h: the transport domain must be allocated (T128 BAD_RESOURCE). */
 	uint32_t tdn = (uint32_t)TISC_GET(c, transport_domain);
-	if (!tir_handle_in_range(dev, OBJ_TD, tdn))
+	if (!obj_in_range(dev, OBJ_TD, tdn))
 		return NICREF_RULE_TIS_TD_OUT_OF_RANGE;
 	struct obj_hdr *td = obj_get(dev, OBJ_TD, tdn);
 	if (!td)
@@ -54,7 +54,7 @@ enum nicref_cmd_rule cmd_create_tis(struct cmd_ctx *c)
 /* The TIS a command names, or the rule refusing it. */
 static enum nicref_cmd_rule lookup(struct cmd_ctx *c, uint32_t tisn, struct tis **out)
 {
-	if (!tir_handle_in_range(c->dev, OBJ_TIS, tisn))
+	if (!obj_in_range(c->dev, OBJ_TIS, tisn))
 		return NICREF_RULE_TIS_INDEX_OUT_OF_RANGE;
 	*out = obj_get(c->dev, OBJ_TIS, tisn);
 	return *out ? NICREF_RULE_NONE : NICREF_RULE_TIS_NOT_FOUND;

@@ -25,7 +25,7 @@ enum nicref_cmd_rule cmd_dealloc_uar(struct cmd_ctx *c)
 	case 0:
 		return NICREF_RULE_NONE;
 	case -2:
-		return NICREF_RULE_UAR_IN_USE; /* an EQ, CQ or SQ rings through it (D-OBJ-1) */
+		return NICREF_RULE_UAR_IN_USE; /* an EQ, CQ, SQ or QP rings through it (D-OBJ-1) */
 	default:
 		return NICREF_RULE_UAR_NOT_ALLOCATED;
 	}

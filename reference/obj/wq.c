@@ -263,9 +263,11 @@ enum nicref_cmd_rule wq_parse(struct cmd_ctx *c, const struct wq_rules *r, struc
 	 * WQEBB, §7.4.1.1; an RQ's 16 B * 2^k, §7.4.1.2). */
 	if (stride < r->min_log_stride || stride > r->max_log_stride)
 		return NICREF_RULE_WQ_STRIDE_RANGE;
-	/* T55 20h[4:0] "must be less than HCA_CAP.log_max_wq_size" (T145 78h log_max_wq_sz, the
-	 * maximum number of WQEs: at most, D-WQ-1). */
-	if (log_sz > CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_wq_sz))
+	/* T55 20h[4:0] "log_wq_sz must be less than HCA_CAP.log_max_wq_size" (T145 78h
+	 * log_max_wq_sz), as written (D-WQ-1): the record's counters are 16 bits (T24, §7.4.1
+	 * "wraps around 0xFFFF"), so at the default cap 16 a queue of 2^16 strides could not tell
+	 * 65,536 posted WQEs from none. */
+	if (log_sz >= CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_wq_sz))
 		return NICREF_RULE_WQ_SIZE_EXCEEDS_CAP;
 	w->type = (uint8_t)type;
 	w->log_stride = (uint8_t)stride;

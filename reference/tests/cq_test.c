@@ -158,6 +158,7 @@ Test(cq_create, each_validity_rule)
 	REFUSE1("log_cq_size", 23, CQ_LOG_SIZE_BEYOND_CAP);                  /* T76: 22 */
 	REFUSE1("c_eqn", eq.eqn + 1, CQ_EQ_NOT_FOUND);
 	REFUSE1("uar_page", t->uar + 1, CQ_UAR_NOT_ALLOCATED);
+	REFUSE1("uar_page", 0xFFFFFF, CQ_UAR_OUT_OF_RANGE); /* beyond the UAR area (D-OBJ-2) */
 	REFUSE1("log_cq_size", 7, CQ_PAS_SHORT); /* 8 KB: two 4 KB pages, one given */
 	create_in(t, eq.eqn, buf + 0x10, dbr);
 	tl_refused(t, tl_run_paged(t, 0x118, 0x10), CQ_PAS_NOT_ALIGNED); /* T139 */
@@ -201,8 +202,17 @@ Test(cq_commands, unknown_cq_and_cq_in_use)
 	struct refdrv_cq cq = tl_cq(t, 1, eq.eqn);
 	cr_expect_eq(refdrv_destroy_cq(&t->d, cq.cqn + 1), 0x05);
 	tl_refused(t, 0x05, CQ_NOT_FOUND);
-	cr_expect_eq(refdrv_query_cq(&t->d, 0xFFFFFF, t->out, 0x110), 0x05);
-	tl_refused(t, 0x05, CQ_NOT_FOUND);
+	/* D-OBJ-2: numbers outside the CQ range (0, or beyond 2^log_max_cq from 1) are
+	 * BAD_INDEX (T128 0x0A "beyond table size"), as every object's. */
+	cr_expect_eq(refdrv_query_cq(&t->d, 0xFFFFFF, t->out, 0x110), 0x0A);
+	tl_refused(t, 0x0A, CQ_INDEX_OUT_OF_RANGE);
+	cr_expect_eq(refdrv_destroy_cq(&t->d, 0), 0x0A);
+	tl_refused(t, 0x0A, CQ_INDEX_OUT_OF_RANGE);
+	struct refdrv_cq far = cq;
+	far.cqn = 0xFFFFFF;
+	struct refdrv_cq_attr none = { 0 };
+	cr_expect_eq(refdrv_modify_cq(&t->d, &far, 1, &none), 0x0A);
+	tl_refused(t, 0x0A, CQ_INDEX_OUT_OF_RANGE);
 	struct refdrv_cq ghost = cq;
 	ghost.cqn = 77;
 	struct refdrv_cq_attr m = { 0 };

@@ -14,10 +14,10 @@ Test(qp_create, qpns_start_at_2_and_never_0_or_1)
 	cr_expect_eq(b, 3);
 	cr_assert_eq(qt_by_qpn(&q, "destroy_qp_in", "DESTROY_QP", a, 0x10), 0);
 	cr_expect_eq(qt_qp(&q, QT_RC), 2, "the lowest free again, still not 0 or 1");
-	/* QP0 and QP1 name nothing. */
+	/* QP0 and QP1 name nothing: below the QPN range (D-OBJ-2, D-QP-3). */
 	for (uint32_t n = 0; n < 2; n++) {
-		cr_expect_eq(qt_query(&q, n), QT_BAD_RESOURCE, "QP%u", n);
-		tl_expect_refused(q.t, QT_BAD_RESOURCE, NICREF_RULE_QP_NOT_FOUND);
+		cr_expect_eq(qt_query(&q, n), 0x0A, "QP%u", n);
+		tl_expect_refused(q.t, 0x0A, NICREF_RULE_QP_INDEX_OUT_OF_RANGE);
 	}
 	tl_down_clean(q.t);
 }
@@ -208,9 +208,10 @@ Test(qp_create, reserved_bits_are_not_kept)
 	tl_set(q.t, "create_qp_in", "uar_page", q.t->uar);
 	tl_set(q.t, "create_qp_in", "cqn_snd", q.cqn);
 	tl_set(q.t, "create_qp_in", "cqn_rcv", q.cqn);
+	tl_set_elem(q.t, "create_qp_in", "pas", 0, QT_BUF); /* its one page (D-QP-12) */
 	q.t->in[0x18 + 2] |= 0x80;
 	tl_mark(&q.t->tr);
-	cr_assert_eq(tl_run_paged(q.t, 0x110, 0x10), 0);
+	cr_assert_eq(tl_run_paged(q.t, 0x118, 0x10), 0);
 	cr_expect_eq(q.t->tr.vio[NICREF_VIO_CMD_RESERVED_NOT_ZERO], 1,
 		     "the reserved bit is reported once");
 	cr_expect_eq(q.t->tr.violations, 1);
@@ -219,4 +220,82 @@ Test(qp_create, reserved_bits_are_not_kept)
 	cr_expect_eq(q.t->out[0x18 + 2] & 0x80, 0, "not kept");
 	cr_expect_eq(qt_ctx(&q, "st"), QT_UD);
 	tl_down(q.t);
+}
+
+/* D-QP-12, D-WQ-6: the transport reads the buffer pas[] maps (D-ROCE-4), so CREATE_QP needs a
+ * page address for every page its sizes imply; an input holding fewer is BAD_INPUT_LEN
+ * (QP_PAS_SHORT), as CREATE_SQ/RQ/RMP answer, and no QP is made. */
+Test(qp_create, fewer_pas_than_the_buffer_spans_is_a_short_input)
+{
+	struct qt q = qt_up(NULL);
+	struct tl_dev *t = q.t;
+	tl_begin(t, "create_qp_in", "CREATE_QP");
+	tl_set(t, "create_qp_in", "st", QT_RC);
+	tl_set(t, "create_qp_in", "pd", q.pd);
+	tl_set(t, "create_qp_in", "uar_page", t->uar);
+	tl_set(t, "create_qp_in", "cqn_snd", q.cqn);
+	tl_set(t, "create_qp_in", "cqn_rcv", q.cqn);
+	tl_set(t, "create_qp_in", "log_rq_size", 4);
+	tl_set(t, "create_qp_in", "log_rq_stride", 2); /* RQ: 16 x 64 B = 1 KB */
+	tl_set(t, "create_qp_in", "log_sq_size", 8);   /* SQ: 256 x 64 B = 16 KB */
+	cr_assert_eq(qt_pages(t), 5);
+	for (uint32_t i = 0; i < 5; i++)
+		tl_set_elem(t, "create_qp_in", "pas", i, QT_BUF + 0x1000ull * i);
+	for (uint32_t given = 0; given < 5; given++) {
+		int st = tl_run_paged(t, 0x110 + 8 * given, 0x10);
+		tl_expect_refused(t, 0x50, NICREF_RULE_QP_PAS_SHORT);
+		cr_expect_eq(st, 0x50, "%u of 5 pages given", given);
+	}
+	cr_expect_eq(t->dev->obj[OBJ_QP].nlive, 0, "no QP was made");
+	cr_expect_eq(tl_run_paged(t, 0x110 + 8 * 5, 0x10), 0, "every page given");
+	uint32_t qpn = (uint32_t)tl_get(t, "create_qp_out", "qpn");
+	const struct qp *qp = obj_get(t->dev, OBJ_QP, qpn);
+	cr_assert(qp);
+	cr_expect_eq(qp->npas, 5);
+	for (uint32_t i = 0; i < 5; i++)
+		cr_expect_eq(qp->pas[i], QT_BUF + 0x1000ull * i, "pas[%u]", i);
+	tl_down_clean(t);
+}
+
+/* D-OBJ-2: a number outside its table's range answers BAD_INDEX (T128 0x0A "Index out of range
+ * (might be beyond table size or attempt to access a reserved resource)"), one in range but not
+ * live BAD_RESOURCE: the QPN (from 2, D-QP-3) and the objects CREATE_QP names. */
+Test(qp_create, numbers_beyond_their_tables_are_bad_index)
+{
+	struct qt q = qt_up(NULL);
+	struct tl_dev *t = q.t;
+	(void)qt_qp(&q, QT_RC); /* QPN 2 */
+	static const uint32_t beyond[] = { 0, 1, 0xFFFFFF };
+	for (size_t i = 0; i < 3; i++) {
+		qt_query(&q, beyond[i]);
+		tl_expect_refused(t, 0x0A, NICREF_RULE_QP_INDEX_OUT_OF_RANGE);
+		tl_begin(t, "destroy_qp_in", "DESTROY_QP");
+		tl_set(t, "destroy_qp_in", "qpn", beyond[i]);
+		(void)tl_run(t, 0x10, 0x10);
+		tl_expect_refused(t, 0x0A, NICREF_RULE_QP_INDEX_OUT_OF_RANGE);
+	}
+	qt_query(&q, 100);
+	tl_expect_refused(t, QT_BAD_RESOURCE, NICREF_RULE_QP_NOT_FOUND);
+	static const struct {
+		const char *field;
+		enum nicref_cmd_rule rule;
+	} refs[] = {
+		{ "pd", NICREF_RULE_QP_PD_OUT_OF_RANGE },
+		{ "cqn_snd", NICREF_RULE_QP_CQ_OUT_OF_RANGE },
+		{ "cqn_rcv", NICREF_RULE_QP_CQ_OUT_OF_RANGE },
+		{ "uar_page", NICREF_RULE_QP_UAR_OUT_OF_RANGE },
+		{ "srqn_rmpn_xrqn", NICREF_RULE_QP_RMP_OUT_OF_RANGE },
+	};
+	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+		struct qt_field f[] = { { refs[i].field, 0xFFFFFF }, { "rq_type", 0 }, { NULL, 0 } };
+		if (refs[i].rule == NICREF_RULE_QP_RMP_OUT_OF_RANGE)
+			f[1].v = 1; /* an SRQ: the RMP is named */
+		qt_create(&q, QT_RC, f, NULL);
+		tl_expect_refused(t, 0x0A, refs[i].rule);
+	}
+	struct qt_field near[] = { { "pd", 77 }, { NULL, 0 } };
+	qt_create(&q, QT_RC, near, NULL);
+	tl_expect_refused(t, QT_BAD_RESOURCE, NICREF_RULE_QP_PD_MISSING);
+	cr_expect_eq(t->dev->obj[OBJ_QP].nlive, 1, "only QPN 2");
+	tl_down_clean(t);
 }

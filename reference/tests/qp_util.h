@@ -38,9 +38,34 @@ static inline struct qt qt_up(const struct nicref_profile *p)
 	return q;
 }
 
+/* A field of the CREATE_QP input being built. */
+static inline uint64_t qt_in(const struct tl_dev *t, const char *name)
+{
+	uint64_t v = 0;
+	(void)nicref_field_get(t->in, TL_BUF,
+			       refdrv_layout_field(refdrv_layout("create_qp_in"), name), &v);
+	return v;
+}
+
+/* The pages the buffer the input's qpc describes spans ([IFC] qpc: the RQ of 2^log_rq_size
+ * strides of 16 B << log_rq_stride unless rq_type is not 0, then the SQ of 2^log_sq_size 64-byte
+ * WQEBBs unless no_sq, from page_offset in page / 64 units, pages of 4 KB << log_page_size). */
+static inline uint32_t qt_pages(const struct tl_dev *t)
+{
+	uint64_t page = 4096ull << qt_in(t, "log_page_size");
+	uint64_t bytes = qt_in(t, "page_offset") * (page / 64);
+	if (qt_in(t, "rq_type") == 0)
+		bytes += (1ull << qt_in(t, "log_rq_size")) << (qt_in(t, "log_rq_stride") + 4);
+	if (!qt_in(t, "no_sq"))
+		bytes += (1ull << qt_in(t, "log_sq_size")) * 64;
+	return (uint32_t)((bytes + page - 1) / page);
+}
+
 /* CREATE_QP of service type st on the test's PD, CQ and UAR (log_sq_size 4, log_rq_size 4,
- * stride 64 B). Returns the status; *qpn the QPN when OK. Fields of `extra` (name, value)
- * pairs, terminated by a NULL name, are set after. */
+ * stride 64 B), with a pas[] entry for every page its buffer spans (pages from 0x36000000:
+ * CREATE_QP refuses fewer, D-QP-12). Returns the status; *qpn the QPN when OK. Fields of
+ * `extra` (name, value) pairs, terminated by a NULL name, are set after. */
+#define QT_BUF 0x36000000ull
 struct qt_field {
 	const char *name;
 	uint64_t v;
@@ -60,7 +85,12 @@ static inline int qt_create(struct qt *q, unsigned st, const struct qt_field *ex
 	tl_set(t, "create_qp_in", "log_rq_stride", 2);
 	for (; extra && extra->name; extra++)
 		tl_set(t, "create_qp_in", extra->name, extra->v);
-	int st_ = tl_run_paged(t, 0x110, 0x10);
+	uint32_t npas = qt_pages(t);
+	cr_assert_leq(0x110 + 8 * npas, TL_BUF, "%u pages: the test's buffer is too small", npas);
+	uint64_t page = 4096ull << qt_in(t, "log_page_size");
+	for (uint32_t i = 0; i < npas; i++)
+		tl_set_elem(t, "create_qp_in", "pas", i, QT_BUF + i * page);
+	int st_ = tl_run_paged(t, 0x110 + 8 * npas, 0x10);
 	if (st_ == 0 && qpn)
 		*qpn = (uint32_t)tl_get(t, "create_qp_out", "qpn");
 	return st_;

@@ -202,11 +202,10 @@ Test(tir, lro_period_is_adjusted)
 	struct env e = up(NULL);
 	struct tl_dev *t = e.t;
 	/* T45 10h: an unsupported period becomes the nearest supported one below it; below the
-	 * smallest LRO does not work (0); with LRO off the field is reserved (0). D-TIR-4. */
+	 * smallest LRO does not work (0). D-TIR-4. */
 	static const struct { unsigned mask, want, got; } cases[] = {
 		{ 1, 20, 16 }, { 2, 7, 0 }, { 3, 5000, 1024 }, { 1, 8, 8 }, { 1, 1023, 32 },
-		{ 0, 100, 0 },
-	};
+	}; /* with LRO off the period is reserved: tir/reserved_by_setting */
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tir_in d = { .lro_mask = cases[i].mask, .lro_timeout = cases[i].want,
 				    .lro_msg = 8, .inline_rqn = e.rq, .td = e.td };
@@ -214,7 +213,7 @@ Test(tir, lro_period_is_adjusted)
 		cr_assert_eq(query_tir(t, n), 0);
 		cr_expect_eq(tl_get(t, "query_tir_out", "lro_timeout_period_usecs"), cases[i].got,
 			     "requested %u", cases[i].want);
-		cr_expect_eq(tl_get(t, "query_tir_out", "lro_max_msg_sz"), cases[i].mask ? 8 : 0);
+		cr_expect_eq(tl_get(t, "query_tir_out", "lro_max_msg_sz"), 8);
 	}
 	tl_down_clean(t);
 }
@@ -321,14 +320,7 @@ Test(tir, create_refusals)
 	REFUSE(inline_rqn, e.rq2 + 1, TIR_RQ_INVALID);
 	REFUSE(inline_rqn, 0, TIR_RQ_OUT_OF_RANGE);
 	REFUSE(inline_rqn, 0xFFFFFF, TIR_RQ_OUT_OF_RANGE);
-	/* Reserved for Direct: the hash selectors, table and key are ignored (D-TIR-3). */
-	x = dir;
-	x.outer = 0x20;
-	x.table = 0xABCDEF;
-	uint32_t n = tir(t, &x);
-	cr_assert_eq(query_tir(t, n), 0);
-	cr_expect_eq(tl_get(t, "query_tir_out", "indirect_table"), 0);
-	cr_expect_eq(tl_get(t, "query_tir_out", "rx_hash_field_selector_outer"), 0);
+	/* Fields a setting makes reserved (D-TIR-3): tir/reserved_by_setting. */
 	/* Capabilities (T147, not writable by SET_HCA_CAP: the test clears them). */
 	prm_set(ETH_CAP(t, lro_cap), 0);
 	REFUSE(lro_mask, 1, TIR_LRO_UNSUPPORTED);
@@ -342,7 +334,7 @@ Test(tir, create_refusals)
 	REFUSE(self_lb, 2, TIR_SELF_LB_UNSUPPORTED);
 	prm_set(ETH_CAP(t, self_lb_mc), 1);
 #undef REFUSE
-	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 2, "refused creates took no reference");
+	cr_expect_eq(refs(t, OBJ_RQ, e.rq), 1, "refused creates took no reference");
 	tl_down_clean(t);
 }
 
@@ -522,4 +514,119 @@ Test(tir, modify_unselected_fields_are_reserved)
 		}
 		tl_down_clean(t);
 	}
+}
+
+/* T45's fields that another field's value makes reserved ("Reserved for disp_type != direct",
+ * "Reserved when disp_type != Indirect", "Reserved for HASH_NONE", "Reserved when rx_hash_fn is
+ * not HASH_TOEPLITZ", "Reserved when LRO is disabled on this TIR"): D-CMD-8's one rule, as
+ * D-WQ-8 applies it to T53/T61 (D-TIR-3). Strict: BAD_PARAM RESERVED_NOT_ZERO with the
+ * violation at the input dword; permissive: the command runs, the violation is reported and the
+ * field is not used (QUERY_TIR reads it 0). */
+static const uint8_t key_dw0[40] = { 0x12, 0x34, 0x56, 0x78 }; /* the key's first dword only */
+
+Test(tir, reserved_by_setting)
+{
+	for (int strict = 1; strict >= 0; strict--) {
+		struct nicref_profile p;
+		nicref_profile_default(&p);
+		p.reserved_check = (uint8_t)strict;
+		struct env e = up(&p);
+		struct tl_dev *t = e.t;
+		const struct tir_in dir = { .inline_rqn = e.rq, .td = e.td };
+		const struct tir_in ind = { .disp_type = 1, .hash_fn = 1, .table = e.rqt,
+					    .td = e.td, .outer = 3 };
+		const struct {
+			struct tir_in in;
+			uint64_t arg; /* input dword offset << 32 | the bits (context at 20h) */
+			const char *field;
+		} cases[] = {
+			{ { .inline_rqn = e.rq, .td = e.td, .table = e.rqt },
+			  0x40ull << 32 | e.rqt, "indirect_table" },
+			{ { .inline_rqn = e.rq, .td = e.td, .symmetric = true },
+			  0x40ull << 32 | 0x80000000u, "rx_hash_symmetric" },
+			{ { .inline_rqn = e.rq, .td = e.td, .outer = 3 },
+			  0x70ull << 32 | 3, "rx_hash_field_selector_outer" },
+			{ { .inline_rqn = e.rq, .td = e.td, .inner = 3, .tunneled = true },
+			  0x74ull << 32 | 3, "rx_hash_field_selector_inner" },
+			{ { .inline_rqn = e.rq, .td = e.td, .key = key_dw0 },
+			  0x48ull << 32 | 0x12345678, NULL },
+			{ { .inline_rqn = e.rq, .td = e.td, .lro_timeout = 0x64, .lro_msg = 8 },
+			  0x30ull << 32 | 0x64008, "lro_timeout_period_usecs" },
+			{ { .disp_type = 1, .hash_fn = 1, .table = e.rqt, .td = e.td, .outer = 3,
+			    .inline_rqn = e.rq },
+			  0x3Cull << 32 | e.rq, "inline_rqn" },
+			{ { .disp_type = 1, .hash_fn = 1, .table = e.rqt, .td = e.td, .outer = 3,
+			    .key = key_dw0 },
+			  0x48ull << 32 | 0x12345678, NULL },
+		};
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			int st = create_tir(t, &cases[i].in);
+			if (strict) {
+				tl_reserved(t, st, cases[i].arg);
+				continue;
+			}
+			cr_expect_eq(st, 0, "case %zu: rule %s", i, tl_rule_of(t->d.last_syndrome));
+			/* Each run reports it (tl_run_paged runs a create again once it gave the
+			 * ICM pages the first asked for, D-PG-4). */
+			cr_expect_geq(t->tr.violations, 1, "case %zu", i);
+			for (unsigned v = 0; v < t->tr.violations; v++)
+				cr_expect_eq(tl_nth(&t->tr, NICREF_EV_VIOLATION, v)->arg[1], cases[i].arg,
+					     "case %zu: violation %u", i, v);
+			tl_mark(&t->tr);
+			cr_assert_eq(query_tir(t, (uint32_t)tl_get(t, "create_tir_out", "tirn")), 0);
+			if (cases[i].field)
+				cr_expect_eq(tl_get(t, "query_tir_out", cases[i].field), 0,
+					     "case %zu: %s not used, read 0", i, cases[i].field);
+		}
+		/* MODIFY_TIR: the LRO group with LRO off and a period; the hash group with XOR8
+		 * and a key. */
+		uint32_t d = tir(t, &dir), n = tir(t, &ind);
+		struct tir_in lro_off = { .lro_timeout = 0x64 };
+		int st = modify_tir(t, d, 0x1, &lro_off);
+		struct tir_in xor_key = { .hash_fn = 1, .outer = 3, .key = key_dw0 };
+		int st2;
+		if (strict) {
+			tl_reserved(t, st, 0x30ull << 32 | 0x64000);
+			st2 = modify_tir(t, n, 0x4, &xor_key);
+			tl_reserved(t, st2, 0x48ull << 32 | 0x12345678);
+		} else {
+			cr_expect_eq(st, 0);
+			st2 = modify_tir(t, n, 0x4, &xor_key);
+			cr_expect_eq(st2, 0);
+			cr_expect_eq(t->tr.violations, 2);
+			tl_mark(&t->tr);
+		}
+		tl_down_clean(t);
+	}
+}
+
+/* The TIR contexts Linux mlx5e builds (en/tir.c: build_inline, build_rqt + build_direct
+ * (INVERTED_XOR8 on a one-entry RQT), build_rss (Toeplitz, its key, symmetric, selectors),
+ * build_lro only when LRO is on) set no field their settings make reserved: accepted under the
+ * default (strict) profile with no violation. */
+Test(tir, linux_mlx5e_contexts_are_accepted)
+{
+	struct env e = up(NULL);
+	struct tl_dev *t = e.t;
+	const struct tir_in ctxs[] = {
+		{ .inline_rqn = e.rq, .td = e.td, .self_lb = 1 },
+		{ .disp_type = 1, .hash_fn = 1, .table = e.rqt, .td = e.td },
+		{ .disp_type = 1, .hash_fn = 2, .symmetric = true, .key = key40, .table = e.rqt,
+		  .td = e.td, .outer = 0x0000000F },
+		{ .disp_type = 1, .hash_fn = 2, .symmetric = true, .key = key40, .table = e.rqt,
+		  .td = e.td, .outer = 0x3, .lro_mask = 3, .lro_timeout = 32, .lro_msg = 0xFF },
+		{ .disp_type = 1, .hash_fn = 2, .key = key40, .table = e.rqt, .td = e.td,
+		  .tunneled = true, .inner = 0x3 },
+	};
+	uint32_t n = 0;
+	for (size_t i = 0; i < sizeof ctxs / sizeof ctxs[0]; i++)
+		n = tir(t, &ctxs[i]);
+	/* mlx5e_tir_modify: the hash group (Toeplitz), and the LRO group turning LRO off with
+	 * every LRO field 0. */
+	struct tir_in rss = { .hash_fn = 2, .key = key40, .outer = 0x7 };
+	cr_expect_eq(modify_tir(t, n, 0x4, &rss), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
+	struct tir_in lro_off = { 0 };
+	cr_expect_eq(modify_tir(t, n, 0x1, &lro_off), 0, "rule %s", tl_rule_of(t->d.last_syndrome));
+	cr_expect_eq(t->tr.violations, 0);
+	tl_down_clean(t);
 }

@@ -38,7 +38,7 @@ Test(rmp, refusals)
 	a.wq.log_wq_stride = 3; /* T145 log_min_stride_sz_rq 4 */
 	cr_expect_eq(refdrv_create_rmp(&tdev->d, &a, &rmpn), BAD_PARAM);
 	a = rmp_attr();
-	a.wq.log_wq_sz = 17; /* T145 log_max_wq_sz 16 (D-WQ-1) */
+	a.wq.log_wq_sz = 17; /* T145 log_max_wq_sz 16: T55 "less than" (D-WQ-1) */
 	cr_expect_eq(refdrv_create_rmp(&tdev->d, &a, &rmpn), EXCEED_LIM);
 	a = rmp_attr();
 	a.wq.pd = pd + 1;

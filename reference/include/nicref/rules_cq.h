@@ -29,9 +29,13 @@
 	  "c_eqn names no EQ")                                                                  \
 	X(CQ_UAR_NOT_ALLOCATED, BAD_RESOURCE, "PRM §7.2, §7.12.8 T76 uar_page",                 \
 	  "uar_page is not an allocated UAR")                                                   \
+	X(CQ_UAR_OUT_OF_RANGE, BAD_INDEX, "PRM §7.2, §7.12.8 T76 uar_page, T128 0x0A; D-OBJ-2",  \
+	  "uar_page outside the UAR area")                                                       \
 	X(CQ_EXHAUSTED, EXCEED_LIM, "PRM §7.12, T145 log_max_cq",                               \
 	  "2^log_max_cq CQs already exist")                                                     \
 	X(CQ_NOT_FOUND, BAD_RESOURCE, "PRM §12.7.2-§12.7.4, T128", "cqn names no CQ")           \
+	X(CQ_INDEX_OUT_OF_RANGE, BAD_INDEX, "PRM §12.7.2-§12.7.4 08h cqn, T128 0x0A; D-OBJ-2",   \
+	  "cqn outside the CQ handle range")                                                     \
 	X(CQ_IN_USE, BAD_RES_STATE, "PRM §3.2.1, §12.7.2; D-CQ-1",                              \
 	  "DESTROY_CQ of a CQ that an SQ or RQ still completes to")                             \
 	X(CQ_MODIFY_SELECT_UNKNOWN, BAD_PARAM, "PRM §12.7.4 T275/T277",                         \

@@ -9,9 +9,9 @@
 	X(OBJ_NO_MEMORY, NO_RESOURCES, "PRM §12.2 T128",                                        \
 	  "the device has no memory left for the object")                                         \
 	X(PD_IN_USE, BAD_RES_STATE, "PRM §3.2.1, §12.3.14; D-OBJ-1",                            \
-	  "DEALLOC_PD of a PD that an MKey, SQ, RQ or RMP still names")                           \
+	  "DEALLOC_PD of a PD that an MKey, SQ, RQ, RMP or QP still names")                       \
 	X(UAR_IN_USE, BAD_RES_STATE, "PRM §3.2.1, §12.3.16; D-OBJ-1",                           \
-	  "DEALLOC_UAR of a UAR that an EQ, CQ or SQ still names")                                \
+	  "DEALLOC_UAR of a UAR that an EQ, CQ, SQ or QP still names")                            \
 	X(TD_IN_USE, BAD_RES_STATE, "PRM §3.2.1, §12.3.19; D-OBJ-1",                            \
 	  "DEALLOC_TRANSPORT_DOMAIN of a domain that a TIR or TIS still names")                  \
 	X(OBJECTS_LIVE_AT_TEARDOWN, BAD_RES_STATE, "PRM §12.3.7 L5983; D-INIT-3",               \

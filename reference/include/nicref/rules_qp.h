@@ -15,6 +15,9 @@
 	  "log_sq_size or log_rq_size above HCA_CAP.log_max_wq_sz")                              \
 	X(QP_RQ_TYPE_BAD, BAD_PARAM, "mlx5_ifc.h qpc rq_type (0 regular, 1 SRQ/RMP, 2 CRQ, 3 "   \
 	  "zero-length)", "rq_type above 3")                                                     \
+	X(QP_PAS_SHORT, BAD_INPUT_LEN, "mlx5_ifc.h create_qp_in pas[]; PRM T128 0x50; D-QP-12, "    \
+	  "D-WQ-6",                                                                             \
+	  "the input holds fewer pas[] entries than the pages the QP's buffer spans")             \
 	X(QP_PD_MISSING, BAD_RESOURCE, "mlx5_ifc.h qpc pd; IBTA §11.2.4.1",                     \
 	  "pd names no allocated PD")                                                            \
 	X(QP_CQ_MISSING, BAD_RESOURCE, "mlx5_ifc.h qpc cqn_snd/cqn_rcv; IBTA §11.2.4.1",        \
@@ -23,9 +26,19 @@
 	  "an SRQ QP's srqn_rmpn_xrqn names no RMP")                                             \
 	X(QP_UAR_MISSING, BAD_RESOURCE, "mlx5_ifc.h qpc uar_page",                              \
 	  "uar_page names no allocated UAR")                                                     \
+	X(QP_PD_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h qpc pd; PRM T128 0x0A; D-OBJ-2",            \
+	  "pd outside the PD handle range")                                                      \
+	X(QP_CQ_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h qpc cqn_snd/cqn_rcv; PRM T128 0x0A; D-OBJ-2", \
+	  "cqn_snd or cqn_rcv outside the CQ handle range")                                       \
+	X(QP_RMP_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h qpc srqn_rmpn_xrqn; PRM T128 0x0A; D-OBJ-2", \
+	  "srqn_rmpn_xrqn outside the RMP handle range")                                           \
+	X(QP_UAR_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h qpc uar_page; PRM T128 0x0A; D-OBJ-2",     \
+	  "uar_page outside the UAR range")                                                      \
 	X(QP_EXHAUSTED, EXCEED_LIM, "seed 004 L42-44 (QP0/QP1 reserved), L150 QP_NUM; D-QP-3",  \
 	  "every QPN of the profile's range (from 2) is live")                                   \
 	X(QP_NOT_FOUND, BAD_RESOURCE, "mlx5_ifc.h qpn; D-QP-4", "qpn names no QP")               \
+	X(QP_INDEX_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h qpn; PRM T128 0x0A; D-OBJ-2, D-QP-3",   \
+	  "qpn outside the QPN range (0, 1, or at or beyond the profile's count)")                \
 	X(QP_STATE_MISMATCH, BAD_RES_STATE,                                                     \
 	  "IBTA §10.3.1 QP state diagram, qp.c optab; D-QP-4",                                   \
 	  "a transition command on a QP not in the command's source state")                     \

@@ -16,7 +16,7 @@
 	X(WQ_STRIDE_RANGE, BAD_PARAM, "PRM §7.7 T55 20h[19:16], T145 74h",                            \
 	  "log_wq_stride outside [log_min_stride_sz, log_max_stride_sz] of the queue type")      \
 	X(WQ_SIZE_EXCEEDS_CAP, EXCEED_LIM, "PRM §7.7 T55 20h[4:0], T145 78h log_max_wq_sz; D-WQ-1",   \
-	  "log_wq_sz above HCA_CAP.log_max_wq_sz")                                               \
+	  "log_wq_sz not less than HCA_CAP.log_max_wq_sz (T55 \"must be less than\")")                                               \
 	X(WQ_BUFFER_MISALIGNED, BAD_PARAM, "PRM §7.4.1 L2042, T55 04h[20:16]",                   \
 	  "the first WQE (page_offset) is not aligned on the larger of the 64-byte WQEBB and the " \
 	  "stride")                                                                             \
@@ -28,6 +28,10 @@
 	  "cqn names no CQ")                                                                     \
 	X(WQ_PD_MISSING, BAD_RESOURCE, "PRM T55 08h pd, §3.2.1, T128 0x05",                      \
 	  "pd names no allocated PD")                                                            \
+	X(WQ_CQ_OUT_OF_RANGE, BAD_INDEX, "PRM T61/T53 08h cqn, T128 0x0A; D-OBJ-2",               \
+	  "cqn outside the CQ handle range")                                                     \
+	X(WQ_PD_OUT_OF_RANGE, BAD_INDEX, "PRM T55 08h pd, T128 0x0A; D-OBJ-2",                    \
+	  "pd outside the PD handle range")                                                      \
 	/* CREATE_SQ (§12.10.1, T60-T62) */                                                     \
 	X(SQ_STATE_NOT_RST, BAD_PARAM, "PRM §7.9 Figure 17, T62 (state R at CREATE_SQ), T61",    \
 	  "CREATE_SQ with a context state other than RST")                                       \
@@ -37,6 +41,10 @@
 	  "tis_num[0] names no TIS")                                                             \
 	X(SQ_UAR_MISSING, BAD_RESOURCE, "PRM T55 0Ch uar_page, §7.2, T128 0x05",                 \
 	  "uar_page names no allocated UAR")                                                     \
+	X(SQ_TIS_OUT_OF_RANGE, BAD_INDEX, "PRM T61 2Ch tis_num[0], T128 0x0A; D-OBJ-2",           \
+	  "tis_num[0] outside the TIS handle range")                                             \
+	X(SQ_UAR_OUT_OF_RANGE, BAD_INDEX, "PRM T55 0Ch uar_page, T128 0x0A; D-OBJ-2",             \
+	  "uar_page outside the UAR range")                                                      \
 	X(SQ_INLINE_MODE_RESERVED, BAD_PARAM, "PRM §7.9.3.1 (mode 4 reserved), T61 00h[26:24]",  \
 	  "min_wqe_inline_mode 4")                                                               \
 	X(SQ_INLINE_MODE_BELOW_VPORT, BAD_PARAM,                                                \
@@ -46,6 +54,8 @@
 	X(SQ_EXHAUSTED, EXCEED_LIM, "PRM §7.9, T145 6Ch log_max_sq",                             \
 	  "2^log_max_sq SQs already exist")                                                      \
 	X(SQ_NOT_FOUND, BAD_RESOURCE, "PRM §12.10.2-§12.10.4, T128 0x05", "sqn names no SQ")     \
+	X(SQ_INDEX_OUT_OF_RANGE, BAD_INDEX, "PRM §12.10.2-§12.10.4 08h sqn, T128 0x0A; D-OBJ-2",   \
+	  "sqn outside the SQ handle range")                                                     \
 	/* CREATE_RQ (§12.11.1, T52/T53, T56) */                                                \
 	X(RQ_MEM_TYPE_BAD, BAD_PARAM, "PRM §7.7 T53 00h[27:24]",                                      \
 	  "mem_rq_type is neither 0 (inline) nor 1 (RMP)")                                       \
@@ -53,9 +63,13 @@
 	  "CREATE_RQ with a context state other than RST")                                       \
 	X(RQ_RMP_MISSING, BAD_RESOURCE, "PRM T53 10h rmpn, §3.2.1, T128 0x05",                   \
 	  "an RMP RQ's rmpn names no RMP")                                                       \
+	X(RQ_RMP_OUT_OF_RANGE, BAD_INDEX, "PRM T53 10h rmpn, T128 0x0A; D-OBJ-2",                 \
+	  "an RMP RQ's rmpn outside the RMP handle range")                                        \
 	X(RQ_EXHAUSTED, EXCEED_LIM, "PRM §7.7, T145 6Ch log_max_rq",                             \
 	  "2^log_max_rq RQs already exist")                                                      \
 	X(RQ_NOT_FOUND, BAD_RESOURCE, "PRM §12.11.2-§12.11.4, T128 0x05", "rqn names no RQ")     \
+	X(RQ_INDEX_OUT_OF_RANGE, BAD_INDEX, "PRM §12.11.2-§12.11.4 08h rqn, T128 0x0A; D-OBJ-2",   \
+	  "rqn outside the RQ handle range")                                                     \
 	X(RQ_IN_USE, BAD_RES_STATE, "PRM §3.2.1, §12.11.3; D-RQ-1, D-OBJ-1",                     \
 	  "DESTROY_RQ of an RQ that a TIR or an RQT still names")                               \
 	/* CREATE_RMP (§12.13.1, T64-T66) */                                                    \
@@ -66,6 +80,8 @@
 	X(RMP_EXHAUSTED, EXCEED_LIM, "PRM §7.10, T145 70h log_max_rmp",                          \
 	  "2^log_max_rmp RMPs already exist")                                                    \
 	X(RMP_NOT_FOUND, BAD_RESOURCE, "PRM §12.13.2-§12.13.4, T128 0x05", "rmpn names no RMP")  \
+	X(RMP_INDEX_OUT_OF_RANGE, BAD_INDEX, "PRM §12.13.2-§12.13.4 08h rmpn, T128 0x0A; D-OBJ-2", \
+	  "rmpn outside the RMP handle range")                                                   \
 	X(RMP_IN_USE, BAD_RES_STATE, "PRM §7.7.2.2 L2804, §12.13.3; D-OBJ-1",                    \
 	  "DESTROY_RMP while RQs are attached to it")                                            \
 	/* MODIFY_SQ / MODIFY_RQ / MODIFY_RMP */                                                \

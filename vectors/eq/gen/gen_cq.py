@@ -16,6 +16,7 @@ NOTES = {
     "OpMod": {"bugType": "CONFORMANCE", "description": "T100/T273: CREATE/DESTROY/QUERY_CQ describe no op_mod (must be 0); MODIFY_CQ has 0 and 1; others BAD_OP."},
     "Lifecycle": {"bugType": "CONFORMANCE", "description": "CQ commands are resource commands: before INIT_HCA BAD_SYS_STATE (D-INIT-2)."},
     "Handles": {"bugType": "PROFILE", "description": "CQ numbers from 1, lowest free first (D-OBJ-2); the count limit comes from profile log_max_objects."},
+    "Acceptable": {"bugType": "AMBIGUOUS_SPEC", "description": "The PRM allows more than one response: the expectation lists each (any_of, the model's reading first). A number beyond its table is BAD_INDEX (T128 0x0A 'beyond table size', D-OBJ-2) or, read as an unallocated resource, BAD_RESOURCE (0x05)."},
     "Resize": {"bugType": "FUNCTIONALITY", "description": "MODIFY_CQ resize (op_mod 1, §7.12.6): a Resize CQE (opcode 5, T72) in the old buffer at the producer index, the counters unchanged (D-CQ-7), then the new buffer."},
 }
 
@@ -182,6 +183,21 @@ for op, lay in [("DESTROY_CQ", "destroy_cq_in"), ("QUERY_CQ", "query_cq_in")]:
       [create_cq(), flush(),
        cmd(lay, {"opcode": op, "cqn": 1}, refused("BAD_INPUT_LEN", "INPUT_TOO_SHORT"), length=0x10, input_length=0xC, output_length=out),
        events(fail(op, "INPUT_TOO_SHORT", "BAD_INPUT_LEN"))])
+
+# ---- numbers outside their tables (D-OBJ-2) ----
+def beyond(rule):
+    """T128 BAD_INDEX ('Index out of range (might be beyond table size ...)'), the model's reading
+    (D-OBJ-2, D-MKC-13), or BAD_RESOURCE ('unallocated resource'): either conforms."""
+    return {"delivery": "OK", "ownership": 0, "any_of": any_of(
+        ("D-OBJ-2: outside the table (BAD_INDEX)", {"status": "BAD_INDEX", "rule": rule}),
+        ("unallocated (BAD_RESOURCE)", {"status": "BAD_RESOURCE"}))}
+T("CREATE_CQ naming UAR 0xFFFFFF (beyond the UAR area), QUERY_CQ of CQ 0xFFFFFF, DESTROY_CQ of CQ 0 and MODIFY_CQ of CQ 0xFFFFFF (outside the CQ numbers, from 1): BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms, for each; nothing was created (the next CREATE_CQ is CQ 1)",
+  "PRM §7.12.8 T76 uar_page, §12.7.2-§12.7.4 08h cqn; §12.2 T128 0x0A, 0x05; D-OBJ-2, D-MKC-13", ["Acceptable", "Handles"], "acceptable",
+  [create_cq(extra={"uar_page": "0xFFFFFF"}, expect=beyond("CQ_UAR_OUT_OF_RANGE")),
+   cmd("query_cq_in", {"opcode": "QUERY_CQ", "cqn": "0xFFFFFF"}, beyond("CQ_INDEX_OUT_OF_RANGE"), output_length=0x110),
+   cmd("destroy_cq_in", {"opcode": "DESTROY_CQ", "cqn": 0}, beyond("CQ_INDEX_OUT_OF_RANGE")),
+   modify(0x1, {"cq_period": 5}, cqn="0xFFFFFF", expect=beyond("CQ_INDEX_OUT_OF_RANGE")),
+   create_cq(expect=ok({"layout": "create_cq_out", "fields": {"cqn": 1}})), flush()])
 
 groups = [{"comment": "HCA initialized, 16 more pages, UAR 5, EQ 0 (taking CQ errors) and a 4-entry CQ buffer at 0x30000000 initialised to opcode 0xF / owner 1",
            "setup": up(), "tests": tests}]

@@ -191,14 +191,41 @@ def qp_create_fields(st, k, **over):
          "log_page_size": 0, "dbr_addr": hex(0x35100000 + 0x40 * k),
          "pas[0]": hex(0x35000000 + 0x10000 * k)}
     f.update(over)
+    # [IFC] create_qp_in pas[]: a page address for every page of the buffer (D-QP-12).
+    base = int(f["pas[0]"], 16) if "pas[0]" in f else 0x35000000 + 0x10000 * k
+    for i in range(1, qp_pages(f)):
+        f.setdefault(f"pas[{i}]", hex(base + (4096 << f.get("log_page_size", 0)) * i))
     return f
+
+
+def num(v):
+    return int(v, 16) if isinstance(v, str) else v
+
+
+def qp_pages(f):
+    """Pages the buffer a qpc describes spans ([IFC] qpc; the mlx5 driver lays it out so,
+    [MLX5IB] set_rq_size/calc_sq_size): the RQ (2^log_rq_size strides of 16 B << log_rq_stride,
+    rq_type 0 only), then the SQ (2^log_sq_size 64-byte WQEBBs unless no_sq), from page_offset
+    (page / 64 units), in pages of 4 KB << log_page_size."""
+    page = 4096 << num(f.get("log_page_size", 0))
+    size = num(f.get("page_offset", 0)) * (page // 64)
+    if num(f.get("rq_type", 0)) == 0:
+        size += (1 << num(f.get("log_rq_size", 0))) << (num(f.get("log_rq_stride", 0)) + 4)
+    if not num(f.get("no_sq", 0)):
+        size += (1 << num(f.get("log_sq_size", 0))) * 64
+    return (size + page - 1) // page
+
+
+def npas(f):
+    return sum(1 for key in f if key.startswith("pas["))
 
 
 def create_qp(st, k=0, qpn=None, expect=None, input_length=None, **over):
     if expect is None:
         expect = ok_out("create_qp_out", {"qpn": qpn if qpn is not None else FIRST_QPN + k})
     extra = {"input_length": input_length} if input_length else {}
-    return cmd("CREATE_QP", qp_create_fields(st, k, **over), expect, length="0x118", **extra)
+    f = qp_create_fields(st, k, **over)
+    return cmd("CREATE_QP", f, expect, length=hex(0x110 + 8 * max(1, npas(f))), **extra)
 
 
 P = "primary_address_path_"
@@ -239,6 +266,15 @@ def modify(name, qpn, st=ST_RC, fields=None, mask=0, expect=None, ctx=None):
 def drive(qpn, st, target, ctx=None):
     """The commands that bring a new QP to `target`; ctx: the PD/CQs it was created with."""
     return [modify(n, qpn, st, ctx=ctx) for n in PATH_TO[target]]
+
+
+def beyond(rule):
+    """A number outside its object's range: T128 BAD_INDEX ('Index out of range (might be beyond
+    table size or attempt to access a reserved resource)'), the model's reading (D-OBJ-2, rule
+    <rule>_OUT_OF_RANGE), or BAD_RESOURCE ('reserved or unallocated resource')."""
+    return {"any_of": [{"reading": "D-OBJ-2: outside the range (BAD_INDEX)", "status": "BAD_INDEX",
+                        "rule": f"{rule}_OUT_OF_RANGE"},
+                       {"reading": "unallocated (BAD_RESOURCE)", "status": "BAD_RESOURCE"}]}
 
 
 def query(qpn, fields, expect_status="OK"):
@@ -384,19 +420,31 @@ def f_create():
            sum(([create_qp(ST_RC, 0)] + drive(FIRST_QPN, ST_RC, s) +
                 [cmd("DESTROY_QP", {"qpn": FIRST_QPN})] for s in (RST, INIT, RTR, RTS, ERR)), []))
     for qpn in (0, 1):
-        for what, step in (("QUERY_QP", query(qpn, None, {"in": ["BAD_RESOURCE", "BAD_INDEX"]})),
-                           ("DESTROY_QP", cmd("DESTROY_QP", {"qpn": qpn},
-                                              {"status": {"in": ["BAD_RESOURCE", "BAD_INDEX"]}})),
-                           ("RST2INIT_QP", modify("RST2INIT_QP", qpn, expect={
-                               "status": {"in": ["BAD_RESOURCE", "BAD_INDEX"]}}))):
+        for what, step in (("QUERY_QP", cmd("QUERY_QP", {"qpn": qpn}, beyond("QP_INDEX"),
+                                            output_length="0x110")),
+                           ("DESTROY_QP", cmd("DESTROY_QP", {"qpn": qpn}, beyond("QP_INDEX"))),
+                           ("RST2INIT_QP", modify("RST2INIT_QP", qpn,
+                                                  expect=beyond("QP_INDEX")))):
             F.test(g, f"{what} of QPN {qpn} (reserved, never handed out) after a QP exists: "
                    "refused (T128 BAD_RESOURCE 'reserved or unallocated resource' or BAD_INDEX "
                    "'access a reserved resource')", f"{c}; {C_S004_QP01}; {C_T128} 0x05/0x0A",
                    "acceptable", [create_qp(ST_UD), step], flags=("Handles", "Acceptable"))
     F.test(g, "DESTROY_QP 0xFFFFFF (the top of the 24-bit QPN space, never allocated): refused",
            f"{c}; destroy_qp_in qpn[0x18]; {C_T128} 0x05/0x0A", "acceptable",
-           [cmd("DESTROY_QP", {"qpn": "0xffffff"},
-                {"status": {"in": ["BAD_RESOURCE", "BAD_INDEX"]}})], flags=("Acceptable",))
+           [cmd("DESTROY_QP", {"qpn": "0xffffff"}, beyond("QP_INDEX"))], flags=("Acceptable",))
+    for what, over, rule in (("pd", {"pd": "0xffffff"}, "QP_PD"),
+                             ("cqn_snd", {"cqn_snd": "0xffffff"}, "QP_CQ"),
+                             ("cqn_rcv", {"cqn_rcv": "0xffffff"}, "QP_CQ"),
+                             ("uar_page", {"uar_page": "0xffffff"}, "QP_UAR"),
+                             ("rq_type SRQ with srqn_rmpn_xrqn", {"rq_type": RQ_SRQ,
+                                                                  "srqn_rmpn_xrqn": "0xffffff"},
+                              "QP_RMP")):
+        F.test(g, f"CREATE_QP with {what} 0xFFFFFF (beyond every table of the profile): refused, "
+               "no QP; the next CREATE_QP gets QPN 2",
+               f"{c}; {C_T128} 0x0A ('Index out of range (might be beyond table size ...)')/0x05; "
+               "D-OBJ-2", "acceptable",
+               [create_qp(ST_RC, expect=beyond(rule), **over), create_qp(ST_RC)],
+               flags=("Handles", "Acceptable"))
     for what, over in (("pd 9 (never allocated)", {"pd": 9}),
                        ("cqn_snd 9 (no such CQ)", {"cqn_snd": 9}),
                        ("cqn_rcv 9 (no such CQ)", {"cqn_rcv": 9}),
@@ -429,6 +477,15 @@ def f_create():
     F.test(g, "CREATE_QP with input_length 0x18 (the qpc missing): BAD_INPUT_LEN, no QP",
            f"{C_IFC} create_qp_in (qpc at 18h); PRM T128 0x50", "invalid",
            [create_qp(ST_RC, expect={"status": "BAD_INPUT_LEN"}, input_length="0x18"),
+            create_qp(ST_RC)], flags=("Handles", "Framing"))
+    short_pas = dict(qp_create_fields(ST_RC, 0, log_sq_size=8))
+    for i in range(1, qp_pages(short_pas)):
+        short_pas.pop(f"pas[{i}]")
+    F.test(g, "CREATE_QP with log_sq_size 8 (a 1 KB RQ and a 16 KB SQ: 5 pages of 4 KB) and one "
+           "pas[] entry: BAD_INPUT_LEN, no QP; the next CREATE_QP gets QPN 2",
+           f"{C_IFC} create_qp_in pas[], qpc log_page_size/log_rq_size/log_rq_stride/log_sq_size; "
+           "PRM T128 0x50; D-QP-12, D-WQ-6 (as CREATE_SQ/RQ/RMP answer a short pas[])", "invalid",
+           [cmd("CREATE_QP", short_pas, {"status": "BAD_INPUT_LEN"}, length="0x118"),
             create_qp(ST_RC)], flags=("Handles", "Framing"))
     F.test(g, "QUERY_QP with output_length 0x18 (query_qp_out's qpc cut): BAD_OUTPUT_LEN",
            f"{C_IFC} query_qp_out (0x110 bytes); PRM T128 0x51", "invalid",
@@ -873,6 +930,7 @@ RULE_OF = [
     ("create.json", "CREATE_QP with rq_type 7", "CREATE_QP", "QP_RQ_TYPE_BAD"),
     ("create.json", "CREATE_QP with log_sq_size 9", "CREATE_QP", "QP_SIZE_EXCEEDS_CAP"),
     ("create.json", "CREATE_QP with log_rq_size 9", "CREATE_QP", "QP_SIZE_EXCEEDS_CAP"),
+    ("create.json", "CREATE_QP with log_sq_size 8 (a 1 KB RQ", "CREATE_QP", "QP_PAS_SHORT"),
     ("transitions.json", "RC: INIT2INIT_QP on a QP in RST", "INIT2INIT_QP", "QP_STATE_MISMATCH"),
     ("transitions.json", "UD: RTR2RTS_QP on a QP in INIT", "RTR2RTS_QP", "QP_STATE_MISMATCH"),
     ("attrs.json", "RC RST2INIT_QP with port 0", "RST2INIT_QP", "QP_PORT_BAD"),
