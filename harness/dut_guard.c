@@ -158,7 +158,9 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	struct dut_pair *p = dut_guard_pair;
-	if (p && !reporting) {
+	/* A signal another process sent (kill -SEGV) is not the DUT's doing. */
+	bool sent_from_outside = si->si_code == SI_USER && si->si_pid != getpid();
+	if (p && !reporting && !sent_from_outside) {
 		struct abuf w = { .n = 0 };
 		put(&w, "crashed (signal ");
 		put_u(&w, (unsigned)sig);
