@@ -18,11 +18,18 @@ static dut_diff_handler_fn *handler;
 static void *handler_ctx;
 static dut_diff_where_fn *where_fn;
 static void *where_ctx;
-static unsigned long long stimuli_total;
+static unsigned long long stimuli_total, divergences_total;
 
-#define MAX_PAIRS 8
-static struct dut_pair *pairs[MAX_PAIRS];
+/* Every twin alive: as many as the program creates devices (a fixed bound would leave the
+ * device past it without a twin, and a test on it would pass without the DUT). */
+static struct dut_pair **pairs;
+static unsigned pairs_cap;
 unsigned dut_npairs;
+
+/* The guard's view (dut_diff_int.h); here, so that a program without dut_guard.c (the fuzz
+ * targets, fuzzers/fuzz.mk's DUT_SRC) links. */
+struct dut_pair *volatile dut_guard_pair;
+volatile unsigned long dut_guard_calls;
 
 int dut_diff_use(const char *path, char *err, size_t errlen)
 {
@@ -72,6 +79,11 @@ unsigned long long dut_diff_stimuli(void)
 	return stimuli_total;
 }
 
+unsigned long long dut_diff_divergences_all(void)
+{
+	return divergences_total;
+}
+
 struct dut_pair *dut_pair_of(const struct nicref_dev *model)
 {
 	for (unsigned i = 0; i < dut_npairs; i++)
@@ -113,7 +125,7 @@ static const char *const stim_names[] = {
 #undef STIM_NAME
 };
 
-static void stim_text(const struct dut_pair *p, char *buf, size_t len)
+void dut_stim_text(const struct dut_pair *p, char *buf, size_t len)
 {
 	const struct dut_stim *s = &p->stim;
 	const char *n = stim_names[s->kind];
@@ -138,13 +150,14 @@ static void stim_text(const struct dut_pair *p, char *buf, size_t len)
 void dut_diverged(struct dut_pair *p, const char *fmt, ...)
 {
 	p->ndiv++;
+	divergences_total++;
 	if (p->ndiv > 1 || !p->handler)
 		return;
 	struct dut_divergence *d = calloc(1, sizeof *d);
 	if (!d)
 		return;
 	d->index = p->nstim;
-	stim_text(p, d->stimulus, sizeof d->stimulus);
+	dut_stim_text(p, d->stimulus, sizeof d->stimulus);
 	if (where_fn)
 		where_fn(where_ctx, d->where, sizeof d->where);
 	va_list ap;
@@ -153,6 +166,23 @@ void dut_diverged(struct dut_pair *p, const char *fmt, ...)
 	va_end(ap);
 	p->handler(p->handler_ctx, d);
 	free(d);
+}
+
+void dut_diverged_fatal(struct dut_pair *p, const char *what)
+{
+	/* On the stack: the DUT may have died inside malloc. */
+	struct dut_divergence d;
+	p->ndiv++;
+	divergences_total++;
+	if (!p->handler)
+		return;
+	memset(&d, 0, sizeof d);
+	d.index = p->nstim;
+	dut_stim_text(p, d.stimulus, sizeof d.stimulus);
+	if (where_fn)
+		where_fn(where_ctx, d.where, sizeof d.where);
+	snprintf(d.what, sizeof d.what, "%s", what);
+	p->handler(p->handler_ctx, &d);
 }
 
 /* ---- observations ---- */
@@ -326,9 +356,17 @@ static void side_free(struct dut_side *s)
 struct nicref_dev *dut_pair_create(const struct nicref_config *cfg)
 {
 	const struct dut_model_fns *m = &dut_model_real;
-	struct dut_pair *p = dut_npairs < MAX_PAIRS ? calloc(1, sizeof *p) : NULL;
+	if (dut_npairs == pairs_cap) {
+		unsigned n = pairs_cap ? 2 * pairs_cap : 8;
+		struct dut_pair **g = realloc(pairs, n * sizeof *g);
+		if (!g)
+			return NULL; /* out of memory: no device rather than one not compared */
+		pairs = g;
+		pairs_cap = n;
+	}
+	struct dut_pair *p = calloc(1, sizeof *p);
 	if (!p)
-		return m->dev_create(cfg); /* no room for a twin: the model alone, as asked */
+		return NULL;
 	struct nicref_config c = *cfg;
 	p->user = cfg->ops;
 	p->user_trace = cfg->trace;
@@ -352,8 +390,16 @@ struct nicref_dev *dut_pair_create(const struct nicref_config *cfg)
 	struct nicref_dut_config dc;
 	dut_config_of(cfg, &dc);
 	struct nicref_dut_host host = { p, dut_dma_read, dut_dma_write, dut_frame, dut_irq };
-	p->dut = p->mem ? lib.ops->create(&host, &dc) : NULL;
 	pairs[dut_npairs++] = p;
+	/* Messages name the create as stimulus 0 of the device (the count starts after it). */
+	p->stim = (struct dut_stim){ STIM_CREATE, 0, 0 };
+	if (!p->mem) {
+		dut_diverged(p, "out of memory creating the DUT's host memory: not compared");
+		return p->model;
+	}
+	dut_guard_enter(p);
+	p->dut = lib.ops->create(&host, &dc);
+	dut_guard_leave();
 	if (!p->dut)
 		dut_diverged(p, "the DUT (%s) refused to create the device: create returned NULL "
 			     "for seed 0x%llx and this profile (a profile it does not implement?)",
@@ -368,8 +414,12 @@ void dut_pair_destroy(struct dut_pair *p)
 			pairs[i] = pairs[--dut_npairs];
 			break;
 		}
-	if (p->dut)
+	if (p->dut) {
+		p->stim = (struct dut_stim){ STIM_DESTROY, 0, 0 };
+		dut_guard_enter(p);
 		lib.ops->destroy(p->dut);
+		dut_guard_leave();
+	}
 	if (p->mem)
 		dut_model_real.dev_destroy(p->mem);
 	dut_model_real.dev_destroy(p->model);
@@ -391,9 +441,16 @@ static bool mem_differs(struct dut_pair *p, const struct dut_range *r)
 	uint8_t a[512], b[512];
 	for (uint64_t at = r->addr, end = r->addr + r->len; at < end;) {
 		size_t n = end - at < sizeof a ? (size_t)(end - at) : sizeof a;
-		if (nicref_hostmem_read(p->model, at, a, n) != 0 ||
-		    nicref_hostmem_read(p->mem, at, b, n) != 0)
-			return false;
+		/* Both wrote or could have: a range one cannot read back is not compared, and
+		 * says so (a silent "no difference" would pass a test the DUT was not checked on). */
+		int ra = nicref_hostmem_read(p->model, at, a, n);
+		int rb = nicref_hostmem_read(p->mem, at, b, n);
+		if (ra != 0 || rb != 0) {
+			dut_diverged(p, "host memory 0x%llx (%zu bytes): cannot read back what %s "
+				     "wrote: not compared", (unsigned long long)at, n,
+				     ra && rb ? "the model and the DUT" : ra ? "the model" : "the DUT");
+			return true;
+		}
 		if (memcmp(a, b, n) != 0) {
 			size_t i = 0;
 			while (a[i] == b[i])
@@ -539,8 +596,11 @@ void dut_pair_reset(struct dut_pair *p)
 	p->in_model = false;
 	p->nstim = 0;
 	begin(p, STIM_RESET, 0, 0);
-	if (p->dut)
+	if (p->dut) {
+		dut_guard_enter(p);
 		lib.ops->reset(p->dut);
+		dut_guard_leave();
+	}
 	p->cmdq_addr = 0;
 	sync(p);
 }
@@ -553,7 +613,9 @@ uint32_t dut_pair_bar_read32(struct dut_pair *p, uint32_t offset)
 	p->in_model = false;
 	if (!p->dut)
 		return v;
+	dut_guard_enter(p);
 	uint32_t w = lib.ops->bar_read32(p->dut, offset);
+	dut_guard_leave();
 	sync(p);
 	if (v != w)
 		dut_name_bar(p, offset, v, w);
@@ -573,7 +635,9 @@ void dut_pair_bar_write32(struct dut_pair *p, uint32_t offset, uint32_t value)
 	p->in_model = false;
 	if (!p->dut)
 		return;
+	dut_guard_enter(p);
 	lib.ops->bar_write32(p->dut, offset, value);
+	dut_guard_leave();
 	sync(p);
 }
 
@@ -585,7 +649,9 @@ void dut_pair_clock_advance(struct dut_pair *p, uint64_t ns)
 	p->in_model = false;
 	if (!p->dut)
 		return;
+	dut_guard_enter(p);
 	lib.ops->time_advance(p->dut, ns);
+	dut_guard_leave();
 	sync(p);
 }
 
@@ -597,7 +663,13 @@ int dut_pair_wire_rx(struct dut_pair *p, unsigned port, const uint8_t *frame, si
 	p->in_model = false;
 	if (!p->dut)
 		return rc;
-	(void)lib.ops->frame_in(p->dut, port, frame, len);
+	dut_guard_enter(p);
+	int drc = lib.ops->frame_in(p->dut, port, frame, len);
+	dut_guard_leave();
+	/* nicref/dut.h: 0, or -1 when port is not a port of the device: the model's answer. */
+	if ((drc != 0) != (rc != 0))
+		dut_diverged(p, "frame_in on port %u returned %d, the model %d (-1: not a port of "
+			     "the device)", port, drc, rc);
 	sync(p);
 	return rc;
 }

@@ -56,11 +56,32 @@ void dut_diff_set_where(dut_diff_where_fn *fn, void *ctx);
 /* Where the divergences of the device's twin go from now on (a program that learns its position
  * only after the create: nicref replay, once the setup is done). */
 void dut_diff_retarget(const struct nicref_dev *model, dut_diff_handler_fn *fn, void *ctx);
-/* The device's twin state: -1 no twin (no DUT in use, or the DUT refused the configuration:
- * the handler was told), else the number of divergences found since create. */
+/* The device's twin state: -1 no twin (no DUT in use, or the device was created while no
+ * handler was set), else the number of divergences found since create. A DUT that refused
+ * the configuration (create returned NULL) counts as one divergence (the handler was told). */
 long long dut_diff_divergences(const struct nicref_dev *model);
 /* Stimuli applied to both since the twin was created (all devices, for summaries). */
 unsigned long long dut_diff_stimuli(void);
+/* Divergences found on every twin since the program started, destroyed ones included (a
+ * program whose device is gone: nicref replay after a setup that failed). */
+unsigned long long dut_diff_divergences_all(void);
+
+/* For a program that owns its process (nicref vectors, nicref replay): from now on a fatal
+ * signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) raised while a call into the DUT runs, or
+ * one call into it that lasts timeout_ms (0: no limit), is reported -- a line on stderr naming
+ * the DUT, the signal or the limit and the stimulus, then the device's divergence to its
+ * handler (the program's FAIL line) -- and the process exits 1 (dut_guard.c). Outside the
+ * DUT's calls the signals go where they went before. The limit's watchdog is a periodic
+ * SIGALRM (ITIMER_REAL): a program using either for itself does not call this. A fuzz target
+ * does not: its engine saves the input that crashes or hangs the DUT, as any other. 0, or -1
+ * (errno). Call it before printing anything to stdout. */
+int dut_diff_guard(unsigned timeout_ms);
+/* The limit a program gives when --dut-timeout is not: a minute per call, room for a slow
+ * simulation of one doorbell or frame, nothing a working DUT reaches. */
+#define DUT_DIFF_TIMEOUT_DEFAULT_MS 60000u
+/* --dut-timeout SECONDS (a decimal number, 0 no limit) in milliseconds: 0, or -1 when s is
+ * not one. */
+int dut_diff_timeout_arg(const char *s, unsigned *ms);
 
 /* ---- for harness/dut_wrap.c: the engine behind the interposed functions ---- */
 

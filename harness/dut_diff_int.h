@@ -18,7 +18,9 @@
 	X(FRAME_IN, "frame_in")                                                                 \
 	X(HOST_WRITE, "host memory write")                                                      \
 	X(HOST_CLEAR, "host memory clear")                                                      \
-	X(HOST_FAULT, "host memory fault")
+	X(HOST_FAULT, "host memory fault")                                                      \
+	X(CREATE, "create")                                                                     \
+	X(DESTROY, "destroy")
 
 enum dut_stim_kind {
 #define STIM_ENUM(id, name) STIM_##id,
@@ -95,8 +97,28 @@ struct dut_pair {
 	unsigned nreg;
 };
 
+/* The guard (dut_guard.c, dut_diff_guard): the pair whose DUT is running (NULL: none), and a
+ * count of the calls into a DUT, which the watchdog reads to tell one long call from many
+ * short ones. Set around every call into the DUT's entry points; read by signal handlers. */
+extern struct dut_pair *volatile dut_guard_pair;
+extern volatile unsigned long dut_guard_calls;
+static inline void dut_guard_enter(struct dut_pair *p)
+{
+	dut_guard_calls++;
+	dut_guard_pair = p;
+}
+static inline void dut_guard_leave(void)
+{
+	dut_guard_pair = NULL;
+}
+
 /* A divergence: counted; the first goes to the handler with the stimulus. */
 void dut_diverged(struct dut_pair *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The DUT crashed or hung inside a call (the guard): counted, and told to the handler whatever
+ * the count (the program's FAIL line names the test and the stimulus); the caller exits. */
+void dut_diverged_fatal(struct dut_pair *p, const char *what);
+/* The stimulus in progress, as messages name it ("bar_write32(0x18, 0x00000001)"). */
+void dut_stim_text(const struct dut_pair *p, char *buf, size_t len);
 /* The model wrote host memory (its DMA). */
 void dut_model_wrote(struct dut_pair *p, uint64_t addr, size_t len);
 

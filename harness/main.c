@@ -1,4 +1,5 @@
 /* nicref: the command-line tool. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,7 +258,10 @@ static const char vectors_usage[] =
 	"  --summary       then a summary per vector file and the count of modelled commands\n"
 	"  --dut LIB       also drive the device under test LIB (a shared library of the ABI\n"
 	"                  of nicref/dut.h, docs/dut.md) with every test's stimuli; a DUT that\n"
-	"                  differs from the model in what a host observes fails the test\n"
+	"                  differs from the model in what a host observes fails the test; one\n"
+	"                  that crashes or hangs is reported with its test and stimulus (exit 1)\n"
+	"  --dut-timeout S with --dut: a call into the DUT that runs S seconds is a hang\n"
+	"                  (default 60; 0 no limit)\n"
 	"  -v, --verbose   print passing tests too\n"
 	"  -h, --help      print this usage and exit\n"
 	"\n"
@@ -267,7 +271,8 @@ static const char vectors_usage[] =
 
 static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 {
-	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY, OPT_PCAP, OPT_DUT };
+	enum { OPT_JSON = 0x100, OPT_JUNIT, OPT_TRACE, OPT_CORPUS, OPT_SUMMARY, OPT_PCAP, OPT_DUT,
+	       OPT_DUT_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "junit", required_argument, NULL, OPT_JUNIT },
@@ -276,6 +281,7 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 		{ "corpus", required_argument, NULL, OPT_CORPUS },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "dut", required_argument, NULL, OPT_DUT },
+		{ "dut-timeout", required_argument, NULL, OPT_DUT_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
 		CLI_HELP_OPTION,
 		{ 0 }
@@ -283,6 +289,8 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 	struct vec_options opt = { 0 };
 	const char *json = NULL, *junit = NULL, *trace = NULL, *pcap = NULL, *dut = NULL;
 	int summary = 0, o;
+	unsigned dut_ms = DUT_DIFF_TIMEOUT_DEFAULT_MS;
+	bool dut_ms_given = false;
 	while ((o = cli_getopt(call, argc, argv, "hv", longopts, NULL)) != -1) {
 		if (o == OPT_JSON)
 			json = optarg;
@@ -298,6 +306,12 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 			summary = 1;
 		else if (o == OPT_DUT)
 			dut = optarg;
+		else if (o == OPT_DUT_TIMEOUT) {
+			if (dut_diff_timeout_arg(optarg, &dut_ms) != 0)
+				return cli_usage_error(call, "--dut-timeout '%s': seconds, a number "
+							     ">= 0 (0: no limit)", optarg);
+			dut_ms_given = true;
+		}
 		else if (o == 'v')
 			opt.verbose = true;
 		else
@@ -307,10 +321,17 @@ static int cmd_vectors(const struct cli_call *call, int argc, char **argv)
 	int npaths = argc - optind;
 	if (npaths == 0)
 		return cli_usage_error(call, "no PATH given");
+	if (dut_ms_given && !dut)
+		return cli_usage_error(call, "--dut-timeout limits the calls into a DUT: give --dut LIB");
 	if (dut) {
 		char err[1200];
 		if (dut_diff_use(dut, err, sizeof err) != 0) {
 			fprintf(stderr, "nicref vectors: %s\n", err);
+			return 2;
+		}
+		if (dut_diff_guard(dut_ms) != 0) {
+			fprintf(stderr, "nicref vectors: --dut: cannot install the guard against a "
+					"DUT that crashes or hangs: %s\n", strerror(errno));
 			return 2;
 		}
 		opt.dut = true;

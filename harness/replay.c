@@ -393,24 +393,31 @@ static int dut_open(const struct replay_opts *o)
 	char err[1200];
 	if (!o->dut)
 		return 0;
-	if (dut_diff_use(o->dut, err, sizeof err) == 0) {
-		dut_diff_set_handler(NULL, NULL); /* vec_dev_open sets its own around the create */
-		return 0;
+	if (dut_diff_use(o->dut, err, sizeof err) != 0) {
+		fprintf(stderr, "nicref replay: %s\n", err);
+		return 2;
 	}
-	fprintf(stderr, "nicref replay: %s\n", err);
-	return 2;
+	if (dut_diff_guard(o->dut_timeout_ms) != 0) {
+		fprintf(stderr, "nicref replay: --dut: cannot install the guard against a DUT that "
+				"crashes or hangs: %s\n", strerror(errno));
+		return 2;
+	}
+	dut_diff_set_handler(NULL, NULL); /* vec_dev_open sets its own around the create */
+	return 0;
 }
 
-/* --dut: the closing line; 1 when the DUT differed (in the setup or a frame). */
+/* --dut: the closing line; 1 when the DUT differed (in the setup or a frame). The setup's
+ * device is gone when the setup failed: then the count is every twin's. */
 static int dut_close(const struct replay *rp, FILE *out)
 {
 	if (!rp->o->dut)
 		return 0;
-	long long n = dut_diff_divergences(rp->x->dev);
+	long long n = rp->x ? dut_diff_divergences(rp->x->dev)
+			    : (long long)dut_diff_divergences_all();
 	fprintf(out, "DUT %s (%s): %" PRIu64 " records replayed into it and the model, %lld "
-	       "divergence%s\n", dut_diff_name(), dut_diff_path(), rp->c.records, n < 0 ? 0 : n,
-	       n == 1 ? "" : "s");
-	return n != 0;
+	       "divergence%s%s\n", dut_diff_name(), dut_diff_path(), rp->c.records, n < 0 ? 0 : n,
+	       n == 1 ? "" : "s", rp->x ? "" : " (in the setup)");
+	return n > 0;
 }
 
 int replay_run(const struct replay_opts *o)
@@ -426,8 +433,14 @@ int replay_run(const struct replay_opts *o)
 	}
 	rp->cq_due = REPLAY_DUE_UNKNOWN;
 	rp->o = o;
-	if (dut_open(o) != 0 || replay_setup_open(o->setup, &s) != VEC_STACK_OK)
+	if (dut_open(o) != 0)
 		goto out;
+	if (replay_setup_open(o->setup, &s) != VEC_STACK_OK) {
+		/* A DUT that differed in the setup is a finding (exit 1), not bad input. */
+		if (o->dut && dut_diff_divergences_all() > 0 && dut_close(rp, stdout))
+			rc = 1;
+		goto out;
+	}
 	rp->x = vec_stack_rx(s);
 	if (o->dut)
 		dut_diff_retarget(rp->x->dev, on_dut_divergence, rp);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dut_diff.h"
 #include "replay.h"
 #include "replay_int.h"
 
@@ -22,7 +23,10 @@ const char replay_usage[] =
 	"  --junit FILE      with --expect: a JUnit XML report\n"
 	"  --dut LIB         also drive the device under test LIB (nicref/dut.h, docs/dut.md)\n"
 	"                    with the setup and every frame; the first thing a host would see\n"
-	"                    differ from the model is printed with its frame\n"
+	"                    differ from the model is printed with its frame; a DUT that\n"
+	"                    crashes or hangs is reported with its stimulus (exit 1)\n"
+	"  --dut-timeout S   with --dut: a call into the DUT that runs S seconds is a hang\n"
+	"                    (default 60; 0 no limit)\n"
 	"  --port N          the port frames arrive on (default 1)\n"
 	"  --no-repost       never give a WQE back: shows what a starved ring does\n"
 	"  --no-pad          inject frames shorter than 60 bytes as captured (dropped as\n"
@@ -38,7 +42,7 @@ const char replay_usage[] =
 int cmd_replay(const struct cli_call *call, int argc, char **argv)
 {
 	enum { O_JSONL = 0x100, O_PCAPDIR, O_EXPECT, O_IGNORE, O_JSON, O_JUNIT, O_PORT, O_NOREPOST,
-	       O_NOPAD, O_PROGRESS, O_NOPROGRESS, O_DUT };
+	       O_NOPAD, O_PROGRESS, O_NOPROGRESS, O_DUT, O_DUT_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "jsonl", required_argument, NULL, O_JSONL },
 		{ "pcap-dir", required_argument, NULL, O_PCAPDIR },
@@ -52,10 +56,13 @@ int cmd_replay(const struct cli_call *call, int argc, char **argv)
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "no-progress", no_argument, NULL, O_NOPROGRESS },
 		{ "dut", required_argument, NULL, O_DUT },
+		{ "dut-timeout", required_argument, NULL, O_DUT_TIMEOUT },
 		CLI_HELP_OPTION,
 		{ 0 }
 	};
-	struct replay_opts o = { .port = 1, .progress = -1 };
+	struct replay_opts o = { .port = 1, .progress = -1,
+				 .dut_timeout_ms = DUT_DIFF_TIMEOUT_DEFAULT_MS };
+	bool dut_timeout = false;
 	int opt;
 	while ((opt = cli_getopt(call, argc, argv, "h", longopts, NULL)) != -1) {
 		char *end;
@@ -76,6 +83,12 @@ int cmd_replay(const struct cli_call *call, int argc, char **argv)
 		case O_PROGRESS: o.progress = 1; break;
 		case O_NOPROGRESS: o.progress = 0; break;
 		case O_DUT: o.dut = optarg; break;
+		case O_DUT_TIMEOUT:
+			if (dut_diff_timeout_arg(optarg, &o.dut_timeout_ms) != 0)
+				return cli_usage_error(call, "--dut-timeout '%s': seconds, a number "
+							     ">= 0 (0: no limit)", optarg);
+			dut_timeout = true;
+			break;
 		default: return cli_getopt_exit(opt);
 		}
 	}
@@ -85,6 +98,8 @@ int cmd_replay(const struct cli_call *call, int argc, char **argv)
 	if ((o.json || o.junit || o.ignore) && !o.expect)
 		return cli_usage_error(call, "--json, --junit and --ignore report on --expect: give "
 					     "--expect FILE");
+	if (dut_timeout && !o.dut)
+		return cli_usage_error(call, "--dut-timeout limits the calls into a DUT: give --dut LIB");
 	o.setup = argv[optind];
 	o.capture = argv[optind + 1];
 	return replay_run(&o);

@@ -38,6 +38,7 @@ struct replay_opts {
 	bool no_pad;          /* runts go in as captured (and are dropped as undersize) */
 	int progress;         /* -1 when stderr is a terminal, 0 never, 1 always */
 	const char *dut;      /* a device under test driven alongside (docs/dut.md) */
+	unsigned dut_timeout_ms; /* a call into it lasting this long is a hang (0: no limit) */
 };
 
 /* Why a record is not injected (counted in the summary, named in --jsonl). */

@@ -448,6 +448,22 @@ static int run_vectors(const char *json, const char *dut, long *fail_step, char 
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* What run_vectors' status says: nicref vectors died of a signal (128 + N: "crashed (signal
+ * N)", not a refusal of the vector), refused it (2), or passed (0) or failed (1) it. */
+static const char *vectors_outcome(int rc, const char *pass, const char *fail, char *buf,
+				   size_t len)
+{
+	if (rc == 0)
+		return pass;
+	if (rc == 1)
+		return fail;
+	if (rc > 128) {
+		snprintf(buf, len, "crashed (signal %d)", rc - 128);
+		return buf;
+	}
+	return rc == 2 ? "refused (exit 2)" : rc < 0 ? "could not be run" : "refused";
+}
+
 /* ---- the command ---- */
 
 static long num_opt(const struct cli_call *call, const char *name, const char *v, long *out)
@@ -644,16 +660,17 @@ int cmd_repro(const struct cli_call *call, int argc, char **argv)
 		printf("pcap: %s: %zu frames (in and out)\n", p_pcap, w.frames_in + w.frames_out);
 	else
 		printf("pcap: none (no frame crossed the wire)\n");
+	char model_word[40], dut_word[40];
 	printf("model: nicref vectors %s: %s\n", p_json,
-	       model_rc == 0 ? "passes" : model_rc == 1 ? "FAILS" : "refused");
+	       vectors_outcome(model_rc, "passes", "FAILS", model_word, sizeof model_word));
 	if (model_rc != 0) {
 		printf("  %s\n", vline);
 		rc = CLI_DISAGREE;
 	}
 	if (r.dut) {
 		printf("DUT: nicref vectors --dut %s %s: %s\n", r.dut, p_json,
-		       dut_rc == 1 ? "fails" : dut_rc == 0 ? "PASSES (the divergence is not in the "
-							   "vector)" : "refused");
+		       vectors_outcome(dut_rc, "PASSES (the divergence is not in the vector)",
+				       "fails", dut_word, sizeof dut_word));
 		if (dline[0])
 			printf("  %s\n", dline);
 		if (dut_rc != 1)

@@ -54,8 +54,48 @@ check_refused "$tmp/none.so" "cannot load the DUT library"
 check_refused "${dut%_dut.so}.so" "not a DUT library: no symbol nicref_dut_entry"
 echo "dut-check: the loader refuses 6 broken libraries with exit 2, naming each"
 
+# A hostile DUT (harness/tests/dut_hostile.c, over the unmodified one): a crash, a hang, a
+# frame_in that says 0 for a port the device lacks, a create that refuses, a difference in the
+# setup of nicref replay. Each is reported naming the DUT, the test and the stimulus, exit 1.
+for m in 1 3 4 5 7; do
+  ${CC:-cc} -std=c11 -D_GNU_SOURCE -shared -fPIC -fvisibility=hidden -Ireference/include \
+    -DMODE=$m harness/tests/dut_hostile.c -o "$tmp/hostile$m.so" -ldl || fail "cannot build hostile$m.so"
+done
+ex=examples/replay/rss8
+# $1 what, $2 want-in-stdout+stderr (grep -E), then the command: exit 1 and the text wanted.
+check_hostile() {
+  local what=$1 want=$2
+  shift 2
+  REAL_DUT=$dut timeout 30 "$@" >"$tmp/h.out" 2>&1
+  local rc=$?
+  if [ $rc -ne 1 ] || ! grep -qE "$want" "$tmp/h.out"; then
+    fail "hostile DUT, $what: exit $rc (want 1), want /$want/: $(head -c 600 "$tmp/h.out")"
+  else
+    echo "dut-check: hostile DUT, $what: $(grep -m1 -E "$want" "$tmp/h.out" | cut -c1-170)"
+  fi
+}
+check_hostile "crash in vectors" \
+  '^FAIL vectors/cmdq/[a-z_]+\.json#[0-9]+: .*DUT differs: the DUT crashed \(signal 11, SIGSEGV\).*\[stimulus [0-9]+ of the test: bar_write32' \
+  "$tool" vectors --dut "$tmp/hostile1.so" vectors/cmdq
+grep -q '^nicref: the DUT hostile (.*hostile1.so) crashed (signal 11, SIGSEGV) in bar_write32' "$tmp/h.out" ||
+  fail "hostile DUT, crash: no line naming the DUT and the stimulus"
+check_hostile "crash in replay" 'DUT differs: the DUT crashed \(signal 11' \
+  "$tool" replay --dut "$tmp/hostile1.so" $ex.json $ex.pcap
+check_hostile "hang (--dut-timeout 0.5)" \
+  '^FAIL vectors/cmdq/.*DUT differs: the DUT hung: did not return within 500 ms' \
+  "$tool" vectors --dut "$tmp/hostile4.so" --dut-timeout 0.5 vectors/cmdq
+check_hostile "frame_in's return" \
+  'DUT differs: frame_in on port 200 returned 0, the model -1' \
+  "$tool" vectors --dut "$tmp/hostile3.so" harness/tests/dut_vectors
+check_hostile "create refused" 'DUT differs: .*refused to create the device.*\[stimulus 0 of the test: create\]' \
+  "$tool" vectors --dut "$tmp/hostile5.so" vectors/cmdq
+check_hostile "create refused, replay" '^DUT hostile .*: 0 records replayed .*, 1 divergence \(in the setup\)' \
+  "$tool" replay --dut "$tmp/hostile5.so" $ex.json $ex.pcap
+check_hostile "differs in the replay's setup" '^DUT hostile .*: 0 records replayed .*, 1 divergence \(in the setup\)' \
+  "$tool" replay --dut "$tmp/hostile7.so" $ex.json $ex.pcap
+
 # The unmodified DUT: no difference anywhere.
-"$tool" vectors --dut "$dut" vectors/ >"$tmp/clean.out" 2>&1
+"$tool" vectors --dut "$dut" vectors/ harness/tests/dut_vectors >"$tmp/clean.out" 2>&1
 rc=$?
 line=$(grep '^DUT ' "$tmp/clean.out")
 if [ $rc -ne 0 ] || ! grep -q ' 0 with differences' <<<"$line"; then
@@ -75,7 +115,6 @@ for t in $(printf '%s\n' "${target[@]}" | sort -u); do
 done
 
 # nicref replay --dut: the unmodified DUT agrees on every frame of an example, a mutant does not.
-ex=examples/replay/rss8
 "$tool" replay --dut "$dut" $ex.json $ex.pcap >"$tmp/r.out" 2>"$tmp/r.err"
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q ', 0 divergences$' "$tmp/r.out"; then

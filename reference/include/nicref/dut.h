@@ -20,7 +20,9 @@
  * returns; a frame_in has been delivered (or dropped) when frame_in returns; time-driven work
  * (timers, moderation) happens inside time_advance. A wrapper around a clocked simulation runs
  * the simulation until the device is idle before returning (docs/dut.md shows how). nicref
- * compares the host-visible effects at the end of every call. */
+ * compares the host-visible effects at the end of every call. A call that crashes the process
+ * or does not return is reported as the DUT's failure (docs/dut.md, "A DUT that crashes or
+ * hangs"). */
 #ifndef NICREF_DUT_H
 #define NICREF_DUT_H
 
@@ -82,7 +84,8 @@ struct nicref_dut_ops {
 	uint32_t (*bar_read32)(struct nicref_dut *dut, uint32_t offset);
 	void (*bar_write32)(struct nicref_dut *dut, uint32_t offset, uint32_t value);
 	/* A frame arrives on local port `port` (nicref_wire_rx): destination MAC to the end of
-	 * the payload, no FCS. 0, or -1 when port is not a port of the device. */
+	 * the payload, no FCS. 0, or -1 when port is not a port of the device (compared with
+	 * the model's answer). */
 	int (*frame_in)(struct nicref_dut *dut, unsigned port, const uint8_t *frame, size_t len);
 	/* Virtual time moves ns nanoseconds forward (nicref_clock_advance). */
 	void (*time_advance)(struct nicref_dut *dut, uint64_t ns);
