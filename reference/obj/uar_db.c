@@ -16,7 +16,6 @@
 
 #include "cmd/ctl_dev.h"
 
-#define M 0xFFFFFFu         /* 24-bit counters and handles */
 #define BF_AREA 0x800u      /* §7.2.2 T13: DB_BlueFlame_Buffer0_even */
 #define BF_AREA_END 0x1000u
 #define BF_BYTES (BF_AREA_END - BF_AREA)
@@ -105,6 +104,14 @@ static struct uar_page *touch(struct uar_db *d, uint32_t uar)
 	return pg;
 }
 
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
 /* ---- The CQ doorbell (T13/T14): 64 bits by two dwords ---------------------------------------- */
 
 /* §7.2.2.2: a 64-bit doorbell written as two dwords, the lower address first, nothing else on
@@ -114,9 +121,34 @@ static void cq_db_split(struct nicref_dev *dev, uint32_t uar, uint32_t in_page)
 	dev_violation(dev, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | in_page);
 }
 
+/* §7.2.2.2: "No other DoorBell can be rung (or even start ringing) in the midst of an on-going
+ * write of a DoorBell over a given UAR page." A doorbell write (CQ, EQ, or a send doorbell's
+ * dword 0 or 1) while the other kind is half written: the half-written one is dropped and the
+ * stray write reported; the stray doorbell itself goes on (D-CQ-15, D-DB-4). Send doorbells of
+ * different buffers are not each other's stray writes (§7.2.2.1: different Blue Flame
+ * registers are written "simultaneously and independently"). */
+static void cq_db_interrupted(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
+			      uint32_t in_page)
+{
+	if (pg->cq_low_valid) {
+		cq_db_split(dev, uar, in_page);
+		pg->cq_low_valid = false;
+	}
+}
+
+static void sq_db_interrupted(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
+			      uint32_t in_page)
+{
+	if (pg->d0_valid) {
+		dev_violation(dev, NICREF_VIO_SQ_DB_SPLIT, (uint64_t)uar << 32 | in_page);
+		pg->d0_valid = 0;
+	}
+}
+
 static void cq_db_low(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, uint32_t in_page,
 		      uint32_t value)
 {
+	sq_db_interrupted(dev, pg, uar, in_page);
 	if (pg->cq_low_valid)
 		cq_db_split(dev, uar, in_page);
 	pg->cq_low_valid = true;
@@ -126,14 +158,32 @@ static void cq_db_low(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
 static void cq_db_high(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
 		       uint32_t in_page, uint32_t value)
 {
+	sq_db_interrupted(dev, pg, uar, in_page);
 	if (!pg->cq_low_valid) {
 		cq_db_split(dev, uar, in_page);
 		return;
 	}
 	pg->cq_low_valid = false;
-	/* T13/T14: cmd_sn ("cmds") 20h[29:28], cmd 20h[24], cq_ci 20h[23:0]; cqn 24h[23:0]. */
-	uint32_t low = pg->cq_low;
-	cq_arm(dev, uar, value & M, (low >> 28) & 3u, (low >> 24) & 1u, low & M);
+	/* T13/T14 (prm/layouts_cq.h uar_page): cmd_sn ("cmds") 20h[29:28], cmd 20h[24], cq_ci
+	 * 20h[23:0]; cqn 24h[23:0]. The doorbell as the page holds it, decoded by the layout. */
+	uint8_t r[0x28] = { 0 };
+	put_be32(r + 0x20, pg->cq_low);
+	put_be32(r + 0x24, value);
+	uint32_t cqn = (uint32_t)PRM_GET(uar_page, cqn, r, sizeof r);
+	unsigned sn = (unsigned)PRM_GET(uar_page, cmd_sn, r, sizeof r);
+	unsigned cmd = (unsigned)PRM_GET(uar_page, cmd, r, sizeof r);
+	uint32_t ci = (uint32_t)PRM_GET(uar_page, cq_ci, r, sizeof r);
+	/* The bits no field of T13/T14 names (20h[31:30], 20h[27:25], 24h[31:24]): the
+	 * doorbell re-encoded from its fields differs. Reported and acted on, as a send
+	 * doorbell's (SQ_DB_RESERVED, D-CQ-15). */
+	uint8_t f[0x28] = { 0 };
+	PRM_SET(uar_page, cqn, f, sizeof f, cqn);
+	PRM_SET(uar_page, cmd_sn, f, sizeof f, sn);
+	PRM_SET(uar_page, cmd, f, sizeof f, cmd);
+	PRM_SET(uar_page, cq_ci, f, sizeof f, ci);
+	if (memcmp(r + 0x20, f + 0x20, 8) != 0)
+		dev_violation(dev, NICREF_VIO_CQ_DB_RESERVED, (uint64_t)pg->cq_low << 32 | value);
+	cq_arm(dev, uar, cqn, sn, cmd, ci);
 }
 
 /* ---- The EQ doorbells (T13) ------------------------------------------------------------------ */
@@ -141,13 +191,19 @@ static void cq_db_high(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar
 static void eq_db(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, uint32_t in_page,
 		  uint32_t value)
 {
-	/* §7.2.2.2: no other doorbell of the page in the midst of a split CQ doorbell. */
-	if (pg->cq_low_valid) {
-		cq_db_split(dev, uar, in_page);
-		pg->cq_low_valid = false;
-	}
-	/* T13: eqn 31:24, consumer index 23:0; 40h updates CI and arms, 48h updates CI only. */
-	eq_doorbell(dev, uar, value >> 24, value & M, in_page == 0x40);
+	/* §7.2.2.2: no other doorbell of the page in the midst of a split CQ or send doorbell. */
+	cq_db_interrupted(dev, pg, uar, in_page);
+	sq_db_interrupted(dev, pg, uar, in_page);
+	/* T13 (prm/layouts_cq.h uar_page): eqn 31:24, consumer index 23:0, no reserved bit; 40h
+	 * updates CI and arms, 48h updates CI only. */
+	uint8_t r[0x4C] = { 0 };
+	put_be32(r + in_page, value);
+	bool arm = in_page == 0x40;
+	uint32_t eqn = (uint32_t)(arm ? PRM_GET(uar_page, eqn_arm, r, sizeof r)
+				      : PRM_GET(uar_page, eqn, r, sizeof r));
+	uint32_t ci = (uint32_t)(arm ? PRM_GET(uar_page, eq_ci_arm, r, sizeof r)
+				     : PRM_GET(uar_page, eq_ci, r, sizeof r));
+	eq_doorbell(dev, uar, eqn, ci, arm);
 }
 
 /* ---- The Blue Flame registers (§7.2.2, §7.2.2.1) --------------------------------------------- */
@@ -176,14 +232,6 @@ static unsigned bf_whole(const uint64_t *written, unsigned first, unsigned ndw)
 	return (n < ndw ? n : ndw) * 4;
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 /* Dword 1 of a buffer: the send doorbell rings (§7.2.2.2: dword 0 first). */
 static void bf_ring(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, unsigned bufno,
 		    unsigned size, uint32_t d1)
@@ -194,21 +242,27 @@ static void bf_ring(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, u
 	put_be32(buf, d0);
 	put_be32(buf + 4, d1);
 	pg->d0_valid &= (uint8_t)~(1u << bufno);
-	/* T26: 00h[31:24] and 04h[7:6] reserved. */
-	if (d0 & 0xFF000000u || d1 & 0xC0u)
-		dev_violation(dev, NICREF_VIO_SQ_DB_RESERVED, (uint64_t)d0 << 32 | d1);
+	/* T26 (prm/layouts_wqe.h send_wqe_ctrl, dwords 0-1): 00h[31:24] and 04h[7:6] reserved,
+	 * the bits the fields re-encoded do not give back. */
 	const struct sq_db db = {
 		.d0 = d0,
 		.d1 = d1,
-		.sqn = d1 >> 8,
-		.wqe_index = (uint16_t)(d0 >> 8),
-		.opcode = (uint8_t)d0,
-		.ds = (uint8_t)(d1 & 0x3F),
+		.sqn = (uint32_t)PRM_GET(send_wqe_ctrl, sq_number, buf, 8),
+		.wqe_index = (uint16_t)PRM_GET(send_wqe_ctrl, wqe_index, buf, 8),
+		.opcode = (uint8_t)PRM_GET(send_wqe_ctrl, opcode, buf, 8),
+		.ds = (uint8_t)PRM_GET(send_wqe_ctrl, ds, buf, 8),
 		.bf_reg = bufno / 2,
 		.bf = buf,
 		.bf_size = size,
 		.bf_whole = bf_whole(pg->written, first, ndw),
 	};
+	uint8_t f[8] = { 0 };
+	PRM_SET(send_wqe_ctrl, sq_number, f, sizeof f, db.sqn);
+	PRM_SET(send_wqe_ctrl, wqe_index, f, sizeof f, db.wqe_index);
+	PRM_SET(send_wqe_ctrl, opcode, f, sizeof f, db.opcode);
+	PRM_SET(send_wqe_ctrl, ds, f, sizeof f, db.ds);
+	if (memcmp(buf, f, sizeof f) != 0)
+		dev_violation(dev, NICREF_VIO_SQ_DB_RESERVED, (uint64_t)d0 << 32 | d1);
 	sq_doorbell(dev, uar, &db);
 	/* The next post to this buffer starts afresh (buffers are whole multiples of a word). */
 	memset(&pg->written[first / 64], 0, ndw / 8);
@@ -221,6 +275,9 @@ static void bf_write(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, 
 	 * writes before they reach a UAR page (BAR_UNALIGNED). */
 	unsigned size = (1u << bf_log_reg(dev)) / 2, off = in_page - BF_AREA;
 	unsigned bufno = off / size, at = off % size;
+	/* The doorbell dwords start or finish ringing; the rest of the WQE does not (§7.2.2.2). */
+	if (at < 8)
+		cq_db_interrupted(dev, pg, uar, in_page);
 	if (at == 0) {
 		pg->d0[bufno] = value;
 		pg->d0_valid |= (uint8_t)(1u << bufno);

@@ -395,6 +395,14 @@ static void cq_db_high_then_send(struct tl_dev *t)
 	send_traffic(t);
 }
 
+/* The other run: the doorbell completed too (a send doorbell between its halves would be a
+ * CQ_DB_SPLIT, §7.2.2.2), then traffic of both kinds. */
+static void cq_db_high_then_mixed(struct tl_dev *t)
+{
+	nicref_bar_write32(t->dev, sq_stack.uar * 4096u + 0x24, sq_stack.cq.cqn);
+	mixed_traffic(t);
+}
+
 /* The stacks built (then `pre`, when given), the snapshot taken over their objects, then
  * traffic only. */
 static void check_traffic_pre(scenario_fn *pre, scenario_fn *traffic, scenario_fn *other)
@@ -436,7 +444,7 @@ static void check_traffic(scenario_fn *traffic, scenario_fn *other)
 
 Test(snapshot, doorbell_half_over_objects_replays_the_same)
 {
-	check_traffic_pre(cq_db_low, cq_db_high_then_send, send_traffic);
+	check_traffic_pre(cq_db_low, cq_db_high_then_send, cq_db_high_then_mixed);
 }
 
 Test(snapshot, send_traffic_over_objects_replays_the_same)

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <stdint.h>
 
+#include "obj/cq.h"
 #include "wq_util.h"
 
 TestSuite(uar_db, .init = setup_graph, .fini = teardown);
@@ -66,18 +67,17 @@ Test(uar_db, no_doorbell_or_blue_flame_write_allocates)
 	tl_mark(&tdev->tr);
 }
 
-/* A reset empties every page written since the last: a CQ doorbell's lower dword (§7.2.2.2) and
- * a send doorbell's dword 0 waiting on two pages are gone, so the upper dword alone is out of
- * order on both. */
+/* A reset empties every page written since the last: a CQ doorbell's lower dword (§7.2.2.2) on
+ * one page and a send doorbell's dword 0 on another (one page cannot hold both: the second
+ * write would be in the midst of the first, §7.2.2.2) are gone, so the upper dword alone is out
+ * of order on each. */
 Test(uar_db, a_reset_empties_every_page_written)
 {
 	uint32_t uar2;
 	cr_assert_eq(cmd16(0x802, 0, &uar2), OK); /* ALLOC_UAR */
 	const uint32_t pages[2] = { uar, uar2 };
-	for (unsigned i = 0; i < 2; i++) {
-		bar_write(pages[i] * PAGE + 0x20, 0);
-		bar_write(pages[i] * PAGE + BF, 0x0A);
-	}
+	bar_write(pages[0] * PAGE + 0x20, 0);
+	bar_write(pages[1] * PAGE + BF, 0x0A);
 	cr_assert_eq(tdev->tr.violations, 0);
 	nicref_dev_reset(tdev->dev);
 	struct refdrv_ops ops = refdrv_ops_model(tdev->dev);
@@ -90,19 +90,15 @@ Test(uar_db, a_reset_empties_every_page_written)
 		cr_assert_eq(again[i], pages[i], "UAR numbers are given lowest first (D-OBJ-2)");
 	}
 	tl_mark(&tdev->tr);
-	for (unsigned i = 0; i < 2; i++) {
-		bar_write(pages[i] * PAGE + 0x24, cqn);
-		bar_write(pages[i] * PAGE + BF + 4, 1u << 8 | 2);
-	}
-	cr_assert_eq(tdev->tr.violations, 4);
-	for (unsigned i = 0; i < 2; i++) {
-		const struct nicref_event *cq = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 2 * i);
-		const struct nicref_event *sq = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 2 * i + 1);
-		cr_expect_eq(cq->arg[0], NICREF_VIO_CQ_DB_SPLIT);
-		cr_expect_eq(cq->arg[1], (uint64_t)pages[i] << 16 | 0x24);
-		cr_expect_eq(sq->arg[0], NICREF_VIO_SQ_DB_ORDER);
-		cr_expect_eq(sq->arg[1], (uint64_t)pages[i] << 32 | (BF + 4));
-	}
+	bar_write(pages[0] * PAGE + 0x24, cqn);
+	bar_write(pages[1] * PAGE + BF + 4, 1u << 8 | 2);
+	cr_assert_eq(tdev->tr.violations, 2);
+	const struct nicref_event *cq = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 0);
+	const struct nicref_event *sq = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, 1);
+	cr_expect_eq(cq->arg[0], NICREF_VIO_CQ_DB_SPLIT);
+	cr_expect_eq(cq->arg[1], (uint64_t)pages[0] << 16 | 0x24);
+	cr_expect_eq(sq->arg[0], NICREF_VIO_SQ_DB_ORDER);
+	cr_expect_eq(sq->arg[1], (uint64_t)pages[1] << 32 | (BF + 4));
 	tl_mark(&tdev->tr);
 	/* the objects of setup_graph went with the reset; teardown checks the invariants */
 }
@@ -141,4 +137,108 @@ Test(uar_db, a_blue_flame_copy_is_taken_whole)
 	cr_expect_eq(blue_flame(sqn, 16, 0xFC, &next), 0, "its last dword missing");
 	cr_expect_eq(blue_flame(sqn, 17, 0, &next), 0, "272 bytes: beyond the buffer");
 	cr_expect_eq(tdev->tr.violations, 0);
+}
+
+/* ---- §7.2.2.2: no other doorbell in the midst of one (D-CQ-15, D-DB-4) ---------------------- */
+
+/* The violation `nth` of the trace since the last mark: rule and argument. */
+static void expect_vio(unsigned nth, unsigned rule, uint64_t arg)
+{
+	const struct nicref_event *v = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, nth);
+	cr_assert(v, "violation %u: none", nth);
+	cr_expect_eq(v->arg[0], rule, "violation %u: %s, expected %s", nth,
+		     nicref_violation_name((unsigned)v->arg[0]), nicref_violation_name(rule));
+	cr_expect_eq(v->arg[1], arg, "violation %u: arg %#llx, expected %#llx", nth,
+		     (unsigned long long)v->arg[1], (unsigned long long)arg);
+}
+
+/* "No other DoorBell can be rung (or even start ringing) in the midst of an on-going write of a
+ * DoorBell over a given UAR page": a send doorbell's dword 0 between the CQ doorbell's halves is
+ * CQ_DB_SPLIT, as an EQ doorbell is; the CQ half is dropped (the 24h then has no lower half),
+ * the send doorbell goes on (here for SQ 99: SQ_DB_NO_SQ). */
+Test(uar_db, a_send_doorbell_between_the_cq_doorbell_halves_is_cq_db_split)
+{
+	uint32_t pg = uar * PAGE;
+	tl_mark(&tdev->tr);
+	bar_write(pg + 0x20, 0);
+	bar_write(pg + BF, 0x0A);
+	bar_write(pg + BF + 4, 99u << 8 | 2);
+	bar_write(pg + 0x24, cqn);
+	cr_assert_eq(tdev->tr.violations, 3);
+	expect_vio(0, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | BF);
+	expect_vio(1, NICREF_VIO_SQ_DB_NO_SQ, (uint64_t)uar << 32 | 99);
+	expect_vio(2, NICREF_VIO_CQ_DB_SPLIT, (uint64_t)uar << 16 | 0x24);
+	tl_mark(&tdev->tr);
+	/* The rest of a Blue Flame buffer is no doorbell: written between the halves, nothing. */
+	bar_write(pg + 0x20, 0);
+	bar_write(pg + BF + 0x10, 0x12345678);
+	bar_write(pg + 0x24, cqn);
+	cr_expect_eq(tdev->tr.violations, 0);
+	cr_expect_eq(cq_get(tdev->dev, cqn)->st, CQ_ST_ARMED);
+	tl_mark(&tdev->tr);
+}
+
+/* The other way round: a CQ or EQ doorbell between a send doorbell's two dwords is SQ_DB_SPLIT
+ * (D-DB-4); the send doorbell's dword 0 is dropped (its dword 1 is then SQ_DB_ORDER), the stray
+ * doorbell goes on. */
+Test(uar_db, a_cq_or_eq_doorbell_between_the_send_doorbell_dwords_is_sq_db_split)
+{
+	uint32_t pg = uar * PAGE;
+	tl_mark(&tdev->tr);
+	bar_write(pg + BF, 0x0A);
+	bar_write(pg + 0x20, 0);
+	bar_write(pg + 0x24, cqn);
+	bar_write(pg + BF + 4, 99u << 8 | 2);
+	cr_assert_eq(tdev->tr.violations, 2);
+	expect_vio(0, NICREF_VIO_SQ_DB_SPLIT, (uint64_t)uar << 32 | 0x20);
+	expect_vio(1, NICREF_VIO_SQ_DB_ORDER, (uint64_t)uar << 32 | (BF + 4));
+	cr_expect_eq(cq_get(tdev->dev, cqn)->st, CQ_ST_ARMED, "the CQ doorbell was acted on");
+	tl_mark(&tdev->tr);
+	bar_write(pg + BF + BF_BUF, 0x0A); /* the odd buffer's dword 0, then an EQ doorbell */
+	bar_write(pg + 0x48, eqn << 24);
+	cr_assert_eq(tdev->tr.violations, 1);
+	expect_vio(0, NICREF_VIO_SQ_DB_SPLIT, (uint64_t)uar << 32 | 0x48);
+	tl_mark(&tdev->tr);
+	/* §7.2.2.1: different Blue Flame registers are written "simultaneously and
+	 * independently": a send doorbell on register 1 between register 0's dwords is none. */
+	bar_write(pg + BF, 0x0A);
+	bar_write(pg + BF + 2 * BF_BUF, 0x0A);
+	bar_write(pg + BF + 2 * BF_BUF + 4, 99u << 8 | 2);
+	bar_write(pg + BF + 4, 99u << 8 | 2);
+	cr_expect_eq(tdev->tr.violations, tdev->tr.vio[NICREF_VIO_SQ_DB_NO_SQ]);
+	cr_expect_eq(tdev->tr.vio[NICREF_VIO_SQ_DB_NO_SQ], 2);
+	tl_mark(&tdev->tr);
+}
+
+/* T13/T14: 20h[31:30], 20h[27:25] and 24h[31:24] are no field of the CQ doorbell: set, they are
+ * CQ_DB_RESERVED, and the doorbell is still acted on (as a send doorbell's, SQ_DB_RESERVED);
+ * the fields are read where the layout (uar_page) puts them. */
+Test(uar_db, cq_doorbell_reserved_bits_are_reported_and_the_doorbell_acted_on)
+{
+	uint32_t pg = uar * PAGE;
+	static const uint32_t low[3] = { 0x40000000u, 0x02000000u, 0 };
+	static const uint32_t high[3] = { 0, 0, 0x01000000u };
+	for (unsigned i = 0; i < 3; i++) {
+		struct cq *cq = cq_get(tdev->dev, cqn);
+		cq->st = CQ_ST_FIRED;
+		tl_mark(&tdev->tr);
+		bar_write(pg + 0x20, low[i]);
+		bar_write(pg + 0x24, high[i] | cqn);
+		cr_assert_eq(tdev->tr.violations, 1, "case %u", i);
+		expect_vio(0, NICREF_VIO_CQ_DB_RESERVED, (uint64_t)low[i] << 32 | (high[i] | cqn));
+		cr_expect_eq(cq->st, CQ_ST_ARMED, "case %u: acted on", i);
+	}
+	tl_mark(&tdev->tr);
+	/* Every field at its place: cmd_sn 1 (not the CQ's 0: a stale arm, D-CQ-4, nothing
+	 * changes), then cmd 1 (ARM_SOLICITED) with cmd_sn 0 and ci 0. */
+	struct cq *cq = cq_get(tdev->dev, cqn);
+	cq->st = CQ_ST_FIRED;
+	bar_write(pg + 0x20, 1u << 28);
+	bar_write(pg + 0x24, cqn);
+	cr_expect_eq(cq->st, CQ_ST_FIRED, "cmd_sn 1 is 20h[29:28]");
+	bar_write(pg + 0x20, 1u << 24);
+	bar_write(pg + 0x24, cqn);
+	cr_expect_eq(cq->st, CQ_ST_SOL_ARMED, "cmd is 20h[24]");
+	cr_expect_eq(tdev->tr.violations, 0);
+	tl_mark(&tdev->tr);
 }

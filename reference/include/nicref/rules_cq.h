@@ -54,6 +54,8 @@
 	X(CQ_DB_SPLIT, "PRM §7.2.2.2",                                                          \
 	  "CQ doorbell written by halves out of order or interleaved with another doorbell of " \
 	  "the page (arg: uar << 16 | page offset of the stray write)")                         \
+	X(CQ_DB_RESERVED, "PRM §7.2.2 T13/T14 (20h[31:30], 20h[27:25], 24h[31:24])",            \
+	  "reserved bits of a CQ doorbell set; acted on (arg: dword 20h << 32 | dword 24h)")     \
 	X(CQ_DB_WITH_OI, "PRM §7.12.8 T76 oi",                                                  \
 	  "arm doorbell rung on a CQ with overrun ignore (arg: cqn); ignored")                  \
 	X(CQ_ARM_CI_BEYOND_PC, "PRM §7.12.2 T70, §7.12.4",                                      \

@@ -110,6 +110,10 @@
 	X(SQ_DB_ORDER, "PRM §7.2.2.2 (lower dword first)",                                       \
 	  "second dword of a send doorbell without its first (arg: uar << 32 | page offset)")    \
 	X(SQ_DB_RESERVED, "PRM §7.4.4.1.1 T26 00h[31:24], 04h[7:6]",                             \
-	  "reserved bits of a send doorbell set (arg: dword 0 << 32 | dword 1)")
+	  "reserved bits of a send doorbell set (arg: dword 0 << 32 | dword 1)")                 \
+	X(SQ_DB_SPLIT, "PRM §7.2.2.2 (no other doorbell in the midst of one)",                   \
+	  "a CQ or EQ doorbell written between the two dwords of a send doorbell of the page; "  \
+	  "the half-written send doorbell is dropped (arg: uar << 32 | page offset of the "      \
+	  "stray write)")
 
 #endif
