@@ -21,7 +21,7 @@ static uint64_t mtt_entry(const uint8_t *in, uint64_t i)
 
 /* D-UMEM-2/3: the entries must be in the input, the offset inside the first page and every
  * page aligned to the page size ([DEVX] gives one entry per page of that size). */
-static enum nicref_cmd_rule check_umem(const struct cmd_ctx *c, uint64_t nmtt, unsigned log_page)
+static enum nicref_cmd_rule check_umem(struct cmd_ctx *c, uint64_t nmtt, unsigned log_page)
 {
 	uint64_t page = 1ull << log_page;
 	if (nmtt == 0)
@@ -34,6 +34,14 @@ static enum nicref_cmd_rule check_umem(const struct cmd_ctx *c, uint64_t nmtt, u
 	for (uint64_t i = 0; i < nmtt; i++)
 		if (mtt_entry(c->in, i) & (page - 1) & ~(uint64_t)(UMEM_MTT_ACCESS | UMEM_MTT_RESERVED))
 			return NICREF_RULE_UMEM_MTT_MISALIGNED;
+	/* [IFC] mtt_bits [7:2] reserved: D-CMD-8's rule, as for T138's pas[] (wq.c). The
+	 * dispatcher's check covers the fixed fields only, not the entries of an array. */
+	for (uint64_t i = 0; i < nmtt; i++) {
+		enum nicref_cmd_rule r = cmd_check_reserved(
+			c, &nicref_layout_umem_mtt, UMEM_MTT_OFF + UMEM_MTT_BYTES * (size_t)i);
+		if (r != NICREF_RULE_NONE)
+			return r;
+	}
 	return NICREF_RULE_NONE;
 }
 

@@ -28,6 +28,12 @@
 	F(L, page_offset, 0x24, 31, 0)                                                          \
 	W(L, num_of_mtt, 0x28, 64)                                                              \
 	A(L, mtt, 0x30, 64)
+/* [IFC] mtt_bits: one entry of create_umem_in's mtt[]; [7:2] reserved (D-CMD-8, D-UMEM-3). */
+#define PRM_L_umem_mtt(F, W, A, L)                                                              \
+	F(L, ptag_h, 0x00, 31, 0)                                                               \
+	F(L, ptag_l, 0x04, 31, 8)                                                               \
+	F(L, wr_en, 0x04, 1, 1)                                                                 \
+	F(L, rd_en, 0x04, 0, 0)
 /* [IFC] create_umem_out: umem_id 08h[23:0]. */
 #define PRM_L_create_umem_out(F, W, A, L) PRM_UMEM_OUT_HDR(F, L) F(L, umem_id, 0x08, 23, 0)
 /* [IFC] destroy_umem_in: umem_id 08h[23:0]. */
@@ -36,6 +42,7 @@
 
 #define NICREF_LAYOUTS_UMEM(X)                                                                  \
 	X(create_umem_in, 0x30, "beyond PRM: mlx5_ifc.h create_umem_in (umem at 10h, mtt at 30h)") \
+	X(umem_mtt, 0x08, "beyond PRM: mlx5_ifc.h mtt_bits")                                     \
 	X(create_umem_out, 0x10, "beyond PRM: mlx5_ifc.h create_umem_out")                      \
 	X(destroy_umem_in, 0x10, "beyond PRM: mlx5_ifc.h destroy_umem_in")                      \
 	X(destroy_umem_out, 0x10, "beyond PRM: mlx5_ifc.h destroy_umem_out")

@@ -233,3 +233,31 @@ Test(umem, rmp_buffer_and_record_in_umems)
 	}
 	tl_down_clean(t);
 }
+
+/* [IFC] mtt_bits [7:2] are reserved: D-CMD-8's rule for reserved input bits reaches each mtt[]
+ * entry (the dispatcher's check covers the fixed fields only). Strict profile: refused
+ * RESERVED_NOT_ZERO; permissive: a violation, the UMEM made, the bits not used. */
+Test(umem, mtt_reserved_bits)
+{
+	struct tl_dev *t = tl_up(NULL);
+	tl_begin(t, "create_umem_in", "CREATE_UMEM");
+	tl_set(t, "create_umem_in", "num_of_mtt", 1);
+	tl_set_elem(t, "create_umem_in", "mtt", 0, 0x20000000ull | 0xFC | 3);
+	tl_refused(t, tl_run(t, 0x38, 16), RESERVED_NOT_ZERO);
+	tl_violation(t, CMD_RESERVED_NOT_ZERO, 0x34ull << 32 | 0xFC);
+	tl_down(t);
+
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.reserved_check = 0;
+	t = tl_up(&p);
+	tl_begin(t, "create_umem_in", "CREATE_UMEM");
+	tl_set(t, "create_umem_in", "num_of_mtt", 1);
+	tl_set_elem(t, "create_umem_in", "mtt", 0, 0x20000000ull | 0xFC | 3);
+	cr_assert_eq(tl_run(t, 0x38, 16), 0);
+	tl_violation(t, CMD_RESERVED_NOT_ZERO, 0x34ull << 32 | 0xFC);
+	const struct umem *u = obj_get(t->dev, OBJ_UMEM, 1);
+	cr_assert(u);
+	cr_expect_eq(u->mtt[0], 0x20000000ull, "the page address only");
+	tl_down(t);
+}

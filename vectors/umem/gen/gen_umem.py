@@ -126,6 +126,18 @@ def tests_initialized():
                    {"event": "cmd_fail", "slot": 0, "opcode": "CREATE_UMEM", "rule": "RESERVED_NOT_ZERO"},
                    {"event": "cmd_done", "slot": 0, "opcode": "CREATE_UMEM", "op_mod": 0,
                     "delivery": "OK", "status": "BAD_PARAM"}]}}]))
+    t.append(("an mtt entry with its reserved bits [7:2] set (mlx5_ifc.h mtt_bits "
+              "reserved_at_38): BAD_PARAM", IFC + "; PRM §12.1, T128 0x03; D-UMEM-3, D-CMD-8",
+              ["Reserved"], "invalid",
+              [create([page(0) | 0xFC | RD_WR],
+                      expect=refused("BAD_PARAM", "RESERVED_NOT_ZERO")),
+               # the violation's argument: byte offset 34h (entry 0's low dword) << 32 | the bits
+               {"events": {"exact": True, "expect": [
+                   {"event": "violation", "rule": "CMD_RESERVED_NOT_ZERO", "arg": "0x34000000fc"},
+                   {"event": "cmd_fail", "slot": 0, "opcode": "CREATE_UMEM", "rule": "RESERVED_NOT_ZERO"},
+                   {"event": "cmd_done", "slot": 0, "opcode": "CREATE_UMEM", "op_mod": 0,
+                    "delivery": "OK", "status": "BAD_PARAM"}]}},
+               create([page(0) | RD_WR], expect=ok_id(1))]))
     t.append(("CREATE_UMEM op_mod 1: BAD_OP (mlx5_ifc.h names no op_mod; PRM T100 'must be 0')",
               IFC + "; PRM §12.1 T100, T128 0x02", ["Rule"], "invalid",
               [create([page(0) | RD_WR], extra={"op_mod": 1},
