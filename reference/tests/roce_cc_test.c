@@ -21,20 +21,7 @@ static size_t ce_frame(uint8_t *f)
 	rt.nframes = 0;
 	f[14 + 19] = 2;
 	f[14 + 1] |= 3;
-	f[14 + 10] = f[14 + 11] = 0;
-	uint32_t s = 0;
-	for (unsigned i = 0; i < 20; i += 2)
-		s += (uint32_t)(f[14 + i] << 8 | f[14 + i + 1]);
-	while (s >> 16)
-		s = (s & 0xFFFF) + (s >> 16);
-	f[14 + 10] = (uint8_t)(~s >> 8);
-	f[14 + 11] = (uint8_t)~s;
-	uint32_t icrc;
-	cr_assert_eq(nicref_roce_icrc(f + 14, n - 14, &icrc), 0);
-	f[n - 4] = (uint8_t)icrc;
-	f[n - 3] = (uint8_t)(icrc >> 8);
-	f[n - 2] = (uint8_t)(icrc >> 16);
-	f[n - 1] = (uint8_t)(icrc >> 24);
+	rt_reseal_ipv4(f, n);
 	return n;
 }
 

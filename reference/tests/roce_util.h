@@ -215,6 +215,25 @@ static inline void rt_set_gid6(unsigned index, uint8_t tag)
 }
 
 /* The CQE the CQE event #i wrote (its producer index), 64 bytes. */
+/* After a test edited the IPv4 header of an untagged RoCEv2 frame f of n bytes: its header
+ * checksum (RFC 791) and the ICRC (IBTA §7.8.1, nicref_roce_icrc) made right again, so only the
+ * edit is what the device sees. */
+static inline void rt_reseal_ipv4(uint8_t *f, size_t n)
+{
+	f[14 + 10] = f[14 + 11] = 0;
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 20; i += 2)
+		s += (uint32_t)(f[14 + i] << 8 | f[14 + i + 1]);
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	f[14 + 10] = (uint8_t)(~s >> 8);
+	f[14 + 11] = (uint8_t)~s;
+	uint32_t icrc;
+	cr_assert_eq(nicref_roce_icrc(f + 14, n - 14, &icrc), 0);
+	for (unsigned i = 0; i < 4; i++)
+		f[n - 4 + i] = (uint8_t)(icrc >> (8 * i)); /* least significant byte first */
+}
+
 static inline void rt_cqe(size_t i, uint8_t cqe[64])
 {
 	const struct nicref_event *e = tl_nth(&rt.q.t->tr, NICREF_EV_CQE, i);

@@ -39,18 +39,7 @@ static size_t frame_to_b(struct rt_qp *a, const struct rt_qp *b, uint8_t *f)
 	size_t n = rt.frames[n0].len;
 	memcpy(f, rt.frames[n0].b, n);
 	f[14 + 19] = 2;
-	f[14 + 10] = f[14 + 11] = 0;
-	uint32_t s = 0;
-	for (unsigned i = 0; i < 20; i += 2)
-		s += (uint32_t)(f[14 + i] << 8 | f[14 + i + 1]);
-	while (s >> 16)
-		s = (s & 0xFFFF) + (s >> 16);
-	f[14 + 10] = (uint8_t)(~s >> 8);
-	f[14 + 11] = (uint8_t)~s;
-	uint32_t icrc;
-	cr_assert_eq(nicref_roce_icrc(f + 14, n - 14, &icrc), 0);
-	for (unsigned i = 0; i < 4; i++)
-		f[n - 4 + i] = (uint8_t)(icrc >> (8 * i));
+	rt_reseal_ipv4(f, n);
 	return n;
 }
 
