@@ -68,6 +68,45 @@ static void schema_report(void *ctx, const struct jpath *at, const char *msg)
 	r->kind = NULL;
 }
 
+/* Whether a step compares something with the device (docs/vectors.md "Test": a test whose
+ * steps compare nothing would pass whatever the device did). A command rung checks at least
+ * its delivery and ownership; the LRO group's commands their status (default OK); a list of
+ * frames, CQEs or events compares when it lists one or says nothing else came (exact). The
+ * stimuli and the setups by the reference driver (bring_up, tx_setup, rx_setup, steer,
+ * qp_setup, ...) compare nothing of the test's own. */
+static bool list_compares(const json_t *v, bool exact_default)
+{
+	const json_t *ex = json_object_get(v, "exact");
+	return json_object_get(v, "any_of") || json_array_size(json_object_get(v, "expect")) ||
+	       (ex ? json_is_true(ex) : exact_default);
+}
+
+static bool step_compares(const json_t *step)
+{
+	static const char *const always[] = { "completion",    "mem_expect", "flow_counters",
+					      "adp_timeline",  "expect",     "link_counters",
+					      "modify_tir",    "destroy_tir", "rq_state" };
+	const char *kind;
+	const json_t *v;
+	json_object_foreach((json_t *)step, kind, v)
+	{
+		if (!strcmp(kind, "dev"))
+			continue;
+		for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
+			if (!strcmp(kind, always[i]))
+				return true;
+		if (!strcmp(kind, "command"))
+			return !json_is_false(json_object_get(v, "ring"));
+		if (!strcmp(kind, "bar_read"))
+			return json_object_get(v, "expect") != NULL;
+		if (!strcmp(kind, "events"))
+			return list_compares(v, false);
+		if (!strcmp(kind, "frames") || !strcmp(kind, "cqes"))
+			return list_compares(v, true);
+	}
+	return false;
+}
+
 /* An any_of anywhere under v whose alternatives differ in more than their reading. */
 static bool has_open_any_of(const json_t *v)
 {
@@ -223,7 +262,17 @@ static void check_tests(struct run *r, const json_t *doc, struct report *rep)
 			r->tx = tx_after_setup;
 			r->rx = rx_after_setup;
 			r->open_cmps = 0;
-			json_array_foreach(json_object_get(t, "steps"), si, step) vec_step(r, step, si);
+			bool compares = false;
+			json_array_foreach(json_object_get(t, "steps"), si, step)
+			{
+				vec_step(r, step, si);
+				compares = compares || step_compares(step);
+			}
+			if (!compares)
+				vbad(r, "steps", "nothing is compared: the test would pass whatever the "
+						 "device did (give a command that is rung, a completion, a "
+						 "bar_read with expect, a mem_expect, events or frames that "
+						 "list one or are exact, cqes, counters or an adp_timeline)");
 			check_acceptable(r, notes, t);
 			vec_flush_bad(r, rep, id);
 			r->tc_id = -1;
