@@ -579,8 +579,14 @@ json_t *vec_check_file(struct run *r, const char *path, struct report *rep)
 	r->file = path;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!doc) {
-		vbad(r, NULL, "not a JSON file: %s (line %d, column %d)", jerr.text, jerr.line,
-		     jerr.column);
+		/* jansson reads integers as json_int_t: 2^63-1 at most (docs/vectors.md "Numbers
+		 * and names": a larger number is a string). */
+		bool too_big = !strncmp(jerr.text, "too big integer", 15);
+		vbad(r, NULL, "not a JSON file: %s (line %d, column %d)%s", jerr.text, jerr.line,
+		     jerr.column,
+		     too_big ? ": a JSON integer is at most 2^63-1; give a larger number as a "
+			       "string (\"0x8000000000000000\" or decimal digits)"
+			     : "");
 		vec_flush_bad(r, rep, 0);
 		return NULL;
 	}
