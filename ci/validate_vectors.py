@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Validate vector files against vectors/schemas/vector_file.schema.json, and the rules a schema
 cannot say: no duplicate keys, tcIds unique per file, every flag explained in notes,
-numberOfTests right.
+numberOfTests right, every decision a note names (D-XXX-N) defined in docs/ (a row of a decision
+table, "| D-XXX-N |", or a definition "**D-XXX-N**"), and JSON integers at most 2^63-1 (what
+jansson, and so the runner, reads; a larger number is a string).
 
     ci/validate_vectors.py [PATH...]     files, or folders searched for *.json (default vectors/)
 
@@ -10,6 +12,7 @@ widths, address ranges); this script is the second, independent reading of the s
 Exit 0 when every file is valid, 1 otherwise."""
 import json
 import pathlib
+import re
 import sys
 
 import jsonschema
@@ -17,6 +20,32 @@ import jsonschema
 root = pathlib.Path(__file__).resolve().parent.parent
 schema = json.loads((root / "vectors/schemas/vector_file.schema.json").read_text())
 validator = jsonschema.Draft7Validator(schema)
+
+DECISION = re.compile(r"D-[A-Z]+-[0-9]+")
+INT_MAX = 2**63 - 1
+
+
+def defined_decisions():
+    """The decision ids docs/ defines: a table row starting with one, or a bold definition."""
+    ids = set()
+    row = re.compile(r"^\|\s*\**(D-[A-Z]+-[0-9]+)")
+    for md in (root / "docs").rglob("*.md"):
+        for line in md.read_text().splitlines():
+            m = row.match(line)
+            if m:
+                ids.add(m.group(1))
+            ids.update(re.findall(r"\*\*(D-[A-Z]+-[0-9]+)\*\*", line))
+    return ids
+
+
+DECISIONS = defined_decisions()
+
+
+def too_big_integer(text):
+    """jansson refuses integers past 2^63-1 ("too big integer"): so does this script."""
+    if int(text) > INT_MAX:
+        raise ValueError(f"integer {text} is above 2^63-1 (give a larger number as a string)")
+    return int(text)
 
 
 class DuplicateKey(ValueError):
@@ -59,8 +88,9 @@ def gather(args):
 def check(path):
     rel = show(path)
     try:
-        doc = json.loads(path.read_text(), object_pairs_hook=no_duplicates)
-    except (json.JSONDecodeError, DuplicateKey, UnicodeDecodeError) as e:
+        doc = json.loads(path.read_text(), object_pairs_hook=no_duplicates,
+                         parse_int=too_big_integer)
+    except (ValueError, UnicodeDecodeError) as e:
         return [f"{rel}: not a JSON file: {e}"]
     out = []
     for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.path))):
@@ -76,6 +106,11 @@ def check(path):
         for flag in t.get("flags", []):
             if flag not in doc.get("notes", {}):
                 out.append(f"{rel}: tcId {t.get('tcId')}: flag {flag} not explained in notes")
+    for flag, note in sorted(doc.get("notes", {}).items()):
+        for d in sorted(set(DECISION.findall(note.get("description", "")))):
+            if d not in DECISIONS:
+                out.append(f"{rel}: notes/{flag}: names {d}, which no decision table of docs/ "
+                           "defines")
     if doc.get("numberOfTests") != len(tests):
         out.append(f"{rel}: numberOfTests {doc.get('numberOfTests')} but {len(tests)} tests")
     return out

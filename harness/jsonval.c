@@ -170,6 +170,13 @@ static int nibble(char c)
 	return -1;
 }
 
+/* What may stand between two digit pairs, for reading ("00 01", "00:01", "00_01"); never
+ * inside a pair. */
+static bool is_separator(char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':' || c == '_';
+}
+
 long hex_parse(const char *s, uint8_t *out, size_t cap)
 {
 	size_t n = 0;
@@ -177,8 +184,11 @@ long hex_parse(const char *s, uint8_t *out, size_t cap)
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	for (; *s; s++) {
-		if (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r' || *s == ':' || *s == '_')
+		if (is_separator(*s)) {
+			if (hi >= 0)
+				return -1; /* inside a digit pair (docs/vectors.md: between pairs) */
 			continue;
+		}
 		int d = nibble(*s);
 		if (d < 0)
 			return -1;
@@ -200,8 +210,11 @@ long hex_length(const char *s)
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	for (; *s; s++) {
-		if (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r' || *s == ':' || *s == '_')
+		if (is_separator(*s)) {
+			if (digits % 2)
+				return -1; /* inside a digit pair */
 			continue;
+		}
 		if (nibble(*s) < 0)
 			return -1;
 		digits++;

@@ -37,8 +37,9 @@ int jv_num(const json_t *v, enum name_space ns, unsigned bits, uint64_t *out, ch
 /* jv_num for a 64-bit destination. */
 int jv_u64(const json_t *v, enum name_space ns, uint64_t *out, char *err, size_t errlen);
 
-/* Parses hex digits, ignoring whitespace, ':' and '_' and an optional "0x" prefix. Returns the
- * number of bytes, or -1 on a bad digit, an odd count, or more than cap bytes. */
+/* Parses hex digit pairs, ignoring whitespace, ':' and '_' between pairs (never inside one:
+ * "1 2" is refused) and an optional "0x" prefix. Returns the number of bytes, or -1 on a bad
+ * digit, a separator inside a pair, an odd count, or more than cap bytes. */
 long hex_parse(const char *s, uint8_t *out, size_t cap);
 /* The number of bytes hex_parse would return (no limit), or -1 when it would fail. */
 long hex_length(const char *s);

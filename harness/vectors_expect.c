@@ -159,12 +159,18 @@ int cmp_check(struct run *r, const char *field, const json_t *c, enum name_space
 				rc = -1;
 				continue;
 			}
-			/* Operands of equality outside the mask could never match. */
-			if ((!strcmp(key, "eq") || !strcmp(key, "ne") || !strcmp(key, "in")) &&
-			    (x & ~mask)) {
+			/* Operands of equality outside the mask could never match: an eq or in
+			 * one never holds, a ne one always does (it compares nothing). */
+			if ((!strcmp(key, "eq") || !strcmp(key, "in")) && (x & ~mask)) {
 				vbad(r, f, "0x%llx has bits outside the mask 0x%llx: it can never "
 					   "compare equal", (unsigned long long)x,
 				     (unsigned long long)mask);
+				rc = -1;
+			}
+			if (!strcmp(key, "ne") && (x & ~mask)) {
+				vbad(r, f, "0x%llx has bits outside the mask 0x%llx: the masked value "
+					   "always differs from it, so this ne compares nothing",
+				     (unsigned long long)x, (unsigned long long)mask);
 				rc = -1;
 			}
 			if (!strcmp(key, "ge"))
@@ -178,53 +184,129 @@ int cmp_check(struct run *r, const char *field, const json_t *c, enum name_space
 		     (unsigned long long)hi);
 		rc = -1;
 	}
-	if (rc == 0 && r->checking && r->tc_id >= 0 && !r->in_setup && cmp_open(c, ns, bits))
+	enum cmp_extent e = rc == 0 ? cmp_extent(c, ns, bits) : CMP_ONE;
+	if (e == CMP_NONE) {
+		vbad(r, field, "can never hold: no value of its %u bits satisfies every key", bits);
+		rc = -1;
+	} else if (e == CMP_ALL) {
+		vbad(r, field, "holds for every value of its %u bits: it compares nothing", bits);
+		rc = -1;
+	}
+	if (rc == 0 && r->checking && r->tc_id >= 0 && !r->in_setup && e == CMP_SOME)
 		r->open_cmps++;
 	return rc;
 }
 
-/* Whether a checked matcher admits at least two values of its width and refuses at least one:
- * it says that more than one answer is right (an "eq", "ge": 0 or an "in" of one value does
- * not). The values where the answer can change are the operands and their neighbours, with
- * and without the bits the mask leaves out; they are enough to find both. */
+/* The submasks of m (the values v & m can take) in increasing order are deposit(k, m) for k
+ * from 0 to 2^popcount(m) - 1: the bits of k placed in the set bits of m, low to high. */
+static uint64_t deposit(uint64_t k, uint64_t m)
+{
+	uint64_t out = 0;
+	for (uint64_t b = 1; m; b <<= 1, m &= m - 1)
+		if (k & b)
+			out |= m & (~m + 1);
+	return out;
+}
+
+/* The smallest submask of m that is >= x into *out, or false when there is none. */
+static bool submask_ge(uint64_t m, uint64_t x, uint64_t *out)
+{
+	unsigned pop = (unsigned)__builtin_popcountll(m);
+	uint64_t lo = 0, hi = pop >= 64 ? UINT64_MAX : (1ull << pop) - 1;
+	if (x > m)
+		return false;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (deposit(mid, m) >= x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*out = deposit(lo, m);
+	return true;
+}
+
+/* The smallest masked value >= from, <= hi and not ne (when has_ne) into *out, or false. */
+static bool masked_next(uint64_t m, uint64_t from, uint64_t hi, bool has_ne, uint64_t ne,
+			uint64_t *out)
+{
+	uint64_t v;
+	if (!submask_ge(m, from, &v))
+		return false;
+	if (has_ne && v == ne) {
+		if (v == m)
+			return false;
+		v = ((v | ~m) + 1) & m; /* the next submask */
+	}
+	if (v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Exactly which values of its width a checked comparator admits: none, one, some (at least two
+ * and not all) or all. A matcher compares v & mask, which takes the 2^popcount(mask) submasks
+ * of the mask: an eq or in admits the listed submasks in [ge, le] but ne; without one, the
+ * admitted submasks are those of [ge, le] but ne, found by walking the submasks in order. A
+ * masked value admitted stands for every v with those bits, so a mask that leaves bits out
+ * admits at least two values when it admits one. */
+enum cmp_extent cmp_extent(const json_t *c, enum name_space ns, unsigned bits)
+{
+	uint64_t top = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1, m = top, lo = 0, hi = top,
+		 ne = 0, w, first, second;
+	const json_t *v, *eq, *in;
+	bool has_ne = false;
+	unsigned pop;
+	if (!json_is_object(c))
+		return bits == 0 ? CMP_ALL : CMP_ONE;
+	if ((v = json_object_get(c, "mask")) && jv_num(v, NS_NONE, 64, &w, NULL, 0) == 0)
+		m = w & top;
+	if ((v = json_object_get(c, "ge")) && jv_num(v, ns, 64, &w, NULL, 0) == 0)
+		lo = w;
+	if ((v = json_object_get(c, "le")) && jv_num(v, ns, 64, &w, NULL, 0) == 0)
+		hi = w;
+	if ((v = json_object_get(c, "ne")) && jv_num(v, ns, 64, &w, NULL, 0) == 0) {
+		has_ne = true;
+		ne = w;
+	}
+	pop = (unsigned)__builtin_popcountll(m);
+	eq = json_object_get(c, "eq");
+	in = json_object_get(c, "in");
+	if (eq || in) {
+		/* The distinct listed values that are submasks in [lo, hi] but ne. */
+		size_t n = eq ? 1 : json_array_size(in), i, j;
+		uint64_t count = 0;
+		for (i = 0; i < n; i++) {
+			const json_t *one = eq ? eq : json_array_get(in, i);
+			bool dup = false, listed = !eq || !in;
+			if (jv_num(one, ns, 64, &w, NULL, 0) != 0)
+				continue;
+			for (j = 0; eq && in && j < json_array_size(in); j++)
+				listed = listed || cmp_holds(json_array_get(in, j), ns, w);
+			for (j = 0; !eq && j < i; j++)
+				dup = dup || cmp_holds(json_array_get(in, j), ns, w);
+			if (listed && !dup && !(w & ~m) && w >= lo && w <= hi && !(has_ne && w == ne))
+				count++;
+		}
+		if (count == 0)
+			return CMP_NONE;
+		if (pop < 64 && count == 1ull << pop)
+			return CMP_ALL;
+		return count == 1 && m == top ? CMP_ONE : CMP_SOME;
+	}
+	if (!masked_next(m, lo, hi, has_ne, ne, &first))
+		return CMP_NONE;
+	if (lo == 0 && hi >= m && !(has_ne && !(ne & ~m)))
+		return CMP_ALL;
+	if (m != top || (first < m && masked_next(m, ((first | ~m) + 1) & m, hi, has_ne, ne,
+						   &second)))
+		return CMP_SOME;
+	return CMP_ONE;
+}
+
 bool cmp_open(const json_t *c, enum name_space ns, unsigned bits)
 {
-	uint64_t top = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1, mask = top, w, ops[66],
-		 seen[2] = { 0 };
-	size_t nops = 0, i, k, nseen = 0;
-	const json_t *v;
-	const char *key;
-	bool refused = false;
-	if (!json_is_object(c))
-		return false;
-	if ((v = json_object_get(c, "mask")))
-		mask = jv_num(v, NS_NONE, 64, &w, NULL, 0) == 0 ? w & top : top;
-	ops[nops++] = 0;
-	ops[nops++] = top;
-	json_object_foreach((json_t *)c, key, v)
-	{
-		size_t n = json_is_array(v) ? json_array_size(v) : 1;
-		for (i = 0; i < n && nops < sizeof ops / sizeof ops[0]; i++)
-			if (jv_num(json_is_array(v) ? json_array_get(v, i) : v, ns, 64, &w, NULL,
-				   0) == 0)
-				ops[nops++] = w & top;
-	}
-	uint64_t out = top & ~mask, low_out = out & (~out + 1), high_out = out;
-	while (high_out & (high_out - 1))
-		high_out &= high_out - 1;
-	for (i = 0; i < nops; i++) {
-		for (k = 0; k < 9; k++) {
-			uint64_t x = ops[i] + (k % 3) - 1, extra[3] = { 0, low_out, high_out };
-			if ((k % 3 == 0 && ops[i] == 0) || (k % 3 == 2 && ops[i] == top))
-				continue;
-			x = (x | extra[k / 3]) & top;
-			if (!cmp_holds(c, ns, x))
-				refused = true;
-			else if (nseen < 2 && (nseen == 0 || seen[0] != x))
-				seen[nseen++] = x;
-		}
-	}
-	return refused && nseen == 2;
+	return cmp_extent(c, ns, bits) == CMP_SOME;
 }
 
 bool cmp_holds(const json_t *c, enum name_space ns, uint64_t got)

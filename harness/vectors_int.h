@@ -269,8 +269,12 @@ int cmp_check(struct run *r, const char *field, const json_t *c, enum name_space
 	      unsigned bits);
 /* Whether got satisfies a checked comparator. */
 bool cmp_holds(const json_t *c, enum name_space ns, uint64_t got);
-/* Whether a checked comparator admits more than one value of its width and refuses some: it
- * says what is acceptable (counted in r->open_cmps for the acceptable-test rule). */
+/* What a checked comparator admits among the values of its width (cmp_check refuses NONE, a
+ * matcher that can never hold, and ALL, one that compares nothing). */
+enum cmp_extent { CMP_NONE, CMP_ONE, CMP_SOME, CMP_ALL };
+enum cmp_extent cmp_extent(const json_t *c, enum name_space ns, unsigned bits);
+/* Whether a checked comparator admits more than one value of its width and refuses some
+ * (CMP_SOME): it says what is acceptable (counted in r->open_cmps for the acceptable rule). */
 bool cmp_open(const json_t *c, enum name_space ns, unsigned bits);
 /* "BAD_OP (0x2)" or the matcher as JSON, for messages. */
 void cmp_text(const json_t *c, enum name_space ns, char *buf, size_t len);

@@ -64,7 +64,8 @@ long vec_hex_bytes(struct run *r, const char *field, const json_t *v, size_t cap
 {
 	long n = json_is_string(v) ? hex_length(json_string_value(v)) : -1;
 	if (n < 0)
-		vbad(r, field, "not hex bytes (an odd number of digits, or not a digit)");
+		vbad(r, field, "not hex bytes (an odd number of digits, a separator inside a digit "
+			       "pair, or not a digit)");
 	else if (n == 0 && !empty_ok)
 		vbad(r, field, "no bytes");
 	else if ((size_t)n > cap)

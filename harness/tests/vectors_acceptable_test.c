@@ -124,3 +124,43 @@ Test(acceptable, cmp_open_finds_both_sides)
 	OPEN("5", 8, false);
 #undef OPEN
 }
+
+/* revrunner F4: alternatives are compared by what they expect, not by their JSON text. */
+Test(acceptable, alternatives_that_are_one_outcome_written_twice_do_not)
+{
+	refused("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"OK\"},{\"reading\":\"b\","
+			"\"status\":0}]}");
+	refused("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"OK\"},{\"reading\":\"b\","
+			"\"status\":\"0x00\"}]}");
+	refused("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"BAD_OP\"},{\"reading\":\"b\","
+			"\"status\":{\"eq\":2}}]}");
+	refused("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":{\"in\":[\"BAD_OP\","
+			"\"BAD_OP\"]}},{\"reading\":\"b\",\"status\":\"0x2\"}]}");
+	refused("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"OK\"},{\"reading\":\"b\","
+			"\"status\":\"OK\",\"delivery\":\"OK\",\"ownership\":0}]}");
+	refused("", "", "{\"any_of\":[{\"reading\":\"a\",\"output_hex\":\"00 00\"},"
+			"{\"reading\":\"b\",\"output_hex\":\"0x0000\"}]}");
+}
+
+Test(acceptable, alternatives_that_differ_in_value_still_say_it)
+{
+	accepted("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"OK\"},{\"reading\":\"b\","
+			 "\"status\":1}]}");
+	accepted("", "", "{\"any_of\":[{\"reading\":\"a\",\"syndrome\":{\"in\":[0,1]}},"
+			 "{\"reading\":\"b\",\"syndrome\":{\"in\":[0,2]}}]}");
+	accepted("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"OK\"},{\"reading\":\"b\","
+			 "\"status\":\"OK\",\"delivery\":\"TOKEN\"}]}");
+}
+
+/* revrunner F5: each alternative of an acceptable test's any_of names its reading. */
+Test(acceptable, an_alternative_without_a_reading_is_refused)
+{
+	struct vt t;
+	acceptable("", "", "{\"any_of\":[{\"reading\":\"a\",\"status\":\"OK\"},{\"status\":"
+			   "\"BAD_OP\"}]}", &t);
+	cr_expect_eq(t.rc, VEC_BAD_INPUT, "%s", t.out);
+	cr_expect(vt_has(&t, "tcId 7: step 0 (command): expect.any_of[1]: no \"reading\": in an "
+			     "acceptable test each alternative names the reading of the spec it "
+			     "follows"), "%s", t.out);
+	vt_free(&t);
+}

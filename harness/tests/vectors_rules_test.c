@@ -130,7 +130,7 @@ Test(rules, events_that_name_no_rule_credit_nothing)
 	 * credited: the vector does not say which rule. */
 	run_one(&t,
 		VT_ONE(NOP_BAD_TYPE ",{\"events\":{\"expect\":[{\"event\":\"violation\",\"arg\":"
-				    "{\"ge\":0}}]}}"),
+				    "{\"ne\":\"0xffffffffffffffff\"}}]}}"),
 		VEC_PASSED);
 	expect_rules(&t, NULL, 0);
 	vt_free(&t);

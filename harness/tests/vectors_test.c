@@ -171,7 +171,8 @@ Test(vectors, all_skipped_is_bad_input)
 	struct vt t;
 	vt_run(&t, VT_HEAD("") "\"numberOfTests\":1,\"testGroups\":[{\"tests\":[{\"tcId\":1,"
 			  "\"comment\":\"c\",\"cite\":\"PRM §8.2\",\"flags\":[],\"result\":\"valid\","
-			  "\"skip\":\"later\",\"steps\":[]}]}]}");
+			  "\"skip\":\"later\",\"steps\":[{\"bar_read\":{\"field\":"
+			  "\"initializing\",\"expect\":0}}]}]}]}");
 	cr_expect_eq(t.rep.skipped, 1, "%s", t.out);
 	cr_expect_eq(t.rc, VEC_BAD_INPUT);
 	cr_expect(vt_has(&t, ": no vector was run (1 skipped)"), "%s", t.out);
@@ -211,7 +212,8 @@ Test(vectors, runtime_refusal_is_an_error)
 	char *json = malloc(sizeof hex + 1024);
 	snprintf(json, sizeof hex + 1024,
 		 VT_ONE_IN("\"profile\":{\"hostmem_max_pages\":16},",
-			   "{\"mem_write\":{\"addr\":\"0x40000000\",\"hex\":\"%s\"}}"),
+			   "{\"mem_write\":{\"addr\":\"0x40000000\",\"hex\":\"%s\"}},"
+			   "{\"mem_expect\":{\"addr\":\"0x40000000\",\"hex\":\"00\"}}"),
 		 hex);
 	vt_run(&t, json);
 	cr_expect_eq(t.rc, VEC_BAD_INPUT);
@@ -234,7 +236,10 @@ Test(vectors, huge_advance_allocates_nothing)
 	struct vec_options opt = { .corpus_dir = dir };
 	struct vt t;
 	clock_t c0 = clock();
-	vt_run_opt(&t, VT_ONE("{\"advance_ns\":\"18446744073709551615\"}"), &opt);
+	vt_run_opt(&t,
+		   VT_ONE("{\"advance_ns\":\"18446744073709551615\"},{\"bar_read\":{\"field\":"
+			  "\"initializing\",\"expect\":0}}"),
+		   &opt);
 	cr_expect_eq(t.rc, VEC_PASSED, "%s", t.out);
 	cr_expect_lt((double)(clock() - c0) / CLOCKS_PER_SEC, 2.0);
 	vt_free(&t);
