@@ -2,7 +2,8 @@
  * D-LRO-7) through the RQ stage's completion (rx_rq.c, rx_cqe.c), or its completion with error
  * when its WQE has no room (§3.3.6.4, D-LRO-3). What ends sessions without a segment: the timer
  * (§3.3.6.3, T45, T147; D-LRO-5), the TIR modified or destroyed (§3.3.6.1), the RQ leaving RDY
- * (D-LRO-10), each in open order (the timer: in deadline order, then open order). And the engine's invariants and counters. */
+ * (D-LRO-10), each in open order (the timer: in deadline order, then open order). And the
+ * engine's invariants and counters. */
 #include "eth/lro.h"
 
 /* T68 l4_hdr_type: 1 TCP, 4 TCP ACK with data (a session always carries data). */
