@@ -147,7 +147,7 @@ static int cmd_link(const struct cli_call *call, int argc, char **argv)
 	pcie_link_trace_defaults(&o);
 	o.max_symbols = 1000000000ull;
 	const char *path = NULL;
-	unsigned long long v;
+	unsigned long long v = 0;
 	int opt, li = -1;
 	while ((opt = cli_getopt(call, argc, argv, "ho:", longopts, &li)) != -1) {
 		const char *name = li >= 0 ? longopts[li].name : "o";
@@ -196,7 +196,7 @@ static int cmd_link(const struct cli_call *call, int argc, char **argv)
 			break;
 		case O_ACK_DELAY: {
 			char *colon = strchr(optarg, ':');
-			unsigned long long s;
+			unsigned long long s = 0;
 			if (!colon)
 				return cli_usage_error(call, "ack-delay: N:S expected");
 			*colon = 0;
