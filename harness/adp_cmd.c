@@ -242,6 +242,8 @@ json_t *adp_setup_json(const struct adp_setup *s)
 							      "init-range", s->mode.opt.init_range)));
 		json_object_set_new(op, "dec_trigger", json_string(adp_option_value_name(
 							       "dec-trigger", s->mode.opt.dec_trigger)));
+		json_object_set_new(op, "retry_uses", json_string(adp_option_value_name(
+							      "retry-uses", s->mode.opt.retry_uses)));
 		json_object_set_new(o, "options", op);
 	}
 	json_t *qp = json_object();
@@ -263,7 +265,8 @@ void adp_setup_line(const struct adp_setup *s, char *buf, size_t len)
 	if (s->mode.adp) {
 		const char *opt = "";
 		const struct nicref_adp_options *o = &s->mode.opt;
-		if (o->first_timeout || o->dec_reading || o->init_range || o->dec_trigger)
+		if (o->first_timeout || o->dec_reading || o->init_range || o->dec_trigger ||
+		    o->retry_uses)
 			opt = ", non-default readings (see --json)";
 		snprintf(buf, len, "ADP profile %s, QP timeout %u (%s), retry_cnt %u%s", s->source,
 			 s->attr.timeout, to, s->attr.retry_cnt, opt);

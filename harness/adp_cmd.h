@@ -31,7 +31,8 @@ int adp_main(int argc, char **argv);
 	"  --base-min-ns N              adp_retx_base_timeout_min in ns (default 4000)\n"       \
 	"OPTIONS (readings the ADP documents leave open; the first is the default):\n"          \
 	"  --first-timeout retry-once|escalate   --dec by-name|by-amount|by-factor\n"           \
-	"  --init-range exclusive|inclusive      --dec-trigger every-progress|clean-progress\n"
+	"  --init-range exclusive|inclusive      --dec-trigger every-progress|clean-progress\n"   \
+	"  --retry-uses arms|retransmissions\n"
 
 /* What every `nicref adp` run needs: the timer mode and the QP. */
 struct adp_setup {
@@ -46,7 +47,7 @@ struct adp_setup {
 
 /* The setup options open both subcommands' getopt_long tables, row k with code OPT_SETUP + k,
  * so the code finds the name setup_opt takes. */
-enum { OPT_SETUP = 0x100, OPT_SETUP_END = OPT_SETUP + 9, OPT_OWN = 0x200 };
+enum { OPT_SETUP = 0x100, OPT_SETUP_END = OPT_SETUP + 10, OPT_OWN = 0x200 };
 #define ADP_SETUP_OPTIONS                                                                       \
 	{ "classic", no_argument, NULL, OPT_SETUP },                                            \
 	{ "profile", required_argument, NULL, OPT_SETUP + 1 },                                  \
@@ -57,7 +58,8 @@ enum { OPT_SETUP = 0x100, OPT_SETUP_END = OPT_SETUP + 9, OPT_OWN = 0x200 };
 	{ "first-timeout", required_argument, NULL, OPT_SETUP + 6 },                            \
 	{ "dec", required_argument, NULL, OPT_SETUP + 7 },                                      \
 	{ "init-range", required_argument, NULL, OPT_SETUP + 8 },                               \
-	{ "dec-trigger", required_argument, NULL, OPT_SETUP + 9 }
+	{ "dec-trigger", required_argument, NULL, OPT_SETUP + 9 },                              \
+	{ "retry-uses", required_argument, NULL, OPT_SETUP + 10 }
 
 /* Defaults before the options: QP timeout 14 (67.1 ms), retry_cnt 7, the 4 us minimum. */
 void adp_setup_init(struct adp_setup *s);

@@ -254,6 +254,8 @@ static const struct {
 	  { "exclusive", "inclusive" } },
 	{ "dec-trigger", offsetof(struct nicref_adp_options, dec_trigger),
 	  { "every-progress", "clean-progress" } },
+	{ "retry-uses", offsetof(struct nicref_adp_options, retry_uses),
+	  { "arms", "retransmissions" } },
 };
 
 int adp_option_set(struct nicref_adp_options *o, const char *key, const char *val)

@@ -43,7 +43,8 @@ int adp_parse_duration(const char *s, uint64_t *ns);
 int adp_parse_uint(const char *s, uint64_t max, uint64_t *out);
 
 /* "--first-timeout retry-once|escalate", "--dec by-name|by-amount|by-factor", "--init-range
- * exclusive|inclusive", "--dec-trigger every-progress|clean-progress" (the readings of
+ * exclusive|inclusive", "--dec-trigger every-progress|clean-progress", "--retry-uses
+ * arms|retransmissions" (the readings of
  * nicref/adp.h, in enum order): sets the option named `key` from `val`. 0, 1 when key is not an option name, -1 when
  * val is not one of its values. */
 int adp_option_set(struct nicref_adp_options *o, const char *key, const char *val);

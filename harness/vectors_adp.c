@@ -1,7 +1,8 @@
 /* The adp_timeline step (docs/vectors.md "adp_timeline"): builds a struct nicref_adp_run from
  * the vector, runs nicref_adp_timeline and compares every attempt, the way the run ended and
- * the counters with the vector's expectation, exactly. The expectations are the vector's,
- * computed from seeds 000/001; this file only reads and compares. */
+ * the counters with the vector's expectation, exactly, or with each alternative of its any_of
+ * (one reading's timeline each) until one holds. The expectations are the vector's, computed
+ * from seeds 000/001; this file only reads and compares. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,28 +17,25 @@
 
 struct ctx {
 	struct run *r;
-	int diffs;
 	bool bad; /* the step itself is malformed: nothing is run */
 };
 
-/* A difference from the vector's expectation (at most MAX_DIFFS lines per step). */
-static void failf(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void failf(struct ctx *c, const char *fmt, ...)
+/* A difference from one expectation (at most MAX_DIFFS lines of it). */
+static void difff(struct diffs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void difff(struct diffs *d, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
-	if (c->diffs == MAX_DIFFS) {
-		c->diffs++;
-		vfail(c->r, "adp_timeline: ... (further differences not shown)");
+	if (d->l.n > MAX_DIFFS)
+		return;
+	if (d->l.n == MAX_DIFFS) {
+		diff_add(d, "adp_timeline: ... (further differences not shown)");
 		return;
 	}
-	if (c->diffs > MAX_DIFFS)
-		return;
-	c->diffs++;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	vfail(c->r, "%s", line);
+	diff_add(d, "%s", line);
 }
 
 /* The step itself is malformed (field: where in it). */
@@ -143,6 +141,7 @@ static void read_options(struct ctx *c, const json_t *j, struct nicref_adp_optio
 	static const char *const dec[] = { "by_name", "by_amount", "by_factor" };
 	static const char *const init[] = { "exclusive", "inclusive" };
 	static const char *const trig[] = { "every_progress", "clean_progress" };
+	static const char *const uses[] = { "arms", "retransmissions" };
 	unsigned v;
 	const json_t *x;
 	memset(o, 0, sizeof *o);
@@ -158,6 +157,9 @@ static void read_options(struct ctx *c, const json_t *j, struct nicref_adp_optio
 	if ((x = json_object_get(j, "dec_trigger")) &&
 	    name_or_num(c, x, "options.dec_trigger", trig, 2, &v) == 0)
 		o->dec_trigger = (uint8_t)v;
+	if ((x = json_object_get(j, "retry_uses")) &&
+	    name_or_num(c, x, "options.retry_uses", uses, 2, &v) == 0)
+		o->retry_uses = (uint8_t)v;
 }
 
 /* "loss": the transmissions (0-based) that get no ACK, or "all". */
@@ -215,20 +217,52 @@ static uint64_t attempt_value(const struct nicref_adp_attempt *a, size_t k)
 	return v[k];
 }
 
-/* The expectation, checked before anything runs. */
-static void check_expect(struct ctx *c, const json_t *e)
+/* The timeline keys of an expectation or of one any_of alternative (at: "expect" or
+ * "expect.any_of[i]"), checked before anything runs. */
+static void check_timeline_keys(struct ctx *c, const char *at, const json_t *e)
 {
 	const json_t *v, *a;
 	size_t i;
-	char field[96];
+	char field[128];
 	unsigned w;
 	if ((v = json_object_get(e, "end"))) {
 		const char *names[8] = { NULL };
 		unsigned n = 0;
 		while (n < 8 && nicref_adp_end_name((enum nicref_adp_end)n))
 			names[n] = nicref_adp_end_name((enum nicref_adp_end)n), n++;
-		name_or_num(c, v, "expect.end", names, n, &w);
+		snprintf(field, sizeof field, "%s.end", at);
+		name_or_num(c, v, field, names, n, &w);
 	}
+	json_array_foreach(json_object_get(e, "attempts"), i, a)
+	{
+		for (size_t k = 0; k < sizeof attempt_keys / sizeof attempt_keys[0]; k++)
+			if ((v = json_object_get(a, attempt_keys[k].key))) {
+				snprintf(field, sizeof field, "%s.attempts[%zu].%s", at, i,
+					 attempt_keys[k].key);
+				if (cmp_check(c->r, field, v, NS_NONE, attempt_keys[k].bits) != 0)
+					c->bad = true;
+			}
+		if ((v = json_object_get(a, "reason")) && reason_find(json_string_value(v)) < 0) {
+			snprintf(field, sizeof field, "%s.attempts[%zu].reason", at, i);
+			badf(c, field, "%s is not a reason (nicref_adp_reason_name)",
+			     json_string_value(v));
+		}
+	}
+	static const char *const counters[] = { "roce_adp_retrans", "roce_adp_retrans_to" };
+	for (size_t k = 0; k < 2; k++)
+		if ((v = json_object_get(json_object_get(e, "counters"), counters[k]))) {
+			snprintf(field, sizeof field, "%s.counters.%s", at, counters[k]);
+			if (cmp_check(c->r, field, v, NS_NONE, 64) != 0)
+				c->bad = true;
+		}
+}
+
+/* The expectation, checked before anything runs: profile_rule, the timeline keys, and any_of,
+ * whose alternatives add timeline keys (as a command's expect, docs/vectors.md "any_of"). */
+static void check_expect(struct ctx *c, const json_t *e)
+{
+	const json_t *v, *alt;
+	size_t i;
 	if ((v = json_object_get(e, "profile_rule"))) {
 		unsigned r = 0;
 		while (r < NICREF_ADP_RULE_COUNT &&
@@ -238,32 +272,26 @@ static void check_expect(struct ctx *c, const json_t *e)
 			badf(c, "expect.profile_rule", "%s is not a rule of nicref_adp_profile_check",
 			     json_string_value(v));
 	}
-	json_array_foreach(json_object_get(e, "attempts"), i, a)
+	check_timeline_keys(c, "expect", e);
+	json_array_foreach(json_object_get(e, "any_of"), i, alt)
 	{
-		for (size_t k = 0; k < sizeof attempt_keys / sizeof attempt_keys[0]; k++)
-			if ((v = json_object_get(a, attempt_keys[k].key))) {
-				snprintf(field, sizeof field, "expect.attempts[%zu].%s", i,
-					 attempt_keys[k].key);
-				if (cmp_check(c->r, field, v, NS_NONE, attempt_keys[k].bits) != 0)
-					c->bad = true;
-			}
-		if ((v = json_object_get(a, "reason")) && reason_find(json_string_value(v)) < 0) {
-			snprintf(field, sizeof field, "expect.attempts[%zu].reason", i);
-			badf(c, field, "%s is not a reason (nicref_adp_reason_name)",
-			     json_string_value(v));
+		char at[64];
+		const char *key;
+		json_t *x;
+		snprintf(at, sizeof at, "expect.any_of[%zu]", i);
+		json_object_foreach((json_t *)alt, key, x)
+		{
+			if (strcmp(key, "reading") != 0 && json_object_get(e, key))
+				badf(c, at, "\"%s\" is also given outside any_of: an alternative adds "
+					    "keys to the expectation, it does not override them",
+				     key);
 		}
+		check_timeline_keys(c, at, alt);
 	}
-	static const char *const counters[] = { "roce_adp_retrans", "roce_adp_retrans_to" };
-	for (size_t k = 0; k < 2; k++)
-		if ((v = json_object_get(json_object_get(e, "counters"), counters[k]))) {
-			snprintf(field, sizeof field, "expect.counters.%s", counters[k]);
-			if (cmp_check(c->r, field, v, NS_NONE, 64) != 0)
-				c->bad = true;
-		}
 }
 
 /* Compares one expected attempt with what the engine produced. */
-static void compare_attempt(struct ctx *c, size_t i, const json_t *want,
+static void compare_attempt(struct diffs *d, size_t i, const json_t *want,
 			    const struct nicref_adp_attempt *got)
 {
 	const json_t *v;
@@ -272,27 +300,27 @@ static void compare_attempt(struct ctx *c, size_t i, const json_t *want,
 		if ((v = json_object_get(want, attempt_keys[k].key)) && !cmp_holds(v, NS_NONE, g)) {
 			char t[160];
 			cmp_text(v, NS_NONE, t, sizeof t);
-			failf(c, "adp_timeline attempt %zu %s: expected %s, got %llu", i,
+			difff(d, "adp_timeline attempt %zu %s: expected %s, got %llu", i,
 			      attempt_keys[k].key, t, (unsigned long long)g);
 		}
 	}
 	/* -1: no range (the initial value, or the classic timer). */
 	if ((v = json_object_get(want, "range")) && json_integer_value(v) != got->range)
-		failf(c, "adp_timeline attempt %zu range: expected %lld, got %d", i,
+		difff(d, "adp_timeline attempt %zu range: expected %lld, got %d", i,
 		      (long long)json_integer_value(v), got->range);
 	if ((v = json_object_get(want, "reason")) &&
 	    reason_find(json_string_value(v)) != (int)got->reason)
-		failf(c, "adp_timeline attempt %zu reason: expected %s, got %s", i,
+		difff(d, "adp_timeline attempt %zu reason: expected %s, got %s", i,
 		      json_string_value(v), reason_label(got->reason));
 }
 
-static void compare_counter(struct ctx *c, const json_t *wc, const char *name, uint64_t got)
+static void compare_counter(struct diffs *d, const json_t *wc, const char *name, uint64_t got)
 {
 	const json_t *v = json_object_get(wc, name);
 	if (v && !cmp_holds(v, NS_NONE, got)) {
 		char t[160];
 		cmp_text(v, NS_NONE, t, sizeof t);
-		failf(c, "adp_timeline counter %s: expected %s, got %llu", name, t,
+		difff(d, "adp_timeline counter %s: expected %s, got %llu", name, t,
 		      (unsigned long long)got);
 	}
 }
@@ -341,16 +369,67 @@ static int read_mode(struct ctx *c, const json_t *s, const json_t *e, struct nic
 	const char *want = json_is_string(wr) ? json_string_value(wr) : "OK";
 	const char *got = nicref_adp_rule_name(rule);
 	if (!got || strcmp(want, got) != 0) {
-		failf(c, "adp_timeline profile check: expected %s, got %s (%s)", want,
+		vfail(c->r, "adp_timeline profile check: expected %s, got %s (%s)", want,
 		      got ? got : "?", rule ? nicref_adp_rule_citation(rule) : "valid");
 		return 0;
 	}
 	return rule == NICREF_ADP_OK; /* refused as expected: nothing to run */
 }
 
+/* What the engine did: compared with the expectation, or with one any_of alternative and the
+ * keys the expectation gives outside any_of. */
+struct outcome {
+	const json_t *e; /* the step's expect */
+	const struct nicref_adp_attempt *out;
+	size_t n;
+	enum nicref_adp_end end;
+	struct nicref_adp_counters cnt;
+};
+
+/* Value of key in the alternative, else in the expectation. */
+static const json_t *pick(const json_t *e, const json_t *alt, const char *key)
+{
+	const json_t *v = alt ? json_object_get(alt, key) : NULL;
+	return v ? v : json_object_get(e, key);
+}
+
+static void compare_timeline(const json_t *alt, struct diffs *d, void *ctx)
+{
+	const struct outcome *o = ctx;
+	const json_t *we = pick(o->e, alt, "end");
+	uint64_t w = 0;
+	const char *names[8] = { NULL };
+	unsigned nn = 0;
+	while (nn < 8 && nicref_adp_end_name((enum nicref_adp_end)nn))
+		names[nn] = nicref_adp_end_name((enum nicref_adp_end)nn), nn++;
+	if (we) { /* a name or a number, checked */
+		if (json_is_string(we))
+			while (w < nn && strcmp(names[w], json_string_value(we)))
+				w++;
+		else
+			jv_num(we, NS_NONE, 64, &w, NULL, 0);
+		if (w != (uint64_t)o->end)
+			difff(d, "adp_timeline end: expected %s, got %s",
+			      w < nn ? names[w] : "?",
+			      nicref_adp_end_name(o->end) ? nicref_adp_end_name(o->end) : "?");
+	}
+	const json_t *wa = pick(o->e, alt, "attempts");
+	if (wa) {
+		size_t m = json_array_size(wa);
+		for (size_t i = 0; i < m && i < o->n; i++)
+			compare_attempt(d, i, json_array_get(wa, i), &o->out[i]);
+		if (m != o->n)
+			difff(d, "adp_timeline: expected %zu attempts, got %zu (attempt %zu %s)", m,
+			      o->n, m < o->n ? m : o->n, m < o->n ? "not expected" : "missing");
+	}
+	const json_t *wc = pick(o->e, alt, "counters");
+	compare_counter(d, wc, "roce_adp_retrans", o->cnt.roce_adp_retrans);
+	compare_counter(d, wc, "roce_adp_retrans_to", o->cnt.roce_adp_retrans_to);
+}
+
 void step_adp_timeline(struct run *r, const json_t *s)
 {
-	struct ctx c = { r, 0, false };
+	struct ctx c = { r, false };
 	struct nicref_adp_run run;
 	memset(&run, 0, sizeof run);
 	const json_t *e = json_object_get(s, "expect"), *qp = json_object_get(s, "qp");
@@ -370,31 +449,17 @@ void step_adp_timeline(struct run *r, const json_t *s)
 		return;
 
 	static struct nicref_adp_attempt out[MAX_ATTEMPTS];
-	size_t n = 0;
-	struct nicref_adp_counters cnt;
-	memset(&cnt, 0, sizeof cnt);
-	enum nicref_adp_end end = nicref_adp_timeline(&run, out, MAX_ATTEMPTS, &n, &cnt);
+	struct outcome o = { .e = e, .out = out };
+	memset(&o.cnt, 0, sizeof o.cnt);
+	o.end = nicref_adp_timeline(&run, out, MAX_ATTEMPTS, &o.n, &o.cnt);
 
-	const json_t *we = json_object_get(e, "end");
-	unsigned w;
-	const char *names[8] = { NULL };
-	unsigned nn = 0;
-	while (nn < 8 && nicref_adp_end_name((enum nicref_adp_end)nn))
-		names[nn] = nicref_adp_end_name((enum nicref_adp_end)nn), nn++;
-	if (we && name_or_num(&c, we, "expect.end", names, nn, &w) == 0 && w != (unsigned)end)
-		failf(&c, "adp_timeline end: expected %s, got %s",
-		      nicref_adp_end_name((enum nicref_adp_end)w),
-		      nicref_adp_end_name(end) ? nicref_adp_end_name(end) : "?");
-	const json_t *wa = json_object_get(e, "attempts");
-	if (wa) {
-		size_t m = json_array_size(wa);
-		for (size_t i = 0; i < m && i < n; i++)
-			compare_attempt(&c, i, json_array_get(wa, i), &out[i]);
-		if (m != n)
-			failf(&c, "adp_timeline: expected %zu attempts, got %zu (attempt %zu %s)", m,
-			      n, m < n ? m : n, m < n ? "not expected" : "missing");
+	const json_t *alts = json_object_get(e, "any_of");
+	if (alts) {
+		resolve_alternatives(r, alts, compare_timeline, &o);
+		return;
 	}
-	const json_t *wc = json_object_get(e, "counters");
-	compare_counter(&c, wc, "roce_adp_retrans", cnt.roce_adp_retrans);
-	compare_counter(&c, wc, "roce_adp_retrans_to", cnt.roce_adp_retrans_to);
+	struct diffs d = { 0 };
+	compare_timeline(NULL, &d, &o);
+	diffs_fail(r, &d, NULL);
+	lines_free(&d.l);
 }

@@ -14,7 +14,8 @@
 	X(supported_issi) X(msix_vectors) X(num_ports) X(uar_base) X(log_max_pd)                \
 	X(log_max_transport_domain) X(driver_version) X(adp_max_range_num)                      \
 	X(adp_max_profile_id) X(adp_base_timeout_min_ns) X(adp.first_timeout)                   \
-	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(log_max_objects)               \
+	X(adp.dec_reading) X(adp.init_range) X(adp.dec_trigger) X(adp.retry_uses)                \
+	X(log_max_objects)                                                                       \
 	X(contexts_per_page) X(vport_min_wqe_inline_mode) X(lro_max_sessions)                   \
 	X(lro_min_mss_size) X(lro_max_msg_sz_mode) X(roce_profile)
 

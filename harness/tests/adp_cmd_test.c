@@ -330,6 +330,10 @@ Test(adp_inputs, durations_and_loss_patterns)
 	cr_expect_eq(o.dec_reading, NICREF_ADP_DEC_BY_FACTOR);
 	cr_expect_eq(adp_option_set(&o, "dec-trigger", "clean-progress"), 0);
 	cr_expect_eq(o.dec_trigger, NICREF_ADP_DEC_CLEAN_PROGRESS);
+	cr_expect_eq(adp_option_set(&o, "retry-uses", "retransmissions"), 0);
+	cr_expect_eq(o.retry_uses, NICREF_ADP_USES_RETRANSMISSIONS);
+	cr_expect_eq(adp_option_set(&o, "retry-uses", "arms"), 0);
+	cr_expect_eq(o.retry_uses, NICREF_ADP_USES_ARMS);
 	cr_expect_eq(adp_option_set(&o, "first-timeout", "maybe"), -1);
 	cr_expect_eq(adp_option_set(&o, "colour", "red"), 1);
 }

@@ -6,7 +6,7 @@
  * time_base * 2^granularity"; seed 000 L233-239 range bounds "base_time << x"). Range r holds
  * the exponents lo_r .. hi_r = lo_r + range_size, both ends included (D-ADP-4). In the RANGED
  * phase lo_r <= e <= hi_r always holds. Where the seeds can be read two ways the reading is
- * mode.opt (docs/decisions.md D-ADP-9, -12, -14, -16). */
+ * mode.opt (docs/decisions.md D-ADP-9, -12, -14 (dec_trigger, retry_uses), -16). */
 #include <string.h>
 
 #include "adp/adp_int.h"
@@ -230,9 +230,14 @@ bool nicref_adp_on_timeout(struct nicref_adp_qp *qp, uint64_t now_ns, enum nicre
 		first_timeout(qp, why);
 	} else {
 		/* seed 001 L29 / seed 000 L227: the value is used timeout_retry_num times (the
-		 * consecutive expiries at it), then increased. */
+		 * consecutive expiries at it), then increased. D-ADP-14, other reading: the
+		 * first transmission after progress is no retransmission, so its expiry is not a
+		 * use and timeout_retry_num retransmissions follow at the value. */
 		unsigned r = (unsigned)qp->r;
-		if (++qp->uses >= qp->mode.profile.range[r].timeout_retry_num)
+		if (qp->mode.opt.retry_uses == NICREF_ADP_USES_RETRANSMISSIONS &&
+		    !qp->retx_since_progress)
+			*why = NICREF_ADP_R_RETRY_SAME;
+		else if (++qp->uses >= qp->mode.profile.range[r].timeout_retry_num)
 			escalate(qp, why);
 		else
 			*why = NICREF_ADP_R_RETRY_SAME;
@@ -279,7 +284,8 @@ void nicref_adp_on_progress(struct nicref_adp_qp *qp, uint64_t now_ns, enum nicr
 		*why = NICREF_ADP_R_CLASSIC;
 		return;
 	}
-	/* seed 000 L227: "consecutive" retransmissions: progress ends the run of them. */
+	/* seed 000 L227: "consecutive" retransmissions: progress ends the run of them (the next
+	 * transmission is the first use, or with retry_uses RETRANSMISSIONS none: D-ADP-14). */
 	qp->uses = 0;
 	*why = NICREF_ADP_R_KEEP;
 	/* The initial value has no range yet: the first timeout picks one (seed 001 L13). */

@@ -38,7 +38,8 @@ bool nicref_adp_options_ok(const struct nicref_adp_options *o)
 	return o->first_timeout <= NICREF_ADP_FIRST_ESCALATE &&
 	       o->dec_reading <= NICREF_ADP_DEC_BY_FACTOR &&
 	       o->init_range <= NICREF_ADP_INIT_INCLUSIVE &&
-	       o->dec_trigger <= NICREF_ADP_DEC_CLEAN_PROGRESS;
+	       o->dec_trigger <= NICREF_ADP_DEC_CLEAN_PROGRESS &&
+	       o->retry_uses <= NICREF_ADP_USES_RETRANSMISSIONS;
 }
 
 uint64_t adp_base_ns(const struct nicref_adp_profile *p)

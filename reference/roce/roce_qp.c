@@ -313,6 +313,7 @@ static bool mode_eq(const struct nicref_adp_mode *a, const struct nicref_adp_mod
 	    a->base_timeout_min_ns != b->base_timeout_min_ns ||
 	    a->opt.first_timeout != b->opt.first_timeout || a->opt.dec_reading != b->opt.dec_reading ||
 	    a->opt.init_range != b->opt.init_range || a->opt.dec_trigger != b->opt.dec_trigger ||
+	    a->opt.retry_uses != b->opt.retry_uses ||
 	    x->qp_total_timeout != y->qp_total_timeout || x->range_num != y->range_num ||
 	    x->start_range_index != y->start_range_index || x->time_unit != y->time_unit ||
 	    x->time_base != y->time_base || x->retx_total_timeout != y->retx_total_timeout ||

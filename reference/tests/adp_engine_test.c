@@ -191,6 +191,47 @@ Test(adp_engine, retry_num_uses)
 	expire(&qp, 784000, NICREF_ADP_R_DOUBLE, 1, 6, 256000);
 }
 
+/* D-ADP-14, timeout_retry_num after progress, other reading (retry_uses RETRANSMISSIONS, seed
+ * 000 L227 "consecutive retransmissions attempts with the same timeout value"): while
+ * escalating nothing changes (retry_num_uses above), but after progress the next message's
+ * first transmission is no retransmission, so 3 retransmissions at 5 (4 arms) precede the
+ * doubling. A NAK retransmission after progress is a retransmission at the value: one use. */
+Test(adp_engine, retry_uses_after_progress)
+{
+	struct nicref_adp_profile p = example();
+	p.range[1].timeout_retry_num = 3;
+	p.start_range_index = 1;
+	struct nicref_adp_mode m = mode_of(&p);
+	m.opt.retry_uses = NICREF_ADP_USES_RETRANSMISSIONS;
+	struct nicref_adp_qp qp;
+	nicref_adp_qp_init_e(&qp, &m, &QP_ATTR, 0, 0);
+	expire(&qp, 4000, NICREF_ADP_R_START_RANGE, 1, 5, 128000);
+	expire(&qp, 132000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);
+	expire(&qp, 260000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);
+	expire(&qp, 388000, NICREF_ADP_R_DOUBLE, 1, 6, 256000);      /* as the default reading */
+	progress(&qp, 400000, NICREF_ADP_R_DECREASE, 1, 5);          /* the first send at 5 */
+	expire(&qp, 528000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);  /* retransmission 1 */
+	expire(&qp, 656000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);  /* 2 */
+	expire(&qp, 784000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);  /* 3: the default doubles */
+	expire(&qp, 912000, NICREF_ADP_R_DOUBLE, 1, 6, 256000);
+	cr_expect_eq(qp.uses, 0);
+	/* Progress, then a NAK retransmission at 5 (one use), then two timer retransmissions. */
+	enum nicref_adp_reason why;
+	cr_assert(nicref_adp_on_nak(&qp, 1000000, true, &why));
+	cr_expect(why == NICREF_ADP_R_NAK && qp.e == 5);
+	expire(&qp, 1128000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);
+	expire(&qp, 1256000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);
+	expire(&qp, 1384000, NICREF_ADP_R_DOUBLE, 1, 6, 256000);
+	/* The default reading on the same events doubles one expiry earlier after progress. */
+	m.opt.retry_uses = NICREF_ADP_USES_ARMS;
+	nicref_adp_qp_init_e(&qp, &m, &QP_ATTR, 0, 6);
+	expire(&qp, 256000, NICREF_ADP_R_ENTER_RANGE, 1, 6, 256000);
+	progress(&qp, 260000, NICREF_ADP_R_DECREASE, 1, 5);
+	expire(&qp, 388000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);
+	expire(&qp, 516000, NICREF_ADP_R_RETRY_SAME, 1, 5, 128000);
+	expire(&qp, 644000, NICREF_ADP_R_DOUBLE, 1, 6, 256000);
+}
+
 /* D-ADP-13: the next range continues above the current value when ranges overlap. */
 Test(adp_engine, next_range_overlap)
 {

@@ -218,17 +218,19 @@ Test(adp_profile, order_and_names)
 
 Test(adp_profile, options)
 {
-	struct nicref_adp_options o = { 0, 0, 0, 0 };
+	struct nicref_adp_options o = { 0, 0, 0, 0, 0 };
 	cr_expect(nicref_adp_options_ok(&o));
-	o = (struct nicref_adp_options){ 1, 2, 1, 1 };
+	o = (struct nicref_adp_options){ 1, 2, 1, 1, 1 };
 	cr_expect(nicref_adp_options_ok(&o));
 	o.first_timeout = 2;
 	cr_expect_not(nicref_adp_options_ok(&o));
-	o = (struct nicref_adp_options){ 0, 3, 0, 0 };
+	o = (struct nicref_adp_options){ 0, 3, 0, 0, 0 };
 	cr_expect_not(nicref_adp_options_ok(&o));
-	o = (struct nicref_adp_options){ 0, 0, 2, 0 };
+	o = (struct nicref_adp_options){ 0, 0, 2, 0, 0 };
 	cr_expect_not(nicref_adp_options_ok(&o));
-	o = (struct nicref_adp_options){ 0, 0, 0, 2 };
+	o = (struct nicref_adp_options){ 0, 0, 0, 2, 0 };
+	cr_expect_not(nicref_adp_options_ok(&o));
+	o = (struct nicref_adp_options){ 0, 0, 0, 0, 2 }; /* retry_uses: arms or retransmissions */
 	cr_expect_not(nicref_adp_options_ok(&o));
 }
 

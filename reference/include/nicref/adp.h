@@ -67,11 +67,24 @@ enum nicref_adp_dec_trigger {
 	NICREF_ADP_DEC_CLEAN_PROGRESS = 1,
 	NICREF_ADP_DEC_ALTERNATIVE = NICREF_ADP_DEC_CLEAN_PROGRESS,
 };
+/* timeout_retry_num after forward progress (D-ADP-14): the next message's first transmission
+ * is armed at the current value too. */
+enum nicref_adp_retry_uses {
+	/* every arm at the value is a use (seed 001 L29 "used timeout_retry_num times"): the
+	 * first transmission after progress is one, so timeout_retry_num - 1 retransmissions
+	 * follow at the value before it increases */
+	NICREF_ADP_USES_ARMS = 0,
+	/* only retransmissions are uses (seed 000 L227 "consecutive retransmissions attempts with
+	 * the same timeout value"): timeout_retry_num retransmissions at the value after
+	 * progress, one more arm */
+	NICREF_ADP_USES_RETRANSMISSIONS = 1,
+};
 struct nicref_adp_options {
 	uint8_t first_timeout; /* enum nicref_adp_first_timeout */
 	uint8_t dec_reading;   /* enum nicref_adp_dec_reading */
 	uint8_t init_range;    /* enum nicref_adp_init_range */
 	uint8_t dec_trigger;   /* enum nicref_adp_dec_trigger */
+	uint8_t retry_uses;    /* enum nicref_adp_retry_uses */
 };
 /* Every option names one of its readings (device profiles are refused otherwise; the engine
  * runs an unknown value as the default reading). */
