@@ -16,7 +16,10 @@
  *   0x00 POST  who:u8 op:u8 len:u16  a send WQE on QP who bit 1 of side who bit 0 (0 A, 1 B):
  *              op % 5 SEND, SEND_IMM, RDMA_WRITE, RDMA_WRITE_IMM, RDMA_READ of len % 4097
  *              bytes (at most 32 per QP per input; each message has its own source bytes and
- *              its own 4 KB slot at the far end)
+ *              its own 4 KB slot at the far end); who bits 3:2 its ctrl CE (PRM §7.4.4.1
+ *              T26): 0 10b (every CQE: what who < 4 always meant), 1 11b (and solicited),
+ *              2 00b (on error only), 3 01b (on the first error only); who bit 4 its ctrl SE
+ *              (the BTH SE of the message's last packet, D-ROCE-20)
  *   0x01 RECV  who:u8 n:u8   n % 9 receive WQEs of 4 KB (at most 32 per QP per input)
  *   0x02 FAULT dir:u8 kind:u8 v:u8  faults of direction dir & 1 (0 A to B): kind % 7: 0 lose
  *              every (v % 8 + 2)th frame, 1 lose with v * 3922 ppm (255: all), 2 duplicate, 3 reorder (hold
@@ -26,8 +29,10 @@
  * The op loop stops after 128 ops, or at the work cap: once the link has carried 512 frames or
  * TIME ops have asked for 64 ms in all (a TIME op advances in slices of 100 us, the cap checked
  * between them, so it stops within one). Then the drain (never capped): faults off, a receive
- * WQE for every message that needs one, time until every send WQE has completed (at most 400
- * ms). The cap bounds what the target asks of the model, not what the model does with it: an
+ * WQE for every message that needs one, a zero-length RDMA WRITE of CE 10b on each QP whose
+ * last WQE had CE 00b or 01b (its CQE, in order, shows every WQE before it completed: a WQE of
+ * those CEs that completes well has none), time until every send WQE has completed (at most
+ * 400 ms). The cap bounds what the target asks of the model, not what the model does with it: an
  * input's cost is its frames (an RNR NAK and retry every 10 us, min_rnr_nak 1 with rnr_retry 7
  * infinite, made ~500 frames of up to 1 KB a simulated ms: 65 ms of TIME cost 1.8 s under ASan,
  * 128 TIME ops of 6.5 ms 22 s) and, idle, its simulated time (~0.65 us a simulated us). Under
@@ -46,7 +51,8 @@
  *    ended: a duplicate or a retransmitted packet is never placed again, IBTA Vol. 1
  *    §9.7.5.1.1 C9-103..), and when the message completes the slot holds exactly its source's
  *    bytes;
- *  - CQE_ONCE: each QP's send CQEs name its send WQEs in the order posted, once each; a receive
+ *  - CQE_ONCE: each QP's send CQEs name its send WQEs in the order posted, at most once each
+ *    (those CE_MODE lets pass over completed without one); a receive
  *    CQE names the next receive WQE and the next message of the peer that takes one (SEND,
  *    SEND_IMM, WRITE_IMM: its opcode, its byte count, its bytes); after an error CQE (retry
  *    exhaustion 0x15 first, IBTA §9.7.5.1.4 C9-137) only flushed ones (0x05), and by then
@@ -55,9 +61,19 @@
  *  - PSN_LEGAL: a request packet's PSN is either the QP's next new PSN (then the next new PSN
  *    moves by 1, or by the READ's response count) or an older one being sent again within the
  *    24-bit half window; never one ahead (§9.7.1, §9.7.4.1);
+ *  - CE_MODE: a send WQE has a CQE exactly when its CE asks (PRM §7.4.4.1 T26, D-ROCE-20), as
+ *    roce_rx checks it: completion being in order, the WQEs a CQE passes over completed without
+ *    one, so well before the first error CQE (CE 00b or 01b) and flushed after it (01b only);
+ *    a success CQE is for 10b or 11b, with se 1 for 11b only; an error CQE is never for 01b
+ *    after a WQE in error;
+ *  - SE_CQE: a receive CQE that completes a message well has T68 se 1 exactly when the
+ *    message's send WQE had its ctrl SE (the BTH SE of its last packet, D-ROCE-20, D-ROCE-21);
+ *    flush CQEs se 0;
  *  - WINDOW (seed004): a message starts only while fewer than the limit in force are
  *    outstanding (16, ROCE_OUTSTANDING_MAX, or the reaction point's roce_cc limit; seed 004
- *    L126-143); connectx has no fixed cap (docs/roce.md "Device profiles");
+ *    L126-143); connectx has no fixed cap (docs/roce.md "Device profiles"). Outstanding as the
+ *    send CQEs show it (a CQE completes its WQE and every one before it), less the WQEs of CE
+ *    00b/01b right after the last one named, which may have completed without a CQE;
  *  - ACKED_DELIVERED: a SEND, SEND_IMM or WRITE_IMM completes at the requester only after
  *    the responder wrote its receive CQE (an ACK, explicit or implied by a later NAK, is sent
  *    for executed requests only, IBTA Vol. 1 §9.7.5.1);
@@ -108,12 +124,15 @@ struct msg {
 	unsigned op;
 	uint32_t len;
 	uint16_t wqe;
+	uint8_t ce; /* the ctrl's CE (T26): 0 00b, 1 01b, 2 10b, 3 11b */
+	bool se;    /* the ctrl's SE */
 };
 
+/* NSLOT messages, and the drain's zero-length WRITE after them. */
 struct pqp {
-	struct msg m[NSLOT];
-	uint32_t posted, done;       /* send WQEs; their CQEs polled */
-	uint32_t completed;          /* CQE events (for the window) */
+	struct msg m[NSLOT + 1];
+	uint32_t posted, done;       /* send WQEs; those known completed by the CQEs polled */
+	uint32_t completed;          /* the same by the CQE events (for the window) */
 	uint32_t recv_posted, recv_done;
 	uint32_t consumers_seen;     /* receive CQEs matched with the peer's messages */
 	uint32_t recv_events;        /* receive CQEs written (CQE events of the receive CQ) */
@@ -125,7 +144,7 @@ struct pqp {
 	struct { uint32_t psn; uint64_t ns; bool on; } last_tx[1024];
 	/* bytes placed so far in each slot (WRITE targets of the peer's messages, receive buffers,
 	 * READ targets) */
-	uint32_t placed_wr[NSLOT], placed_recv[NSLOT], placed_read[NSLOT];
+	uint32_t placed_wr[NSLOT + 1], placed_recv[NSLOT], placed_read[NSLOT + 1];
 };
 
 struct side {
@@ -253,7 +272,11 @@ static void on_request(struct side *s, unsigned q, const uint8_t *bth, size_t n)
 			span = dl ? (dl + MTU_BYTES - 1) / MTU_BYTES : 1;
 		}
 		if (first) {
-			uint32_t out = x->started - x->completed;
+			/* the WQEs after the last CQE's may have completed without one */
+			uint32_t out = x->started - x->completed, silent = 0;
+			while (x->completed + silent < x->started && x->m[x->completed + silent].ce < 2)
+				silent++;
+			out -= silent;
 			/* connectx has no fixed cap (the PSN window only, docs/roce.md "Device
 			 * profiles"); seed004 16, or the reaction point's 8 */
 			PROP(profile == 0 || out < x->limit, "WINDOW", "op %u: %c QP %u starts a message (PSN 0x%06x, "
@@ -308,8 +331,14 @@ static void on_event(void *ctx, const struct nicref_event *ev)
 	switch (ev->kind) {
 	case NICREF_EV_CQE:
 		for (unsigned i = 0; i < NQP; i++) {
-			if (s->st.qp[i].scq.cqn == ev->arg[0])
-				s->q[i].completed++;
+			struct pqp *x = &s->q[i];
+			uint32_t j = x->completed;
+			if (s->st.qp[i].scq.cqn == ev->arg[0]) {
+				while (j < x->posted && x->m[j].wqe != (uint16_t)ev->arg[4])
+					j++;
+				if (j < x->posted)
+					x->completed = j + 1; /* in order: the WQEs before it too */
+			}
 			if (s->st.qp[i].rcq.cqn == ev->arg[0])
 				s->q[i].recv_events++;
 		}
@@ -368,63 +397,93 @@ static int nth_consumer(const struct side *p, unsigned q, uint32_t n)
 	return -1;
 }
 
-static void poll_send(struct side *s, unsigned q)
+/* Message `slot` of side s's QP q completed well: what the peer must hold by then. */
+static void completed_well(struct side *s, unsigned q, uint32_t slot)
 {
 	struct pqp *x = &s->q[q];
 	struct side *p = peer_of(s);
+	const struct msg *m = &x->m[slot];
+	uint64_t src = R_SRC + q * 0x20000ull + slot * SLOT;
+	if (consumes_recv(m->op)) {
+		uint32_t nc = 0;
+		for (uint32_t k = 0; k < slot; k++)
+			nc += consumes_recv(x->m[k].op);
+		PROP(p->q[q].recv_events > nc, "ACKED_DELIVERED", "op %u: %c QP %u: message %u "
+		     "(opcode 0x%02x, %u bytes) completed, acknowledged, while the responder has "
+		     "written %u receive CQEs, not the %u-th (IBTA §9.7.5.1: an ACK or an implicit "
+		     "one is sent for executed requests only)", op_no, 'A' + s->idx, q, slot, m->op,
+		     m->len, p->q[q].recv_events, nc + 1);
+	}
+	if (m->op == REFDRV_QP_OP_RDMA_WRITE || m->op == REFDRV_QP_OP_RDMA_WRITE_IMM) {
+		PROP(p->q[q].placed_wr[slot] == m->len, "PLACED_ONCE", "op %u: %c QP %u: WRITE %u of "
+		     "%u bytes completed with %u placed", op_no, 'A' + s->idx, q, slot, m->len,
+		     p->q[q].placed_wr[slot]);
+		check_bytes(p, DATA + R_WR + q * 0x20000ull + slot * SLOT, s->idx, src, m->len,
+			    "an RDMA WRITE");
+	} else if (m->op == REFDRV_QP_OP_RDMA_READ) {
+		PROP(x->placed_read[slot] == m->len, "PLACED_ONCE", "op %u: %c QP %u: READ %u of %u "
+		     "bytes completed with %u placed", op_no, 'A' + s->idx, q, slot, m->len,
+		     x->placed_read[slot]);
+		check_bytes(s, DATA + R_READ + q * 0x20000ull + slot * SLOT, p->idx, src, m->len,
+			    "an RDMA READ");
+	}
+}
+
+/* The send CQEs of side s's QP q, in order. A CQE names WQE j (done <= j: completion is in
+ * order, IBTA Vol. 1 §10.8.3 C10-90); CE_MODE for it and for the WQEs before it that completed
+ * without one (PRM §7.4.4.1 T26, D-ROCE-20): the first WQE in error always has its CQE (the
+ * one before it did not fail), so before the first error CQE those WQEs completed well (CE 00b
+ * or 01b) and after it they were flushed (01b: the WQE before failed). */
+static void poll_send(struct side *s, unsigned q)
+{
+	struct pqp *x = &s->q[q];
 	uint8_t c[64];
 	int r;
 	while ((r = refdrv_rx_poll(&s->drv, &s->st.qp[q].scq, c)) == 1) {
 		unsigned opc = (unsigned)refdrv_rx_cqe_field(c, "opcode");
 		uint16_t ctr = (uint16_t)refdrv_rx_cqe_field(c, "wqe_counter");
-		PROP(x->done < x->posted, "CQE_ONCE", "op %u: %c QP %u: send CQE %u (counter %u) "
-		     "with %u posted", op_no, 'A' + s->idx, q, x->done, ctr, x->posted);
-		const struct msg *m = &x->m[x->done];
-		PROP(ctr == m->wqe, "CQE_ONCE", "op %u: %c QP %u: send CQE %u names WQE %u, not %u",
-		     op_no, 'A' + s->idx, q, x->done, ctr, m->wqe);
+		bool se = refdrv_field_get(c, sizeof c, "cqe64", "se") != 0;
+		uint32_t j = x->done;
+		while (j < x->posted && x->m[j].wqe != ctr)
+			j++;
+		PROP(j < x->posted, "CQE_ONCE", "op %u: %c QP %u: send CQE (counter %u) names none of "
+		     "the %u WQEs outstanding from %u (in order, C10-90)", op_no, 'A' + s->idx, q, ctr,
+		     x->posted - x->done, x->done);
+		for (uint32_t i = x->done; i < j; i++) {
+			unsigned ce = x->m[i].ce;
+			PROP(x->err ? ce == 1 : ce <= 1, "CE_MODE", "op %u: %c QP %u: send WQE %u "
+			     "(counter %u, CE %u) completed without a CQE before WQE %u's (T26: %s)",
+			     op_no, 'A' + s->idx, q, i, x->m[i].wqe, ce, j, x->err ?
+			     "after a WQE in error only 01b has none" :
+			     "on success only 00b and 01b have none");
+			if (!x->err)
+				completed_well(s, q, i);
+		}
+		const struct msg *m = &x->m[j];
 		if (opc == 13 || opc == 14) {
 			unsigned syn = (unsigned)refdrv_rx_cqe_field(c, "syndrome");
 			PROP(x->err ? syn == 0x05 : syn == 0x15, "CQE_ONCE", "op %u: %c QP %u: send "
-			     "CQE %u: error syndrome 0x%02x (%s)", op_no, 'A' + s->idx, q, x->done, syn,
+			     "CQE %u: error syndrome 0x%02x (%s)", op_no, 'A' + s->idx, q, j, syn,
 			     x->err ? "after an error only flushes, 0x05" :
 			     "the only error this pair can meet is retry exhaustion, 0x15");
 			PROP(x->err || link_lost(), "LIVENESS", "op %u: %c QP %u: send CQE %u: retry "
 			     "exhaustion (0x%02x) though the link has lost no frame (IBTA §9.7.6.1.3: "
-			     "retries are for lost packets)", op_no, 'A' + s->idx, q, x->done, syn);
+			     "retries are for lost packets)", op_no, 'A' + s->idx, q, j, syn);
+			PROP(!(x->err && m->ce == 1), "CE_MODE", "op %u: %c QP %u: send WQE %u (CE 01b) "
+			     "has an error CQE after a WQE in error (T26: 'if CQE on previous WQE "
+			     "completed in error, no CQE will be generated')", op_no, 'A' + s->idx, q, j);
 			if (!x->err)
 				x->recv_at_err = x->recv_posted;
 			x->err = true;
 		} else {
 			PROP(!x->err, "CQE_ONCE", "op %u: %c QP %u: send CQE %u succeeds after an "
-			     "error CQE", op_no, 'A' + s->idx, q, x->done);
-			uint32_t slot = x->done;
-			uint64_t src = R_SRC + q * 0x20000ull + slot * SLOT;
-			if (consumes_recv(m->op)) {
-				uint32_t nc = 0;
-				for (uint32_t k = 0; k < slot; k++)
-					nc += consumes_recv(x->m[k].op);
-				PROP(p->q[q].recv_events > nc, "ACKED_DELIVERED", "op %u: %c QP %u: "
-				     "message %u (opcode 0x%02x, %u bytes) completed, acknowledged, while "
-				     "the responder has written %u receive CQEs, not the %u-th (IBTA "
-				     "§9.7.5.1: an ACK or an implicit one is sent for executed requests "
-				     "only)", op_no, 'A' + s->idx, q, slot, m->op, m->len,
-				     p->q[q].recv_events, nc + 1);
-			}
-			if (m->op == REFDRV_QP_OP_RDMA_WRITE || m->op == REFDRV_QP_OP_RDMA_WRITE_IMM) {
-				PROP(p->q[q].placed_wr[slot] == m->len, "PLACED_ONCE", "op %u: %c QP "
-				     "%u: WRITE %u of %u bytes completed with %u placed", op_no,
-				     'A' + s->idx, q, slot, m->len, p->q[q].placed_wr[slot]);
-				check_bytes(p, DATA + R_WR + q * 0x20000ull + slot * SLOT, s->idx, src,
-					    m->len, "an RDMA WRITE");
-			} else if (m->op == REFDRV_QP_OP_RDMA_READ) {
-				PROP(x->placed_read[slot] == m->len, "PLACED_ONCE", "op %u: %c QP %u: "
-				     "READ %u of %u bytes completed with %u placed", op_no,
-				     'A' + s->idx, q, slot, m->len, x->placed_read[slot]);
-				check_bytes(s, DATA + R_READ + q * 0x20000ull + slot * SLOT, p->idx,
-					    src, m->len, "an RDMA READ");
-			}
+			     "error CQE", op_no, 'A' + s->idx, q, j);
+			PROP(m->ce >= 2 && se == (m->ce == 3), "CE_MODE", "op %u: %c QP %u: send WQE %u "
+			     "(CE %u) completed with a CQE, se %u (T26: on success a CQE for 10b and 11b "
+			     "only, solicited for 11b)", op_no, 'A' + s->idx, q, j, m->ce, se);
+			completed_well(s, q, j);
 		}
-		x->done++;
+		x->done = j + 1;
 	}
 	NICREF_FUZZ_CHECK(r == 0);
 }
@@ -441,11 +500,14 @@ static void poll_recv(struct side *s, unsigned q)
 		PROP(x->recv_done < x->recv_posted && ctr == (uint16_t)x->recv_done, "CQE_ONCE",
 		     "op %u: %c QP %u: receive CQE %u names WQE %u (%u posted)", op_no,
 		     'A' + s->idx, q, x->recv_done, ctr, x->recv_posted);
+		bool se = refdrv_field_get(c, sizeof c, "cqe64", "se") != 0;
 		uint32_t k = x->recv_done++;
 		if (opc == 13 || opc == 14) {
 			unsigned syn = (unsigned)refdrv_rx_cqe_field(c, "syndrome");
 			PROP(syn == 0x05, "CQE_ONCE", "op %u: %c QP %u: receive CQE %u in error 0x%02x",
 			     op_no, 'A' + s->idx, q, k, syn);
+			PROP(!se, "SE_CQE", "op %u: %c QP %u: flushed receive CQE %u with se 1 "
+			     "(D-ROCE-21)", op_no, 'A' + s->idx, q, k);
 			continue;
 		}
 		int mi = nth_consumer(p, q, x->consumers_seen++);
@@ -458,6 +520,11 @@ static void poll_recv(struct side *s, unsigned q)
 		     "receive CQE %u: opcode %u byte_cnt %llu; the peer's message %d is opcode 0x%02x "
 		     "of %u bytes (CQE opcode %u)", op_no, 'A' + s->idx, q, k, opc,
 		     (unsigned long long)bc, mi, m->op, m->len, want);
+		/* D-ROCE-21: solicited when the message's last packet carried BTH SE, which is its
+		 * send WQE's ctrl SE (D-ROCE-20) */
+		PROP(se == m->se, "SE_CQE", "op %u: %c QP %u: receive CQE %u (the peer's message %d, "
+		     "opcode 0x%02x) se %u; its WQE's SE %u (D-ROCE-20, D-ROCE-21, T68)", op_no,
+		     'A' + s->idx, q, k, mi, m->op, se, m->se);
 		if (want != 1) {
 			uint32_t slot = k % NSLOT;
 			PROP(x->placed_recv[slot] == m->len, "PLACED_ONCE", "op %u: %c QP %u: receive "
@@ -504,11 +571,14 @@ static unsigned map_op(unsigned op)
 	       : op == REFDRV_QP_OP_SEND ? op : REFDRV_QP_OP_RDMA_WRITE;
 }
 
-static void post(struct side *s, unsigned q, unsigned op, uint32_t len)
+/* A send WQE: ce as T26 (0 00b .. 3 11b), se its ctrl SE; the drain's (marker) may take the
+ * slot after the NSLOT the ops have. */
+static void post(struct side *s, unsigned q, unsigned op, uint32_t len, unsigned ce, bool se,
+		 bool marker)
 {
 	struct pqp *x = &s->q[q];
 	struct side *p = peer_of(s);
-	if (x->posted == NSLOT)
+	if (x->posted == NSLOT + marker)
 		return;
 	struct refdrv_qp *qp = &s->st.qp[q];
 	uint32_t slot = x->posted;
@@ -526,12 +596,14 @@ static void post(struct side *s, unsigned q, unsigned op, uint32_t len)
 						      : src;
 	if (len)
 		NICREF_FUZZ_CHECK(refdrv_wqe_ptr(&w, s->st.key, local, len) >= 0);
-	struct refdrv_wqe_ctrl c = { .ce = 2 };
+	struct refdrv_wqe_ctrl c = { .ce = ce, .se = se };
 	NICREF_FUZZ_CHECK(refdrv_wqe_finish(&w, &c, false) == 0);
-	x->m[slot] = (struct msg){ .op = op, .len = len, .wqe = qp->sq.pc };
+	x->m[slot] = (struct msg){ .op = op, .len = len, .wqe = qp->sq.pc, .ce = (uint8_t)ce,
+				   .se = se };
 	x->posted++;
 	NICREF_FUZZ_CHECK(refdrv_sq_post(&s->drv, &qp->sq, &w, REFDRV_RING_DB) == 0);
-	fuzz_trace("post %c QP %u opcode 0x%02x len %u", 'A' + s->idx, q, op, len);
+	fuzz_trace("post %c QP %u opcode 0x%02x len %u ce %u se %u", 'A' + s->idx, q, op, len, ce,
+		   se);
 }
 
 static void op_post(struct reader *r)
@@ -541,7 +613,8 @@ static void op_post(struct reader *r)
 					 REFDRV_QP_OP_RDMA_READ };
 	unsigned who = rd8(r), op = map_op(ops[rd8(r) % 5]);
 	uint32_t len = (uint32_t)(rdn(r, 2) % 4097);
-	post(S[who & 1], who >> 1 & 1, op, len);
+	/* who bits 3:2 the CE: 0 10b (as before they were read), 1 11b, 2 00b, 3 01b */
+	post(S[who & 1], who >> 1 & 1, op, len, 2u ^ (who >> 2 & 3u), who >> 4 & 1, false);
 }
 
 static void recv(struct side *s, unsigned q, unsigned n)
@@ -615,6 +688,14 @@ static void drain(void)
 				need += consumes_recv(x->m[k].op);
 			if (need > S[i]->q[q].recv_posted)
 				recv(S[i], q, need - S[i]->q[q].recv_posted);
+		}
+	/* A WQE of CE 00b or 01b that completes well has no CQE: the last one's completion shows
+	 * by the CQE of a WQE after it (zero bytes: no slot written). */
+	for (unsigned i = 0; i < 2; i++)
+		for (unsigned q = 0; q < NQP; q++) {
+			const struct pqp *x = &S[i]->q[q];
+			if (x->posted && x->m[x->posted - 1].ce < 2)
+				post(S[i], q, REFDRV_QP_OP_RDMA_WRITE, 0, 2, false, true);
 		}
 	after_step();
 	for (unsigned t = 0; t < 400; t++) {

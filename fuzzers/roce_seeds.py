@@ -185,7 +185,10 @@ P_POST, P_RECV, P_FAULT, P_TIME = 0, 1, 2, 3
 
 def pair_inputs():
     f = {}
-    post = lambda side, qp, op, ln: bytes([P_POST, side | qp << 1, op]) + struct.pack(">H", ln)
+    # who: bit 0 the side, bit 1 the QP, bits 3:2 the ctrl CE (T26) as ce ^ 2 (0 is 10b, as
+    # before), bit 4 the ctrl SE
+    post = lambda side, qp, op, ln, ce=2, se=0: \
+        bytes([P_POST, side | qp << 1 | (ce ^ 2) << 2 | se << 4, op]) + struct.pack(">H", ln)
     recv = lambda side, qp, n: bytes([P_RECV, side | qp << 1, n])
     fault = lambda d, kind, v: bytes([P_FAULT, d, kind, v])
     time = lambda t: bytes([P_TIME]) + struct.pack(">H", t)
@@ -206,6 +209,24 @@ def pair_inputs():
         post(0, 0, 0, 10) + time(65535) + time(65535)
     f["seed-window-seed004"] = b"\x05" + b"".join(post(0, 1, 2, 64) for _ in range(20)) + \
         time(100) + b"".join(post(1, 0, 2, 2048) for _ in range(18)) + time(1000)
+    # T26 CE on success (D-ROCE-20) and the ctrl SE on B's receive CQEs (D-ROCE-21): SEND 00b
+    # with SE, WRITE 01b, SEND_IMM 11b (a solicited send CQE), WRITE_IMM 10b with SE, READ 00b
+    # last (the drain's zero-length WRITE shows it completed); then B the other way, 11b.
+    f["seed-ce-se-success"] = b"\x00" + recv(1, 0, 8) + recv(0, 0, 4) + \
+        post(0, 0, 0, 1000, 0, 1) + post(0, 0, 2, 2000, 1) + post(0, 0, 1, 300, 3) + \
+        post(0, 0, 3, 4000, 2, 1) + post(0, 0, 4, 1500, 0) + post(1, 0, 0, 100, 3, 1) + \
+        time(300)
+    # T26 CE in error: every frame A to B lost, retry exhaustion (0x15) on the first WQE (01b:
+    # the WQE before it did not fail, so a CQE), the flush after it: 00b, 10b, 11b a CQE each,
+    # 01b none (the drain's WRITE ends it).
+    f["seed-ce-error"] = b"\x03" + fault(0, 1, 255) + post(0, 0, 2, 100, 1) + \
+        post(0, 0, 0, 10, 0) + post(0, 0, 2, 10, 2) + post(0, 0, 2, 10, 3) + \
+        post(0, 0, 2, 10, 1) + time(65535) + time(65535)
+    # seed004's window of 16 with CE 00b (no CQE): the harness counts outstanding messages by
+    # the CQEs, less those that may have completed without one.
+    f["seed-ce-window-seed004"] = b"\x04" + \
+        b"".join(post(0, 0, 2, 1024, 0) for _ in range(20)) + post(0, 0, 2, 64, 2) + \
+        b"".join(post(0, 0, 2, 1024, 1) for _ in range(4)) + time(2000)
     return f
 
 
@@ -213,7 +234,8 @@ RX_DICT = [b"\x04\x0c", b"\x04\x08", b"\x00\x00\x03", b"\x04\x00\xff\xff", b"\x0
            b"\x11\x00\xff\xff", b"\x64\x00\xff\xff", b"\x81\x00\xff\xff", b"\x11\x11\x11\x11",
            b"\x80\x00\x00\x00", b"\x70\x00\x00\x00", b"\x00\x00\x01\x3c"]
 PAIR_DICT = [b"\x00\x00\x00", b"\x00\x00\x02", b"\x00\x00\x04", b"\x01\x02\x08",
-             b"\x02\x00\x00", b"\x02\x01\x04", b"\x03\xff\xff"]
+             b"\x02\x00\x00", b"\x02\x01\x04", b"\x03\xff\xff", b"\x00\x08", b"\x00\x0c",
+             b"\x00\x14"]
 
 
 def dict_text(entries):

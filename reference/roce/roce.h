@@ -315,6 +315,9 @@ struct roce_qp {
 	/* In ERR with its own RQ: receive WQEs posted later are flushed at the next tick
 	 * (D-ROCE-RC-28); keeps the QP on the armed list. (Bits: D-ROCE-RC-24's budget.) */
 	bool rq_watch : 1;
+	/* In the tick's queue of due timers (roce_qp_tick, D-ROCE-RC-30): tprev and tnext are
+	 * its children there, off the armed list. */
+	bool queued : 1;
 	/* The send WQE completed last completed in error (T26 CE 01b; D-ROCE-20). */
 	bool sq_prev_err : 1;
 	union {

@@ -126,7 +126,8 @@ static struct roce_qp *by_qpn(struct nicref_dev *dev, uint32_t qpn)
 static void link_armed(struct nicref_dev *dev, struct roce_qp *qp)
 {
 	struct roce_state *rs = roce_state_of(dev);
-	if (qp->armed)
+	/* A QP in the tick's queue (roce_qp_tick) takes its place when it leaves it. */
+	if (qp->armed || qp->queued)
 		return;
 	qp->armed = true;
 	qp->tprev = 0;
@@ -169,6 +170,75 @@ void roce_timer_arm(struct nicref_dev *dev, struct roce_qp *qp, uint64_t at_ns)
 
 static void flush_rq(struct nicref_dev *dev, struct roce_qp *qp);
 
+/* ---- The tick: the due timers in deadline order (D-ROCE-RC-30) --------------------------- */
+
+/* The QP's earliest timer (its ACK timer or RNR wait, its rate's restore), 0 none. */
+static uint64_t next_timer(const struct roce_qp *qp)
+{
+	uint64_t a = qp->deadline_ns, b = qp->rp_restore_ns;
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static bool due(const struct roce_qp *qp, uint64_t now)
+{
+	uint64_t t = next_timer(qp);
+	return t && t <= now;
+}
+
+/* D-ROCE-RC-30: by deadline, then by QPN. */
+static bool before(const struct roce_qp *a, const struct roce_qp *b)
+{
+	uint64_t x = next_timer(a), y = next_timer(b);
+	return x != y ? x < y : a->qpn < b->qpn;
+}
+
+/* The tick's queue of due QPs is a skew heap (Sleator and Tarjan, "Self-adjusting heaps", SIAM
+ * J. Comput. 15(1), 1986) threaded through the armed list's links, which a queued QP does not
+ * use (tprev its left child, tnext its right): nothing allocated, O(log n) amortised per push
+ * and pop. The top-down merge: along the merged right paths the smaller root comes first, its
+ * old left child becomes its right, and the merge goes on into its left. */
+static uint32_t heap_merge(struct nicref_dev *dev, uint32_t a, uint32_t b)
+{
+	uint32_t root = 0, *link = &root;
+	while (a && b) {
+		struct roce_qp *x = by_qpn(dev, a), *y = by_qpn(dev, b);
+		if (before(y, x)) {
+			uint32_t k = a;
+			a = b;
+			b = k;
+			x = y;
+		}
+		*link = a;
+		a = x->tnext;
+		x->tnext = x->tprev;
+		link = &x->tprev;
+	}
+	*link = a ? a : b;
+	return root;
+}
+
+/* Off the armed list (the caller unlinked it) into the queue. */
+static uint32_t heap_push(struct nicref_dev *dev, uint32_t heap, struct roce_qp *qp)
+{
+	qp->queued = true;
+	qp->tprev = qp->tnext = 0;
+	return heap_merge(dev, heap, qp->qpn);
+}
+
+/* The QP's earliest timer expires (at a tie the restore first, so the retransmission runs in
+ * the window restored). */
+static void expire(struct nicref_dev *dev, struct roce_qp *qp)
+{
+	if (qp->rp_restore_ns && qp->rp_restore_ns == next_timer(qp)) {
+		roce_rp_tick(dev, qp); /* clears rp_restore_ns */
+		return;
+	}
+	qp->deadline_ns = 0;
+	relink(dev, qp);
+	if (qp->st == QP_ST_RC)
+		rc_timer(dev, qp);
+}
+
 void roce_qp_tick(struct nicref_dev *dev)
 {
 	struct roce_state *rs = roce_state_of(dev);
@@ -182,25 +252,37 @@ void roce_qp_tick(struct nicref_dev *dev)
 			flush_rq(dev, qp);
 		qp = n;
 	}
-	/* Each pass handles the first QP due, in list order (the most recently armed first):
-	 * a handler may arm others, so the walk starts over. Deterministic for a given history. */
+	/* D-ROCE-RC-30: the timers due expire in the order of their deadlines, then of QPN,
+	 * whatever the order the QPs were armed in: the due QPs go from the armed list into the
+	 * queue; the first leaves it, goes back on the list (where its handler expects it), its
+	 * earliest timer expires, and it goes back into the queue when another of its timers is
+	 * due. A handler arms only its own QP (packets to local GIDs wait for roce_leave,
+	 * D-ROCE-12); a QP it armed due now anyway is found by the next look at the list. */
 	for (;;) {
-		struct roce_qp *due = NULL;
-		for (struct roce_qp *qp = by_qpn(dev, rs->armed); qp && !due; qp = by_qpn(dev, qp->tnext))
-			if ((qp->deadline_ns && qp->deadline_ns <= now) ||
-			    (qp->rp_restore_ns && qp->rp_restore_ns <= now))
-				due = qp;
-		if (!due)
-			return;
-		if (due->rp_restore_ns && due->rp_restore_ns <= now)
-			roce_rp_tick(dev, due); /* clears rp_restore_ns */
-		if (due->deadline_ns && due->deadline_ns <= now) {
-			due->deadline_ns = 0;
-			relink(dev, due);
-			if (due->st == QP_ST_RC)
-				rc_timer(dev, due);
+		uint32_t heap = 0;
+		for (struct roce_qp *qp = by_qpn(dev, rs->armed); qp;) {
+			struct roce_qp *n = by_qpn(dev, qp->tnext);
+			if (due(qp, now)) {
+				unlink_armed(dev, qp);
+				heap = heap_push(dev, heap, qp);
+			}
+			qp = n;
 		}
-		relink(dev, due);
+		if (!heap)
+			return;
+		while (heap) {
+			struct roce_qp *qp = by_qpn(dev, heap);
+			heap = heap_merge(dev, qp->tprev, qp->tnext);
+			qp->queued = false;
+			qp->tprev = qp->tnext = 0;
+			relink(dev, qp);
+			expire(dev, qp);
+			relink(dev, qp);
+			if (due(qp, now)) {
+				unlink_armed(dev, qp);
+				heap = heap_push(dev, heap, qp);
+			}
+		}
 	}
 }
 

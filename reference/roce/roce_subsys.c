@@ -197,12 +197,13 @@ static int roce_check(const struct nicref_dev *dev, const void *state, char *buf
 			continue;
 		n++;
 		if (qp->armed != (qp->deadline_ns || qp->rp_restore_ns || qp->rq_watch) ||
-		    (qp->rq_watch && q->state != QP_ERR))
+		    (qp->rq_watch && q->state != QP_ERR) || qp->queued)
 			return dev_broken(buf, len, NICREF_INV_ROCE_TIMERS,
 					  "QP %u armed %d, deadline %llu, restore %llu, RQ watched %d "
-					  "in state %u", qp->qpn, qp->armed,
+					  "in state %u, queued %d", qp->qpn, qp->armed,
 					  (unsigned long long)qp->deadline_ns,
-					  (unsigned long long)qp->rp_restore_ns, qp->rq_watch, q->state);
+					  (unsigned long long)qp->rp_restore_ns, qp->rq_watch, q->state,
+					  qp->queued);
 		if (qp->rp_limit > ROCE_OUTSTANDING_MAX)
 			return dev_broken(buf, len, NICREF_INV_ROCE_WINDOW, "QP %u limit %u",
 					  qp->qpn, qp->rp_limit);
