@@ -282,7 +282,8 @@ static bool l4_csum_ok(const uint8_t *p, struct pkt_info *pi)
 }
 
 /* IPsec: the SPI of an ESP header, or of an IPv4 AH (IPv6 AH is an extension header, read in the
- * chain), at the end of the L3 headers (D-PARSE-7). */
+ * chain), at the end of the L3 headers (D-PARSE-7). An IPv4 AH ends the parse: no L4 header is
+ * looked for behind it (D-PARSE-10; the other reading walks it as IPv6 does). */
 static void parse_spi(const uint8_t *p, size_t len, struct pkt_info *pi)
 {
 	static const struct { uint8_t proto, at; } spi_at[] = {

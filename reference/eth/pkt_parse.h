@@ -33,7 +33,7 @@ struct pkt_info {
 	bool src_route;
 	bool fragment; /* IPv4 MF or offset; an IPv6 fragment header with M or an offset (D-TXO-7) */
 
-	/* ---- The receive path's fields (issue 13; D-PARSE-1 to D-PARSE-9) ---- */
+	/* ---- The receive path's fields (issue 13; D-PARSE-1 to D-PARSE-10) ---- */
 	bool l2_complete;  /* the 14-byte Ethernet header and every tag counted in ntags are there */
 	/* The tags in frame order (tag[0] the outermost), ntags of them (IEEE 802.1Q clause 9.6). */
 	struct pkt_tag {

@@ -16,6 +16,9 @@ published values themselves.
     /usr/bin/python3 reference/tests/gen/rss_gen.py           # rewrite the headers
     /usr/bin/python3 reference/tests/gen/rss_gen.py --check   # fail if they differ (make rss-gen-check)
 
+Either way it fails when docs/rss.md ("The independent side") gives other counts of frames and
+rss_cases rows than it builds.
+
 Scapy 2.5 or later (Debian python3-scapy)."""
 import ipaddress
 import itertools
@@ -141,6 +144,10 @@ def frames():
         # the first fragment (D-PARSE-5: it keeps its L4 header).
         ("ipv6_frag_first_dstopt_tcp", e / IPv6(**V6) / IPv6ExtHdrFragment(offset=0, m=1, id=9)
          / IPv6ExtHdrDestOpt() / TCP(sport=3001, dport=23, flags="A") / PAY),
+        # IPv4 with AH before TCP: the parse ends at AH (D-PARSE-10), whose SPI it reads
+        # (D-PARSE-7); no L4 header, no ports (IPv6 walks the same AH: ipv6_ah_tcp).
+        ("ipv4_ah_tcp", e / IP(**V4) / AH(nh=6, payloadlen=4, spi=SPI + 3, seq=1, icv=bytes(12))
+         / TCP(sport=6001, dport=7001) / PAY),
     ]
     out = [(n, raw(p) if not isinstance(p, bytes) else p) for n, p in f]
     # Checksum variants: a wrong IPv4 header checksum, a wrong TCP checksum, UDP checksum 0 over
@@ -220,6 +227,10 @@ def expect_parse(b):
     later = e["frag_off"] != 0
     if proto == 50 and not later and len(b) >= l4_at + 4 and not e["has_spi"]:
         e.update(has_spi=1, spi=struct.unpack(">I", b[l4_at:l4_at + 4])[0])
+    # IPv4's AH (RFC 4302 §2: the SPI at byte 4) is its upper layer: D-PARSE-10 ends the parse
+    # there (proto 51 has no L4 header below)
+    if proto == 51 and e["l3"] == L3_V4 and not later and len(b) >= l4_at + 8:
+        e.update(has_spi=1, spi=struct.unpack(">I", b[l4_at + 4:l4_at + 8])[0])
     if later:
         e.update(has_spi=0, spi=0)
     l4_len = {6: 20, 17: 8}.get(proto)
@@ -411,6 +422,23 @@ def render_rss(fs):
     return "\n".join(o)
 
 
+def doc_counts(fs):
+    """docs/rss.md says how many frames this builds and how many rss_cases rows it writes; the
+    numbers must be this generator's (they once said 29 and 3,712 for 30 and 3,840)."""
+    import re
+    path = os.path.join(OUT, "..", "..", "docs", "rss.md")
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    rows = len(fs) * sum(1 for _ in selectors())
+    got = [re.search(r"builds (\d+) frames", doc), re.search(r"XOR8: ([\d,]+) rows", doc)]
+    want = [len(fs), rows]
+    if None in got or [int(m.group(1).replace(",", "")) for m in got] != want:
+        print(f"rss_gen: docs/rss.md must say \"builds {want[0]} frames\" and \"XOR8: {want[1]:,} "
+              f"rows\" (\"The independent side\")", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main():
     self_check()
     fs = frames()
@@ -432,7 +460,7 @@ def main():
         else:
             with open(path, "w") as f:
                 f.write(text)
-    sys.exit(bad)
+    sys.exit(bad | doc_counts(fs))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from rx_common import *  # noqa: F401,F403
 
 # ---------------------------------------------------------------------------------------------
 # rss.json: every rx_hash_field_select combination of IPv4/IPv6 x TCP/UDP, symmetric, the
-# published values, inverted XOR8.
+# published values, inverted XOR8, the SPI, IPv4 AH, fragments, a tag, IPv6 extension headers.
 
 NRQ = 4
 
@@ -15,9 +15,11 @@ def rss_setup(sel, fn=2, symmetric=0, key=MS_KEY):
                            "key": key.hex(), "sel": hex(sel)}], steer_all=[0])
 
 
-def rss_input(pkt, sel, symmetric):
+def rss_input(pkt, sel, symmetric, endpoints=False):
     """D-RSS-2: SRC_IP, DST_IP, L4_SPORT, L4_DPORT, big-endian as on the wire; D-RSS-4 sorts each
-    complete pair. Returns (input bytes, rx_hash_type)."""
+    complete pair. `endpoints`: D-RSS-4's other reading, the (IP, port) endpoints sorted as
+    wholes (with both IPs and both ports taken), each pair sorted alone otherwise. Returns
+    (input bytes, rx_hash_type)."""
     ipl = pkt[IPv6] if IPv6 in pkt else pkt[IP]
     v = 2 if IPv6 in pkt else 1
     l4 = pkt[TCP] if TCP in pkt else pkt[UDP]
@@ -39,12 +41,37 @@ def rss_input(pkt, sel, symmetric):
     for bit, b, sh in prt:
         if sel >> bit & 1 and l4_ok:
             htype |= t << sh
-    if symmetric and len(got_ip) == 2:
-        got_ip.sort()
-    if symmetric and len(got_pt) == 2:
-        got_pt.sort()
+    if symmetric and endpoints and len(got_ip) == 2 and len(got_pt) == 2:
+        if (got_ip[0], got_pt[0]) > (got_ip[1], got_pt[1]):
+            got_ip.reverse()
+            got_pt.reverse()
+    else:
+        if symmetric and len(got_ip) == 2:
+            got_ip.sort()
+        if symmetric and len(got_pt) == 2:
+            got_pt.sort()
     fields = got_ip + got_pt
     return b"".join(fields), htype
+
+
+READING_MAX = 80  # docs/vectors.md "any_of": a reading is at most 80 characters
+
+
+def any_of_cqes(alts):
+    """The cqes step of `alts` = [(reading, cqe or None for "no CQE")]: an alternative whose
+    expectation an earlier one already gives is left out (the earlier reading names both). A
+    reading longer than READING_MAX, or one text for two different expectations, is this
+    generator's error: the runner cannot tell which reading held (rss.json tcId 125 once had
+    two readings cut to one text at 80 characters)."""
+    out = []
+    for r, c in alts:
+        assert len(r) <= READING_MAX, f"reading over {READING_MAX} characters: {r!r}"
+        e = [c] if c else []
+        if any(e == o["expect"] for o in out):
+            continue
+        assert all(r != o["reading"] for o in out), f"one reading, two expectations: {r!r}"
+        out.append({"reading": r, "expect": e})
+    return out
 
 
 def xor8_reversed(x, rqt_max):
@@ -55,22 +82,39 @@ def xor8_reversed(x, rqt_max):
     return (x >> bits << bits) | (int(format(low, f"0{bits}b")[::-1], 2) if bits else 0)
 
 
+def xor_words(data):
+    """The XOR of the input's 32-bit words (the last zero-padded): D-RSS-5's other width."""
+    w = 0
+    for i in range(0, len(data), 4):
+        w ^= int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "big")
+    return w
+
+
+def xor8_hashes(data):
+    """D-RSS-5's readings of inverted XOR8, the recorded one first: [(reading, hash)]. The XOR
+    of the bytes or of the 32-bit words; its log2(rqt_max_size) LSBs reversed or complemented."""
+    x = 0
+    for c in data:
+        x ^= c
+    w = xor_words(data)
+    return [("D-RSS-5: bytes, LSBs reversed", xor8_reversed(x, NRQ)),
+            ("T45 \"inverted LSBs\": bytes, LSBs complemented", x ^ (NRQ - 1)),
+            ("XOR of 32-bit words, LSBs complemented", w ^ (NRQ - 1)),
+            ("XOR of 32-bit words, LSBs reversed", xor8_reversed(w, NRQ))]
+
+
 def rss_test(vf, g, comment, pkt, sel, symmetric=0, fn=2, extra_cite=""):
     b = raw(pkt)
     data, htype = rss_input(pkt, sel, symmetric)
     if fn == 2:
-        h = toeplitz(MS_KEY, data)
-        alt_h = compl_h = None
+        hashes = [("", toeplitz(MS_KEY, data))]
+        if symmetric:
+            # D-RSS-4's other reading: the (IP, port) endpoints sorted as wholes
+            ep, _ = rss_input(pkt, sel, symmetric, endpoints=True)
+            hashes.append(("endpoints sorted (not D-RSS-4)", toeplitz(MS_KEY, ep)))
     else:  # D-RSS-5: XOR of the bytes, the order of its log2(rqt_max_size) LSBs reversed
-        x = 0
-        for c in data:
-            x ^= c
-        h = xor8_reversed(x, NRQ)
-        compl_h = x ^ (NRQ - 1)  # the other reading of "inverted LSBs": complemented
-        w = 0
-        for i in range(0, len(data), 4):
-            w ^= int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "big")
-        alt_h = w ^ (NRQ - 1)
+        hashes = xor8_hashes(data)
+    h = hashes[0][1]
     steps = [post(rq=i) for i in range(NRQ)] + [frame_step(b)]
     cite = C_RSS + extra_cite
 
@@ -79,30 +123,31 @@ def rss_test(vf, g, comment, pkt, sel, symmetric=0, fn=2, extra_cite=""):
         if typed:
             c["rx_hash_result"] = hh
         return c
-    lsb, msb = h & (NRQ - 1), h >> 30
     if htype == 0:
         # D-RSS-3: nothing hashed: entry 0, rx_hash_type 0; other reading: not delivered
         # (T47 "Only packets which contain the enabled fields can be delivered").
-        steps.append({"cqes": {"cq": "rx", "any_of": [
-            {"reading": "D-RSS-3: hashed over nothing, RQT entry 0",
-             "expect": [cqe_for(0, 0, typed=False)]},
-            {"reading": "T47: not delivered to this TIR", "expect": []}]}})
+        steps.append({"cqes": {"cq": "rx", "any_of": any_of_cqes([
+            ("D-RSS-3: hashed over nothing, RQT entry 0", cqe_for(0, 0, typed=False)),
+            ("T47: not delivered to this TIR", None)])}})
         vf.test(g, comment + " (no selected field present)", cite, steps, "acceptable")
         return
-    alts = [("D-RSS-1: the hash's LSBs select the RQT entry", cqe_for(h, lsb))]
-    if msb != lsb:
-        alts.append(("the hash's MSBs select the RQT entry", cqe_for(h, msb)))
-    if fn == 1 and compl_h != h:
-        alts.append(("T45 \"inverted LSBs\" as complemented LSBs",
-                     cqe_for(compl_h, compl_h & (NRQ - 1))))
-    if alt_h is not None and alt_h != h and alt_h != (compl_h if fn == 1 else None):
-        alts.append(("XOR8 of 32-bit words", cqe_for(alt_h, alt_h & (NRQ - 1))))
+    # every hash reading with the LSBs (D-RSS-1) and, where they differ, the MSBs as the entry
+    alts = []
+    for hr, hh in hashes:
+        lsb = "D-RSS-1: the hash's LSBs select the RQT entry"
+        if hr:
+            lsb = hr + "; LSBs pick the entry"
+        alts.append((lsb, cqe_for(hh, hh & (NRQ - 1))))
+        if hh >> 30 != hh & (NRQ - 1):
+            alts.append((hr + "; MSBs pick the entry" if hr else
+                         "the hash's MSBs select the RQT entry",
+                         cqe_for(hh, hh >> 30)))
+    alts = any_of_cqes(alts)
     if len(alts) == 1:
-        steps.append(cqes([alts[0][1]]))
+        steps.append(cqes(alts[0]["expect"]))
         vf.test(g, comment, cite, steps)
     else:
-        steps.append({"cqes": {"cq": "rx", "any_of": [{"reading": r, "expect": [c]}
-                                                       for r, c in alts]}})
+        steps.append({"cqes": {"cq": "rx", "any_of": alts}})
         vf.test(g, comment + " (the RQT entry: D-RSS-1)", cite, steps, "acceptable")
 
 
@@ -111,7 +156,9 @@ def gen_rss():
         "RSS through an Indirect TIR (PRM §3.3.3, T45-T47): the CQE's rx_hash_result and "
         "rx_hash_type (T68) and the RQ the RQT entry names, for every rx_hash_field_select "
         "combination of IPv4/IPv6 x TCP/UDP, symmetric hashing, Microsoft's published "
-        "verification flows, and inverted XOR8; hashes from gen_rx.py's own Toeplitz."])
+        "verification flows, inverted XOR8, the IPsec SPI, IPv4 AH (D-PARSE-10), fragments "
+        "(D-RSS-6), a VLAN tag and IPv6 extension headers; hashes from gen_rx.py's own "
+        "Toeplitz."])
     src4, sp4, dst4, dp4 = MS_V4[0][:4]
     src6, sp6, dst6, dp6 = MS_V6[0][:4]
     for l3 in (0, 1):
@@ -169,6 +216,9 @@ def gen_rss():
                      extra_cite=", T45 rx_hash_fn 1")
     gen_rss_spi(vf)
     gen_rss_mismatch(vf)
+    gen_rss_ipv4_ah(vf)
+    gen_rss_frag(vf)
+    gen_rss_l2_ext(vf)
     return vf
 
 
@@ -178,31 +228,33 @@ def toeplitz_wrap(key, data):
     return toeplitz(k, data)
 
 
-def rss_alts(vf, g, comment, b, data, htypes, cite, not_delivered=None, wrap=False):
+def rss_alts(vf, g, comment, b, data, htypes, cite, not_delivered=None, wrap=False, more=None):
     """One frame through the TIR of rss_setup: every combination of the readings the decisions
-    choose between (the rx_hash_type readings `htypes`, [(reading, value)], the first being the
-    recorded decision; the RQT entry, D-RSS-1; the key past its end, D-RSS-9, when `wrap`) and,
-    with `not_delivered`, T47's reading that the frame must not reach this TIR at all."""
+    choose between (the input readings `htypes`, [(reading, rx_hash_type)] or [(reading,
+    rx_hash_type, input)] where a reading changes the input too, the first being the recorded
+    decision; the RQT entry, D-RSS-1; the key past its end, D-RSS-9, when `wrap`) and, with
+    `not_delivered`, T47's reading that the frame must not reach this TIR at all. `more`: other
+    CQE fields (a stripped tag)."""
     steps = [post(rq=i) for i in range(NRQ)] + [frame_step(b)]
-    hashes = [("", toeplitz(MS_KEY, data))]
-    if wrap and toeplitz_wrap(MS_KEY, data) != hashes[0][1]:
-        hashes.append(("the key wraps around (not D-RSS-9); ", toeplitz_wrap(MS_KEY, data)))
     alts = []
-    for hr, h in hashes:
-        for tr, ht in htypes:
-            for ir, idx in (("D-RSS-1 LSBs", h & (NRQ - 1)), ("MSBs", h >> 30)):
-                if ir == "MSBs" and idx == h & (NRQ - 1):
-                    continue
-                r = f"{hr}{tr}; RQT entry by the hash's {ir}"
-                alts.append((r[:80], cqe_ok(b, rq=idx, rx_hash_type=ht, rx_hash_result=h)))
+    for tr, ht, *own in htypes:
+        d = own[0] if own else data
+        hashes = [("", toeplitz(MS_KEY, d))]
+        if wrap and toeplitz_wrap(MS_KEY, d) != hashes[0][1]:
+            hashes.append(("key wraps (not D-RSS-9)", toeplitz_wrap(MS_KEY, d)))
+        for hr, h in hashes:
+            for ir, idx in (("entry: LSBs (D-RSS-1)", h & (NRQ - 1)), ("entry: MSBs", h >> 30)):
+                r = "; ".join(x for x in (hr, tr, ir) if x)
+                alts.append((r, cqe_ok(b, rq=idx, rx_hash_type=ht, rx_hash_result=h,
+                                       **(more or {}))))
     if not_delivered:
         alts.append((not_delivered, None))
+    alts = any_of_cqes(alts)
     if len(alts) == 1:
-        steps.append(cqes([alts[0][1]]))
+        steps.append(cqes(alts[0]["expect"]))
         vf.test(g, comment, cite, steps)
         return
-    steps.append({"cqes": {"cq": "rx", "any_of": [
-        {"reading": r, "expect": [c] if c else []} for r, c in alts]}})
+    steps.append({"cqes": {"cq": "rx", "any_of": alts}})
     vf.test(g, comment, cite, steps, "acceptable")
 
 
@@ -212,10 +264,10 @@ def spi_htype(ip_ver, ports=0):
     slots), or only the source slot, or only the destination slot."""
     base = ip_ver | ip_ver << 2 | ports
     if ports:
-        return [("D-RSS-7: the ports keep their slots", base)]
-    return [("D-RSS-7: SPI (11) in both L4 slots", base | 0xF0),
-            ("SPI in the L4 source slot only", base | 0x30),
-            ("SPI in the L4 destination slot only", base | 0xC0)]
+        return [("D-RSS-7: ports keep their slots", base)]
+    return [("D-RSS-7: SPI in both L4 slots", base | 0xF0),
+            ("SPI in the L4 src slot only", base | 0x30),
+            ("SPI in the L4 dst slot only", base | 0xC0)]
 
 
 def gen_rss_spi(vf):
@@ -296,3 +348,125 @@ def gen_rss_mismatch(vf):
              extra_cite=", T47, D-RSS-3")
 
 
+
+
+def gen_rss_ipv4_ah(vf):
+    """IPv4 with AH before TCP/UDP (D-PARSE-10): the PRM names AH only among the IPv6 extension
+    headers (T68 ip_ext_opts); for IPv4 it is silent. Recorded reading: AH is IPv4's upper layer,
+    the parse ends there (its SPI is read, D-PARSE-7; no ports). Other reading: AH is walked as
+    in IPv6 (RFC 4302 §2: one header format for both, Next Header and Payload Len in 4-byte
+    units minus 2) and the ports behind it are hashed. Each test lists both (with D-RSS-7's SPI
+    slots, D-RSS-1's entry and, for a selected field the first reading leaves missing, T47's
+    "not delivered")."""
+    src, sp, dst, dp = MS_V4[3][:4]
+    spi = 0x55667788
+    ips = ip_bytes(src) + ip_bytes(dst)
+    spib = struct.pack(">I", spi)
+    nd = "T47: not delivered (D-PARSE-10: no ports)"
+    for proto, nh, code in ((TCP, 6, 1), (UDP, 17, 2)):
+        name = "TCP" if nh == 6 else "UDP"
+        fr = raw(Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src=src, dst=dst) /
+                 AH(nh=nh, payloadlen=4, spi=spi, seq=1, icv=bytes(12)) /
+                 proto(sport=sp, dport=dp) / payload(16))
+        assert fr[14 + 9] == 51
+        ports = struct.pack(">HH", sp, dp)
+        l4sel = (code - 1) << 30
+        cite = C_RSS + ", T47, D-PARSE-10, RFC 4302 §2"
+        for fields in (0xF, 0x1F):
+            sel = l4sel | fields
+            g = vf.group(f"Toeplitz, selector {sel:#010x} (IPv4/AH/{name}: D-PARSE-10)",
+                         [BRING_UP, rss_setup(sel)])
+            both = 0x05 | code << 4 | code << 6
+            if fields == 0xF:
+                readings = [("D-PARSE-10: AH ends IPv4 (D-RSS-3)", 0x05, ips),
+                            ("ports past IPv4 AH", both, ips + ports)]
+                what = "the 4-tuple selected"
+            else:
+                readings = ([("D-PARSE-10: AH ends IPv4; " + r, ht, ips + spib)
+                             for r, ht in spi_htype(1)] +
+                            [("ports past IPv4 AH; " + r, ht, ips + ports + spib)
+                             for r, ht in spi_htype(1, code << 4 | code << 6)])
+                what = "the 4-tuple and the SPI selected"
+            rss_alts(vf, g, f"IPv4/AH/{name}, {what}: the parse ends at AH (D-PARSE-10: the "
+                     f"IPs{' and the SPI' if fields & 0x10 else ''} are hashed, "
+                     f"rx_hash_type {readings[0][1]:#04x}), or AH is walked as in IPv6 and "
+                     f"the ports are hashed too (rx_hash_type {readings[-1][1]:#04x})",
+                     fr, None, readings, cite, not_delivered=nd)
+
+
+def gen_rss_frag(vf):
+    """Fragments through an Indirect TIR (D-RSS-6): no fragment, the first included, gives
+    ports, so all fragments of a datagram hash alike (IPs only, rx_hash_type IPs' slots). The
+    other reading of a first fragment hashes the ports its L4 header carries; a later
+    fragment's bytes after the IP headers are fragment data (D-PARSE-5), never ports. With
+    the ports selected and left out, T47's "not delivered" is listed too."""
+    cite = C_RSS + ", T47, D-RSS-6, D-PARSE-5"
+    src4, sp4, dst4, dp4 = MS_V4[4][:4]
+    src6, sp6, dst6, dp6 = MS_V6[2][:4]
+    tcp_like = struct.pack(">HH", sp4, dp4) + bytes(16) + payload(24).load
+    cases = [
+        (0, "IPv4/TCP first fragment (MF, offset 0)", True,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src=src4, dst=dst4, flags="MF", frag=0) /
+         TCP(sport=sp4, dport=dp4) / payload(24), ip_bytes(src4) + ip_bytes(dst4),
+         struct.pack(">HH", sp4, dp4)),
+        (0, "IPv4 later fragment (offset 3) whose data looks like the same TCP ports", False,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / IP(src=src4, dst=dst4, frag=3, proto=6) /
+         Raw(tcp_like), ip_bytes(src4) + ip_bytes(dst4), None),
+        (1, "IPv6/TCP first fragment (Fragment header, offset 0, M 1)", True,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / IPv6(src=src6, dst=dst6) /
+         IPv6ExtHdrFragment(nh=6, offset=0, m=1, id=7) / TCP(sport=sp6, dport=dp6) /
+         payload(24), ip_bytes(src6) + ip_bytes(dst6), struct.pack(">HH", sp6, dp6)),
+        (1, "IPv6 later fragment (offset 10) whose data looks like TCP ports", False,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / IPv6(src=src6, dst=dst6) /
+         IPv6ExtHdrFragment(nh=6, offset=10, m=0, id=7) / Raw(tcp_like),
+         ip_bytes(src6) + ip_bytes(dst6), None),
+    ]
+    for l3, comment, first, pkt, ips, ports in cases:
+        sel = l3 << 31 | 0xF
+        v = 2 if l3 else 1
+        g = vf.group(f"Toeplitz, selector {sel:#010x}, fragments (D-RSS-6)",
+                     [BRING_UP, rss_setup(sel)])
+        readings = [("D-RSS-6: a fragment gives no ports", v | v << 2, ips)]
+        if first:
+            readings.append(("the first fragment's ports hashed", v | v << 2 | 0x50, ips + ports))
+        rss_alts(vf, g, f"{comment}, the 4-tuple selected: the addresses alone are hashed "
+                 f"(D-RSS-6){'; or the ports of its TCP header too' if first else ''}",
+                 raw(pkt), None, readings, cite,
+                 not_delivered="T47: not delivered (no ports in a fragment)")
+
+
+def gen_rss_l2_ext(vf):
+    """What the hash skips to reach its fields: an 802.1Q tag (D-PARSE-1; stripped by the RQ,
+    vlan_strip_disable 0, and reported in cv/up/vid, §3.3.7) and IPv6 extension headers other
+    than AH (hop-by-hop, routing with no segment left, destination options: T68 ip_ext_opts
+    lists them as supported; D-PARSE-4). The input is the 4-tuple of the untagged frame or of
+    the fixed IPv6 header and the TCP/UDP header behind the chain (D-RSS-2)."""
+    src4, sp4, dst4, dp4 = MS_V4[1][:4]
+    src6, sp6, dst6, dp6 = MS_V6[1][:4]
+    cases = [
+        ("IPv4/TCP behind an 802.1Q tag (prio 2, vid 0x55)", 0,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / Dot1Q(prio=2, vlan=0x55) /
+         IP(src=src4, dst=dst4) / TCP(sport=sp4, dport=dp4) / payload(24),
+         ip_bytes(src4) + ip_bytes(dst4) + struct.pack(">HH", sp4, dp4), 0x55,
+         {"strip": True, "cv": 1, "up": 2, "vid": 0x55}, C_VLAN + ", D-PARSE-1"),
+        ("IPv6/UDP behind an 802.1Q tag (prio 6, vid 0x123)", 1 << 31 | 1 << 30,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / Dot1Q(prio=6, vlan=0x123) /
+         IPv6(src=src6, dst=dst6) / UDP(sport=sp6, dport=dp6) / payload(24),
+         ip_bytes(src6) + ip_bytes(dst6) + struct.pack(">HH", sp6, dp6), 0xAA,
+         {"strip": True, "cv": 1, "up": 6, "vid": 0x123}, C_VLAN + ", D-PARSE-1"),
+        ("IPv6/TCP behind hop-by-hop, routing (segments left 0) and destination options "
+         "headers", 1 << 31,
+         Ether(dst=OWN_MAC, src=PEER_MAC) / IPv6(src=src6, dst=dst6) / IPv6ExtHdrHopByHop() /
+         IPv6ExtHdrRouting(segleft=0) / IPv6ExtHdrDestOpt() / TCP(sport=sp6, dport=dp6) /
+         payload(24),
+         ip_bytes(src6) + ip_bytes(dst6) + struct.pack(">HH", sp6, dp6), 0x5A, None,
+         "T68 ip_ext_opts, D-PARSE-4, RFC 8200 §4"),
+    ]
+    for comment, l34, pkt, data, ht, more, extra in cases:
+        sel = l34 | 0xF
+        b = raw(pkt)
+        g = vf.group(f"Toeplitz, selector {sel:#010x}, {comment.split(' behind ')[1]}",
+                     [BRING_UP, rss_setup(sel)])
+        rss_alts(vf, g, f"{comment}, the 4-tuple selected: hashed as without them "
+                 f"(rx_hash_type {ht:#04x})", b, data, [("D-RSS-2: the 4-tuple", ht)],
+                 C_RSS + ", " + extra, more=more)

@@ -381,5 +381,22 @@ class Files(unittest.TestCase):
                     self.assertEqual(open_, t["result"] == "acceptable", f"{name}#{t['tcId']}")
 
 
+class Readings(unittest.TestCase):
+    def test_a_long_or_shared_reading_is_a_generator_error(self):
+        """A reading over 80 characters is refused, not cut (a cut once made two readings of
+        rx/rss.json one text); one text for two expectations is refused; one reading for one
+        expectation given twice is not."""
+        import vecfmt
+        a = {"reading": "x" * 80, "expect": [1], "exact": True}
+        vecfmt.check_readings([a, dict(a)])
+        with self.assertRaises(vecfmt.GenError):
+            vecfmt.check_readings([dict(a, reading="x" * 81)])
+        with self.assertRaises(vecfmt.GenError):
+            vecfmt.check_readings([a, dict(a, expect=[2])])
+        t = vecfmt.Test("c", "PRM §1", "acceptable")
+        with self.assertRaises(vecfmt.GenError):
+            t.cqes_any([("r" * 81, []), ("s", [])])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -119,6 +119,21 @@ def sq_ring(ring="db"):
     return {"sq_ring": {"ring": ring}}
 
 
+READING_MAX = 80  # docs/vectors.md "any_of": a reading is at most 80 characters
+
+
+def check_readings(alts):
+    """An any_of's alternatives: each reading at most READING_MAX characters, and no one text
+    for two different expectations (the report names the reading that held; a text cut to fit
+    once made two readings one). A generator error, not something to cut silently."""
+    for i, a in enumerate(alts):
+        if len(a["reading"]) > READING_MAX:
+            raise GenError(f"reading over {READING_MAX} characters: {a['reading']!r}")
+        for b in alts[:i]:
+            if b["reading"] == a["reading"] and b != a:
+                raise GenError(f"one reading, two expectations: {a['reading']!r}")
+
+
 def frame_list(frames):
     return [{"port": PORT, "hex": hx(f)} for f in frames]
 
@@ -171,7 +186,8 @@ class Test:
                 if key in seen:
                     continue
                 seen.add(key)
-                uniq.append({"reading": label[:80], "expect": frame_list(fl), "exact": True})
+                uniq.append({"reading": label, "expect": frame_list(fl), "exact": True})
+            check_readings(uniq)
             if len(uniq) == 1:
                 self.steps.append({"frames": {"expect": uniq[0]["expect"], "exact": True}})
             else:
@@ -194,8 +210,9 @@ class Test:
         """alts: [(reading, [cqe, ...])]: the PRM allows each list (the send-path contract's
         cqes step takes any_of as frames does)."""
         self.open = True
-        self.steps.append({"cqes": {"any_of": [{"reading": r[:80], "expect": list(c), "exact": True}
-                                               for r, c in alts]}})
+        alts = [{"reading": r, "expect": list(c), "exact": True} for r, c in alts]
+        check_readings(alts)
+        self.steps.append({"cqes": {"any_of": alts}})
         return self
 
     def violation(self, *clauses):
@@ -210,10 +227,10 @@ class Test:
     def maybe_violation(self, why, clause=None):
         self.open = True
         ev = {"event": "violation", "clause": clause} if clause else {"event": "violation"}
-        self.steps.append({"events": {"any_of": [
-            {"reading": ("reported as a driver violation: " + why)[:80],
-             "expect": [ev], "exact": False},
-            {"reading": "not a driver violation", "expect": [], "exact": False}]}})
+        alts = [{"reading": "reported as a driver violation: " + why, "expect": [ev], "exact": False},
+                {"reading": "not a driver violation", "expect": [], "exact": False}]
+        check_readings(alts)
+        self.steps.append({"events": {"any_of": alts}})
         return self
 
     def build(self, tc):
