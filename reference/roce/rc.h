@@ -195,12 +195,11 @@ enum rc_req_state {
 	RC_REQ_ERR = 3,  /* a WQE failed: nothing more until the QP is reset */
 };
 
-/* The ADP engine's per-QP state without its copy of the mode (struct nicref_adp_qp from
- * `attr` on): the requester keeps these bytes and a pointer to the mode, which the device
- * keeps once for all the QPs that took it (roce_qp.c, D-ROCE-RC-24); rc_req.c puts the two
- * together for each call of the engine. */
-#define RC_ADP_OFF offsetof(struct nicref_adp_qp, attr)
-#define RC_ADP_BYTES (sizeof(struct nicref_adp_qp) - RC_ADP_OFF)
+/* The ADP engine's per-QP state without its copy of the mode (struct nicref_adp_qp up to
+ * `mode`, its last member): the requester keeps these bytes and a pointer to the mode, which
+ * the device keeps once for all the QPs that took it (roce_qp.c, D-ROCE-RC-24); rc_req.c puts
+ * the two together for each call of the engine. */
+#define RC_ADP_BYTES offsetof(struct nicref_adp_qp, mode)
 
 /* D-ROCE-RC-1, D-ROCE-RC-24: 72 bytes (gcc and clang, x86-64); every field at the width its
  * values need. */
@@ -228,7 +227,7 @@ struct rc_req {
 	bool retry_latch;    /* a NAK sequence error or a READ gap started a go-back: the same
 			      * loss shown again starts no other until progress or a timeout
 			      * (D-ROCE-RC-22) */
-	uint8_t adp[RC_ADP_BYTES]; /* the ACK timer's engine state (RC_ADP_OFF on) */
+	uint8_t adp[RC_ADP_BYTES]; /* the ACK timer's engine state (up to its mode) */
 };
 
 /* The QP enters RTS (IBTA §10.3.1): sq_psn, the counters of the QP, the ADP mode and the

@@ -11,23 +11,23 @@
 
 #include "roce/rc.h"
 
-/* D-ROCE-RC-24: struct nicref_adp_qp is the mode, then the rest; the requester keeps the rest
- * (RC_ADP_BYTES) and points to the mode. */
-_Static_assert(offsetof(struct nicref_adp_qp, mode) == 0 &&
-		       RC_ADP_OFF >= sizeof(struct nicref_adp_mode),
-	       "struct nicref_adp_qp: the mode first, the per-QP state after it");
+/* D-ROCE-RC-24: struct nicref_adp_qp is the per-QP state, then the mode; the requester keeps
+ * the state (RC_ADP_BYTES) and points to the mode. */
+_Static_assert(RC_ADP_BYTES + sizeof(struct nicref_adp_mode) <= sizeof(struct nicref_adp_qp) &&
+		       RC_ADP_BYTES <= 20,
+	       "struct nicref_adp_qp: the per-QP state (20 bytes at most), then the mode");
 
 void rc_req_adp(const struct rc_req *q, struct nicref_adp_qp *out)
 {
 	memset(out, 0, sizeof *out);
 	if (q->mode)
 		out->mode = *q->mode;
-	memcpy((uint8_t *)out + RC_ADP_OFF, q->adp, RC_ADP_BYTES);
+	memcpy(out, q->adp, RC_ADP_BYTES);
 }
 
 static void adp_put(struct rc_req *q, const struct nicref_adp_qp *a)
 {
-	memcpy(q->adp, (const uint8_t *)a + RC_ADP_OFF, RC_ADP_BYTES);
+	memcpy(q->adp, a, RC_ADP_BYTES);
 }
 
 void rc_req_init(struct rc_req *q, const struct rc_req_attr *a, const struct nicref_adp_mode *mode,

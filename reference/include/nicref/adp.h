@@ -140,19 +140,22 @@ NICREF_API enum nicref_adp_rule nicref_adp_profile_check(const struct nicref_adp
 NICREF_API int nicref_adp_profile_decode(const void *buf, size_t len, struct nicref_adp_profile *p);
 NICREF_API int nicref_adp_profile_encode(const struct nicref_adp_profile *p, void *buf, size_t len);
 
-/* Per-QP engine state. Callers treat it as opaque except for reading. */
+/* Per-QP engine state. Callers treat it as opaque except for reading. The mode comes last:
+ * the RC requester keeps the bytes before it per QP and the mode once per device
+ * (reference/roce/rc.h RC_ADP_BYTES, D-ROCE-RC-24), so the per-QP part is 20 bytes whatever the
+ * size of the mode. */
 enum nicref_adp_phase { NICREF_ADP_INITIAL, NICREF_ADP_RANGED, NICREF_ADP_FAILED };
 struct nicref_adp_qp {
-	struct nicref_adp_mode mode;
+	uint64_t t_progress; /* virtual ns of the last forward progress, send from idle or init */
 	struct nicref_adp_qp_attr attr;
 	uint8_t phase;      /* enum nicref_adp_phase */
 	uint8_t e;          /* current exponent: timeout = base << e */
 	int8_t r;           /* current range, -1 before the first timeout */
-	uint16_t uses;      /* expiries at the current value */
 	uint8_t retries;    /* retries counted against retry_cnt: every retry (classic), NAK
 			     * retries only (ADP, D-ADP-17) */
 	uint8_t retx_since_progress; /* a retransmission since the last progress (D-ADP-14) */
-	uint64_t t_progress; /* virtual ns of the last forward progress, send from idle or init */
+	uint16_t uses;      /* expiries at the current value */
+	struct nicref_adp_mode mode;
 };
 
 /* Why the engine armed the value it armed (timeline "reason" column). */
