@@ -80,10 +80,13 @@ enum nicref_cmd_rule cmd_create_cq(struct cmd_ctx *c)
 		return NICREF_RULE_CQ_DBR_NOT_ALIGNED;
 	if (x.log_size > log_cq_size_max(dev)) /* D-EQ-7 */
 		return NICREF_RULE_CQ_LOG_SIZE_BEYOND_CAP;
-	/* T76 c_eqn: "EQ this CQ reports completion events to"; uar_page as for the EQ. */
-	if (!eq_get(dev, (uint32_t)x.c_eqn))
-		return NICREF_RULE_CQ_EQ_NOT_FOUND;
+	/* T76 c_eqn: "EQ this CQ reports completion events to"; uar_page as for the EQ. D-OBJ-2:
+	 * BAD_INDEX outside the EQ numbers (0 to 2^log_max_eq - 1), BAD_RESOURCE for one in them
+	 * that names no EQ. */
 	enum nicref_cmd_rule r;
+	if (!obj_find(dev, OBJ_EQ, (uint32_t)x.c_eqn, NICREF_RULE_CQ_EQ_OUT_OF_RANGE,
+		      NICREF_RULE_CQ_EQ_NOT_FOUND, &r))
+		return r;
 	if (!obj_find(dev, OBJ_UAR, (uint32_t)x.uar, NICREF_RULE_CQ_UAR_OUT_OF_RANGE,
 		      NICREF_RULE_CQ_UAR_NOT_ALLOCATED, &r))
 		return r; /* D-OBJ-2: BAD_INDEX beyond the UAR area */
@@ -237,8 +240,11 @@ static enum nicref_cmd_rule modify(struct cmd_ctx *c, struct cq *cq, uint32_t se
 	if (((sel & (SEL_PERIOD | SEL_MAX_COUNT)) && !CAP(cq_moderation)) ||
 	    ((sel & SEL_OI) && !CAP(cq_oi)) || ((sel & SEL_C_EQN) && !CAP(cq_eq_remap)))
 		return NICREF_RULE_CQ_MODIFY_NOT_SUPPORTED;
-	if ((sel & SEL_C_EQN) && !eq_get(dev, (uint32_t)x.c_eqn))
-		return NICREF_RULE_CQ_EQ_NOT_FOUND;
+	enum nicref_cmd_rule r;
+	if ((sel & SEL_C_EQN) && !obj_find(dev, OBJ_EQ, (uint32_t)x.c_eqn,
+					   NICREF_RULE_CQ_EQ_OUT_OF_RANGE,
+					   NICREF_RULE_CQ_EQ_NOT_FOUND, &r))
+		return r; /* D-OBJ-2, as CREATE_CQ */
 	if (sel & SEL_PERIOD)
 		cq->cq_period = (uint16_t)x.period;
 	if (sel & SEL_MAX_COUNT)

@@ -44,9 +44,12 @@ enum nicref_cmd_rule cmd_create_eq(struct cmd_ctx *c)
 	/* §7.13.1: "The maximum supported EQ size is retrieved by ... log_max_eq_sz" (D-EQ-7). */
 	if (log_size > CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_max_eq_sz))
 		return NICREF_RULE_EQ_LOG_SIZE_BEYOND_CAP;
-	/* T94 uar_page: "UAR page this EQ can be accessed through". */
-	if (!obj_get(dev, OBJ_UAR, (uint32_t)uar))
-		return NICREF_RULE_EQ_UAR_NOT_ALLOCATED;
+	/* T94 uar_page: "UAR page this EQ can be accessed through" (D-OBJ-2: BAD_INDEX beyond
+	 * the UAR area, BAD_RESOURCE for one in it not allocated). */
+	enum nicref_cmd_rule r;
+	if (!obj_find(dev, OBJ_UAR, (uint32_t)uar, NICREF_RULE_EQ_UAR_OUT_OF_RANGE,
+		      NICREF_RULE_EQ_UAR_NOT_ALLOCATED, &r))
+		return r;
 	const struct objtab *tab = &dev->obj[OBJ_EQ];
 	if (tab->nlive >= tab->limit - tab->base) /* T145 log_max_eq */
 		return NICREF_RULE_EQ_EXHAUSTED;
@@ -98,18 +101,23 @@ enum nicref_cmd_rule cmd_create_eq(struct cmd_ctx *c)
 	return NICREF_RULE_NONE;
 }
 
-static struct eq *eq_of(struct cmd_ctx *c)
+/* The EQ a command names, or NULL with *r the rule (D-OBJ-2: BAD_INDEX outside the EQ
+ * numbers 0 to 2^log_max_eq - 1, BAD_RESOURCE for a number in them that names no EQ). */
+static struct eq *eq_of(struct cmd_ctx *c, enum nicref_cmd_rule *r)
 {
 	/* T248/T252/T256: eq_number at 08h[7:0] in all three inputs. */
-	return eq_get(c->dev, (uint32_t)PRM_GET(destroy_eq_in, eq_number, c->in, c->in_len));
+	return obj_find(c->dev, OBJ_EQ,
+			(uint32_t)PRM_GET(destroy_eq_in, eq_number, c->in, c->in_len),
+			NICREF_RULE_EQ_INDEX_OUT_OF_RANGE, NICREF_RULE_EQ_NOT_FOUND, r);
 }
 
 enum nicref_cmd_rule cmd_destroy_eq(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
-	struct eq *eq = eq_of(c);
+	enum nicref_cmd_rule r;
+	struct eq *eq = eq_of(c, &r);
 	if (!eq)
-		return NICREF_RULE_EQ_NOT_FOUND;
+		return r;
 	/* D-EQ-1: a CQ still reports to it (c_eqn); "if DESTROY_EQ fails, the events are still
 	 * mapped to the EQ" (L6865). */
 	if (eq->hdr.refs)
@@ -128,9 +136,10 @@ enum nicref_cmd_rule cmd_destroy_eq(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_query_eq(struct cmd_ctx *c)
 {
-	const struct eq *eq = eq_of(c);
+	enum nicref_cmd_rule r;
+	const struct eq *eq = eq_of(c, &r);
 	if (!eq)
-		return NICREF_RULE_EQ_NOT_FOUND;
+		return r;
 	/* §12.6.3: a snapshot of the EQC (T93/T94) as the device holds it, the event types mapped
 	 * to it now (D-EQ-5) and its pages. */
 #define OUT(n, v) PRM_SET(query_eq_out, n, c->out, c->out_len, (v))
@@ -153,9 +162,10 @@ enum nicref_cmd_rule cmd_query_eq(struct cmd_ctx *c)
 
 enum nicref_cmd_rule cmd_gen_eqe(struct cmd_ctx *c)
 {
-	struct eq *eq = eq_of(c);
+	enum nicref_cmd_rule r;
+	struct eq *eq = eq_of(c, &r);
 	if (!eq)
-		return NICREF_RULE_EQ_NOT_FOUND;
+		return r;
 	/* §12.6.4: "generates EQE on the specified EQ": the EQE of T256 10h-4Fh, written as any
 	 * EQE is (owner, signature, overrun, arming: §7.13.2, §7.13.12). */
 	uint8_t eqe[EQE_SIZE] = { 0 };

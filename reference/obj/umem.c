@@ -80,9 +80,11 @@ enum nicref_cmd_rule cmd_create_umem(struct cmd_ctx *c)
 enum nicref_cmd_rule cmd_destroy_umem(struct cmd_ctx *c)
 {
 	uint32_t id = (uint32_t)PRM_GET(destroy_umem_in, umem_id, c->in, c->in_len);
-	struct umem *u = obj_get(c->dev, OBJ_UMEM, id);
-	if (!u)
-		return NICREF_RULE_UMEM_NOT_FOUND;
+	enum nicref_cmd_rule r;
+	struct umem *u = obj_find(c->dev, OBJ_UMEM, id, NICREF_RULE_UMEM_INDEX_OUT_OF_RANGE,
+				  NICREF_RULE_UMEM_NOT_FOUND, &r);
+	if (!u) /* D-OBJ-2: BAD_INDEX outside the umem_ids, BAD_RESOURCE for one not live */
+		return r;
 	if (u->hdr.refs) /* D-UMEM-5: a live object's buffer or record is in it */
 		return NICREF_RULE_UMEM_IN_USE;
 	objtab_remove(&c->dev->obj[OBJ_UMEM], id);
@@ -109,9 +111,11 @@ int umem_translate(const struct nicref_dev *dev, uint32_t id, uint64_t off, uint
 enum nicref_cmd_rule umem_qbuf(struct nicref_dev *dev, uint32_t id, uint64_t off,
 			       uint64_t bytes, struct qbuf *out)
 {
-	const struct umem *u = obj_get(dev, OBJ_UMEM, id);
-	if (!u)
-		return NICREF_RULE_UMEM_REF_NOT_FOUND;
+	enum nicref_cmd_rule r;
+	const struct umem *u = obj_find(dev, OBJ_UMEM, id, NICREF_RULE_UMEM_REF_OUT_OF_RANGE,
+					NICREF_RULE_UMEM_REF_NOT_FOUND, &r);
+	if (!u) /* D-OBJ-2 */
+		return r;
 	/* Every UMEM page is a multiple of 4 KB, so a buffer starting on a 4 KB boundary of the
 	 * pages has each of its 4 KB pages inside one UMEM page. */
 	if ((u->page_offset + off) % QBUF_PAGE)
@@ -136,8 +140,10 @@ enum nicref_cmd_rule umem_qbuf(struct nicref_dev *dev, uint32_t id, uint64_t off
 enum nicref_cmd_rule umem_record(const struct nicref_dev *dev, uint32_t id, uint64_t off,
 				 uint64_t len, uint64_t *addr)
 {
-	if (!obj_get(dev, OBJ_UMEM, id))
-		return NICREF_RULE_UMEM_REF_NOT_FOUND;
+	enum nicref_cmd_rule r;
+	if (!obj_find(dev, OBJ_UMEM, id, NICREF_RULE_UMEM_REF_OUT_OF_RANGE,
+		      NICREF_RULE_UMEM_REF_NOT_FOUND, &r))
+		return r; /* D-OBJ-2 */
 	return umem_translate(dev, id, off, len, addr) ? NICREF_RULE_UMEM_REF_BEYOND
 							 : NICREF_RULE_NONE;
 }

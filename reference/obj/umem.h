@@ -26,13 +26,13 @@ int umem_translate(const struct nicref_dev *dev, uint32_t id, uint64_t off, uint
 /* A queue buffer of `bytes` bytes from byte `off` of UMEM `id` as the list of its 4 KB pages
  * (struct qbuf, log_page_size 0), so the queue reads it as it reads pas[] (D-UMEM-5): the
  * buffer must start on a 4 KB boundary of the UMEM's pages (PRM T76/T94 page_offset "Must be
- * 0") and lie inside the UMEM. NONE, or UMEM_REF_NOT_FOUND / _MISALIGNED / _BEYOND /
- * OBJ_NO_MEMORY. */
+ * 0") and lie inside the UMEM. NONE, or UMEM_REF_OUT_OF_RANGE (id outside the umem_ids,
+ * D-OBJ-2) / _NOT_FOUND / _MISALIGNED / _BEYOND / OBJ_NO_MEMORY. */
 struct qbuf;
 enum nicref_cmd_rule umem_qbuf(struct nicref_dev *dev, uint32_t id, uint64_t off,
 			       uint64_t bytes, struct qbuf *out);
 /* The address of a doorbell record of `len` bytes at byte `off` of UMEM `id` (D-UMEM-6): NONE
- * and *addr, or UMEM_REF_NOT_FOUND / UMEM_REF_BEYOND. */
+ * and *addr, or UMEM_REF_OUT_OF_RANGE / UMEM_REF_NOT_FOUND / UMEM_REF_BEYOND. */
 enum nicref_cmd_rule umem_record(const struct nicref_dev *dev, uint32_t id, uint64_t off,
 				 uint64_t len, uint64_t *addr);
 /* A live object keeps (delta 1) or lets go of (-1) UMEM id (D-OBJ-1): DESTROY_UMEM is refused

@@ -157,6 +157,7 @@ Test(cq_create, each_validity_rule)
 	REFUSE1("dbr_addr", dbr + 4, CQ_DBR_NOT_ALIGNED);                    /* §7.12.2 8 B */
 	REFUSE1("log_cq_size", 23, CQ_LOG_SIZE_BEYOND_CAP);                  /* T76: 22 */
 	REFUSE1("c_eqn", eq.eqn + 1, CQ_EQ_NOT_FOUND);
+	REFUSE1("c_eqn", 128, CQ_EQ_OUT_OF_RANGE); /* beyond 2^log_max_eq EQs (D-OBJ-2) */
 	REFUSE1("uar_page", t->uar + 1, CQ_UAR_NOT_ALLOCATED);
 	REFUSE1("uar_page", 0xFFFFFF, CQ_UAR_OUT_OF_RANGE); /* beyond the UAR area (D-OBJ-2) */
 	REFUSE1("log_cq_size", 7, CQ_PAS_SHORT); /* 8 KB: two 4 KB pages, one given */
@@ -250,6 +251,9 @@ Test(cq_modify, each_validity_rule)
 	modify_in(t, &cq, 0, 1u << 3);
 	tl_set(t, "modify_cq_in", "c_eqn", eq.eqn + 1);
 	tl_refused(t, tl_run(t, 0x110, 0x10), CQ_EQ_NOT_FOUND);
+	modify_in(t, &cq, 0, 1u << 3);
+	tl_set(t, "modify_cq_in", "c_eqn", 0xFF); /* beyond 2^log_max_eq EQs (D-OBJ-2) */
+	tl_refused(t, tl_run(t, 0x110, 0x10), CQ_EQ_OUT_OF_RANGE);
 	modify_in(t, &cq, 1, 1u << 3); /* T277 defines bits 0-2 */
 	tl_refused(t, tl_run(t, 0x118, 0x10), CQ_MODIFY_SELECT_UNKNOWN);
 	modify_in(t, &cq, 1, 1u << 1);
@@ -403,5 +407,30 @@ Test(cq_resize, smaller_than_outstanding_is_bad_size)
 	/* Three outstanding fit in 4 (the same size). */
 	cr_expect_eq(refdrv_resize_cq(&t->d, &cq, tl_hostmem(t, 0x1000), 2, 1, 0), 0);
 	cr_expect_eq(q(t, &cq, "cqe_sz"), 1, "cqe_sz goes with log_cq_size (D-CQ-9)");
+	tl_down(t);
+}
+
+/* D-OBJ-2, D-CQ-21: a c_eqn outside the EQ numbers (0 to 2^log_max_eq - 1 = 127, T145) is
+ * BAD_INDEX (T128 0x0A "beyond table size") in CREATE_CQ and in MODIFY_CQ's remap, as every
+ * object's number; one in them that names no EQ stays BAD_RESOURCE (0x05). Nothing changes. */
+Test(cq_commands, c_eqn_beyond_the_eq_numbers_is_bad_index)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 2, 0, 0);
+	uint64_t buf = tl_hostmem(t, 0x1000), dbr = tl_hostmem(t, 8);
+	create_in(t, 128, buf, dbr);
+	cr_expect_eq(tl_run_paged(t, 0x118, 0x10), 0x0A, "c_eqn 128");
+	create_in(t, 127, buf, dbr);
+	cr_expect_eq(tl_run_paged(t, 0x118, 0x10), 0x05, "c_eqn 127: in range, no EQ");
+	cr_expect_eq(dev_obj_count(t->dev, OBJ_CQ), 0);
+	struct refdrv_cq cq = tl_cq(t, 1, eq.eqn);
+	modify_in(t, &cq, 0, 1u << 3);
+	tl_set(t, "modify_cq_in", "c_eqn", 255);
+	cr_expect_eq(tl_run(t, 0x110, 0x10), 0x0A, "remap to 255");
+	modify_in(t, &cq, 0, 1u << 3);
+	tl_set(t, "modify_cq_in", "c_eqn", 127);
+	cr_expect_eq(tl_run(t, 0x110, 0x10), 0x05, "remap to 127: in range, no EQ");
+	cr_expect_eq(q(t, &cq, "c_eqn"), eq.eqn, "still on its EQ");
+	cr_expect_eq(nicref_dev_check(t->dev), 0);
 	tl_down(t);
 }

@@ -95,6 +95,7 @@ Test(eq_create, each_validity_rule)
 	REFUSE("intr", 64, EQ_INTR_BEYOND_VECTORS);                 /* 64 vectors (default) */
 	REFUSE("log_eq_size", 23, EQ_LOG_SIZE_BEYOND_CAP);          /* log_max_eq_sz 22 */
 	REFUSE("uar_page", t->uar + 1, EQ_UAR_NOT_ALLOCATED);       /* T94 uar_page */
+	REFUSE("uar_page", 0xFFFFFF, EQ_UAR_OUT_OF_RANGE); /* beyond the UAR area (D-OBJ-2) */
 	/* 2^7 EQEs = 8 KB: two 4 KB pages, one given (D-EQ-9). */
 	REFUSE("log_eq_size", 7, EQ_PAS_SHORT);
 	/* T139: pa_l is 31:12. */
@@ -163,12 +164,63 @@ Test(eq_commands, unknown_eq_number)
 	uint8_t eqe[64] = { 0 };
 	cr_expect_eq(refdrv_destroy_eq(&t->d, eq.eqn + 1), 0x05);
 	tl_refused(t, 0x05, EQ_NOT_FOUND);
-	cr_expect_eq(refdrv_query_eq(&t->d, 200, t->out, 0x110), 0x05);
+	cr_expect_eq(refdrv_query_eq(&t->d, 127, t->out, 0x110), 0x05);
 	tl_refused(t, 0x05, EQ_NOT_FOUND);
 	cr_expect_eq(refdrv_gen_eqe(&t->d, 9, eqe), 0x05);
 	tl_refused(t, 0x05, EQ_NOT_FOUND);
 	cr_expect_eq(refdrv_destroy_eq(&t->d, eq.eqn), 0);
 	cr_expect_eq(refdrv_destroy_eq(&t->d, eq.eqn), 0x05, "destroyed twice");
+	tl_down(t);
+}
+
+/* D-OBJ-2: an eq_number outside the EQ numbers, 0 to 2^log_max_eq - 1 (T145; §7.13.11 "numbered
+ * from 0x0"), is BAD_INDEX (T128 0x0A "beyond table size"), as every object's number; one in
+ * them that names no EQ stays BAD_RESOURCE (0x05 "unallocated resource"). */
+Test(eq_commands, numbers_beyond_the_eq_table_are_bad_index)
+{
+	struct tl_dev *t = tl_up(NULL);
+	struct refdrv_eq eq = tl_eq(t, 1, 0, 0);
+	uint8_t eqe[64] = { 0 };
+	/* log_max_eq 7 (caps_default): 128 and 255 (the top of the 8-bit field) are beyond. */
+	cr_expect_eq(refdrv_query_eq(&t->d, 128, t->out, 0x110), 0x0A);
+	tl_refused(t, 0x0A, EQ_INDEX_OUT_OF_RANGE);
+	cr_expect_eq(refdrv_destroy_eq(&t->d, 255), 0x0A);
+	tl_refused(t, 0x0A, EQ_INDEX_OUT_OF_RANGE);
+	cr_expect_eq(refdrv_gen_eqe(&t->d, 200, eqe), 0x0A);
+	tl_refused(t, 0x0A, EQ_INDEX_OUT_OF_RANGE);
+	/* 127, the last number, is in range: free, so BAD_RESOURCE. */
+	cr_expect_eq(refdrv_destroy_eq(&t->d, 127), 0x05);
+	tl_refused(t, 0x05, EQ_NOT_FOUND);
+	cr_expect_eq(refdrv_gen_eqe(&t->d, 127, eqe), 0x05);
+	tl_refused(t, 0x05, EQ_NOT_FOUND);
+	cr_expect_eq(refdrv_query_eq(&t->d, eq.eqn, t->out, 0x110), 0, "the live EQ answers");
+	cr_expect_eq(nicref_dev_check(t->dev), 0);
+	tl_down(t);
+}
+
+Test(eq_commands, the_eq_range_follows_log_max_eq)
+{
+	/* A profile of 2^3 EQs: 8 is beyond, 7 in range (the range comes from the capability,
+	 * as obj_open_tables sizes every table). */
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	cr_assert_eq(nicref_profile_cap_set(&p, "hca_cap", "log_max_eq", 3), NICREF_CAP_SET_OK);
+	struct tl_dev *t = tl_up(&p);
+	struct refdrv_eq eq = tl_eq(t, 1, 0, 0);
+	cr_expect_eq(refdrv_query_eq(&t->d, 8, t->out, 0x110), 0x0A);
+	tl_refused(t, 0x0A, EQ_INDEX_OUT_OF_RANGE);
+	cr_expect_eq(refdrv_query_eq(&t->d, 7, t->out, 0x110), 0x05);
+	tl_refused(t, 0x05, EQ_NOT_FOUND);
+	/* CREATE_CQ's c_eqn takes the same range (D-OBJ-2, docs/cq.md D-CQ-21). */
+	tl_begin(t, "create_cq_in", "CREATE_CQ");
+	tl_set(t, "create_cq_in", "log_cq_size", 1);
+	tl_set(t, "create_cq_in", "uar_page", t->uar);
+	tl_set(t, "create_cq_in", "c_eqn", 8);
+	tl_set_elem(t, "create_cq_in", "pas", 0, tl_hostmem(t, 0x1000));
+	int st = tl_run_paged(t, 0x118, 0x10);
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, CQ_EQ_OUT_OF_RANGE);
+	cr_expect_eq(refdrv_destroy_eq(&t->d, eq.eqn), 0);
 	tl_down(t);
 }
 

@@ -261,3 +261,63 @@ Test(umem, mtt_reserved_bits)
 	cr_expect_eq(u->mtt[0], 0x20000000ull, "the page address only");
 	tl_down(t);
 }
+
+/* D-OBJ-2: a umem_id outside the UMEM ids (from 1, 2^log_max_objects of them, D-UMEM-1) is
+ * BAD_INDEX (T128 0x0A "beyond table size"), in DESTROY_UMEM and where a CQ or a WQ names one
+ * (cq_umem_id, dbr_umem_id, wq_umem_id); an id in them that is not live stays BAD_RESOURCE. */
+static int destroy_umem(struct tl_dev *t, uint32_t id)
+{
+	tl_begin(t, "destroy_umem_in", "DESTROY_UMEM");
+	tl_set(t, "destroy_umem_in", "umem_id", id);
+	return tl_run(t, 16, 16);
+}
+
+Test(umem, ids_beyond_the_umem_table_are_bad_index)
+{
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.log_max_objects = 4; /* umem_ids 1..16 */
+	struct tl_dev *t = tl_up(&p);
+	struct refdrv_eq eq = tl_eq(t, 2, 0, 0);
+	uint32_t pd = tl_alloc_pd(t);
+	uint64_t buf = (tl_hostmem(t, 0x4000) + 0xFFF) & ~0xFFFull;
+	cr_assert_eq(create_umem(t, 2, 0, 0, buf), 0);
+	uint32_t u = (uint32_t)tl_get(t, "create_umem_out", "umem_id");
+	cr_assert_eq(u, 1);
+
+	int st = destroy_umem(t, 17); /* one past the last id */
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, UMEM_INDEX_OUT_OF_RANGE);
+	st = destroy_umem(t, 0); /* below the first */
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, UMEM_INDEX_OUT_OF_RANGE);
+	st = destroy_umem(t, 16); /* the last id: in range, not live */
+	cr_expect_eq(st, 0x05);
+	tl_refused(t, st, UMEM_NOT_FOUND);
+
+	/* CREATE_CQ naming a buffer UMEM, then a record UMEM, outside the ids; then in range. */
+	st = create_cq_umem(t, eq.eqn, 0xFFFFFF, 0, u, 0x1800);
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, UMEM_REF_OUT_OF_RANGE);
+	st = create_cq_umem(t, eq.eqn, u, 0, 17, 0x18);
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, UMEM_REF_OUT_OF_RANGE);
+	st = create_cq_umem(t, eq.eqn, u, 0, 16, 0x18);
+	cr_expect_eq(st, 0x05);
+	tl_refused(t, st, UMEM_REF_NOT_FOUND);
+	/* An RMP (the parse of every WQ) naming them. */
+	st = create_rmp_umem(t, pd, 0, 0, u, 0x1800);
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, UMEM_REF_OUT_OF_RANGE);
+	st = create_rmp_umem(t, pd, u, 0, 0x80000000u, 0x1800);
+	cr_expect_eq(st, 0x0A);
+	tl_refused(t, st, UMEM_REF_OUT_OF_RANGE);
+	st = create_rmp_umem(t, pd, 16, 0, u, 0x1800);
+	cr_expect_eq(st, 0x05);
+	tl_refused(t, st, UMEM_REF_NOT_FOUND);
+	/* Nothing was created or kept: the UMEM goes. */
+	cr_expect_eq(dev_obj_count(t->dev, OBJ_CQ), 0);
+	cr_expect_eq(dev_obj_count(t->dev, OBJ_RMP), 0);
+	cr_expect_eq(destroy_umem(t, u), 0);
+	tl_down_clean(t);
+}

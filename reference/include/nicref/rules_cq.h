@@ -27,6 +27,8 @@
 	  "a pas[] entry of the CQ buffer is not 4 KB aligned")                                 \
 	X(CQ_EQ_NOT_FOUND, BAD_RESOURCE, "PRM §7.12.8 T76 c_eqn, §12.7",                        \
 	  "c_eqn names no EQ")                                                                  \
+	X(CQ_EQ_OUT_OF_RANGE, BAD_INDEX, "PRM §7.12.8 T76 c_eqn, T145 log_max_eq, T128 0x0A; "   \
+	  "D-OBJ-2", "c_eqn outside the EQ numbers (0 to 2^log_max_eq - 1)")                      \
 	X(CQ_UAR_NOT_ALLOCATED, BAD_RESOURCE, "PRM §7.2, §7.12.8 T76 uar_page",                 \
 	  "uar_page is not an allocated UAR")                                                   \
 	X(CQ_UAR_OUT_OF_RANGE, BAD_INDEX, "PRM §7.2, §7.12.8 T76 uar_page, T128 0x0A; D-OBJ-2",  \

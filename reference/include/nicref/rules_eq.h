@@ -15,6 +15,8 @@
 	  "event bitmask bit 0 is reserved (completion events are mapped per CQ)")              \
 	X(EQ_UAR_NOT_ALLOCATED, BAD_RESOURCE, "PRM §7.2, §7.13.11 T94 uar_page",                \
 	  "uar_page is not an allocated UAR")                                                   \
+	X(EQ_UAR_OUT_OF_RANGE, BAD_INDEX, "PRM §7.2, §7.13.11 T94 uar_page, T128 0x0A; D-OBJ-2", \
+	  "uar_page outside the UAR area")                                                       \
 	X(EQ_PAS_SHORT, BAD_INPUT_LEN, "PRM §12.6.1 T244, §7.13.2; D-EQ-9",                     \
 	  "the input holds fewer pas[] entries than the EQ buffer needs")                       \
 	X(EQ_PAS_NOT_ALIGNED, BAD_PARAM, "PRM §12.3.2 T139",                                    \
@@ -23,6 +25,9 @@
 	  "2^log_max_eq EQs already exist")                                                     \
 	X(EQ_NOT_FOUND, BAD_RESOURCE, "PRM §12.6.2-§12.6.4, T128",                              \
 	  "eq_number names no EQ")                                                              \
+	X(EQ_INDEX_OUT_OF_RANGE, BAD_INDEX,                                                     \
+	  "PRM §12.6.2-§12.6.4 08h eq_number, T145 log_max_eq, T128 0x0A; D-OBJ-2",              \
+	  "eq_number outside the EQ numbers (0 to 2^log_max_eq - 1)")                            \
 	X(EQ_IN_USE, BAD_RES_STATE, "PRM §3.2.1, §12.6.2; D-EQ-1",                              \
 	  "DESTROY_EQ of an EQ that a CQ still reports to (c_eqn)")
 

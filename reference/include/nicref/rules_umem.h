@@ -21,10 +21,15 @@
 	  "every umem_id of the profile's range is live")                                        \
 	X(UMEM_NOT_FOUND, BAD_RESOURCE, "mlx5_ifc.h destroy_umem_in umem_id; D-UMEM-1",          \
 	  "umem_id names no UMEM")                                                               \
+	X(UMEM_INDEX_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h destroy_umem_in umem_id; PRM T128 "    \
+	  "0x0A; D-OBJ-2, D-UMEM-1", "umem_id outside the UMEM ids (from 1, 2^log_max_objects)")  \
 	X(UMEM_IN_USE, BAD_RES_STATE, "PRM §3.1 (objects named cannot go first); D-OBJ-1, "     \
 	  "D-UMEM-5", "DESTROY_UMEM of a UMEM a live object keeps its buffer or doorbell in")    \
 	X(UMEM_REF_NOT_FOUND, BAD_RESOURCE, "mlx5_ifc.h create_cq_in cq_umem_id, cqc "          \
 	  "dbr_umem_id; D-UMEM-5", "a *_umem_valid object names a umem_id that is not live")     \
+	X(UMEM_REF_OUT_OF_RANGE, BAD_INDEX, "mlx5_ifc.h create_cq_in cq_umem_id, cqc "          \
+	  "dbr_umem_id, wq_bits wq_umem_id, dbr_umem_id; PRM T128 0x0A; D-OBJ-2, D-UMEM-5",      \
+	  "a *_umem_valid object names a umem_id outside the UMEM ids")                          \
 	X(UMEM_REF_MISALIGNED, BAD_PARAM, "mlx5_ifc.h create_cq_in cq_umem_offset; PRM T76 "    \
 	  "page_offset 'Must be 0'; D-UMEM-5",                                                  \
 	  "a queue buffer that does not start on a 4 KB boundary of its UMEM's pages")           \

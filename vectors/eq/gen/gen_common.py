@@ -82,6 +82,16 @@ def any_of(*alts):
     return out
 
 
+def beyond(rule):
+    """A number outside its table: T128 BAD_INDEX ('Index out of range (might be beyond table
+    size or attempt to access a reserved resource)'), the model's reading (D-OBJ-2, D-MKC-13),
+    or BAD_RESOURCE ('Attempt to access reserved or unallocated resource'): T128 fits both and
+    §12.2 lets a device leave BAD_INDEX unchecked, so either conforms."""
+    return {"delivery": "OK", "ownership": 0, "any_of": any_of(
+        ("D-OBJ-2: outside the table (BAD_INDEX)", {"status": "BAD_INDEX", "rule": rule}),
+        ("unallocated (BAD_RESOURCE)", {"status": "BAD_RESOURCE"}))}
+
+
 def flush():
     return events([], exact=False)
 

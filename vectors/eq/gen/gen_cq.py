@@ -185,12 +185,7 @@ for op, lay in [("DESTROY_CQ", "destroy_cq_in"), ("QUERY_CQ", "query_cq_in")]:
        events(fail(op, "INPUT_TOO_SHORT", "BAD_INPUT_LEN"))])
 
 # ---- numbers outside their tables (D-OBJ-2) ----
-def beyond(rule):
-    """T128 BAD_INDEX ('Index out of range (might be beyond table size ...)'), the model's reading
-    (D-OBJ-2, D-MKC-13), or BAD_RESOURCE ('unallocated resource'): either conforms."""
-    return {"delivery": "OK", "ownership": 0, "any_of": any_of(
-        ("D-OBJ-2: outside the table (BAD_INDEX)", {"status": "BAD_INDEX", "rule": rule}),
-        ("unallocated (BAD_RESOURCE)", {"status": "BAD_RESOURCE"}))}
+# beyond(rule): gen_common.py
 T("CREATE_CQ naming UAR 0xFFFFFF (beyond the UAR area), QUERY_CQ of CQ 0xFFFFFF, DESTROY_CQ of CQ 0 and MODIFY_CQ of CQ 0xFFFFFF (outside the CQ numbers, from 1): BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms, for each; nothing was created (the next CREATE_CQ is CQ 1)",
   "PRM §7.12.8 T76 uar_page, §12.7.2-§12.7.4 08h cqn; §12.2 T128 0x0A, 0x05; D-OBJ-2, D-MKC-13", ["Acceptable", "Handles"], "acceptable",
   [create_cq(extra={"uar_page": "0xFFFFFF"}, expect=beyond("CQ_UAR_OUT_OF_RANGE")),
@@ -221,6 +216,20 @@ for op, lay, fields, outl, length in [
       [cmd(lay, f, refused("BAD_SYS_STATE", "HCA_NOT_INITIALIZED"), length=length, output_length=outl),
        events(fail(op, "HCA_NOT_INITIALIZED", "BAD_SYS_STATE"))])
 groups.append({"comment": "HCA enabled, before INIT_HCA", "setup": [{"bring_up": {"to": "init_pages"}}, flush()], "tests": tests})
+
+# ---- c_eqn outside the EQ numbers (D-OBJ-2, D-CQ-21) ----
+tests = []
+T("CREATE_CQ naming EQ 128 and EQ 255, beyond the 2^log_max_eq = 128 EQ numbers (0..127): BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms; EQ 127, in range but no EQ: BAD_RESOURCE; nothing was created (the next CREATE_CQ is CQ 1); MODIFY_CQ remapping CQ 1 to EQ 128: BAD_INDEX or BAD_RESOURCE, to EQ 127: BAD_RESOURCE; the CQ stays on EQ 0",
+  "PRM §7.12.8 T76 c_eqn; §12.7.1, §12.7.4 T275 bit 3; T145 1Ch[3:0] log_max_eq; §12.2 T128 0x0A, 0x05; D-OBJ-2, D-CQ-21", ["Acceptable", "Handles"], "acceptable",
+  [create_cq(eqn=128, expect=beyond("CQ_EQ_OUT_OF_RANGE")),
+   create_cq(eqn=255, expect=beyond("CQ_EQ_OUT_OF_RANGE")),
+   create_cq(eqn=127, expect=refused("BAD_RESOURCE", "CQ_EQ_NOT_FOUND")),
+   create_cq(expect=ok({"layout": "create_cq_out", "fields": {"cqn": 1}})), flush(),
+   modify(0x8, {"c_eqn": 128}, expect=beyond("CQ_EQ_OUT_OF_RANGE")),
+   modify(0x8, {"c_eqn": 127}, expect=refused("BAD_RESOURCE", "CQ_EQ_NOT_FOUND")),
+   query_cq({"c_eqn": 0}), flush()])
+groups.append({"comment": "HCA initialized, 16 more pages, UAR 5, EQ 0 (taking CQ errors) and a 4-entry CQ buffer at 0x30000000 initialised to opcode 0xF / owner 1",
+               "setup": up(), "tests": tests})
 
 n = write_file(OUT, "cq", [
     "CQ commands of PRM §12.7: CREATE_CQ, DESTROY_CQ, QUERY_CQ, MODIFY_CQ (op_mod 0 moderation/oi/remap, op_mod 1 resize), every validity rule and status (§12.7.1-§12.7.4, checked against T76 and T260-T279).",

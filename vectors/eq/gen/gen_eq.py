@@ -17,6 +17,8 @@ NOTES = {
     "Lifecycle": {"bugType": "CONFORMANCE", "description": "EQ commands are resource commands: before INIT_HCA BAD_SYS_STATE (D-INIT-2)."},
     "Profile": {"bugType": "PROFILE", "description": "The bound comes from the device profile (64 MSI-X vectors by default, D-EQ-8), not from the PRM."},
     "Handles": {"bugType": "PROFILE", "description": "EQ numbers from 0, lowest free first (§7.13.11 'numbered from 0x0'; D-OBJ-2)."},
+    "Acceptable": {"bugType": "AMBIGUOUS_SPEC", "description": "The PRM allows more than one response: the expectation lists each (any_of, the model's reading first). A number beyond its table (an eq_number of 2^log_max_eq or more, a uar_page beyond the UAR area) is BAD_INDEX (T128 0x0A 'beyond table size', D-OBJ-2) or, read as an unallocated resource, BAD_RESOURCE (0x05); a number in the table that names nothing is BAD_RESOURCE only."},
+    "Caps": {"bugType": "PROFILE", "description": "The group lowers a capability (caps): the EQ numbers are 0 to 2^log_max_eq - 1 of the capability the device reports (T145)."},
 }
 
 def up(pages=16):
@@ -189,6 +191,36 @@ for op, lay, fields, outl in [("CREATE_EQ", "create_eq_in", {"log_eq_size": 2, "
            length=0x118 if op == "CREATE_EQ" else None, output_length=outl),
        events(fail(op, "HCA_NOT_INITIALIZED", "BAD_SYS_STATE"))])
 groups.append({"comment": "HCA enabled, before INIT_HCA", "setup": [{"bring_up": {"to": "init_pages"}}, flush()], "tests": tests})
+
+# ---- numbers outside their tables (D-OBJ-2) ----
+tests = []
+T("QUERY_EQ of EQ 128, DESTROY_EQ of EQ 255 and GEN_EQE on EQ 200, beyond the 2^log_max_eq = 128 EQ numbers (0..127): BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms, for each; QUERY_EQ and GEN_EQE of EQ 127, in range but no EQ: BAD_RESOURCE; EQ 0 is untouched (no EQE written)",
+  "PRM §12.6.2-§12.6.4 08h eq_number; T145 1Ch[3:0] log_max_eq; §7.13.11; §12.2 T128 0x0A, 0x05; D-OBJ-2", ["Acceptable", "Handles"], "acceptable",
+  [create_eq(), flush(),
+   cmd("query_eq_in", {"opcode": "QUERY_EQ", "eq_number": 128}, beyond("EQ_INDEX_OUT_OF_RANGE"), output_length=0x110),
+   cmd("destroy_eq_in", {"opcode": "DESTROY_EQ", "eq_number": 255}, beyond("EQ_INDEX_OUT_OF_RANGE")),
+   cmd("gen_eqe_in", {"opcode": "GEN_EQE", "eq_number": 200, "event_type": "0x17"}, beyond("EQ_INDEX_OUT_OF_RANGE")),
+   cmd("query_eq_in", {"opcode": "QUERY_EQ", "eq_number": 127}, refused("BAD_RESOURCE", "EQ_NOT_FOUND"), output_length=0x110),
+   cmd("gen_eqe_in", {"opcode": "GEN_EQE", "eq_number": 127, "event_type": "0x17"}, refused("BAD_RESOURCE", "EQ_NOT_FOUND")),
+   mem_expect(EQ_BUF + 0x3F, b"\x01"),
+   cmd("query_eq_in", {"opcode": "QUERY_EQ", "eq_number": 0}, ok(), output_length=0x110), flush()])
+T("CREATE_EQ naming UAR 0xFFFFFF, beyond the UAR area: BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms; nothing was created (the next CREATE_EQ is EQ 0)",
+  "PRM §7.13.11 T94 uar_page; §7.2; §12.2 T128 0x0A, 0x05; D-OBJ-2, D-UAR-1", ["Acceptable", "Handles"], "acceptable",
+  [create_eq(extra={"uar_page": "0xFFFFFF"}, expect=beyond("EQ_UAR_OUT_OF_RANGE")),
+   create_eq(), flush()])
+groups.append({"comment": "HCA initialized, 16 more pages given (MANAGE_PAGES), UAR 5 allocated, a 4-entry EQ buffer at 0x31000000 initialised to owner 1",
+               "setup": up(), "tests": tests})
+
+tests = []
+T("With HCA_CAP.log_max_eq 3 the EQ numbers are 0..7: QUERY_EQ of EQ 8 and DESTROY_EQ of EQ 200 are BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms; QUERY_EQ of EQ 7, in range but no EQ, is BAD_RESOURCE",
+  "PRM §12.6.2-§12.6.3 08h eq_number; T145 1Ch[3:0] log_max_eq; §12.2 T128 0x0A, 0x05; D-OBJ-2", ["Acceptable", "Handles", "Caps"], "acceptable",
+  [create_eq(), flush(),
+   cmd("query_eq_in", {"opcode": "QUERY_EQ", "eq_number": 8}, beyond("EQ_INDEX_OUT_OF_RANGE"), output_length=0x110),
+   cmd("destroy_eq_in", {"opcode": "DESTROY_EQ", "eq_number": 200}, beyond("EQ_INDEX_OUT_OF_RANGE")),
+   cmd("query_eq_in", {"opcode": "QUERY_EQ", "eq_number": 7}, refused("BAD_RESOURCE", "EQ_NOT_FOUND"), output_length=0x110),
+   flush()])
+groups.append({"comment": "HCA_CAP.log_max_eq = 3 (8 EQs); HCA initialized, 16 more pages given, UAR 5 allocated, a 4-entry EQ buffer at 0x31000000 initialised to owner 1",
+               "caps": {"hca_cap.log_max_eq": 3}, "setup": up(), "tests": tests})
 
 n = write_file(OUT, "eq", [
     "EQ commands of PRM §12.6: CREATE_EQ, DESTROY_EQ, QUERY_EQ, GEN_EQE, every validity rule and status (§12.6.1-§12.6.4, checked against T94 and T243-T258).",

@@ -265,11 +265,81 @@ def tests_cq():
     return t
 
 
+# ---- umem_ids outside the ids (D-OBJ-2) ----
+# umem_ids are 24 bits (create_umem_out, destroy_umem_in) and, in the model's profile, 1 to
+# 2^log_max_objects = 65536 (D-UMEM-1). A number outside them: PRM T128 0x0A BAD_INDEX ("Index
+# out of range (might be beyond table size or attempt to access a reserved resource)") or 0x05
+# BAD_RESOURCE ("Attempt to access reserved or unallocated resource"): T128 fits both, and §12.2
+# lets a device leave BAD_INDEX unchecked, so either conforms. 0 and the 32-bit ids from 2^24
+# are outside every device's ids; 0xFFFFFF is beyond the profile's 65536. An id inside them
+# that names no UMEM is BAD_RESOURCE only.
+def beyond(rule):
+    return {"any_of": [
+        {"reading": "D-OBJ-2: outside the table (BAD_INDEX)", "status": "BAD_INDEX", "rule": rule},
+        {"reading": "unallocated (BAD_RESOURCE)", "status": "BAD_RESOURCE"}]}
+
+
+def tests_range():
+    t = []
+    t.append(("DESTROY_UMEM of umem_id 0, 65537 and 0xFFFFFF, outside the ids (from 1, 2^16 of "
+              "them): BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms; of 65536, the last "
+              "id, not live: BAD_RESOURCE; UMEM 1 stays and goes after",
+              IFC_D + "; PRM T128 0x0A, 0x05, §12.2; D-OBJ-2, D-UMEM-1",
+              ["Acceptable", "Handles"], "acceptable",
+              [create([page(0) | RD_WR], expect=ok_id(1)),
+               destroy(0, beyond("UMEM_INDEX_OUT_OF_RANGE")),
+               destroy(65537, beyond("UMEM_INDEX_OUT_OF_RANGE")),
+               destroy("0xFFFFFF", beyond("UMEM_INDEX_OUT_OF_RANGE")),
+               destroy(65536, refused("BAD_RESOURCE", "UMEM_NOT_FOUND")),
+               destroy(1, OK)]))
+    t.append(("CREATE_CQ naming buffer UMEM 0xFFFFFF, then record UMEM 0x1000000 (beyond 24 "
+              "bits): BAD_INDEX (D-OBJ-2) or BAD_RESOURCE, either conforms; record UMEM 65536, "
+              "not live: BAD_RESOURCE; nothing was created (the next CREATE_CQ is CQ 1)",
+              IFC_CQ + "; PRM T128 0x0A, 0x05; D-OBJ-2, D-UMEM-5, D-UMEM-6",
+              ["Acceptable", "Handles"], "acceptable",
+              two_umems() + [
+                  create_cq_umem("0xFFFFFF", 0, 2, 0x40, beyond("UMEM_REF_OUT_OF_RANGE")),
+                  create_cq_umem(1, 0, "0x1000000", 0x40, beyond("UMEM_REF_OUT_OF_RANGE")),
+                  create_cq_umem(1, 0, 65536, 0x40, refused("BAD_RESOURCE", "UMEM_REF_NOT_FOUND")),
+                  create_cq_umem(1, 0x1000, 2, 0x40, {"status": "OK", "output": {
+                      "layout": "create_cq_out", "fields": {"cqn": 1}}}),
+                  destroy_cq(1, OK), destroy(1, OK), destroy(2, OK)]))
+    rmp = {"opcode": "CREATE_RMP", "state": 1, "wq_type": 1, "pd": 1, "log_wq_stride": 6,
+           "log_wq_sz": 6, "wq_umem_valid": 1, "wq_umem_id": 1, "wq_umem_offset": "0x1000",
+           "dbr_umem_valid": 1, "dbr_umem_id": 2, "dbr_addr_31_0": "0x20"}
+
+    def create_rmp(fields, expect):
+        f = dict(rmp)
+        f.update(fields)
+        return {"command": {"layout": "create_rmp_in", "fields": f, "length": "0x110",
+                            "expect": expect}}
+    t.append(("CREATE_RMP naming WQ UMEM 0, then record UMEM 0xFFFFFFFF: BAD_INDEX (D-OBJ-2) or "
+              "BAD_RESOURCE, either conforms; WQ UMEM 65536, not live: BAD_RESOURCE; nothing was "
+              "created (the next CREATE_RMP is RMP 1)",
+              "mlx5_ifc.h wq_bits wq_umem_id/dbr_umem_id; PRM §12.13.1 T365, T128 0x0A, 0x05; "
+              "D-OBJ-2, D-UMEM-7; beyond PRM Rev 0.40", ["Acceptable", "Handles"], "acceptable",
+              [{"command": {"layout": "alloc_pd_in", "fields": {"opcode": "ALLOC_PD"},
+                            "expect": {"status": "OK", "output": {"layout": "alloc_pd_out",
+                                                                  "fields": {"pd": 1}}}}}]
+              + two_umems() + [
+                  create_rmp({"wq_umem_id": 0}, beyond("UMEM_REF_OUT_OF_RANGE")),
+                  create_rmp({"dbr_umem_id": "0xFFFFFFFF"}, beyond("UMEM_REF_OUT_OF_RANGE")),
+                  create_rmp({"wq_umem_id": 65536}, refused("BAD_RESOURCE", "UMEM_REF_NOT_FOUND")),
+                  create_rmp({}, {"status": "OK", "output": {"layout": "create_rmp_out",
+                                                             "fields": {"rmpn": 1}}}),
+                  {"command": {"layout": "destroy_rmp_in",
+                               "fields": {"opcode": "DESTROY_RMP", "rmpn": 1}, "expect": OK}},
+                  destroy(1, OK), destroy(2, OK)]))
+    return t
+
+
 def main():
     groups, tc = [], 0
     for comment, to, tests in (("initialized HCA", "initialized", tests_initialized()),
                                ("enabled HCA, not initialized", "enabled", tests_enabled()),
-                               ("a CQ in UMEMs: EQ 0, UAR 5, 16 ICM pages", cq_setup(), tests_cq())):
+                               ("a CQ in UMEMs: EQ 0, UAR 5, 16 ICM pages", cq_setup(), tests_cq()),
+                               ("umem_ids outside the ids (D-OBJ-2): EQ 0, UAR 5, 16 ICM pages",
+                                cq_setup(), tests_range())):
         out = []
         for comment_t, cite, flags, result, steps in tests:
             tc += 1
@@ -303,6 +373,12 @@ def main():
                          "applied to the reserved bits of the public layout (D-CMD-8)."},
             "Lifecycle": {"bugType": "CONFORMANCE", "description":
                           "A UMEM is a resource: before INIT_HCA BAD_SYS_STATE (D-INIT-2)."},
+            "Acceptable": {"bugType": "AMBIGUOUS_SPEC", "description":
+                           "The PRM allows more than one response: the expectation lists each "
+                           "(any_of, the model's reading first). A umem_id outside the ids is "
+                           "BAD_INDEX (T128 0x0A 'beyond table size', D-OBJ-2) or, read as an "
+                           "unallocated resource, BAD_RESOURCE (0x05); an id inside them that "
+                           "names no UMEM is BAD_RESOURCE only."},
             "InUse": {"bugType": "CONFORMANCE", "description":
                       "A UMEM a live object keeps its buffer or record in cannot be destroyed "
                       "first (PRM §3.1; D-OBJ-1, D-UMEM-5): BAD_RES_STATE, nothing changes."},
