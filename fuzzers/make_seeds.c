@@ -903,6 +903,7 @@ static void dicts(void)
 	dict_bytes(f, "bf_doorbell_dword", (const uint8_t[]){ TX_OP_BF_WRITE, 0, 1 }, 3);
 	dict_bytes(f, "vport_mtu_1500", (const uint8_t[]){ TX_OP_MTU, 1, 0x05, 0xDC }, 4);
 	dict_bytes(f, "sq_inline_l4_signed", (const uint8_t[]){ TX_OP_SQ_CONFIG, 0x07 }, 2);
+	dict_bytes(f, "bf_again", (const uint8_t[]){ TX_OP_BF_AGAIN, 0 }, 2);
 	fprintf(f, "\n# PRM §7.4.4.1.1 T26 send WQE opcodes (LSO: D-TX-1), ctrl byte 3\n");
 #define TX_DICT_OPCODE(id, v, cite) dict_be(f, "opcode_" #id, v, 1);
 	NICREF_SEND_OPCODES(TX_DICT_OPCODE)

@@ -236,6 +236,28 @@ void tx_seeds(void)
 	TX(&s, TX_OP_BF_WRITE, 0, 1, 0, 0, 0, 0x02);
 	tx_seed("seed-doorbells", &s);
 
+	/* Blue Flame alternation (§7.2.2.1, D-DB-4): postings of ds 2 NOPs, even, odd, a plain
+	 * doorbell (even), Blue Flame (odd); then BF_AGAIN makes a posting reuse the odd buffer
+	 * (SQ_DB_BF_ALTERNATE), a plain one reuse it (no violation), and register 1 alternates
+	 * apart */
+	s.n = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		TX(&s, TX_OP_WQE, TX_KIND_NOP, CE_ALWAYS, 1);
+		tx_ring(&s, i == 2 ? TX_RING_DB : TX_RING_BF);
+	}
+	TX(&s, TX_OP_BF_AGAIN, 0);
+	TX(&s, TX_OP_WQE, TX_KIND_NOP, CE_ALWAYS, 1);
+	tx_ring(&s, TX_RING_BF);
+	TX(&s, TX_OP_BF_AGAIN, 0);
+	TX(&s, TX_OP_WQE, TX_KIND_NOP, CE_ALWAYS, 1);
+	tx_ring(&s, TX_RING_DB);
+	TX(&s, TX_OP_BF_AGAIN, 1);
+	TX(&s, TX_OP_WQE, TX_KIND_NOP, CE_ALWAYS, 1);
+	tx_ring(&s, TX_RING_DB_OTHER);
+	TX(&s, TX_OP_WQE, TX_KIND_NOP, CE_ALWAYS, 1);
+	tx_ring(&s, TX_RING_BF);
+	tx_seed("seed-bf-alternate", &s);
+
 	/* raw WQEs: a SEND whose pointer the target points into the data region (flags 7), a
 	 * payload written with MEM first */
 	s.n = 0;

@@ -485,8 +485,12 @@ void tx_follow_bar_write(void *ctx, uint32_t offset, uint32_t value)
 		if (at % tx.k.bf_size == 4) {
 			tx.in.ring_buf = (int)(at / tx.k.bf_size); /* dword 1: the doorbell rings */
 			if (tx.in.bf_d0 & bit) { /* it rang: the buffer starts afresh (D-DB-3) */
+				unsigned buf = at / tx.k.bf_size, reg = buf / 2;
 				tx.in.bf_d0 = (uint8_t)(tx.in.bf_d0 & ~bit);
 				tx.in.bf_dirty = (uint8_t)(tx.in.bf_dirty & ~bit);
+				/* §7.2.2.1: the register's next posting takes the other buffer. */
+				tx.in.bf_odd = (uint8_t)((tx.in.bf_odd & ~(1u << reg)) |
+							 (~buf & 1u) << reg);
 			}
 		} else {
 			tx.in.bf_dirty |= bit;

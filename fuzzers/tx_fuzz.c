@@ -73,8 +73,9 @@
  * NICREF_FUZZ_SNAPSHOT=0 or a DUT turns it off): the SQ, CQ and UMR MKey as made, the ring,
  * the data, the clock, the counters, all as they were. Without snapshots, the stack is put back
  * by what the last input changed (light_restore: the CQ and the SQ made again, the UMR MKey if
- * a UMR ran on it, Blue Flame buffers left written rung for no SQ, the MTUs and the vport's
- * state written back, the ring and the data zeroed) rather than by a full reset and bring-up,
+ * a UMR ran on it, Blue Flame buffers left written rung for no SQ and a plain doorbell on each
+ * register's odd buffer, so its next posting is even as after ALLOC_UAR (D-DB-4), the MTUs and
+ * the vport's state written back, the ring and the data zeroed) rather than by a full reset and bring-up,
  * which cost 2.6 times as much; only the clock, the EQ's index, the counters and the command
  * tokens go on. tx_init checks that a light restore makes the SQ and CQ contexts the bring-up
  * made, the selftest that the corpus does the same either way; NICREF_TX_FULL_RESET=1 forces a
@@ -162,8 +163,15 @@ static void cq_arm(bool solicited)
 
 /* ---- Ringing (§7.4.3.1, §7.2.2) ----------------------------------------------------------- */
 
-/* The send doorbell: the last WQE's dwords 0 and 1, lower first (§7.2.2.2), at offset 0 of the
- * register-0 buffer of this posting (even, odd, ..., §7.2.2.1): refdrv_sq_ring's. */
+/* The buffer of Blue Flame register reg (0 or 1) for its next posting: even, odd, ... (§7.2.2.1
+ * "must be used alternately", D-DB-4), as refdrv_sq_ring's; TX_OP_BF_AGAIN turns it back. */
+static unsigned next_buf(unsigned reg)
+{
+	return reg * 2u + (tx.in.bf_odd >> reg & 1u);
+}
+
+/* The send doorbell: the last WQE's dwords 0 and 1, lower first (§7.2.2.2), at offset 0 of
+ * buffer buf: refdrv_sq_ring's. */
 static void ring_db(unsigned buf, uint32_t d0, uint32_t d1)
 {
 	uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + buf * tx.k.bf_size;
@@ -173,7 +181,7 @@ static void ring_db(unsigned buf, uint32_t d0, uint32_t d1)
 
 static void ring(void)
 {
-	ring_db(tx.st.bf_posts++ & 1u, txf_be32(tx.st.last_wqe), txf_be32(tx.st.last_wqe + 4));
+	ring_db(next_buf(0), txf_be32(tx.st.last_wqe), txf_be32(tx.st.last_wqe + 4));
 }
 
 /* The whole WQE through Blue Flame, padded to 64 bytes, the doorbell dwords last
@@ -185,7 +193,7 @@ static void ring_bf(void)
 		ring();
 		return;
 	}
-	unsigned buf = tx.st.bf_posts++ & 1u;
+	unsigned buf = next_buf(0);
 	uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + buf * tx.k.bf_size;
 	for (size_t i = 8; i < padded; i += 4)
 		tx_follow_bar_write(NULL, at + (uint32_t)i, txf_be32(tx.st.last_wqe + i));
@@ -213,13 +221,13 @@ static void op_ring(struct reader *r)
 		break;
 	case TX_RING_DB_INDEX:
 		d0 = (d0 & 0xFFu) | (uint32_t)(uint16_t)(tx.st.last_index + delta) << 8;
-		ring_db(tx.st.bf_posts++ & 1u, d0, d1);
+		ring_db(next_buf(0), d0, d1);
 		break;
 	case TX_RING_DB_OTHER:
-		ring_db(2 + (tx.st.bf_posts++ & 1u), d0, d1); /* register 1 */
+		ring_db(next_buf(1), d0, d1); /* register 1 */
 		break;
 	default:
-		ring_db(tx.st.bf_posts++ & 1u, d0 | 0xA5000000u, d1 | 0xC0u); /* T26 reserved */
+		ring_db(next_buf(0), d0 | 0xA5000000u, d1 | 0xC0u); /* T26 reserved */
 		break;
 	}
 }
@@ -234,6 +242,12 @@ static void op_bf_write(struct reader *r)
 		v = tx.st.sqn << 8 | (v & 0xFFu);
 	uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + buf * tx.k.bf_size + dw * 4u;
 	tx_follow_bar_write(NULL, at, v);
+}
+
+/* §7.2.2.1 broken on purpose: register reg % 2's next posting reuses its last buffer. */
+static void op_bf_again(struct reader *r)
+{
+	tx.in.bf_odd ^= (uint8_t)(1u << (rd8(r) % 2u));
 }
 
 static void op_dbr(struct reader *r)
@@ -361,7 +375,6 @@ static void op_sq_config(struct reader *r)
 	tx_follow_sq_remade();
 	tx.st.pc = 0;
 	tx.st.posted = false;
-	tx.st.bf_posts = 0;
 	tx.w.signature = a.wq.wq_signature;
 	tx.in.sq_touched = true;
 	NICREF_FUZZ_CHECK(cmd_modify_sq(TX_ST_RST, TX_ST_RDY) == 0);
@@ -396,18 +409,29 @@ static int light_restore(void)
 	uint32_t sqn = tx.st.sqn, cqn = tx.st.cq.cqn;
 	struct refdrv_eq eq = tx.st.eq;
 	/* Blue Flame buffers written and not rung are rung for no SQ: the device forgets their
-	 * dwords (D-DB-3) and reports the driver's SQ_DB_NO_SQ, nothing else. */
+	 * dwords (D-DB-3) and reports the driver's SQ_DB_NO_SQ (and SQ_DB_BF_ALTERNATE when the
+	 * buffer is the one its register used last), nothing else. Then a plain doorbell for no SQ
+	 * on every register's odd buffer: each register's last posting is odd, as on a page
+	 * ALLOC_UAR just gave out, so its next is even (D-DB-4), what tx.in.bf_odd says. */
 	uint64_t vio = tx.oracle.violations, no_sq = tx.oracle.vio_by_rule[NICREF_VIO_SQ_DB_NO_SQ];
-	unsigned rung = 0;
-	for (unsigned b = 0; b < TX_BF_BYTES / tx.k.bf_size; b++)
+	uint64_t alt = tx.oracle.vio_by_rule[NICREF_VIO_SQ_DB_BF_ALTERNATE];
+	unsigned rung = 0, nbuf = TX_BF_BYTES / tx.k.bf_size;
+	for (unsigned b = 0; b < nbuf; b++)
 		if ((tx.in.bf_dirty | tx.in.bf_d0) >> b & 1u) {
 			uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + b * tx.k.bf_size;
 			tx_follow_bar_write(NULL, at, 0);
 			tx_follow_bar_write(NULL, at + 4, 0xFFFFFFu << 8);
 			rung++;
 		}
+	for (unsigned b = 1; b < nbuf; b += 2) {
+		uint32_t at = (uint32_t)tx.k.uar_off + TX_BF_AREA + b * tx.k.bf_size;
+		tx_follow_bar_write(NULL, at, 0);
+		tx_follow_bar_write(NULL, at + 4, 0xFFFFFFu << 8);
+		rung++;
+	}
+	alt = tx.oracle.vio_by_rule[NICREF_VIO_SQ_DB_BF_ALTERNATE] - alt;
 	if (tx.oracle.vio_by_rule[NICREF_VIO_SQ_DB_NO_SQ] != no_sq + rung ||
-	    tx.oracle.violations != vio + rung)
+	    tx.oracle.violations != vio + rung + alt)
 		return -1;
 	vio = tx.oracle.violations;
 	/* The port's and the vport's MTU and the vport's state as the bring-up found them. */
@@ -579,7 +603,7 @@ static int tx_init(void)
 
 static const char *const op_names[TX_OP_FIRST_RESERVED] = {
 	"WQE_RAW", "WQE", "RING", "BF_WRITE", "DBR", "MEM", "TIME", "CQ_ARM", "SQ_MODIFY", "MTU",
-	"VPORT", "SQ_CONFIG",
+	"VPORT", "SQ_CONFIG", "BF_AGAIN",
 };
 
 static void tx_one_input(const uint8_t *data, size_t len)
@@ -643,6 +667,9 @@ static void tx_one_input(const uint8_t *data, size_t len)
 			break;
 		case TX_OP_SQ_CONFIG:
 			op_sq_config(&r);
+			break;
+		case TX_OP_BF_AGAIN:
+			op_bf_again(&r);
 			break;
 		case TX_OP_FIRST_RESERVED:
 			break;

@@ -3,7 +3,7 @@
  *
  * An input is a list of ops, each an op byte and its operands (big-endian; operands past the end
  * of the input read as 0, so every prefix of an input is an input). The op codes are fixed
- * numbers; 0x0C-0xFF are reserved: the op byte alone is consumed and nothing happens. A new op
+ * numbers; 0x0D-0xFF are reserved: the op byte alone is consumed and nothing happens. A new op
  * takes the lowest reserved value. Operand selectors over sets the format fixes (the four WQE
  * kinds, the eight ring modes, ...) are taken modulo their fixed count. */
 #ifndef NICREF_FUZZ_TX_OPS_H
@@ -45,7 +45,11 @@ enum tx_op {
 	 * (§7.9.3.1; raised to the vport's minimum), wq_signature sel bit 2 (§9.2.3); the built
 	 * WQEs are then signed. */
 	TX_OP_SQ_CONFIG = 0x0B,
-	TX_OP_FIRST_RESERVED = 0x0C
+	/* reg:u8: the next posting to Blue Flame register reg % 2 goes to the buffer its last one
+	 * used, against §7.2.2.1 "must be used alternately" (SQ_DB_BF_ALTERNATE when it is a Blue
+	 * Flame posting, D-DB-4); the ring modes alternate otherwise. */
+	TX_OP_BF_AGAIN = 0x0C,
+	TX_OP_FIRST_RESERVED = 0x0D
 };
 
 /* TX_OP_WQE kind bits 1:0 (T26 OPCODE; LSO is D-TX-1); bits 7:2 are ignored. */

@@ -45,6 +45,10 @@ struct tx_input {
 	bool config_dirty;       /* the port's or the vport's MTU or state changed */
 	bool umr_dirty;          /* a UMR of the UMR MKey ran */
 	uint8_t bf_d0, bf_dirty; /* per buffer: dword 0 written / dwords written, not rung */
+	/* Per Blue Flame register: its next posting goes to the odd buffer (§7.2.2.1, D-DB-4).
+	 * Every doorbell rung on the register sets it to the buffer the ring did not use
+	 * (tx_follow_bar_write); clear at the start of an input, as the device's page then is. */
+	uint8_t bf_odd;
 };
 
 /* The target's state. */

@@ -50,6 +50,8 @@ enum {
 
 #define REFDRV_SW_ISSI 1 /* the ISSI of the PRM revision this driver implements (§7.1) */
 
+#define REFDRV_BF_UARS 256u /* the UAR pages whose Blue Flame alternation is kept */
+
 struct refdrv {
 	struct refdrv_ops ops;
 	uint64_t cmdq_addr;  /* 4 KB aligned command queue */
@@ -71,6 +73,11 @@ struct refdrv {
 	uint64_t *pages;
 	uint32_t npages, pages_cap, next_page;
 	uint8_t token;
+	/* §7.2.2.1: "The two buffers in the BlueFlame register must be used alternately": per UAR
+	 * page (by its number modulo REFDRV_BF_UARS), a bit per Blue Flame register, set when the
+	 * register's next posting goes to its odd buffer. Every send doorbell on the register
+	 * toggles it, whichever SQ or QP rings (driver_sq.c); ALLOC_UAR clears the page's. */
+	uint8_t bf_odd[REFDRV_BF_UARS];
 	/* the last command */
 	unsigned last_delivery, last_status;
 	uint32_t last_syndrome;

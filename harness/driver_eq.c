@@ -30,8 +30,11 @@ int refdrv_alloc_uar(struct refdrv *d, uint32_t *uar)
 	uint8_t in[16] = { 0 }, out[16] = { 0 };
 	refdrv_field_set(in, sizeof in, "alloc_uar_in", "opcode", (uint64_t)refdrv_opcode("ALLOC_UAR"));
 	int st = refdrv_cmd(d, in, sizeof in, out, sizeof out);
-	if (st == 0)
+	if (st == 0) {
 		*uar = (uint32_t)refdrv_field_get(out, sizeof out, "alloc_uar_out", "uar");
+		/* A page given out anew starts its Blue Flame postings at the even buffers. */
+		d->bf_odd[*uar % REFDRV_BF_UARS] = 0;
+	}
 	return st;
 }
 

@@ -499,12 +499,16 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The Blue Flame buffer of this posting: register 0 of the SQ's UAR page, even then odd. */
+/* The Blue Flame buffer of this posting: register 0 of the SQ's UAR page, its buffers used
+ * alternately, even then odd (§7.2.2.1 "must be used alternately"). The parity belongs to the
+ * register, not to the SQ: the QPs of a stack share one page (driver_qp.c), and every send
+ * doorbell on the register, plain or Blue Flame, counts (D-DB-4). */
 static uint32_t bf_buffer(struct refdrv *d, struct refdrv_sq_stack *s)
 {
+	uint8_t *odd = &d->bf_odd[s->uar % REFDRV_BF_UARS];
 	uint32_t at = (uint32_t)(refdrv_uar_offset(d, s->uar) + BF_AREA +
-				 (s->bf_posts & 1u) * refdrv_bf_buffer_size(d));
-	s->bf_posts++;
+				 (*odd & 1u) * refdrv_bf_buffer_size(d));
+	*odd ^= 1u;
 	return at;
 }
 

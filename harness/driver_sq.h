@@ -136,7 +136,6 @@ struct refdrv_sq_stack {
 	uint16_t last_index; /* the first WQEBB of the last WQE written */
 	uint8_t last_wqe[REFDRV_WQE_MAX];
 	size_t last_len;
-	unsigned bf_posts;   /* postings to the Blue Flame register: even -> buffer 0, odd -> 1 */
 	unsigned up;         /* how many of the objects exist (for the teardown) */
 };
 

@@ -111,9 +111,9 @@ head -c 37 corpora/adp/hand-escalate >"$work/adp-head"
   printf '\x03\x0a\x09\x09\x04\x00\xff\xff'; } >"$work/adp-b"
 same_trace adp "$work/adp-a" "$work/adp-b"
 
-# tx (fuzzers/tx_ops.h): 0x0C-0xFF, the op byte alone.
+# tx (fuzzers/tx_ops.h): 0x0D-0xFF, the op byte alone.
 seed=corpora/tx/seed-send-ptr-inline
-{ printf '\x0c\xff'; cat "$seed"; printf '\x80'; } >"$work/tx-r"
+{ printf '\x0d\xff'; cat "$seed"; printf '\x80'; } >"$work/tx-r"
 same_trace tx "$seed" "$work/tx-r"
 
 # tx restores its device from a snapshot between inputs (fuzz_snap.h), or without snapshots

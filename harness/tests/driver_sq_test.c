@@ -191,6 +191,27 @@ Test(refdrv_sq, a_posted_wqe_is_in_the_ring_the_record_and_the_doorbell)
 	stack_down();
 }
 
+/* §7.2.2.1 "The two buffers in the BlueFlame register must be used alternately": the parity is
+ * the register's, not the SQ's. A second ring of the same page (here a copy of the stack made
+ * before the first rings, as the QPs of a QP stack share their page, driver_qp.c) takes the odd
+ * buffer after the first took the even one; its doorbell names a WQE already run, ignored. */
+Test(refdrv_sq, two_rings_of_one_page_alternate_its_register)
+{
+	stack_up(NULL);
+	struct refdrv_wqe w;
+	nop(&w, 2);
+	cr_assert_eq(refdrv_sq_write(&t->d, &s, w.b, w.len), 0, "%s", t->d.error);
+	cr_assert_eq(refdrv_sq_record(&t->d, &s), 0, "%s", t->d.error);
+	struct refdrv_sq_stack other = s;
+	refdrv_sq_ring(&t->d, &s);
+	refdrv_sq_ring(&t->d, &other);
+	uint32_t page = (uint32_t)refdrv_uar_offset(&t->d, s.uar);
+	cr_assert_eq(bar.n, 4);
+	cr_expect_eq(bar.off[0], page + 0x800);
+	cr_expect_eq(bar.off[2], page + 0x800 + refdrv_bf_buffer_size(&t->d), "the odd buffer");
+	stack_down();
+}
+
 Test(refdrv_sq, a_wqe_past_the_end_of_the_ring_wraps)
 {
 	struct refdrv_sq_stack_attr a;

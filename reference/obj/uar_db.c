@@ -5,12 +5,13 @@
  * and the Blue Flame registers (800h-FFFh: registers of 2^log_bf_reg_size bytes, each a pair of
  * equal buffers, even and odd; a send doorbell is the first two dwords of a buffer). Everything
  * else of the page is reserved. The state a page keeps between writes (the first half of a
- * split CQ doorbell, the first dword of a send doorbell, the Blue Flame bytes) is made when its
- * UAR number is first allocated (ALLOC_UAR: at most the UAR area's pages, the capability) and
- * kept until the device goes, so no write allocates. It is emptied when the objects go
- * (TEARDOWN_HCA, DISABLE_HCA, reset), not at DEALLOC_UAR: a number given out again finds what
- * its page held. A reset empties only the pages written since the last one, so it costs what
- * was used. */
+ * split CQ doorbell, the first dword of a send doorbell, the Blue Flame bytes, which buffer of
+ * each Blue Flame register its last send doorbell used) is made when its UAR number is first
+ * allocated (ALLOC_UAR: at most the UAR area's pages, the capability) and kept until the device
+ * goes, so no write allocates. It is emptied when the objects go (TEARDOWN_HCA, DISABLE_HCA,
+ * reset), not at DEALLOC_UAR: a number given out again finds what its page held, but for the
+ * Blue Flame alternation, which starts afresh at each ALLOC_UAR (D-DB-4). A reset empties only
+ * the pages written since the last one, so it costs what was used. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,10 @@ struct uar_page {
 	uint8_t d0_valid;
 	uint32_t d0[BF_BUFS_MAX];
 	bool touched; /* on the touched list: written since the last reset */
+	/* §7.2.2.1 alternation (D-DB-4), a bit per Blue Flame register: its last send doorbell
+	 * rang on its even buffer. Clear after ALLOC_UAR and reset, as if the last had been odd:
+	 * the register's first posting is its "even" one. */
+	uint8_t bf_even;
 	/* The Blue Flame area as written, and which of its dwords were written since their
 	 * buffer's last doorbell. */
 	uint64_t written[BF_BYTES / 4 / 64];
@@ -73,6 +78,12 @@ int uar_db_open(struct nicref_dev *dev, uint32_t uar)
 	/* calloc: a page starts empty; its Blue Flame bytes are read only once written. */
 	if (!d->page[uar] && !(d->page[uar] = calloc(1, sizeof *d->page[uar])))
 		return -1;
+	/* D-DB-4: a page given out again (§7.2 item 1, another consumer) counts its postings
+	 * afresh: the first to each register is an even one. */
+	if (d->page[uar]->bf_even) {
+		mark_dirty(d, uar);
+		d->page[uar]->bf_even = 0;
+	}
 	return 0;
 }
 
@@ -87,6 +98,7 @@ void uar_db_reset(struct nicref_dev *dev)
 		mark_dirty(d, d->touched[i]);
 		pg->cq_low_valid = false;
 		pg->d0_valid = 0;
+		pg->bf_even = 0;
 		pg->touched = false;
 		memset(pg->written, 0, sizeof pg->written);
 	}
@@ -232,12 +244,41 @@ static unsigned bf_whole(const uint64_t *written, unsigned first, unsigned ndw)
 	return (n < ndw ? n : ndw) * 4;
 }
 
+/* Whether any dword of the buffer past the doorbell (ndw dwords from `first`, whole words) was
+ * written since its last doorbell: the doorbell is a Blue Flame posting, not a plain one. */
+static bool bf_copied(const uint64_t *written, unsigned first, unsigned ndw)
+{
+	for (unsigned w = first / 64; w < (first + ndw) / 64; w++)
+		if (written[w])
+			return true;
+	return false;
+}
+
+/* §7.2.2.1: "The two buffers in the BlueFlame register must be used alternately; in other
+ * words, BlueFlame_Bufferi_even should be used for each even posting to BlueFlame register i,
+ * and BlueFlame_Bufferi_odd ... for each odd posting" (D-DB-4). Every send doorbell rung on a
+ * buffer uses it (§7.2: the doorbell register "is the first 2 DWORDS of the blue-flame
+ * buffer"); a Blue Flame posting, the WQE written into the buffer past the doorbell, must use
+ * the buffer the register's previous doorbell did not (the first after ALLOC_UAR or a reset:
+ * the even one). A plain doorbell (8 bytes, "regular (not BlueFlame) DoorBells") is not held to
+ * it. Reported, then acted on like any other (D-DB-3 decides whether the copy runs). */
+static void bf_alternate(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar,
+			 unsigned bufno, unsigned size, bool copied)
+{
+	unsigned reg = bufno / 2, even = !(bufno & 1u);
+	if (copied && (pg->bf_even >> reg & 1u) == even)
+		dev_violation(dev, NICREF_VIO_SQ_DB_BF_ALTERNATE,
+			      (uint64_t)uar << 32 | (BF_AREA + bufno * size));
+	pg->bf_even = (uint8_t)((pg->bf_even & ~(1u << reg)) | even << reg);
+}
+
 /* Dword 1 of a buffer: the send doorbell rings (§7.2.2.2: dword 0 first). */
 static void bf_ring(struct nicref_dev *dev, struct uar_page *pg, uint32_t uar, unsigned bufno,
 		    unsigned size, uint32_t d1)
 {
 	uint32_t d0 = pg->d0[bufno];
 	unsigned first = bufno * size / 4, ndw = size / 4;
+	bf_alternate(dev, pg, uar, bufno, size, bf_copied(pg->written, first, ndw));
 	uint8_t *buf = pg->bf + bufno * size;
 	put_be32(buf, d0);
 	put_be32(buf + 4, d1);

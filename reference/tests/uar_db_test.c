@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <stdint.h>
 
+#include "nicref/snapshot.h"
 #include "obj/cq.h"
 #include "wq_util.h"
 
@@ -104,16 +105,16 @@ Test(uar_db, a_reset_empties_every_page_written)
 }
 
 /* A NOP of ds 16-byte units (padded with zero-length data segments, §7.2.2.1) at the SQ's next
- * WQEBB (*next, which it advances), in memory and in Blue Flame buffer 0 of the SQ's page but
- * for the dwords of `skip` (a byte offset, or 0 for none), then the record and its doorbell: the
- * sq_doorbell event's bf argument. */
-static uint64_t blue_flame(uint32_t sqn, unsigned ds, unsigned skip, uint16_t *next)
+ * WQEBB (*next, which it advances), in memory and in Blue Flame buffer `buf` (0 even, 1 odd of
+ * register 0) of the SQ's page but for the dwords of `skip` (a byte offset, or 0 for none),
+ * then the record and its doorbell: the sq_doorbell event's bf argument. */
+static uint64_t blue_flame(uint32_t sqn, unsigned buf, unsigned ds, unsigned skip, uint16_t *next)
 {
 	uint8_t wqe[1024];
 	post_nop_wqe(wqe, *next, ds, 0, sqn, (uint8_t)(ds * 7));
 	*next = (uint16_t)(*next + (ds + 3) / 4); /* §7.4.1.1: ceil(ds / 4) WQEBBs */
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, *next), 0);
-	uint32_t bf = uar * PAGE + BF;
+	uint32_t bf = uar * PAGE + BF + buf * BF_BUF;
 	for (unsigned i = 8; i < ds * 16u && i < BF_BUF; i += 4)
 		if (i != skip)
 			bar_write(bf + i, tl_get32(wqe + i));
@@ -131,15 +132,14 @@ Test(uar_db, a_blue_flame_copy_is_taken_whole)
 	cr_assert_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK);
 	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 0, 1), OK);
 	uint16_t next = 0;
-	cr_expect_eq(blue_flame(sqn, 4, 0, &next), 1, "64 bytes, every dword written");
-	cr_expect_eq(blue_flame(sqn, 4, 0x34, &next), 0, "dword 34h not written since the doorbell");
-	cr_expect_eq(blue_flame(sqn, 16, 0, &next), 1, "the whole 256-byte buffer");
-	cr_expect_eq(blue_flame(sqn, 16, 0xFC, &next), 0, "its last dword missing");
-	cr_expect_eq(blue_flame(sqn, 17, 0, &next), 0, "272 bytes: beyond the buffer");
+	/* The buffers of register 0 alternately (§7.2.2.1, D-DB-4). */
+	cr_expect_eq(blue_flame(sqn, 0, 4, 0, &next), 1, "64 bytes, every dword written");
+	cr_expect_eq(blue_flame(sqn, 1, 4, 0x34, &next), 0, "dword 34h not written since the doorbell");
+	cr_expect_eq(blue_flame(sqn, 0, 16, 0, &next), 1, "the whole 256-byte buffer");
+	cr_expect_eq(blue_flame(sqn, 1, 16, 0xFC, &next), 0, "its last dword missing");
+	cr_expect_eq(blue_flame(sqn, 0, 17, 0, &next), 0, "272 bytes: beyond the buffer");
 	cr_expect_eq(tdev->tr.violations, 0);
 }
-
-/* ---- §7.2.2.2: no other doorbell in the midst of one (D-CQ-15, D-DB-4) ---------------------- */
 
 /* The violation `nth` of the trace since the last mark: rule and argument. */
 static void expect_vio(unsigned nth, unsigned rule, uint64_t arg)
@@ -151,6 +151,168 @@ static void expect_vio(unsigned nth, unsigned rule, uint64_t arg)
 	cr_expect_eq(v->arg[1], arg, "violation %u: arg %#llx, expected %#llx", nth,
 		     (unsigned long long)v->arg[1], (unsigned long long)arg);
 }
+
+/* ---- §7.2.2.1: the two buffers of a register used alternately (D-DB-4) ----------------------- */
+
+/* A send doorbell for SQ 99 (none: SQ_DB_NO_SQ) on buffer `buf` of page `page`: a Blue Flame
+ * posting when `copy` (a body dword written first), a plain doorbell (the 8 bytes) otherwise. */
+static void post99(uint32_t page, unsigned buf, bool copy)
+{
+	uint32_t at = page * PAGE + BF + buf * BF_BUF;
+	if (copy)
+		bar_write(at + 8, 0);
+	bar_write(at, 0x0A);
+	bar_write(at + 4, 99u << 8 | 2);
+}
+
+/* The SQ_DB_BF_ALTERNATE violations since the last mark; each names the buffer `buf` of `page`
+ * when `page` is not ~0u. */
+static unsigned alternate_vios(uint32_t page, unsigned buf)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < tdev->tr.violations; i++) {
+		const struct nicref_event *v = tl_nth(&tdev->tr, NICREF_EV_VIOLATION, i);
+		if (v->arg[0] != NICREF_VIO_SQ_DB_BF_ALTERNATE)
+			continue;
+		if (page != ~0u)
+			cr_expect_eq(v->arg[1], (uint64_t)page << 32 | (BF + buf * BF_BUF));
+		n++;
+	}
+	return n;
+}
+
+/* "BlueFlame_Bufferi_even should be used for each even posting to BlueFlame register i, and
+ * BlueFlame_Bufferi_odd ... for each odd posting": even, odd, even, odd is right; the first
+ * posting of a page is an even one; the same buffer twice is the violation, reported at the
+ * second, which is still acted on (here: SQ_DB_NO_SQ). */
+Test(uar_db, blue_flame_postings_alternate_the_buffers_of_a_register)
+{
+	tl_mark(&tdev->tr);
+	for (unsigned i = 0; i < 4; i++)
+		post99(uar, i & 1u, true);
+	cr_expect_eq(alternate_vios(uar, 0), 0, "even, odd, even, odd");
+	cr_expect_eq(tdev->tr.vio[NICREF_VIO_SQ_DB_NO_SQ], 4);
+	tl_mark(&tdev->tr);
+	post99(uar, 1, true); /* odd after odd */
+	cr_expect_eq(alternate_vios(uar, 1), 1);
+	cr_expect_eq(tdev->tr.vio[NICREF_VIO_SQ_DB_NO_SQ], 1, "acted on: it reached the SQ lookup");
+	tl_mark(&tdev->tr);
+	post99(uar, 0, true); /* the register goes on from the odd buffer used last */
+	cr_expect_eq(alternate_vios(uar, 0), 0);
+	tl_mark(&tdev->tr);
+	/* A page's first posting to a register is its even one. */
+	uint32_t uar2;
+	cr_assert_eq(cmd16(0x802, 0, &uar2), OK); /* ALLOC_UAR */
+	post99(uar2, 1, true);
+	cr_expect_eq(alternate_vios(uar2, 1), 1, "the first posting on the odd buffer");
+	tl_mark(&tdev->tr);
+}
+
+/* A plain doorbell (8 bytes, "regular (not BlueFlame) DoorBells") uses its buffer, so the next
+ * Blue Flame posting goes to the other one; it is not itself held to the alternation (Linux
+ * mlx5e rings one offset with plain doorbells only). */
+Test(uar_db, a_plain_doorbell_between_blue_flame_postings)
+{
+	tl_mark(&tdev->tr);
+	post99(uar, 0, true);
+	post99(uar, 1, false);
+	post99(uar, 0, true); /* after the plain one on odd: right (rdma-core toggles at each) */
+	cr_expect_eq(alternate_vios(uar, 0), 0, "Blue Flame even, plain odd, Blue Flame even");
+	post99(uar, 0, false);
+	post99(uar, 0, false);
+	cr_expect_eq(alternate_vios(uar, 0), 0, "plain doorbells on one buffer are no violation");
+	post99(uar, 0, true); /* after the plain one on even */
+	cr_expect_eq(alternate_vios(uar, 0), 1, "Blue Flame on the buffer the plain one used");
+	cr_expect_eq(tdev->tr.vio[NICREF_VIO_SQ_DB_NO_SQ], 6);
+	tl_mark(&tdev->tr);
+}
+
+/* The alternation is per register of a page: register 1, and another page, count their own
+ * postings ("Different BlueFlame registers can be accessed ... independently"; §7.2.2.2 "Such a
+ * synchronization is not required ... on different UAR pages"). */
+Test(uar_db, registers_and_pages_alternate_independently)
+{
+	uint32_t uar2;
+	cr_assert_eq(cmd16(0x802, 0, &uar2), OK);
+	tl_mark(&tdev->tr);
+	post99(uar, 0, true);
+	post99(uar2, 0, true);
+	post99(uar, 2, true); /* register 1, even */
+	post99(uar2, 1, true);
+	post99(uar, 1, true);
+	post99(uar, 3, true);
+	post99(uar2, 0, true);
+	cr_expect_eq(alternate_vios(~0u, 0), 0);
+	cr_expect_eq(tdev->tr.vio[NICREF_VIO_SQ_DB_NO_SQ], 7);
+	tl_mark(&tdev->tr);
+}
+
+/* A Blue Flame posting on the wrong buffer is still executed: the SQ's doorbell is acted on and
+ * the whole copy runs (D-DB-3; D-DB-4 reports and goes on). */
+Test(uar_db, a_posting_on_the_wrong_buffer_is_reported_and_executed)
+{
+	struct refdrv_sq_attr a = sq_attr();
+	uint32_t sqn;
+	cr_assert_eq(refdrv_create_sq(&tdev->d, &a, &sqn), OK);
+	cr_assert_eq(refdrv_modify_sq(&tdev->d, sqn, 0, 1), OK);
+	uint16_t next = 0;
+	cr_expect_eq(blue_flame(sqn, 0, 4, 0, &next), 1);
+	cr_expect_eq(tdev->tr.violations, 0);
+	cr_expect_eq(blue_flame(sqn, 0, 4, 0, &next), 1, "the copy runs");
+	cr_assert_eq(tdev->tr.violations, 1);
+	expect_vio(0, NICREF_VIO_SQ_DB_BF_ALTERNATE, (uint64_t)uar << 32 | BF);
+	struct refdrv_wq_status st;
+	cr_assert_eq(refdrv_query_sq(&tdev->d, sqn, &st), OK);
+	cr_expect_eq(st.hw_counter, 2, "both NOPs ran");
+	tl_mark(&tdev->tr);
+}
+
+/* The count starts afresh when ALLOC_UAR gives the page out again (a new consumer, §7.2 item 1)
+ * and after a reset; a snapshot takes it and a restore brings it back. */
+Test(uar_db, alloc_uar_reset_and_snapshots_restart_or_keep_the_alternation)
+{
+	uint32_t uar2, again;
+	cr_assert_eq(cmd16(0x802, 0, &uar2), OK);
+	tl_mark(&tdev->tr);
+	post99(uar2, 0, true);
+	cr_assert_eq(cmd16(0x803, uar2, NULL), OK); /* DEALLOC_UAR */
+	cr_assert_eq(cmd16(0x802, 0, &again), OK);
+	cr_assert_eq(again, uar2, "lowest free first (D-OBJ-2)");
+	post99(uar2, 0, true);
+	cr_expect_eq(alternate_vios(uar2, 0), 0, "even again after ALLOC_UAR");
+	/* A snapshot after an even posting: odd is next; after the restore too. */
+	int why = -1;
+	struct nicref_snapshot *snap = nicref_snapshot_take(tdev->dev, &why);
+	cr_assert(snap, "snapshot refused (%d)", why);
+	post99(uar2, 1, true);
+	cr_assert_eq(nicref_snapshot_restore(tdev->dev, snap), 0);
+	tl_mark(&tdev->tr);
+	post99(uar2, 1, true);
+	cr_expect_eq(alternate_vios(uar2, 1), 0, "the restore brought back the even one as last");
+	cr_assert_eq(nicref_snapshot_restore(tdev->dev, snap), 0);
+	nicref_snapshot_free(snap);
+	tl_mark(&tdev->tr);
+	post99(uar2, 0, true);
+	cr_expect_eq(alternate_vios(uar2, 0), 1, "even after even, as at the snapshot");
+	tl_mark(&tdev->tr);
+	/* A reset: the pages start afresh (the objects and UARs went with it). */
+	nicref_dev_reset(tdev->dev);
+	struct refdrv_ops ops = refdrv_ops_model(tdev->dev);
+	refdrv_fini(&tdev->d);
+	cr_assert_eq(refdrv_init(&tdev->d, &ops), 0);
+	cr_assert_eq(refdrv_bring_up(&tdev->d, REFDRV_INITIALIZED), 0, "%s", tdev->d.error);
+	uint32_t u[2];
+	for (unsigned i = 0; i < 2; i++)
+		cr_assert_eq(cmd16(0x802, 0, &u[i]), OK);
+	cr_assert_eq(u[1], uar2);
+	tl_mark(&tdev->tr);
+	post99(uar2, 0, true);
+	cr_expect_eq(alternate_vios(uar2, 0), 0, "even first after the reset");
+	tl_mark(&tdev->tr);
+}
+
+/* ---- §7.2.2.2: no other doorbell in the midst of one (D-CQ-15, D-DB-4) ---------------------- */
+
 
 /* "No other DoorBell can be rung (or even start ringing) in the midst of an on-going write of a
  * DoorBell over a given UAR page": a send doorbell's dword 0 between the CQ doorbell's halves is

@@ -189,7 +189,9 @@ Test(sq, doorbell_and_blue_flame)
 	/* Blue Flame (D-DB-3): the WQE's 32 bytes, body first, then dwords 0-1. */
 	post_nop_wqe(wqe, 1, 2, 0, sqn, 0x22);
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 2), 0);
-	uint32_t bf = uar * 4096 + 0x900; /* register 0, odd buffer */
+	/* Register 0's even buffer: the doorbell before used the odd one (§7.2.2.1 "must be used
+	 * alternately", D-DB-4). */
+	uint32_t bf = uar * 4096 + 0x800;
 	for (unsigned i = 8; i < 32; i += 4)
 		nicref_bar_write32(tdev->dev, bf + i, tl_get32(wqe + i));
 	tl_mark(&tdev->tr);
@@ -203,11 +205,11 @@ Test(sq, doorbell_and_blue_flame)
 	 * difference is the driver's violation. */
 	post_nop_wqe(wqe, 2, 2, 0, sqn, 0x33);
 	cr_assert_eq(refdrv_wq_dbr_write(&tdev->d, SQ_DBR, true, 3), 0);
-	bf = uar * 4096 + 0x800;
+	bf = uar * 4096 + 0x900; /* the odd buffer, alternately */
 	for (unsigned i = 8; i < 32; i += 4)
 		nicref_bar_write32(tdev->dev, bf + i, i < 20 ? tl_get32(wqe + i) : 0xDEADBEEF);
 	tl_mark(&tdev->tr);
-	refdrv_sq_doorbell(&tdev->d, uar, 0, sqn, 2, 0x00, 2);
+	refdrv_sq_doorbell(&tdev->d, uar, 1, sqn, 2, 0x00, 2);
 	cr_assert_eq(tl_count(&tdev->tr, NICREF_EV_SQ_DOORBELL), 1);
 	cr_expect_eq(tl_nth(&tdev->tr, NICREF_EV_SQ_DOORBELL, 0)->arg[4], 1);
 	tl_expect_one_violation(&tdev->tr, NICREF_VIO_SQ_BF_MISMATCH);

@@ -114,6 +114,11 @@
 	X(SQ_DB_SPLIT, "PRM §7.2.2.2 (no other doorbell in the midst of one)",                   \
 	  "a CQ or EQ doorbell written between the two dwords of a send doorbell of the page; "  \
 	  "the half-written send doorbell is dropped (arg: uar << 32 | page offset of the "      \
-	  "stray write)")
+	  "stray write)")                                                                       \
+	X(SQ_DB_BF_ALTERNATE, "PRM §7.2.2.1 (\"The two buffers in the BlueFlame register must be " \
+	  "used alternately\")",                                                                 \
+	  "a Blue Flame posting (WQE bytes written past the doorbell) to the buffer its "       \
+	  "register's previous send doorbell used; acted on (arg: uar << 32 | page offset of "  \
+	  "the buffer)")
 
 #endif
