@@ -127,7 +127,7 @@ Test(steer_rules, modify_flow_table_unselected_context)
 	cr_expect_eq(modify_ft(t, a, 0, 3, 2, 1, b), 0, "own miss: refused as %s",
 		     tl_rule_of(t->d.last_syndrome));
 	tl_refused(t, modify_ft(t, a, 0, 0, 0, 1, c), FT_MODIFY_UNSELECTED);
-	tl_refused(t, modify_ft(t, a, 0, 0, 0, 0, b), FT_MODIFY_UNSELECTED);
+	tl_refused(t, modify_ft(t, a, 0, 0, 0, 2, b), FT_MODIFY_UNSELECTED);
 	uint8_t in[0x40] = { 0 }, out[0x40] = { 0 };
 	refdrv_field_set(in, sizeof in, "query_flow_table_in", "opcode", 0x932);
 	refdrv_field_set(in, sizeof in, "query_flow_table_in", "table_id", a);
