@@ -43,10 +43,24 @@ def cmd(layout, fields, status="OK", rule=None, length=None, olen=None, out=None
             if ru:
                 a["rule"] = ru
             exp["any_of"].append(a)
-        ev = c[1]["events"]
-        ev["exact"] = False
-        sts = sorted({st for _, st, _ in alts})
-        ev["expect"][0]["status"] = sts[0] if len(sts) == 1 else {"in": sts}
+        done = c[1]["events"]["expect"][0]
+        if not any(ru == "RESERVED_NOT_ZERO" for _, _, ru in alts):
+            sts = sorted({st for _, st, _ in alts})
+            done["status"] = sts[0] if len(sts) == 1 else {"in": sts}
+            c[1]["events"] = {"exact": False, "expect": [done]}
+            return c
+        # A reserved-bit refusal reports CMD_RESERVED_NOT_ZERO violations (D-CMD-8) first: each
+        # reading's events are listed whole.
+        evs = []
+        for reading, st, ru in alts:
+            d = dict(done, status=st)
+            e = [d]
+            if ru:
+                e = [{"event": "cmd_fail", "slot": 0, "opcode": d["opcode"], "rule": ru}, d]
+            if ru == "RESERVED_NOT_ZERO":
+                e = [{"event": "violation", "rule": "CMD_RESERVED_NOT_ZERO"}] + e
+            evs.append({"reading": reading, "exact": False, "expect": e})
+        c[1]["events"] = {"any_of": evs}
         return c
     op = layout[:-3].upper()
     f = {"opcode": op}
