@@ -72,7 +72,8 @@
 	X(FG_CRITERIA_UNSUPPORTED, BAD_PARAM, "PRM §7.11.3.4 FULL/PARTIAL; T151 20h-3Fh; "       \
 	  "T153 (D-FT-2, D-FT-9)",                                                                \
 	  "a FULL mask without ft_field_support, a PARTIAL one without ft_field_bitmask_support, "\
-	  "or a field the device does not match (inner headers)")                                 \
+	  "an IPv4 address or dmac 01:00:00:00:00:00 mask without either, or a field the device " \
+	  "does not match (inner headers)")                                                       \
 	X(FG_ID_OUT_OF_RANGE, BAD_INDEX, "PRM §12.14.7 T420 18h; T128",                         \
 	  "group_id outside the flow group handle range")                                         \
 	X(FG_NOT_FOUND, BAD_RESOURCE, "PRM §7.11.3.4.1 ('unique for the specific Flow table'); " \
