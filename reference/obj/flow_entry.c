@@ -273,6 +273,8 @@ enum nicref_cmd_rule cmd_set_flow_table_entry(struct cmd_ctx *c)
 			return NICREF_RULE_FTE_MODIFY_MASK;
 		if (gid != old->fg->hdr.handle) /* D-FT-14 */
 			return NICREF_RULE_FTE_MODIFY_GROUP;
+	} else if (!obj_in_range(dev, OBJ_FG, gid)) {
+		return NICREF_RULE_FTE_GROUP_OUT_OF_RANGE; /* T128 BAD_INDEX, as FG_ID_OUT_OF_RANGE */
 	} else if (!g || g->ft != t) {
 		return NICREF_RULE_FTE_GROUP_NOT_FOUND;
 	} else if (idx < g->start || idx > g->end) {

@@ -84,9 +84,11 @@ static uint32_t take_bits(const uint8_t *m, uint8_t *rest, const struct nicref_f
 	return n;
 }
 
-/* §7.11.3.4: NONE always; FULL with ft_field_support; PARTIAL with ft_field_bitmask_support;
- * the dmac mask 01:00:00:00:00:00 with FULL dmac support; an IPv4 address (the last dword all
- * ones, the 96 bits before it 0, T413) is FULL (D-FT-9). */
+/* §7.11.3.4: NONE always; FULL with ft_field_support; PARTIAL with ft_field_bitmask_support.
+ * Two masks are supported under either bit: the dmac mask 01:00:00:00:00:00, a PARTIAL mask the
+ * note "also" supports with FULL dmac support; and an IPv4 address mask (the last dword all ones,
+ * the 96 bits before it 0, T413), FULL of T413's ipv4 field and PARTIAL of the 128-bit address
+ * (D-FT-9). */
 static enum nicref_cmd_rule check_criteria(const struct nicref_dev *dev, unsigned type,
 					   uint8_t enable, const uint8_t *m)
 {
@@ -113,16 +115,19 @@ static enum nicref_cmd_rule check_criteria(const struct nicref_dev *dev, unsigne
 			continue;
 		if (mf->sup == SUP_NEVER)
 			return NICREF_RULE_FG_CRITERIA_UNSUPPORTED;
-		bool full = set == width;
+		bool full = set == width, either = false;
 		if (mf->kind == FK_IP && set == 32) { /* D-FT-9: an IPv4 address, T413 0Ch */
 			uint32_t v4 = a->bit_offset + 96;
-			full = true;
+			either = true;
 			for (uint32_t i = v4; i < v4 + 32; i++)
-				full = full && bit_at(m, i);
+				either = either && bit_at(m, i);
 		}
 		if (mf->kind == FK_DMAC && set == 1 && bit_at(m, a->bit_offset + 7))
-			full = true; /* the multicast bit, "also supported if a FULL match is" */
-		if (!flow_field_supported(dev, type, !full, mf->sup))
+			either = true; /* the multicast bit: PARTIAL, "also supported if a FULL match is" */
+		bool ok = either ? flow_field_supported(dev, type, false, mf->sup) ||
+					   flow_field_supported(dev, type, true, mf->sup)
+				 : flow_field_supported(dev, type, !full, mf->sup);
+		if (!ok)
 			return NICREF_RULE_FG_CRITERIA_UNSUPPORTED;
 	}
 	for (size_t i = 0; i < sizeof rest; i++)
@@ -215,8 +220,8 @@ static uint32_t slot_of(const struct flow_table *t, uint32_t start)
 enum nicref_cmd_rule cmd_create_flow_group(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
-	struct flow_table *t;
-	enum nicref_cmd_rule rule = flow_cmd_table(c, &t);
+	unsigned type;
+	enum nicref_cmd_rule rule = flow_cmd_type(c, &type);
 	if (rule != NICREF_RULE_NONE)
 		return rule;
 	uint32_t start = (uint32_t)PRM_GET(create_flow_group_in, start_flow_index, c->in, c->in_len);
@@ -226,12 +231,16 @@ enum nicref_cmd_rule cmd_create_flow_group(struct cmd_ctx *c)
 	if (c->in_len > FG_CRITERIA_OFF)
 		memcpy(m, c->in + FG_CRITERIA_OFF,
 		       c->in_len - FG_CRITERIA_OFF < sizeof m ? c->in_len - FG_CRITERIA_OFF : sizeof m);
+	/* D-CMD-7 step 6: the fields (BAD_PARAM), then the table named and what depends on it. */
 	if (start > end)
 		return NICREF_RULE_FG_INDEX_ORDER;
+	if ((rule = check_criteria(dev, type, enable, m)) != NICREF_RULE_NONE)
+		return rule;
+	struct flow_table *t;
+	if ((rule = flow_cmd_table(c, &t)) != NICREF_RULE_NONE)
+		return rule;
 	if ((uint64_t)end >= (1ull << t->log_size))
 		return NICREF_RULE_FG_BEYOND_TABLE;
-	if ((rule = check_criteria(dev, t->type, enable, m)) != NICREF_RULE_NONE)
-		return rule;
 	/* Dispatch refused C0h-1FFh of the criteria as reserved (D-CMD-8): no field covers it. */
 	uint32_t at = slot_of(t, start);
 	if ((at < t->ngroups && t->groups[at]->start <= end) ||

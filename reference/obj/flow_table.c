@@ -11,7 +11,6 @@
 #include "cmd/cmd_table.h"
 #include "obj/obj_walk.h"
 #include "obj/flow_cmd.h"
-#include "obj/modify_mask.h"
 
 #define FTC_OFF 0x18 /* T383/T389/T403: the flow table context at 18h */
 
@@ -67,16 +66,24 @@ static uint64_t ftc_get(const struct cmd_ctx *c, const struct nicref_field *f)
 }
 #define FTC_GET(c, n) ftc_get((c), PRM_FIELD(flow_table_context, n))
 
-/* T388 00h[27:24] and 04h: the miss behaviour of a table of `type` at `level`. */
-static enum nicref_cmd_rule check_miss(const struct cmd_ctx *c, unsigned type, unsigned level,
-				       uint8_t action, uint32_t id)
+/* T388 00h[27:24]: the miss action of a table of `type`, a field check (BAD_PARAM, D-CMD-7
+ * step 6 before the objects named). */
+static enum nicref_cmd_rule check_miss_action(const struct cmd_ctx *c, unsigned type, uint8_t action)
 {
 	if (action > 1)
 		return NICREF_RULE_FT_MISS_ACTION;
+	if (action == 1 &&
+	    !flow_prop(c->dev, type, PRM_FIELD(flow_table_properties, identified_miss_table)))
+		return NICREF_RULE_FT_MISS_UNSUPPORTED;
+	return NICREF_RULE_NONE;
+}
+
+/* T388 04h: the miss table of a table of `type` at `level` (action checked before). */
+static enum nicref_cmd_rule check_miss_table(const struct cmd_ctx *c, unsigned type,
+					     unsigned level, uint8_t action, uint32_t id)
+{
 	if (action == 0)
 		return NICREF_RULE_NONE; /* 04h "Valid when ... identified_miss_table" (D-FT-17) */
-	if (!flow_prop(c->dev, type, PRM_FIELD(flow_table_properties, identified_miss_table)))
-		return NICREF_RULE_FT_MISS_UNSUPPORTED;
 	if (!obj_in_range(c->dev, OBJ_FT, id))
 		return NICREF_RULE_FT_MISS_OUT_OF_RANGE;
 	const struct flow_table *m = obj_get(c->dev, OBJ_FT, id);
@@ -99,11 +106,14 @@ enum nicref_cmd_rule cmd_create_flow_table(struct cmd_ctx *c)
 	n.log_size = (uint8_t)FTC_GET(c, log_size);
 	n.miss_action = (uint8_t)FTC_GET(c, table_miss_action);
 	n.miss_id = n.miss_action == 1 ? (uint32_t)FTC_GET(c, table_miss_id) : 0;
-	if ((rule = check_miss(c, type, n.level, n.miss_action, n.miss_id)) != NICREF_RULE_NONE)
+	/* D-CMD-7 step 6: the fields (BAD_PARAM), then the miss table they name. */
+	if ((rule = check_miss_action(c, type, n.miss_action)) != NICREF_RULE_NONE)
 		return rule;
 	/* §7.11.3.2: "Only a single Flow Table with level 0 is allowed." */
 	if (n.level == 0 && dev->flow.level0[type])
 		return NICREF_RULE_FT_SECOND_LEVEL0;
+	if ((rule = check_miss_table(c, type, n.level, n.miss_action, n.miss_id)) != NICREF_RULE_NONE)
+		return rule;
 	if (n.level > flow_prop(dev, type, PRM_FIELD(flow_table_properties, max_ft_level)))
 		return NICREF_RULE_FT_LEVEL_TOO_HIGH;
 	if (n.log_size > flow_prop(dev, type, PRM_FIELD(flow_table_properties, log_max_ft_size)) ||
@@ -137,33 +147,44 @@ enum nicref_cmd_rule cmd_create_flow_table(struct cmd_ctx *c)
 }
 
 /* T390: modify_field_select bit 0 selects table_miss_action and table_miss_id; level and
- * log_size are not modifiable and reserved in the input (D-MOD-1). */
-static const struct modify_sel ft_modify_sel[] = {
-	{ PRMF_modify_flow_table_in__table_miss_action, 0 },
-	{ PRMF_modify_flow_table_in__table_miss_id, 0 },
-};
+ * log_size have no bit. A context field not selected is accepted when 0 or the table's own
+ * value, and not used; any other value asks for a change the command cannot make (D-FT-23). */
+static enum nicref_cmd_rule check_unselected(const struct cmd_ctx *c, const struct flow_table *t,
+					     uint64_t sel)
+{
+	const uint64_t given[4] = { FTC_GET(c, level), FTC_GET(c, log_size),
+				    FTC_GET(c, table_miss_action), FTC_GET(c, table_miss_id) };
+	const uint64_t own[4] = { t->level, t->log_size, t->miss_action, t->miss_id };
+	for (unsigned k = 0; k < ((sel & 1) ? 2u : 4u); k++)
+		if (given[k] != 0 && given[k] != own[k])
+			return NICREF_RULE_FT_MODIFY_UNSELECTED;
+	return NICREF_RULE_NONE;
+}
 
 enum nicref_cmd_rule cmd_modify_flow_table(struct cmd_ctx *c)
 {
 	struct nicref_dev *dev = c->dev;
 	uint64_t sel = PRM_GET(modify_flow_table_in, modify_field_select, c->in, c->in_len);
-	enum nicref_cmd_rule rule = modify_check_unselected(
-		c, &nicref_layout_modify_flow_table_in, FTC_OFF, ft_modify_sel,
-		sizeof ft_modify_sel / sizeof ft_modify_sel[0], sel);
+	unsigned type;
+	enum nicref_cmd_rule rule = flow_cmd_type(c, &type);
 	if (rule != NICREF_RULE_NONE)
 		return rule;
-	struct flow_table *t;
-	if ((rule = flow_cmd_table(c, &t)) != NICREF_RULE_NONE)
-		return rule;
-	if (!flow_prop(dev, t->type, PRM_FIELD(flow_table_properties, flow_table_modify)))
+	/* D-CMD-7 step 6: the fields (BAD_OP, BAD_PARAM), then the tables named. */
+	if (!flow_prop(dev, type, PRM_FIELD(flow_table_properties, flow_table_modify)))
 		return NICREF_RULE_FT_MODIFY_UNSUPPORTED;
 	if (sel & ~1ull)
 		return NICREF_RULE_FT_MODIFY_SELECT;
+	uint8_t action = (sel & 1) ? (uint8_t)FTC_GET(c, table_miss_action) : 0;
+	uint32_t id = action == 1 ? (uint32_t)FTC_GET(c, table_miss_id) : 0;
+	if ((rule = check_miss_action(c, type, action)) != NICREF_RULE_NONE)
+		return rule;
+	struct flow_table *t;
+	if ((rule = flow_cmd_table(c, &t)) != NICREF_RULE_NONE ||
+	    (rule = check_unselected(c, t, sel)) != NICREF_RULE_NONE)
+		return rule;
 	if (!(sel & 1))
 		return NICREF_RULE_NONE;
-	uint8_t action = (uint8_t)FTC_GET(c, table_miss_action);
-	uint32_t id = action == 1 ? (uint32_t)FTC_GET(c, table_miss_id) : 0;
-	if ((rule = check_miss(c, t->type, t->level, action, id)) != NICREF_RULE_NONE)
+	if ((rule = check_miss_table(c, t->type, t->level, action, id)) != NICREF_RULE_NONE)
 		return rule;
 	if (action == 1)
 		flow_ref(dev, OBJ_FT, id, 1);

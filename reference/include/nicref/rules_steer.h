@@ -41,6 +41,10 @@
 	  "MODIFY_FLOW_TABLE while Flow_Table_Properties.flow_table_modify is 0")                 \
 	X(FT_MODIFY_SELECT, BAD_PARAM, "PRM §12.14.2 T390 0Ch[15:0]",                           \
 	  "modify_field_select bit other than 0 (table_miss_action/table_miss_id)")               \
+	X(FT_MODIFY_UNSELECTED, BAD_PARAM, "PRM §12.14.2 T390 0Ch ('Bitmask indicates which "   \
+	  "fields to modify'), 18h (D-FT-23)",                                                    \
+	  "a context field modify_field_select does not select (level, log_size; the miss with "  \
+	  "bit 0 clear) neither 0 nor the table's own value")                                     \
 	/* ---- DESTROY_FLOW_TABLE, SET_FLOW_TABLE_ROOT (§7.11.3.2, §7.11.3.8) ---- */         \
 	X(FT_HAS_GROUPS, BAD_RES_STATE, "PRM §7.11.3.8 ('only be freed if ... all the Flow "     \
 	  "Groups associated with it are freed'); §12.14.3",                                      \
@@ -68,7 +72,8 @@
 	X(FG_CRITERIA_UNSUPPORTED, BAD_PARAM, "PRM §7.11.3.4 FULL/PARTIAL; T151 20h-3Fh; "       \
 	  "T153 (D-FT-2, D-FT-9)",                                                                \
 	  "a FULL mask without ft_field_support, a PARTIAL one without ft_field_bitmask_support, "\
-	  "or a field the device does not match (inner headers)")                                 \
+	  "an IPv4 address or dmac 01:00:00:00:00:00 mask without either, or a field the device " \
+	  "does not match (inner headers)")                                                       \
 	X(FG_ID_OUT_OF_RANGE, BAD_INDEX, "PRM §12.14.7 T420 18h; T128",                         \
 	  "group_id outside the flow group handle range")                                         \
 	X(FG_NOT_FOUND, BAD_RESOURCE, "PRM §7.11.3.4.1 ('unique for the specific Flow table'); " \
@@ -83,6 +88,8 @@
 	  "SET_FLOW_TABLE_ENTRY op_mod 1 while Flow_Table_Properties.flow_modify_en is 0")        \
 	X(FTE_INDEX_BEYOND_TABLE, BAD_INDEX, "PRM §12.14.9 T428 20h; T128",                     \
 	  "flow_index at or beyond 2^log_size of the table")                                      \
+	X(FTE_GROUP_OUT_OF_RANGE, BAD_INDEX, "PRM §12.14.9 T430 04h; T418 group_id 23:0; T128", \
+	  "group_id outside the flow group handle range")                                         \
 	X(FTE_GROUP_NOT_FOUND, BAD_RESOURCE, "PRM §7.11.3.6; T430 04h",                         \
 	  "group_id names no flow group of the table")                                            \
 	X(FTE_INDEX_OUTSIDE_GROUP, BAD_PARAM, "PRM §7.11.3.6 ('must not exceed the range of "    \
