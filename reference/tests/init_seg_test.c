@@ -350,8 +350,8 @@ Test(init_seg, reserved_writes)
 	nicref_dev_destroy(dev);
 }
 
-/* D-H-3: 200h-23Fh (the later mlx5 health buffer) read as zero; D-BAR-1: an unaligned read
- * returns 0. */
+/* D-H-3: the internal error buffer (T7 200h-23Ch) reads zero on a healthy device (its first
+ * dword turns non-zero on a fatal error: health_test.c); D-BAR-1: an unaligned read returns 0. */
 Test(init_seg, reserved_and_unaligned_reads)
 {
 	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
