@@ -370,7 +370,14 @@ static uint32_t get_be32(const uint8_t *p)
 static int run(const struct cmd_plan *p, uint32_t in_len, uint32_t out_len)
 {
 	uint32_t handle_in = get_be32(in_buf + 8) & 0xFFFFFFu;
+	/* T8 1010h[31:24] health_syndrome: a fatal error (an overrun of an EQ that takes events,
+	 * D-EQ-4) halted the device, which executes no command until a reset (D-H-2). */
+	bool halted = nicref_bar_read32(dev, 0x1010) >> 24 != 0;
 	int st = refdrv_cmd(&drv, in_buf, in_len, out_buf, out_len);
+	if (halted) {
+		NICREF_FUZZ_CHECK(st < 0);
+		return st;
+	}
 	/* The reference driver posts correctly: every command is delivered (T96 status 0). */
 	NICREF_FUZZ_CHECK(st >= 0);
 	int t = p->created;

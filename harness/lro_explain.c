@@ -411,6 +411,7 @@ static const char *drop_name(unsigned r)
 	static const char *const names[] = {
 		"", "under 60 bytes", "over the MTU", "vport down", "vport filter", "steering",
 		"self-loopback", "no TIR or RQ", "RQ not ready", "no WQE", "link down",
+		"device halted",
 	};
 	return r < sizeof names / sizeof *names ? names[r] : "?";
 }

@@ -52,7 +52,7 @@ enum replay_skip { REPLAY_SKIP_NONE = -1, REPLAY_SKIPS(REPLAY_SKIP_ENUM) REPLAY_
 const char *replay_skip_name(enum replay_skip s);
 
 /* Drop reasons of the rx_drop event (docs/rx.md, D-RX-8), 1..10. */
-#define REPLAY_DROP_MAX 10u
+#define REPLAY_DROP_MAX 11u
 const char *replay_drop_name(unsigned reason);
 /* The counters a drop of this reason moves (D-RX-8), "" when none. */
 const char *replay_drop_counters(unsigned reason);

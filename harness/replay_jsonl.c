@@ -25,6 +25,7 @@ static const struct {
 	/* and the RQ's rx_drop_counter, in its next CQE (D-RX-4) */
 	[9] = { "no_wqe", "rx_discards,vport_rx_errors", "rq" },
 	[10] = { "port_down", "", "port" },
+	[11] = { "halted", "", "port" }, /* a fatal error halted the device (D-H-2) */
 };
 
 const char *replay_drop_name(unsigned reason)

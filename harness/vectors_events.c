@@ -158,6 +158,7 @@ static const struct ev_arg ev_args[] = {
 	{ NICREF_EV_QP_STATE, "from", NS_NONE, 4 }, /* [IFC] qpc state */
 	{ NICREF_EV_QP_STATE, "to", NS_NONE, 4 },
 	{ NICREF_EV_QP_STATE, "cause", NS_NONE, 1 },
+	{ NICREF_EV_FATAL, "syndrome", NS_NONE, 8 }, /* T8 1010h health_syndrome 31:24 */
 };
 
 /* The send path's events (the send engine's, TX_SPEC "Frames out"), by name until the kinds are

@@ -269,6 +269,11 @@ static void execute_slot(struct nicref_dev *dev, unsigned slot)
 	uint64_t addr = dev->iseg.cmdq_addr + ((uint64_t)slot << p->log_cmdq_stride);
 	uint8_t e[ENTRY_SIZE];
 
+	/* D-H-2: once a fatal error halted the device (PRM §9.2.2 "no new operation will
+	 * start"), a command rung with others, or waiting for pages, is not started: it stays
+	 * the device's until the reset. */
+	if (dev->core.halted)
+		return;
 	/* Without the entry the device cannot even report; the DMA error is traced. */
 	if (dev_dma_read(dev, addr, e, sizeof e) != 0)
 		return;
@@ -384,6 +389,12 @@ void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector)
 	/* PRM §12.3.7: after a panic close "DoorBells will still be consumed by the HCA, and
 	 * they will be silently dropped"; the device no longer masters the bus. */
 	if (dev->hca.state == HCA_PANIC)
+		return;
+	/* PRM §9.2.2: after a fatal error "HCA will halt execution ... no new operation will
+	 * start and the HCA will halt awaiting for hardware reset" (§7.13.9.1 "hardware reset
+	 * should be performed"). D-H-2: the doorbell is consumed and nothing is executed; the
+	 * entries stay owned by the device (ownership 1) until the reset. */
+	if (dev->core.halted)
 		return;
 
 	/* T8 18h: "The valid bits in this vector are [number of commands-1..0]". */

@@ -34,6 +34,7 @@ struct init_seg {
 	uint32_t addr_hi;      /* 10h as last written */
 	uint32_t addr_lo;      /* 14h[31:12] as last written */
 	bool msw_written;      /* 10h written since the last LSW latch */
+	bool msw_reported;     /* and reported CMDQ_ADDR_WHILE_ENABLED (D-CMD-19) */
 	bool cmdq_valid;       /* an address has been latched */
 	uint64_t cmdq_addr;    /* latched at the LSW write (PRM §8.2: MSW first) */
 	uint8_t nic_interface; /* 14h[9:8] */
@@ -191,6 +192,10 @@ uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset);
  * (§7.12.10). */
 uint64_t init_seg_timer(const struct nicref_dev *dev);
 void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value);
+/* A fatal error (PRM §9.2.2, §7.13.9.1; D-H-2): T8 1010h health_syndrome takes `syndrome`
+ * (the first error's stays), the health counter freezes (D-H-1), the internal error buffer
+ * reports it (D-H-3), a `fatal` event, and the device halts until the reset. */
+void init_seg_fatal(struct nicref_dev *dev, uint8_t syndrome);
 
 /* Command queue (cmd/cmdq.c). */
 void cmdq_doorbell(struct nicref_dev *dev, uint32_t vector);

@@ -11,6 +11,7 @@ enum {
 	ISEG_CMDQ_ADDR_L = 0x0014,
 	ISEG_CMDQ_DB = 0x0018,
 	ISEG_INITIALIZING = 0x01FC,
+	ISEG_INTERNAL_ERR = 0x0200, /* the internal error buffer, T7 200h-23Ch (D-H-3) */
 	ISEG_TIMER_H = 0x1000,
 	ISEG_TIMER_L = 0x1004,
 	ISEG_CLEAR_INT = 0x100C,
@@ -19,10 +20,12 @@ enum {
 
 /* The profile's settings the init segment reads: nic_interface_supported is a 3-bit mask
  * (T8 1FCh), the health counter advances every health_period_ns (D-H-1), the timer counts at
- * timer_khz (D-TS-1). */
+ * timer_khz (D-TS-1), a whole number of MHz: HCA_CAP.device_frequency_mhz (T145) carries it,
+ * and §7.12.10.1 has SW divide a timestamp by it "to produce a value in micro-seconds". */
 static int init_seg_profile_ok(const struct nicref_profile *p)
 {
-	return p->nic_interface_supported <= 7 && p->health_period_ns != 0 && p->timer_khz != 0;
+	return p->nic_interface_supported <= 7 && p->health_period_ns != 0 && p->timer_khz != 0 &&
+	       p->timer_khz % 1000u == 0;
 }
 
 static void init_seg_reset(struct nicref_dev *dev, void *state)
@@ -70,6 +73,10 @@ static int init_seg_check(const struct nicref_dev *dev, const void *state, char 
 	if (!s->cmdq_valid && !s->initializing)
 		return dev_broken(buf, len, NICREF_INV_INITIALIZING_UNTIL_LATCHED,
 				  "initializing 0 with no queue address latched");
+	if (dev->core.halted != (s->health_syndrome != 0))
+		return dev_broken(buf, len, NICREF_INV_HALTED_IFF_FATAL,
+				  "halted %d with health_syndrome 0x%x", dev->core.halted,
+				  s->health_syndrome);
 	return 0;
 }
 
@@ -99,6 +106,26 @@ static uint32_t health_word(const struct nicref_dev *dev)
 	uint32_t counter = s->health_syndrome ? s->health_counter_frozen
 					      : (uint32_t)beats & 0xFFFFFFu;
 	return (uint32_t)s->health_syndrome << 24 | counter;
+}
+
+void init_seg_fatal(struct nicref_dev *dev, uint8_t syndrome)
+{
+	struct init_seg *s = &dev->iseg;
+	NICREF_ASSERT(syndrome != 0);
+	/* The first fatal error is the one reported: the device halted at it. */
+	if (s->health_syndrome)
+		return;
+	/* D-H-1: the heartbeat freezes at the fatal error. */
+	s->health_counter_frozen =
+		(uint32_t)(dev->core.now_ns / dev->core.cfg.profile.health_period_ns) & 0xFFFFFFu;
+	s->health_syndrome = syndrome;
+	/* PRM §9.2.2: "HCA will halt execution - all committed data transfers (PCI and network)
+	 * will be completed, but no new operation will start and the HCA will halt awaiting for
+	 * hardware reset" (D-H-2): what is running finishes; commands, doorbells, frames from the
+	 * wire and timers start nothing more until nicref_dev_reset. */
+	dev->core.halted = true;
+	const uint64_t arg = syndrome;
+	dev_emit(dev, NICREF_EV_FATAL, &arg, 1);
 }
 
 /* A single-dword field of T8 placed in its dword. */
@@ -145,6 +172,13 @@ uint32_t init_seg_read(struct nicref_dev *dev, uint32_t offset)
 	case ISEG_TIMER_L:
 		SET(internal_timer_l, init_seg_timer(dev) & 0xFFFFFFFFu);
 		break;
+	case ISEG_INTERNAL_ERR:
+		/* PRM §7.13.9.1: "When an error is reported, the Internal Error buffer will cause a
+		 * non zero value to appear in the first DWORD of the buffer"; the buffer is T7's
+		 * block at 200h (D-H-3). Healthy: 0; after a fatal error: its syndrome (T8 1010h's
+		 * health_syndrome, never 0). The rest of the buffer reads 0. */
+		w = s->health_syndrome;
+		break;
 	case ISEG_HEALTH: {
 		uint32_t h = health_word(dev);
 		SET(health_syndrome, h >> 24);
@@ -173,17 +207,22 @@ static void write_addr_lsw(struct nicref_dev *dev, uint32_t value)
 	if (value & 0xC00u) /* T8 14h[11:10] */
 		dev_violation(dev, NICREF_VIO_BAR_RESERVED_WRITE, ISEG_CMDQ_ADDR_L);
 	/* PRM T8: nic_interface 0 full_driver, 1 disabled; nic_interface_supported is a
-	 * bitmask of the modes. 2 and 3 name no mode. */
-	if (nic_interface > 1 || !(p->nic_interface_supported & (1u << nic_interface)))
+	 * bitmask of the modes. 2 and 3 name no mode. D-INIT-6: a mode the device does not
+	 * support is reported and not taken: the device stays in the mode it is in. */
+	bool supported = nic_interface <= 1 && (p->nic_interface_supported & (1u << nic_interface));
+	if (!supported)
 		dev_violation(dev, NICREF_VIO_NIC_INTERFACE_UNSUPPORTED, nic_interface);
 
 	/* PRM §4.3 T8 10h/14h: cmdq_phy_addr "should not be modified after INIT_HCA until
 	 * TEARDOWN_HCA". Outside that window (disabled, enabled before INIT_HCA, torn down) the
-	 * queue may move. A "should": a warning (D-CMD-19), and the new address takes effect. */
-	if (dev->hca.state == HCA_INITIALIZED)
+	 * queue may move. A "should": a warning (D-CMD-19), and the new address takes effect.
+	 * Once per address write: not again for the LSW of an MSW already reported. */
+	if (dev->hca.state == HCA_INITIALIZED && !s->msw_reported)
 		dev_violation(dev, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED, value);
+	s->msw_reported = false;
 	s->addr_lo = value & 0xFFFFF000u;
-	s->nic_interface = (uint8_t)nic_interface;
+	if (supported)
+		s->nic_interface = (uint8_t)nic_interface;
 	s->msw_written = false;
 	/* D-CMD-11: the address takes effect when its LSW is written. */
 	s->cmdq_addr = (uint64_t)s->addr_hi << 32 | s->addr_lo;
@@ -223,6 +262,11 @@ void init_seg_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 
 	switch (offset) {
 	case ISEG_CMDQ_ADDR_H:
+		/* PRM §4.3 T8 10h: "should not be modified after INIT_HCA until TEARDOWN_HCA",
+		 * as 14h (D-CMD-19). Nothing moves until the LSW (D-CMD-11). */
+		s->msw_reported = dev->hca.state == HCA_INITIALIZED;
+		if (s->msw_reported)
+			dev_violation(dev, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED, value);
 		s->addr_hi = value;
 		s->msw_written = true;
 		break;

@@ -44,7 +44,7 @@ struct cap_row {
 /* Values taken from the profile (struct nicref_profile) rather than fixed here. */
 #define P_NUM_PORTS (UINT64_MAX - 0)      /* profile.num_ports */
 #define P_CMDIF_CHECKSUM (UINT64_MAX - 1) /* profile.cmdif_checksum (D-CMD-5) */
-#define P_TIMER_MHZ (UINT64_MAX - 2)      /* profile.timer_khz in MHz, nearest (D-TS-1) */
+#define P_TIMER_MHZ (UINT64_MAX - 2)      /* profile.timer_khz in MHz, exact (D-TS-1) */
 #define P_LOG_MAX_PD (UINT64_MAX - 3)     /* profile.log_max_pd */
 #define P_LOG_MAX_TD (UINT64_MAX - 4)     /* profile.log_max_transport_domain */
 #define P_DRIVER_VERSION (UINT64_MAX - 5) /* profile.driver_version */
@@ -145,7 +145,7 @@ static const struct cap_row cap_defaults[] = {
 	GEN(log_max_l2_table, 12, 12)
 	GEN(log_uar_page_sz, 0, 0)          /* RW. 4 KB UAR pages (D-UAR-1 assumes them); the max
 					       set is no bound for it, see cmd_caps.c */
-	GEN(device_frequency_mhz, P_TIMER_MHZ, P_TIMER_MHZ) /* 156: 156.25 MHz, as CX4 Lx */
+	GEN(device_frequency_mhz, P_TIMER_MHZ, P_TIMER_MHZ) /* 156: the timer's 156 MHz (D-TS-1) */
 
 	/* ---- T147, Ethernet offload capabilities (op_mod type 1) ---- */
 	ETH(csum_cap, 1, 1)                 /* §3.3.1 */
@@ -214,7 +214,7 @@ static uint64_t resolve(uint64_t v, const struct nicref_profile *p)
 	case P_CMDIF_CHECKSUM:
 		return p->cmdif_checksum;
 	case P_TIMER_MHZ:
-		return ((uint64_t)p->timer_khz + 500) / 1000;
+		return p->timer_khz / 1000; /* a whole number of MHz (cmd/init_seg.c, D-TS-1) */
 	case P_LOG_MAX_PD:
 		return p->log_max_pd;
 	case P_LOG_MAX_TD:

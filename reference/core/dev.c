@@ -18,7 +18,7 @@ void nicref_profile_default(struct nicref_profile *p)
 	p->cmdif_checksum = 1;          /* D-CMD-5: T145 "initial_state", not checked on input */
 	p->init_delay_ns = 0;
 	p->health_period_ns = 1000000; /* D-H-1: 1 ms */
-	p->timer_khz = 156250;         /* D-TS-1 */
+	p->timer_khz = 156000;         /* D-TS-1: 156 MHz, device_frequency_mhz 156 */
 	p->max_mailbox_blocks = 512;   /* D-CMD-10 */
 	p->hostmem_max_pages = 16384;  /* 64 MiB of host memory */
 	p->reserved_check = 1;         /* D-CMD-8: strict */
@@ -136,6 +136,7 @@ void nicref_dev_reset(struct nicref_dev *dev)
 	/* splitmix64 cannot stay at zero, so any seed is a valid state. */
 	c->prng = c->cfg.seed;
 	c->trace_seq = 0;
+	c->halted = false; /* §7.13.9.1: the hardware reset recovers from a fatal error (D-H-2) */
 	c->snap_last = 0; /* every snapshot restores from here by copying all it holds */
 	memset(&c->stats, 0, sizeof c->stats);
 	page_pool_clear(&c->pages);
@@ -151,6 +152,8 @@ static uint64_t earliest(const struct nicref_dev *dev, const struct dev_core *c,
 			 uint64_t bound)
 {
 	uint64_t at = bound;
+	if (c->halted) /* D-H-2: a halted device starts nothing at a deadline */
+		return bound;
 	for (unsigned k = 0; k < c->nticking && at > floor; k++) {
 		unsigned i = c->ticking[k];
 		uint64_t t;
@@ -166,6 +169,8 @@ int nicref_clock_next_deadline(const struct nicref_dev *dev, uint64_t *t)
 	const struct dev_core *c = dev_core_c(dev);
 	uint64_t at = earliest(dev, c, 0, UINT64_MAX);
 	if (at == UINT64_MAX) {
+		if (c->halted)
+			return 0;
 		/* Nothing below the bound: a row's deadline may still be UINT64_MAX itself. */
 		for (unsigned k = 0; k < c->nticking; k++) {
 			unsigned i = c->ticking[k];
@@ -209,7 +214,8 @@ void nicref_clock_advance(struct nicref_dev *dev, uint64_t ns)
 		uint64_t stop = stops < CLOCK_STOPS_MAX ? next_stop(dev, c, target) : target;
 		NICREF_ASSERT(stops == 0 || stop > c->now_ns);
 		c->now_ns = stop;
-		for (unsigned k = 0; k < c->nticking; k++) {
+		/* D-H-2: a halted device (PRM §9.2.2) lets time pass and acts on nothing. */
+		for (unsigned k = 0; k < c->nticking && !c->halted; k++) {
 			unsigned i = c->ticking[k];
 			c->subsys[i]->tick(dev, c->state[i]);
 		}

@@ -39,6 +39,10 @@ struct dev_core {
 	 * comes with every frame a capture replays). */
 	unsigned *ticking;
 	unsigned nticking;
+	/* A fatal error halted the device (PRM §9.2.2 "no new operation will start and the HCA
+	 * will halt awaiting for hardware reset"; D-H-2, set by cmd/init_seg.c init_seg_fatal):
+	 * time passes but no row ticks, so no timer starts anything; the reset clears it. */
+	bool halted;
 	/* A snapshot is being restored: events are muted (the restored trace position is the
 	 * snapshot's, core/snapshot.c). */
 	bool quiet;

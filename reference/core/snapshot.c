@@ -18,6 +18,7 @@ struct nicref_snapshot {
 	struct nicref_dev *dev;
 	uint64_t id; /* dev_core.snap_ids */
 	uint64_t now_ns, prng, trace_seq;
+	bool halted; /* D-H-2 */
 	struct nicref_stats stats;
 	uint8_t (*caps_cur)[CAP_BYTES];
 	bool caps_changed;
@@ -49,6 +50,7 @@ static int take_core(struct nicref_snapshot *s, struct dev_core *c)
 	s->now_ns = c->now_ns;
 	s->prng = c->prng;
 	s->trace_seq = c->trace_seq;
+	s->halted = c->halted;
 	s->stats = c->stats;
 	s->caps_changed = c->caps.cur_changed;
 	s->npages = c->pages.count;
@@ -137,6 +139,7 @@ int nicref_snapshot_restore(struct nicref_dev *dev, struct nicref_snapshot *s)
 	c->now_ns = s->now_ns;
 	c->prng = s->prng;
 	c->trace_seq = s->trace_seq;
+	c->halted = s->halted;
 	c->stats = s->stats;
 	/* The current capabilities (12 KB) are copied back only when written since this snapshot
 	 * was taken or last restored (SET_HCA_CAP, a reset undoing one: cur_written), or when the

@@ -49,7 +49,8 @@
 	X(NO_DESTINATION, 7)                                                                    \
 	X(RQ_NOT_RDY, 8)                                                                        \
 	X(NO_WQE, 9)                                                                            \
-	X(PORT_DOWN, 10)
+	X(PORT_DOWN, 10)                                                                        \
+	X(HALTED, 11)
 enum rx_drop_reason {
 #define RX_DROP_ENUM(id, v) RX_DROP_##id = v,
 	RX_DROP_REASONS(RX_DROP_ENUM)

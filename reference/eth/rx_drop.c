@@ -43,6 +43,9 @@ static const struct drop_kind {
 	{ RX_DROP_NO_WQE, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, true, true, false },
 	/* The link is down (PAOS oper_status): the MAC received nothing. */
 	{ RX_DROP_PORT_DOWN, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false, false },
+	/* A fatal error halted the device (PRM §9.2.2, D-H-2): it starts nothing, counts
+	 * nothing. */
+	{ RX_DROP_HALTED, { NO_PORT_CNT, NO_PORT_CNT, NO_PORT_CNT }, false, false, false },
 };
 
 enum port_cast rx_cast(const uint8_t *f, size_t len)

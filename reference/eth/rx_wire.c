@@ -85,6 +85,11 @@ int nicref_wire_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, 
 	dev_emit3(dev, NICREF_EV_FRAME_IN, port, len,
 		  dev_traced(dev, NICREF_EV_FRAME_IN) ? eth_crc32(frame, len) : 0);
 	struct rx_pkt p = { .frame = frame, .len = len, .port = port };
+	/* PRM §9.2.2: a device halted by a fatal error starts no new operation (D-H-2). */
+	if (dev->core.halted) {
+		rx_drop(dev, RX_DROP_HALTED, port, &p);
+		return 0;
+	}
 	if (pt->oper_status != PORT_OPER_UP) {
 		rx_drop(dev, RX_DROP_PORT_DOWN, port, &p);
 		return 0;

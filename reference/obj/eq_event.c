@@ -129,19 +129,6 @@ void eq_fire_next(struct nicref_dev *dev)
 
 /* ---- EQEs ---------------------------------------------------------------------------------- */
 
-/* D-EQ-4: an overrun of an EQ that takes asynchronous events is the device's fatal
- * ASYNCHRONOUS_EQ_BUF_OVERRUN (T8 health_syndrome 0xC); the health counter freezes as for
- * every fatal error (D-H-1). */
-static void health_fatal(struct nicref_dev *dev, uint8_t syndrome)
-{
-	struct init_seg *s = &dev->iseg;
-	if (s->health_syndrome)
-		return;
-	s->health_counter_frozen =
-		(uint32_t)(dev->core.now_ns / dev->core.cfg.profile.health_period_ns) & 0xFFFFFFu;
-	s->health_syndrome = syndrome;
-}
-
 /* eq_write_eqe, the event generated at `at` (<= now). */
 static int write_eqe_at(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_SIZE], uint64_t at)
 {
@@ -161,8 +148,10 @@ static int write_eqe_at(struct nicref_dev *dev, struct eq *eq, uint8_t eqe[EQE_S
 		dev_violation(dev, NICREF_VIO_EQ_OVERRUN, eqn);
 		dropped(dev, eqn, type, 1);
 		eq->broken = true;
+		/* D-EQ-4: an overrun of an EQ that takes asynchronous events is the device's
+		 * fatal ASYNCHRONOUS_EQ_BUF_OVERRUN (T8 health_syndrome 0xC; D-H-2). */
 		if (eq->mapped)
-			health_fatal(dev, 0xC);
+			init_seg_fatal(dev, 0xC);
 		return -1;
 	}
 	/* §7.13.2.1 -> §7.12.3.1: the owner bit HW writes flips at each wrap,

@@ -356,6 +356,10 @@ void uar_db_write(struct nicref_dev *dev, uint32_t offset, uint32_t value)
 	unsigned log_page = (unsigned)CAPS_CUR(dev, CAP_GENERAL, hca_cap, log_uar_page_sz);
 	uint32_t shift = 12 + (log_page < 8 ? log_page : 8);
 	uint32_t uar = offset >> shift, in_page = offset & ((1u << shift) - 1);
+	/* PRM §9.2.2: a device halted by a fatal error starts nothing: the write is ignored
+	 * (D-H-2). */
+	if (dev->core.halted)
+		return;
 	/* §7.2: software rings only the UAR pages it was given. */
 	if (dev->hca.state != HCA_INITIALIZED || !obj_get(dev, OBJ_UAR, uar)) {
 		dev_violation(dev, NICREF_VIO_UAR_DB_NOT_ALLOCATED, offset);

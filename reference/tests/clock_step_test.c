@@ -89,13 +89,13 @@ Test(clock_step, lro_sessions_of_two_periods_end_at_their_deadlines_whatever_the
 	cr_expect_eq(a->arg[2], 0);
 	cr_expect_eq(a->time_ns, t0 + 1024000);
 	/* §7.12.10 timestamp "taken when this CQE was generated" (no TCP timestamp option: the
-	 * internal timer, D-TS-1 at 156.25 MHz): B's CQE at 33 us, within [N, 2N] of its open. */
+	 * internal timer, D-TS-1 at 156 MHz): B's CQE at 33 us, within [N, 2N] of its open. */
 	uint8_t c[64];
 	rx_cqe(c);
 	cr_expect_eq(CQE(c, wqe_counter), 1);
 	uint64_t ts = (uint64_t)CQE(c, timestamp_h) << 32 | CQE(c, timestamp_l);
 	uint64_t at = t0 + 33000;
-	cr_expect_eq(ts, (at / 1000000u) * 156250u + (at % 1000000u) * 156250u / 1000000u,
+	cr_expect_eq(ts, (at / 1000000u) * 156000u + (at % 1000000u) * 156000u / 1000000u,
 		     "the timer CQE's timestamp is its deadline's");
 	rx_teardown();
 	two_periods(split, 2, &two);

@@ -175,20 +175,20 @@ Test(init_seg, ro_fields_not_zero)
 /* D-TS-1: timer = now_ns * f / 1e6 with f in kHz (f_MHz / 1000 per ns). */
 Test(init_seg, internal_timer)
 {
-	struct nicref_dev *dev = tl_dev_create(NULL, &tr); /* timer_khz 156250 (156.25 MHz) */
+	struct nicref_dev *dev = tl_dev_create(NULL, &tr); /* timer_khz 156000 (156 MHz) */
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_H), 0);
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0);
-	/* 2 s at 156.25 MHz = 312,500,000 ticks = 0x12A05F20. */
+	/* 2 s at 156 MHz = 312,000,000 ticks = 0x1298BE00. */
 	nicref_clock_advance(dev, 2000000000ull);
 	cr_assert_eq(nicref_bar_read32(dev, TIMER_H), 0);
-	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0x12A05F20u, "got 0x%08x",
+	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0x1298BE00u, "got 0x%08x",
 		     nicref_bar_read32(dev, TIMER_L));
-	/* 100,000 s = 1e14 ns: 1.5625e13 ticks = 0xE35_FA931A00. */
+	/* 100,000 s = 1e14 ns: 1.56e13 ticks = 0xE30_28756000. */
 	nicref_clock_advance(dev, 100000000000000ull - 2000000000ull);
 	cr_assert_eq(nicref_clock_now(dev), 100000000000000ull);
-	cr_assert_eq(nicref_bar_read32(dev, TIMER_H), 0x00000E35u, "got 0x%08x",
+	cr_assert_eq(nicref_bar_read32(dev, TIMER_H), 0x00000E30u, "got 0x%08x",
 		     nicref_bar_read32(dev, TIMER_H));
-	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0xFA931A00u, "got 0x%08x",
+	cr_assert_eq(nicref_bar_read32(dev, TIMER_L), 0x28756000u, "got 0x%08x",
 		     nicref_bar_read32(dev, TIMER_L));
 	cr_assert_eq(tr.n, 0);
 	nicref_dev_destroy(dev);
@@ -350,8 +350,8 @@ Test(init_seg, reserved_writes)
 	nicref_dev_destroy(dev);
 }
 
-/* D-H-3: 200h-23Fh (the later mlx5 health buffer) read as zero; D-BAR-1: an unaligned read
- * returns 0. */
+/* D-H-3: the internal error buffer (T7 200h-23Ch) reads zero on a healthy device (its first
+ * dword turns non-zero on a fatal error: health_test.c); D-BAR-1: an unaligned read returns 0. */
 Test(init_seg, reserved_and_unaligned_reads)
 {
 	struct nicref_dev *dev = tl_dev_create(NULL, &tr);
@@ -430,8 +430,9 @@ Test(init_seg, cmdq_addr_rewrite_only_reported_in_t8_window)
 
 	t = tl_up_to(NULL, REFDRV_INITIALIZED);
 	rewrite_cmdq_addr(t);
+	/* One report for the MSW + LSW pair, at the MSW (T8 10h "should not be modified" too). */
 	tl_expect_one_violation(&t->tr, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED);
-	cr_expect_eq(t->tr.last_violation_arg, (uint32_t)t->d.cmdq_addr);
+	cr_expect_eq(t->tr.last_violation_arg, (uint32_t)(t->d.cmdq_addr >> 32));
 	cr_expect_eq(nicref_violation_is_warning(NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED), 1);
 	cr_expect_str_eq(nicref_violation_citation(NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED),
 			 "PRM §4.3 T8");
@@ -444,5 +445,98 @@ Test(init_seg, cmdq_addr_rewrite_only_reported_in_t8_window)
 	rewrite_cmdq_addr(t);
 	cr_expect_eq(t->tr.violations, 0, "TORN_DOWN: T8's window has closed");
 	cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0);
+	tl_down(t);
+}
+
+/* D-CMD-11: the address takes effect when the LSW (14h) is written; an MSW (10h) written
+ * alone moves nothing. Once the queue runs (ENABLED), 10h = 7 alone, and a NOP still runs at
+ * the old address (a device that latched at the MSW would fetch it from 0x7_00010000). */
+Test(init_seg, msw_alone_does_not_move_the_queue)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_ENABLED);
+	cr_assert_eq(t->d.cmdq_addr >> 32, 0);
+	nicref_bar_write32(t->dev, ADDR_H, 0x7);
+	cr_expect_eq(nicref_bar_read32(t->dev, ADDR_H), 0x7, "T8 10h RW: reads back");
+	uint8_t in[16] = { 0 }, out[16];
+	tl_setf(in, 0x00, 31, 16, 0x80D); /* NOP */
+	cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0, "the queue moved at the MSW write");
+	cr_expect_eq(tl_count(&t->tr, NICREF_EV_DMA_ERROR), 0);
+	tl_down(t);
+}
+
+/* D-INIT-6: T8 1FCh[26:24] nic_interface_supported is a "Bitmask indicating which
+ * nic_interface modes are supported"; the default profile has 1 (full_driver only). A mode it
+ * does not list (1 disabled, or 2 which names none) is reported and not taken: the device
+ * stays in full_driver and the next command runs. */
+Test(init_seg, unsupported_nic_interface_keeps_the_mode)
+{
+	static const uint32_t modes[] = { 1, 2, 3 };
+	for (unsigned i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		struct tl_dev *t = tl_up_to(NULL, REFDRV_ENABLED);
+		nicref_bar_write32(t->dev, ADDR_H, (uint32_t)(t->d.cmdq_addr >> 32));
+		nicref_bar_write32(t->dev, ADDR_L, (uint32_t)t->d.cmdq_addr | modes[i] << 8);
+		tl_expect_one_violation(&t->tr, NICREF_VIO_NIC_INTERFACE_UNSUPPORTED);
+		cr_expect_eq(t->tr.last_violation_arg, modes[i]);
+		tl_mark(&t->tr);
+		uint8_t in[16] = { 0 }, out[16];
+		tl_setf(in, 0x00, 31, 16, 0x80D); /* NOP */
+		cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0, "mode %u took effect", modes[i]);
+		cr_expect_eq(t->tr.vio[NICREF_VIO_DB_NIC_DISABLED], 0);
+		tl_down(t);
+	}
+}
+
+/* PRM §7.12.10.1: "The timestamp should be divided by the frequency [HCA_CAP
+ * device_frequency_mhz, T145] to produce a value in micro-seconds". D-TS-1: the timer counts a
+ * whole number of MHz, the one the capability reports, so 1 s of virtual time is 1,000,000 us
+ * exactly; a profile whose timer is not a whole MHz is refused. */
+Test(init_seg, timer_over_device_frequency_is_microseconds)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_ENABLED);
+	tl_begin(t, "query_hca_cap_in", "QUERY_HCA_CAP");
+	tl_set(t, "query_hca_cap_in", "op_mod", 1); /* general device capabilities, current */
+	cr_assert_eq(tl_run(t, 0x10, 0x1010), 0);
+	uint32_t mhz = tl_getf(t->out + 0x10, 0x98, 31, 0); /* T145 98h device_frequency_mhz */
+	cr_assert_eq(mhz, 156);
+	uint64_t t0 = (uint64_t)nicref_bar_read32(t->dev, TIMER_H) << 32 |
+		      nicref_bar_read32(t->dev, TIMER_L);
+	nicref_clock_advance(t->dev, 1000000000ull);
+	uint64_t t1 = (uint64_t)nicref_bar_read32(t->dev, TIMER_H) << 32 |
+		      nicref_bar_read32(t->dev, TIMER_L);
+	cr_expect_eq((t1 - t0) / mhz, 1000000u, "1 s reads %llu us",
+		     (unsigned long long)((t1 - t0) / mhz));
+	tl_down(t);
+
+	struct nicref_profile p;
+	nicref_profile_default(&p);
+	p.timer_khz = 156250;
+	struct nicref_config c;
+	nicref_config_default(&c);
+	c.profile = p;
+	cr_expect_null(nicref_dev_create(&c), "156.25 MHz: device_frequency_mhz cannot say it");
+}
+
+/* PRM §4.3 T8 10h cmdq_phy_addr[63:32]: "should not be modified after INIT_HCA until
+ * TEARDOWN_HCA", as 14h. An MSW written alone while INITIALIZED is reported (D-CMD-19, a
+ * warning, its value the argument), and moves nothing (D-CMD-11): a NOP still runs. */
+Test(init_seg, msw_alone_while_initialized_is_reported)
+{
+	struct tl_dev *t = tl_up_to(NULL, REFDRV_INITIALIZED);
+	nicref_bar_write32(t->dev, ADDR_H, 0x7);
+	tl_expect_one_violation(&t->tr, NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED);
+	cr_expect_eq(t->tr.last_violation_arg, 0x7);
+	tl_mark(&t->tr);
+	nicref_bar_write32(t->dev, ADDR_H, (uint32_t)(t->d.cmdq_addr >> 32));
+	tl_mark(&t->tr);
+	uint8_t in[16] = { 0 }, out[16];
+	tl_setf(in, 0x00, 31, 16, 0x80D); /* NOP */
+	cr_expect_eq(tl_cmd(t, in, 16, out, 16), 0);
+	cr_expect_eq(t->tr.violations, 0);
+	/* The LSW that completes the reported MSW is not reported again; an LSW alone is. */
+	nicref_bar_write32(t->dev, ADDR_L, (uint32_t)t->d.cmdq_addr);
+	cr_expect_eq(t->tr.violations, 0);
+	nicref_bar_write32(t->dev, ADDR_L, (uint32_t)t->d.cmdq_addr);
+	cr_expect_eq(t->tr.vio[NICREF_VIO_CMDQ_ADDR_WHILE_ENABLED], 1);
+	cr_expect_eq(t->tr.vio[NICREF_VIO_CMDQ_ADDR_LSW_BEFORE_MSW], 1);
 	tl_down(t);
 }

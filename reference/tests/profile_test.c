@@ -29,6 +29,7 @@ Test(profile, each_setting_the_model_cannot_take_is_refused)
 	REFUSED(nic_interface_supported, 8);
 	REFUSED(health_period_ns, 0);
 	REFUSED(timer_khz, 0);
+	REFUSED(timer_khz, 156250); /* not a whole MHz: device_frequency_mhz cannot carry it */
 	/* command queue (§7.14.1, D-CMD-5, D-CMD-10); a stride of 2^40 is refused before it is
 	 * shifted (a shift past 31 bits was undefined) */
 	REFUSED(log_cmdq_stride, 5);

@@ -42,7 +42,9 @@
 	  "ROCE_ACCL holds only what a write could store: a profile id within the capability "  \
 	  "and a profile that passes validation")                                              \
 	X(PAGE_WAIT_ONLY_INITIALIZED, -14, "PRM §12.3.7; D-PG-6",                               \
-	  "a command waits for pages only while the HCA is INITIALIZED (TEARDOWN_HCA ends it)")
+	  "a command waits for pages only while the HCA is INITIALIZED (TEARDOWN_HCA ends it)") \
+	X(HALTED_IFF_FATAL, -15, "PRM §9.2.2; D-H-2",                                           \
+	  "the device is halted exactly while T8 1010h health_syndrome is not zero")
 
 /* EQs (reference/obj/eq.c). */
 #define NICREF_INVARIANTS_EQ(X)                                                                 \

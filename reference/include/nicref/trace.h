@@ -63,7 +63,8 @@
 	/* The receive path dropped a frame or one copy of it (docs/rx.md D-RX-8): reason as   \
 	 * enum rx_drop_reason (1 under the minimum, 2 over the MTU, 3 vport down, 4 vport     \
 	 * filter, 5 steering, 6 self-loopback, 7 no TIR/RQ, 8 RQ not RDY, 9 no WQE, 10 the link \
-	 * down); num the port, TIR or RQ it concerns (0 when none); len the frame's. */\
+	 * down, 11 the device halted by a fatal error, D-H-2); num the port, TIR or RQ it       \
+	 * concerns (0 when none); len the frame's. */\
 	X(RX_DROP, "rx_drop", "reason", "num", "len")                                            \
 	/* Large Receive Offload (PRM §3.3.6; nicref/lro.h, docs/lro.md): a TCP segment on an   \
 	 * LRO TIR opened a session in the WQE of counter wqe_counter of RQ rq (len: the frame's \
@@ -99,7 +100,11 @@
 	X(ROCE_CC, "roce_cc", "qpn", "limit", "cause")                                          \
 	/* A QP changed state (enum qp_state of obj/qp.h: 0 RST, 1 INIT, 2 RTR, 3 RTS, 4 SQER, \
 	 * 6 ERR): cause 0 a command, 1 the transport (an error). */                             \
-	X(QP_STATE, "qp_state", "qpn", "from", "to", "cause")
+	X(QP_STATE, "qp_state", "qpn", "from", "to", "cause")                                  \
+	/* The device met a fatal error and halted (PRM §9.2.2, §7.13.9.1; decisions.md D-H-2): \
+	 * syndrome as T8 1010h health_syndrome now reads (0xC ASYNCHRONOUS_EQ_BUF_OVERRUN, the \
+	 * one the model raises). Until the reset nothing new starts. */                        \
+	X(FATAL, "fatal", "syndrome")
 
 enum nicref_event_kind {
 #define NICREF_EVENT_ENUM(id, name, ...) NICREF_EV_##id,

@@ -62,10 +62,10 @@ T("EQ of 2 EQEs, nothing consumed: the third EQE finds it full (pc - cc = 2) and
    mem_expect(EQ_BUF, eqe(0x17, 0, pc=0, log_size=1)),
    db(0, 2, False), gen(), events([ev("eqe_dropped", eqn=0, type=0x17, reason=2), done("GEN_EQE")]),
    {"bar_read": {"offset": "0x1010", "expect": "0x00000000", "mask": "0xFF000000"}}])
-T("The same overrun on an EQ that takes Port State Change events: T8 names the health syndrome for it, 0Ch ASYNCHRONOUS_EQ_BUF_OVERRUN",
-  "PRM §4.3 T8 1010h health_syndrome 0xC; D-EQ-4", ["Overrun"], "invalid",
+T("The same overrun on an EQ that takes Port State Change events: T8 names the health syndrome for it, 0Ch ASYNCHRONOUS_EQ_BUF_OVERRUN; the device goes fatal (`fatal` event, D-H-2) and the GEN_EQE that met it completes (§9.2.2: 'all committed data transfers ... will be completed')",
+  "PRM §4.3 T8 1010h health_syndrome 0xC; §9.2.2; D-EQ-4, D-H-2", ["Overrun"], "invalid",
   [create_eq(log_size=1, bitmask=1 << 9), gen(), gen(), flush(),
-   gen(), events([ev("violation", rule="EQ_OVERRUN", arg=0), ev("eqe_dropped", eqn=0, type=0x17, reason=1), done("GEN_EQE")]),
+   gen(), events([ev("violation", rule="EQ_OVERRUN", arg=0), ev("eqe_dropped", eqn=0, type=0x17, reason=1), ev("fatal", syndrome=0xC), done("GEN_EQE")]),
    {"bar_read": {"offset": "0x1010", "expect": "0x0C000000", "mask": "0xFF000000"}}])
 T("EQ of 2 EQEs with oi (overrun ignore): the third EQE overwrites entry 0, owner 1",
   "PRM §7.13.11 T94 oi ('overrun ignore is enabled'); §7.12.1 ('old CQEs may be overwritten'); D-EQ-4", ["Overrun"], "valid",
@@ -252,6 +252,39 @@ T("Interrupt moderation 10 us on vector 3: the second interrupt, held, is due 10
    advance(20000), events([ev("interrupt", vector=3, eqn=0)]),
    db(0, 2, True), gen(), gen_done(0, 2, extra=[ev("interrupt", vector=3, eqn=0)])])
 groups.append({"comment": "HCA initialized, 16 more pages, UAR 5, a 4-entry EQ buffer at 0x31000000 initialised to owner 1 (session 29: added last so that earlier tcIds stay)",
+               "setup": up(), "tests": tests})
+
+# Session 31 (initfix): the fatal state (D-H-2), added last so that earlier tcIds stay.
+def overrun_fatal():
+    """An EQ of 2 EQEs that takes Port State Change events (T86), nothing consumed: the third
+    EQE overruns it, the fatal ASYNCHRONOUS_EQ_BUF_OVERRUN (T8 0xC, D-EQ-4)."""
+    return [create_eq(log_size=1, bitmask=1 << 9), gen(), gen(), flush(),
+            gen(), events([ev("violation", rule="EQ_OVERRUN", arg=0), ev("eqe_dropped", eqn=0, type=0x17, reason=1),
+                           ev("fatal", syndrome=0xC), done("GEN_EQE")])]
+
+NOTES["Fatal"] = {"bugType": "FUNCTIONALITY", "description": "A fatal error (T8 1010h health_syndrome not 0): §9.2.2 'HCA will halt execution - all committed data transfers (PCI and network) will be completed, but no new operation will start and the HCA will halt awaiting for hardware reset'; §7.13.9.1 the first dword of the internal error buffer (T7 200h, D-H-3) becomes non-zero. A command rung after it is not executed: it stays the device's (ownership 1), or, the other reading of D-H-2, completes with T96 delivery status 0x6 internal error."}
+tests = []
+T("EQ overrun on an EQ taking asynchronous events, then a NOP: the device halted (§9.2.2 'no new operation will start'), so the NOP is not executed: its entry stays the device's (D-H-2, ownership 1, no cmd_done), or it completes with T96 delivery status 0x6 'internal error' (D-H-2's other reading)",
+  "PRM §9.2.2 ('HCA will halt execution ... no new operation will start and the HCA will halt awaiting for hardware reset'); §7.14.1 T96 (delivery status 0x6 internal error); §4.3 T8 1010h 0xC; D-EQ-4, D-H-2", ["Fatal"], "acceptable",
+  overrun_fatal() +
+  [cmd("nop_in", {"opcode": "NOP"}, {"any_of": [
+       {"reading": "D-H-2: doorbell consumed, nothing executed", "delivery": "OK", "ownership": 1},
+       {"reading": "D-H-2 other: completes with delivery 0x6 internal error", "delivery": "INTERNAL", "ownership": 0}]}),
+   events_any(("D-H-2: doorbell consumed, nothing executed", [], True),
+              ("D-H-2 other: completes with delivery 0x6 internal error",
+               [ev("cmd_done", slot=0, opcode="NOP", delivery="INTERNAL")], True))])
+T("EQ overrun on an EQ taking asynchronous events: the internal error buffer's first dword (T7 200h, D-H-3) reads non-zero, and 1010h health_syndrome reads 0Ch; it read 0 before the error",
+  "PRM §7.13.9.1 ('When an error is reported, the Internal Error buffer will cause a non zero value to appear in the first DWORD of the buffer'); §4.3 T7 (200h-23Ch), T8 1010h 0xC; D-H-3", ["Fatal"], "valid",
+  [{"bar_read": {"offset": "0x200", "expect": 0}}] + overrun_fatal() +
+  [{"bar_read": {"offset": "0x200", "expect": {"ne": 0}}},
+   {"bar_read": {"offset": "0x1010", "expect": "0x0C000000", "mask": "0xFF000000"}}])
+T("EQ overrun on an EQ that takes no asynchronous event (no fatal error, D-EQ-4): the device goes on; a NOP completes OK and the internal error buffer's first dword still reads 0",
+  "PRM §7.13.11 T94; §4.3 T8 1010h; §7.13.9.1; D-EQ-4, D-H-2, D-H-3", ["Fatal"], "invalid",
+  [create_eq(log_size=1), gen(), gen(), flush(),
+   gen(), events([ev("violation", rule="EQ_OVERRUN", arg=0), ev("eqe_dropped", eqn=0, type=0x17, reason=1), done("GEN_EQE")]),
+   cmd("nop_in", {"opcode": "NOP"}, ok()), events([done("NOP")]),
+   {"bar_read": {"offset": "0x200", "expect": 0}}])
+groups.append({"comment": "HCA initialized, 16 more pages, UAR 5, a 4-entry EQ buffer at 0x31000000 initialised to owner 1 (session 31: the fatal state, added last so that earlier tcIds stay)",
                "setup": up(), "tests": tests})
 
 n = write_file(OUT, "eq", [

@@ -57,10 +57,10 @@ def gen_events():
                               "expect": {"ge": t0 + 5000, "le": t0 + 5000 + BRINGUP_SLACK_NS}}}],
             "acceptable", flags=["TimerProfile"])
     g = vf.group("one RQ, every frame steered to it; the internal timer at the default "
-                 "frequency (156.25 MHz, HCA_CAP.device_frequency_mhz 156, D-TS-1)",
-                 [BRING_UP, rx_setup(steer_all=[0])], profile={"timer_khz": 156250})
-    t0 = 2_000_000_000  # 312,500,000 ticks
-    lo, hi = t0 * 156250 // 10**6, (t0 + BRINGUP_SLACK_NS) * 156250 // 10**6 + 1
+                 "frequency (156 MHz, HCA_CAP.device_frequency_mhz 156, D-TS-1)",
+                 [BRING_UP, rx_setup(steer_all=[0])], profile={"timer_khz": 156000})
+    t0 = 2_000_000_000  # 312,000,000 ticks
+    lo, hi = t0 * 156000 // 10**6, (t0 + BRINGUP_SLACK_NS) * 156000 // 10**6 + 1
     vf.test(g, f"2 s of virtual time: the CQE's timestamp is {lo:#x} ticks and at most "
             "10 ms more (bring-up)", C_TS, [
                 {"advance_ns": t0}, post(), frame_step(b),
