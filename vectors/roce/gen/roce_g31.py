@@ -8,10 +8,12 @@ Written from PRM Rev 0.40's vport tables, the public mlx5 interface and the deci
   frame as one of the vport's Ethernet frames; seed 004 L86 decides RDMA or not "by the
   MAC/IP/UDP header". A good RoCEv2 frame to the device's GID but to a MAC that is neither the
   vport's nor its GID entry's is another station's: rx_drop reason 4 (vport_filter, D-RX-6),
-  nothing received (D-ROCE-23).
+  nothing received (D-ROCE-23). T16: promisc and the addresses are allowed "on vlan list"
+  (T17 vlan 00h[11:0]): a frame tagged with a VLAN outside a non-empty list is not the vport's.
 - PRM §12.16.2 T475 admin_state "0x0: down - set port to down state" (D-VP-2): while the vport
   is down a UD SEND is dropped as on a port that is down (roce_drop tx_link_down with the
-  sender's QPN, D-ROCE-11), nothing leaves, the WQE still completes; a good RoCE frame from the
+  sender's QPN, D-ROCE-11), nothing leaves (to the wire nor looped to a local GID, D-ROCE-12),
+  the WQE still completes; a good RoCE frame from the
   wire is not the transport's: rx_drop reason 3 (vport_down), the port counted it (PPCNT
   aFramesReceivedOK, the MAC received it), the vport did not (T486). Up again: taken, and the
   send leaves.
@@ -36,6 +38,14 @@ def admin(state):
     return {"command": {"layout": "modify_vport_state_in",
                         "fields": {"opcode": "MODIFY_VPORT_STATE", "admin_state": state},
                         "expect": {"status": "OK"}}}
+
+
+def vlan_list(vid):
+    return {"command": {"layout": "modify_nic_vport_context_in",
+                        "fields": {"opcode": "MODIFY_NIC_VPORT_CONTEXT", "field_select": "0x4",
+                                   "allowed_list_type": 2, "allowed_list_size": 1,
+                                   "addresses_list[0]": f"0x{vid << 32:016X}"},
+                        "length": "0x208", "expect": {"status": "OK"}}}
 
 
 def ppcnt_rx_ok(n):
@@ -78,6 +88,28 @@ def extend_ud(f):
                      events([{"event": "rx_drop", "reason": 4}]),
                      cqes("recv", []), no_frames(),
                      vport_cnt([("", eth_uc(0, 0))])],
+           result="invalid", flags=H)
+    tagged7 = fr[:12] + bytes.fromhex("81000007") + fr[12:]
+    tagged5 = fr[:12] + bytes.fromhex("81000005") + fr[12:]
+    f.test(g, "The vport's vlan list {5} (MODIFY_NIC_VPORT_CONTEXT allowed_list_type 2); a UD "
+              "SEND ONLY to the device's GID and MAC tagged VLAN 7: not on the list, rx_drop "
+              "reason 4 (vport_filter), nothing received; the same tagged VLAN 5: received",
+           C_FILTER + "; PRM §7.3 T16 (promisc_uc, promisc_mc: any address \"on vlan list\"), "
+           "T17 (vlan 00h[11:0])",
+           recv() + [vlan_list(5), rx(tagged7),
+                     events([{"event": "rx_drop", "reason": 4}]), cqes("recv", []),
+                     rx(tagged5),
+                     cqes("recv", [{"opcode": M.CQE_RESP_SEND, "byte_cnt": 160}])],
+           result="invalid", flags=H)
+    f.test(g, "admin_state 0, then a UD SEND of 120 bytes to QP 0x155 at the device's own GID "
+              "(192.0.2.1, a local GID): dropped as the port down (roce_drop tx_link_down, "
+              "QPN 2), not looped (no tx_loopback), nothing received, nothing on the wire; the "
+              "WQE still completes", C_DOWN + "; D-ROCE-12",
+           recv() + [admin(0),
+                     post("SEND", [{"bytes": msg.hex()}],
+                          av={"qpn": "0x155", "ip": LIP4, "mac": LMAC}),
+                     events([ev_drop("port_down", QPN0)]), no_frames(),
+                     cqes("send", [req_cqe("SEND", 0)]), cqes("recv", [])],
            result="invalid", flags=H)
     f.test(g, "admin_state 0, then a UD SEND of 120 bytes to QP 0x155 on the wire: dropped as "
               "the port down (roce_drop tx_link_down, QPN 2), nothing leaves, the WQE still "
