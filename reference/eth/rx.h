@@ -100,6 +100,10 @@ void rx_loopback(struct nicref_dev *dev, void *rx_state, const struct eth_lb_fra
 /* rx_vport.c: 0 when the vport takes the frame, else RX_DROP_VPORT_DOWN / _FILTER. */
 enum rx_drop_reason rx_vport_accept(struct nicref_dev *dev, const uint8_t *frame, size_t len,
 				    const struct pkt_info *pi);
+/* The same, the destination address taken as the function's own when owned (the vlan list
+ * still decides; D-ROCE-23: a RoCE frame to the MAC of its destination GID's entry). */
+enum rx_drop_reason rx_vport_accept_owned(struct nicref_dev *dev, const uint8_t *frame,
+					  size_t len, bool owned);
 
 /* rx_tir.c: one copy to TIR tirn (the stage below steering; unit tests drive it directly). */
 enum rx_outcome rx_deliver(struct nicref_dev *dev, uint32_t tirn, struct rx_pkt *p);

@@ -46,13 +46,22 @@ enum rx_drop_reason rx_vport_accept(struct nicref_dev *dev, const uint8_t *frame
 				    const struct pkt_info *pi)
 {
 	(void)pi;
+	return rx_vport_accept_owned(dev, frame, len, false);
+}
+
+/* owned: the caller's layer knows the destination address for one of the function's own (the
+ * RoCE transport: the MAC of the GID entry the frame is addressed to, D-ROCE-23); the vlan list
+ * still applies. */
+enum rx_drop_reason rx_vport_accept_owned(struct nicref_dev *dev, const uint8_t *frame,
+					  size_t len, bool owned)
+{
 	const struct vport *v = dev->vport;
 	if (!v || !vport_is_up(dev))
 		return RX_DROP_VPORT_DOWN; /* D-VP-2 */
 	if (v->promisc_all)
 		return 0; /* T16 "allow all traffic" */
 	int vid = frame_vid(frame, len);
-	if (!address_ok(v, frame, vid))
+	if (!owned && !address_ok(v, frame, vid))
 		return RX_DROP_VPORT_FILTER;
 	if (vid >= 0 && v->list_len[VPORT_LIST_VLAN] && !in_list(v, VPORT_LIST_VLAN, (uint64_t)vid))
 		return RX_DROP_VPORT_FILTER;

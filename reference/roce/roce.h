@@ -143,6 +143,10 @@ int roce_tx(struct nicref_dev *dev, struct roce_qp *qp, const struct roce_tx_hdr
 	    const uint8_t *payload, uint32_t len);
 /* Whether gid is the address of a RoCEv2 entry of the port's GID table (D-ROCE-1). */
 bool roce_gid_is_local(const struct nicref_dev *dev, unsigned port, const uint8_t gid[16]);
+/* Whether such an entry holding gid has the frame's destination MAC (and VLAN where it names
+ * one): the address the function gave for its GID, one of its own (D-ROCE-23). */
+bool roce_gid_owns_dmac(const struct nicref_dev *dev, unsigned port, const uint8_t gid[16],
+			const uint8_t *frame, size_t len);
 /* The same without a QP (a CNP to a remote QP, D-ROCE-9): av and port give the addresses. */
 int roce_tx_raw(struct nicref_dev *dev, unsigned port, uint16_t pkey, const struct roce_av *av,
 		const struct roce_tx_hdr *h, const uint8_t *payload, uint32_t len);

@@ -61,6 +61,34 @@ bool roce_gid_is_local(const struct nicref_dev *dev, unsigned port, const uint8_
 	return false;
 }
 
+/* D-ROCE-23: whether a RoCEv2 entry of the port that holds gid has the frame's destination MAC
+ * for its source_mac, and the frame's outermost C-VLAN for its VLAN where the entry names one
+ * (as D-L2-2 matches an L2 table entry). */
+bool roce_gid_owns_dmac(const struct nicref_dev *dev, unsigned port, const uint8_t gid[16],
+			const uint8_t *frame, size_t len)
+{
+	if (!frame || len < ETH_LEN)
+		return false;
+	uint64_t dmac = 0;
+	for (unsigned i = 0; i < 6; i++)
+		dmac = dmac << 8 | frame[i];
+	bool tagged = len >= ETH_LEN + 4 && frame[12] == 0x81 && frame[13] == 0x00;
+	unsigned vid = tagged ? ((unsigned)frame[14] << 8 | frame[15]) & 0xFFF : 0;
+	for (unsigned i = 0; i < ROCE_ADDR_ENTRIES; i++) {
+		const uint8_t *e = gid_entry(dev, port, i);
+		if (!e || memcmp(e + PRMB_roce_addr_layout__source_l3_address / 8, gid, 16) != 0)
+			continue;
+		uint64_t mac = PRM_GET(roce_addr_layout, source_mac_47_32, e, ROCE_ADDR_BYTES) << 32 |
+			       PRM_GET(roce_addr_layout, source_mac_31_0, e, ROCE_ADDR_BYTES);
+		if (mac != dmac)
+			continue;
+		if (!PRM_GET(roce_addr_layout, vlan_valid, e, ROCE_ADDR_BYTES) ||
+		    (tagged && PRM_GET(roce_addr_layout, vlan_id, e, ROCE_ADDR_BYTES) == vid))
+			return true;
+	}
+	return false;
+}
+
 static uint16_t ipv4_csum(const uint8_t *h)
 {
 	uint32_t s = 0;

@@ -6,6 +6,7 @@
  * notification point sees its ECN, then UD or RC (rocerc's rc_rx) takes it. */
 #include <string.h>
 
+#include "eth/rx.h"
 #include "roce/roce.h"
 
 #define PKEY_MEMBER 0x8000u
@@ -86,8 +87,35 @@ static void vport_received(struct nicref_dev *dev, unsigned port, const uint8_t 
 		vport_count(dev, vport_counter_of(true, frame, len), (uint64_t)len + 4);
 }
 
+/* D-ROCE-23: on the function's port a RoCE frame is one of the vport's Ethernet frames (D-VP-2)
+ * and passes its filter first (PRM §7.3 T16, rx_vport.c: the vport up, the destination one of
+ * the function's addresses or allowed by promisc, the vlan list), the MAC of the GID entry
+ * that holds the destination IP counting as one of its addresses (as D-L2-2 counts an L2 table
+ * entry's). 0 taken, else the Ethernet path's drop reason. Other ports have no vport. */
+static enum rx_drop_reason vport_takes(struct nicref_dev *dev, unsigned port,
+				       const uint8_t *frame, size_t len, const uint8_t dip[16])
+{
+	if (port != VPORT_PORT)
+		return 0;
+	return rx_vport_accept_owned(dev, frame, len,
+				     roce_gid_owns_dmac(dev, port, dip, frame, len));
+}
+
 static void take(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
 {
+	/* D-ROCE-23: a looped frame meets the vport's filter as the Ethernet path's looped frames
+	 * do (rx_wire.c receive); one it refuses is dropped there as theirs (rx_drop, no port
+	 * counter: it crossed no MAC, D-RX-12). */
+	uint8_t dip[16];
+	if (roce_rx_candidate(frame, len, dip)) {
+		enum rx_drop_reason r = vport_takes(dev, port, frame, len, dip);
+		if (r) {
+			const struct eth_lb_frame lb = { .frame = frame, .len = len, .port = port };
+			const struct rx_pkt rp = { .frame = frame, .len = len, .port = port, .lb = &lb };
+			rx_drop(dev, r, 0, &rp);
+			return;
+		}
+	}
 	struct roce_pkt p;
 	int r = roce_parse(frame, len, port, roce_state_of(dev)->check_icrc, &p);
 	if (r == ROCE_NOT_ROCE)
@@ -144,14 +172,15 @@ bool roce_rx_candidate(const uint8_t *f, size_t len, uint8_t dip[16])
 
 /* D-ROCE-1: the transport takes RoCEv2 to one of the port's GIDs. The parse has no effect but
  * its result, so the address is asked first: a frame to another address is the Ethernet
- * path's whatever the parse would say of it. While the function's vport is down (D-VP-2) no
- * frame of its port is the transport's: the Ethernet path drops it as it drops every frame
- * then (vport_down). */
+ * path's whatever the parse would say of it. On the function's port the vport's filter comes
+ * before the transport (D-ROCE-23): while the vport is down (D-VP-2), or for a destination MAC
+ * or VLAN the vport does not take, the frame is not the transport's, and the Ethernet path
+ * drops it as it drops every such frame (vport_down, vport_filter). */
 bool roce_rx(struct nicref_dev *dev, unsigned port, const uint8_t *frame, size_t len)
 {
 	uint8_t dip[16];
-	if ((port == VPORT_PORT && !vport_is_up(dev)) || !roce_rx_candidate(frame, len, dip) ||
-	    !roce_gid_is_local(dev, port, dip))
+	if (!roce_rx_candidate(frame, len, dip) || !roce_gid_is_local(dev, port, dip) ||
+	    vport_takes(dev, port, frame, len, dip))
 		return false;
 	struct roce_pkt p;
 	int r = roce_parse(frame, len, port, roce_state_of(dev)->check_icrc, &p);

@@ -19,9 +19,8 @@ static size_t ce_frame(uint8_t *f)
 	size_t n = rt.frames[0].len;
 	memcpy(f, rt.frames[0].b, n);
 	rt.nframes = 0;
-	f[14 + 19] = 2;
 	f[14 + 1] |= 3;
-	rt_reseal_ipv4(f, n);
+	rt_readdress_ipv4(f, n, 2);
 	return n;
 }
 

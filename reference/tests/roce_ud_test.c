@@ -143,15 +143,14 @@ Test(roce_ud, to_the_wire_with_a_good_icrc)
 	cr_expect_eq(icrc, carried);
 }
 
-/* A frame received from the wire: a's packet, its destination rewritten to b's GID. */
+/* A frame received from the wire: a's packet, its destination rewritten to b's GID and MAC. */
 static size_t wire_frame(uint8_t *f)
 {
 	rt_ud_send(&a, b.qpn, RT_QKEY, 9, 0, MSG_LEN, false, 0);
 	cr_assert_eq(rt.nframes, 1);
 	size_t n = rt.frames[0].len;
 	memcpy(f, rt.frames[0].b, n);
-	f[14 + 19] = 2;
-	rt_reseal_ipv4(f, n);
+	rt_readdress_ipv4(f, n, 2);
 	return n;
 }
 

@@ -159,7 +159,9 @@ static inline uint16_t rt_ud_wqe(struct rt_qp *r, uint32_t dqpn, uint32_t qkey, 
 	uint8_t *d = w + 16;
 	tl_put32(d, qkey);
 	tl_put32(d + 8, dqpn);
-	tl_put32(d + 0x14, 0x0200C900u); /* rmac 02:00:c9:00:00:<last byte of rgid> */
+	/* rmac 00:02:c9:00:00:<last byte of rgid>: the MAC of the GID entry that holds rgid
+	 * (qt_set_gid, rt_set_gid6), what a conforming peer resolves the address to (D-ROCE-23) */
+	tl_put32(d + 0x14, 0x0002C900u);
 	tl_put32(d + 0x18, (uint32_t)rgid[15] << 16 | 64); /* rmac[15:0], tclass 0, hop 64 */
 	tl_put32(d + 0x1C, 1u << 30 | (uint32_t)sgid << 20); /* GRH, the source GID index */
 	memcpy(d + 0x20, rgid, 16);
@@ -232,6 +234,18 @@ static inline void rt_reseal_ipv4(uint8_t *f, size_t n)
 	cr_assert_eq(nicref_roce_icrc(f + 14, n - 14, &icrc), 0);
 	for (unsigned i = 0; i < 4; i++)
 		f[n - 4 + i] = (uint8_t)(icrc >> (8 * i)); /* least significant byte first */
+}
+
+/* An untagged IPv4 RoCEv2 frame f of n bytes readdressed to the local GID ::ffff:192.168.1.tag
+ * as a conforming peer sends it: the destination IP and the destination MAC of that GID's entry
+ * (00:02:c9:00:00:tag, qt_set_gid; D-ROCE-23), then resealed (rt_reseal_ipv4). */
+static inline void rt_readdress_ipv4(uint8_t *f, size_t n, uint8_t tag)
+{
+	static const uint8_t mac[5] = { 0x00, 0x02, 0xC9, 0x00, 0x00 };
+	memcpy(f, mac, 5);
+	f[5] = tag;
+	f[14 + 19] = tag;
+	rt_reseal_ipv4(f, n);
 }
 
 static inline void rt_cqe(size_t i, uint8_t cqe[64])

@@ -32,6 +32,7 @@ import roce_f6  # noqa: E402
 import roce_r2  # noqa: E402
 import roce_r3  # noqa: E402
 import roce_r4  # noqa: E402
+import roce_g31  # noqa: E402
 
 
 def main(argv):
@@ -45,6 +46,7 @@ def main(argv):
         roce_r2.extend(v)
         roce_r3.extend(v)
         roce_r4.extend(v)
+        roce_g31.extend(v)
         files[os.path.join(OUT, v.name + ".json")] = \
             (json.dumps(v.doc(), indent=1, ensure_ascii=False) + "\n").encode()
     return write_or_check(files, check, "gen_roce")
