@@ -75,8 +75,10 @@ bool roce_gid_owns_dmac(const struct nicref_dev *dev, unsigned port, const uint8
 	bool tagged = len >= ETH_LEN + 4 && frame[12] == 0x81 && frame[13] == 0x00;
 	unsigned vid = tagged ? ((unsigned)frame[14] << 8 | frame[15]) & 0xFFF : 0;
 	for (unsigned i = 0; i < ROCE_ADDR_ENTRIES; i++) {
-		const uint8_t *e = gid_entry(dev, port, i);
-		if (!e || memcmp(e + PRMB_roce_addr_layout__source_l3_address / 8, gid, 16) != 0)
+		const uint8_t *e = roce_addr_entry(dev, port, i);
+		/* The address first, as roce_gid_is_local; the version only of an entry holding it. */
+		if (!e || memcmp(e + PRMB_roce_addr_layout__source_l3_address / 8, gid, 16) != 0 ||
+		    !gid_entry(dev, port, i))
 			continue;
 		uint64_t mac = PRM_GET(roce_addr_layout, source_mac_47_32, e, ROCE_ADDR_BYTES) << 32 |
 			       PRM_GET(roce_addr_layout, source_mac_31_0, e, ROCE_ADDR_BYTES);
